@@ -1,0 +1,116 @@
+"""Errors raised by ticket sources, classified by what the caller should do about them.
+
+    SourceError
+     ├── TransientSourceError          retry with backoff; counts against the breaker
+     │    ├── SourceTimeout            no answer in time                    outcome=timeout
+     │    ├── SourceConnectionError    could not connect / connection lost  outcome=error
+     │    ├── SourceServerError        HTTP 5xx                             outcome=error
+     │    ├── SourceRateLimited        HTTP 429 (with retry_after seconds)  outcome=rate_limited
+     │    └── SourceBlocked            302 to an error page, HTML, no data  outcome=rate_limited
+     └── PermanentSourceError          never retried
+          ├── SourceRejected           HTTP 4xx other than 429              outcome=error
+          └── SourceParseError         a payload we cannot read             outcome=error
+
+`map_http_errors` turns httpx's exceptions into this tree at the adapter boundary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import httpx
+
+
+class SourceError(Exception):
+    """Base of every error a ticket source raises."""
+
+    outcome = "error"
+
+    def __init__(self, source: str, message: str) -> None:
+        super().__init__(f"{source}: {message}")
+        self.source = source
+        self.message = message
+
+
+class TransientSourceError(SourceError):
+    """Worth retrying: the same request may succeed a little later."""
+
+
+class SourceTimeout(TransientSourceError):
+    outcome = "timeout"
+
+
+class SourceConnectionError(TransientSourceError):
+    pass
+
+
+class SourceServerError(TransientSourceError):
+    def __init__(self, source: str, message: str, status_code: int) -> None:
+        super().__init__(source, message)
+        self.status_code = status_code
+
+
+class SourceRateLimited(TransientSourceError):
+    outcome = "rate_limited"
+
+    def __init__(self, source: str, message: str, retry_after: float | None = None) -> None:
+        super().__init__(source, message)
+        self.retry_after = retry_after
+
+
+class SourceBlocked(TransientSourceError):
+    """12306's way of rate limiting: a redirect to an error page or HTML instead of JSON."""
+
+    outcome = "rate_limited"
+
+
+class PermanentSourceError(SourceError):
+    """Retrying the same request will fail the same way."""
+
+
+class SourceRejected(PermanentSourceError):
+    def __init__(self, source: str, message: str, status_code: int) -> None:
+        super().__init__(source, message)
+        self.status_code = status_code
+
+
+class SourceParseError(PermanentSourceError):
+    pass
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    """Seconds from a Retry-After header given as a number (HTTP dates are ignored)."""
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        return None
+
+
+def raise_for_status(source: str, response: httpx.Response) -> None:
+    """Classify a non-2xx answer; 2xx returns quietly."""
+    code = response.status_code
+    if code < 300:
+        return
+    if code == 429:
+        raise SourceRateLimited(
+            source, "HTTP 429", parse_retry_after(response.headers.get("Retry-After"))
+        )
+    if 300 <= code < 400:
+        raise SourceBlocked(source, f"redirected ({code}) to {response.headers.get('Location')}")
+    if code >= 500:
+        raise SourceServerError(source, f"HTTP {code}", code)
+    raise SourceRejected(source, f"HTTP {code}", code)
+
+
+@contextmanager
+def map_http_errors(source: str) -> Iterator[None]:
+    """Translate httpx transport errors into the tree above."""
+    try:
+        yield
+    except httpx.TimeoutException as exc:
+        raise SourceTimeout(source, f"timed out ({type(exc).__name__})") from exc
+    except httpx.TransportError as exc:
+        raise SourceConnectionError(source, f"{type(exc).__name__}: {exc}") from exc

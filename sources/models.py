@@ -1,0 +1,178 @@
+"""The ticket data model shared by every source, the query service and the rule engine.
+
+All models are frozen: an offer is a fact reported by a source at `fetched_at`, never edited.
+Prices are yuan (float, one decimal as 12306 reports them); times are timezone-aware in
+Asia/Shanghai, and an overnight arrival carries the next day's date.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from enum import StrEnum
+from zoneinfo import ZoneInfo
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
+
+SHANGHAI = ZoneInfo("Asia/Shanghai")
+
+TRAIN_TYPES: tuple[str, ...] = ("G", "D", "C", "Z", "T", "K")
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Station(Frozen):
+    """A passenger station: `telecode` is 12306's three-letter code (北京南 → VNP)."""
+
+    telecode: str = Field(pattern=r"^[A-Z]{3}$")
+    name: str
+    city: str
+    pinyin: str = ""
+    initials: str = ""
+
+
+class SeatClass(StrEnum):
+    BUSINESS = "business"
+    PREMIUM = "premium"
+    FIRST = "first"
+    SECOND = "second"
+    PREMIUM_SLEEPER = "premium_sleeper"
+    SOFT_SLEEPER = "soft_sleeper"
+    EMU_SLEEPER = "emu_sleeper"
+    HARD_SLEEPER = "hard_sleeper"
+    SOFT_SEAT = "soft_seat"
+    HARD_SEAT = "hard_seat"
+    NO_SEAT = "no_seat"
+
+    @property
+    def label(self) -> str:
+        """The Chinese name 12306 prints for this class (二等座 …)."""
+        return SEAT_LABELS[self]
+
+    @property
+    def is_sleeper(self) -> bool:
+        return self in SLEEPER_CLASSES
+
+
+SEAT_LABELS: dict[SeatClass, str] = {
+    SeatClass.BUSINESS: "商务座",
+    SeatClass.PREMIUM: "特等座",
+    SeatClass.FIRST: "一等座",
+    SeatClass.SECOND: "二等座",
+    SeatClass.PREMIUM_SLEEPER: "高级软卧",
+    SeatClass.SOFT_SLEEPER: "软卧",
+    SeatClass.EMU_SLEEPER: "动卧",
+    SeatClass.HARD_SLEEPER: "硬卧",
+    SeatClass.SOFT_SEAT: "软座",
+    SeatClass.HARD_SEAT: "硬座",
+    SeatClass.NO_SEAT: "无座",
+}
+SEAT_BY_LABEL: dict[str, SeatClass] = {label: cls for cls, label in SEAT_LABELS.items()}
+SLEEPER_CLASSES = frozenset(
+    {
+        SeatClass.PREMIUM_SLEEPER,
+        SeatClass.SOFT_SLEEPER,
+        SeatClass.EMU_SLEEPER,
+        SeatClass.HARD_SLEEPER,
+    }
+)
+
+
+class SeatStatus(StrEnum):
+    AVAILABLE = "available"
+    SOLD_OUT = "sold_out"
+    WAITLIST = "waitlist"
+
+
+class Seat(Frozen):
+    """One seat class on one ride: `available` is None when the source only says "有"."""
+
+    seat_class: SeatClass
+    status: SeatStatus
+    available: int | None = Field(default=None, ge=0)
+    price: float | None = Field(default=None, ge=0)
+
+    def can_seat(self, passengers: int) -> bool:
+        """True when the whole party can buy this class now ("有" counts as enough)."""
+        if self.status is not SeatStatus.AVAILABLE:
+            return False
+        return self.available is None or self.available >= passengers
+
+
+class TrainOffer(Frozen):
+    """One ride of one train between two stations on one date, as reported by sources."""
+
+    train_number: str = Field(pattern=r"^[GDCZTKLYS]?\d{1,5}$")
+    train_no: str = ""
+    origin_station: Station
+    destination_station: Station
+    depart_at: AwareDatetime
+    arrive_at: AwareDatetime
+    duration_min: int = Field(ge=0)
+    seats: tuple[Seat, ...] = ()
+    sources: tuple[str, ...] = ()
+    fetched_at: AwareDatetime
+
+    @field_validator("depart_at", "arrive_at", "fetched_at")
+    @classmethod
+    def _in_shanghai(cls, value: dt.datetime) -> dt.datetime:
+        return value.astimezone(SHANGHAI)
+
+    @property
+    def train_type(self) -> str:
+        """G, D, C, Z, T, K … or "" for an all-digit (ordinary) train number."""
+        head = self.train_number[0]
+        return head if head.isalpha() else ""
+
+    @property
+    def date(self) -> dt.date:
+        """The departure date of this ride at its boarding station."""
+        return self.depart_at.date()
+
+    @property
+    def ride_key(self) -> tuple[str, dt.date, str, str]:
+        """Identity of a ride across sources: train number, date, from and to telecodes."""
+        return (
+            self.train_number,
+            self.date,
+            self.origin_station.telecode,
+            self.destination_station.telecode,
+        )
+
+    def seat(self, seat_class: SeatClass) -> Seat | None:
+        for seat in self.seats:
+            if seat.seat_class is seat_class:
+                return seat
+        return None
+
+
+class TicketQuery(Frozen):
+    """A left-ticket query as 12306 understands it: station or city telecodes and a date.
+
+    Like 12306, a query between two telecodes returns rides from every station of the origin's
+    city to every station of the destination's city; callers filter by station if they need to.
+    """
+
+    origin: str = Field(pattern=r"^[A-Z]{3}$")
+    destination: str = Field(pattern=r"^[A-Z]{3}$")
+    date: dt.date
+    train_types: frozenset[str] = frozenset()
+
+    @field_validator("train_types")
+    @classmethod
+    def _known_types(cls, value: frozenset[str]) -> frozenset[str]:
+        unknown = sorted(t for t in value if t not in TRAIN_TYPES)
+        if unknown:
+            raise ValueError(f"unknown train types: {', '.join(unknown)}")
+        return value
+
+    @property
+    def key(self) -> str:
+        """A normalised cache key: same query, same key, whatever names the caller used."""
+        types = ",".join(sorted(self.train_types)) or "*"
+        return f"{self.origin}:{self.destination}:{self.date.isoformat()}:{types}"
+
+    def admits(self, offer: TrainOffer) -> bool:
+        """True when `offer` passes this query's train-type filter."""
+        return not self.train_types or offer.train_type in self.train_types
