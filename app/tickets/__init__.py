@@ -1,0 +1,1 @@
+"""The ticket query service: fan-out to sources, two cache tiers, honest freshness."""
