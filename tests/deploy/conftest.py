@@ -1,0 +1,54 @@
+"""Shared fixtures for the operator artefacts under deploy/."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy"
+RULES = DEPLOY / "prometheus" / "rules.yml"
+RULES_TEST = DEPLOY / "prometheus" / "rules_test.yml"
+DASHBOARD = DEPLOY / "grafana" / "railtrip.json"
+
+
+@pytest.fixture(scope="session")
+def promtool() -> str:
+    """Path of promtool; skips the test when it is not installed (CI runs .ci/install-promtool)."""
+    path = shutil.which("promtool")
+    if path is None:
+        pytest.skip("promtool not on PATH: run .ci/install-promtool (CI installs it)")
+    return path
+
+
+def run_promtool(
+    promtool: str, *args: str, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run promtool with a time bound, capturing its output as text."""
+    return subprocess.run(
+        [promtool, *args], input=stdin, capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+@pytest.fixture(scope="session")
+def rules() -> dict[str, Any]:
+    """deploy/prometheus/rules.yml, parsed."""
+    return yaml.safe_load(RULES.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session")
+def rules_test() -> dict[str, Any]:
+    """deploy/prometheus/rules_test.yml, parsed."""
+    return yaml.safe_load(RULES_TEST.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session")
+def dashboard() -> dict[str, Any]:
+    """deploy/grafana/railtrip.json, parsed."""
+    return json.loads(DASHBOARD.read_text(encoding="utf-8"))
