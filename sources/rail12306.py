@@ -233,20 +233,29 @@ def _price_chunks(text: str) -> list[str]:
             if all(_is_price_chunk(chunk) for chunk in uniform):
                 return uniform
     # Mixed widths or damage: walk the string keeping every chunk that reads cleanly and is
-    # followed by the start of another; skip a character to resynchronise otherwise.
+    # followed by the start of another. Once alignment is lost, digits cannot tell a seat code
+    # from a price digit, so restart only at a letter code: better lose a price than invent one.
     chunks: list[str] = []
     i = 0
     while i < len(text):
-        for width in PRICE_CHUNK_WIDTHS:
-            chunk, after = text[i : i + width], i + width
-            ends = after == len(text) or (after < len(text) and text[after] in PRICE_CODES)
-            if len(chunk) == width and _is_price_chunk(chunk) and ends:
-                chunks.append(chunk)
-                i = after
-                break
-        else:
+        chunk = _chunk_at(text, i)
+        if chunk:
+            chunks.append(chunk)
+            i += len(chunk)
+            continue
+        i += 1
+        while i < len(text) and not (text[i].isalpha() and text[i] in PRICE_CODES):
             i += 1
     return chunks
+
+
+def _chunk_at(text: str, i: int) -> str | None:
+    for width in PRICE_CHUNK_WIDTHS:
+        chunk, after = text[i : i + width], i + width
+        ends = after == len(text) or (after < len(text) and text[after] in PRICE_CODES)
+        if len(chunk) == width and _is_price_chunk(chunk) and ends:
+            return chunk
+    return None
 
 
 def _is_price_chunk(chunk: str) -> bool:
