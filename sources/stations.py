@@ -1,22 +1,67 @@
 """The station directory: resolve a city, station name, pinyin, initials or telecode.
 
-The curated table (`sources/data/stations.csv`) is the default; a deployment can load the
-official 12306 list (`station_name.js`) from a file or URL instead.
+The curated table (`sources/data/stations.csv`, every value copied from 12306's official
+`station_name.js` by `sources/data/build_stations.py`) is the default; a deployment can load the
+official list from a file or URL instead (`load_directory`).
+
+What each kind of input resolves to (`StationDirectory.resolve`):
+
+- a city (北京, 北京市, Beijing, beijing, Peking) -> the whole city, all its stations, main first;
+- a station name (北京南, 北京南站) -> that station; a bare name with direction-suffixed siblings
+  (昆山 -> 昆山 + 昆山南, 华山 -> 华山 + 华山北) -> the town with all those stations;
+- `X站` / `X火车站` -> exactly station X (北京站 is the station, not the city);
+- pinyin, case, spaces and apostrophes ignored (beijingnan, "Shanghai Hongqiao", "Xi'an North",
+  "Guangzhou South Railway Station");
+- initials (bjn) when they point at one place, or at one provincial capital (bj -> 北京);
+- a telecode: upper case always (VNP); lower case (vnp) only when it is not pinyin or initials.
+
+Pinyin or initials shared by several places raise `AmbiguousStationError` (a subclass of
+`UnknownStationError`) listing them, so a caller can ask the traveller which one.
 """
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import difflib
-from collections.abc import Iterable, Iterator
-from functools import cache
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache, partial
 from pathlib import Path
 
-from pydantic import Field
+import httpx
+from pydantic import Field, ValidationError
 
 from sources.models import Frozen, Station
 
 CURATED_CSV = Path(__file__).parent / "data" / "stations.csv"
+
+PROVINCIAL_CAPITALS: tuple[str, ...] = (
+    "北京", "天津", "上海", "重庆", "石家庄", "太原", "呼和浩特", "沈阳", "长春", "哈尔滨",
+    "南京", "杭州", "合肥", "福州", "南昌", "济南", "郑州", "武汉", "长沙", "广州", "南宁",
+    "海口", "成都", "贵阳", "昆明", "拉萨", "西安", "兰州", "西宁", "银川", "乌鲁木齐",
+)  # fmt: skip
+_CAPITALS = frozenset(PROVINCIAL_CAPITALS)
+
+# English and other romanised names that pinyin does not give (Beijing, Xi'an ... come from
+# the pinyin itself).
+ENGLISH_NAMES: dict[str, str] = {
+    "peking": "北京",
+    "canton": "广州",
+    "harbin": "哈尔滨",
+    "urumqi": "乌鲁木齐",
+    "hohhot": "呼和浩特",
+    "lhasa": "拉萨",
+    "hongkong": "香港",
+    "xianggang": "香港",
+    "amoy": "厦门",
+    "tsingtao": "青岛",
+}
+
+_DIRECTIONS = {"东": "dong", "西": "xi", "南": "nan", "北": "bei"}
+_ENGLISH_DIRECTIONS = {"east": "dong", "west": "xi", "south": "nan", "north": "bei"}
+_STATION_WORDS = ("railwaystation", "trainstation", "station")
+_STATION_SUFFIXES = ("火车站", "站")
 
 
 class UnknownStationError(LookupError):
@@ -29,11 +74,30 @@ class UnknownStationError(LookupError):
         self.suggestions = suggestions
 
 
+class AmbiguousStationError(UnknownStationError):
+    """`text` (pinyin or initials) fits several places; `suggestions` lists them all."""
+
+    def __init__(self, text: str, candidates: list[str]) -> None:
+        LookupError.__init__(self, f"ambiguous station or city: {text!r} ({', '.join(candidates)})")
+        self.text = text
+        self.suggestions = candidates
+
+
+class StationListError(Exception):
+    """The station list at `location` could not be fetched, read or parsed."""
+
+    def __init__(self, location: str, reason: str) -> None:
+        super().__init__(f"cannot load station list from {location}: {reason}")
+        self.location = location
+        self.reason = reason
+
+
 class Place(Frozen):
-    """What a name resolved to: a whole city or one station.
+    """What a name resolved to: a whole city, a town with several stations, or one station.
 
     `telecode` is the code to query with (for a city, its namesake station, as 12306 does);
-    `stations` are the stations the traveller may use.
+    `stations` are the stations the traveller may use, main station first. `is_city` is True
+    only for a whole city of the directory (then `name == city`).
     """
 
     name: str
@@ -43,37 +107,85 @@ class Place(Frozen):
     stations: tuple[Station, ...] = Field(min_length=1)
 
 
+@dataclass(frozen=True, slots=True)
+class OfficialRecord:
+    """One record of `station_name.js`; cross-border stations also carry country and English."""
+
+    station: Station
+    country_code: str = ""
+    country: str = ""
+    english: str = ""
+
+
+def ascii_key(text: str) -> str:
+    """Normalise romanised input: "Xi'an North Railway Station" -> "xianbei"."""
+    key = "".join(ch for ch in text.lower() if ch.isalnum())
+    for word in _STATION_WORDS:
+        if key.endswith(word) and len(key) > len(word):
+            key = key.removesuffix(word)
+            break
+    for english, pinyin in _ENGLISH_DIRECTIONS.items():
+        if key.endswith(english) and len(key) > len(english):
+            return key.removesuffix(english) + pinyin
+    return key
+
+
 class StationDirectory:
     """An immutable, indexed set of stations."""
 
-    def __init__(self, stations: Iterable[Station]) -> None:
+    def __init__(self, stations: Iterable[Station], aliases: Mapping[str, str] | None = None):
         self._by_code: dict[str, Station] = {}
         self._by_name: dict[str, Station] = {}
-        self._by_city: dict[str, list[Station]] = {}
-        self._by_pinyin: dict[str, Station] = {}
-        self._by_initials: dict[str, list[Station]] = {}
+        grouped: dict[str, list[Station]] = {}
         for station in stations:
             self._by_code[station.telecode] = station
             self._by_name[station.name] = station
-            self._by_city.setdefault(station.city, []).append(station)
-            if station.pinyin:
-                self._by_pinyin.setdefault(station.pinyin.lower(), station)
-            if station.initials:
-                self._by_initials.setdefault(station.initials.lower(), []).append(station)
+            grouped.setdefault(station.city, []).append(station)
+        # Main station first: the namesake, then names that start with the city (北京南), then
+        # the rest (汉口), each tier in input order, which the curated table sets by importance.
+        self._by_city: dict[str, list[Station]] = {
+            city: sorted(members, key=partial(_city_tier, city=city))
+            for city, members in grouped.items()
+        }
+        self._city_order = {city: i for i, city in enumerate(self._by_city)}
+        self._ascii: dict[str, list[str]] = {}
+        self._initials: dict[str, list[str]] = {}
+        self._city_pinyin: dict[str, str] = {}
+        for station in self._by_code.values():
+            target = self._target(station)
+            self._index(self._ascii, station.pinyin, target)
+            self._index(self._initials, station.initials, target)
+            if target == station.city:
+                self._city_pinyin[station.city] = station.pinyin.lower()
+        for city, members in self._by_city.items():
+            if city not in self._city_pinyin:
+                self._derive_city_pinyin(city, members)
+        for names in (ENGLISH_NAMES, aliases or {}):
+            for alias, target in names.items():
+                if target in self._by_city or target in self._by_name:
+                    self._index(self._ascii, ascii_key(alias), target)
 
     # -- construction ------------------------------------------------------------------
 
     @classmethod
     def from_csv(cls, path: Path) -> StationDirectory:
+        """Load a table with columns telecode, name, city, pinyin, initials."""
         with path.open(encoding="utf-8", newline="") as fh:
             return cls(Station(**row) for row in csv.DictReader(fh))
 
     @classmethod
     def from_station_name_js(cls, text: str) -> StationDirectory:
         """Parse 12306's `station_name.js` (`@bjb|北京北|VAP|beijingbei|bjb|0|0357|北京|||…`)."""
-        return cls(parse_station_name_js(text))
+        records = parse_official_records(text)
+        aliases = {
+            part: r.station.name
+            for r in records
+            for part in r.english.split("#")
+            if part.strip() and ascii_key(part) != r.station.pinyin
+        }
+        return cls((r.station for r in records), aliases)
 
-    # -- lookups -----------------------------------------------------------------------
+    # -- plain lookups -----------------------------------------------------------------
 
     def __len__(self) -> int:
         return len(self._by_code)
@@ -91,100 +203,329 @@ class StationDirectory:
         return list(self._by_city)
 
     def in_city(self, city: str) -> list[Station]:
+        """The city's stations, main station first (empty for an unknown city)."""
         return list(self._by_city.get(city, ()))
 
     def city_code(self, city: str) -> str:
-        """The telecode that stands for a whole city in a query (its namesake station)."""
-        stations = self._by_city[city]
-        for station in stations:
-            if station.name == city:
-                return station.telecode
-        return stations[0].telecode
+        """The telecode that stands for a whole city in a query (its namesake station).
+
+        A city without a namesake station (华阴: 华山北, 华山) uses its main station.
+        """
+        return self._by_city[city][0].telecode
 
     def names(self) -> list[str]:
         """Every city and station name, longest first (for scanning free text)."""
         return sorted(set(self._by_name) | set(self._by_city), key=lambda n: (-len(n), n))
 
+    # -- resolution --------------------------------------------------------------------
+
     def resolve(self, text: str) -> Place:
         """Resolve a city, station name, pinyin, initials or telecode, or raise."""
         key = text.strip()
-        if not key:
-            raise UnknownStationError(text, [])
+        place = self._lookup(key) if key else None
+        if place is None:
+            raise UnknownStationError(text, self.suggest(key) if key else [])
+        return place
+
+    def _lookup(self, key: str) -> Place | None:
         if key in self._by_city:
             return self._city_place(key)
-        station = (
-            self._by_name.get(key)
-            or self._by_name.get(key.removesuffix("站"))
-            or (self._by_code.get(key) if key.isupper() and len(key) == 3 else None)
-            or self._by_pinyin.get(key.lower())
+        if key in self._by_name:
+            return self._station_place(self._by_name[key])
+        for suffix in _STATION_SUFFIXES:
+            base = key.removesuffix(suffix)
+            if base != key and base in self._by_name:
+                return self._station_place(self._by_name[base], town=False)
+            if base != key and base in self._by_city:
+                return self._city_place(base)
+        if key.endswith("市") and key[:-1] in self._by_city:
+            return self._city_place(key[:-1])
+        if not key.isascii():
+            return None
+        if len(key) == 3 and key.isupper() and key in self._by_code:
+            return self._station_place(self._by_code[key], town=False)
+        normalised = ascii_key(key)
+        target = self._pick(key, self._ascii.get(normalised, []), self._rank)
+        if target is None:
+            target = self._pick_initials(key, normalised)
+        if target is not None:
+            return self._named_place(target)
+        if len(normalised) == 3 and normalised.upper() in self._by_code:
+            return self._station_place(self._by_code[normalised.upper()], town=False)
+        return None
+
+    def _pick_initials(self, key: str, normalised: str) -> str | None:
+        candidates = self._initials.get(normalised, [])
+        try:
+            return self._pick(key, candidates, self._rank, decisive=(0, 2))
+        except AmbiguousStationError:
+            # `bjp` may be initials of several places and also a telecode: the code wins.
+            if len(normalised) == 3 and normalised.upper() in self._by_code:
+                return None
+            raise
+
+    @staticmethod
+    def _pick(
+        key: str,
+        candidates: list[str],
+        rank: Callable[[str], int],
+        decisive: tuple[int, ...] = (0, 1, 2, 3),
+    ) -> str | None:
+        """The one best-ranked candidate, or raise `AmbiguousStationError` on a tie or when
+        the best rank is not `decisive` enough to settle it."""
+        if len(candidates) <= 1:
+            return candidates[0] if candidates else None
+        ordered = sorted(candidates, key=rank)
+        best = rank(ordered[0])
+        if best == rank(ordered[1]) or best not in decisive:
+            raise AmbiguousStationError(key, ordered)
+        return ordered[0]
+
+    def _rank(self, name: str) -> int:
+        """How likely a traveller means `name` when romanised input fits several places:
+        0 a provincial capital, 1 another city, 2 a station of a capital, 3 any other station.
+
+        Pinyin settles on any unique best rank (nanjing is 南京, not the station 南靖); initials
+        only on a capital or a capital's station (bj is 北京 over 宝鸡, bjn 北京南 over 宝鸡南,
+        while hs, 黄山 or 华山, stays ambiguous).
+        """
+        if name in self._by_city:
+            return 0 if name in _CAPITALS else 1
+        return 2 if self._by_name[name].city in _CAPITALS else 3
+
+    def _named_place(self, name: str) -> Place:
+        if name in self._by_city:
+            return self._city_place(name)
+        return self._station_place(self._by_name[name])
+
+    def _city_place(self, city: str) -> Place:
+        stations = tuple(self._by_city[city])
+        return Place(
+            name=city, city=city, telecode=stations[0].telecode, is_city=True, stations=stations
         )
-        if station is None:
-            matches = self._by_initials.get(key.lower(), [])
-            if len(matches) == 1:
-                station = matches[0]
-        if station is None:
-            raise UnknownStationError(text, self.suggest(key))
-        if station.name == station.city and self._by_city.get(station.city):
-            return self._city_place(station.city)
+
+    def _station_place(self, station: Station, *, town: bool = True) -> Place:
+        """One station, or with `town` its direction-suffixed siblings too (昆山 + 昆山南)."""
+        stations: tuple[Station, ...] = (station,)
+        if town:
+            stations += tuple(
+                s
+                for s in self._by_city[station.city]
+                if s.name.startswith(station.name) and s.name[len(station.name) :] in _DIRECTIONS
+            )
         return Place(
             name=station.name,
             city=station.city,
             telecode=station.telecode,
             is_city=False,
-            stations=(station,),
+            stations=stations,
         )
+
+    # -- search and suggestions --------------------------------------------------------
 
     def search(self, q: str, limit: int = 20) -> list[Station]:
-        """Stations whose name, city, pinyin, initials or telecode start with `q`."""
-        needle = q.strip().lower()
+        """Stations whose name, city, pinyin, initials or telecode start with `q`.
+
+        Results come grouped by city (a city's stations together, main station first); groups
+        with an exact match come first, then provincial capitals, then directory order.
+        """
+        text = q.strip()
+        text = next((text.removesuffix(s) for s in _STATION_SUFFIXES if text.endswith(s)), text)
+        if not text or limit <= 0:
+            return []
+        score = self._ascii_score if text.isascii() else self._chinese_score
+        needle = ascii_key(text) if text.isascii() else text
         if not needle:
             return []
-        hits = [
-            s
-            for s in self._by_code.values()
-            if s.name.startswith(q.strip())
-            or s.city.startswith(q.strip())
-            or s.pinyin.startswith(needle)
-            or s.initials.startswith(needle)
-            or s.telecode.lower() == needle
-        ]
-        hits.sort(key=lambda s: (s.city != q.strip(), s.name != s.city, len(s.name), s.name))
-        return hits[:limit]
+        groups: dict[str, list[tuple[int, Station]]] = {}
+        for city, members in self._by_city.items():
+            for station in members:
+                s = score(needle, station)
+                if s is not None:
+                    groups.setdefault(city, []).append((s, station))
+        ranked = sorted(
+            groups.items(),
+            key=lambda item: (
+                min(s for s, _ in item[1]),
+                item[0] not in _CAPITALS,
+                self._city_order[item[0]],
+            ),
+        )
+        return [station for _, hits in ranked for _, station in hits][:limit]
+
+    def _chinese_score(self, needle: str, station: Station) -> int | None:
+        if needle in (station.name, station.city):
+            return 0
+        if station.name.startswith(needle):
+            return 1
+        if station.city.startswith(needle):
+            return 2
+        if len(needle) >= 2 and needle in station.name:
+            return 3
+        return None
+
+    def _ascii_score(self, needle: str, station: Station) -> int | None:
+        pinyin, initials = station.pinyin.lower(), station.initials.lower()
+        city_pinyin = self._city_pinyin.get(station.city, "")
+        aliased = self._target(station) in self._ascii.get(needle, ())
+        if needle in (pinyin, station.telecode.lower(), city_pinyin) or aliased:
+            return 0
+        if needle == initials or pinyin.startswith(needle):
+            return 1
+        if initials.startswith(needle) or (city_pinyin and city_pinyin.startswith(needle)):
+            return 2
+        if station.telecode.lower().startswith(needle):
+            return 3
+        return None
 
     def suggest(self, text: str, limit: int = 5) -> list[str]:
-        """The nearest known names for a misspelt `text`."""
-        pool = list(set(self._by_name) | set(self._by_city))
-        close = difflib.get_close_matches(text, pool, n=limit, cutoff=0.5)
-        if not close and text.isascii():
-            by_pinyin = difflib.get_close_matches(text.lower(), list(self._by_pinyin), n=limit)
-            close = [self._by_pinyin[p].name for p in by_pinyin]
-        return close
+        """The nearest known names for a misspelt `text` (北惊 -> 北京, shanghia -> 上海).
 
-    def _city_place(self, city: str) -> Place:
-        stations = tuple(self._by_city[city])
-        return Place(
-            name=city, city=city, telecode=self.city_code(city), is_city=True, stations=stations
-        )
+        Ranked by edit distance counting a swap of neighbours as one edit (typing order slips),
+        then by `_rank` (a capital before a small station), then by similarity.
+        """
+        key = text.strip()
+        if not key or limit <= 0:
+            return []
+        if key.isascii():
+            needle = ascii_key(key)
+            # difflib's quick filters keep the candidate set small before the exact ranking.
+            pool = difflib.get_close_matches(needle, list(self._ascii), n=limit * 8, cutoff=0.6)
+            targets = [(k, name) for k in pool for name in self._ascii[k]]
+        else:
+            needle = key
+            chars = set(key)
+            targets = [
+                (name, name)
+                for name in set(self._by_name) | set(self._by_city)
+                if chars & set(name)  # a typo keeps at least one character right
+            ]
+        scored = []
+        for spelling, name in targets:
+            ratio = difflib.SequenceMatcher(None, needle, spelling).ratio()
+            if ratio >= 0.5:
+                scored.append((edit_distance(needle, spelling), self._rank(name), -ratio, name))
+        return list(dict.fromkeys(entry[-1] for entry in sorted(scored)))[:limit]
+
+    # -- internals ---------------------------------------------------------------------
+
+    def _target(self, station: Station) -> str:
+        """What a station's pinyin names: the city for a namesake station, else the station."""
+        return station.city if station.name == station.city else station.name
+
+    @staticmethod
+    def _index(index: dict[str, list[str]], key: str, target: str) -> None:
+        key = key.lower()
+        if key and target not in index.setdefault(key, []):
+            index[key].append(target)
+
+    def _derive_city_pinyin(self, city: str, members: list[Station]) -> None:
+        """A city without a namesake station still has a romanised name: 资阳北 -> ziyang."""
+        for station in members:
+            suffix = station.name.removeprefix(city)
+            if suffix in _DIRECTIONS and station.pinyin.endswith(_DIRECTIONS[suffix]):
+                pinyin = station.pinyin.lower().removesuffix(_DIRECTIONS[suffix])
+                self._city_pinyin[city] = pinyin
+                self._index(self._ascii, pinyin, city)
+                self._index(self._initials, station.initials[:-1], city)
+                return
+
+
+def edit_distance(a: str, b: str) -> int:
+    """Levenshtein distance where swapping two neighbours costs one edit (shanghia/shanghai)."""
+    previous: list[int] = []
+    current = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        before, previous, current = previous, current, [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                current[j] = min(current[j], before[j - 2] + 1)
+    return current[len(b)]
+
+
+def _city_tier(station: Station, city: str) -> int:
+    if station.name == city:
+        return 0
+    return 1 if station.name.startswith(city) else 2
+
+
+def parse_official_records(text: str) -> list[OfficialRecord]:
+    """Records split on `@`, fields on `|`: alias, name, telecode, pinyin, initials, order,
+    city code, city name, and for cross-border stations country code, country, English name.
+
+    Records that cannot be a station (no name, a malformed telecode) are skipped.
+    """
+    body = text.split("'", 1)[1].rsplit("'", 1)[0] if "'" in text else text
+    records: list[OfficialRecord] = []
+    for record in body.split("@"):
+        fields = [f.strip() for f in record.split("|")] + [""] * 11
+        name, telecode, pinyin, initials = fields[1], fields[2], fields[3], fields[4]
+        if not name or not telecode:
+            continue
+        try:
+            station = Station(
+                telecode=telecode,
+                name=name,
+                city=fields[7] or name,
+                pinyin=pinyin,
+                initials=initials,
+            )
+        except ValidationError:
+            continue
+        records.append(OfficialRecord(station, fields[8], fields[9], fields[10]))
+    return records
 
 
 def parse_station_name_js(text: str) -> list[Station]:
-    """Records split on `@`, fields on `|`: alias, name, telecode, pinyin, initials, order,
-    city code, city name (and for cross-border stations country code, name, English name)."""
-    body = text.split("'", 1)[1].rsplit("'", 1)[0] if "'" in text else text
-    stations: list[Station] = []
-    for record in body.split("@"):
-        fields = record.split("|")
-        if len(fields) < 5 or not fields[1] or not fields[2]:
-            continue
-        name, telecode, pinyin, initials = fields[1], fields[2], fields[3], fields[4]
-        city = fields[7] if len(fields) > 7 and fields[7] else name
-        stations.append(
-            Station(telecode=telecode, name=name, city=city, pinyin=pinyin, initials=initials)
-        )
-    return stations
+    """The stations of a `station_name.js` text (see `parse_official_records`)."""
+    return [record.station for record in parse_official_records(text)]
 
 
 @cache
 def curated_directory() -> StationDirectory:
     """The curated directory shipped with railtrip (loaded once per process)."""
     return StationDirectory.from_csv(CURATED_CSV)
+
+
+async def load_directory(
+    location: str | None, client: httpx.AsyncClient | None = None
+) -> StationDirectory:
+    """The curated directory for None, else the list at a file path or http(s) URL.
+
+    A `.csv` file is read as the curated format, anything else as `station_name.js`. A URL is
+    fetched with `client` (a short-lived one when None). Raises `StationListError`.
+    """
+    if not location:
+        return curated_directory()
+    if location.startswith(("http://", "https://")):
+        text = await _fetch(location, client)
+    else:
+        path = Path(location.removeprefix("file://"))
+        try:
+            if path.suffix == ".csv":
+                return await asyncio.to_thread(StationDirectory.from_csv, path)
+            text = await asyncio.to_thread(path.read_text, encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError, ValidationError, TypeError) as exc:
+            raise StationListError(location, str(exc) or type(exc).__name__) from exc
+    directory = StationDirectory.from_station_name_js(text)
+    if not len(directory):
+        raise StationListError(location, "no station records found")
+    return directory
+
+
+async def _fetch(url: str, client: httpx.AsyncClient | None) -> str:
+    try:
+        if client is None:
+            async with httpx.AsyncClient(timeout=10.0, follow_redirects=True) as own:
+                response = await own.get(url)
+        else:
+            response = await client.get(url)
+        response.raise_for_status()
+    except httpx.HTTPError as exc:
+        raise StationListError(url, str(exc) or type(exc).__name__) from exc
+    try:
+        return response.content.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise StationListError(url, "response is not UTF-8 text") from exc
