@@ -1,0 +1,27 @@
+"""The sandbox vendors: a deterministic timetable with live-changing inventory, served as ASGI
+apps that speak the 12306 and partner wire formats, with fault knobs and request counters.
+
+    app = create_12306_app(faults=FaultConfig.from_env("12306"))
+    client = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://sandbox")
+"""
+
+from sources.sandbox.faults import Fault, FaultConfig
+from sources.sandbox.inventory import PARTNER_LAG, SaleState, SeatInventory, ride_inventory
+from sources.sandbox.timetable import Ride, Stop, Timetable, Train
+from sources.sandbox.vendor12306 import create_12306_app
+from sources.sandbox.vendor_partner import create_partner_app
+
+__all__ = [
+    "PARTNER_LAG",
+    "Fault",
+    "FaultConfig",
+    "Ride",
+    "SaleState",
+    "SeatInventory",
+    "Stop",
+    "Timetable",
+    "Train",
+    "create_12306_app",
+    "create_partner_app",
+    "ride_inventory",
+]

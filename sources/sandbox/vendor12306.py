@@ -1,0 +1,135 @@
+"""The sandbox 12306: an ASGI app speaking 12306's left-ticket wire format over the timetable.
+
+Paths: `GET /otn/leftTicket/init` (HTML, sets the session cookies), `GET /otn/leftTicket/query*`
+(the current suffix answers; any other gets the `c_url` move notice), `GET
+/otn/resources/js/framework/station_name.js`, and the error page 12306 redirects blocked
+clients to. Faults apply to queries only; latency and counting apply to every request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import hashlib
+import json
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from sources.base import shanghai_now
+from sources.sandbox import wire12306
+from sources.sandbox.faults import Fault, FaultConfig
+from sources.sandbox.inventory import ride_inventory
+from sources.sandbox.serving import Clock, RequestCounter, Sleep, roll_fault
+from sources.sandbox.timetable import Timetable
+from sources.stations import StationDirectory
+
+INIT_PAGE = """<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>中国铁路12306</title></head>
+<body><div id="query_ticket">车票查询</div>
+<script>var CLeftTicketUrl = 'leftTicket/{suffix}';</script></body></html>"""
+BLOCKED_PAGE = """<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>中国铁路12306</title></head>
+<body><div class="err-tips">网络可能存在问题，请您重试一下！</div></body></html>"""
+GATEWAY_PAGES = {
+    500: "<html><head><title>500 Internal Server Error</title></head><body>"
+    "<center><h1>500 Internal Server Error</h1></center><hr><center>nginx</center></body></html>",
+    502: "<html><head><title>502 Bad Gateway</title></head><body>"
+    "<center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>",
+    504: "<html><head><title>504 Gateway Time-out</title></head><body>"
+    "<center><h1>504 Gateway Time-out</h1></center><hr><center>nginx</center></body></html>",
+}
+JSON_TYPE = "application/json;charset=UTF-8"
+
+
+def create_12306_app(
+    *,
+    faults: FaultConfig | None = None,
+    clock: Clock = shanghai_now,
+    sleep: Sleep = asyncio.sleep,
+    directory: StationDirectory | None = None,
+    timetable: Timetable | None = None,
+    require_cookies: bool = True,
+    query_suffix: str = "queryG",
+) -> Starlette:
+    """Build the 12306 sandbox; `app.state` holds `faults`, `query_suffix`, `require_cookies`."""
+    faults = faults or FaultConfig.from_env("12306")
+    timetable = timetable or Timetable(directory)
+
+    async def init(request: Request) -> Response:
+        response = HTMLResponse(INIT_PAGE.format(suffix=request.app.state.query_suffix))
+        token = hashlib.sha1(str(faults.requests_total).encode()).hexdigest().upper()
+        for name, value in zip(
+            wire12306.COOKIE_NAMES,
+            (token[:32], f"sandbox{token[:8].lower()}", "1490616586.64545.0000"),
+            strict=True,
+        ):
+            response.set_cookie(name, value, path="/")
+        return response
+
+    async def query(request: Request) -> Response:
+        state = request.app.state
+        if state.require_cookies and not all(
+            request.cookies.get(name) for name in wire12306.COOKIE_NAMES
+        ):
+            return RedirectResponse(wire12306.ERROR_PAGE, status_code=302)
+        if request.path_params["suffix"] != state.query_suffix:
+            return _json(wire12306.moved_body(state.query_suffix))
+        fault = await roll_fault(faults, sleep)
+        if fault is Fault.HANG:
+            return HTMLResponse(GATEWAY_PAGES[504], status_code=504)
+        if fault is Fault.ERROR:
+            code = (500, 502)[faults.variant(fault, 2)]
+            return HTMLResponse(GATEWAY_PAGES[code], status_code=code)
+        if fault is Fault.RATE_LIMIT:
+            # 12306 never says 429: it bounces to its error page or answers HTML.
+            if faults.variant(fault, 2) == 0:
+                return RedirectResponse(wire12306.ERROR_PAGE, status_code=302)
+            return HTMLResponse(BLOCKED_PAGE)
+        params = request.query_params
+        try:
+            date = dt.date.fromisoformat(params["leftTicketDTO.train_date"])
+            origin = params["leftTicketDTO.from_station"]
+            destination = params["leftTicketDTO.to_station"]
+        except (KeyError, ValueError):
+            return _json(wire12306.rejected_body("查询参数有误，请重新输入！"))
+        rides = timetable.rides(origin, destination, date)
+        now = clock()
+        rows = [wire12306.row(ride, ride_inventory(ride, now)) for ride in rides]
+        names = wire12306.station_map(rides)
+        if fault is Fault.MALFORMED:
+            bodies = wire12306.broken_bodies(rows, names)
+            return Response(bodies[faults.variant(fault, len(bodies))], media_type=JSON_TYPE)
+        return _json(wire12306.success_body(rows, names))
+
+    async def station_names(request: Request) -> Response:
+        return Response(
+            wire12306.station_name_js(timetable.directory),
+            media_type="application/javascript;charset=UTF-8",
+        )
+
+    async def error_page(request: Request) -> Response:
+        return HTMLResponse(BLOCKED_PAGE)
+
+    app = Starlette(
+        routes=[
+            Route("/otn/leftTicket/init", init),
+            Route("/otn/leftTicket/{suffix:str}", query),
+            Route("/otn/resources/js/framework/station_name.js", station_names),
+            Route(wire12306.ERROR_PAGE, error_page),
+        ],
+        middleware=[Middleware(RequestCounter, faults=faults, sleep=sleep)],
+    )
+    app.state.faults = faults
+    app.state.timetable = timetable
+    app.state.query_suffix = query_suffix
+    app.state.require_cookies = require_cookies
+    return app
+
+
+def _json(body: dict[str, Any]) -> Response:
+    return Response(json.dumps(body, ensure_ascii=False), media_type=JSON_TYPE)
