@@ -92,3 +92,10 @@ def test_every_recording_rule_value_is_checked(rules: dict[str, Any], rules_test
         check["expr"] for case in rules_test["tests"] for check in case.get("promql_expr_test", [])
     )
     assert {name for name in records if name not in checked} == set()
+
+
+def test_example_scrape_config_is_valid_and_loads_the_rules(promtool: str) -> None:
+    config = RULES.parent / "prometheus.yml"
+    result = run_promtool(promtool, "check", "config", str(config))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "1 rule files found" in result.stdout
