@@ -1,0 +1,169 @@
+"""Both real adapters against the in-process sandbox vendors, through httpx's ASGI transport."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+
+from sources.errors import (
+    SourceBlocked,
+    SourceParseError,
+    SourceRateLimited,
+    SourceServerError,
+)
+from sources.models import SHANGHAI, SeatClass, TicketQuery, TrainOffer
+from sources.partner import PartnerSource
+from sources.rail12306 import Rail12306Source
+from sources.sandbox import FaultConfig, create_12306_app, create_partner_app
+from sources.stations import curated_directory
+
+NOW = dt.datetime(2026, 12, 1, 10, 0, tzinfo=SHANGHAI)
+DATE = dt.date(2026, 12, 4)
+BEIJING_SHANGHAI = TicketQuery(origin="BJP", destination="SHH", date=DATE)
+
+
+def clock() -> dt.datetime:
+    return NOW
+
+
+async def no_sleep(_: float) -> None:
+    return None
+
+
+@pytest.fixture
+def faults_12306() -> FaultConfig:
+    return FaultConfig("12306", seed=1)
+
+
+@pytest.fixture
+def faults_partner() -> FaultConfig:
+    return FaultConfig("partner", seed=1)
+
+
+@pytest.fixture
+async def rail(faults_12306: FaultConfig) -> AsyncIterator[Rail12306Source]:
+    app = create_12306_app(faults=faults_12306, clock=clock, sleep=no_sleep)
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app)) as client:
+        yield Rail12306Source(
+            "sandbox-12306", client, "http://sandbox-12306", curated_directory(), clock
+        )
+
+
+@pytest.fixture
+async def partner(faults_partner: FaultConfig) -> AsyncIterator[PartnerSource]:
+    app = create_partner_app(faults=faults_partner, clock=clock, sleep=no_sleep)
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app)) as client:
+        yield PartnerSource(
+            "sandbox-partner", client, "http://sandbox-partner", curated_directory(), clock
+        )
+
+
+def in_city(offer: TrainOffer, origin: str, destination: str) -> bool:
+    return (offer.origin_station.city, offer.destination_station.city) == (origin, destination)
+
+
+async def test_rail12306_reads_the_sandbox_through_init_and_c_url(rail, faults_12306):
+    offers = await rail.search(BEIJING_SHANGHAI)
+    assert len(offers) >= 20
+    assert any(o.train_type == "G" for o in offers)
+    assert all(in_city(o, "北京", "上海") for o in offers)
+    assert all(o.date == DATE and o.sources == ("sandbox-12306",) for o in offers)
+    assert all(o.seats for o in offers)
+    assert all(seat.price is not None for o in offers for seat in o.seats)
+    assert rail.query_suffix == "queryG"
+    assert faults_12306.requests_by_path["/otn/leftTicket/init"] == 1
+    await rail.search(BEIJING_SHANGHAI)
+    assert faults_12306.requests_by_path == {
+        "/otn/leftTicket/init": 1,
+        "/otn/leftTicket/query": 1,
+        "/otn/leftTicket/queryG": 2,
+    }
+
+
+async def test_overnight_sandbox_trains_arrive_the_next_day(rail):
+    offers = await rail.search(BEIJING_SHANGHAI)
+    overnight = [o for o in offers if o.arrive_at.date() > o.depart_at.date()]
+    assert overnight
+    for offer in overnight:
+        assert offer.arrive_at - offer.depart_at == dt.timedelta(minutes=offer.duration_min)
+
+
+async def test_partner_reads_the_sandbox(partner, faults_partner):
+    offers = await partner.search(BEIJING_SHANGHAI)
+    assert len(offers) >= 20
+    assert all(in_city(o, "北京", "上海") for o in offers)
+    assert all(o.sources == ("sandbox-partner",) for o in offers)
+    assert faults_partner.requests_total == 1
+
+
+async def test_both_adapters_see_the_same_rides_and_prices(rail, partner):
+    from_12306 = {o.ride_key: o for o in await rail.search(BEIJING_SHANGHAI)}
+    from_partner = {o.ride_key: o for o in await partner.search(BEIJING_SHANGHAI)}
+    assert from_12306.keys() == from_partner.keys()
+    for key, offer in from_12306.items():
+        twin = from_partner[key]
+        assert (twin.depart_at, twin.arrive_at, twin.duration_min) == (
+            offer.depart_at,
+            offer.arrive_at,
+            offer.duration_min,
+        )
+        partner_prices = {s.seat_class: s.price for s in twin.seats}
+        for seat in offer.seats:
+            if seat.seat_class in partner_prices:
+                assert partner_prices[seat.seat_class] == seat.price, (key, seat.seat_class)
+
+
+async def test_train_type_filter_reaches_both_sandboxes(rail, partner):
+    query = TicketQuery(origin="BJP", destination="SHH", date=DATE, train_types={"Z", "T", "K"})
+    for adapter in (rail, partner):
+        offers = await adapter.search(query)
+        assert offers
+        assert {o.train_type for o in offers} <= {"Z", "T", "K"}
+        assert any(s.seat_class is SeatClass.HARD_SLEEPER for o in offers for s in o.seats)
+
+
+async def test_sandbox_12306_blocking_is_a_block_and_the_session_is_renewed(rail, faults_12306):
+    faults_12306.update(rate_limit_rate=1)
+    for _ in range(2):  # the sandbox alternates a 302 to its error page and an HTML answer
+        with pytest.raises(SourceBlocked):
+            await rail.search(BEIJING_SHANGHAI)
+    faults_12306.update(rate_limit_rate=0)
+    assert await rail.search(BEIJING_SHANGHAI)
+    assert faults_12306.requests_by_path["/otn/leftTicket/init"] == 3
+
+
+async def test_sandbox_12306_gateway_errors_are_server_errors(rail, faults_12306):
+    faults_12306.update(error_rate=1)
+    with pytest.raises(SourceServerError):
+        await rail.search(BEIJING_SHANGHAI)
+
+
+async def test_sandbox_12306_malformed_bodies_never_crash(rail, faults_12306):
+    faults_12306.update(malformed_rate=1)
+    outcomes = []
+    for _ in range(3):
+        try:
+            outcomes.append(len(await rail.search(BEIJING_SHANGHAI)))
+        except (SourceBlocked, SourceParseError) as exc:
+            outcomes.append(type(exc).__name__)
+    assert outcomes == ["SourceBlocked", "SourceParseError", "SourceBlocked"]
+
+
+async def test_sandbox_partner_429_carries_retry_after(partner, faults_partner):
+    faults_partner.update(rate_limit_rate=1)
+    with pytest.raises(SourceRateLimited) as info:
+        await partner.search(BEIJING_SHANGHAI)
+    assert info.value.retry_after == 1.0
+
+
+async def test_sandbox_partner_errors_and_malformed_bodies_are_classified(partner, faults_partner):
+    faults_partner.update(error_rate=1)
+    with pytest.raises(SourceServerError):
+        await partner.search(BEIJING_SHANGHAI)
+    faults_partner.update(error_rate=0, malformed_rate=1)
+    for _ in range(3):
+        with pytest.raises(SourceParseError):
+            await partner.search(BEIJING_SHANGHAI)
