@@ -15,6 +15,7 @@ What each kind of input resolves to (`StationDirectory.resolve`):
 - initials (bjn) when they point at one place, or at one provincial capital (bj -> 北京);
 - a telecode: upper case always (VNP); lower case (vnp) only when it is not pinyin or initials.
 
+Input is tidied first (`normalise_input`: full-width forms, tone marks, spaces inside Chinese).
 Pinyin or initials shared by several places raise `AmbiguousStationError` (a subclass of
 `UnknownStationError`) listing them, so a caller can ask the traveller which one.
 """
@@ -24,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import csv
 import difflib
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache, partial
@@ -60,7 +62,7 @@ ENGLISH_NAMES: dict[str, str] = {
 
 _DIRECTIONS = {"东": "dong", "西": "xi", "南": "nan", "北": "bei"}
 _ENGLISH_DIRECTIONS = {"east": "dong", "west": "xi", "south": "nan", "north": "bei"}
-_STATION_WORDS = ("railwaystation", "trainstation", "station")
+_STATION_WORDS = ("railwaystation", "trainstation", "station", "huochezhan", "zhan")
 _STATION_SUFFIXES = ("火车站", "站")
 
 
@@ -117,17 +119,37 @@ class OfficialRecord:
     english: str = ""
 
 
+def normalise_input(text: str) -> str:
+    """Tidy what a traveller typed: full-width forms, tone marks, stray spaces in Chinese.
+
+    "ＶＮＰ" -> "VNP", "Běijīng Nán" -> "Beijing Nan", "Lüliang" -> "Lvliang" (12306 writes ü
+    as v), "北京 南" -> "北京南". Romanised text keeps its spaces for `ascii_key`.
+    """
+    text = unicodedata.normalize("NFKC", text).strip()
+    if text.isascii():
+        return text
+    plain = unicodedata.normalize("NFKD", text.replace("ü", "v").replace("Ü", "V"))
+    plain = "".join(ch for ch in plain if not unicodedata.combining(ch))
+    return plain if plain.isascii() else "".join(text.split())
+
+
 def ascii_key(text: str) -> str:
     """Normalise romanised input: "Xi'an North Railway Station" -> "xianbei"."""
+    return _ascii_key(text)[0]
+
+
+def _ascii_key(text: str) -> tuple[str, bool]:
+    """`ascii_key` and whether the text said "station" (Beijing Station is not all Beijing)."""
     key = "".join(ch for ch in text.lower() if ch.isalnum())
+    said_station = False
     for word in _STATION_WORDS:
         if key.endswith(word) and len(key) > len(word):
-            key = key.removesuffix(word)
+            key, said_station = key.removesuffix(word), True
             break
     for english, pinyin in _ENGLISH_DIRECTIONS.items():
         if key.endswith(english) and len(key) > len(english):
-            return key.removesuffix(english) + pinyin
-    return key
+            return key.removesuffix(english) + pinyin, said_station
+    return key, said_station
 
 
 class StationDirectory:
@@ -221,7 +243,7 @@ class StationDirectory:
 
     def resolve(self, text: str) -> Place:
         """Resolve a city, station name, pinyin, initials or telecode, or raise."""
-        key = text.strip()
+        key = normalise_input(text)
         place = self._lookup(key) if key else None
         if place is None:
             raise UnknownStationError(text, self.suggest(key) if key else [])
@@ -244,10 +266,15 @@ class StationDirectory:
             return None
         if len(key) == 3 and key.isupper() and key in self._by_code:
             return self._station_place(self._by_code[key], town=False)
-        normalised = ascii_key(key)
+        plain = "".join(ch for ch in key.lower() if ch.isalnum())
+        # Exact pinyin first, so a name that ends like a suffix (银盏, yinzhan) is not cut.
+        normalised, said_station = (plain, False) if plain in self._ascii else _ascii_key(key)
         target = self._pick(key, self._ascii.get(normalised, []), self._rank)
         if target is None:
             target = self._pick_initials(key, normalised)
+        namesake = self._namesake(target) if target is not None and said_station else None
+        if namesake is not None:
+            return self._station_place(namesake, town=False)
         if target is not None:
             return self._named_place(target)
         if len(normalised) == 3 and normalised.upper() in self._by_code:
@@ -293,6 +320,11 @@ class StationDirectory:
             return 0 if name in _CAPITALS else 1
         return 2 if self._by_name[name].city in _CAPITALS else 3
 
+    def _namesake(self, city: str) -> Station | None:
+        """The station named like `city` (北京 for 北京), when `city` is a city and has one."""
+        station = self._by_name.get(city)
+        return station if station is not None and station.city == city else None
+
     def _named_place(self, name: str) -> Place:
         if name in self._by_city:
             return self._city_place(name)
@@ -329,7 +361,7 @@ class StationDirectory:
         Results come grouped by city (a city's stations together, main station first); groups
         with an exact match come first, then provincial capitals, then directory order.
         """
-        text = q.strip()
+        text = normalise_input(q)
         text = next((text.removesuffix(s) for s in _STATION_SUFFIXES if text.endswith(s)), text)
         if not text or limit <= 0:
             return []
@@ -384,7 +416,7 @@ class StationDirectory:
         Ranked by edit distance counting a swap of neighbours as one edit (typing order slips),
         then by `_rank` (a capital before a small station), then by similarity.
         """
-        key = text.strip()
+        key = normalise_input(text)
         if not key or limit <= 0:
             return []
         if key.isascii():

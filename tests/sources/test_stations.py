@@ -245,6 +245,29 @@ def test_pinyin_and_english_names_resolve_ignoring_case_spaces_and_apostrophes(
     assert directory.resolve(text).name == name
 
 
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [("ＶＮＰ", "北京南"), ("Běijīng Nán", "北京南"), ("北京 南", "北京南"), ("Xī'ān", "西安")],
+)
+def test_full_width_forms_tone_marks_and_stray_spaces_are_tidied(
+    directory: StationDirectory, text: str, name: str
+) -> None:
+    assert directory.resolve(text).name == name
+
+
+@pytest.mark.parametrize("text", ["Beijing Station", "Beijing Railway Station", "beijingzhan"])
+def test_romanised_name_saying_station_means_the_station_not_the_city(
+    directory: StationDirectory, text: str
+) -> None:
+    place = directory.resolve(text)
+    assert (place.telecode, place.is_city, names(place.stations)) == ("BJP", False, ["北京"])
+
+
+def test_pinyin_ending_like_a_station_word_still_resolves_exactly() -> None:
+    (yinzhan,) = parse_station_name_js("@yzh|银盏|YZA|yinzhan|yz|1|1503|清远|||")
+    assert StationDirectory([yinzhan]).resolve("yinzhan").name == "银盏"
+
+
 def test_city_pinyin_resolves_to_the_whole_city(directory: StationDirectory) -> None:
     assert directory.resolve("chongqing").is_city
 
@@ -413,6 +436,7 @@ def test_search_respects_limit_and_ignores_blank(directory: StationDirectory) ->
 
 def test_search_for_nothing_known_is_empty(directory: StationDirectory) -> None:
     assert directory.search("不存在的站") == []
+    assert names(directory.search("Běijīng"))[:2] == ["北京", "北京南"]
     assert directory.search("qqqq") == []
 
 
