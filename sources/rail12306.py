@@ -26,6 +26,7 @@ thin IO around it. Decisions where the format leaves room:
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import logging
 import re
@@ -334,7 +335,8 @@ class Rail12306Source:
         self._clock = clock
         self._cookies = httpx.Cookies()
         self._session_ready = False
-        self.query_suffix = FIRST_SUFFIX
+        self._init_lock = asyncio.Lock()
+        self.query_suffix = FIRST_SUFFIX  # learnt from c_url; public for readiness reports
 
     async def search(self, query: TicketQuery) -> list[TrainOffer]:
         """Query 12306 once (plus init and one c_url hop if needed) and parse the offers."""
@@ -358,17 +360,21 @@ class Rail12306Source:
         return payload
 
     async def _ensure_session(self) -> None:
-        # No lock: two concurrent first calls may both init, which costs one request and is
-        # harmless; the caller's single-flight keeps that rare.
         if self._session_ready:
             return
-        url = self._base_url + INIT_PATH
-        headers = {"User-Agent": USER_AGENT, "Accept": "text/html,application/xhtml+xml"}
-        with map_http_errors(self.name):
-            response = await self._client.get(url, headers=headers, follow_redirects=False)
-        raise_for_status(self.name, response)
-        self._cookies.extract_cookies(response)
-        self._session_ready = True
+        # Concurrent first queries (a fan-out over several legs) share one init request.
+        async with self._init_lock:
+            if self._session_ready:
+                return
+            url = self._base_url + INIT_PATH
+            headers = {"User-Agent": USER_AGENT, "Accept": "text/html,application/xhtml+xml"}
+            with map_http_errors(self.name):
+                response = await self._client.get(url, headers=headers, follow_redirects=False)
+            raise_for_status(self.name, response)
+            cookies = httpx.Cookies()
+            cookies.extract_cookies(response)
+            self._cookies = cookies
+            self._session_ready = True
 
     async def _query(self, suffix: str, query: TicketQuery) -> dict[str, Any]:
         url = self._base_url + QUERY_PATH + suffix

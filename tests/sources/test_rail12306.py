@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import json
 import re
@@ -216,9 +217,17 @@ def test_price_parsing_never_crashes_on_odd_input(text):
 @given(st.lists(st.text(alphabet="0123456789:|有无GKVNPBJ", max_size=8), max_size=60))
 def test_row_parsing_fails_only_by_skipping_the_row(fields):
     try:
-        parse_row("|".join(fields), {}, DIRECTORY, DATE, FETCHED_AT, "rail12306")
-    except BadRow:
-        pass
+        offer = parse_row("|".join(fields), {}, DIRECTORY, DATE, FETCHED_AT, "rail12306")
+    except BadRow as exc:
+        assert str(exc)
+    else:
+        assert offer is None or isinstance(offer, TrainOffer)
+
+
+@pytest.mark.parametrize("row", [42, None, {"train": "G101"}])
+def test_a_row_that_is_not_a_string_is_skipped(row):
+    with pytest.raises(BadRow, match="not a string"):
+        parse_row(row, {}, DIRECTORY, DATE, FETCHED_AT, "rail12306")
 
 
 def test_empty_result_for_an_unknown_telecode_is_no_offers_not_an_error():
@@ -292,6 +301,16 @@ async def test_search_inits_first_then_queries_with_the_session_cookies(httpx_mo
     assert requests[1].headers["Cookie"] == requests[2].headers["Cookie"]
     assert set(requests[1].headers["Cookie"].split("; ")) == {"JSESSIONID=S1", "route=r1"}
     assert len(offers) == 6
+
+
+async def test_concurrent_first_searches_share_one_init(httpx_mock, client):
+    mock_init(httpx_mock)
+    httpx_mock.add_response(url=QUERY, json=load("empty_result.json"), is_reusable=True)
+    adapter = source(client)
+    await asyncio.gather(*(adapter.search(SAME_DAY_QUERY) for _ in range(3)))
+    paths = [r.url.path for r in httpx_mock.get_requests()]
+    assert paths.count("/otn/leftTicket/init") == 1
+    assert paths.count("/otn/leftTicket/query") == 3
 
 
 async def test_query_sends_browser_headers_and_parameters_in_12306_order(httpx_mock, client):
