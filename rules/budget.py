@@ -1,0 +1,140 @@
+"""Combining segments into whole trips under a budget, with a bounded search.
+
+Each segment keeps a short list (its best-scored distinct routes plus its cheapest ones), then
+a beam search chains the lists in trip order, dropping any partial trip that could no longer
+fit the budget even with the cheapest route for every remaining segment.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rules.config import RuleConfig
+from rules.model import NO_CONNECTION, OVER_BUDGET, Failure, LegKey, TripRequest
+from rules.ranking import Route
+from rules.texts import FAILURE_CHAIN, FAILURE_OVER_BUDGET, day_label, route_label, yuan
+
+BUDGET_EPSILON = 1e-6
+
+
+@dataclass(frozen=True, slots=True)
+class Combo:
+    """A whole trip: one route per segment, its summed score and the party's ticket total."""
+
+    routes: tuple[Route, ...]
+    cost: float
+    total: float
+
+    @property
+    def order(self) -> tuple[object, ...]:
+        """Deterministic ranking key: score, price, then each route's own key."""
+        return (round(self.cost, 9), self.total, tuple(r.order for r in self.routes))
+
+
+def similar(a: Sequence[Route], b: Sequence[Route], gap: int) -> bool:
+    """Two choices are near-duplicates: same trains, or every train within `gap` minutes."""
+    rides_a = [ride for route in a for ride in route.rides]
+    rides_b = [ride for route in b for ride in route.rides]
+    if [r.offer.train_number for r in rides_a] == [r.offer.train_number for r in rides_b]:
+        return True
+    if len(rides_a) != len(rides_b):
+        return False
+    return all(abs(x.depart - y.depart) < gap for x, y in zip(rides_a, rides_b, strict=True))
+
+
+def shortlist(routes: Sequence[Route], config: RuleConfig) -> list[Route]:
+    """The routes a segment brings to the combination: best distinct ones and the cheapest."""
+    ranked = heapq.nsmallest(config.top_k_per_segment * 8, routes, key=lambda r: r.order)
+    picked: list[Route] = []
+    for route in ranked:
+        if len(picked) == config.top_k_per_segment:
+            break
+        if not any(similar((route,), (p,), config.alternative_min_gap) for p in picked):
+            picked.append(route)
+    cheap = heapq.nsmallest(
+        config.cheapest_k_per_segment, routes, key=lambda r: (r.unit_price, r.order)
+    )
+    seen = {route.rides for route in picked}
+    picked.extend(route for route in cheap if route.rides not in seen)
+    return picked
+
+
+def _chains(before: Route, after: Route, config: RuleConfig) -> bool:
+    last = before.rides[-1].offer.destination_station
+    first = after.rides[0].offer.origin_station
+    return after.depart - before.arrive >= config.min_connection(last.telecode == first.telecode)
+
+
+def _beam(
+    lists: Sequence[Sequence[Route]],
+    request: TripRequest,
+    config: RuleConfig,
+    budget: float | None,
+    *,
+    by_price: bool = False,
+) -> tuple[list[Combo], int]:
+    """Best combos by score; with them, the index of the segment where the search emptied."""
+    party = request.passengers
+    cheapest_rest = [0.0] * (len(lists) + 1)
+    for index in range(len(lists) - 1, -1, -1):
+        cheapest = min(route.unit_price for route in lists[index])
+        cheapest_rest[index] = cheapest_rest[index + 1] + cheapest * party
+    partial = [Combo((), 0.0, 0.0)]
+    for index, routes in enumerate(lists):
+        grown: list[Combo] = []
+        for combo in partial:
+            for route in routes:
+                if combo.routes and not _chains(combo.routes[-1], route, config):
+                    continue
+                total = combo.total + route.unit_price * party
+                floor = total + cheapest_rest[index + 1]
+                if budget is not None and floor > budget + BUDGET_EPSILON:
+                    continue
+                grown.append(Combo((*combo.routes, route), combo.cost + route.cost, total))
+        if not grown:
+            return [], index
+        if by_price:
+            partial = heapq.nsmallest(config.beam_width, grown, key=lambda c: (c.total, c.order))
+        else:
+            partial = heapq.nsmallest(config.beam_width, grown, key=lambda c: c.order)
+    return [Combo(c.routes, c.cost, round(c.total, 2)) for c in partial], len(lists)
+
+
+def combine(
+    lists: Sequence[Sequence[Route]],
+    keys: Sequence[LegKey],
+    request: TripRequest,
+    config: RuleConfig,
+) -> tuple[list[Combo], Failure | None]:
+    """Whole trips best first (fitting the budget if one is given), or why there are none."""
+    combos, stuck = _beam(lists, request, config, request.budget)
+    if combos:
+        return combos, None
+    if request.budget is not None:
+        unbounded, _ = _beam(lists, request, config, None, by_price=True)
+        if unbounded:
+            cheapest = unbounded[0].total
+            message = FAILURE_OVER_BUDGET.format(
+                budget=yuan(request.budget), cheapest=yuan(cheapest)
+            )
+            return [], Failure(OVER_BUDGET, message)
+    key = keys[stuck]
+    message = FAILURE_CHAIN.format(
+        route=route_label(key.origin, key.destination), date=day_label(key.date)
+    )
+    return [], Failure(NO_CONNECTION, message, segment=stuck)
+
+
+def remaining_per_day(
+    budget: float | None, total: float, trip_days: int, sleeper_nights: int
+) -> float | None:
+    """What the budget leaves per day for lodging and food after tickets.
+
+    An overnight sleeper adds a calendar day to the trip (the evening it leaves) but neither
+    a hotel night nor a day to pay for, so those days are not counted.
+    """
+    if budget is None:
+        return None
+    return round((budget - total) / max(1, trip_days - sleeper_nights), 2)

@@ -1,0 +1,64 @@
+"""Which city-to-city queries a trip needs: its direct legs and the legs of a transfer."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+
+from rules.model import LegKey, TripRequest
+
+MAJOR_HUBS: tuple[str, ...] = (
+    "北京",
+    "上海",
+    "南京",
+    "郑州",
+    "武汉",
+    "西安",
+    "济南",
+    "杭州",
+    "长沙",
+    "广州",
+)
+"""Cities worth trying as a transfer when no direct train fits (the big high-speed junctions)."""
+
+
+def stay_nights(request: TripRequest) -> int | None:
+    """Nights at the final destination, or None for a one-way trip (no datable return)."""
+    if not request.return_trip:
+        return None
+    if request.return_date is not None:
+        onward = request.depart_date + dt.timedelta(days=sum(s.nights for s in request.via))
+        return (request.return_date - onward).days
+    return request.nights
+
+
+def required_legs(request: TripRequest) -> list[LegKey]:
+    """The direct legs of the trip in order: outbound, via chain, then the return if dated."""
+    cities = [request.origin, *(stop.city for stop in request.via), request.destination]
+    nights_after = [stop.nights for stop in request.via]
+    legs: list[LegKey] = []
+    day = request.depart_date
+    for index, (origin, destination) in enumerate(zip(cities, cities[1:], strict=False)):
+        if index:
+            day += dt.timedelta(days=nights_after[index - 1])
+        legs.append(LegKey(origin, destination, day))
+    nights = stay_nights(request)
+    if nights is not None:
+        legs.append(LegKey(request.destination, request.origin, day + dt.timedelta(days=nights)))
+    return legs
+
+
+def transfer_legs(leg: LegKey, hubs: Sequence[str]) -> list[LegKey]:
+    """For each hub H other than the leg's ends: A→H and H→B on the leg's date.
+
+    Connections stay within one day: the engine never plans an overnight wait in a station.
+    """
+    keys: list[LegKey] = []
+    seen: set[str] = set()
+    for hub in hubs:
+        if hub in (leg.origin, leg.destination) or hub in seen:
+            continue
+        seen.add(hub)
+        keys.append(LegKey(leg.origin, hub, leg.date))
+        keys.append(LegKey(hub, leg.destination, leg.date))
+    return keys

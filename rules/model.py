@@ -1,0 +1,215 @@
+"""What goes into the rule engine (a trip request and fetched offers) and what comes out.
+
+Inputs are small frozen dataclasses (`LegKey("北京", "上海", date)` reads naturally and hashes
+fast); outputs are frozen pydantic models whose JSON is the `/v1/plan` itinerary of DESIGN §5,
+plus the engine's explanations (score, reasons, segment, stays, sleeper nights).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import AwareDatetime, Field, model_validator
+
+from sources.models import Frozen, SeatClass, Station, TrainOffer
+
+Freshness = Literal["realtime", "cached", "unavailable"]
+
+
+# -- inputs ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LegKey:
+    """One city-to-city query on one date; cities are `Station.city` names."""
+
+    origin: str
+    destination: str
+    date: dt.date
+
+
+@dataclass(frozen=True, slots=True)
+class LegOffers:
+    """What the ticket query service returned for one leg, and how fresh it is."""
+
+    key: LegKey
+    offers: tuple[TrainOffer, ...]
+    freshness: Freshness = "realtime"
+
+
+@dataclass(frozen=True, slots=True)
+class ViaStop:
+    """A city visited on the way, with the nights spent there."""
+
+    city: str
+    nights: int
+
+
+class TripRequest(Frozen):
+    """A traveller's trip, already understood: cities, dates, party, budget and preferences.
+
+    Multi-city: origin → each `via` stop (staying its nights) → destination (staying `nights`
+    or until `return_date`) → back to origin when `return_trip`.
+    """
+
+    origin: str
+    destination: str
+    depart_date: dt.date
+    return_date: dt.date | None = None
+    nights: int | None = Field(default=None, ge=0)
+    return_trip: bool = True
+    via: tuple[ViaStop, ...] = ()
+    passengers: int = Field(default=1, ge=1, le=9)
+    budget: float | None = Field(default=None, ge=0)
+    depart_window: tuple[dt.time, dt.time] | None = None
+    arrive_window: tuple[dt.time, dt.time] | None = None
+    train_types: frozenset[str] = frozenset()
+    seat_class: SeatClass | None = None
+    max_transfers: int = Field(default=1, ge=0)
+    allow_waitlist: bool = False
+    allow_night: bool = False
+    required_trains: tuple[str, ...] = ()
+
+    @model_validator(mode="after")
+    def _dates_in_order(self) -> TripRequest:
+        if any(stop.nights < 0 for stop in self.via):
+            raise ValueError("via nights must be >= 0")
+        if self.return_date is not None:
+            last_leg = self.depart_date + dt.timedelta(days=sum(s.nights for s in self.via))
+            if self.return_date < last_leg:
+                raise ValueError("return_date is before the last onward leg")
+        return self
+
+
+# -- outputs -----------------------------------------------------------------------------------
+
+
+class Leg(Frozen):
+    """One train ride of an itinerary, priced for the whole party."""
+
+    train_number: str
+    origin_station: Station
+    destination_station: Station
+    depart_at: AwareDatetime
+    arrive_at: AwareDatetime
+    seat_class: SeatClass
+    unit_price: float
+    passengers: int
+    price: float
+    freshness: Freshness
+    reason: str = ""
+    segment: int = 0
+
+
+class Transfer(Frozen):
+    """A change of train: arrive at `station`, board at `to_station` `minutes` later."""
+
+    station: Station
+    to_station: Station
+    minutes: int
+    same_station: bool
+
+
+class Stay(Frozen):
+    """Time spent in a city between arriving and leaving (`leave_at` None: trip ends there)."""
+
+    city: str
+    arrive_at: AwareDatetime
+    leave_at: AwareDatetime | None = None
+
+
+class DayPlan(Frozen):
+    """One calendar day of the trip as a Chinese timeline."""
+
+    date: dt.date
+    items: tuple[str, ...]
+
+
+class ScoreBreakdown(Frozen):
+    """Weighted ranking penalties (see `rules.config.RankingWeights`); lower total is better."""
+
+    price: float = 0.0
+    travel_time: float = 0.0
+    window_fit: float = 0.0
+    transfers: float = 0.0
+    seat_margin: float = 0.0
+    seat_fallback: float = 0.0
+    total: float = 0.0
+
+
+class Itinerary(Frozen):
+    """A complete, validated trip: legs, transfers, stays, day plan, cost and why."""
+
+    legs: tuple[Leg, ...]
+    transfers: tuple[Transfer, ...] = ()
+    stays: tuple[Stay, ...] = ()
+    days: tuple[DayPlan, ...] = ()
+    total_price: float
+    budget: float | None = None
+    within_budget: bool | None = None
+    remaining_per_day: float | None = None
+    hotel_nights: int = 0
+    sleeper_nights: int = 0
+    score: ScoreBreakdown = ScoreBreakdown()
+    reasons: tuple[str, ...] = ()
+
+    @property
+    def train_numbers(self) -> tuple[str, ...]:
+        """The trains taken, in order."""
+        return tuple(leg.train_number for leg in self.legs)
+
+
+# -- findings ----------------------------------------------------------------------------------
+
+UNKNOWN_TRAIN = "UNKNOWN_TRAIN"
+TIME_MISMATCH = "TIME_MISMATCH"
+PRICE_MISMATCH = "PRICE_MISMATCH"
+STATION_MISMATCH = "STATION_MISMATCH"
+NO_SEATS = "NO_SEATS"
+CONNECTION_TOO_SHORT = "CONNECTION_TOO_SHORT"
+CONNECTION_TOO_LONG = "CONNECTION_TOO_LONG"
+OVER_BUDGET = "OVER_BUDGET"
+NOT_CHRONOLOGICAL = "NOT_CHRONOLOGICAL"
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """Why a proposed itinerary or train number cannot be trusted (`code` is a constant above)."""
+
+    code: str
+    message: str
+    train_number: str | None = None
+
+
+NO_OFFERS = "NO_OFFERS"
+SOLD_OUT = "SOLD_OUT"
+NO_CONNECTION = "NO_CONNECTION"
+FILTERED_OUT = "FILTERED_OUT"
+PAST_DEPARTURE = "PAST_DEPARTURE"
+# OVER_BUDGET and UNKNOWN_TRAIN (a required train absent from the offers) also serve as
+# failure codes.
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """Why a trip segment (or, with `segment` None, the whole trip) has no option."""
+
+    code: str
+    message: str
+    segment: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlanResult:
+    """Ranked itineraries (best first), Chinese notes, and why anything could not be planned."""
+
+    itineraries: tuple[Itinerary, ...] = ()
+    notes: tuple[str, ...] = ()
+    failures: tuple[Failure, ...] = ()
+
+    @property
+    def best(self) -> Itinerary | None:
+        """The top itinerary, or None when nothing could be built."""
+        return self.itineraries[0] if self.itineraries else None

@@ -1,0 +1,170 @@
+"""Ride options: which (offer, seat class) pairs a traveller could actually take on one leg.
+
+Filtering runs as a funnel (date and cities → not yet departed → train type and windows →
+seats for the party → night rule) and counts what survives each step, so a segment with
+nothing left can say which rule emptied it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from rules.config import RuleConfig, is_overnight
+from rules.model import Freshness, LegKey, TripRequest
+from sources.models import SeatClass, SeatStatus, TrainOffer
+
+SCARCE_BELOW = 20
+"""Spare seats under which a class counts as scarce (12306 prints "有" from 20 up)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ride:
+    """One bookable (offer, class) choice; times are minutes since the epoch for fast sorting."""
+
+    offer: TrainOffer
+    seat_class: SeatClass
+    unit_price: float
+    fallback: int
+    scarcity: float
+    depart: int
+    arrive: int
+    freshness: Freshness
+    required: bool
+
+
+@dataclass(slots=True)
+class Funnel:
+    """How many offers survived each filtering step of one leg."""
+
+    total: int = 0
+    future: int = 0
+    eligible: int = 0
+    seated: int = 0
+    usable: int = 0
+
+    def add(self, other: Funnel) -> None:
+        """Accumulate another leg's counts (the legs of a route or of a segment)."""
+        self.total += other.total
+        self.future += other.future
+        self.eligible += other.eligible
+        self.seated += other.seated
+        self.usable += other.usable
+
+
+def epoch_minutes(moment: dt.datetime) -> int:
+    """Whole minutes since the epoch: cheap integer arithmetic for connection windows."""
+    return int(moment.timestamp()) // 60
+
+
+def window_gap(moment: dt.datetime, window: tuple[dt.time, dt.time] | None) -> int:
+    """Minutes by which the time of day of `moment` falls outside `window` (0 inside)."""
+    if window is None:
+        return 0
+    minute = moment.hour * 60 + moment.minute
+    lo = window[0].hour * 60 + window[0].minute
+    hi = window[1].hour * 60 + window[1].minute
+    if lo <= hi:
+        if minute < lo:
+            return lo - minute
+        return max(0, minute - hi)
+    # A window across midnight (22:00–02:00): inside unless strictly between hi and lo.
+    if hi < minute < lo:
+        return min(lo - minute, minute - hi)
+    return 0
+
+
+def at_night(moment: dt.datetime, config: RuleConfig) -> bool:
+    """True in the hours the engine avoids: before the earliest departure or after the latest."""
+    clock = moment.time()
+    return clock < config.earliest_departure or clock > config.latest_arrival
+
+
+def night_allowed(offer: TrainOffer, seat_class: SeatClass, config: RuleConfig) -> bool:
+    """A ride is fine unless it runs at night; an overnight sleeper berth is always fine."""
+    if seat_class.is_sleeper and is_overnight(offer):
+        return True
+    return not (at_night(offer.depart_at, config) or at_night(offer.arrive_at, config))
+
+
+def seat_scarcity(available: int | None, passengers: int) -> float:
+    """0 with plenty of seats, rising to 1 at the last seat the party needs."""
+    if available is None:
+        return 0.0
+    spare = available - passengers
+    return max(0.0, 1.0 - spare / SCARCE_BELOW)
+
+
+def build_rides(
+    key: LegKey,
+    offers: Iterable[TrainOffer],
+    freshness: Freshness,
+    request: TripRequest,
+    config: RuleConfig,
+    now: dt.datetime,
+    *,
+    depart_window: bool,
+    arrive_window: bool,
+) -> tuple[list[Ride], Funnel]:
+    """Every usable ride of one leg and the funnel counts explaining what was dropped.
+
+    `depart_window`/`arrive_window` say whether this leg starts/ends its segment, i.e.
+    whether the traveller's preferred windows apply to it.
+    """
+    funnel = Funnel()
+    rides: list[Ride] = []
+    cutoff = now + dt.timedelta(minutes=config.departure_lead)
+    required = {number.strip().upper() for number in request.required_trains}
+    slack = config.window_slack
+    for offer in offers:
+        if (
+            offer.depart_at.date() != key.date
+            or offer.origin_station.city != key.origin
+            or offer.destination_station.city != key.destination
+        ):
+            continue
+        funnel.total += 1
+        if offer.depart_at <= cutoff:
+            continue
+        funnel.future += 1
+        named = offer.train_number in required
+        if not named:
+            if request.train_types and offer.train_type not in request.train_types:
+                continue
+            if depart_window and window_gap(offer.depart_at, request.depart_window) > slack:
+                continue
+            if arrive_window and window_gap(offer.arrive_at, request.arrive_window) > slack:
+                continue
+        funnel.eligible += 1
+        seated = usable = False
+        for rank, seat_class in enumerate(config.seat_order(offer, request.seat_class)):
+            seat = offer.seat(seat_class)
+            if seat is None or seat.price is None:
+                continue
+            if seat.can_seat(request.passengers):
+                scarcity = seat_scarcity(seat.available, request.passengers)
+            elif request.allow_waitlist and seat.status is SeatStatus.WAITLIST:
+                scarcity = 1.0
+            else:
+                continue
+            seated = True
+            if not (named or request.allow_night or night_allowed(offer, seat_class, config)):
+                continue
+            usable = True
+            rides.append(
+                Ride(
+                    offer=offer,
+                    seat_class=seat_class,
+                    unit_price=seat.price,
+                    fallback=rank,
+                    scarcity=scarcity,
+                    depart=epoch_minutes(offer.depart_at),
+                    arrive=epoch_minutes(offer.arrive_at),
+                    freshness=freshness,
+                    required=named,
+                )
+            )
+        funnel.seated += seated
+        funnel.usable += usable
+    return rides, funnel

@@ -1,0 +1,306 @@
+"""The planner: from a trip request and the fetched offers to ranked, validated itineraries.
+
+Per segment (outbound, via chain, return): usable rides → direct and one-transfer routes →
+a short list; then the segments are combined under the budget (`rules.budget`), the best
+mutually different trips are dressed as itineraries (legs, transfers, stays, Chinese day
+plan, reasons) and each one is checked by `rules.validate` before it leaves.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from rules import texts
+from rules.budget import Combo, combine, remaining_per_day, shortlist, similar
+from rules.config import DEFAULT_RULES, RuleConfig, is_overnight
+from rules.legs import required_legs, stay_nights
+from rules.model import (
+    FILTERED_OUT,
+    NO_CONNECTION,
+    NO_OFFERS,
+    PAST_DEPARTURE,
+    SOLD_OUT,
+    UNKNOWN_TRAIN,
+    Failure,
+    Itinerary,
+    Leg,
+    LegKey,
+    LegOffers,
+    PlanResult,
+    TripRequest,
+)
+from rules.options import Funnel, Ride, build_rides
+from rules.ranking import Route, breakdown, make_route
+from rules.timeline import build_days, hotel_nights, sleeper_nights, stays_of, transfers_of
+from rules.transfers import connect
+from rules.validate import normalise_train_number, validate
+from sources.models import TrainOffer
+
+ENGINE_MAX_TRANSFERS = 1
+"""Transfers the engine can plan per segment: `transfer_legs` fetches one hub at a time."""
+
+
+@dataclass(slots=True)
+class _Segment:
+    index: int
+    key: LegKey
+    routes: list[Route] = field(default_factory=list)
+    funnel: Funnel = field(default_factory=Funnel)
+    seen: set[str] = field(default_factory=set)
+
+
+def plan(
+    request: TripRequest,
+    book: Mapping[LegKey, LegOffers],
+    *,
+    now: dt.datetime,
+    limit: int = 3,
+    config: RuleConfig = DEFAULT_RULES,
+) -> PlanResult:
+    """Up to `limit` itineraries for `request` built only from `book`, best first."""
+    keys = required_legs(request)
+    returns_home = stay_nights(request) is not None
+    notes: list[str] = []
+    if request.return_trip and not returns_home:
+        notes.append(texts.NOTE_ONE_WAY)
+    hubs: dict[tuple[str, dt.date], set[str]] = {}
+    for key in book:
+        hubs.setdefault((key.origin, key.date), set()).add(key.destination)
+    transfers = min(request.max_transfers, config.max_transfers, ENGINE_MAX_TRANSFERS)
+    segments = [
+        _segment(index, key, book, hubs, request, config, now, transfers)
+        for index, key in enumerate(keys)
+    ]
+    failures = _apply_required(request, segments, notes)
+    failures.extend(_segment_failure(s, request, config) for s in segments if not s.routes)
+    if any(f.segment is not None for f in failures):
+        return PlanResult(notes=tuple(notes), failures=tuple(failures))
+    lists = [shortlist(s.routes, config) for s in segments]
+    combos, failure = combine(lists, keys, request, config)
+    if failure is not None:
+        return PlanResult(notes=tuple(notes), failures=(*failures, failure))
+    offers = [offer for entry in book.values() for offer in entry.offers]
+    return_segment = len(keys) - 1 if returns_home else None
+    itineraries: list[Itinerary] = []
+    picked: list[Combo] = []
+    for combo in combos:
+        if len(itineraries) == limit:
+            break
+        if any(similar(combo.routes, p.routes, config.alternative_min_gap) for p in picked):
+            continue
+        itinerary = _itinerary(combo, request, segments, return_segment, returns_home, config)
+        # Defence in depth: nothing leaves the engine that its own validator rejects.
+        if validate(itinerary, offers, config=config, allow_waitlist=request.allow_waitlist):
+            continue
+        picked.append(combo)
+        itineraries.append(itinerary)
+    if itineraries:
+        notes.extend(_class_notes(request, picked[0]))
+        notes.extend(_freshness_notes(picked[0]))
+    return PlanResult(tuple(itineraries), tuple(notes), tuple(failures))
+
+
+def _segment(
+    index: int,
+    key: LegKey,
+    book: Mapping[LegKey, LegOffers],
+    hubs: Mapping[tuple[str, dt.date], set[str]],
+    request: TripRequest,
+    config: RuleConfig,
+    now: dt.datetime,
+    transfers: int,
+) -> _Segment:
+    """All routes of one segment: direct rides, and two-ride routes through fetched hubs."""
+    segment = _Segment(index, key)
+    weights = config.weights
+
+    def rides(leg: LegKey, first: bool, last: bool) -> list[Ride]:
+        entry = book[leg]
+        segment.seen.update(offer.train_number for offer in entry.offers)
+        found, funnel = build_rides(
+            leg,
+            entry.offers,
+            entry.freshness,
+            request,
+            config,
+            now,
+            depart_window=first,
+            arrive_window=last,
+        )
+        segment.funnel.add(funnel)
+        return found
+
+    if key in book:
+        segment.routes = [make_route(index, (r,), request, weights) for r in rides(key, True, True)]
+    if transfers:
+        for hub in sorted(hubs.get((key.origin, key.date), ())):
+            second = LegKey(hub, key.destination, key.date)
+            if hub in (key.origin, key.destination) or second not in book:
+                continue
+            firsts = rides(LegKey(key.origin, hub, key.date), True, False)
+            seconds = rides(second, False, True)
+            if firsts and seconds:
+                segment.routes.extend(connect(index, firsts, seconds, request, config))
+    return segment
+
+
+def _apply_required(
+    request: TripRequest, segments: Sequence[_Segment], notes: list[str]
+) -> list[Failure]:
+    """Keep only routes with a named train where one can be had; explain the others."""
+    wanted = {normalise_train_number(number) for number in request.required_trains}
+    failures: list[Failure] = []
+    for number in sorted(wanted):
+        holders = [s for s in segments if any(number in r.trains for r in s.routes)]
+        if holders:
+            for segment in holders:
+                segment.routes = [r for r in segment.routes if wanted.intersection(r.trains)]
+        elif any(number in s.seen for s in segments):
+            notes.append(texts.NOTE_REQUIRED_UNUSABLE.format(train=number))
+        else:
+            message = texts.FAILURE_UNKNOWN_TRAIN.format(train=number)
+            failures.append(Failure(UNKNOWN_TRAIN, message))
+    return failures
+
+
+def _segment_failure(segment: _Segment, request: TripRequest, config: RuleConfig) -> Failure:
+    """The first filtering step that left a segment with nothing, as a coded Failure."""
+    funnel, key = segment.funnel, segment.key
+    fields = {
+        "route": texts.route_label(key.origin, key.destination),
+        "date": texts.day_label(key.date),
+        "passengers": request.passengers,
+        "same": config.min_connection_same_station,
+        "cross": config.min_connection_cross_station,
+        "longest": config.max_connection,
+    }
+    if not funnel.total:
+        code, template = NO_OFFERS, texts.FAILURE_NO_OFFERS
+    elif not funnel.future:
+        code, template = PAST_DEPARTURE, texts.FAILURE_PAST_DEPARTURE
+    elif not funnel.eligible:
+        code, template = FILTERED_OUT, texts.FAILURE_FILTERED_OUT
+    elif not funnel.seated:
+        code, template = SOLD_OUT, texts.FAILURE_SOLD_OUT
+    elif not funnel.usable:
+        code, template = FILTERED_OUT, texts.FAILURE_FILTERED_OUT
+    else:
+        code, template = NO_CONNECTION, texts.FAILURE_NO_CONNECTION
+    return Failure(code, template.format(**fields), segment=segment.index)
+
+
+def _reason(route: Route, routes: Sequence[Route], within_budget: bool | None) -> str:
+    """Why this route was chosen, compared with every route of its segment."""
+    qualities = []
+    if any(ride.required for ride in route.rides):
+        qualities.append(texts.REASON_REQUIRED)
+    if route.arrive == min(r.arrive for r in routes):
+        qualities.append(texts.REASON_EARLIEST)
+    if route.unit_price == min(r.unit_price for r in routes):
+        qualities.append(texts.REASON_CHEAPEST)
+    if route.arrive - route.depart == min(r.arrive - r.depart for r in routes):
+        qualities.append(texts.REASON_FASTEST)
+    if any(r.seat_class.is_sleeper and is_overnight(r.offer) for r in route.rides):
+        qualities.append(texts.REASON_SLEEPER)
+    text = texts.REASON_LIST.join(qualities[:2] or [texts.REASON_BALANCED])
+    if within_budget:
+        text += texts.REASON_JOIN + texts.REASON_WITHIN_BUDGET
+    if len(route.rides) > 1:
+        hub = route.rides[0].offer.destination_station.name
+        text = texts.REASON_VIA.format(station=hub) + text
+    return text
+
+
+def _itinerary(
+    combo: Combo,
+    request: TripRequest,
+    segments: Sequence[_Segment],
+    return_segment: int | None,
+    returns_home: bool,
+    config: RuleConfig,
+) -> Itinerary:
+    """Dress a combination of routes as an itinerary with totals, stays and a day plan."""
+    party = request.passengers
+    prices = [round(r.unit_price * party, 2) for route in combo.routes for r in route.rides]
+    total = round(sum(prices), 2)
+    budget = request.budget
+    within = None if budget is None else total <= budget
+    legs = []
+    for route in combo.routes:
+        reason = _reason(route, segments[route.segment].routes, within)
+        for ride in route.rides:
+            offer = ride.offer
+            legs.append(
+                Leg(
+                    train_number=offer.train_number,
+                    origin_station=offer.origin_station,
+                    destination_station=offer.destination_station,
+                    depart_at=offer.depart_at,
+                    arrive_at=offer.arrive_at,
+                    seat_class=ride.seat_class,
+                    unit_price=ride.unit_price,
+                    passengers=party,
+                    price=round(ride.unit_price * party, 2),
+                    freshness=ride.freshness,
+                    reason=reason,
+                    segment=route.segment,
+                )
+            )
+    stays = stays_of(legs, returns_home)
+    days = build_days(legs, stays, return_segment)
+    sleepers = sleeper_nights(legs)
+    return Itinerary(
+        legs=tuple(legs),
+        transfers=tuple(transfers_of(legs)),
+        stays=tuple(stays),
+        days=days,
+        total_price=total,
+        budget=budget,
+        within_budget=within,
+        remaining_per_day=remaining_per_day(budget, total, len(days), sleepers),
+        hotel_nights=hotel_nights(stays),
+        sleeper_nights=sleepers,
+        score=breakdown(combo.routes, request, config.weights),
+        reasons=tuple(dict.fromkeys(leg.reason for leg in legs)),
+    )
+
+
+def _class_notes(request: TripRequest, combo: Combo) -> list[str]:
+    """Say where the requested class was replaced, and why (sold out, absent, over budget)."""
+    wanted = request.seat_class
+    if wanted is None:
+        return []
+    notes = []
+    for route in combo.routes:
+        for ride in route.rides:
+            if ride.seat_class is wanted:
+                continue
+            seat = ride.offer.seat(wanted)
+            if seat is None:
+                template = texts.NOTE_MISSING_SWITCH
+            elif seat.can_seat(request.passengers):
+                template = texts.NOTE_BUDGET_SWITCH
+            else:
+                template = texts.NOTE_SOLD_OUT_SWITCH
+            notes.append(
+                template.format(
+                    train=ride.offer.train_number,
+                    wanted=wanted.label,
+                    chosen=ride.seat_class.label,
+                )
+            )
+    return notes
+
+
+def _freshness_notes(combo: Combo) -> list[str]:
+    """Warn, once per city pair, when the chosen trains' seats come from a cache."""
+    labels: dict[str, None] = {}
+    for route in combo.routes:
+        for ride in route.rides:
+            if ride.freshness != "realtime":
+                offer: TrainOffer = ride.offer
+                label = texts.route_label(offer.origin_station.city, offer.destination_station.city)
+                labels[texts.NOTE_CACHED.format(route=label)] = None
+    return list(labels)

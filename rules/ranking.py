@@ -1,0 +1,125 @@
+"""Ranking: explicit weighted penalties per route and per itinerary, lower is better.
+
+Every penalty is additive over rides (price, window fit, seat margin, fallback) or depends only
+on the first departure and the last arrival (travel time), so the score of a two-ride route is
+`lead_key(first) + tail_key(second) + transfer weight`. That split is what lets the connection
+search find each train's best partner with a sliding window instead of trying all pairs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from rules.config import RankingWeights
+from rules.model import ScoreBreakdown, TripRequest
+from rules.options import Ride, window_gap
+
+Parts = tuple[float, float, float, float, float, float]
+"""price, travel_time, window_fit, transfers, seat_margin, seat_fallback (weighted)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """One way to cover a trip segment: a direct ride, or two rides with a change between."""
+
+    segment: int
+    rides: tuple[Ride, ...]
+    cost: float
+    unit_price: float
+
+    @property
+    def depart(self) -> int:
+        return self.rides[0].depart
+
+    @property
+    def arrive(self) -> int:
+        return self.rides[-1].arrive
+
+    @property
+    def trains(self) -> tuple[str, ...]:
+        return tuple(ride.offer.train_number for ride in self.rides)
+
+    @property
+    def order(self) -> tuple[object, ...]:
+        """Deterministic ranking key: score, then price, times, train numbers and classes."""
+        return (
+            round(self.cost, 9),
+            self.unit_price,
+            self.depart,
+            self.arrive,
+            self.trains,
+            tuple(ride.seat_class.value for ride in self.rides),
+        )
+
+
+def _ride_base(ride: Ride, w: RankingWeights) -> float:
+    return (
+        w.price * ride.unit_price / 100
+        + w.seat_margin * ride.scarcity
+        + w.seat_fallback * ride.fallback
+    )
+
+
+def lead_key(ride: Ride, request: TripRequest, w: RankingWeights) -> float:
+    """The part of a two-ride route's score owed to its first ride."""
+    return (
+        _ride_base(ride, w)
+        - w.travel_time * ride.depart / 60
+        + w.window_fit * window_gap(ride.offer.depart_at, request.depart_window) / 60
+    )
+
+
+def tail_key(ride: Ride, request: TripRequest, w: RankingWeights) -> float:
+    """The part of a two-ride route's score owed to its second ride."""
+    return (
+        _ride_base(ride, w)
+        + w.travel_time * ride.arrive / 60
+        + w.window_fit * window_gap(ride.offer.arrive_at, request.arrive_window) / 60
+    )
+
+
+def route_parts(rides: tuple[Ride, ...], request: TripRequest, w: RankingWeights) -> Parts:
+    """The weighted penalties of one route, component by component."""
+    first, last = rides[0], rides[-1]
+    window = window_gap(first.offer.depart_at, request.depart_window) + window_gap(
+        last.offer.arrive_at, request.arrive_window
+    )
+    return (
+        w.price * sum(r.unit_price for r in rides) / 100,
+        w.travel_time * (last.arrive - first.depart) / 60,
+        w.window_fit * window / 60,
+        w.transfers * (len(rides) - 1),
+        w.seat_margin * sum(r.scarcity for r in rides),
+        w.seat_fallback * sum(r.fallback for r in rides),
+    )
+
+
+def make_route(
+    segment: int, rides: tuple[Ride, ...], request: TripRequest, w: RankingWeights
+) -> Route:
+    """A route with its score and per-person price."""
+    return Route(
+        segment=segment,
+        rides=rides,
+        cost=sum(route_parts(rides, request, w)),
+        unit_price=round(sum(r.unit_price for r in rides), 2),
+    )
+
+
+def breakdown(routes: Iterable[Route], request: TripRequest, w: RankingWeights) -> ScoreBreakdown:
+    """The score of an itinerary: its routes' penalties summed component by component."""
+    sums = [0.0] * 6
+    for route in routes:
+        for index, value in enumerate(route_parts(route.rides, request, w)):
+            sums[index] += value
+    parts = [round(value, 3) for value in sums]
+    return ScoreBreakdown(
+        price=parts[0],
+        travel_time=parts[1],
+        window_fit=parts[2],
+        transfers=parts[3],
+        seat_margin=parts[4],
+        seat_fallback=parts[5],
+        total=round(sum(sums), 3),
+    )
