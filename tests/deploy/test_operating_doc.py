@@ -1,0 +1,42 @@
+"""deploy/OPERATING.md: the README section every alert's runbook link points to."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from prometheus_client.metrics import MetricWrapperBase
+
+from app.metrics import Metrics
+from tests.deploy.conftest import DEPLOY
+
+DOC = (DEPLOY / "OPERATING.md").read_text(encoding="utf-8")
+
+
+def test_section_heading_gives_the_runbook_anchor(rules: dict[str, Any]) -> None:
+    # GitHub turns "## Operating railtrip" into the anchor #operating-railtrip.
+    assert DOC.startswith("## Operating railtrip\n")
+    runbooks = {
+        r["annotations"]["runbook"] for g in rules["groups"] for r in g["rules"] if "alert" in r
+    }
+    assert {link.split("#")[1] for link in runbooks} == {"operating-railtrip"}
+
+
+def test_every_alert_has_a_runbook_entry(rules: dict[str, Any]) -> None:
+    for group in rules["groups"]:
+        for rule in group["rules"]:
+            if "alert" in rule:
+                assert f"**{rule['alert']}**" in DOC, rule["alert"]
+
+
+def test_every_metric_and_recording_rule_is_explained(rules: dict[str, Any]) -> None:
+    families = {
+        family.name + ("_total" if family.type == "counter" else "")
+        for metric in vars(Metrics()).values()
+        if isinstance(metric, MetricWrapperBase)
+        for family in metric.describe()
+    }
+    assert len(families) == 15
+    records = {r["record"] for g in rules["groups"] for r in g["rules"] if "record" in r}
+    table_rows = set(re.findall(r"^\| `([\w:]+)` \|", DOC, flags=re.MULTILINE))
+    assert families | records <= table_rows
