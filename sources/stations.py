@@ -155,7 +155,15 @@ def _ascii_key(text: str) -> tuple[str, bool]:
 class StationDirectory:
     """An immutable, indexed set of stations."""
 
-    def __init__(self, stations: Iterable[Station], aliases: Mapping[str, str] | None = None):
+    def __init__(
+        self,
+        stations: Iterable[Station],
+        aliases: Mapping[str, str] | None = None,
+        ranking: Mapping[str, int] | None = None,
+    ) -> None:
+        """Index `stations`; `aliases` map extra romanised names to a station or city name;
+        `ranking` (telecode -> position, lower first) orders stations and cities by importance,
+        unranked ones after ranked ones in input order."""
         self._by_code: dict[str, Station] = {}
         self._by_name: dict[str, Station] = {}
         grouped: dict[str, list[Station]] = {}
@@ -163,22 +171,26 @@ class StationDirectory:
             self._by_code[station.telecode] = station
             self._by_name[station.name] = station
             grouped.setdefault(station.city, []).append(station)
-        # Main station first: the namesake, then names that start with the city (北京南), then
-        # the rest (汉口), each tier in input order, which the curated table sets by importance.
+        # Main station first: the namesake, then by ranking, then names that start with the city
+        # (北京南) before the rest (汉口), each in input order (the curated table's is by
+        # importance).
+        rank = partial(_main_first, ranking=ranking or {}, unranked=len(ranking or {}))
         self._by_city: dict[str, list[Station]] = {
-            city: sorted(members, key=partial(_city_tier, city=city))
-            for city, members in grouped.items()
+            city: sorted(members, key=partial(rank, city=city)) for city, members in grouped.items()
         }
-        self._city_order = {city: i for i, city in enumerate(self._by_city)}
+        by_importance = sorted(self._by_city, key=lambda c: rank(self._by_city[c][0], city=c)[1])
+        self._city_order = {city: i for i, city in enumerate(by_importance)}
         self._ascii: dict[str, list[str]] = {}
         self._initials: dict[str, list[str]] = {}
         self._city_pinyin: dict[str, str] = {}
+        self._city_initials: dict[str, str] = {}
         for station in self._by_code.values():
             target = self._target(station)
             self._index(self._ascii, station.pinyin, target)
             self._index(self._initials, station.initials, target)
             if target == station.city:
                 self._city_pinyin[station.city] = station.pinyin.lower()
+                self._city_initials[station.city] = station.initials.lower()
         for city, members in self._by_city.items():
             if city not in self._city_pinyin:
                 self._derive_city_pinyin(city, members)
@@ -205,7 +217,10 @@ class StationDirectory:
             for part in r.english.split("#")
             if part.strip() and ascii_key(part) != r.station.pinyin
         }
-        return cls((r.station for r in records), aliases)
+        # The official list carries no notion of importance; the curated table's order does, so
+        # the stations railtrip curates come first in their city and their cities first in search.
+        ranking = {station.telecode: i for i, station in enumerate(curated_directory())}
+        return cls((r.station for r in records), aliases, ranking)
 
     # -- plain lookups -----------------------------------------------------------------
 
@@ -379,34 +394,43 @@ class StationDirectory:
             groups.items(),
             key=lambda item: (
                 min(s for s, _ in item[1]),
+                not self._city_matches(needle, item[0]),  # 上海 before 北京's 沙河 for "sh"
                 item[0] not in _CAPITALS,
                 self._city_order[item[0]],
             ),
         )
         return [station for _, hits in ranked for _, station in hits][:limit]
 
+    def _city_matches(self, needle: str, city: str) -> bool:
+        if not needle.isascii():
+            return city.startswith(needle)
+        romanised = (self._city_pinyin.get(city, ""), self._city_initials.get(city, ""))
+        return any(r and r.startswith(needle) for r in romanised)
+
     def _chinese_score(self, needle: str, station: Station) -> int | None:
+        # A city's other stations join only when the whole city is named (北京 -> 清河 too):
+        # a prefix such as 北 would otherwise drag in every small station of every 北 city.
         if needle in (station.name, station.city):
             return 0
         if station.name.startswith(needle):
             return 1
-        if station.city.startswith(needle):
-            return 2
         if len(needle) >= 2 and needle in station.name:
             return 3
         return None
 
     def _ascii_score(self, needle: str, station: Station) -> int | None:
         pinyin, initials = station.pinyin.lower(), station.initials.lower()
-        city_pinyin = self._city_pinyin.get(station.city, "")
-        aliased = self._target(station) in self._ascii.get(needle, ())
-        if needle in (pinyin, station.telecode.lower(), city_pinyin) or aliased:
+        code = station.telecode.lower()
+        named = self._ascii.get(needle, ())  # pinyin and aliases: beijing, peking -> 北京
+        if needle in (pinyin, code) or station.name in named or station.city in named:
             return 0
-        if needle == initials or pinyin.startswith(needle):
+        if needle in (initials, self._city_initials.get(station.city)):
             return 1
-        if initials.startswith(needle) or (city_pinyin and city_pinyin.startswith(needle)):
+        if pinyin.startswith(needle):
+            return 1
+        if initials.startswith(needle):
             return 2
-        if station.telecode.lower().startswith(needle):
+        if code.startswith(needle):
             return 3
         return None
 
@@ -458,6 +482,7 @@ class StationDirectory:
             if suffix in _DIRECTIONS and station.pinyin.endswith(_DIRECTIONS[suffix]):
                 pinyin = station.pinyin.lower().removesuffix(_DIRECTIONS[suffix])
                 self._city_pinyin[city] = pinyin
+                self._city_initials[city] = station.initials.lower()[:-1]
                 self._index(self._ascii, pinyin, city)
                 self._index(self._initials, station.initials[:-1], city)
                 return
@@ -477,10 +502,11 @@ def edit_distance(a: str, b: str) -> int:
     return current[len(b)]
 
 
-def _city_tier(station: Station, city: str) -> int:
-    if station.name == city:
-        return 0
-    return 1 if station.name.startswith(city) else 2
+def _main_first(
+    station: Station, city: str, ranking: Mapping[str, int], unranked: int
+) -> tuple[bool, int, int]:
+    prefix_tier = 0 if station.name.startswith(city) else 1
+    return (station.name != city, ranking.get(station.telecode, unranked), prefix_tier)
 
 
 def parse_official_records(text: str) -> list[OfficialRecord]:

@@ -428,6 +428,24 @@ def test_search_finds_a_chinese_name_inside_a_station_name(directory: StationDir
     assert names(directory.search("虹桥")) == ["上海虹桥"]
 
 
+def test_search_naming_a_whole_city_lists_all_its_stations_a_prefix_only_matching_ones(
+    directory: StationDirectory,
+) -> None:
+    assert "清河" in names(directory.search("Peking"))
+    assert "清河" in names(directory.search("北京"))
+    assert "清河" not in names(directory.search("北"))
+    assert names(directory.search("北"))[:2] == ["北京", "北京南"]
+
+
+@needs_official
+def test_full_official_list_puts_curated_main_stations_first() -> None:
+    full = StationDirectory.from_station_name_js(OFFICIAL_JS.read_text(encoding="utf-8"))
+    assert names(full.in_city("北京"))[:3] == ["北京", "北京南", "北京西"]
+    assert names(full.in_city("武汉"))[:3] == ["武汉", "汉口", "武昌"]
+    assert names(full.search("北京"))[:3] == ["北京", "北京南", "北京西"]
+    assert full.search("sh")[0].name == "上海"
+
+
 def test_search_respects_limit_and_ignores_blank(directory: StationDirectory) -> None:
     assert len(directory.search("s", limit=3)) == 3
     assert directory.search("  ") == []
