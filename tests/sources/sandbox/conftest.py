@@ -1,0 +1,89 @@
+"""Shared fixtures: a fixed clock, a recording sleep and clients on the in-process vendors."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import AsyncIterator, Callable
+
+import httpx
+import pytest
+
+from sources.models import SHANGHAI
+from sources.sandbox import FaultConfig, Timetable, create_12306_app, create_partner_app
+
+# Three days before the trip: presale is open and trains are part sold.
+NOW = dt.datetime(2026, 12, 1, 10, 3, tzinfo=SHANGHAI)
+TRIP = dt.date(2026, 12, 4)
+
+
+class RecordingSleep:
+    """An injected `sleep` that returns at once and remembers what it was asked to wait."""
+
+    def __init__(self) -> None:
+        self.calls: list[float] = []
+
+    async def __call__(self, seconds: float) -> None:
+        self.calls.append(seconds)
+
+
+def query_params(origin: str, destination: str, date: dt.date = TRIP) -> dict[str, str]:
+    """The 12306 left-ticket query string."""
+    return {
+        "leftTicketDTO.train_date": date.isoformat(),
+        "leftTicketDTO.from_station": origin,
+        "leftTicketDTO.to_station": destination,
+        "purpose_codes": "ADULT",
+    }
+
+
+def client_for(app: object) -> httpx.AsyncClient:
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://sandbox")  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="session")
+def timetable() -> Timetable:
+    return Timetable()
+
+
+@pytest.fixture
+def sleep() -> RecordingSleep:
+    return RecordingSleep()
+
+
+@pytest.fixture
+def clock() -> Callable[[], dt.datetime]:
+    return lambda: NOW
+
+
+@pytest.fixture
+def faults_12306() -> FaultConfig:
+    return FaultConfig("12306", seed=7)
+
+
+@pytest.fixture
+def faults_partner() -> FaultConfig:
+    return FaultConfig("partner", seed=7)
+
+
+@pytest.fixture
+def app_12306(faults_12306, clock, sleep, timetable):
+    return create_12306_app(faults=faults_12306, clock=clock, sleep=sleep, timetable=timetable)
+
+
+@pytest.fixture
+def app_partner(faults_partner, clock, sleep, timetable):
+    return create_partner_app(faults=faults_partner, clock=clock, sleep=sleep, timetable=timetable)
+
+
+@pytest.fixture
+async def rail(app_12306) -> AsyncIterator[httpx.AsyncClient]:
+    """A 12306 client that has visited the init page, so it holds the session cookies."""
+    async with client_for(app_12306) as client:
+        (await client.get("/otn/leftTicket/init")).raise_for_status()
+        yield client
+
+
+@pytest.fixture
+async def partner(app_partner) -> AsyncIterator[httpx.AsyncClient]:
+    async with client_for(app_partner) as client:
+        yield client

@@ -1,0 +1,295 @@
+"""The 12306 sandbox speaks 12306's wire format, blocks like 12306 and injects each fault."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+
+import pytest
+
+from sources.sandbox import FaultConfig, create_12306_app
+from sources.sandbox.serving import HANG_S
+from sources.sandbox.wire12306 import ERROR_PAGE, ROW_FIELDS, SEAT_CODE
+from sources.stations import StationDirectory, curated_directory, parse_station_name_js
+
+from .conftest import NOW, TRIP, client_for, query_params
+
+QUERY = "/otn/leftTicket/queryG"
+SEAT_VALUES = {"有", "无", "候补", "*", ""}
+
+
+def codes(city_name: str) -> set[str]:
+    return {s.telecode for s in curated_directory().in_city(city_name)}
+
+
+async def rows_for(rail, origin: str = "BJP", destination: str = "SHH", date=TRIP) -> list[list]:
+    response = await rail.get(QUERY, params=query_params(origin, destination, date))
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] is True and body["httpstatus"] == 200
+    return [row.split("|") for row in body["data"]["result"]]
+
+
+async def test_query_returns_rows_of_exactly_57_fields_with_the_rows_own_stations(rail):
+    response = await rail.get(QUERY, params=query_params("BJP", "SHH"))
+    body = response.json()
+    data = body["data"]
+    assert response.headers["content-type"].startswith("application/json")
+    assert data["flag"] == "1" and body["messages"] == ""
+    rows = [row.split("|") for row in data["result"]]
+    assert len(rows) >= 20
+    for row in rows:
+        assert len(row) == ROW_FIELDS
+        assert row[1] == "预订"
+        assert row[6] in codes("北京") and row[7] in codes("上海")
+        assert row[6] in data["map"] and row[7] in data["map"]
+        assert len(row[2]) == 12 and row[3] in row[2]
+        assert row[13] == "20261204"
+
+
+async def test_city_query_returns_rows_from_several_stations(rail):
+    rows = await rows_for(rail)
+    assert len({row[6] for row in rows}) >= 2
+    assert len({row[7] for row in rows}) >= 2
+    assert any(row[4] != row[6] for row in await rows_for(rail, "NJH", "SHH"))
+
+
+async def test_times_durations_and_station_numbers_are_consistent(rail):
+    for row in await rows_for(rail):
+        depart = dt.datetime.strptime(row[8], "%H:%M")
+        hours, minutes = map(int, row[10].split(":"))
+        arrive = depart + dt.timedelta(hours=hours, minutes=minutes)
+        assert arrive.strftime("%H:%M") == row[9]
+        assert int(row[16]) < int(row[17])
+
+
+async def test_seat_cells_and_price_chunks_agree(rail):
+    rows = await rows_for(rail)
+    code_to_field = {"9": 32, "P": 25, "M": 31, "O": 30, "6": 21, "4": 23, "F": 33, "3": 28}
+    code_to_field |= {"2": 24, "1": 29, "W": 26}
+    for row in rows:
+        chunks = [row[39][i : i + 10] for i in range(0, len(row[39]), 10)]
+        assert chunks and all(len(c) == 10 for c in chunks)
+        for chunk in chunks:
+            code, jiao, count = chunk[0], int(chunk[1:6]), int(chunk[6:])
+            assert code in SEAT_CODE.values() and jiao > 0
+            cell = row[code_to_field[code]]
+            assert cell in SEAT_VALUES or cell.isdigit()
+            if cell.isdigit():
+                assert int(cell) == count
+            if cell == "有":
+                assert count >= 20
+        offered = {code_to_field[c[0]] for c in chunks}
+        for index in set(code_to_field.values()) - offered:
+            assert row[index] == ""
+
+
+async def test_g_row_prices_in_jiao_match_the_timetable(rail, timetable):
+    rows = await rows_for(rail, "VNP", "AOH")
+    g = next(r for r in rows if r[3].startswith("G") and r[6] == "VNP" and r[7] == "AOH")
+    second = next(c for c in (g[39][i : i + 10] for i in range(0, len(g[39]), 10)) if c[0] == "O")
+    assert int(second[1:6]) == round(1318 * 0.46 * 2) / 2 * 10
+
+
+async def test_overnight_row_arrives_the_next_morning(rail):
+    rows = await rows_for(rail)
+    sleepers = [r for r in rows if r[3][0] in "ZTK" and r[8] >= "17:00"]
+    assert sleepers
+    for row in sleepers:
+        assert row[9] < row[8]  # clock time wraps: the arrival is on the next day
+        assert row[28] != "" and row[29] != ""  # 硬卧 and 硬座 offered
+
+
+async def test_mid_route_boarding_after_midnight_carries_the_trains_start_date(rail):
+    rows = await rows_for(rail, "WHN", curated_directory().city_code("广州"))
+    early = [r for r in rows if r[13] == "20261203"]
+    assert early
+    assert all(r[8] < "12:00" and r[4] != r[6] for r in early)
+
+
+async def test_seat_values_cover_sold_out_waitlist_and_counts_near_departure(
+    faults_12306, sleep, timetable
+):
+    late = dt.datetime(2026, 12, 4, 5, 0, tzinfo=NOW.tzinfo)
+    app = create_12306_app(
+        faults=faults_12306, clock=lambda: late, sleep=sleep, timetable=timetable
+    )
+    cells = set()
+    async with client_for(app) as rail:
+        await rail.get("/otn/leftTicket/init")
+        for destination in ("SHH", "NJH", "TJP", "JNK"):
+            for row in await rows_for(rail, "BJP", destination):
+                cells.update(row[21:34])
+                if "候补" in row[21:34]:
+                    assert row[37] == "1"
+    assert {"有", "无", "候补", ""} <= cells
+    assert any(cell.isdigit() for cell in cells)
+
+
+async def test_dates_beyond_presale_show_not_on_sale(rail):
+    rows = await rows_for(rail, date=NOW.date() + dt.timedelta(days=20))
+    assert rows
+    assert all(r[11] == "IS_TIME_NOT_BUY" for r in rows)
+    assert all(cell in ("*", "") for r in rows for cell in r[21:34])
+
+
+async def test_unknown_telecode_is_an_empty_result_not_an_error(rail):
+    response = await rail.get(QUERY, params=query_params("XXX", "SHH"))
+    assert response.json() == {
+        "httpstatus": 200,
+        "data": {"result": [], "flag": "1", "map": {}},
+        "messages": "",
+        "status": True,
+    }
+
+
+async def test_unreadable_query_is_refused_in_12306s_way(rail):
+    response = await rail.get(QUERY, params={"leftTicketDTO.train_date": "12/04"})
+    assert response.status_code == 200
+    assert response.json()["status"] is False
+
+
+async def test_outdated_suffix_answers_with_the_current_c_url(rail, app_12306):
+    response = await rail.get("/otn/leftTicket/query", params=query_params("BJP", "SHH"))
+    assert response.status_code == 200
+    assert response.json() == {
+        "status": False,
+        "c_url": "leftTicket/queryG",
+        "c_name": "CLeftTicketUrl",
+        "messages": [],
+        "validateMessagesShowId": "_validatorMessage",
+    }
+    app_12306.state.query_suffix = "queryA"
+    moved = await rail.get(QUERY, params=query_params("BJP", "SHH"))
+    assert moved.json()["c_url"] == "leftTicket/queryA"
+    assert (await rail.get("/otn/leftTicket/queryA", params=query_params("BJP", "SHH"))).json()[
+        "status"
+    ]
+
+
+async def test_init_sets_the_session_cookies(app_12306):
+    async with client_for(app_12306) as client:
+        response = await client.get("/otn/leftTicket/init")
+    assert response.status_code == 200 and "text/html" in response.headers["content-type"]
+    assert {"JSESSIONID", "route", "BIGipServerotn"} <= set(response.cookies)
+
+
+async def test_query_without_cookies_is_redirected_to_the_error_page(app_12306):
+    async with client_for(app_12306) as client:
+        response = await client.get(QUERY, params=query_params("BJP", "SHH"))
+        assert response.status_code == 302
+        assert response.headers["location"] == ERROR_PAGE
+        page = await client.get(ERROR_PAGE)
+    assert page.status_code == 200 and "<html" in page.text
+
+
+async def test_cookie_check_can_be_switched_off(faults_12306, clock, sleep, timetable):
+    app = create_12306_app(
+        faults=faults_12306, clock=clock, sleep=sleep, timetable=timetable, require_cookies=False
+    )
+    async with client_for(app) as client:
+        response = await client.get(QUERY, params=query_params("BJP", "SHH"))
+    assert response.json()["data"]["result"]
+
+
+async def test_station_name_js_is_served_and_parses_back_to_the_directory(rail):
+    response = await rail.get("/otn/resources/js/framework/station_name.js")
+    assert response.status_code == 200
+    assert response.text.startswith("var station_names ='@")
+    stations = parse_station_name_js(response.text)
+    directory = curated_directory()
+    assert len(stations) == len(directory)
+    parsed = StationDirectory.from_station_name_js(response.text)
+    for station in directory:
+        assert parsed.get(station.telecode) == station
+
+
+async def test_error_fault_answers_500_then_502_with_gateway_html(rail, faults_12306):
+    faults_12306.update(error_rate=1)
+    first = await rail.get(QUERY, params=query_params("BJP", "SHH"))
+    second = await rail.get(QUERY, params=query_params("BJP", "SHH"))
+    assert [first.status_code, second.status_code] == [500, 502]
+    assert "<html>" in first.text and "nginx" in second.text
+
+
+async def test_rate_limit_fault_blocks_like_12306_redirect_then_html(rail, faults_12306):
+    faults_12306.update(rate_limit_rate=1)
+    first = await rail.get(QUERY, params=query_params("BJP", "SHH"))
+    second = await rail.get(QUERY, params=query_params("BJP", "SHH"))
+    assert first.status_code == 302 and first.headers["location"] == ERROR_PAGE
+    assert second.status_code == 200 and "text/html" in second.headers["content-type"]
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(second.text)
+
+
+async def test_malformed_fault_answers_200_with_bodies_that_break_the_format(rail, faults_12306):
+    faults_12306.update(malformed_rate=1)
+    bodies = [(await rail.get(QUERY, params=query_params("BJP", "SHH"))).text for _ in range(3)]
+    no_data = json.loads(bodies[0])
+    assert no_data["status"] is True and "data" not in no_data
+    short_rows = json.loads(bodies[1])["data"]["result"]
+    assert short_rows and all(len(r.split("|")) < ROW_FIELDS for r in short_rows)
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(bodies[2])
+
+
+async def test_hang_fault_waits_a_day_on_the_injected_sleep(rail, faults_12306, sleep):
+    faults_12306.update(hang_rate=1)
+    response = await rail.get(QUERY, params=query_params("BJP", "SHH"))
+    assert sleep.calls == [HANG_S]
+    assert response.status_code == 504
+
+
+async def test_hang_fault_never_answers_until_cancelled(timetable, clock):
+    never = asyncio.Event()
+
+    async def wait_forever(seconds: float) -> None:
+        await never.wait()
+
+    faults = FaultConfig("12306", hang_rate=1)
+    app = create_12306_app(
+        faults=faults, clock=clock, sleep=wait_forever, timetable=timetable, require_cookies=False
+    )
+    async with client_for(app) as client:
+        request = asyncio.create_task(client.get(QUERY, params=query_params("BJP", "SHH")))
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert not request.done()
+        request.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await request
+    assert faults.requests_total == 1
+
+
+async def test_latency_knob_awaits_the_injected_sleep_on_every_request(rail, faults_12306, sleep):
+    faults_12306.update(latency_ms=250)
+    response = await rail.get(QUERY, params=query_params("BJP", "SHH"))
+    assert response.status_code == 200
+    assert sleep.calls == [0.25]
+
+
+async def test_request_counter_counts_every_request_by_path(rail, faults_12306):
+    faults_12306.update(error_rate=1)
+    await rail.get(QUERY, params=query_params("BJP", "SHH"))
+    await rail.get("/otn/leftTicket/queryZ", params=query_params("BJP", "SHH"))
+    await rail.get("/no/such/path")
+    counters = faults_12306.counters()
+    assert counters["requests_total"] == 4  # init, two queries and a 404
+    assert counters["requests_by_path"] == {
+        "/otn/leftTicket/init": 1,
+        QUERY: 1,
+        "/otn/leftTicket/queryZ": 1,
+        "/no/such/path": 1,
+    }
+    assert counters["faults_injected"] == {"error": 1}
+
+
+async def test_app_state_exposes_the_fault_config(app_12306, faults_12306):
+    assert app_12306.state.faults is faults_12306
+
+
+async def test_default_faults_come_from_the_environment(monkeypatch, timetable):
+    monkeypatch.setenv("RAILTRIP_SANDBOX_12306_ERROR_RATE", "0.25")
+    app = create_12306_app(timetable=timetable)
+    assert app.state.faults.error_rate == 0.25
