@@ -51,7 +51,9 @@ class TripRequest(Frozen):
     """A traveller's trip, already understood: cities, dates, party, budget and preferences.
 
     Multi-city: origin → each `via` stop (staying its nights) → destination (staying `nights`
-    or until `return_date`) → back to origin when `return_trip`.
+    or until `return_date`) → back to origin when `return_trip`. The time windows are
+    preferences for the onward legs (trains up to `WINDOW_SLACK` outside are still
+    considered, with a penalty); the return leg is ranked without them.
     """
 
     origin: str

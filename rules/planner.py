@@ -46,6 +46,7 @@ ENGINE_MAX_TRANSFERS = 1
 class _Segment:
     index: int
     key: LegKey
+    request: TripRequest
     routes: list[Route] = field(default_factory=list)
     funnel: Funnel = field(default_factory=Funnel)
     seen: set[str] = field(default_factory=set)
@@ -69,8 +70,20 @@ def plan(
     for key in book:
         hubs.setdefault((key.origin, key.date), set()).add(key.destination)
     transfers = min(request.max_transfers, config.max_transfers, ENGINE_MAX_TRANSFERS)
+    return_segment = len(keys) - 1 if returns_home else None
+    # The preferred windows describe the journey out; the return keeps no time preference.
+    homeward = request.model_copy(update={"depart_window": None, "arrive_window": None})
     segments = [
-        _segment(index, key, book, hubs, request, config, now, transfers)
+        _segment(
+            index,
+            key,
+            book,
+            hubs,
+            homeward if index == return_segment else request,
+            config,
+            now,
+            transfers,
+        )
         for index, key in enumerate(keys)
     ]
     failures = _apply_required(request, segments, notes)
@@ -82,7 +95,6 @@ def plan(
     if failure is not None:
         return PlanResult(notes=tuple(notes), failures=(*failures, failure))
     offers = [offer for entry in book.values() for offer in entry.offers]
-    return_segment = len(keys) - 1 if returns_home else None
     itineraries: list[Itinerary] = []
     picked: list[Combo] = []
     for combo in combos:
@@ -113,7 +125,7 @@ def _segment(
     transfers: int,
 ) -> _Segment:
     """All routes of one segment: direct rides, and two-ride routes through fetched hubs."""
-    segment = _Segment(index, key)
+    segment = _Segment(index, key, request)
     weights = config.weights
 
     def rides(leg: LegKey, first: bool, last: bool) -> list[Ride]:
@@ -196,14 +208,14 @@ def _reason(route: Route, routes: Sequence[Route], within_budget: bool | None) -
     qualities = []
     if any(ride.required for ride in route.rides):
         qualities.append(texts.REASON_REQUIRED)
+    if any(r.seat_class.is_sleeper and is_overnight(r.offer) for r in route.rides):
+        qualities.append(texts.REASON_SLEEPER)
     if route.arrive == min(r.arrive for r in routes):
         qualities.append(texts.REASON_EARLIEST)
     if route.unit_price == min(r.unit_price for r in routes):
         qualities.append(texts.REASON_CHEAPEST)
     if route.arrive - route.depart == min(r.arrive - r.depart for r in routes):
         qualities.append(texts.REASON_FASTEST)
-    if any(r.seat_class.is_sleeper and is_overnight(r.offer) for r in route.rides):
-        qualities.append(texts.REASON_SLEEPER)
     text = texts.REASON_LIST.join(qualities[:2] or [texts.REASON_BALANCED])
     if within_budget:
         text += texts.REASON_JOIN + texts.REASON_WITHIN_BUDGET
@@ -262,7 +274,7 @@ def _itinerary(
         remaining_per_day=remaining_per_day(budget, total, len(days), sleepers),
         hotel_nights=hotel_nights(stays),
         sleeper_nights=sleepers,
-        score=breakdown(combo.routes, request, config.weights),
+        score=breakdown(combo.routes, [s.request for s in segments], config.weights),
         reasons=tuple(dict.fromkeys(leg.reason for leg in legs)),
     )
 

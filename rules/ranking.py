@@ -8,7 +8,7 @@ search find each train's best partner with a sliding window instead of trying al
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from rules.config import RankingWeights
@@ -107,11 +107,16 @@ def make_route(
     )
 
 
-def breakdown(routes: Iterable[Route], request: TripRequest, w: RankingWeights) -> ScoreBreakdown:
-    """The score of an itinerary: its routes' penalties summed component by component."""
+def breakdown(
+    routes: Iterable[Route], requests: Sequence[TripRequest], w: RankingWeights
+) -> ScoreBreakdown:
+    """The score of an itinerary: its routes' penalties summed component by component.
+
+    `requests[i]` is the request as segment `i` was ranked under (windows apply onward only).
+    """
     sums = [0.0] * 6
     for route in routes:
-        for index, value in enumerate(route_parts(route.rides, request, w)):
+        for index, value in enumerate(route_parts(route.rides, requests[route.segment], w)):
             sums[index] += value
     parts = [round(value, 3) for value in sums]
     return ScoreBreakdown(
