@@ -128,7 +128,8 @@ def normalise_input(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).strip()
     if text.isascii():
         return text
-    plain = unicodedata.normalize("NFKD", text.replace("ü", "v").replace("Ü", "V"))
+    plain = unicodedata.normalize("NFKD", text)
+    plain = plain.replace("u\u0308", "v").replace("U\u0308", "V")  # ü, ǚ … keep their dots as v
     plain = "".join(ch for ch in plain if not unicodedata.combining(ch))
     return plain if plain.isascii() else "".join(text.split())
 
@@ -287,9 +288,8 @@ class StationDirectory:
         target = self._pick(key, self._ascii.get(normalised, []), self._rank)
         if target is None:
             target = self._pick_initials(key, normalised)
-        namesake = self._namesake(target) if target is not None and said_station else None
-        if namesake is not None:
-            return self._station_place(namesake, town=False)
+        if target is not None and said_station and target in self._by_name:
+            return self._station_place(self._by_name[target], town=False)  # "Kunshan Station"
         if target is not None:
             return self._named_place(target)
         if len(normalised) == 3 and normalised.upper() in self._by_code:
@@ -335,11 +335,6 @@ class StationDirectory:
             return 0 if name in _CAPITALS else 1
         return 2 if self._by_name[name].city in _CAPITALS else 3
 
-    def _namesake(self, city: str) -> Station | None:
-        """The station named like `city` (北京 for 北京), when `city` is a city and has one."""
-        station = self._by_name.get(city)
-        return station if station is not None and station.city == city else None
-
     def _named_place(self, name: str) -> Place:
         if name in self._by_city:
             return self._city_place(name)
@@ -373,9 +368,11 @@ class StationDirectory:
     def search(self, q: str, limit: int = 20) -> list[Station]:
         """Stations whose name, city, pinyin, initials or telecode start with `q`.
 
-        Results come grouped by city (a city's stations together, main station first); groups
-        with an exact match come first, then provincial capitals, then directory order.
-        """
+        Results come grouped by city (a city's stations together, main station first). Naming
+        a whole city (北京, beijing, Peking, bj) brings all its stations; a prefix brings only
+        the stations it matches. Groups are ordered by their best match (exact before prefix
+        before initials before telecode), then groups whose city itself matches, then
+        provincial capitals, then directory order."""
         text = normalise_input(q)
         text = next((text.removesuffix(s) for s in _STATION_SUFFIXES if text.endswith(s)), text)
         if not text or limit <= 0:

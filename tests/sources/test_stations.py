@@ -19,6 +19,7 @@ from sources.stations import (
     curated_directory,
     edit_distance,
     load_directory,
+    normalise_input,
     parse_official_records,
     parse_station_name_js,
 )
@@ -261,6 +262,18 @@ def test_romanised_name_saying_station_means_the_station_not_the_city(
 ) -> None:
     place = directory.resolve(text)
     assert (place.telecode, place.is_city, names(place.stations)) == ("BJP", False, ["北京"])
+
+
+def test_romanised_town_saying_station_means_that_station_only(
+    directory: StationDirectory,
+) -> None:
+    assert names(directory.resolve("Kunshan").stations) == ["昆山", "昆山南"]
+    assert names(directory.resolve("Kunshan Station").stations) == ["昆山"]
+
+
+def test_tone_marked_u_umlaut_reads_as_v_like_12306_pinyin() -> None:
+    assert normalise_input("Lǚliáng") == "Lvliang"
+    assert normalise_input("北京　南") == "北京南"
 
 
 def test_pinyin_ending_like_a_station_word_still_resolves_exactly() -> None:
