@@ -36,6 +36,8 @@ BLOCKED_PAGE = """<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>中国铁路12306</title></head>
 <body><div class="err-tips">网络可能存在问题，请您重试一下！</div></body></html>"""
 GATEWAY_PAGES = {
+    404: "<html><head><title>404 Not Found</title></head><body>"
+    "<center><h1>404 Not Found</h1></center><hr><center>nginx</center></body></html>",
     500: "<html><head><title>500 Internal Server Error</title></head><body>"
     "<center><h1>500 Internal Server Error</h1></center><hr><center>nginx</center></body></html>",
     502: "<html><head><title>502 Bad Gateway</title></head><body>"
@@ -73,6 +75,8 @@ def create_12306_app(
 
     async def query(request: Request) -> Response:
         state = request.app.state
+        if not request.path_params["suffix"].startswith("query"):
+            return HTMLResponse(GATEWAY_PAGES[404], status_code=404)
         if state.require_cookies and not all(
             request.cookies.get(name) for name in wire12306.COOKIE_NAMES
         ):

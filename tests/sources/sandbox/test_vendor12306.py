@@ -168,6 +168,10 @@ async def test_outdated_suffix_answers_with_the_current_c_url(rail, app_12306):
     ]
 
 
+async def test_paths_that_are_not_queries_are_not_found(rail):
+    assert (await rail.get("/otn/leftTicket/submitOrder")).status_code == 404
+
+
 async def test_init_sets_the_session_cookies(app_12306):
     async with client_for(app_12306) as client:
         response = await client.get("/otn/leftTicket/init")
