@@ -1,0 +1,397 @@
+"""Dates in free text, resolved against a `today` the caller passes (never the wall clock).
+
+Conventions (documented because every one of them is a choice):
+
+- 周五 alone is the next Friday after today; 这周五/本周五 is this week's (weeks start on
+  Monday); 下周五 is next week's, 下下周五 the week after. English "next Friday" = 下周五.
+- 周末/这个周末 is Saturday to Sunday of this week; 下周末 next week's. 下周 alone is next
+  Monday; 下个月 alone is the 1st of next month; 月初 the 1st, 月中/中旬 the 15th, 下旬 the
+  21st, 月底 the last day.
+- N号 is this month's when still ahead, else next month's; N月N日 likewise rolls to next year.
+- Holidays are their next occurrence on or after today: 元旦 1/1, 五一 5/1, 国庆 10/1, 圣诞
+  12/25, 跨年 12/31, and 春节 / 除夕 / 端午 / 中秋 from the lunar calendar.
+- A second date joined by 到/至/-, or followed by 回/回来/返回, is the return date; bare
+  weekdays and day numbers in it count from the first date (下周一到周三, 24日到26日).
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from lunardate import LunarDate
+
+from app.intent.numerals import to_int
+
+_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+_WEEKDAYS.update({str(i): i - 1 for i in range(1, 8)})
+_EN_WEEKDAYS = {
+    "mon": 0,
+    "tue": 1,
+    "wed": 2,
+    "thu": 3,
+    "fri": 4,
+    "sat": 5,
+    "sun": 6,
+}
+_EN_MONTHS = {
+    m: i
+    for i, m in enumerate(
+        ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], 1
+    )
+}
+_DAY_OFFSETS = {
+    "今天": 0,
+    "今日": 0,
+    "今儿": 0,
+    "今晚": 0,
+    "今早": 0,
+    "明天": 1,
+    "明日": 1,
+    "明儿": 1,
+    "明儿个": 1,
+    "明早": 1,
+    "明晚": 1,
+    "后天": 2,
+    "大后天": 3,
+    "today": 0,
+    "tonight": 0,
+    "tomorrow": 1,
+    "day after tomorrow": 2,
+}
+_NUM = r"[0-9一二两三四五六七八九十]{1,3}"
+_WEEK_PREFIX = r"(?P<pre>下下个?|下个?|这个?|本|next|this|coming)?\s*"
+_MONTH_PART = r"(?P<part>初|中旬|中|底|末|上旬|下旬)"
+
+
+@dataclass(frozen=True)
+class DateFacts:
+    """What the text says about dates, and the spans it took them from."""
+
+    start: dt.date | None = None
+    end: dt.date | None = None
+    vague: bool = False
+    returning: bool = False
+    spans: list[tuple[int, int]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Expr:
+    start: int
+    end: int
+    resolve: Callable[[dt.date, dt.date, bool], tuple[dt.date | None, dt.date | None]]
+    vague: bool = False
+
+
+def _monday(day: dt.date) -> dt.date:
+    return day - dt.timedelta(days=day.weekday())
+
+
+def _week_shift(pre: str | None) -> int | None:
+    """Weeks ahead for a prefix; None for a bare weekday (the next one after the anchor)."""
+    if not pre:
+        return None
+    pre = pre.strip()
+    if pre.startswith("下下"):
+        return 2
+    if pre.startswith("下") or pre == "next":
+        return 1
+    return 0
+
+
+def _add_months(day: dt.date, months: int, day_of_month: int | None = None) -> dt.date:
+    month_index = day.month - 1 + months
+    year, month = day.year + month_index // 12, month_index % 12 + 1
+    last = calendar.monthrange(year, month)[1]
+    return dt.date(year, month, min(day_of_month or day.day, last))
+
+
+def _part_day(part: str | None, year: int, month: int) -> int:
+    if part in ("中", "中旬"):
+        return 15
+    if part == "下旬":
+        return 21
+    if part in ("底", "末"):
+        return calendar.monthrange(year, month)[1]
+    return 1
+
+
+def _safe_date(year: int, month: int, day: int) -> dt.date | None:
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _next_yearly(
+    anchor: dt.date, make: Callable[[int], dt.date | None], force_next_year: bool
+) -> dt.date | None:
+    for year in range(anchor.year + (1 if force_next_year else 0), anchor.year + 3):
+        candidate = make(year)
+        if candidate is not None and candidate >= anchor:
+            return candidate
+    return None
+
+
+def _lunar(month: int, day: int, shift: int = 0) -> Callable[[int], dt.date | None]:
+    def make(year: int) -> dt.date | None:
+        try:
+            solar: dt.date = LunarDate(year, month, day).toSolarDate()
+        except ValueError:
+            return None
+        return solar + dt.timedelta(days=shift)
+
+    return make
+
+
+_HOLIDAYS: dict[str, Callable[[int], dt.date | None]] = {
+    "元旦": lambda y: dt.date(y, 1, 1),
+    "五一": lambda y: dt.date(y, 5, 1),
+    "劳动节": lambda y: dt.date(y, 5, 1),
+    "国庆": lambda y: dt.date(y, 10, 1),
+    "圣诞": lambda y: dt.date(y, 12, 25),
+    "平安夜": lambda y: dt.date(y, 12, 24),
+    "跨年": lambda y: dt.date(y, 12, 31),
+    "春节": _lunar(1, 1),
+    "过年": _lunar(1, 1),
+    "除夕": _lunar(1, 1, shift=-1),
+    "端午": _lunar(5, 5),
+    "中秋": _lunar(8, 15),
+}
+
+Handler = Callable[[re.Match[str]], _Expr | None]
+_PATTERNS: list[tuple[re.Pattern[str], Handler]] = []
+
+
+def _pattern(regex: str) -> Callable[[Handler], Handler]:
+    def register(handler: Handler) -> Handler:
+        _PATTERNS.append((re.compile(regex, re.IGNORECASE), handler))
+        return handler
+
+    return register
+
+
+@_pattern(
+    r"(?:the\s+)?day after tomorrow|大后天|后天|明儿个|明儿|明天|明日|明早|明晚"
+    r"|今天|今日|今儿|今晚|今早|\btoday\b|\btonight\b|\btomorrow\b"
+)
+def _relative_day(m: re.Match[str]) -> _Expr:
+    key = m.group().lower().removeprefix("the ").strip()
+    offset = _DAY_OFFSETS.get(key, _DAY_OFFSETS.get(key.split()[-1] if " " in key else key, 0))
+    if "after" in key:
+        offset = 2
+    return _Expr(m.start(), m.end(), lambda a, t, second: (t + dt.timedelta(days=offset), None))
+
+
+def _weekday_expr(start: int, end: int, shift: int | None, weekday: int) -> _Expr:
+    def resolve(anchor: dt.date, today: dt.date, second: bool):
+        if shift is None:
+            # Bare weekday: the next one after today, or on/after the first date of a range.
+            base = anchor if second else today + dt.timedelta(days=1)
+            return base + dt.timedelta(days=(weekday - base.weekday()) % 7), None
+        base = _monday(anchor if second else today) + dt.timedelta(weeks=shift)
+        return base + dt.timedelta(days=weekday), None
+
+    return _Expr(start, end, resolve)
+
+
+@_pattern(_WEEK_PREFIX + r"(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])")
+def _weekday(m: re.Match[str]) -> _Expr:
+    pre, start = m.group("pre"), m.start()
+    # "查一下周六" is 查一下 + 周六: the 下 belongs to 一下, not to the week.
+    if pre and pre.startswith("下") and start > 0 and m.string[start - 1] == "一":
+        pre, start = (pre[1:] or None), start + 1
+    return _weekday_expr(start, m.end(), _week_shift(pre), _WEEKDAYS[m.group("wd")])
+
+
+@_pattern(
+    r"(?P<pre>next|this|coming|on)?\s*(?P<wd>mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)day\b"
+)
+def _en_weekday(m: re.Match[str]) -> _Expr:
+    pre = (m.group("pre") or "").lower()
+    shift = {"next": 1, "this": 0}.get(pre)
+    return _weekday_expr(m.start(), m.end(), shift, _EN_WEEKDAYS[m.group("wd").lower()[:3]])
+
+
+@_pattern(_WEEK_PREFIX + r"(?:周末|weekend\b)")
+def _weekend(m: re.Match[str]) -> _Expr:
+    pre, start = m.group("pre"), m.start()
+    if pre and pre.startswith("下") and start > 0 and m.string[start - 1] == "一":
+        pre, start = (pre[1:] or None), start + 1
+    shift = _week_shift(pre) or 0
+
+    def resolve(anchor: dt.date, today: dt.date, second: bool):
+        saturday = _monday(today) + dt.timedelta(weeks=shift, days=5)
+        return max(saturday, today), saturday + dt.timedelta(days=1)
+
+    return _Expr(start, m.end(), resolve)
+
+
+@_pattern(r"(?P<pre>下下个?|下个?)(?:周|星期|礼拜)(?![一二三四五六日天1-7末])|next week\b")
+def _bare_week(m: re.Match[str]) -> _Expr:
+    shift = 1 if m.group().lower() == "next week" else _week_shift(m.group("pre")) or 1
+    if m.start() > 0 and m.string[m.start() - 1] == "一" and m.group().startswith("下"):
+        return _Expr(m.start(), m.end(), lambda a, t, s: (None, None))
+
+    return _Expr(
+        m.start(),
+        m.end(),
+        lambda a, t, s: (_monday(t) + dt.timedelta(weeks=shift), None),
+        vague=True,
+    )
+
+
+@_pattern(
+    r"(?P<next>明年)?(?P<name>元旦|五一|劳动节|国庆|圣诞|平安夜|跨年|春节|过年|除夕|端午|中秋)"
+)
+def _holiday(m: re.Match[str]) -> _Expr:
+    make, force = _HOLIDAYS[m.group("name")], bool(m.group("next"))
+    return _Expr(m.start(), m.end(), lambda a, t, s: (_next_yearly(t, make, force), None))
+
+
+@_pattern(
+    r"(?:(?P<y>\d{4})\s*年\s*)?(?P<m>"
+    + _NUM
+    + r")\s*月\s*(?:(?P<d>"
+    + _NUM
+    + r")\s*(?:日|号)?|"
+    + _MONTH_PART
+    + ")"
+)
+def _month_day(m: re.Match[str]) -> _Expr | None:
+    month = to_int(m.group("m"))
+    day = to_int(m.group("d")) if m.group("d") else None
+    year = int(m.group("y")) if m.group("y") else None
+    if month is None or not 1 <= month <= 12:
+        return None
+    part = m.group("part")
+
+    def resolve(anchor: dt.date, today: dt.date, second: bool):
+        base = anchor if second else today
+
+        def make(y: int) -> dt.date | None:
+            return _safe_date(y, month, day if day else _part_day(part, y, month))
+
+        if year is not None:
+            return make(year), None
+        return _next_yearly(base, make, force_next_year=False), None
+
+    return _Expr(m.start(), m.end(), resolve, vague=day is None)
+
+
+@_pattern(r"(?P<y>\d{4})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})")
+def _iso(m: re.Match[str]) -> _Expr:
+    day = _safe_date(int(m.group("y")), int(m.group("m")), int(m.group("d")))
+    return _Expr(m.start(), m.end(), lambda a, t, s: (day, None))
+
+
+@_pattern(r"(?P<pre>下下个?|下个?|这个?|本)?月" + _MONTH_PART + r"?")
+def _month_part(m: re.Match[str]) -> _Expr | None:
+    pre, part = m.group("pre"), m.group("part")
+    before = m.string[m.start() - 1] if m.start() > 0 else ""
+    if not pre and (not part or (before and before in "0123456789一二三四五六七八九十个")):
+        return None
+    shift = 0 if not pre or pre[0] in "这本" else (2 if pre.startswith("下下") else 1)
+
+    def resolve(anchor: dt.date, today: dt.date, second: bool):
+        first = _add_months(today, shift, 1)
+        return first.replace(day=_part_day(part, first.year, first.month)), None
+
+    return _Expr(m.start(), m.end(), resolve, vague=part in (None, "中旬", "上旬", "下旬"))
+
+
+@_pattern(r"(?<![月0-9一二三四五六七八九十])(?P<d>" + _NUM + r")\s*(?:号|日(?!游))")
+def _day_of_month(m: re.Match[str]) -> _Expr | None:
+    day = to_int(m.group("d"))
+    if day is None or not 1 <= day <= 31:
+        return None
+
+    def resolve(anchor: dt.date, today: dt.date, second: bool):
+        base = anchor if second else today
+        for months in range(3):
+            first = _add_months(base, months, 1)
+            candidate = _safe_date(first.year, first.month, day)
+            if candidate is not None and candidate >= base:
+                return candidate, None
+        return None, None
+
+    return _Expr(m.start(), m.end(), resolve)
+
+
+@_pattern(
+    r"(?P<n>" + _NUM + r"|\d+)\s*个?(?P<unit>天|日|周|星期|礼拜|月)(?:以后|之后|后)"
+    r"|in\s+(?P<en>\d+|one|two|three|four|five|six|seven|a)\s+(?P<enunit>days?|weeks?)\b"
+)
+def _from_now(m: re.Match[str]) -> _Expr | None:
+    count = to_int(m.group("n") or m.group("en"))
+    if count is None:
+        return None
+    unit = m.group("unit") or m.group("enunit")
+
+    def resolve(anchor: dt.date, today: dt.date, second: bool):
+        if unit == "月":
+            return _add_months(today, count), None
+        weeks = unit in ("周", "星期", "礼拜") or unit.startswith("week")
+        return today + dt.timedelta(days=count * (7 if weeks else 1)), None
+
+    return _Expr(m.start(), m.end(), resolve)
+
+
+@_pattern(
+    r"(?P<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?P<d>\d{1,2})"
+    r"(?:st|nd|rd|th)?\b|\b(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?P<mon2>jan|feb|mar|apr|may"
+    r"|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
+)
+def _en_month_day(m: re.Match[str]) -> _Expr:
+    month = _EN_MONTHS[(m.group("mon") or m.group("mon2")).lower()]
+    day = int(m.group("d") or m.group("d2"))
+
+    def resolve(anchor: dt.date, today: dt.date, second: bool):
+        base = anchor if second else today
+        return _next_yearly(base, lambda y: _safe_date(y, month, day), False), None
+
+    return _Expr(m.start(), m.end(), resolve)
+
+
+_LINK = re.compile(r"^\s*(?:到|至|-|~|～|—|－|to|until|till|through)\s*$", re.IGNORECASE)
+_RETURN_AFTER = re.compile(r"^\s*(?:再|就)?(?:回来|回家|回程|返回|返程|回)")
+
+
+def _expressions(text: str) -> list[_Expr]:
+    found: list[_Expr] = []
+    for regex, handler in _PATTERNS:
+        for match in regex.finditer(text):
+            expr = handler(match)
+            if expr is not None:
+                found.append(expr)
+    found.sort(key=lambda e: (e.start, -(e.end - e.start)))
+    chosen: list[_Expr] = []
+    for expr in found:
+        if not chosen or expr.start >= chosen[-1].end:
+            chosen.append(expr)
+    return chosen
+
+
+def extract_dates(text: str, today: dt.date) -> DateFacts:
+    """The trip's first and last dates as the text states them, resolved against `today`."""
+    exprs = [e for e in _expressions(text) if e.resolve(today, today, False) != (None, None)]
+    if not exprs:
+        return DateFacts()
+    first = exprs[0]
+    start, end = first.resolve(today, today, False)
+    spans = [(first.start, first.end)]
+    returning = False
+    if start is not None and len(exprs) > 1:
+        second = exprs[1]
+        gap = text[first.end : second.start]
+        after = text[second.end : second.end + 4]
+        if _LINK.match(gap) or _RETURN_AFTER.match(after):
+            other, _ = second.resolve(start, today, True)
+            if other is not None and other >= start:
+                end = other
+                returning = bool(_RETURN_AFTER.match(after))
+                spans.append((second.start, second.end))
+    return DateFacts(start=start, end=end, vague=first.vague, returning=returning, spans=spans)

@@ -1,0 +1,171 @@
+"""Word tables the offline parser reads: train types, seats, preferences, scope and party.
+
+Each table maps the phrases travellers use to one canonical value; longer phrases are tried
+first so 高级软卧 is not read as 软卧 and 不要绿皮 is not read as 绿皮.
+"""
+
+from __future__ import annotations
+
+from sources.models import SeatClass
+
+# Phrase → train types it asks for. Negations first: they must win over the bare word.
+TRAIN_TYPE_PHRASES: list[tuple[str, tuple[str, ...]]] = [
+    ("不要绿皮", ("G", "D", "C")),
+    ("不坐绿皮", ("G", "D", "C")),
+    ("别坐绿皮", ("G", "D", "C")),
+    ("不要普速", ("G", "D", "C")),
+    ("不坐普速", ("G", "D", "C")),
+    ("no slow train", ("G", "D", "C")),
+    ("高铁", ("G",)),
+    ("high-speed", ("G",)),
+    ("high speed", ("G",)),
+    ("bullet train", ("G",)),
+    ("动车", ("D",)),
+    ("城际", ("C",)),
+    ("绿皮", ("Z", "T", "K")),
+    ("普速", ("Z", "T", "K")),
+    ("普快", ("K",)),
+    ("特快", ("T",)),
+    ("直特", ("Z",)),
+]
+
+SEAT_PHRASES: list[tuple[str, SeatClass]] = [
+    ("高级软卧", SeatClass.PREMIUM_SLEEPER),
+    ("商务座", SeatClass.BUSINESS),
+    ("商务舱", SeatClass.BUSINESS),
+    ("特等座", SeatClass.PREMIUM),
+    ("一等座", SeatClass.FIRST),
+    ("二等座", SeatClass.SECOND),
+    ("一等", SeatClass.FIRST),
+    ("二等", SeatClass.SECOND),
+    ("动卧", SeatClass.EMU_SLEEPER),
+    ("软卧", SeatClass.SOFT_SLEEPER),
+    ("硬卧", SeatClass.HARD_SLEEPER),
+    ("软座", SeatClass.SOFT_SEAT),
+    ("硬座", SeatClass.HARD_SEAT),
+    ("无座", SeatClass.NO_SEAT),
+    ("站票", SeatClass.NO_SEAT),
+    ("business class", SeatClass.BUSINESS),
+    ("first class", SeatClass.FIRST),
+    ("second class", SeatClass.SECOND),
+    ("soft sleeper", SeatClass.SOFT_SLEEPER),
+    ("hard sleeper", SeatClass.HARD_SLEEPER),
+    ("hard seat", SeatClass.HARD_SEAT),
+]
+
+PREFERENCE_PHRASES: dict[str, tuple[str, ...]] = {
+    "舒适": ("舒适", "舒服", "不想太累", "宽敞", "comfortable", "comfort"),
+    "便宜": ("便宜", "省钱", "实惠", "经济", "穷游", "性价比", "cheap"),
+    "快": (
+        "最快",
+        "快一点",
+        "快一些",
+        "快点",
+        "尽快",
+        "赶时间",
+        "要快",
+        "越快越好",
+        "时间最短",
+        "fastest",
+        "quick",
+    ),
+    "直达": (
+        "直达",
+        "不换乘",
+        "不想换乘",
+        "不要换乘",
+        "不中转",
+        "不要中转",
+        "不转车",
+        "direct",
+        "non-stop",
+        "nonstop",
+    ),
+    "卧铺": ("卧铺", "sleeper"),
+}
+
+# Topics outside the service. "exclusive" topics refuse the whole message even when it names
+# places (机票 from 北京 to 上海 is still a flight); a hotel next to a real trip is refused only
+# in part.
+OUT_OF_SCOPE_TOPICS: dict[str, tuple[str, ...]] = {
+    "refund": ("退票", "改签", "退款", "refund"),
+    "writing": ("游记", "写一篇", "写篇", "作文", "文案", "写攻略", "write"),
+    "weather": ("天气", "气温", "下雨", "下雪吗", "weather"),
+    "flight": ("机票", "航班", "飞机", "flight"),
+    "food": ("餐厅", "美食", "饭店", "好吃", "restaurant"),
+    "other": ("笑话", "讲个故事", "joke"),
+    "hotel": ("酒店", "宾馆", "住宿", "民宿", "hotel"),
+}
+EXCLUSIVE_TOPICS = ("refund", "writing", "weather", "flight", "food", "other")
+TRAIN_WORDS = ("火车", "高铁", "动车", "车票", "火车票", "train", "车次")
+
+PLAN_CUES = (
+    "玩",
+    "旅游",
+    "旅行",
+    "游",
+    "度假",
+    "逛",
+    "行程",
+    "规划",
+    "计划",
+    "安排",
+    "出游",
+    "trip",
+    "travel",
+    "visit",
+    "vacation",
+    "holiday",
+    "tour",
+)
+
+UPDATE_CUES = ("换成", "改成", "改为", "换到", "改到", "换为", "change to", "instead")
+APPEND_CUES = (
+    "再加",
+    "加一站",
+    "加上",
+    "顺便去",
+    "顺路去",
+    "顺便到",
+    "顺道",
+    "also add",
+    "add a stop",
+)
+
+# Companions counted on top of the speaker: phrase → people.
+COMPANIONS: list[tuple[str, int]] = [
+    ("爸爸妈妈", 2),
+    ("父母", 2),
+    ("爸妈", 2),
+    ("二老", 2),
+    ("老婆", 1),
+    ("老公", 1),
+    ("妻子", 1),
+    ("丈夫", 1),
+    ("爱人", 1),
+    ("女朋友", 1),
+    ("男朋友", 1),
+    ("女友", 1),
+    ("男友", 1),
+    ("对象", 1),
+    ("朋友", 1),
+    ("同事", 1),
+    ("同学", 1),
+    ("闺蜜", 1),
+    ("妈妈", 1),
+    ("爸爸", 1),
+    ("母亲", 1),
+    ("父亲", 1),
+    ("老妈", 1),
+    ("老爸", 1),
+    ("奶奶", 1),
+    ("爷爷", 1),
+    ("外婆", 1),
+    ("外公", 1),
+    ("孩子", 1),
+    ("小孩", 1),
+    ("儿子", 1),
+    ("女儿", 1),
+    ("宝宝", 1),
+]
+COMPANION_CUES = ("和", "跟", "带", "与", "陪", "同", "还有", "及", "with")

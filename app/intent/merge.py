@@ -1,0 +1,120 @@
+"""Multi-turn slot filling: combine the intent so far with the intent of a new message.
+
+- `update` (换成/改成): the fields the new turn sets replace the old ones. A new start date
+  keeps the trip's length ("换成下周六" moves the whole trip).
+- `append` (再加一站/顺便去): the old destination becomes a via stop (keeping its nights) and
+  the turn's destination is the new last stop.
+- `create`: a turn that names a different destination than the trip so far starts over; a
+  turn without a trip of its own, or one that only fills what is missing ("北京到上海" after
+  "下周末，预算2000"), completes the previous intent.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.intent.model import TravelIntent, ViaStop, missing_fields, with_derived_dates
+
+# Fields a turn can set; bookkeeping fields (kind, action, confidence, missing) are derived.
+_SLOTS = (
+    "origin",
+    "destination",
+    "destination_text",
+    "via",
+    "date_start",
+    "date_end",
+    "days",
+    "nights",
+    "return_trip",
+    "budget",
+    "budget_per_person",
+    "passengers",
+    "preferences",
+    "train_types",
+    "seat_class",
+    "depart_window",
+    "arrive_window",
+    "train_numbers",
+)
+_DATE_SLOTS = ("date_start", "date_end", "days", "nights")
+
+
+def set_slots(intent: TravelIntent) -> dict[str, Any]:
+    """The slots `intent` actually says something about (not None, not empty, not default)."""
+    defaults = TravelIntent()
+    return {
+        name: getattr(intent, name)
+        for name in _SLOTS
+        if getattr(intent, name) not in (None, [])
+        and getattr(intent, name) != getattr(defaults, name)
+    }
+
+
+def merge_intent(previous: TravelIntent, turn: TravelIntent) -> TravelIntent:
+    """The intent after `turn`, given the conversation's intent so far."""
+    if turn.kind == "out_of_scope":
+        return previous
+    slots = set_slots(turn)
+    if turn.action == "create" and _starts_over(previous, turn):
+        return _finish(turn, turn)
+    merged = _append(previous, slots) if turn.action == "append" else _update(previous, slots)
+    kind = "plan_trip" if "plan_trip" in (previous.kind, turn.kind) else previous.kind
+    if previous.kind == "out_of_scope":
+        kind = turn.kind
+    return _finish(merged.model_copy(update={"kind": kind}), turn)
+
+
+def _starts_over(previous: TravelIntent, turn: TravelIntent) -> bool:
+    if turn.destination is None and turn.destination_text is None:
+        return False
+    if previous.destination is None and previous.destination_text is None:
+        return False
+    return (turn.destination, turn.destination_text) != (
+        previous.destination,
+        previous.destination_text,
+    )
+
+
+def _update(previous: TravelIntent, slots: dict[str, Any]) -> TravelIntent:
+    update = dict(slots)
+    if "date_start" in slots and "date_end" not in slots and previous.date_start:
+        # Keep the trip's length: move the end with the start.
+        if previous.date_end is not None:
+            update["date_end"] = slots["date_start"] + (previous.date_end - previous.date_start)
+        else:
+            update["date_end"] = None
+    elif ("days" in slots or "nights" in slots) and "date_end" not in slots:
+        update["date_end"] = None
+    if "destination" in slots and "destination_text" not in slots:
+        update["destination_text"] = None
+    if "budget_per_person" in slots and "budget" in slots and "passengers" not in slots:
+        update["budget"] = slots["budget_per_person"] * previous.passengers
+    elif "passengers" in slots and previous.budget_per_person and "budget" not in slots:
+        update["budget"] = previous.budget_per_person * slots["passengers"]
+    return previous.model_copy(update=update)
+
+
+def _append(previous: TravelIntent, slots: dict[str, Any]) -> TravelIntent:
+    stop = slots.pop("destination", None)
+    stay = slots.pop("nights", None) or slots.pop("days", None)
+    slots.pop("days", None)
+    if stop is None:
+        return _update(previous, slots)
+    via = list(previous.via) + list(slots.pop("via", []))
+    if previous.destination is not None:
+        via.append(ViaStop(city=previous.destination, nights=previous.nights))
+    merged = _update(previous, slots)
+    return merged.model_copy(
+        update={"via": via, "destination": stop, "destination_text": None, "nights": stay}
+    )
+
+
+def _finish(intent: TravelIntent, turn: TravelIntent) -> TravelIntent:
+    intent = with_derived_dates(intent)
+    return intent.model_copy(
+        update={
+            "action": turn.action,
+            "missing": missing_fields(intent),
+            "confidence": min(intent.confidence, turn.confidence),
+        }
+    )

@@ -1,0 +1,168 @@
+"""The travel intent: what a traveller asked for, as structured data both parsers produce.
+
+Representation rules (shared by the offline parser, the LLM prompt and the merger):
+
+- `origin` / `destination` are names from the station directory: the station when the text
+  names one ("上海虹桥"), else the city ("北京"). A place that is not a station ("九寨沟")
+  leaves `destination` null and goes to `destination_text`, with a clarification.
+- A multi-city trip is `origin` → `via` stops in order → `destination` (the last stop). The
+  nights spent at the last stop are `nights`; `return_trip` is true when the traveller comes
+  back to the origin. In a chain "N天" at a stop counts as N nights (one leaves N days after
+  arriving). 北京 → 西安 2晚 → 成都 2晚 → 北京 is origin 北京, via [西安 2], destination 成都,
+  nights 2, return_trip true.
+- `date_end` is the last day of the trip (the return day). It is derived from a duration when
+  the text gives one: date_start + days - 1, or date_start + nights when only nights are known;
+  and `days` is derived from an explicit range (12月24日到26日 → 3 days).
+- `budget` is always for the whole party; with "人均" it is budget_per_person × passengers.
+- Times of day are the `TIME_WINDOWS` constants; 24:00 is written 23:59.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from sources.models import SHANGHAI, SeatClass
+
+IntentKind = Literal["plan_trip", "query_tickets", "out_of_scope"]
+IntentAction = Literal["create", "update", "append"]
+TrainType = Literal["G", "D", "C", "Z", "T", "K"]
+RequiredField = Literal["origin", "destination", "date_start"]
+
+TRAIN_TYPE_ORDER: tuple[TrainType, ...] = ("G", "D", "C", "Z", "T", "K")
+REQUIRED_FIELDS: tuple[RequiredField, ...] = ("origin", "destination", "date_start")
+# Canonical preference tags; anything else a model invents is dropped in post-validation.
+PREFERENCE_TAGS: tuple[str, ...] = ("舒适", "便宜", "快", "直达", "卧铺")
+
+END_OF_DAY = dt.time(23, 59)
+
+
+class Lenient(BaseModel):
+    """Model-side validation: unknown fields are dropped, not refused (LLMs invent fields)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+
+class TimeWindow(Lenient):
+    """A span of the day the traveller wants to leave or arrive in."""
+
+    start: dt.time
+    end: dt.time
+    label: str = ""
+
+    def span(self) -> str:
+        """ "HH:MM-HH:MM", the form the evaluation set labels windows with."""
+        return f"{self.start:%H:%M}-{self.end:%H:%M}"
+
+
+TIME_WINDOWS: dict[str, TimeWindow] = {
+    "凌晨": TimeWindow(start=dt.time(0, 0), end=dt.time(6, 0), label="凌晨"),
+    "早上": TimeWindow(start=dt.time(6, 0), end=dt.time(9, 0), label="早上"),
+    "上午": TimeWindow(start=dt.time(6, 0), end=dt.time(12, 0), label="上午"),
+    "中午": TimeWindow(start=dt.time(11, 0), end=dt.time(14, 0), label="中午"),
+    "下午": TimeWindow(start=dt.time(12, 0), end=dt.time(18, 0), label="下午"),
+    "晚上": TimeWindow(start=dt.time(18, 0), end=END_OF_DAY, label="晚上"),
+}
+
+
+class ViaStop(Lenient):
+    """An intermediate stop of a multi-city trip."""
+
+    city: str
+    nights: int | None = Field(default=None, ge=0, le=60)
+
+
+class TravelIntent(Lenient):
+    """A traveller's request as structured data (see the module docstring for the rules)."""
+
+    kind: IntentKind = "plan_trip"
+    origin: str | None = None
+    destination: str | None = None
+    destination_text: str | None = None
+    via: list[ViaStop] = Field(default_factory=list)
+    date_start: dt.date | None = None
+    date_end: dt.date | None = None
+    days: int | None = Field(default=None, ge=1, le=60)
+    nights: int | None = Field(default=None, ge=0, le=60)
+    return_trip: bool | None = None
+    budget: float | None = Field(default=None, ge=0)
+    budget_per_person: float | None = Field(default=None, ge=0)
+    passengers: int = Field(default=1, ge=1, le=20)
+    preferences: list[str] = Field(default_factory=list)
+    train_types: list[TrainType] = Field(default_factory=list)
+    seat_class: SeatClass | None = None
+    depart_window: TimeWindow | None = None
+    arrive_window: TimeWindow | None = None
+    train_numbers: list[str] = Field(default_factory=list)
+    action: IntentAction = "create"
+    confidence: float = Field(default=0.5, ge=0, le=1)
+    missing: list[RequiredField] = Field(default_factory=list)
+
+    @field_validator("passengers", mode="before")
+    @classmethod
+    def _null_passengers_is_one(cls, value: object) -> object:
+        # A model that does not know the party size says null; one traveller is the default.
+        return 1 if value is None else value
+
+    @field_validator("via", "preferences", "train_types", "train_numbers", "missing", mode="before")
+    @classmethod
+    def _null_list_is_empty(cls, value: object) -> object:
+        return [] if value is None else value
+
+    @field_validator("train_numbers")
+    @classmethod
+    def _upper_train_numbers(cls, value: list[str]) -> list[str]:
+        return [v.strip().upper() for v in value if v and v.strip()]
+
+
+def shanghai_today() -> dt.date:
+    """Today's date in Asia/Shanghai (the default `today` of every parse)."""
+    return dt.datetime.now(SHANGHAI).date()
+
+
+def missing_fields(intent: TravelIntent) -> list[RequiredField]:
+    """The required fields still unknown (none for an out-of-scope request)."""
+    if intent.kind == "out_of_scope":
+        return []
+    return [name for name in REQUIRED_FIELDS if getattr(intent, name) is None]
+
+
+def with_derived_dates(intent: TravelIntent) -> TravelIntent:
+    """Fill `date_end` from a duration and `days` from an explicit range (pure arithmetic)."""
+    start, end, days, nights = intent.date_start, intent.date_end, intent.days, intent.nights
+    if start is not None and end is not None and end < start:
+        end = None
+    if start is not None and end is None and not intent.via:
+        if days is not None:
+            end = start + dt.timedelta(days=days - 1)
+        elif nights is not None:
+            end = start + dt.timedelta(days=nights)
+    if start is not None and end is not None and days is None:
+        days = (end - start).days + 1
+    return intent.model_copy(update={"date_end": end, "days": days})
+
+
+class StrictIntentIn(BaseModel):
+    """The HTTP body of `POST /v1/intent/parse`: strict, unlike the lenient intent model."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    text: str = Field(min_length=1, max_length=2000)
+    today: dt.date | None = None
+
+    @field_validator("today", mode="before")
+    @classmethod
+    def _iso_date_only(cls, value: object) -> object:
+        # strict mode refuses strings for dates; JSON carries dates as ISO strings.
+        if isinstance(value, str):
+            return dt.date.fromisoformat(value)
+        return value
+
+    @field_validator("text")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("text must not be blank")
+        return value

@@ -1,0 +1,371 @@
+"""The offline rule parser: deterministic, no network, no model; the default without an LLM key.
+
+Extraction runs in a fixed order over one text, each step masking what it consumed so a later
+step cannot read it again (the 24 in "12月24日" is not a budget; the 三 in 三亚 is not a
+count): train numbers, places, dates, times of day, durations, budget, party size, then the
+word-table fields and the request kind.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import unicodedata
+
+from app.intent import lexicon
+from app.intent.dates import extract_dates
+from app.intent.model import (
+    END_OF_DAY,
+    TIME_WINDOWS,
+    TRAIN_TYPE_ORDER,
+    TimeWindow,
+    TravelIntent,
+    missing_fields,
+    with_derived_dates,
+)
+from app.intent.numerals import NUMBER, to_int, to_number
+from app.intent.places import extract_route
+from sources.models import SeatClass
+from sources.stations import StationDirectory
+
+MASK = "□"
+
+_TRAIN_NUMBER = re.compile(r"(?<![A-Za-z0-9])([GDCZTKgdcztk]\d{1,4})(?!\d)(?:次)?")
+_HOUR = r"[0-9一二两三四五六七八九十]{1,3}"
+_CLOCK = re.compile(
+    r"(?P<period>早上|上午|中午|下午|晚上)?(?P<h>" + _HOUR + r")\s*(?:点|:00|时)(?P<half>半)?\s*"
+    r"(?P<rel>以后|之后|后|以前|之前|前)"
+)
+_NOON_BOUND = re.compile(r"中午(?P<rel>以前|之前|前|以后|之后|后)")
+_PERIODS: list[tuple[str, str]] = [
+    ("一大早", "早上"),
+    ("一早", "早上"),
+    ("清早", "早上"),
+    ("早晨", "早上"),
+    ("早上", "早上"),
+    ("明早", "早上"),
+    ("今早", "早上"),
+    ("凌晨", "凌晨"),
+    ("上午", "上午"),
+    ("中午", "中午"),
+    ("下午", "下午"),
+    ("傍晚", "晚上"),
+    ("晚上", "晚上"),
+    ("今晚", "晚上"),
+    ("明晚", "晚上"),
+    ("夜里", "晚上"),
+    ("early morning", "早上"),
+    ("morning", "上午"),
+    ("noon", "中午"),
+    ("afternoon", "下午"),
+    ("evening", "晚上"),
+    ("tonight", "晚上"),
+]
+_PERIOD_RE = re.compile("|".join(re.escape(p) for p, _ in _PERIODS), re.IGNORECASE)
+_ARRIVE_AFTER = re.compile(r"^\s*(?:前|以前|之前)?\s*(?:能|可以)?(?:到|抵达|arriv)", re.IGNORECASE)
+
+_EN_NUMBER = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a)"
+_DAYS_NIGHTS = re.compile(
+    r"(?P<d>" + NUMBER + r")\s*(?:天|日)\s*(?P<n>" + NUMBER + r")\s*(?:晚|夜)"
+)
+_DAY_TRIP = re.compile(r"(?P<d>" + NUMBER + r")\s*日游")
+_NIGHTS = re.compile(
+    r"(?P<n>" + NUMBER + r")\s*个?\s*(?:晚|夜)(?!上|里)|(?P<en>" + _EN_NUMBER + r")\s+nights?\b",
+    re.IGNORECASE,
+)
+_WEEKS = re.compile(
+    r"(?P<w>" + NUMBER + r")\s*个?\s*(?:周|星期|礼拜)|(?P<en>" + _EN_NUMBER + r")\s+weeks?\b",
+    re.IGNORECASE,
+)
+_DAYS = re.compile(
+    r"(?P<d>" + NUMBER + r")\s*个?\s*(?:天|日)|(?P<en>" + _EN_NUMBER + r")\s+days?\b", re.IGNORECASE
+)
+
+_BUDGET_BEFORE = ("预算", "人均", "不超过", "控制在", "花", "budget", "under", "below", "¥", "￥")
+_BUDGET_AFTER = ("元", "块", "以内", "以下", "之内", "左右", "预算", "yuan", "rmb", "cny")
+_AMOUNT = re.compile(NUMBER, re.IGNORECASE)
+
+_PARTY = re.compile(
+    r"一家(?P<family>" + NUMBER + r")口|(?P<family2>" + NUMBER + r")口之家"
+    r"|(?P<adults>" + NUMBER + r")大(?P<kids>" + NUMBER + r")小"
+    r"|(?P<n>" + NUMBER + r")\s*(?:个大人|个人|位|口人|人(?!均))"
+    r"|(?P<en>" + _EN_NUMBER + r")\s+(?:people|persons|adults|travell?ers|passengers|pax)\b"
+    r"|family of (?P<fam_en>" + _EN_NUMBER + r")",
+    re.IGNORECASE,
+)
+_PAIRS = {"我们俩": 2, "俩人": 2, "两口子": 2, "我们两个": 2, "我们仨": 3, "我们三个": 3}
+_CHILDREN = re.compile(r"(?P<n>" + NUMBER + r")\s*个\s*(?:孩子|小孩|娃|宝宝|儿童)")
+
+
+class _Text:
+    """The request text with consumed spans masked out."""
+
+    def __init__(self, text: str) -> None:
+        self.original = text
+        self.chars = list(text)
+
+    @property
+    def masked(self) -> str:
+        return "".join(self.chars)
+
+    def mask(self, start: int, end: int) -> None:
+        for i in range(start, end):
+            self.chars[i] = MASK
+
+
+def normalise_text(text: str) -> str:
+    """NFKC (full-width digits and letters to ASCII) and trimmed."""
+    return unicodedata.normalize("NFKC", text).strip()
+
+
+def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> TravelIntent:
+    """Parse `text` into a `TravelIntent` with rules only (pure, deterministic, sync)."""
+    text = normalise_text(text)
+    lower = text.lower()
+    buf = _Text(text)
+    fields: dict[str, object] = {"action": _action(lower)}
+
+    numbers = []
+    for match in _TRAIN_NUMBER.finditer(text):
+        numbers.append(match.group(1).upper())
+        buf.mask(match.start(), match.end())
+    fields["train_numbers"] = list(dict.fromkeys(numbers))
+
+    route = extract_route(buf.masked, directory)
+    for start, end in route.spans:
+        buf.mask(start, end)
+    fields.update(
+        origin=route.origin,
+        destination=route.destination,
+        destination_text=route.destination_text,
+        via=route.via,
+        return_trip=route.return_trip,
+    )
+    if route.destination_text:
+        at = buf.masked.find(route.destination_text)
+        if at >= 0:
+            buf.mask(at, at + len(route.destination_text))
+    if route.return_trip is None and re.search(r"往返|回来|返程|回程|round trip|and back", lower):
+        fields["return_trip"] = True
+
+    windows = _time_windows(buf)
+    dates = extract_dates(buf.masked, today)
+    for start, end in dates.spans:
+        buf.mask(start, end)
+    fields.update(date_start=dates.start, date_end=dates.end, **windows)
+    if dates.returning:
+        fields["return_trip"] = True
+
+    days, nights = _duration(buf)
+    if route.final_nights is not None:
+        nights = route.final_nights
+    fields.update(days=days, nights=nights)
+
+    passengers = _passengers(buf)
+    fields["passengers"] = passengers
+    budget, per_person = _budget(buf)
+    if per_person is not None:
+        fields.update(budget_per_person=per_person, budget=per_person * passengers)
+    else:
+        fields["budget"] = budget
+
+    fields["train_types"] = _train_types(lower)
+    fields["seat_class"] = _seat_class(lower)
+    fields["preferences"] = _preferences(lower)
+
+    intent = with_derived_dates(TravelIntent.model_validate(fields))
+    kind = _kind(lower, intent)
+    intent = intent.model_copy(update={"kind": kind})
+    missing = missing_fields(intent)
+    confidence = 0.9 if kind == "out_of_scope" else 0.95 - 0.15 * len(missing)
+    if dates.vague:
+        confidence -= 0.1
+    return intent.model_copy(update={"missing": missing, "confidence": round(confidence, 2)})
+
+
+def scope_topic(lower_text: str) -> str | None:
+    """The first out-of-scope topic the text mentions, if any."""
+    for topic, words in lexicon.OUT_OF_SCOPE_TOPICS.items():
+        if any(word in lower_text for word in words):
+            return topic
+    return None
+
+
+def _action(lower: str) -> str:
+    if any(cue in lower for cue in lexicon.UPDATE_CUES):
+        return "update"
+    if any(cue in lower for cue in lexicon.APPEND_CUES):
+        return "append"
+    return "create"
+
+
+def _window_kind(buf: _Text, end: int) -> str:
+    return "arrive_window" if _ARRIVE_AFTER.match(buf.masked[end : end + 6]) else "depart_window"
+
+
+def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
+    found: list[tuple[int, str, TimeWindow]] = []
+    for match in _CLOCK.finditer(buf.masked):
+        hour = to_int(match.group("h")) if match.group("h") != "零" else 0
+        if hour is None or hour > 24:
+            continue
+        if match.group("period") in ("下午", "晚上") and hour < 12:
+            hour += 12
+        bound = dt.time(hour % 24, 30 if match.group("half") else 0)
+        after = match.group("rel") in ("以后", "之后", "后")
+        window = TimeWindow(
+            start=bound if after else dt.time(0, 0),
+            end=END_OF_DAY if after else bound,
+            label=match.group(),
+        )
+        found.append((match.start(), _window_kind(buf, match.end()), window))
+        buf.mask(match.start(), match.end())
+    for match in _NOON_BOUND.finditer(buf.masked):
+        after = match.group("rel") in ("以后", "之后", "后")
+        window = TimeWindow(
+            start=dt.time(12, 0) if after else dt.time(0, 0),
+            end=END_OF_DAY if after else dt.time(12, 0),
+            label=match.group(),
+        )
+        found.append((match.start(), _window_kind(buf, match.end()), window))
+        buf.mask(match.start(), match.end())
+    periods = dict(_PERIODS)
+    for match in _PERIOD_RE.finditer(buf.masked):
+        label = periods[match.group().lower()]
+        found.append((match.start(), _window_kind(buf, match.end()), TIME_WINDOWS[label]))
+        # 今晚/明早 also carry a date: leave them for the date pass.
+        if match.group() not in ("今晚", "明晚", "明早", "今早", "tonight"):
+            buf.mask(match.start(), match.end())
+    windows: dict[str, TimeWindow] = {}
+    for _, kind, window in sorted(found, key=lambda f: f[0]):
+        windows.setdefault(kind, window)
+    return windows
+
+
+def _first(regex: re.Pattern[str], buf: _Text, *groups: str) -> tuple[int | None, ...] | None:
+    match = regex.search(buf.masked)
+    if not match:
+        return None
+    values = tuple(to_int(match.group(g)) if match.group(g) else None for g in groups)
+    buf.mask(match.start(), match.end())
+    return values
+
+
+def _duration(buf: _Text) -> tuple[int | None, int | None]:
+    pair = _first(_DAYS_NIGHTS, buf, "d", "n")
+    if pair:
+        return pair[0], pair[1]
+    days = nights = None
+    trip = _first(_DAY_TRIP, buf, "d")
+    if trip:
+        days = trip[0]
+    found = _first(_NIGHTS, buf, "n", "en")
+    if found:
+        nights = found[0] or found[1]
+    if days is None:
+        weeks = _first(_WEEKS, buf, "w", "en")
+        if weeks and (weeks[0] or weeks[1]):
+            days = 7 * (weeks[0] or weeks[1] or 1)
+    if days is None:
+        found = _first(_DAYS, buf, "d", "en")
+        if found:
+            days = found[0] or found[1]
+    return days, nights
+
+
+def _passengers(buf: _Text) -> int:
+    text = buf.masked
+    for phrase, count in _PAIRS.items():
+        if phrase in text:
+            return count
+    match = _PARTY.search(text)
+    if match:
+        groups = match.groupdict()
+        buf.mask(match.start(), match.end())
+        if groups["adults"]:
+            return (to_int(groups["adults"]) or 1) + (to_int(groups["kids"]) or 0)
+        for name in ("family", "family2", "n", "en", "fam_en"):
+            if groups[name]:
+                return to_int(groups[name]) or 1
+    people = 1
+    for match in _CHILDREN.finditer(text):
+        people += to_int(match.group("n")) or 1
+        buf.mask(match.start(), match.end())
+    text = buf.masked
+    cue = "|".join(re.escape(c) for c in lexicon.COMPANION_CUES)
+    for phrase, count in lexicon.COMPANIONS:
+        word = re.escape(phrase)
+        pattern = rf"(?:{cue})[^，,。{MASK}]{{0,4}}?{word}|{word}[^，,。]{{0,2}}?(?:和|跟)我"
+        for match in re.finditer(pattern, text):
+            people += count
+            buf.mask(match.end() - len(phrase), match.end())
+        text = buf.masked
+    return people
+
+
+def _budget(buf: _Text) -> tuple[float | None, float | None]:
+    text = buf.masked
+    lower = text.lower()
+    for match in _AMOUNT.finditer(text):
+        value = to_number(match.group())
+        if value is None:
+            continue
+        before = lower[max(0, match.start() - 8) : match.start()].rstrip()
+        after = lower[match.end() : match.end() + 4].lstrip()
+        cued = any(c in before for c in _BUDGET_BEFORE) or after.startswith(_BUDGET_AFTER)
+        big = match.group()[-1:].lower() in "k千万w" and value >= 500
+        if not (cued or big) or value < 50:
+            continue
+        buf.mask(match.start(), match.end())
+        if "人均" in before or after.startswith(("/人", "每人", "一个人", "per person")):
+            return None, value
+        return value, None
+    return None, None
+
+
+def _train_types(lower: str) -> list[str]:
+    wanted: set[str] = set()
+    rest = lower
+    for phrase, types in lexicon.TRAIN_TYPE_PHRASES:
+        if phrase in rest:
+            wanted.update(types)
+            rest = rest.replace(phrase, MASK)
+    return [t for t in TRAIN_TYPE_ORDER if t in wanted]
+
+
+def _seat_class(lower: str) -> SeatClass | None:
+    for phrase, seat in lexicon.SEAT_PHRASES:
+        if phrase in lower:
+            return seat
+    return None
+
+
+def _preferences(lower: str) -> list[str]:
+    # 动卧 and 卧铺 name a seat class, not the bare sleeper preference, when a class is named.
+    return [
+        tag
+        for tag, phrases in lexicon.PREFERENCE_PHRASES.items()
+        if any(p in lower for p in phrases)
+        and not (tag == "卧铺" and any(s in lower for s in ("软卧", "硬卧", "动卧")))
+    ]
+
+
+def _kind(lower: str, intent: TravelIntent) -> str:
+    topic = scope_topic(lower)
+    has_place = bool(intent.origin or intent.destination or intent.destination_text)
+    if topic in lexicon.EXCLUSIVE_TOPICS and not any(w in lower for w in lexicon.TRAIN_WORDS):
+        return "out_of_scope"
+    if topic == "hotel" and not has_place:
+        return "out_of_scope"
+    if topic == "hotel" and not (intent.origin and intent.destination):
+        # "订一下北京的酒店": a city but no journey.
+        return "out_of_scope"
+    if (
+        any(cue in lower for cue in lexicon.PLAN_CUES)
+        or intent.days
+        or intent.nights
+        or intent.budget
+        or intent.via
+    ):
+        return "plan_trip"
+    return "query_tickets"

@@ -1,0 +1,178 @@
+"""Intent parsing as the service uses it: LLM when configured, rules otherwise or as fallback,
+then one post-validation both parsers share.
+
+Post-validation is where code decides: names are resolved through the station directory (a
+city the model invented becomes a clarification, not a guess), train numbers are kept but
+flagged as unverified, missing fields are computed, and the clarifying question or the
+out-of-scope refusal is chosen from templates.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import re
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from app.intent import templates
+from app.intent.llm import LlmIntentParser, LlmParseError
+from app.intent.model import (
+    PREFERENCE_TAGS,
+    TravelIntent,
+    ViaStop,
+    missing_fields,
+    shanghai_today,
+    with_derived_dates,
+)
+from app.intent.offline import normalise_text, parse_offline, scope_topic
+from app.intent.places import NON_STATION_PLACES, gateway_for
+from app.metrics import Metrics
+from sources.stations import StationDirectory, UnknownStationError
+
+log = logging.getLogger("railtrip.intent")
+
+_TRAIN_NUMBER = re.compile(r"^[GDCZTKLYS]?\d{1,5}$")
+
+
+class ParseOutcome(BaseModel):
+    """The answer of `POST /v1/intent/parse` (plus `warnings` and the refusal `message`)."""
+
+    intent: TravelIntent
+    parser: Literal["llm", "rules"]
+    needs_clarification: bool
+    clarify_question: str | None = None
+    message: str | None = None
+    warnings: list[str] = Field(default_factory=list)
+
+
+class IntentParser:
+    """The service's parser: one instance per app, safe to share between requests."""
+
+    def __init__(
+        self,
+        *,
+        directory: StationDirectory,
+        metrics: Metrics,
+        llm: LlmIntentParser | None = None,
+    ) -> None:
+        self._directory = directory
+        self._metrics = metrics
+        self._llm = llm
+
+    async def parse(self, text: str, today: dt.date | None = None) -> ParseOutcome:
+        """Parse `text` (dates resolved against `today`, default today in Asia/Shanghai)."""
+        today = today or shanghai_today()
+        if self._llm is not None:
+            try:
+                result = await self._llm.parse_detailed(text, today)
+            except LlmParseError as exc:
+                log.warning("llm parse failed (%s); falling back to rules", exc.reason)
+                self._metrics.intent_parse.labels(parser="llm", outcome="fallback").inc()
+                self._metrics.degradations.labels(kind="llm_fallback").inc()
+            else:
+                outcome = "ok" if result.attempts == 1 else "retried"
+                self._metrics.intent_parse.labels(parser="llm", outcome=outcome).inc()
+                return self.finish(result.intent, text, "llm")
+        try:
+            intent = parse_offline(text, today, self._directory)
+        except Exception:  # a rule bug must not become a 5xx: ask the traveller instead
+            log.exception("offline intent parse failed")
+            self._metrics.intent_parse.labels(parser="rules", outcome="failed").inc()
+            intent = TravelIntent(kind="plan_trip", confidence=0.0)
+        else:
+            self._metrics.intent_parse.labels(parser="rules", outcome="ok").inc()
+        return self.finish(intent, text, "rules")
+
+    def finish(
+        self, intent: TravelIntent, text: str, parser: Literal["llm", "rules"]
+    ) -> ParseOutcome:
+        """Post-validation shared by both parsers."""
+        lower = normalise_text(text).lower()
+        warnings: list[str] = []
+        questions: list[str] = []
+        topic = scope_topic(lower)
+        if intent.kind == "out_of_scope":
+            intent = intent.model_copy(update={"missing": []})
+            return ParseOutcome(
+                intent=intent,
+                parser=parser,
+                needs_clarification=False,
+                message=templates.refusal(topic or "other"),
+            )
+        intent = self._resolve_places(intent, text, questions, warnings)
+        numbers = [n for n in intent.train_numbers if _TRAIN_NUMBER.match(n)]
+        if numbers:
+            warnings.append(templates.train_numbers_unverified(numbers))
+        if topic == "hotel":
+            warnings.append(templates.PARTLY_OUT_OF_SCOPE.format(refusal=templates.refusal(topic)))
+        budget = intent.budget
+        if budget is None and intent.budget_per_person is not None:
+            budget = intent.budget_per_person * intent.passengers
+        intent = with_derived_dates(
+            intent.model_copy(
+                update={
+                    "train_numbers": numbers,
+                    "preferences": [p for p in intent.preferences if p in PREFERENCE_TAGS],
+                    "budget": budget,
+                }
+            )
+        )
+        missing = missing_fields(intent)
+        intent = intent.model_copy(update={"missing": missing})
+        if intent.destination_text and intent.destination is None:
+            gateway = gateway_for(intent.destination_text, self._directory)
+            questions.insert(0, templates.not_a_station(intent.destination_text, gateway))
+            missing = [m for m in missing if m != "destination"]
+        ask = templates.ask_for(missing)
+        if ask:
+            questions.append(ask)
+        question = None
+        if questions:
+            question = questions[0] + "".join(templates.AND_THEN + q for q in questions[1:])
+        return ParseOutcome(
+            intent=intent,
+            parser=parser,
+            needs_clarification=question is not None,
+            clarify_question=question,
+            warnings=warnings,
+        )
+
+    def _resolve_places(
+        self, intent: TravelIntent, text: str, questions: list[str], warnings: list[str]
+    ) -> TravelIntent:
+        update: dict[str, object] = {}
+        for name in ("origin", "destination"):
+            value = getattr(intent, name)
+            if value is None:
+                continue
+            resolved = self._resolve(value)
+            if resolved is not None:
+                update[name] = resolved
+                continue
+            update[name] = None
+            if name == "destination" and (value in NON_STATION_PLACES or value in text):
+                # A real place the traveller named that has no station: ask for one.
+                update["destination_text"] = intent.destination_text or value
+            else:
+                questions.append(
+                    templates.unknown_place(value, self._directory.suggest(value, limit=3))
+                )
+                warnings.append(f"unknown place dropped: {value}")
+        via: list[ViaStop] = []
+        for stop in intent.via:
+            resolved = self._resolve(stop.city)
+            if resolved is None:
+                questions.append(templates.unknown_place(stop.city, []))
+                warnings.append(f"unknown place dropped: {stop.city}")
+            else:
+                via.append(stop.model_copy(update={"city": resolved}))
+        update["via"] = via
+        return intent.model_copy(update=update)
+
+    def _resolve(self, name: str) -> str | None:
+        try:
+            return self._directory.resolve(name).name
+        except UnknownStationError:
+            return None

@@ -1,0 +1,223 @@
+"""Places in free text: directory names found by scanning, given roles by the words around them.
+
+Roles come from cue words: 从/由 before a name, or 出发/上车/走 after it, mark the origin;
+到/去/往/回/→ before it mark a stop; "A到B", "A→B", "from A to B" make A the origin. Stops in
+order of mention form the route: the last is the destination, the others are via stops; a
+final 回<origin> marks a return trip. Places that are not stations (九寨沟) are kept as text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+
+from app.intent.model import ViaStop
+from app.intent.numerals import NUMBER, to_int
+from sources.stations import StationDirectory
+
+_ORIGIN_BEFORE = ("从", "由", "自", "from")
+_STOP_BEFORE = (
+    "到",
+    "去",
+    "往",
+    "至",
+    "回",
+    "前往",
+    "抵达",
+    "到达",
+    "飞",
+    "→",
+    "->",
+    "to",
+    "visit",
+)
+_ORIGIN_AFTER = ("出发", "上车", "走", "始发", "动身", "发车", "启程")
+_PAIR_AFTER = ("到", "去", "往", "至", "回", "→", "->", "-", "—", "to")
+_RETURN_BEFORE = ("回", "返回", "回到", "back to")
+
+# Non-station places travellers ask for, with a gateway city where the fact is well known.
+NON_STATION_PLACES: dict[str, str | None] = {
+    "九寨沟": "成都",
+    "稻城亚丁": "成都",
+    "稻城": "成都",
+    "赛里木湖": "乌鲁木齐",
+    "乌镇": "嘉兴",
+    "周庄": "苏州",
+    "西塘": "嘉兴",
+    "婺源": None,
+    "凤凰古城": None,
+    "黄果树": "贵阳",
+    "喀纳斯": "乌鲁木齐",
+    "青海湖": "西宁",
+    "泸沽湖": "丽江",
+    "香格里拉": "丽江",
+}
+_QUESTION_WORDS = ("哪", "什么", "那里", "这里", "那边", "外地", "旅游", "玩", "看")
+_FREE_PLACE = re.compile(
+    r"(?:去|到|往|前往)(?P<place>[\u4e00-\u9fff]{2,5}?)(?=玩|旅游|旅行|看|游|度假|逛|，|。|,|$|的)"
+)
+
+_STAY = re.compile(
+    r"^[^，。,;；]{0,3}?(?:玩|住|待|呆|停留|逛|游)\s*(?P<n>" + NUMBER + r")\s*(?P<unit>天|日|晚|夜)"
+)
+
+
+@dataclass
+class _Hit:
+    start: int
+    end: int
+    name: str
+    role: str | None = None  # "origin" | "stop" | None
+    returning: bool = False
+
+
+@dataclass
+class Route:
+    """The route a text describes, in directory names."""
+
+    origin: str | None = None
+    destination: str | None = None
+    via: list[ViaStop] = field(default_factory=list)
+    final_nights: int | None = None
+    return_trip: bool | None = None
+    destination_text: str | None = None
+    spans: list[tuple[int, int]] = field(default_factory=list)
+
+
+@cache
+def _name_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    # Longest first so 上海虹桥 wins over 上海 at the same position.
+    return re.compile("|".join(re.escape(n) for n in names))
+
+
+def _pinyin_index(directory: StationDirectory) -> dict[str, str]:
+    """Pinyin of every station and city → its name (cities via their namesake station)."""
+    index: dict[str, str] = {}
+    for station in directory:
+        if station.pinyin:
+            index.setdefault(station.pinyin.lower(), station.name)
+    for station in directory:
+        suffix = station.name.removeprefix(station.city)
+        py = station.pinyin.lower()
+        if suffix and suffix != station.name and py:
+            for cn, latin in (("东", "dong"), ("西", "xi"), ("南", "nan"), ("北", "bei")):
+                if suffix == cn and py.endswith(latin):
+                    index.setdefault(py.removesuffix(latin), station.city)
+    return index
+
+
+def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
+    hits = [
+        _Hit(m.start(), m.end(), m.group())
+        for m in _name_pattern(tuple(directory.names())).finditer(text)
+    ]
+    if any(c.isascii() and c.isalpha() for c in text):
+        index = _pinyin_index(directory)
+        words = [
+            (m.start(), m.end(), m.group().lower().replace("'", ""))
+            for m in re.finditer(r"[A-Za-z][A-Za-z']*", text)
+        ]
+        i = 0
+        while i < len(words):
+            pair = words[i][2] + words[i + 1][2] if i + 1 < len(words) else None
+            if pair and pair in index:
+                hits.append(_Hit(words[i][0], words[i + 1][1], index[pair]))
+                i += 2
+                continue
+            if words[i][2] in index:
+                hits.append(_Hit(words[i][0], words[i][1], index[words[i][2]]))
+            i += 1
+    hits.sort(key=lambda h: h.start)
+    return hits
+
+
+def _before(text: str, hit: _Hit) -> str:
+    return text[max(0, hit.start - 8) : hit.start].rstrip().lower()
+
+
+def _after(text: str, hit: _Hit) -> str:
+    return text[hit.end : hit.end + 8].lstrip().lower()
+
+
+def _assign_roles(text: str, hits: list[_Hit]) -> None:
+    for i, hit in enumerate(hits):
+        before, after = _before(text, hit), _after(text, hit)
+        if before.endswith(_RETURN_BEFORE):
+            hit.returning = True
+        if before.endswith(_ORIGIN_BEFORE):
+            hit.role = "origin"
+        elif before.endswith(_STOP_BEFORE):
+            hit.role = "stop"
+        elif after.startswith(_ORIGIN_AFTER):
+            hit.role = "origin"
+        elif after.startswith(_PAIR_AFTER) and i + 1 < len(hits):
+            hit.role = "origin"
+
+
+def _stay_after(text: str, hit: _Hit, limit: int) -> tuple[int | None, tuple[int, int] | None]:
+    segment = text[hit.end : limit]
+    match = _STAY.match(segment)
+    if not match:
+        return None, None
+    return to_int(match.group("n")), (hit.end + match.start("n"), hit.end + match.end())
+
+
+def extract_route(text: str, directory: StationDirectory) -> Route:
+    """Origin, destination, via stops and non-station places named in `text`."""
+    hits = _scan(text, directory)
+    _assign_roles(text, hits)
+    route = Route(spans=[(h.start, h.end) for h in hits])
+    origin_hit = next((h for h in hits if h.role == "origin"), None)
+    stops = [h for h in hits if h is not origin_hit]
+    if origin_hit is None and len(stops) > 1 and stops[-1].returning:
+        # "去上海出差，后天回北京": home is where one returns to.
+        origin_hit = stops[-1]
+    if origin_hit is not None:
+        route.origin = origin_hit.name
+        city = directory.by_name(origin_hit.name)
+        home = {origin_hit.name, city.city if city else origin_hit.name}
+        if stops and stops[-1].returning and stops[-1].name in home and len(stops) > 1:
+            route.return_trip = True
+            stops = stops[:-1]
+        elif stops and stops[-1] is origin_hit:
+            route.return_trip = True
+            stops = stops[:-1]
+        stops = [s for s in stops if s is not origin_hit]
+    # Per-stop stays only when a stop before the last one has its own ("先去西安住两晚").
+    stays = [
+        _stay_after(text, s, stops[i + 1].start if i + 1 < len(stops) else len(text))
+        for i, s in enumerate(stops)
+    ]
+    per_stop = len(stops) > 1 and any(n is not None for n, _ in stays[:-1])
+    if stops:
+        route.destination = stops[-1].name
+        route.via = [
+            ViaStop(city=s.name, nights=stays[i][0] if per_stop else None)
+            for i, s in enumerate(stops[:-1])
+        ]
+        if per_stop:
+            route.final_nights = stays[-1][0]
+            route.spans += [span for _, span in stays if span is not None]
+    else:
+        route.destination_text = _free_place(text, directory)
+    return route
+
+
+def _free_place(text: str, directory: StationDirectory) -> str | None:
+    for place in sorted(NON_STATION_PLACES, key=len, reverse=True):
+        if place in text:
+            return place
+    for match in _FREE_PLACE.finditer(text):
+        place = match.group("place")
+        if not any(word in place for word in _QUESTION_WORDS):
+            return place
+    return None
+
+
+def gateway_for(place: str, directory: StationDirectory) -> str | None:
+    """A known gateway city for a non-station place, if the directory has it."""
+    gateway = NON_STATION_PLACES.get(place)
+    if gateway and gateway in directory.cities():
+        return gateway
+    return None

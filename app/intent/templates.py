@@ -1,0 +1,78 @@
+"""Every Chinese sentence the intent layer shows travellers: questions and refusals.
+
+Code decides *what* to say (which field is missing, which topic is out of scope); the words
+live here so they can be reviewed in one place and never come from a model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+ASK_ORIGIN = "请问您从哪个城市出发？"
+ASK_DESTINATION = "请问您想去哪里？"
+ASK_DATE = "请问您打算哪天出发？"
+
+# Combined questions, keyed by the sorted tuple of missing fields.
+_COMBINED: dict[tuple[str, ...], str] = {
+    ("destination", "origin"): "请问您从哪个城市出发，想去哪里？",
+    ("date_start", "origin"): "请问您从哪个城市出发，打算哪天出发？",
+    ("date_start", "destination"): "请问您想去哪里，打算哪天出发？",
+    ("date_start", "destination", "origin"): "请问您从哪里出发、想去哪里，打算哪天出发？",
+}
+_SINGLE = {"origin": ASK_ORIGIN, "destination": ASK_DESTINATION, "date_start": ASK_DATE}
+
+NOT_A_STATION = "抱歉，{place}不在我们可以查询的火车站里。请问您想到哪个车站？"
+NOT_A_STATION_HINT = "可以考虑先乘火车到{gateway}。"
+UNKNOWN_PLACE = "抱歉，我没有找到“{place}”这个车站或城市，请问您指的是哪里？"
+UNKNOWN_PLACE_HINT = "您是不是想说：{names}？"
+AND_THEN = "另外，"
+
+TRAIN_NUMBERS_UNVERIFIED = "您提到的车次（{numbers}）会以实时余票查询结果为准。"
+
+OUT_OF_SCOPE = {
+    "hotel": "抱歉，我目前只能帮您查询火车票和规划铁路行程，暂时无法帮您预订酒店。",
+    "refund": "抱歉，我目前只能帮您查询火车票和规划铁路行程，退票和改签请通过12306办理。",
+    "writing": "抱歉，我目前只能帮您查询火车票和规划铁路行程，暂时无法帮您撰写游记或文章。",
+    "weather": "抱歉，我目前只能帮您查询火车票和规划铁路行程，暂时无法查询天气。",
+    "flight": "抱歉，我目前只能帮您查询火车票和规划铁路行程，暂时无法查询或预订机票。",
+    "food": "抱歉，我目前只能帮您查询火车票和规划铁路行程，暂时无法推荐餐厅或美食。",
+    "other": "抱歉，我目前只能帮您查询火车票和规划铁路行程，这个问题暂时无法帮您解答。",
+}
+# Said next to a real trip when the same message also asks for something out of scope.
+PARTLY_OUT_OF_SCOPE = "{refusal}火车票部分我可以继续帮您安排。"
+
+
+def ask_for(missing: Sequence[str]) -> str | None:
+    """The question that names exactly the missing required fields (None when complete)."""
+    key = tuple(sorted(set(missing)))
+    if not key:
+        return None
+    if len(key) == 1:
+        return _SINGLE[key[0]]
+    return _COMBINED[key]
+
+
+def not_a_station(place: str, gateway: str | None) -> str:
+    """Ask for a station when the traveller named a place that has none in the directory."""
+    text = NOT_A_STATION.format(place=place)
+    if gateway:
+        text += NOT_A_STATION_HINT.format(gateway=gateway)
+    return text
+
+
+def unknown_place(place: str, suggestions: Sequence[str]) -> str:
+    """Ask again when a name (typically invented by a model) is not in the directory."""
+    text = UNKNOWN_PLACE.format(place=place)
+    if suggestions:
+        text += UNKNOWN_PLACE_HINT.format(names="、".join(suggestions))
+    return text
+
+
+def refusal(topic: str) -> str:
+    """The polite refusal for an out-of-scope topic."""
+    return OUT_OF_SCOPE.get(topic, OUT_OF_SCOPE["other"])
+
+
+def train_numbers_unverified(numbers: Sequence[str]) -> str:
+    """Tell the traveller that the train numbers they named are checked, not trusted."""
+    return TRAIN_NUMBERS_UNVERIFIED.format(numbers="、".join(numbers))
