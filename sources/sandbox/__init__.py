@@ -1,8 +1,13 @@
 """The sandbox vendors: a deterministic timetable with live-changing inventory, served as ASGI
 apps that speak the 12306 and partner wire formats, with fault knobs and request counters.
 
-    app = create_12306_app(faults=FaultConfig.from_env("12306"))
+    timetable = Timetable(directory)              # share one between both vendors
+    app = create_12306_app(faults=FaultConfig.from_env("12306"), timetable=timetable)
     client = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://sandbox")
+
+`app.state.faults` is the vendor's `FaultConfig`: `update(**knobs)` changes knobs at run time
+(raises ValueError naming a bad knob), `knobs()` and `counters()` report them. Standalone:
+`python -m sources.sandbox --vendor 12306|partner --port 9001 [--host 127.0.0.1]`.
 """
 
 from sources.sandbox.faults import Fault, FaultConfig

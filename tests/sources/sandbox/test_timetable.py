@@ -219,3 +219,12 @@ def test_a_small_directory_just_shortens_the_lines():
     rides = Timetable(small).rides("VNP", "AOH", TRIP)
     assert rides
     assert all(len(r.train.stops) <= 3 for r in rides)
+
+
+def test_every_line_runs_end_to_end_in_both_directions(timetable):
+    for line in LINES:
+        first, last = (curated_directory().by_name(s.name) for s in (line.stops[0], line.stops[-1]))
+        assert first and last
+        trains = [t for t in timetable.trains(TRIP) if t.line == line.name]
+        ends = {(t.origin.name, t.terminus.name) for t in trains}
+        assert (first.name, last.name) in ends and (last.name, first.name) in ends, line.name
