@@ -1,0 +1,180 @@
+"""The service parser: LLM first, rules as fallback, one shared post-validation."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import httpx
+import pytest
+from pydantic import ValidationError
+
+from app.intent import templates
+from app.intent.model import StrictIntentIn
+from app.intent.parser import IntentParser
+from tests.app.intent.conftest import LLM_URL, TODAY, completion, intent_json, sample
+
+TEXT = "下周五从北京去上海玩三天，预算两千左右"
+
+
+def parse_total(metrics, parser: str, outcome: str) -> float:
+    return sample(metrics, "railtrip_intent_parse_total", parser=parser, outcome=outcome)
+
+
+@pytest.fixture
+def rules(directory, metrics) -> IntentParser:
+    return IntentParser(directory=directory, metrics=metrics, llm=None)
+
+
+@pytest.fixture
+def with_llm(directory, metrics, llm) -> IntentParser:
+    return IntentParser(directory=directory, metrics=metrics, llm=llm)
+
+
+async def test_without_llm_the_rules_answer_and_are_counted(rules, metrics):
+    outcome = await rules.parse(TEXT, TODAY)
+    assert outcome.parser == "rules" and not outcome.needs_clarification
+    assert outcome.intent.date_start == dt.date(2026, 12, 11)
+    assert parse_total(metrics, "rules", "ok") == 1
+
+
+async def test_broken_llm_every_time_still_answers_from_rules_and_counts_fallback(
+    with_llm, metrics, httpx_mock
+):
+    httpx_mock.add_response(
+        url=LLM_URL, method="POST", json=completion("```json\n{oops"), is_reusable=True
+    )
+    outcome = await with_llm.parse(TEXT, TODAY)
+    assert outcome.parser == "rules"
+    assert (outcome.intent.origin, outcome.intent.destination) == ("北京", "上海")
+    assert parse_total(metrics, "llm", "fallback") == 1
+    assert parse_total(metrics, "rules", "ok") == 1
+    assert sample(metrics, "railtrip_degradations_total", kind="llm_fallback") == 1
+
+
+@pytest.mark.parametrize("status", [429, 500])
+async def test_llm_api_error_falls_back_to_rules(with_llm, metrics, httpx_mock, status):
+    httpx_mock.add_response(url=LLM_URL, method="POST", status_code=status, json={})
+    outcome = await with_llm.parse(TEXT, TODAY)
+    assert outcome.parser == "rules" and outcome.intent.days == 3
+    assert parse_total(metrics, "llm", "fallback") == 1
+
+
+async def test_llm_timeout_falls_back_to_rules(with_llm, metrics, httpx_mock):
+    httpx_mock.add_exception(httpx.ReadTimeout("slow"), url=LLM_URL, method="POST")
+    outcome = await with_llm.parse(TEXT, TODAY)
+    assert outcome.parser == "rules"
+    assert parse_total(metrics, "llm", "fallback") == 1
+
+
+async def test_llm_answer_is_tagged_llm_and_counted_ok(with_llm, metrics, httpx_mock):
+    reply = intent_json(origin="Beijing", destination="上海虹桥站", date_start="2026-12-11")
+    httpx_mock.add_response(url=LLM_URL, method="POST", json=completion(reply))
+    outcome = await with_llm.parse("下周五北京到虹桥", TODAY)
+    assert outcome.parser == "llm"
+    # Names come back as the directory spells them.
+    assert (outcome.intent.origin, outcome.intent.destination) == ("北京", "上海虹桥")
+    assert parse_total(metrics, "llm", "ok") == 1
+
+
+async def test_llm_success_after_a_retry_is_counted_retried(with_llm, metrics, httpx_mock):
+    httpx_mock.add_response(url=LLM_URL, method="POST", json=completion("sorry"))
+    httpx_mock.add_response(
+        url=LLM_URL, method="POST", json=completion(intent_json(destination="上海"))
+    )
+    outcome = await with_llm.parse("去上海", TODAY)
+    assert outcome.parser == "llm"
+    assert parse_total(metrics, "llm", "retried") == 1
+
+
+async def test_city_invented_by_llm_becomes_a_clarification_not_a_guess(with_llm, httpx_mock):
+    reply = intent_json(origin="北京", destination="亚特兰蒂斯", date_start="2026-12-11")
+    httpx_mock.add_response(url=LLM_URL, method="POST", json=completion(reply))
+    outcome = await with_llm.parse("下周五从北京出发", TODAY)
+    assert outcome.intent.destination is None
+    assert outcome.intent.missing == ["destination"]
+    assert outcome.needs_clarification
+    assert "亚特兰蒂斯" in outcome.clarify_question
+
+
+async def test_train_number_named_by_traveller_is_carried_with_an_unverified_warning(rules):
+    outcome = await rules.parse("明天G1从北京南到上海虹桥还有票吗", TODAY)
+    assert outcome.intent.train_numbers == ["G1"]
+    assert any("G1" in w and "实时" in w for w in outcome.warnings)
+
+
+async def test_llm_junk_train_numbers_are_dropped(with_llm, httpx_mock):
+    reply = intent_json(destination="上海", train_numbers=["G1", "最快的那班"])
+    httpx_mock.add_response(url=LLM_URL, method="POST", json=completion(reply))
+    outcome = await with_llm.parse("去上海", TODAY)
+    assert outcome.intent.train_numbers == ["G1"]
+
+
+@pytest.mark.parametrize(
+    ("text", "question"),
+    [
+        ("下周五去上海", templates.ASK_ORIGIN),
+        ("明天从北京出发", templates.ASK_DESTINATION),
+        ("北京到上海", templates.ASK_DATE),
+        ("我想去成都玩", "请问您从哪个城市出发，打算哪天出发？"),
+    ],
+)
+async def test_missing_fields_give_a_question_naming_exactly_them(rules, text, question):
+    outcome = await rules.parse(text, TODAY)
+    assert outcome.needs_clarification
+    assert outcome.clarify_question == question
+
+
+async def test_non_station_destination_asks_for_a_station_and_suggests_a_gateway(rules):
+    outcome = await rules.parse("下周去九寨沟玩四天，从北京出发", TODAY)
+    assert outcome.intent.destination is None
+    assert outcome.intent.destination_text == "九寨沟"
+    assert outcome.clarify_question.startswith("抱歉，九寨沟不在我们可以查询的火车站里")
+    assert "成都" in outcome.clarify_question
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("帮我订一下北京的酒店", "预订酒店"),
+        ("我想退票", "退票"),
+        ("帮我写一篇去西安的游记", "游记"),
+        ("明天上海天气怎么样", "天气"),
+    ],
+)
+async def test_out_of_scope_requests_get_a_polite_refusal(rules, text, words):
+    outcome = await rules.parse(text, TODAY)
+    assert outcome.intent.kind == "out_of_scope"
+    assert not outcome.needs_clarification and outcome.clarify_question is None
+    assert outcome.message.startswith("抱歉") and words in outcome.message
+
+
+async def test_llm_out_of_scope_verdict_gets_the_template_refusal(with_llm, httpx_mock):
+    reply = intent_json(kind="out_of_scope")
+    httpx_mock.add_response(url=LLM_URL, method="POST", json=completion(reply))
+    outcome = await with_llm.parse("帮我订个酒店", TODAY)
+    assert outcome.message == templates.refusal("hotel")
+
+
+async def test_hotel_next_to_a_real_trip_is_refused_in_part_only(rules):
+    outcome = await rules.parse("下周五北京到上海玩三天，顺便帮我订个酒店", TODAY)
+    assert outcome.intent.kind == "plan_trip"
+    assert any("预订酒店" in w for w in outcome.warnings)
+
+
+async def test_default_today_is_shanghai_today(rules):
+    outcome = await rules.parse("明天北京到上海")
+    assert outcome.intent.date_start is not None
+
+
+def test_http_side_is_strict_about_today_and_unknown_fields():
+    assert (
+        StrictIntentIn.model_validate({"text": "北京到上海", "today": "2026-11-30"}).today == TODAY
+    )
+    for bad in (
+        {"text": "北京到上海", "today": "next friday"},
+        {"text": "北京到上海", "today": 20261130},
+        {"text": "北京到上海", "extra": 1},
+        {"text": "   "},
+    ):
+        with pytest.raises(ValidationError):
+            StrictIntentIn.model_validate(bad)
