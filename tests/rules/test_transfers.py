@@ -1,0 +1,65 @@
+"""The connection search: sliding windows agree with brute force and respect every minimum."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rules import DEFAULT_RULES, TripRequest
+from rules.options import build_rides
+from rules.transfers import connect, connection_ok, window_min
+from tests.rules.factory import (
+    BEIJING_SOUTH,
+    DAY,
+    HONGQIAO,
+    NANJING_SOUTH,
+    NOW,
+    SHANGHAI_STATION,
+    book,
+    offer,
+)
+
+
+@given(
+    points=st.lists(st.tuples(st.integers(0, 300), st.integers(0, 50)), max_size=40),
+    starts=st.lists(st.integers(-20, 320), max_size=40),
+    width=st.integers(0, 60),
+)
+def test_window_min_matches_brute_force(points, starts, width):
+    points.sort(key=lambda p: p[0])
+    times = [t for t, _ in points]
+    keys = [float(k) for _, k in points]
+    queries = [(lo, lo + width, tag) for tag, lo in enumerate(sorted(starts))]
+    found = dict(window_min(times, keys, iter(queries)))
+    for lo, hi, tag in queries:
+        inside = [j for j, t in enumerate(times) if lo <= t <= hi]
+        if not inside:
+            assert tag not in found
+        else:
+            assert keys[found[tag]] == min(keys[j] for j in inside)
+            assert lo <= times[found[tag]] <= hi
+
+
+def test_connect_keeps_only_catchable_pairs_and_every_first_train_gets_its_best_partner():
+    request = TripRequest(origin="北京", destination="上海", depart_date=DAY, return_trip=False)
+    entries = book(
+        offer("G101", BEIJING_SOUTH, NANJING_SOUTH, "08:00", "11:30"),
+        offer("G103", BEIJING_SOUTH, NANJING_SOUTH, "09:00", "12:30"),
+        offer("G7001", NANJING_SOUTH, HONGQIAO, "11:45", "12:50"),
+        offer("G7003", NANJING_SOUTH, HONGQIAO, "12:55", "14:05"),
+        offer("K7005", NANJING_SOUTH, SHANGHAI_STATION, "13:00", "16:00"),
+    )
+    legs = {key.destination: entry for key, entry in entries.items()}
+    firsts, _ = build_rides(
+        legs["南京"].key, legs["南京"].offers, "realtime", request, DEFAULT_RULES, NOW,
+        depart_window=True, arrive_window=False,
+    )  # fmt: skip
+    seconds, _ = build_rides(
+        legs["上海"].key, legs["上海"].offers, "realtime", request, DEFAULT_RULES, NOW,
+        depart_window=False, arrive_window=True,
+    )  # fmt: skip
+    routes = connect(0, firsts, seconds, request, DEFAULT_RULES)
+    assert routes
+    assert all(connection_ok(*route.rides, DEFAULT_RULES) for route in routes)
+    assert {route.trains[0] for route in routes} == {"G101", "G103"}
+    assert ("G101", "G7001") not in {route.trains for route in routes}  # 15 minutes
