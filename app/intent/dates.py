@@ -139,7 +139,7 @@ def _next_yearly(
 def _lunar(month: int, day: int, shift: int = 0) -> Callable[[int], dt.date | None]:
     def make(year: int) -> dt.date | None:
         try:
-            solar: dt.date = LunarDate(year, month, day).toSolarDate()
+            solar: dt.date = LunarDate(year, month, day).to_solar_date()
         except ValueError:
             return None
         return solar + dt.timedelta(days=shift)

@@ -1,0 +1,99 @@
+"""Date expressions resolve against the `today` passed in (2026-11-30 is a Monday)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from app.intent.dates import extract_dates
+from tests.app.intent.conftest import TODAY
+
+D = dt.date
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("今天", D(2026, 11, 30)),
+        ("明天", D(2026, 12, 1)),
+        ("后天", D(2026, 12, 2)),
+        ("大后天", D(2026, 12, 3)),
+        ("周五", D(2026, 12, 4)),
+        ("周一", D(2026, 12, 7)),  # a bare weekday is the next one, never today
+        ("这周一", D(2026, 11, 30)),
+        ("下周五", D(2026, 12, 11)),
+        ("下下周一", D(2026, 12, 14)),
+        ("下礼拜三", D(2026, 12, 9)),
+        ("星期天", D(2026, 12, 6)),
+        ("三天后", D(2026, 12, 3)),
+        ("一周后", D(2026, 12, 7)),
+        ("下个月初", D(2026, 12, 1)),
+        ("下个月中", D(2026, 12, 15)),
+        ("下个月底", D(2026, 12, 31)),
+        ("12月24日", D(2026, 12, 24)),
+        ("二月十四号", D(2027, 2, 14)),
+        ("3月1号", D(2027, 3, 1)),  # already past this year: next year
+        ("元旦", D(2027, 1, 1)),
+        ("五一", D(2027, 5, 1)),
+        ("国庆", D(2027, 10, 1)),
+        ("春节", D(2027, 2, 6)),  # lunar new year 2027
+        ("除夕", D(2027, 2, 5)),
+        ("中秋", D(2027, 9, 15)),
+        ("2026-12-20", D(2026, 12, 20)),
+        ("next Friday", D(2026, 12, 11)),
+        ("the day after tomorrow", D(2026, 12, 2)),
+        ("Dec 24", D(2026, 12, 24)),
+        ("in 3 days", D(2026, 12, 3)),
+    ],
+)
+def test_single_expressions(text, start):
+    assert extract_dates(text, TODAY).start == start
+
+
+def test_day_of_month_rolls_to_next_month_once_past():
+    today = D(2026, 12, 10)
+    assert extract_dates("20号", today).start == D(2026, 12, 20)
+    assert extract_dates("5号", today).start == D(2027, 1, 5)
+
+
+def test_weekend_is_saturday_to_sunday():
+    facts = extract_dates("这个周末", TODAY)
+    assert (facts.start, facts.end) == (D(2026, 12, 5), D(2026, 12, 6))
+    facts = extract_dates("下周末", TODAY)
+    assert (facts.start, facts.end) == (D(2026, 12, 12), D(2026, 12, 13))
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("12月24日到26日", D(2026, 12, 24), D(2026, 12, 26)),
+        ("12月30号到1月2号", D(2026, 12, 30), D(2027, 1, 2)),
+        ("下周一到周三", D(2026, 12, 7), D(2026, 12, 9)),
+        ("周五到周日", D(2026, 12, 4), D(2026, 12, 6)),
+        ("下周五出发周日回来", D(2026, 12, 11), D(2026, 12, 13)),
+    ],
+)
+def test_ranges_count_the_second_date_from_the_first(text, start, end):
+    facts = extract_dates(text, TODAY)
+    assert (facts.start, facts.end) == (start, end)
+
+
+def test_yixia_is_not_next_week():
+    # "查一下周六" is 查一下 + 周六, not 下周六.
+    assert extract_dates("查一下周六的票", TODAY).start == D(2026, 12, 5)
+
+
+def test_unrelated_second_date_is_not_a_return_date():
+    facts = extract_dates("明天出发，后天的票也看看", TODAY)
+    assert facts.start == D(2026, 12, 1) and facts.end is None
+
+
+def test_holidays_already_passed_this_year_roll_to_next_year():
+    assert extract_dates("五一", D(2027, 6, 10)).start == D(2028, 5, 1)
+    assert extract_dates("春节", D(2027, 1, 20)).start == D(2027, 2, 6)
+
+
+def test_no_date_is_none_not_a_guess():
+    facts = extract_dates("北京到上海", TODAY)
+    assert facts.start is None and facts.end is None

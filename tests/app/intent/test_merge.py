@@ -1,0 +1,70 @@
+"""Multi-turn slot filling: update, append, create, and filling what is missing."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from app.intent.merge import merge_intent
+from app.intent.offline import parse_offline
+from tests.app.intent.conftest import TODAY
+
+
+@pytest.fixture
+def turns(directory):
+    def run(*texts: str):
+        intent = parse_offline(texts[0], TODAY, directory)
+        for text in texts[1:]:
+            intent = merge_intent(intent, parse_offline(text, TODAY, directory))
+        return intent
+
+    return run
+
+
+def test_changing_the_start_date_keeps_the_trip_length(turns):
+    intent = turns("下周五从北京去上海玩三天", "换成下周六")
+    assert intent.date_start == dt.date(2026, 12, 12)
+    assert intent.date_end == dt.date(2026, 12, 14)
+    assert intent.days == 3 and intent.action == "update"
+    assert (intent.origin, intent.destination) == ("北京", "上海")
+
+
+def test_update_replaces_only_what_the_turn_says(turns):
+    intent = turns("下周五从北京去上海玩三天，预算两千", "预算改为3000")
+    assert intent.budget == 3000 and intent.days == 3 and intent.destination == "上海"
+
+
+def test_update_of_party_size_rescales_a_per_person_budget(turns):
+    intent = turns("下周五从北京去上海，人均800", "换成两个人")
+    assert intent.passengers == 2 and intent.budget == 1600
+
+
+def test_append_moves_the_old_destination_into_via(turns):
+    intent = turns("北京出发去西安住两晚", "再加一站成都")
+    assert [(v.city, v.nights) for v in intent.via] == [("西安", 2)]
+    assert intent.destination == "成都" and intent.origin == "北京"
+    assert intent.action == "append"
+
+
+def test_a_turn_that_only_fills_missing_fields_completes_the_intent(turns):
+    intent = turns("下周末，预算2000", "北京到上海")
+    assert (intent.origin, intent.destination) == ("北京", "上海")
+    assert intent.date_start == dt.date(2026, 12, 12) and intent.budget == 2000
+    assert intent.missing == [] and intent.kind == "plan_trip"
+
+
+def test_answering_a_clarifying_question_fills_the_origin(turns):
+    intent = turns("下周五去上海玩三天", "从南京出发")
+    assert intent.origin == "南京" and intent.destination == "上海" and intent.missing == []
+
+
+def test_a_different_destination_starts_over(turns):
+    intent = turns("下周五从北京去上海玩三天，预算两千", "明天从广州去深圳")
+    assert (intent.origin, intent.destination) == ("广州", "深圳")
+    assert intent.budget is None and intent.days is None
+
+
+def test_out_of_scope_turn_leaves_the_trip_alone(turns):
+    before = turns("下周五从北京去上海玩三天")
+    assert turns("下周五从北京去上海玩三天", "帮我订个酒店") == before

@@ -1,0 +1,230 @@
+"""The offline parser, phrase family by phrase family (today 2026-11-30, a Monday)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from app.intent.numerals import to_number
+from app.intent.offline import parse_offline
+from sources.models import SeatClass
+from tests.app.intent.conftest import TODAY
+
+
+@pytest.fixture
+def parse(directory):
+    return lambda text, today=TODAY: parse_offline(text, today, directory)
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        ("从北京到上海", "北京", "上海"),
+        ("北京出发去上海", "北京", "上海"),
+        ("北京→上海", "北京", "上海"),
+        ("北京到上海", "北京", "上海"),
+        ("去上海", None, "上海"),
+        ("回长沙", None, "长沙"),
+        ("到上海，从南京出发", "南京", "上海"),
+        ("坐高铁去武汉，北京西上车", "北京西", "武汉"),
+        ("从上海虹桥到杭州东", "上海虹桥", "杭州东"),
+        ("Beijing to Shanghai", "北京", "上海"),
+        ("from Xi'an to Chengdu", "西安", "成都"),
+    ],
+)
+def test_origin_and_destination_patterns(parse, text, origin, destination):
+    intent = parse(text)
+    assert (intent.origin, intent.destination) == (origin, destination)
+
+
+def test_numerals_inside_place_names_stay_names(parse):
+    intent = parse("五一从北京去三亚玩三天")
+    assert intent.destination == "三亚"
+    assert intent.date_start == dt.date(2027, 5, 1)
+    assert intent.days == 3
+
+
+def test_multi_city_trip_is_origin_via_destination_and_return(parse):
+    intent = parse("北京出发，先去西安住两晚，再去成都住两晚，最后回北京")
+    assert intent.origin == "北京"
+    assert [(v.city, v.nights) for v in intent.via] == [("西安", 2)]
+    assert (intent.destination, intent.nights, intent.return_trip) == ("成都", 2, True)
+
+
+def test_place_without_station_is_kept_as_text(parse):
+    intent = parse("元旦想去赛里木湖旅游，从乌鲁木齐出发")
+    assert intent.destination is None and intent.destination_text == "赛里木湖"
+    assert intent.missing == ["destination"]
+
+
+@pytest.mark.parametrize(
+    ("span", "value"),
+    [
+        ("两千", 2000),
+        ("3k", 3000),
+        ("2千5", 2500),
+        ("一万二", 12000),
+        ("1.5万", 15000),
+        ("一千五", 1500),
+        ("十二", 12),
+    ],
+)
+def test_number_spans(span, value):
+    assert to_number(span) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "budget"),
+    [
+        ("预算两千左右去上海", 2000),
+        ("3k预算去上海", 3000),
+        ("1500元以内去上海", 1500),
+        ("预算2千5去上海", 2500),
+        ("预算一万二去上海", 12000),
+        ("1.5万预算去上海", 15000),
+        ("budget 2000 to Shanghai", 2000),
+    ],
+)
+def test_budgets(parse, text, budget):
+    assert parse(text).budget == budget
+
+
+def test_per_person_budget_is_multiplied_by_the_party(parse):
+    intent = parse("我们四个人去张家界，人均800")
+    assert (intent.budget_per_person, intent.passengers, intent.budget) == (800, 4, 3200)
+
+
+def test_dates_are_not_read_as_budgets_or_counts(parse):
+    intent = parse("12月24日从北京到哈尔滨")
+    assert intent.budget is None and intent.passengers == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "days", "nights"),
+    [
+        ("去上海玩三天", 3, None),
+        ("去上海住两晚", None, 2),
+        ("去上海五天四晚", 5, 4),
+        ("去上海玩一周", 7, None),
+        ("上海三日游", 3, None),
+        ("去上海两天一夜", 2, 1),
+        ("Shanghai for 4 days", 4, None),
+    ],
+)
+def test_durations(parse, text, days, nights):
+    intent = parse(text)
+    assert (intent.days, intent.nights) == (days, nights)
+
+
+def test_duration_with_start_gives_the_last_day(parse):
+    intent = parse("下周五从北京去上海玩三天")
+    assert intent.date_end == dt.date(2026, 12, 13)
+
+
+@pytest.mark.parametrize(
+    ("text", "passengers"),
+    [
+        ("两个人去上海", 2),
+        ("一家三口去上海", 3),
+        ("带一个孩子去上海", 2),
+        ("我和老婆带一个孩子去上海", 3),
+        ("带爸妈去上海", 3),
+        ("我们仨去上海", 3),
+        ("两大一小去上海", 3),
+        ("去上海", 1),
+        ("2 people to Shanghai", 2),
+    ],
+)
+def test_party_size(parse, text, passengers):
+    assert parse(text).passengers == passengers
+
+
+@pytest.mark.parametrize(
+    ("text", "types"),
+    [
+        ("高铁", ["G"]),
+        ("动车", ["D"]),
+        ("高铁动车都行", ["G", "D"]),
+        ("不要绿皮", ["G", "D", "C"]),
+        ("坐绿皮车", ["Z", "T", "K"]),
+        ("城际", ["C"]),
+    ],
+)
+def test_train_types(parse, text, types):
+    assert parse("明天北京到天津，" + text).train_types == types
+
+
+@pytest.mark.parametrize(
+    ("text", "seat"),
+    [
+        ("二等座", SeatClass.SECOND),
+        ("一等座", SeatClass.FIRST),
+        ("商务座", SeatClass.BUSINESS),
+        ("硬卧", SeatClass.HARD_SLEEPER),
+        ("高级软卧", SeatClass.PREMIUM_SLEEPER),
+        ("动卧", SeatClass.EMU_SLEEPER),
+        ("无座", SeatClass.NO_SEAT),
+    ],
+)
+def test_seat_classes(parse, text, seat):
+    assert parse("明天北京到上海，" + text).seat_class is seat
+
+
+def test_bare_sleeper_is_a_preference_not_a_class(parse):
+    intent = parse("后天晚上从北京西到西安北的卧铺")
+    assert intent.preferences == ["卧铺"] and intent.seat_class is None
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "span"),
+    [
+        ("明天早上出发", "depart_window", "06:00-09:00"),
+        ("明天上午出发", "depart_window", "06:00-12:00"),
+        ("明天下午出发", "depart_window", "12:00-18:00"),
+        ("后天晚上到成都", "arrive_window", "18:00-23:59"),
+        ("明天中午前到上海", "arrive_window", "00:00-12:00"),
+        ("早上8点以后出发", "depart_window", "08:00-23:59"),
+        ("下午3点前到", "arrive_window", "00:00-15:00"),
+    ],
+)
+def test_times_of_day(parse, text, field, span):
+    window = getattr(parse(text), field)
+    assert window is not None and window.span() == span
+
+
+def test_train_numbers_are_extracted_uppercase_and_deduplicated(parse):
+    intent = parse("北京到上海的g3和G5，还有G3")
+    assert intent.train_numbers == ["G3", "G5"]
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("改成下周六", "update"),
+        ("换成两个人", "update"),
+        ("再加一站杭州", "append"),
+        ("顺便去苏州", "append"),
+        ("北京到上海", "create"),
+    ],
+)
+def test_action_cues(parse, text, action):
+    assert parse(text).action == action
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("明天北京到上海", "query_tickets"),
+        ("明天北京到上海玩两天", "plan_trip"),
+        ("帮我订明天北京到上海的机票", "out_of_scope"),
+        ("给我讲个笑话", "out_of_scope"),
+    ],
+)
+def test_kind(parse, text, kind):
+    assert parse(text).kind == kind
+
+
+def test_parse_is_deterministic(parse):
+    text = "下周五从北京去上海玩三天，预算两千左右"
+    assert parse(text) == parse(text)
