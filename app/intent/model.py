@@ -24,7 +24,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from sources.models import SHANGHAI, SeatClass
+from sources.models import SEAT_BY_LABEL, SHANGHAI, SeatClass
 
 IntentKind = Literal["plan_trip", "query_tickets", "out_of_scope"]
 IntentAction = Literal["create", "update", "append"]
@@ -110,6 +110,28 @@ class TravelIntent(Lenient):
     @classmethod
     def _null_list_is_empty(cls, value: object) -> object:
         return [] if value is None else value
+
+    @field_validator("depart_window", "arrive_window", mode="before")
+    @classmethod
+    def _window_by_label(cls, value: object) -> object:
+        # Models often answer "晚上" instead of the object: accept the documented labels.
+        if isinstance(value, str):
+            return TIME_WINDOWS[value] if value in TIME_WINDOWS else None
+        return value
+
+    @field_validator("seat_class", mode="before")
+    @classmethod
+    def _seat_by_label(cls, value: object) -> object:
+        if isinstance(value, str) and value in SEAT_BY_LABEL:
+            return SEAT_BY_LABEL[value]
+        return value
+
+    @field_validator("train_types", mode="before")
+    @classmethod
+    def _upper_train_types(cls, value: object) -> object:
+        if isinstance(value, list):
+            return [v.upper() if isinstance(v, str) else v for v in value]
+        return value
 
     @field_validator("train_numbers")
     @classmethod

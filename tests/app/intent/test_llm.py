@@ -145,3 +145,11 @@ async def test_each_call_writes_one_json_audit_line_without_key_or_text(llm, htt
     for record in lines:
         assert "test-key" not in record.getMessage()
         assert "110101199001011234" not in record.getMessage()
+
+
+async def test_common_model_shorthands_are_accepted(llm, httpx_mock):
+    reply = intent_json(depart_window="晚上", seat_class="二等座", train_types=["g", "d"])
+    httpx_mock.add_response(url=LLM_URL, method="POST", json=completion(reply))
+    intent = await llm.parse("晚上的高铁动车二等座", TODAY)
+    assert intent.depart_window is not None and intent.depart_window.span() == "18:00-23:59"
+    assert intent.seat_class == "second" and intent.train_types == ["G", "D"]
