@@ -1,0 +1,16 @@
+"""`Annotated` dependency aliases shared by the routers."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from app.state import AppState
+
+
+def get_state(request: Request) -> AppState:
+    return request.app.state.rt  # type: ignore[no-any-return]
+
+
+State = Annotated[AppState, Depends(get_state)]

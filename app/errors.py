@@ -1,0 +1,105 @@
+"""Service errors and the one handler that turns them into `{code, message}` JSON.
+
+    ServiceError                  status   code
+     ├── InvalidInput             422      invalid_input (names the offending `field`)
+     │    └── UnknownStation      422      unknown_station (with `suggestions`)
+     ├── NotFound                 404      not_found
+     ├── Conflict                 409      the reason (not_found | sold_out | price_changed)
+     └── NoLiveAnswer             503      no_live_answer
+
+Domain code raises these; it never raises HTTPException.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import ORJSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+
+class ServiceError(Exception):
+    status_code = 500
+    code = "internal"
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+    def body(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, **self.details}
+
+
+class InvalidInput(ServiceError):
+    status_code = 422
+    code = "invalid_input"
+
+    def __init__(self, field: str, message: str, **details: Any) -> None:
+        super().__init__(message, field=field, **details)
+
+
+class UnknownStation(InvalidInput):
+    code = "unknown_station"
+
+
+class NotFound(ServiceError):
+    status_code = 404
+    code = "not_found"
+
+
+class Conflict(ServiceError):
+    status_code = 409
+
+    def __init__(self, reason: str, message: str, **details: Any) -> None:
+        super().__init__(message, reason=reason, **details)
+        self.code = reason
+
+
+class NoLiveAnswer(ServiceError):
+    status_code = 503
+    code = "no_live_answer"
+
+
+def _field_of(loc: tuple[Any, ...] | list[Any]) -> str:
+    parts = [str(p) for p in loc if p not in ("body", "query", "path", "header")]
+    return ".".join(parts) or "body"
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Every error leaves as JSON with a machine-readable `code` and a human `message`."""
+
+    @app.exception_handler(ServiceError)
+    async def _service_error(_: Request, exc: ServiceError) -> ORJSONResponse:
+        return ORJSONResponse(exc.body(), status_code=exc.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(_: Request, exc: RequestValidationError) -> ORJSONResponse:
+        errors = exc.errors()
+        first = errors[0] if errors else {"loc": ("body",), "msg": "invalid request"}
+        field = _field_of(first.get("loc", ()))
+        return ORJSONResponse(
+            {
+                "code": "invalid_input",
+                "message": f"{field}: {first.get('msg', 'invalid')}",
+                "field": field,
+                "errors": [
+                    {"field": _field_of(e.get("loc", ())), "message": e.get("msg", "")}
+                    for e in errors
+                ],
+            },
+            status_code=422,
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_: Request, exc: StarletteHTTPException) -> ORJSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}.get(
+            exc.status_code, "http_error"
+        )
+        return ORJSONResponse(
+            {"code": code, "message": str(exc.detail)},
+            status_code=exc.status_code,
+            headers=getattr(exc, "headers", None),
+        )

@@ -1,0 +1,50 @@
+"""Structured JSON logs: one line per event, with the request id carried through contextvars
+(so a source attempt logged deep in a fan-out still names the request that caused it)."""
+
+from __future__ import annotations
+
+import contextvars
+import datetime as dt
+import json
+import logging
+import sys
+from typing import Any
+
+request_id: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
+
+# Attributes every LogRecord has; anything else was passed through `extra=` and is logged.
+_STANDARD = set(logging.makeLogRecord({}).__dict__) | {"message", "asctime", "taskName"}
+
+
+class JsonFormatter(logging.Formatter):
+    """Render a record as one JSON object per line."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        payload: dict[str, Any] = {
+            "ts": dt.datetime.fromtimestamp(record.created, dt.UTC).isoformat(
+                timespec="milliseconds"
+            ),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "msg": record.getMessage(),
+        }
+        rid = request_id.get()
+        if rid:
+            payload["request_id"] = rid
+        for key, value in record.__dict__.items():
+            if key not in _STANDARD and not key.startswith("_"):
+                payload[key] = value
+        if record.exc_info:
+            payload["exc"] = self.formatException(record.exc_info)
+        return json.dumps(payload, ensure_ascii=False, default=str)
+
+
+def configure_logging(level: str = "INFO") -> None:
+    """Route railtrip's loggers to stderr as JSON (idempotent)."""
+    logger = logging.getLogger("railtrip")
+    logger.setLevel(level.upper())
+    if not any(isinstance(h.formatter, JsonFormatter) for h in logger.handlers):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(JsonFormatter())
+        logger.addHandler(handler)
+    logger.propagate = True

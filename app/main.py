@@ -1,0 +1,169 @@
+"""The FastAPI app factory and its lifespan: every resource is opened and closed here."""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+
+import httpx
+from fastapi import FastAPI, Request, Response
+from fastapi.responses import ORJSONResponse
+from redis.asyncio import Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from app.errors import install_error_handlers
+from app.logs import configure_logging, request_id
+from app.metrics import Metrics
+from app.registry import build_sandbox, build_sources
+from app.routers import health, sandbox_admin, stations, tickets
+from app.settings import Settings
+from app.state import AppState, Runtime
+from app.tickets.cache import MemoryTier, RedisTier
+from app.tickets.service import TicketService
+from sources.stations import load_directory
+
+log = logging.getLogger("railtrip.http")
+
+
+def _redis_client(url: str) -> Redis:
+    # Short timeouts: a dead Redis must cost a request milliseconds, not seconds.
+    return Redis.from_url(
+        url,
+        socket_connect_timeout=0.5,
+        socket_timeout=0.5,
+        retry=Retry(ExponentialBackoff(cap=0.1, base=0.01), retries=1),
+        retry_on_error=[RedisConnectionError, RedisTimeoutError],
+        health_check_interval=10,
+    )
+
+
+def create_app(settings: Settings | None = None, runtime: Runtime | None = None) -> FastAPI:
+    """Build an app; nothing is opened until its lifespan starts."""
+    settings = settings or Settings()
+    runtime = runtime or Runtime()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        configure_logging(settings.log_level)
+        metrics = Metrics()
+        async with httpx.AsyncClient(timeout=10) as bootstrap:
+            directory = await load_directory(settings.stations_url, bootstrap)
+        sandbox = build_sandbox(settings, directory, runtime)
+        http = httpx.AsyncClient(
+            mounts=sandbox.transports,
+            timeout=httpx.Timeout(10.0),
+            follow_redirects=False,
+            limits=httpx.Limits(max_connections=100, max_keepalive_connections=20),
+        )
+        redis = _redis_client(settings.redis_url) if settings.redis_url else None
+        redis_tier = (
+            RedisTier(
+                redis,
+                metrics,
+                settings.redis_ttl_s,
+                settings.stale_ttl_s,
+                monotonic=runtime.monotonic,
+            )
+            if redis is not None
+            else None
+        )
+        if redis_tier is not None:
+            await redis_tier.ping()
+        guarded = build_sources(settings, http, directory, metrics, runtime)
+        ticket_service = TicketService(
+            guarded,
+            metrics,
+            MemoryTier(
+                settings.memory_ttl_s,
+                settings.stale_ttl_s,
+                settings.memory_max_entries,
+                timer=runtime.monotonic,
+            ),
+            redis_tier,
+            deadline_s=settings.query_deadline_s,
+            refresh_after_s=settings.refresh_after_s,
+            clock=runtime.clock,
+            monotonic=runtime.monotonic,
+        )
+        app.state.rt = AppState(
+            settings=settings,
+            runtime=runtime,
+            metrics=metrics,
+            directory=directory,
+            http=http,
+            sources=guarded,
+            tickets=ticket_service,
+            redis=redis,
+            redis_tier=redis_tier,
+            sandbox_faults=sandbox.faults,
+        )
+        try:
+            yield
+        finally:
+            await ticket_service.aclose()
+            await http.aclose()
+            if redis is not None:
+                await redis.aclose()
+
+    app = FastAPI(
+        title="railtrip",
+        version="1.0.0",
+        summary="Travel requests in plain language → itineraries from live train-ticket data.",
+        lifespan=lifespan,
+        default_response_class=ORJSONResponse,
+    )
+    install_error_handlers(app)
+    app.middleware("http")(_observe_requests)
+    app.include_router(health.router)
+    app.include_router(stations.router)
+    app.include_router(tickets.router)
+    if settings.sandbox_admin:
+        app.include_router(sandbox_admin.router)
+    return app
+
+
+async def _observe_requests(
+    request: Request, call_next: Callable[[Request], Awaitable[Response]]
+) -> Response:
+    """Request id in and out, one JSON log line and the HTTP metrics per request."""
+    rid = request.headers.get("x-request-id") or uuid.uuid4().hex
+    token = request_id.set(rid[:64])
+    started = time.perf_counter()
+    status = 500
+    try:
+        response = await call_next(request)
+        status = response.status_code
+        response.headers["X-Request-ID"] = rid[:64]
+        return response
+    finally:
+        elapsed = time.perf_counter() - started
+        route = request.scope.get("route")
+        endpoint = getattr(route, "path", None) or "unmatched"
+        state: AppState | None = getattr(request.app.state, "rt", None)
+        if state is not None:
+            state.metrics.http_requests.labels(
+                endpoint=endpoint, method=request.method, status=str(status)
+            ).inc()
+            state.metrics.http_duration.labels(endpoint=endpoint, method=request.method).observe(
+                elapsed
+            )
+        log.info(
+            "request",
+            extra={
+                "endpoint": endpoint,
+                "method": request.method,
+                "status": status,
+                "latency_ms": round(elapsed * 1000, 2),
+                **getattr(request.state, "log_extra", {}),
+            },
+        )
+        request_id.reset(token)
+
+
+app = create_app()

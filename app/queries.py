@@ -1,0 +1,119 @@
+"""Turn what a caller typed (names, dates, filters) into a validated `TicketQuery`.
+
+Every refusal names the offending field, so bad input is a clear 422, never a guess.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from pydantic import ValidationError
+
+from app.errors import InvalidInput, UnknownStation
+from sources.models import TRAIN_TYPES, SeatClass, Station, TicketQuery
+from sources.stations import Place, StationDirectory, UnknownStationError
+
+
+@dataclass(frozen=True)
+class ResolvedQuery:
+    query: TicketQuery
+    origin: Place
+    destination: Place
+
+    @property
+    def origin_station(self) -> Station:
+        return _echo_station(self.origin)
+
+    @property
+    def destination_station(self) -> Station:
+        return _echo_station(self.destination)
+
+
+def _echo_station(place: Place) -> Station:
+    return next((s for s in place.stations if s.telecode == place.telecode), place.stations[0])
+
+
+def resolve_place(directory: StationDirectory, field: str, text: str) -> Place:
+    """A city, station name, pinyin or telecode; 422 with suggestions otherwise."""
+    try:
+        return directory.resolve(text)
+    except UnknownStationError as exc:
+        raise UnknownStation(
+            field,
+            f"{field}: unknown station or city {text!r}",
+            suggestions=exc.suggestions,
+        ) from exc
+
+
+def parse_date(field: str, text: str, today: dt.date, sale_window_days: int) -> dt.date:
+    """An ISO date within [today, today + sale window]."""
+    try:
+        day = dt.date.fromisoformat(text)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInput(field, f"{field}: expected YYYY-MM-DD, got {text!r}") from exc
+    if day < today:
+        raise InvalidInput(field, f"{field}: {day} is in the past (today is {today})")
+    last = today + dt.timedelta(days=sale_window_days)
+    if day > last:
+        raise InvalidInput(
+            field,
+            f"{field}: {day} is beyond the {sale_window_days}-day sale window (last {last})",
+        )
+    return day
+
+
+def parse_train_types(text: str | None) -> frozenset[str]:
+    """`G,D` → {"G", "D"}; unknown letters are refused."""
+    if not text:
+        return frozenset()
+    types = frozenset(part.strip().upper() for part in text.split(",") if part.strip())
+    unknown = sorted(types - set(TRAIN_TYPES))
+    if unknown:
+        raise InvalidInput(
+            "train_types",
+            f"train_types: unknown {', '.join(unknown)}; choose from {', '.join(TRAIN_TYPES)}",
+        )
+    return types
+
+
+def parse_seat_class(text: str) -> SeatClass:
+    try:
+        return SeatClass(text)
+    except ValueError as exc:
+        raise InvalidInput(
+            "seat_class",
+            f"seat_class: unknown {text!r}; choose from {', '.join(c.value for c in SeatClass)}",
+        ) from exc
+
+
+def resolve_query(
+    directory: StationDirectory,
+    origin: str,
+    destination: str,
+    date: str,
+    *,
+    today: dt.date,
+    sale_window_days: int,
+    train_types: str | None = None,
+) -> ResolvedQuery:
+    """Validate every field of a ticket query, naming the first bad one."""
+    origin_place = resolve_place(directory, "origin", origin)
+    destination_place = resolve_place(directory, "destination", destination)
+    if origin_place.city == destination_place.city:
+        raise InvalidInput(
+            "destination",
+            f"destination: {destination!r} is in the same city as the origin {origin!r}",
+        )
+    day = parse_date("date", date, today, sale_window_days)
+    types = parse_train_types(train_types)
+    try:
+        query = TicketQuery(
+            origin=origin_place.telecode,
+            destination=destination_place.telecode,
+            date=day,
+            train_types=types,
+        )
+    except ValidationError as exc:  # pragma: no cover - fields are validated above
+        raise InvalidInput("query", str(exc)) from exc
+    return ResolvedQuery(query, origin_place, destination_place)

@@ -1,0 +1,99 @@
+"""Build the enabled ticket sources from settings: adapters, sandbox vendors, guards.
+
+Sandbox vendors are ASGI apps mounted on the shared httpx client by host, so
+`sandbox-12306` runs the very `rail12306` adapter (and its limits, retries and caches)
+that production points at 12306.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from app.metrics import Metrics
+from app.settings import SANDBOX_BASE_URLS, Settings
+from app.state import Runtime
+from app.tickets.guard import GuardedSource
+from sources.base import TicketSource
+from sources.partner import PartnerSource
+from sources.rail12306 import Rail12306Source
+from sources.sandbox import Timetable, create_12306_app, create_partner_app
+from sources.sandbox.faults import FaultConfig
+from sources.stations import StationDirectory
+
+SANDBOX_VENDOR = {"sandbox-12306": "12306", "sandbox-partner": "partner"}
+
+
+@dataclass
+class SandboxMounts:
+    """The in-process vendors to mount on the shared client, and their fault knobs."""
+
+    transports: dict[str, httpx.AsyncBaseTransport] = field(default_factory=dict)
+    faults: dict[str, FaultConfig] = field(default_factory=dict)
+
+
+def build_sandbox(
+    settings: Settings,
+    directory: StationDirectory,
+    runtime: Runtime,
+    environ: Mapping[str, str] | None = None,
+) -> SandboxMounts:
+    """ASGI apps for the enabled sandbox sources, keyed by their base URL."""
+    environ = os.environ if environ is None else environ
+    mounts = SandboxMounts()
+    timetable = Timetable(directory)  # one timetable shared by both vendors
+    for name in settings.sources:
+        vendor = SANDBOX_VENDOR.get(name)
+        if vendor is None:
+            continue
+        faults = FaultConfig.from_env(vendor, environ)
+        factory = create_12306_app if vendor == "12306" else create_partner_app
+        app = factory(
+            faults=faults,
+            clock=runtime.clock,
+            sleep=runtime.sleep or asyncio.sleep,
+            directory=directory,
+            timetable=timetable,
+        )
+        base = settings.source(name).base_url or SANDBOX_BASE_URLS[name]
+        mounts.transports[base] = httpx.ASGITransport(app=app)
+        mounts.faults[vendor] = faults
+    return mounts
+
+
+def build_sources(
+    settings: Settings,
+    client: httpx.AsyncClient,
+    directory: StationDirectory,
+    metrics: Metrics,
+    runtime: Runtime,
+) -> tuple[GuardedSource, ...]:
+    """One guarded adapter per enabled source, in priority order."""
+    guarded: list[GuardedSource] = []
+    for name in settings.sources:
+        conf = settings.source(name)
+        if not conf.base_url:
+            raise ValueError(f"RAILTRIP_{name.upper().replace('-', '_')}_BASE_URL is required")
+        adapter: TicketSource
+        kwargs: dict[str, Any] = {"clock": runtime.clock}
+        if name in ("rail12306", "sandbox-12306"):
+            adapter = Rail12306Source(name, client, conf.base_url, directory, **kwargs)
+        else:
+            adapter = PartnerSource(
+                name, client, conf.base_url, directory, api_key=conf.api_key, **kwargs
+            )
+        guarded.append(
+            GuardedSource(
+                adapter,
+                conf,
+                metrics,
+                sleep=runtime.sleep or asyncio.sleep,
+                monotonic=runtime.monotonic,
+            )
+        )
+    return tuple(guarded)

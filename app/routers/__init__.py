@@ -1,0 +1,1 @@
+"""HTTP routers; each handler is a thin adapter over a service."""

@@ -1,0 +1,38 @@
+"""Fault knobs of the in-process sandbox vendors, changeable at run time."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from fastapi import APIRouter
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.deps import State
+from app.errors import InvalidInput, NotFound
+
+router = APIRouter(prefix="/sandbox", tags=["sandbox"])
+
+
+class FaultKnobs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    latency_ms: float | None = Field(default=None, ge=0, le=60000)
+    error_rate: float | None = Field(default=None, ge=0, le=1)
+    rate_limit_rate: float | None = Field(default=None, ge=0, le=1)
+    malformed_rate: float | None = Field(default=None, ge=0, le=1)
+    hang_rate: float | None = Field(default=None, ge=0, le=1)
+
+
+@router.post("/{vendor}/faults")
+async def set_faults(
+    state: State, vendor: Literal["12306", "partner"], knobs: FaultKnobs
+) -> dict[str, object]:
+    """Change a sandbox vendor's fault knobs (unset knobs keep their value)."""
+    faults = state.sandbox_faults.get(vendor)
+    if faults is None:
+        raise NotFound(f"sandbox vendor {vendor} is not enabled")
+    try:
+        faults.update(**knobs.model_dump(exclude_none=True))
+    except ValueError as exc:
+        raise InvalidInput("faults", str(exc)) from exc
+    return {"vendor": vendor, "faults": faults.knobs(), "counters": faults.counters()}

@@ -1,0 +1,24 @@
+"""Station search."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from app.deps import State
+from sources.models import Station
+
+router = APIRouter(prefix="/v1", tags=["stations"])
+
+
+@router.get("/stations")
+async def search_stations(
+    state: State,
+    q: Annotated[str, Query(min_length=1, max_length=50, description="名称、拼音、首字母或电报码")],
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+) -> dict[str, object]:
+    """Stations matching a Chinese name, pinyin, initials or telecode."""
+    stations: list[Station] = state.directory.search(q, limit)
+    suggestions = [] if stations else state.directory.suggest(q)
+    return {"query": q, "stations": stations, "suggestions": suggestions}

@@ -1,0 +1,114 @@
+"""Configuration from the environment (`RAILTRIP_` prefix, `.env` honoured).
+
+Per-source settings use dynamic names (`RAILTRIP_<SOURCE>_RATE_PER_S`, with the source name
+upper-cased and `-` as `_`), so they are read by `SourceSettings` with a per-source prefix.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, ValidationInfo, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+KNOWN_SOURCES = ("rail12306", "partner", "sandbox-12306", "sandbox-partner")
+SANDBOX_BASE_URLS = {
+    "sandbox-12306": "http://sandbox-12306.internal",
+    "sandbox-partner": "http://sandbox-partner.internal",
+}
+DEFAULT_BASE_URLS = {"rail12306": "https://kyfw.12306.cn", **SANDBOX_BASE_URLS}
+PLACEHOLDER_SECRETS = {"changeme", "your-api-key", "sk-xxx", "xxx", "placeholder"}
+
+
+def env_name(source: str) -> str:
+    """`sandbox-12306` → `SANDBOX_12306` (the infix of its environment variables)."""
+    return source.upper().replace("-", "_")
+
+
+class SourceSettings(BaseSettings):
+    """Limits and address of one ticket source; never shared between sources."""
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
+
+    base_url: str = ""
+    concurrency: int = Field(default=5, ge=1, le=100)
+    rate_per_s: float = Field(default=5.0, gt=0, le=1000)
+    timeout_s: float = Field(default=3.0, gt=0, le=60)
+    retries: int = Field(default=2, ge=0, le=10)
+    api_key: str | None = None
+    breaker_failures: int = Field(default=5, ge=1)
+    breaker_cooldown_s: float = Field(default=30.0, gt=0)
+
+    @classmethod
+    def for_source(cls, name: str, **overrides: object) -> SourceSettings:
+        """Read `RAILTRIP_<NAME>_*` for one source, then apply explicit overrides."""
+        loaded = cls(_env_prefix=f"RAILTRIP_{env_name(name)}_")  # type: ignore[call-arg]
+        values = loaded.model_dump() | overrides
+        if not values["base_url"]:
+            values["base_url"] = DEFAULT_BASE_URLS.get(name, "")
+        return cls.model_construct(**values)
+
+
+class Settings(BaseSettings):
+    """Everything railtrip reads from its environment."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="RAILTRIP_", env_file=".env", extra="ignore", frozen=True
+    )
+
+    sources: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: ["sandbox-12306", "sandbox-partner"]
+    )
+    source_overrides: dict[str, dict[str, object]] = Field(default_factory=dict)
+    sandbox_admin: bool = True
+    redis_url: str | None = None
+    memory_ttl_s: float = Field(default=30.0, gt=0)
+    memory_max_entries: int = Field(default=4096, ge=16)
+    redis_ttl_s: float = Field(default=300.0, gt=0)
+    stale_ttl_s: float = Field(default=1800.0, gt=0)
+    refresh_after_s: float = Field(default=20.0, ge=0)
+    query_deadline_s: float = Field(default=5.0, gt=0)
+    sale_window_days: int = Field(default=15, ge=1, le=60)
+    stations_url: str | None = None
+    session_ttl_s: float = Field(default=1800.0, gt=0)
+    llm_base_url: str | None = None
+    llm_api_key: str | None = None
+    llm_model: str = "deepseek-chat"
+    llm_timeout_s: float = Field(default=15.0, gt=0)
+    agent_mode: Literal["state_machine", "llm_tools"] = "state_machine"
+    agent_max_steps: int = Field(default=10, ge=1, le=50)
+    log_level: str = "INFO"
+
+    @field_validator("sources", mode="before")
+    @classmethod
+    def _split_sources(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("sources")
+    @classmethod
+    def _known_sources(cls, value: list[str]) -> list[str]:
+        unknown = [name for name in value if name not in KNOWN_SOURCES]
+        if unknown:
+            raise ValueError(f"unknown sources {unknown}; choose from {list(KNOWN_SOURCES)}")
+        if not value:
+            raise ValueError("at least one source must be enabled")
+        return list(dict.fromkeys(value))
+
+    @field_validator("llm_api_key")
+    @classmethod
+    def _no_placeholder_key(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is not None and (
+            not value.strip() or value.strip().lower() in PLACEHOLDER_SECRETS
+        ):
+            raise ValueError("RAILTRIP_LLM_API_KEY is a placeholder; set a real key or unset it")
+        return value
+
+    @property
+    def llm_enabled(self) -> bool:
+        return bool(self.llm_api_key)
+
+    def source(self, name: str) -> SourceSettings:
+        """The settings of one enabled source (environment, then `source_overrides`)."""
+        return SourceSettings.for_source(name, **self.source_overrides.get(name, {}))

@@ -1,0 +1,70 @@
+"""A per-source circuit breaker: closed → open after N consecutive failures → one half-open
+probe after a cool-down → closed on success, open again on failure."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from enum import StrEnum
+
+
+class BreakerState(StrEnum):
+    CLOSED = "closed"
+    OPEN = "open"
+    HALF_OPEN = "half_open"
+
+
+class CircuitBreaker:
+    """Counts consecutive failed attempts; `allow()` says whether an attempt may go out."""
+
+    def __init__(
+        self,
+        failure_threshold: int = 5,
+        cooldown_s: float = 30.0,
+        clock: Callable[[], float] = time.monotonic,
+        on_change: Callable[[BreakerState], None] | None = None,
+    ) -> None:
+        self._threshold = failure_threshold
+        self._cooldown = cooldown_s
+        self._clock = clock
+        self._on_change = on_change
+        self._failures = 0
+        self._opened_at = 0.0
+        self._probe_out = False
+        self._state = BreakerState.CLOSED
+
+    @property
+    def state(self) -> BreakerState:
+        if self._state is BreakerState.OPEN and self._clock() - self._opened_at >= self._cooldown:
+            return BreakerState.HALF_OPEN
+        return self._state
+
+    def allow(self) -> bool:
+        """True when an attempt may reach the source (only one probe while half-open)."""
+        state = self.state
+        if state is BreakerState.CLOSED:
+            return True
+        if state is BreakerState.HALF_OPEN and not self._probe_out:
+            self._probe_out = True
+            self._set(BreakerState.HALF_OPEN)
+            return True
+        return False
+
+    def record_success(self) -> None:
+        self._failures = 0
+        self._probe_out = False
+        self._set(BreakerState.CLOSED)
+
+    def record_failure(self) -> None:
+        self._failures += 1
+        probing = self._probe_out
+        self._probe_out = False
+        if probing or self._failures >= self._threshold:
+            self._opened_at = self._clock()
+            self._set(BreakerState.OPEN)
+
+    def _set(self, state: BreakerState) -> None:
+        if state is not self._state:
+            self._state = state
+            if self._on_change:
+                self._on_change(state)

@@ -1,0 +1,175 @@
+"""The two ticket-result cache tiers and the longer-lived stale copy.
+
+L1 is an in-process `TTLCache` used as a plain dict (its `@cached` decorator does not work on
+coroutines). L2 is Redis with a versioned serialisation. Both keep a stale copy for
+`stale_ttl_s`, served only when every source fails. A Redis failure never escapes this
+module: the tier marks itself down, counts the degradation and is retried after a pause, so
+it reconnects by itself when Redis returns.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import time
+from collections.abc import Callable
+from typing import Literal
+
+from cachetools import TTLCache
+from pydantic import ValidationError
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from app.metrics import Metrics
+from app.tickets.model import SourceReport
+from sources.models import Frozen, TrainOffer
+
+log = logging.getLogger("railtrip.cache")
+
+CACHE_FORMAT = 1
+RedisState = Literal["ok", "down", "disabled"]
+
+
+class CacheEntry(Frozen):
+    """What is cached for one query: the merged offers and how each source fared."""
+
+    v: Literal[1] = CACHE_FORMAT
+    as_of: dt.datetime
+    sources: tuple[SourceReport, ...]
+    offers: tuple[TrainOffer, ...]
+
+    def to_bytes(self) -> bytes:
+        return self.model_dump_json().encode()
+
+    @classmethod
+    def from_bytes(cls, raw: bytes) -> CacheEntry | None:
+        """The entry, or None for a payload of another format version or a corrupt one."""
+        try:
+            return cls.model_validate_json(raw)
+        except ValidationError:
+            return None
+
+
+class MemoryTier:
+    """L1: bounded, per process; plus a bounded stale copy that outlives it."""
+
+    def __init__(
+        self,
+        ttl_s: float,
+        stale_ttl_s: float,
+        max_entries: int,
+        timer: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._fresh: TTLCache[str, CacheEntry] = TTLCache(max_entries, ttl_s, timer=timer)
+        self._stale: TTLCache[str, CacheEntry] = TTLCache(max_entries, stale_ttl_s, timer=timer)
+
+    def get(self, key: str) -> CacheEntry | None:
+        return self._fresh.get(key)
+
+    def get_stale(self, key: str) -> CacheEntry | None:
+        return self._stale.get(key)
+
+    def put(self, key: str, entry: CacheEntry) -> None:
+        self._fresh[key] = entry
+        self._stale[key] = entry
+
+    def __len__(self) -> int:
+        return len(self._fresh)
+
+
+class RedisTier:
+    """L2: shared between processes, 5 minutes; stale copies under their own keys."""
+
+    def __init__(
+        self,
+        client: Redis,
+        metrics: Metrics,
+        ttl_s: float,
+        stale_ttl_s: float,
+        retry_pause_s: float = 1.0,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._client = client
+        self._metrics = metrics
+        self._ttl = max(1, round(ttl_s))
+        self._stale_ttl = max(1, round(stale_ttl_s))
+        self._retry_pause = retry_pause_s
+        self._monotonic = monotonic
+        self._down_since: float | None = None
+        metrics.redis_up.set(1)
+
+    @property
+    def state(self) -> RedisState:
+        return "down" if self._down_since is not None else "ok"
+
+    @staticmethod
+    def key(query_key: str) -> str:
+        return f"railtrip:tickets:v{CACHE_FORMAT}:{query_key}"
+
+    @staticmethod
+    def stale_key(query_key: str) -> str:
+        return f"railtrip:stale:v{CACHE_FORMAT}:{query_key}"
+
+    async def get(self, query_key: str) -> CacheEntry | None:
+        return await self._read(self.key(query_key))
+
+    async def get_stale(self, query_key: str) -> CacheEntry | None:
+        return await self._read(self.stale_key(query_key))
+
+    async def put(self, query_key: str, entry: CacheEntry) -> None:
+        if self._paused():
+            return
+        raw = entry.to_bytes()
+        try:
+            async with self._client.pipeline(transaction=False) as pipe:
+                pipe.set(self.key(query_key), raw, ex=self._ttl)
+                pipe.set(self.stale_key(query_key), raw, ex=self._stale_ttl)
+                await pipe.execute()
+        except (RedisError, OSError) as exc:
+            self._went_down(exc)
+        else:
+            self._came_back()
+
+    async def ping(self) -> RedisState:
+        """Probe Redis now (used by /readyz), updating the tier's state."""
+        try:
+            await self._client.ping()
+        except (RedisError, OSError) as exc:
+            self._went_down(exc)
+        else:
+            self._came_back()
+        return self.state
+
+    async def _read(self, key: str) -> CacheEntry | None:
+        if self._paused():
+            return None
+        try:
+            raw = await self._client.get(key)
+        except (RedisError, OSError) as exc:
+            self._went_down(exc)
+            return None
+        self._came_back()
+        return CacheEntry.from_bytes(raw) if raw is not None else None
+
+    def _paused(self) -> bool:
+        """While down, skip Redis (counting the degradation) except one try per pause."""
+        if self._down_since is None:
+            return False
+        if self._monotonic() - self._down_since >= self._retry_pause:
+            self._down_since = self._monotonic()  # let this call probe, pause the rest
+            return False
+        self._metrics.degradations.labels(kind="redis_down").inc()
+        return True
+
+    def _went_down(self, exc: Exception) -> None:
+        if self._down_since is None:
+            log.warning("redis down; serving from memory only", extra={"error": repr(exc)})
+        self._down_since = self._monotonic()
+        self._metrics.redis_up.set(0)
+        self._metrics.degradations.labels(kind="redis_down").inc()
+
+    def _came_back(self) -> None:
+        if self._down_since is not None:
+            log.info("redis is back; L2 restored")
+        self._down_since = None
+        self._metrics.redis_up.set(1)

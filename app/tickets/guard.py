@@ -1,0 +1,154 @@
+"""One source behind its own gentleness: breaker, semaphore, rate limit, timeout, retries.
+
+Every attempt is counted in `railtrip_source_requests_total` (a call refused by an open
+breaker counts as `circuit_open` without reaching the source).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from aiolimiter import AsyncLimiter
+from tenacity import (
+    AsyncRetrying,
+    RetryCallState,
+    retry_if_exception_type,
+    stop_after_attempt,
+    wait_exponential_jitter,
+)
+
+from app.metrics import BREAKER_STATE_VALUES, Metrics
+from app.settings import SourceSettings
+from app.tickets.breaker import BreakerState, CircuitBreaker
+from sources.base import TicketSource
+from sources.errors import SourceError, SourceRateLimited, SourceTimeout, TransientSourceError
+from sources.models import TicketQuery, TrainOffer
+
+log = logging.getLogger("railtrip.sources")
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+class CircuitOpenError(SourceError):
+    """Refused without reaching the source: its breaker is open."""
+
+    outcome = "circuit_open"
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How a source is retried: transient errors only, exponential backoff with jitter."""
+
+    retries: int = 2
+    initial_s: float = 0.2
+    max_s: float = 2.0
+    jitter_s: float = 0.1
+
+    def retrying(self, sleep: Sleep) -> AsyncRetrying:
+        """A fresh retry controller: one per call, never shared between concurrent tasks."""
+        backoff = wait_exponential_jitter(
+            initial=self.initial_s, max=self.max_s, jitter=self.jitter_s
+        )
+
+        def wait(state: RetryCallState) -> float:
+            exc = state.outcome.exception() if state.outcome else None
+            delay = backoff(state)
+            if isinstance(exc, SourceRateLimited) and exc.retry_after is not None:
+                delay = max(delay, min(exc.retry_after, self.max_s * 2))
+            return delay
+
+        return AsyncRetrying(
+            stop=stop_after_attempt(self.retries + 1),
+            wait=wait,
+            retry=retry_if_exception_type(TransientSourceError),
+            sleep=sleep,
+            reraise=True,
+        )
+
+
+class GuardedSource:
+    """A `TicketSource` wrapped with the limits of DESIGN.md principle 4."""
+
+    def __init__(
+        self,
+        source: TicketSource,
+        settings: SourceSettings,
+        metrics: Metrics,
+        *,
+        sleep: Sleep = asyncio.sleep,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.source = source
+        self.name = source.name
+        self.settings = settings
+        self._metrics = metrics
+        self._sleep = sleep
+        self._monotonic = monotonic
+        self._semaphore = asyncio.Semaphore(settings.concurrency)
+        # One token per 1/rate seconds: AsyncLimiter(rate, 1) would admit a burst of `rate`.
+        self._limiter = AsyncLimiter(1, 1.0 / settings.rate_per_s)
+        self._policy = RetryPolicy(retries=settings.retries)
+        self.breaker = CircuitBreaker(
+            settings.breaker_failures,
+            settings.breaker_cooldown_s,
+            clock=monotonic,
+            on_change=self._breaker_changed,
+        )
+        metrics.breaker_state.labels(source=self.name).set(0)
+
+    async def search(self, query: TicketQuery) -> list[TrainOffer]:
+        """Query the source with retries; raises the last `SourceError` when all attempts fail."""
+        async for attempt in self._policy.retrying(self._sleep):
+            with attempt:
+                return await self._attempt(query)
+        raise AssertionError("unreachable: tenacity reraises")  # pragma: no cover
+
+    async def _attempt(self, query: TicketQuery) -> list[TrainOffer]:
+        if not self.breaker.allow():
+            self._count("circuit_open")
+            raise CircuitOpenError(self.name, "circuit open: failing fast")
+        async with self._semaphore:
+            await self._limiter.acquire()
+            started = self._monotonic()
+            try:
+                async with asyncio.timeout(self.settings.timeout_s):
+                    offers = await self.source.search(query)
+            except TimeoutError as exc:
+                timeout = SourceTimeout(self.name, f"no answer in {self.settings.timeout_s}s")
+                self._failed(started, timeout)
+                raise timeout from exc
+            except SourceError as exc:
+                self._failed(started, exc)
+                raise
+            except asyncio.CancelledError:
+                # The query deadline cancelled us mid-attempt: it reached the source and failed.
+                self._failed(started, SourceTimeout(self.name, "cancelled by the query deadline"))
+                raise
+            self._observe(started, "ok")
+            self.breaker.record_success()
+            return offers
+
+    def _failed(self, started: float, exc: SourceError) -> None:
+        self._observe(started, exc.outcome)
+        self.breaker.record_failure()
+        log.warning(
+            "source attempt failed",
+            extra={"source": self.name, "outcome": exc.outcome, "error": exc.message},
+        )
+
+    def _observe(self, started: float, outcome: str) -> None:
+        self._metrics.source_duration.labels(source=self.name).observe(
+            max(0.0, self._monotonic() - started)
+        )
+        self._count(outcome)
+
+    def _count(self, outcome: str) -> None:
+        self._metrics.source_requests.labels(source=self.name, outcome=outcome).inc()
+
+    def _breaker_changed(self, state: BreakerState) -> None:
+        self._metrics.breaker_state.labels(source=self.name).set(BREAKER_STATE_VALUES[state])
+        log.info("circuit breaker changed", extra={"source": self.name, "state": str(state)})

@@ -1,0 +1,47 @@
+"""Merge the offers several sources report into one offer per ride."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sources.models import Seat, SeatClass, TrainOffer
+
+
+def merge_offers(batches: Iterable[list[TrainOffer]]) -> list[TrainOffer]:
+    """One offer per ride (train, date, from, to), sorted by departure.
+
+    Seat status and count come from the most recent answer; a price missing there is taken
+    from whichever other source has it; `sources` lists every source that reported the ride,
+    in the order the batches were given (source priority).
+    """
+    rides: dict[tuple[object, ...], list[TrainOffer]] = {}
+    for batch in batches:
+        for offer in batch:
+            rides.setdefault(offer.ride_key, []).append(offer)
+    merged = [_merge_ride(reports) for reports in rides.values()]
+    merged.sort(key=lambda o: (o.depart_at, o.train_number, o.origin_station.telecode))
+    return merged
+
+
+def _merge_ride(reports: list[TrainOffer]) -> TrainOffer:
+    if len(reports) == 1:
+        return reports[0]
+    newest_first = sorted(reports, key=lambda o: o.fetched_at, reverse=True)
+    newest = newest_first[0]
+    seats: dict[SeatClass, Seat] = {}
+    for report in newest_first:
+        for seat in report.seats:
+            known = seats.get(seat.seat_class)
+            if known is None:
+                seats[seat.seat_class] = seat
+            elif known.price is None and seat.price is not None:
+                seats[seat.seat_class] = known.model_copy(update={"price": seat.price})
+    sources = tuple(dict.fromkeys(name for report in reports for name in report.sources))
+    ordered = tuple(sorted(seats.values(), key=lambda s: list(SeatClass).index(s.seat_class)))
+    return newest.model_copy(
+        update={
+            "seats": ordered,
+            "sources": sources,
+            "train_no": newest.train_no or next((r.train_no for r in reports if r.train_no), ""),
+        }
+    )

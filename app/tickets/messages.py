@@ -1,0 +1,18 @@
+"""Traveller-facing warnings of the query service (Chinese templates)."""
+
+SOURCE_FAILED = "数据源 {name} 本次未能返回结果（{status}），以下结果来自其他数据源。"
+STALE_COPY = "所有数据源暂时无法访问，以下为 {age} 前缓存的余票信息，可能已经变化，请以购票时为准。"
+CACHED_COPY = "以下为 {age} 前查询的余票信息（缓存），余票变化较快，购票前会重新核验。"
+UNAVAILABLE = (
+    "暂时无法获取 {origin}→{destination} {date} 的余票信息，所有数据源均无响应，请稍后再试。"
+)
+
+
+def age_text(age_s: float) -> str:
+    """A human age: 45秒 / 3分钟 / 1小时."""
+    seconds = int(age_s)
+    if seconds < 60:
+        return f"{seconds}秒"
+    if seconds < 3600:
+        return f"{seconds // 60}分钟"
+    return f"{seconds // 3600}小时"

@@ -1,0 +1,253 @@
+"""The ticket query service: caches, single-flight, fan-out and honest freshness.
+
+search(query) ─ L1 hit ──────────────────────────────► cached (age), maybe refresh in bg
+     │ miss
+     └─ flight(key) ─ L2 hit ─────────────────────────► cached (age), maybe refresh in bg
+              │ miss                          (N identical misses share one flight)
+              └─ fan-out ─ any source ok ─ store ─────► realtime
+                     └ all failed ─ stale copy ───────► cached + warning
+                               └ none ────────────────► unavailable + message
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from app.metrics import Metrics
+from app.tickets import messages
+from app.tickets.cache import CacheEntry, MemoryTier, RedisTier
+from app.tickets.fanout import fan_out
+from app.tickets.guard import GuardedSource
+from app.tickets.merge import merge_offers
+from app.tickets.model import QueryEcho, SourceReport, TicketResult
+from sources.base import Clock, shanghai_now
+from sources.models import Station, TicketQuery
+
+log = logging.getLogger("railtrip.tickets")
+
+
+class TicketService:
+    """Answers ticket queries from caches or live sources, never inventing freshness."""
+
+    def __init__(
+        self,
+        sources: Sequence[GuardedSource],
+        metrics: Metrics,
+        memory: MemoryTier,
+        redis: RedisTier | None = None,
+        *,
+        deadline_s: float = 5.0,
+        refresh_after_s: float = 60.0,
+        clock: Clock = shanghai_now,
+        monotonic: Callable[[], float] = time.monotonic,
+        single_flight: bool = True,
+    ) -> None:
+        self.sources = list(sources)
+        self.memory = memory
+        self.redis = redis
+        self._metrics = metrics
+        self._deadline = deadline_s
+        self._refresh_after = refresh_after_s
+        self._clock = clock
+        self._monotonic = monotonic
+        self._single_flight = single_flight
+        self._flights: dict[tuple[str, bool], asyncio.Task[TicketResult]] = {}
+        self._background: set[asyncio.Task[Any]] = set()
+
+    async def search(
+        self,
+        query: TicketQuery,
+        origin: Station,
+        destination: Station,
+        *,
+        refresh: bool = False,
+        allow_stale: bool = True,
+    ) -> TicketResult:
+        """Offers for `query`; `refresh` bypasses both tiers for reading (and updates them).
+
+        `origin`/`destination` are the resolved stations echoed in the answer.
+        """
+        echo = QueryEcho(
+            origin=origin,
+            destination=destination,
+            date=query.date,
+            train_types=tuple(sorted(query.train_types)),
+        )
+        if not refresh:
+            entry = self.memory.get(query.key)
+            self._metrics.cache_requests.labels(
+                tier="memory", result="hit" if entry else "miss"
+            ).inc()
+            if entry is not None:
+                return self._from_cache(query, echo, entry)
+        return await self._join(query, echo, refresh=refresh, allow_stale=allow_stale)
+
+    async def aclose(self) -> None:
+        """Cancel background refreshes (app shutdown)."""
+        for task in list(self._background):
+            task.cancel()
+        await asyncio.gather(*self._background, return_exceptions=True)
+
+    # -- single-flight -------------------------------------------------------------------
+
+    async def _join(
+        self, query: TicketQuery, echo: QueryEcho, *, refresh: bool, allow_stale: bool
+    ) -> TicketResult:
+        if not self._single_flight:
+            return await self._fly(query, echo, refresh=refresh, allow_stale=allow_stale)
+        task = self._flight(query, echo, refresh=refresh, allow_stale=allow_stale)
+        result = await asyncio.shield(task)
+        if not allow_stale and result.freshness == "cached":
+            # Joined a flight that fell back to a stale copy: this caller wants live only.
+            return result.model_copy(update={"freshness": "unavailable", "offers": ()})
+        return result
+
+    def _flight(
+        self, query: TicketQuery, echo: QueryEcho, *, refresh: bool, allow_stale: bool
+    ) -> asyncio.Task[TicketResult]:
+        """The flight in progress for this key, or a new one (registered synchronously)."""
+        flight_key = (query.key, refresh)
+        task = self._flights.get(flight_key)
+        if task is None:
+            task = asyncio.create_task(
+                self._fly(query, echo, refresh=refresh, allow_stale=allow_stale)
+            )
+            self._flights[flight_key] = task
+            task.add_done_callback(lambda _: self._flights.pop(flight_key, None))
+        return task
+
+    async def _fly(
+        self, query: TicketQuery, echo: QueryEcho, *, refresh: bool, allow_stale: bool
+    ) -> TicketResult:
+        if not refresh and self.redis is not None:
+            entry = await self.redis.get(query.key)
+            self._metrics.cache_requests.labels(
+                tier="redis", result="hit" if entry else "miss"
+            ).inc()
+            if entry is not None:
+                self.memory.put(query.key, entry)
+                return self._from_cache(query, echo, entry)
+        return await self._fetch(query, echo, allow_stale=allow_stale)
+
+    # -- live fetch ----------------------------------------------------------------------
+
+    async def _fetch(
+        self, query: TicketQuery, echo: QueryEcho, *, allow_stale: bool
+    ) -> TicketResult:
+        answers = await fan_out(self.sources, query, self._deadline, self._monotonic)
+        reports = tuple(answer.report for answer in answers)
+        warnings = [
+            messages.SOURCE_FAILED.format(name=a.report.name, status=a.report.status)
+            for a in answers
+            if not a.ok
+        ]
+        if any(a.ok for a in answers):
+            for answer in answers:
+                if not answer.ok:
+                    self._metrics.degradations.labels(kind="source_down").inc()
+            entry = CacheEntry(
+                as_of=self._clock(),
+                sources=reports,
+                offers=tuple(merge_offers(list(a.offers) for a in answers if a.ok)),
+            )
+            await self._store(query.key, entry)
+            return TicketResult(
+                query=echo,
+                freshness="realtime",
+                as_of=entry.as_of,
+                age_s=0.0,
+                sources=reports,
+                offers=entry.offers,
+                warnings=tuple(warnings) if any(not a.ok for a in answers) else (),
+            )
+        return await self._degrade(query, echo, reports, allow_stale=allow_stale)
+
+    async def _store(self, key: str, entry: CacheEntry) -> None:
+        self.memory.put(key, entry)
+        if self.redis is not None:
+            await self.redis.put(key, entry)
+
+    async def _degrade(
+        self,
+        query: TicketQuery,
+        echo: QueryEcho,
+        reports: tuple[SourceReport, ...],
+        *,
+        allow_stale: bool,
+    ) -> TicketResult:
+        stale = await self._stale(query.key) if allow_stale else None
+        if stale is not None:
+            self._metrics.degradations.labels(kind="stale_cache").inc()
+            age = self._age(stale)
+            served = {name for offer in stale.offers for name in offer.sources}
+            return TicketResult(
+                query=echo,
+                freshness="cached",
+                as_of=stale.as_of,
+                age_s=age,
+                sources=tuple(
+                    r.model_copy(
+                        update={"freshness": "cached" if r.name in served else "unavailable"}
+                    )
+                    for r in reports
+                ),
+                offers=stale.offers,
+                warnings=(messages.STALE_COPY.format(age=messages.age_text(age)),),
+            )
+        self._metrics.degradations.labels(kind="unavailable").inc()
+        return TicketResult(
+            query=echo,
+            freshness="unavailable",
+            sources=reports,
+            warnings=(
+                messages.UNAVAILABLE.format(
+                    origin=echo.origin.name, destination=echo.destination.name, date=echo.date
+                ),
+            ),
+        )
+
+    async def _stale(self, key: str) -> CacheEntry | None:
+        entry = self.memory.get_stale(key)
+        self._metrics.cache_requests.labels(
+            tier="memory", result="stale" if entry else "miss"
+        ).inc()
+        if entry is None and self.redis is not None:
+            entry = await self.redis.get_stale(key)
+            self._metrics.cache_requests.labels(
+                tier="redis", result="stale" if entry else "miss"
+            ).inc()
+        return entry
+
+    # -- cache hits ----------------------------------------------------------------------
+
+    def _from_cache(self, query: TicketQuery, echo: QueryEcho, entry: CacheEntry) -> TicketResult:
+        age = self._age(entry)
+        if age >= self._refresh_after:
+            self._refresh_in_background(query, echo)
+        return TicketResult(
+            query=echo,
+            freshness="cached",
+            as_of=entry.as_of,
+            age_s=age,
+            sources=tuple(
+                r.model_copy(update={"freshness": "cached"}) if r.status == "ok" else r
+                for r in entry.sources
+            ),
+            offers=entry.offers,
+            warnings=(messages.CACHED_COPY.format(age=messages.age_text(age)),),
+        )
+
+    def _refresh_in_background(self, query: TicketQuery, echo: QueryEcho) -> None:
+        """One background refresh per key at a time, never one per request."""
+        if (query.key, True) in self._flights:
+            return
+        task = self._flight(query, echo, refresh=True, allow_stale=False)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def _age(self, entry: CacheEntry) -> float:
+        return max(0.0, round((self._clock() - entry.as_of).total_seconds(), 3))
