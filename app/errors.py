@@ -16,7 +16,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import ORJSONResponse
+from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 
@@ -72,15 +72,15 @@ def install_error_handlers(app: FastAPI) -> None:
     """Every error leaves as JSON with a machine-readable `code` and a human `message`."""
 
     @app.exception_handler(ServiceError)
-    async def _service_error(_: Request, exc: ServiceError) -> ORJSONResponse:
-        return ORJSONResponse(exc.body(), status_code=exc.status_code)
+    async def _service_error(_: Request, exc: ServiceError) -> JSONResponse:
+        return JSONResponse(exc.body(), status_code=exc.status_code)
 
     @app.exception_handler(RequestValidationError)
-    async def _validation_error(_: Request, exc: RequestValidationError) -> ORJSONResponse:
+    async def _validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
         errors = exc.errors()
         first = errors[0] if errors else {"loc": ("body",), "msg": "invalid request"}
         field = _field_of(first.get("loc", ()))
-        return ORJSONResponse(
+        return JSONResponse(
             {
                 "code": "invalid_input",
                 "message": f"{field}: {first.get('msg', 'invalid')}",
@@ -94,11 +94,11 @@ def install_error_handlers(app: FastAPI) -> None:
         )
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_: Request, exc: StarletteHTTPException) -> ORJSONResponse:
+    async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}.get(
             exc.status_code, "http_error"
         )
-        return ORJSONResponse(
+        return JSONResponse(
             {"code": code, "message": str(exc.detail)},
             status_code=exc.status_code,
             headers=getattr(exc, "headers", None),

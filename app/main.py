@@ -9,8 +9,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 import httpx
+import openai
 from fastapi import FastAPI, Request, Response
-from fastapi.responses import ORJSONResponse
 from redis.asyncio import Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
@@ -18,15 +18,17 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.errors import install_error_handlers
+from app.intent.llm import LlmIntentParser
+from app.intent.parser import IntentParser
 from app.logs import configure_logging, request_id
 from app.metrics import Metrics
 from app.registry import build_sandbox, build_sources
-from app.routers import health, sandbox_admin, stations, tickets
+from app.routers import health, intent, sandbox_admin, stations, tickets
 from app.settings import Settings
 from app.state import AppState, Runtime
 from app.tickets.cache import MemoryTier, RedisTier
 from app.tickets.service import TicketService
-from sources.stations import load_directory
+from sources.stations import StationDirectory, load_directory
 
 log = logging.getLogger("railtrip.http")
 
@@ -40,6 +42,28 @@ def _redis_client(url: str) -> Redis:
         retry=Retry(ExponentialBackoff(cap=0.1, base=0.01), retries=1),
         retry_on_error=[RedisConnectionError, RedisTimeoutError],
         health_check_interval=10,
+    )
+
+
+def _llm_parser(
+    settings: Settings, http: httpx.AsyncClient, metrics: Metrics, directory: StationDirectory
+) -> LlmIntentParser | None:
+    """The LLM intent parser when a key is configured; None means the offline rules."""
+    if not settings.llm_enabled:
+        return None
+    client = openai.AsyncOpenAI(
+        base_url=settings.llm_base_url,
+        api_key=settings.llm_api_key,
+        max_retries=0,  # retries are the parser's business (bounded, with the error fed back)
+        timeout=settings.llm_timeout_s,
+        http_client=http,
+    )
+    return LlmIntentParser(
+        client,
+        settings.llm_model,
+        metrics=metrics,
+        directory=directory,
+        timeout_s=settings.llm_timeout_s,
     )
 
 
@@ -91,6 +115,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
             clock=runtime.clock,
             monotonic=runtime.monotonic,
         )
+        llm = _llm_parser(settings, http, metrics, directory)
         app.state.rt = AppState(
             settings=settings,
             runtime=runtime,
@@ -102,6 +127,8 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
             redis=redis,
             redis_tier=redis_tier,
             sandbox_faults=sandbox.faults,
+            intent_parser=IntentParser(directory=directory, metrics=metrics, llm=llm),
+            llm=llm,
         )
         try:
             yield
@@ -116,13 +143,13 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         version="1.0.0",
         summary="Travel requests in plain language → itineraries from live train-ticket data.",
         lifespan=lifespan,
-        default_response_class=ORJSONResponse,
     )
     install_error_handlers(app)
     app.middleware("http")(_observe_requests)
     app.include_router(health.router)
     app.include_router(stations.router)
     app.include_router(tickets.router)
+    app.include_router(intent.router)
     if settings.sandbox_admin:
         app.include_router(sandbox_admin.router)
     return app

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from app.tickets.cache import RedisTier
 from app.tickets.guard import GuardedSource
 from app.tickets.service import TicketService
 from sources.base import Clock, shanghai_now
+from sources.models import SHANGHAI
 from sources.stations import StationDirectory
 
 
@@ -26,6 +28,10 @@ class Runtime:
     clock: Clock = shanghai_now
     monotonic: Callable[[], float] = time.monotonic
     sleep: Callable[[float], Awaitable[None]] | None = None
+
+    def today(self) -> dt.date:
+        """Today in Asia/Shanghai by this runtime's clock."""
+        return self.clock().astimezone(SHANGHAI).date()
 
 
 @dataclass(frozen=True)

@@ -171,7 +171,7 @@ class StrictIntentIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    text: str = Field(min_length=1, max_length=2000)
+    text: str = Field(min_length=1, max_length=1000)
     today: dt.date | None = None
 
     @field_validator("today", mode="before")

@@ -11,7 +11,6 @@ from app.deps import State
 from app.errors import Conflict, NoLiveAnswer
 from app.queries import parse_seat_class, resolve_query
 from app.tickets.model import TicketResult
-from sources.models import SHANGHAI
 from sources.stations import Place
 
 router = APIRouter(prefix="/v1", tags=["tickets"])
@@ -33,7 +32,7 @@ async def get_tickets(
         origin,
         destination,
         date,
-        today=state.runtime.clock().astimezone(SHANGHAI).date(),
+        today=state.runtime.today(),
         sale_window_days=state.settings.sale_window_days,
         train_types=train_types,
     )
@@ -94,7 +93,7 @@ async def precheck(state: State, body: PrecheckRequest) -> dict[str, object]:
         body.origin,
         body.destination,
         body.date,
-        today=state.runtime.clock().astimezone(SHANGHAI).date(),
+        today=state.runtime.today(),
         sale_window_days=state.settings.sale_window_days,
     )
     result = await state.tickets.search(

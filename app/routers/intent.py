@@ -1,0 +1,17 @@
+"""Text → validated `TravelIntent`."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from app.deps import State
+from app.intent.model import StrictIntentIn
+from app.intent.parser import ParseOutcome
+
+router = APIRouter(prefix="/v1", tags=["intent"])
+
+
+@router.post("/intent/parse", response_model=ParseOutcome)
+async def parse_intent(state: State, body: StrictIntentIn) -> ParseOutcome:
+    """Parse a travel request (LLM when configured, else the offline rules)."""
+    return await state.intent_parser.parse(body.text, body.today or state.runtime.today())
