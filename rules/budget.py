@@ -8,7 +8,7 @@ fit the budget even with the cheapest route for every remaining segment.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rules.config import RuleConfig
@@ -44,18 +44,38 @@ def similar(a: Sequence[Route], b: Sequence[Route], gap: int) -> bool:
     return all(abs(x.depart - y.depart) < gap for x, y in zip(rides_a, rides_b, strict=True))
 
 
+def smallest(
+    routes: Sequence[Route], count: int, key: Callable[[Route], tuple[object, ...]]
+) -> list[Route]:
+    """The `count` routes of least `key`, plus any tied with the last one, in full `order`.
+
+    Selecting on a cheap numeric key and only then sorting by the full key keeps the choice
+    independent of input order without building the full key for every route.
+    """
+    head = heapq.nsmallest(count + 1, routes, key=key)
+    if len(head) == count + 1:
+        extra = head.pop()
+        edge = key(head[-1])
+        if key(extra) == edge:
+            taken = {id(route) for route in head}
+            head.extend(r for r in routes if key(r) == edge and id(r) not in taken)
+    return sorted(head, key=lambda r: r.order)
+
+
 def shortlist(routes: Sequence[Route], config: RuleConfig) -> list[Route]:
     """The routes a segment brings to the combination: best distinct ones and the cheapest."""
-    ranked = heapq.nsmallest(config.top_k_per_segment * 8, routes, key=lambda r: r.order)
+    ranked = smallest(routes, config.top_k_per_segment * 8, lambda r: r.rough_order)
     picked: list[Route] = []
     for route in ranked:
         if len(picked) == config.top_k_per_segment:
             break
         if not any(similar((route,), (p,), config.alternative_min_gap) for p in picked):
             picked.append(route)
-    cheap = heapq.nsmallest(
-        config.cheapest_k_per_segment, routes, key=lambda r: (r.unit_price, r.order)
+    cheap = smallest(
+        routes, config.cheapest_k_per_segment, lambda r: (r.unit_price, *r.rough_order)
     )
+    cheap.sort(key=lambda r: (r.unit_price, r.order))
+    del cheap[config.cheapest_k_per_segment :]
     seen = {route.rides for route in picked}
     picked.extend(route for route in cheap if route.rides not in seen)
     return picked

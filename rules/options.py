@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from rules.config import RuleConfig, is_overnight
 from rules.model import Freshness, LegKey, TripRequest
-from sources.models import SeatClass, SeatStatus, TrainOffer
+from sources.models import SLEEPER_CLASSES, Seat, SeatClass, SeatStatus, TrainOffer
 
 SCARCE_BELOW = 20
 """Spare seats under which a class counts as scarce (12306 prints "有" from 20 up)."""
@@ -81,13 +81,6 @@ def at_night(moment: dt.datetime, config: RuleConfig) -> bool:
     return clock < config.earliest_departure or clock > config.latest_arrival
 
 
-def night_allowed(offer: TrainOffer, seat_class: SeatClass, config: RuleConfig) -> bool:
-    """A ride is fine unless it runs at night; an overnight sleeper berth is always fine."""
-    if seat_class.is_sleeper and is_overnight(offer):
-        return True
-    return not (at_night(offer.depart_at, config) or at_night(offer.arrive_at, config))
-
-
 def seat_scarcity(available: int | None, passengers: int) -> float:
     """0 with plenty of seats, rising to 1 at the last seat the party needs."""
     if available is None:
@@ -137,34 +130,67 @@ def build_rides(
             if arrive_window and window_gap(offer.arrive_at, request.arrive_window) > slack:
                 continue
         funnel.eligible += 1
-        seated = usable = False
-        for rank, seat_class in enumerate(config.seat_order(offer, request.seat_class)):
-            seat = offer.seat(seat_class)
-            if seat is None or seat.price is None:
-                continue
-            if seat.can_seat(request.passengers):
-                scarcity = seat_scarcity(seat.available, request.passengers)
-            elif request.allow_waitlist and seat.status is SeatStatus.WAITLIST:
-                scarcity = 1.0
-            else:
-                continue
-            seated = True
-            if not (named or request.allow_night or night_allowed(offer, seat_class, config)):
-                continue
-            usable = True
-            rides.append(
-                Ride(
-                    offer=offer,
-                    seat_class=seat_class,
-                    unit_price=seat.price,
-                    fallback=rank,
-                    scarcity=scarcity,
-                    depart=epoch_minutes(offer.depart_at),
-                    arrive=epoch_minutes(offer.arrive_at),
-                    freshness=freshness,
-                    required=named,
-                )
-            )
-        funnel.seated += seated
-        funnel.usable += usable
+        found = _seat_options(offer, named, freshness, request, config)
+        funnel.seated += found is not None
+        if found:
+            funnel.usable += 1
+            rides.extend(found)
     return rides, funnel
+
+
+def _seat_options(
+    offer: TrainOffer,
+    named: bool,
+    freshness: Freshness,
+    request: TripRequest,
+    config: RuleConfig,
+) -> list[Ride] | None:
+    """The usable classes of one offer in fallback order (None: no seats for the party).
+
+    A class later in the order is kept only when it is cheaper than every class kept before
+    it: otherwise it is worse on price and on fallback, and can never be the better choice.
+    """
+    seats: dict[SeatClass, Seat] = {}
+    for listed in offer.seats:
+        seats.setdefault(listed.seat_class, listed)  # like TrainOffer.seat: the first one wins
+    night_ok = named or request.allow_night
+    seat_night_ok = night_ok or not (
+        at_night(offer.depart_at, config) or at_night(offer.arrive_at, config)
+    )
+    overnight = is_overnight(offer)
+    depart = arrive = 0
+    found: list[Ride] | None = None
+    cheapest = float("inf")
+    for rank, seat_class in enumerate(config.seat_order(offer, request.seat_class)):
+        seat = seats.get(seat_class)
+        if seat is None or seat.price is None:
+            continue
+        if seat.can_seat(request.passengers):
+            scarcity = seat_scarcity(seat.available, request.passengers)
+        elif request.allow_waitlist and seat.status is SeatStatus.WAITLIST:
+            scarcity = 1.0
+        else:
+            continue
+        if found is None:
+            found = []
+            depart, arrive = epoch_minutes(offer.depart_at), epoch_minutes(offer.arrive_at)
+        # An overnight berth is the night's lodging, so the night rule does not apply to it.
+        if not (seat_night_ok or (overnight and seat_class in SLEEPER_CLASSES)):
+            continue
+        if seat.price >= cheapest:
+            continue
+        cheapest = seat.price
+        found.append(
+            Ride(
+                offer=offer,
+                seat_class=seat_class,
+                unit_price=seat.price,
+                fallback=rank,
+                scarcity=scarcity,
+                depart=depart,
+                arrive=arrive,
+                freshness=freshness,
+                required=named,
+            )
+        )
+    return found

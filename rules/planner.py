@@ -35,7 +35,7 @@ from rules.options import Funnel, Ride, build_rides
 from rules.ranking import Route, breakdown, make_route
 from rules.timeline import build_days, hotel_nights, sleeper_nights, stays_of, transfers_of
 from rules.transfers import connect
-from rules.validate import normalise_train_number, validate
+from rules.validate import OfferIndex, normalise_train_number, validate
 from sources.models import TrainOffer
 
 ENGINE_MAX_TRANSFERS = 1
@@ -50,6 +50,17 @@ class _Segment:
     routes: list[Route] = field(default_factory=list)
     funnel: Funnel = field(default_factory=Funnel)
     seen: set[str] = field(default_factory=set)
+    # Best times of connections, which keep only each train's best partners as routes.
+    earliest: list[int] = field(default_factory=list)
+    fastest: list[int] = field(default_factory=list)
+
+    def bests(self) -> tuple[int, float, int]:
+        """Earliest arrival, lowest price and shortest journey among the segment's options."""
+        return (
+            min([r.arrive for r in self.routes] + self.earliest),
+            min(r.unit_price for r in self.routes),
+            min([r.arrive - r.depart for r in self.routes] + self.fastest),
+        )
 
 
 def plan(
@@ -94,7 +105,12 @@ def plan(
     combos, failure = combine(lists, keys, request, config)
     if failure is not None:
         return PlanResult(notes=tuple(notes), failures=(*failures, failure))
-    offers = [offer for entry in book.values() for offer in entry.offers]
+    # Index only the offers of trains that appear in a candidate trip: validation stays cheap.
+    numbers = {r.offer.train_number for c in combos for route in c.routes for r in route.rides}
+    offers = OfferIndex(
+        offer for entry in book.values() for offer in entry.offers if offer.train_number in numbers
+    )
+    bests = [segment.bests() for segment in segments]
     itineraries: list[Itinerary] = []
     picked: list[Combo] = []
     for combo in combos:
@@ -102,7 +118,9 @@ def plan(
             break
         if any(similar(combo.routes, p.routes, config.alternative_min_gap) for p in picked):
             continue
-        itinerary = _itinerary(combo, request, segments, return_segment, returns_home, config)
+        itinerary = _itinerary(
+            combo, request, segments, return_segment, returns_home, config, bests
+        )
         # Defence in depth: nothing leaves the engine that its own validator rejects.
         if validate(itinerary, offers, config=config, allow_waitlist=request.allow_waitlist):
             continue
@@ -154,7 +172,11 @@ def _segment(
             firsts = rides(LegKey(key.origin, hub, key.date), True, False)
             seconds = rides(second, False, True)
             if firsts and seconds:
-                segment.routes.extend(connect(index, firsts, seconds, request, config))
+                found = connect(index, firsts, seconds, request, config)
+                segment.routes.extend(found.routes)
+                if found.earliest is not None and found.fastest is not None:
+                    segment.earliest.append(found.earliest)
+                    segment.fastest.append(found.fastest)
     return segment
 
 
@@ -203,18 +225,19 @@ def _segment_failure(segment: _Segment, request: TripRequest, config: RuleConfig
     return Failure(code, template.format(**fields), segment=segment.index)
 
 
-def _reason(route: Route, routes: Sequence[Route], within_budget: bool | None) -> str:
-    """Why this route was chosen, compared with every route of its segment."""
+def _reason(route: Route, bests: tuple[int, float, int], within_budget: bool | None) -> str:
+    """Why this route was chosen, compared with every route of its segment (`_Segment.bests`)."""
+    earliest, cheapest, fastest = bests
     qualities = []
     if any(ride.required for ride in route.rides):
         qualities.append(texts.REASON_REQUIRED)
     if any(r.seat_class.is_sleeper and is_overnight(r.offer) for r in route.rides):
         qualities.append(texts.REASON_SLEEPER)
-    if route.arrive == min(r.arrive for r in routes):
+    if route.arrive == earliest:
         qualities.append(texts.REASON_EARLIEST)
-    if route.unit_price == min(r.unit_price for r in routes):
+    if route.unit_price == cheapest:
         qualities.append(texts.REASON_CHEAPEST)
-    if route.arrive - route.depart == min(r.arrive - r.depart for r in routes):
+    if route.arrive - route.depart == fastest:
         qualities.append(texts.REASON_FASTEST)
     text = texts.REASON_LIST.join(qualities[:2] or [texts.REASON_BALANCED])
     if within_budget:
@@ -232,6 +255,7 @@ def _itinerary(
     return_segment: int | None,
     returns_home: bool,
     config: RuleConfig,
+    bests: Sequence[tuple[int, float, int]],
 ) -> Itinerary:
     """Dress a combination of routes as an itinerary with totals, stays and a day plan."""
     party = request.passengers
@@ -241,7 +265,7 @@ def _itinerary(
     within = None if budget is None else total <= budget
     legs = []
     for route in combo.routes:
-        reason = _reason(route, segments[route.segment].routes, within)
+        reason = _reason(route, bests[route.segment], within)
         for ride in route.rides:
             offer = ride.offer
             legs.append(

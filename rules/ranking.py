@@ -27,14 +27,10 @@ class Route:
     rides: tuple[Ride, ...]
     cost: float
     unit_price: float
-
-    @property
-    def depart(self) -> int:
-        return self.rides[0].depart
-
-    @property
-    def arrive(self) -> int:
-        return self.rides[-1].arrive
+    depart: int
+    arrive: int
+    rough_order: tuple[float, float, int, int]
+    """The numeric head of `order`, precomputed: routes are compared by the thousand."""
 
     @property
     def trains(self) -> tuple[str, ...]:
@@ -61,20 +57,23 @@ def _ride_base(ride: Ride, w: RankingWeights) -> float:
     )
 
 
-def lead_key(ride: Ride, request: TripRequest, w: RankingWeights) -> float:
-    """The part of a two-ride route's score owed to its first ride."""
+def lead_key(ride: Ride, request: TripRequest, w: RankingWeights, epoch: int = 0) -> float:
+    """The part of a two-ride route's score owed to its first ride.
+
+    Times count from `epoch` (minutes) so the terms stay small and the sum stays exact.
+    """
     return (
         _ride_base(ride, w)
-        - w.travel_time * ride.depart / 60
+        - w.travel_time * (ride.depart - epoch) / 60
         + w.window_fit * window_gap(ride.offer.depart_at, request.depart_window) / 60
     )
 
 
-def tail_key(ride: Ride, request: TripRequest, w: RankingWeights) -> float:
-    """The part of a two-ride route's score owed to its second ride."""
+def tail_key(ride: Ride, request: TripRequest, w: RankingWeights, epoch: int = 0) -> float:
+    """The part of a two-ride route's score owed to its second ride (see `lead_key`)."""
     return (
         _ride_base(ride, w)
-        + w.travel_time * ride.arrive / 60
+        + w.travel_time * (ride.arrive - epoch) / 60
         + w.window_fit * window_gap(ride.offer.arrive_at, request.arrive_window) / 60
     )
 
@@ -99,11 +98,16 @@ def make_route(
     segment: int, rides: tuple[Ride, ...], request: TripRequest, w: RankingWeights
 ) -> Route:
     """A route with its score and per-person price."""
+    return new_route(
+        segment, rides, sum(route_parts(rides, request, w)), sum(r.unit_price for r in rides)
+    )
+
+
+def new_route(segment: int, rides: tuple[Ride, ...], cost: float, unit_price: float) -> Route:
+    """A route from its rides and score, with its times and sort key filled in."""
+    depart, arrive, price = rides[0].depart, rides[-1].arrive, round(unit_price, 2)
     return Route(
-        segment=segment,
-        rides=rides,
-        cost=sum(route_parts(rides, request, w)),
-        unit_price=round(sum(r.unit_price for r in rides), 2),
+        segment, rides, cost, price, depart, arrive, (round(cost, 9), price, depart, arrive)
     )
 
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 from rules.config import RuleConfig
 from rules.model import TripRequest
 from rules.options import Ride
-from rules.ranking import Route, lead_key, make_route, tail_key
+from rules.ranking import Route, lead_key, new_route, tail_key
 
 
 def connection_ok(arriving: Ride, leaving: Ride, config: RuleConfig) -> bool:
@@ -57,21 +58,36 @@ def _groups(rides: Sequence[Ride], *, by_arrival: bool) -> dict[str, list[int]]:
     return groups
 
 
+@dataclass(frozen=True, slots=True)
+class Connections:
+    """Two-ride routes through one hub, and the best times any connection there achieves."""
+
+    routes: list[Route]
+    earliest: int | None
+    fastest: int | None
+
+
 def connect(
     segment: int,
     firsts: Sequence[Ride],
     seconds: Sequence[Ride],
     request: TripRequest,
     config: RuleConfig,
-) -> list[Route]:
-    """Two-ride routes through one hub: for every ride, its best partner by score, and for
-    every first ride also its cheapest and its earliest-arriving partner."""
+) -> Connections:
+    """For every ride its best partner by score, and for every first ride its cheapest one;
+    plus the earliest arrival and shortest journey over all catchable pairs (exact, so that
+    "最早到达" and "用时最短" are true of the routes chosen)."""
     w = config.weights
-    leads = [lead_key(r, request, w) for r in firsts]
-    tails = [tail_key(r, request, w) for r in seconds]
+    epoch = min((r.depart for r in firsts), default=0)
+    leads = [lead_key(r, request, w, epoch) for r in firsts]
+    tails = [tail_key(r, request, w, epoch) for r in seconds]
     second_prices = [r.unit_price for r in seconds]
     second_arrivals = [float(r.arrive) for r in seconds]
-    pairs: set[tuple[int, int]] = set()
+    # Pairs are encoded as one int (i * width + j): ints cost the garbage collector nothing.
+    width = len(seconds)
+    pairs: set[int] = set()
+    earliest: int | None = None
+    fastest: int | None = None
     longest = config.max_connection
     arrivals = _groups(firsts, by_arrival=True)
     departures = _groups(seconds, by_arrival=False)
@@ -80,15 +96,31 @@ def connect(
         for there, s_idx in departures.items():
             shortest = config.min_connection(here == there)
             depart_times = [seconds[j].depart for j in s_idx]
-            for keys in (tails, second_prices, second_arrivals):
+            for keys in (tails, second_prices):
                 local = [keys[j] for j in s_idx]
                 queries = ((t + shortest, t + longest, k) for k, t in enumerate(arrive_times))
                 for k, j in window_min(depart_times, local, queries):
-                    pairs.add((f_idx[k], s_idx[j]))
+                    pairs.add(f_idx[k] * width + s_idx[j])
+            local = [second_arrivals[j] for j in s_idx]
+            queries = ((t + shortest, t + longest, k) for k, t in enumerate(arrive_times))
+            for k, j in window_min(depart_times, local, queries):
+                arrive = seconds[s_idx[j]].arrive
+                journey = arrive - firsts[f_idx[k]].depart
+                earliest = arrive if earliest is None else min(earliest, arrive)
+                fastest = journey if fastest is None else min(fastest, journey)
             local_leads = [leads[i] for i in f_idx]
             back = ((t - longest, t - shortest, k) for k, t in enumerate(depart_times))
             for k, i in window_min(arrive_times, local_leads, back):
-                pairs.add((f_idx[i], s_idx[k]))
-    # Scores are recomputed per route (not leads + tails) so that direct and connecting
-    # routes compare without float noise from the large epoch-minute terms.
-    return [make_route(segment, (firsts[i], seconds[j]), request, w) for i, j in sorted(pairs)]
+                pairs.add(f_idx[i] * width + s_idx[k])
+    routes = []
+    for pair in sorted(pairs):
+        i, j = divmod(pair, width)
+        routes.append(
+            new_route(
+                segment,
+                (firsts[i], seconds[j]),
+                leads[i] + tails[j] + w.transfers,
+                firsts[i].unit_price + seconds[j].unit_price,
+            )
+        )
+    return Connections(routes, earliest, fastest)

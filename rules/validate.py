@@ -45,22 +45,29 @@ def check_train_numbers(numbers: Iterable[str], offers: Iterable[TrainOffer]) ->
     return violations
 
 
+class OfferIndex:
+    """Offers indexed by ride and by (train number, date): build once, validate many."""
+
+    def __init__(self, offers: Iterable[TrainOffer]) -> None:
+        self.by_ride: dict[tuple[object, ...], list[TrainOffer]] = {}
+        self.by_day: dict[tuple[object, ...], list[TrainOffer]] = {}
+        for offer in offers:
+            self.by_ride.setdefault(offer.ride_key, []).append(offer)
+            self.by_day.setdefault((offer.train_number, offer.date), []).append(offer)
+
+
 def validate(
     itinerary: Itinerary,
-    offers: Iterable[TrainOffer],
+    offers: Iterable[TrainOffer] | OfferIndex,
     *,
     config: RuleConfig = DEFAULT_RULES,
     allow_waitlist: bool = False,
 ) -> list[Violation]:
     """Every reason `itinerary` disagrees with `offers` or the scheduling rules (empty: valid)."""
-    by_ride: dict[tuple[object, ...], list[TrainOffer]] = {}
-    by_day: dict[tuple[object, ...], list[TrainOffer]] = {}
-    for offer in offers:
-        by_ride.setdefault(offer.ride_key, []).append(offer)
-        by_day.setdefault((offer.train_number, offer.date), []).append(offer)
+    index = offers if isinstance(offers, OfferIndex) else OfferIndex(offers)
     violations: list[Violation] = []
     for leg in itinerary.legs:
-        violations.extend(_check_leg(leg, by_ride, by_day, allow_waitlist))
+        violations.extend(_check_leg(leg, index.by_ride, index.by_day, allow_waitlist))
     violations.extend(_check_sequence(itinerary.legs, config))
     violations.extend(_check_totals(itinerary))
     return violations

@@ -58,8 +58,11 @@ def test_connect_keeps_only_catchable_pairs_and_every_first_train_gets_its_best_
         legs["上海"].key, legs["上海"].offers, "realtime", request, DEFAULT_RULES, NOW,
         depart_window=False, arrive_window=True,
     )  # fmt: skip
-    routes = connect(0, firsts, seconds, request, DEFAULT_RULES)
+    found = connect(0, firsts, seconds, request, DEFAULT_RULES)
+    routes = found.routes
     assert routes
     assert all(connection_ok(*route.rides, DEFAULT_RULES) for route in routes)
     assert {route.trains[0] for route in routes} == {"G101", "G103"}
     assert ("G101", "G7001") not in {route.trains for route in routes}  # 15 minutes
+    assert found.earliest == min(route.arrive for route in routes)
+    assert found.fastest == min(route.arrive - route.depart for route in routes)
