@@ -1,0 +1,148 @@
+"""What the benchmarks share: the real ticket pipeline built outside FastAPI, timing helpers.
+
+`ticket_pipeline()` builds exactly what the app's lifespan builds (sandbox vendors mounted on
+one httpx client, guarded adapters from `app.registry`, the real cache tiers and
+`TicketService`), but lets a benchmark choose `single_flight` and add vendors.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import statistics
+import sys
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import httpx  # noqa: E402
+
+from app.metrics import Metrics  # noqa: E402
+from app.registry import build_sandbox, build_sources  # noqa: E402
+from app.settings import Settings  # noqa: E402
+from app.state import Runtime  # noqa: E402
+from app.tickets.cache import MemoryTier  # noqa: E402
+from app.tickets.guard import GuardedSource  # noqa: E402
+from app.tickets.service import TicketService  # noqa: E402
+from sources.models import SHANGHAI, Station, TicketQuery  # noqa: E402
+from sources.sandbox.faults import FaultConfig  # noqa: E402
+from sources.stations import StationDirectory, curated_directory  # noqa: E402
+
+# Generous per-source limits for runs that measure something other than the limiter.
+GENEROUS = {"concurrency": 100, "rate_per_s": 1000.0, "timeout_s": 30.0, "retries": 0}
+
+
+def travel_day(days_ahead: int = 3) -> dt.date:
+    """A date inside the sale window by the real clock (the sandbox sells 15 days ahead)."""
+    return dt.datetime.now(SHANGHAI).date() + dt.timedelta(days=days_ahead)
+
+
+def station(directory: StationDirectory, text: str) -> Station:
+    """The echo station of a city or station name, as the router resolves it."""
+    place = directory.resolve(text)
+    return next((s for s in place.stations if s.telecode == place.telecode), place.stations[0])
+
+
+def query_for(
+    directory: StationDirectory, origin: str, destination: str, day: dt.date
+) -> tuple[TicketQuery, Station, Station]:
+    """A `TicketQuery` between two places and the stations echoed with it."""
+    o, d = directory.resolve(origin), directory.resolve(destination)
+    query = TicketQuery(origin=o.telecode, destination=d.telecode, date=day)
+    return query, station(directory, origin), station(directory, destination)
+
+
+@dataclass
+class Pipeline:
+    """The pieces of one ticket pipeline a benchmark reads from."""
+
+    service: TicketService
+    sources: tuple[GuardedSource, ...]
+    metrics: Metrics
+    faults: dict[str, FaultConfig]
+    directory: StationDirectory
+
+    def upstream_requests(self) -> dict[str, int]:
+        """Attempts per source that reached it (`railtrip_source_requests_total` minus
+        `circuit_open`, as DESIGN.md §6 defines)."""
+        counts = {s.name: 0 for s in self.sources}
+        for family in self.metrics.source_requests.collect():
+            for sample in family.samples:
+                if sample.name.endswith("_total") and sample.labels["outcome"] != "circuit_open":
+                    counts[sample.labels["source"]] += int(sample.value)
+        return counts
+
+
+@asynccontextmanager
+async def ticket_pipeline(
+    settings: Settings,
+    *,
+    single_flight: bool = True,
+    runtime: Runtime | None = None,
+) -> AsyncIterator[Pipeline]:
+    """The lifespan's ticket pipeline for `settings`, sandbox knobs from the environment."""
+    runtime = runtime or Runtime()
+    directory = curated_directory()
+    metrics = Metrics()
+    sandbox = build_sandbox(settings, directory, runtime, environ={})
+    http = httpx.AsyncClient(
+        mounts=sandbox.transports,
+        timeout=httpx.Timeout(10.0),
+        follow_redirects=False,
+        limits=httpx.Limits(max_connections=100, max_keepalive_connections=20),
+    )
+    try:
+        sources = build_sources(settings, http, directory, metrics, runtime)
+        service = TicketService(
+            sources,
+            metrics,
+            MemoryTier(
+                settings.memory_ttl_s,
+                settings.stale_ttl_s,
+                settings.memory_max_entries,
+                timer=runtime.monotonic,
+            ),
+            None,
+            deadline_s=settings.query_deadline_s,
+            refresh_after_s=settings.refresh_after_s,
+            clock=runtime.clock,
+            monotonic=runtime.monotonic,
+            single_flight=single_flight,
+        )
+        yield Pipeline(service, sources, metrics, sandbox.faults, directory)
+        await service.aclose()
+    finally:
+        await http.aclose()
+
+
+def percentile(values: Iterable[float], share: float) -> float:
+    """The `share` quantile (0..1) by linear interpolation; what `numpy.percentile` gives."""
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    index = (len(ordered) - 1) * share
+    low = int(index)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (index - low)
+
+
+def median(values: Iterable[float]) -> float:
+    return statistics.median(list(values))
+
+
+def rss_kib() -> int:
+    """Resident set size of this process now (VmRSS), KiB."""
+    text = Path("/proc/self/status").read_text()
+    match = re.search(r"^VmRSS:\s+(\d+)\s+kB", text, re.MULTILINE)
+    return int(match[1]) if match else -1
+
+
+def quiet_logs() -> None:
+    """Keep benchmark output readable: the service logs JSON lines at INFO to stderr."""
+    os.environ.setdefault("RAILTRIP_LOG_LEVEL", "WARNING")
