@@ -1,0 +1,92 @@
+"""Every source down for a while, then back: stale copies, honest `unavailable`, breakers heal."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from app.settings import Settings
+from tests.chaos.conftest import assert_honest_freshness, running, sample, ticket_params
+
+pytestmark = pytest.mark.chaos
+
+SOURCES = ("sandbox-12306", "sandbox-partner")
+FAST_BREAKERS = {
+    name: {"breaker_failures": 3, "breaker_cooldown_s": 0.2, "rate_per_s": 100.0}
+    for name in SOURCES
+}
+
+
+async def set_faults(client, vendor: str, **knobs: float) -> None:
+    response = await client.post(f"/sandbox/{vendor}/faults", json=knobs)
+    assert response.status_code == 200, response.text
+
+
+async def test_outage_serves_stale_then_unavailable_and_breakers_close_after_recovery():
+    """Seen queries come back `cached` with their offers, unseen ones `unavailable`; once the
+    vendors heal and the short cool-down passes, /readyz says ok and answers are live again."""
+    settings = Settings(source_overrides=FAST_BREAKERS)
+    async with running(settings) as (app, client):
+        seen = [ticket_params(i) for i in range(3)]
+        unseen = [ticket_params(i) for i in range(3, 6)]
+        before = {}
+        for params in seen:
+            response = await client.get("/v1/tickets", params=params)
+            assert response.status_code == 200
+            assert response.json()["freshness"] == "realtime"
+            before[tuple(params.values())] = response.json()["offers"]
+
+        for vendor in ("12306", "partner"):
+            await set_faults(client, vendor, error_rate=1.0)
+
+        for params in seen:
+            response = await client.get("/v1/tickets", params={**params, "refresh": "true"})
+            assert response.status_code == 200
+            body = response.json()
+            assert_honest_freshness(body)
+            assert body["freshness"] == "cached"
+            assert body["offers"] == before[tuple(params.values())]
+            assert all(s["status"] != "ok" for s in body["sources"])
+            assert body["warnings"]
+        for params in unseen:
+            response = await client.get("/v1/tickets", params=params)
+            assert response.status_code == 200
+            body = response.json()
+            assert_honest_freshness(body)
+            assert body["freshness"] == "unavailable"
+            assert {s["freshness"] for s in body["sources"]} == {"unavailable"}
+
+        ready = await client.get("/readyz")
+        assert ready.status_code == 503
+        assert set(ready.json()["sources"].values()) <= {"open-circuit", "half-open-circuit"}
+        assert sample(app, "railtrip_degradations_total", kind="stale_cache") >= len(seen)
+        for name in SOURCES:
+            assert (
+                sample(app, "railtrip_source_requests_total", source=name, outcome="circuit_open")
+                > 0
+            ), "an open breaker should have refused calls during the outage"
+
+        for vendor in ("12306", "partner"):
+            await set_faults(client, vendor, error_rate=0.0)
+
+        # Poll, bounded: the half-open probe may go out only after the 0.2 s cool-down.
+        deadline = time.monotonic() + 5.0
+        body = None
+        while time.monotonic() < deadline:
+            response = await client.get("/v1/tickets", params={**unseen[0], "refresh": "true"})
+            assert response.status_code == 200
+            body = response.json()
+            if all(s["status"] == "ok" for s in body["sources"]):
+                break
+            await asyncio.sleep(0.05)
+        assert body is not None and body["freshness"] == "realtime", body
+        assert [s["freshness"] for s in body["sources"]] == ["realtime", "realtime"]
+        assert body["offers"]
+
+        ready = await client.get("/readyz")
+        assert ready.status_code == 200
+        assert ready.json()["sources"] == dict.fromkeys(SOURCES, "ok")
+        for name in SOURCES:
+            assert sample(app, "railtrip_source_circuit_state", source=name) == 0
