@@ -112,8 +112,17 @@ class Metrics:
             ["source"],
             registry=r,
         )
+        # Registered only by `track_redis()`: absent (not 0) when Redis is not configured,
+        # so the RedisDown alert cannot fire on the embedded default.
         self.redis_up = Gauge(
             "railtrip_redis_up",
             "1 when Redis answers, 0 when it is down; absent when Redis is not configured.",
-            registry=r,
+            registry=None,
         )
+        self._redis_tracked = False
+
+    def track_redis(self) -> None:
+        """Start exporting `railtrip_redis_up` (Redis is configured)."""
+        if not self._redis_tracked:
+            self.registry.register(self.redis_up)
+            self._redis_tracked = True

@@ -12,7 +12,12 @@ from pydantic import ValidationError
 
 from app.errors import InvalidInput, UnknownStation
 from sources.models import TRAIN_TYPES, SeatClass, Station, TicketQuery
-from sources.stations import Place, StationDirectory, UnknownStationError
+from sources.stations import (
+    AmbiguousStationError,
+    Place,
+    StationDirectory,
+    UnknownStationError,
+)
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,12 @@ def resolve_place(directory: StationDirectory, field: str, text: str) -> Place:
     """A city, station name, pinyin or telecode; 422 with suggestions otherwise."""
     try:
         return directory.resolve(text)
+    except AmbiguousStationError as exc:
+        raise UnknownStation(
+            field,
+            f"{field}: {text!r} is ambiguous; did you mean one of {', '.join(exc.suggestions)}?",
+            suggestions=exc.suggestions,
+        ) from exc
     except UnknownStationError as exc:
         raise UnknownStation(
             field,

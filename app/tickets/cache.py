@@ -96,6 +96,7 @@ class RedisTier:
         self._retry_pause = retry_pause_s
         self._monotonic = monotonic
         self._down_since: float | None = None
+        metrics.track_redis()
         metrics.redis_up.set(1)
 
     @property

@@ -51,7 +51,7 @@ class RetryPolicy:
     def retrying(self, sleep: Sleep) -> AsyncRetrying:
         """A fresh retry controller: one per call, never shared between concurrent tasks."""
         backoff = wait_exponential_jitter(
-            initial=self.initial_s, max=self.max_s, jitter=self.jitter_s
+            multiplier=self.initial_s, max=self.max_s, jitter=self.jitter_s
         )
 
         def wait(state: RetryCallState) -> float:
@@ -99,6 +99,13 @@ class GuardedSource:
             on_change=self._breaker_changed,
         )
         metrics.breaker_state.labels(source=self.name).set(0)
+
+    def readiness(self) -> str:
+        """`ok`, `open-circuit` or `half-open-circuit`; also refreshes the breaker gauge, so an
+        idle source's gauge follows the cool-down instead of sticking at "open"."""
+        state = self.breaker.state
+        self._metrics.breaker_state.labels(source=self.name).set(BREAKER_STATE_VALUES[state])
+        return "ok" if state is BreakerState.CLOSED else f"{state.replace('_', '-')}-circuit"
 
     async def search(self, query: TicketQuery) -> list[TrainOffer]:
         """Query the source with retries; raises the last `SourceError` when all attempts fail."""

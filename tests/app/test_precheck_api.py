@@ -1,0 +1,99 @@
+"""The booking precheck re-queries live; it never answers from a cache."""
+
+from __future__ import annotations
+
+from tests.app.apps import running, sample
+from tests.clocks import FakeTime
+
+DAY = "2026-12-04"
+
+
+def check(train: str, **extra: object) -> dict[str, object]:
+    return {
+        "train_number": train,
+        "date": DAY,
+        "origin": "北京",
+        "destination": "上海",
+        "seat_class": "second",
+        **extra,
+    }
+
+
+async def _bookable_second_class(client) -> dict:  # type: ignore[no-untyped-def]
+    offers = (
+        await client.get(
+            "/v1/tickets", params={"origin": "北京", "destination": "上海", "date": DAY}
+        )
+    ).json()["offers"]
+    for o in offers:
+        for s in o["seats"]:
+            if s["seat_class"] == "second" and s["status"] == "available" and s["price"]:
+                return {"train": o["train_number"], "price": s["price"]}
+    raise AssertionError("no bookable second-class seat in the sandbox")
+
+
+async def test_a_bookable_train_is_confirmed_live() -> None:
+    async with running() as (client, state):
+        pick = await _bookable_second_class(client)
+        r = await client.post(
+            "/v1/bookings/precheck", json=check(pick["train"], expected_price=pick["price"])
+        )
+        assert r.status_code == 200
+        body = r.json()
+        assert body["bookable"] is True and body["freshness"] == "realtime"
+        assert body["price"] == pick["price"] and body["checked_at"]
+        assert (
+            sample(state, "railtrip_source_requests_total", source="sandbox-12306", outcome="ok")
+            == 2
+        )
+
+
+async def test_an_invented_train_number_is_409_not_found_and_counted() -> None:
+    async with running() as (client, state):
+        r = await client.post("/v1/bookings/precheck", json=check("G99999"))
+        assert r.status_code == 409 and r.json()["reason"] == "not_found"
+        assert sample(state, "railtrip_invented_train_rejections_total", origin="user") == 1
+
+
+async def test_a_changed_price_is_409_with_the_new_price() -> None:
+    async with running() as (client, _):
+        pick = await _bookable_second_class(client)
+        r = await client.post(
+            "/v1/bookings/precheck", json=check(pick["train"], expected_price=1.0)
+        )
+    assert r.status_code == 409
+    assert r.json()["reason"] == "price_changed" and r.json()["price"] == pick["price"]
+
+
+async def test_a_party_larger_than_the_seats_left_is_409_sold_out() -> None:
+    async with running() as (client, _):
+        offers = (
+            await client.get(
+                "/v1/tickets", params={"origin": "北京", "destination": "上海", "date": DAY}
+            )
+        ).json()["offers"]
+        few = next(
+            (o["train_number"], s["seat_class"], s["available"])
+            for o in offers
+            for s in o["seats"]
+            if s["status"] == "available" and s["available"] is not None and s["available"] < 9
+        )
+        r = await client.post(
+            "/v1/bookings/precheck",
+            json={**check(few[0]), "seat_class": few[1], "passengers": few[2] + 1},
+        )
+    assert r.status_code == 409 and r.json()["reason"] == "sold_out"
+
+
+async def test_sources_down_is_503_even_though_the_cache_holds_the_train() -> None:
+    time = FakeTime()
+    async with running(time=time) as (client, _):
+        pick = await _bookable_second_class(client)
+        for vendor in ("12306", "partner"):
+            await client.post(f"/sandbox/{vendor}/faults", json={"error_rate": 1})
+        cached = await client.get(
+            "/v1/tickets", params={"origin": "北京", "destination": "上海", "date": DAY}
+        )
+        assert cached.json()["freshness"] == "cached"
+        r = await client.post("/v1/bookings/precheck", json=check(pick["train"]))
+    assert r.status_code == 503 and r.json()["code"] == "no_live_answer"

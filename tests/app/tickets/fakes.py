@@ -1,0 +1,77 @@
+"""In-process fake sources for unit tests of the query service (no HTTP, no sandbox)."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from collections.abc import Callable
+
+from sources.errors import SourceError
+from sources.models import SHANGHAI, Seat, SeatClass, SeatStatus, Station, TicketQuery, TrainOffer
+
+BJN = Station(telecode="VNP", name="北京南", city="北京", pinyin="beijingnan", initials="bjn")
+SHQ = Station(
+    telecode="AOH", name="上海虹桥", city="上海", pinyin="shanghaihongqiao", initials="shhq"
+)
+DAY = dt.date(2026, 12, 4)
+
+
+def offer(
+    number: str = "G1",
+    *,
+    hour: int = 9,
+    source: str = "a",
+    second: Seat | None = None,
+    fetched_at: dt.datetime | None = None,
+) -> TrainOffer:
+    depart = dt.datetime(DAY.year, DAY.month, DAY.day, hour, 0, tzinfo=SHANGHAI)
+    return TrainOffer(
+        train_number=number,
+        train_no=f"24000{number}0",
+        origin_station=BJN,
+        destination_station=SHQ,
+        depart_at=depart,
+        arrive_at=depart + dt.timedelta(hours=4, minutes=30),
+        duration_min=270,
+        seats=(
+            second
+            or Seat(
+                seat_class=SeatClass.SECOND, status=SeatStatus.AVAILABLE, available=20, price=553.0
+            ),
+        ),
+        sources=(source,),
+        fetched_at=fetched_at or dt.datetime(2026, 12, 1, 8, 0, tzinfo=SHANGHAI),
+    )
+
+
+def query(day: dt.date = DAY, origin: str = "BJP", destination: str = "SHH") -> TicketQuery:
+    return TicketQuery(origin=origin, destination=destination, date=day)
+
+
+class FakeSource:
+    """Answers from a script: offers, an exception, or a wait on a gate."""
+
+    def __init__(
+        self,
+        name: str,
+        answer: Callable[[TicketQuery], list[TrainOffer]] | None = None,
+        *,
+        error: SourceError | None = None,
+        script: list[SourceError | None] | None = None,
+        gate: asyncio.Event | None = None,
+    ) -> None:
+        self.name = name
+        self.calls: list[TicketQuery] = []
+        self.error = error  # raised on every call while set
+        self.script = list(script or [])  # consumed first: an error to raise, or None to answer
+        self.gate = gate
+        self._answer = answer or (lambda q: [offer(source=name)])
+
+    async def search(self, query: TicketQuery) -> list[TrainOffer]:
+        self.calls.append(query)
+        if self.gate is not None:
+            await self.gate.wait()
+        step = self.script.pop(0) if self.script else self.error
+        if step is not None:
+            raise step
+        return self._answer(query)

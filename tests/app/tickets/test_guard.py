@@ -1,0 +1,189 @@
+"""Per-source gentleness: retries, backoff, Retry-After, breaker, timeouts, rate limit."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from app.metrics import Metrics
+from app.settings import SourceSettings
+from app.tickets.breaker import BreakerState, CircuitBreaker
+from app.tickets.fanout import fan_out
+from app.tickets.guard import CircuitOpenError, GuardedSource
+from sources.errors import (
+    SourceBlocked,
+    SourceParseError,
+    SourceRateLimited,
+    SourceRejected,
+    SourceServerError,
+    SourceTimeout,
+)
+from tests.app.tickets.fakes import FakeSource, query
+from tests.clocks import FakeTime
+
+
+def guard(source: FakeSource, time: FakeTime, **settings: object) -> tuple[GuardedSource, Metrics]:
+    metrics = Metrics()
+    conf = SourceSettings(**({"rate_per_s": 1000} | settings))
+    return GuardedSource(source, conf, metrics, sleep=time.sleep, monotonic=time.monotonic), metrics
+
+
+def attempts(metrics: Metrics, source: str, outcome: str) -> float:
+    return (
+        metrics.registry.get_sample_value(
+            "railtrip_source_requests_total", {"source": source, "outcome": outcome}
+        )
+        or 0.0
+    )
+
+
+async def test_transient_errors_are_retried_with_growing_backoff() -> None:
+    time = FakeTime()
+    src = FakeSource(
+        "s", script=[SourceServerError("s", "HTTP 502", 502), SourceBlocked("s", "HTML page")]
+    )
+    guarded, metrics = guard(src, time, retries=2)
+    offers = await guarded.search(query())
+    assert [o.train_number for o in offers] == ["G1"]
+    assert len(src.calls) == 3
+    assert len(time.sleeps) == 2 and 0 < time.sleeps[0] < time.sleeps[1]
+    assert attempts(metrics, "s", "error") == 1
+    assert attempts(metrics, "s", "rate_limited") == 1
+    assert attempts(metrics, "s", "ok") == 1
+
+
+async def test_rate_limited_answers_honour_retry_after() -> None:
+    time = FakeTime()
+    src = FakeSource("s", script=[SourceRateLimited("s", "HTTP 429", retry_after=1.5)])
+    guarded, _ = guard(src, time, retries=2)
+    await guarded.search(query())
+    assert time.sleeps[0] >= 1.5
+
+
+@pytest.mark.parametrize(
+    "error",
+    [SourceRejected("s", "HTTP 400", 400), SourceParseError("s", "bad payload")],
+    ids=["4xx", "parse"],
+)
+async def test_permanent_errors_are_never_retried(error: Exception) -> None:
+    time = FakeTime()
+    src = FakeSource("s", error=error)  # type: ignore[arg-type]
+    guarded, metrics = guard(src, time, retries=2)
+    with pytest.raises(type(error)):
+        await guarded.search(query())
+    assert len(src.calls) == 1 and time.sleeps == []
+    assert attempts(metrics, "s", "error") == 1
+
+
+async def test_retries_stop_after_the_configured_number() -> None:
+    time = FakeTime()
+    src = FakeSource("s", error=SourceServerError("s", "HTTP 500", 500))
+    guarded, metrics = guard(src, time, retries=2)
+    with pytest.raises(SourceServerError):
+        await guarded.search(query())
+    assert len(src.calls) == 3
+    assert attempts(metrics, "s", "error") == 3
+
+
+async def test_breaker_opens_fails_fast_then_lets_one_probe_through_after_cooldown() -> None:
+    time = FakeTime()
+    src = FakeSource("s", error=SourceServerError("s", "HTTP 500", 500))
+    guarded, metrics = guard(src, time, retries=0, breaker_failures=3, breaker_cooldown_s=30)
+    for _ in range(3):
+        with pytest.raises(SourceServerError):
+            await guarded.search(query())
+    assert guarded.breaker.state is BreakerState.OPEN
+    with pytest.raises(CircuitOpenError):
+        await guarded.search(query())
+    assert len(src.calls) == 3  # refused without reaching the source
+    assert attempts(metrics, "s", "circuit_open") == 1
+    assert metrics.registry.get_sample_value("railtrip_source_circuit_state", {"source": "s"}) == 2
+
+    time.advance(30)
+    src.error = None
+    assert guarded.readiness() == "half-open-circuit"
+    await guarded.search(query())
+    assert guarded.breaker.state is BreakerState.CLOSED
+    assert guarded.readiness() == "ok"
+
+
+def test_half_open_admits_a_single_probe_and_a_failed_probe_reopens() -> None:
+    time = FakeTime()
+    breaker = CircuitBreaker(1, 10, clock=time.monotonic)
+    breaker.record_failure()
+    assert not breaker.allow()
+    time.advance(10)
+    assert breaker.allow() and not breaker.allow()
+    breaker.record_failure()
+    assert breaker.state is BreakerState.OPEN and not breaker.allow()
+
+
+@pytest.mark.looptime
+async def test_a_hanging_source_is_cut_at_its_timeout_and_counted() -> None:
+    src = FakeSource("s", gate=asyncio.Event())  # never opened
+    metrics = Metrics()
+    guarded = GuardedSource(src, SourceSettings(timeout_s=2, retries=1, rate_per_s=1000), metrics)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    with pytest.raises(SourceTimeout):
+        await guarded.search(query())
+    assert attempts(metrics, "s", "timeout") == 2
+    assert loop.time() - started < 5  # two 2 s attempts plus a short backoff
+
+
+@pytest.mark.looptime
+async def test_the_query_deadline_bounds_a_hanging_source_and_keeps_the_other() -> None:
+    metrics = Metrics()
+    hanging = GuardedSource(
+        FakeSource("hang", gate=asyncio.Event()), SourceSettings(timeout_s=3, retries=2), metrics
+    )
+    fine = GuardedSource(FakeSource("fine"), SourceSettings(), metrics)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    answers = await fan_out([hanging, fine], query(), deadline_s=5.0, monotonic=loop.time)
+    assert loop.time() - started == pytest.approx(5.0, abs=0.01)
+    assert [a.report.status for a in answers] == ["timeout", "ok"]
+    assert answers[1].offers and not answers[0].offers
+
+
+async def test_rate_limit_spaces_requests_to_a_source_at_least_one_interval_apart() -> None:
+    # aiolimiter runs on the loop's real clock; at 50/s the 40 queries take ~0.8 s.
+    rate = 50.0
+    stamps: list[float] = []
+    src = FakeSource("s", lambda q: stamps.append(time.monotonic()) or [])
+    guarded = GuardedSource(src, SourceSettings(rate_per_s=rate, concurrency=40), Metrics())
+    days = [query().date.replace(day=d) for d in range(1, 29)] + [query().date] * 12
+    await asyncio.gather(*(guarded.search(query().model_copy(update={"date": d})) for d in days))
+    gaps = [b - a for a, b in zip(stamps, stamps[1:], strict=False)]
+    assert len(stamps) == 40
+    assert min(gaps) >= (1 / rate) * 0.85  # scheduler jitter allowance, never a burst
+    # No one-second window holds more than `rate` requests.
+    assert max(sum(1 for t in stamps if s <= t < s + 1) for s in stamps) <= rate
+
+
+async def test_concurrency_cap_limits_attempts_in_flight() -> None:
+    gate, three_in = asyncio.Event(), asyncio.Event()
+    in_flight = peak = 0
+
+    class Counting(FakeSource):
+        async def search(self, q):  # type: ignore[no-untyped-def]
+            nonlocal in_flight, peak
+            in_flight += 1
+            peak = max(peak, in_flight)
+            if in_flight == 3:
+                three_in.set()
+            await gate.wait()
+            in_flight -= 1
+            return []
+
+    guarded = GuardedSource(
+        Counting("s"), SourceSettings(concurrency=3, rate_per_s=1000), Metrics()
+    )
+    tasks = [asyncio.create_task(guarded.search(query())) for _ in range(10)]
+    await asyncio.wait_for(three_in.wait(), timeout=5)
+    assert guarded._semaphore.locked()  # the other seven queue on the cap, not the source
+    assert peak == 3
+    gate.set()
+    await asyncio.gather(*tasks)
