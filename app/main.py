@@ -17,13 +17,16 @@ from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from app.agent import PlanningAgent
 from app.errors import install_error_handlers
 from app.intent.llm import LlmIntentParser
 from app.intent.parser import IntentParser
+from app.limits import BodyLimitMiddleware
 from app.logs import configure_logging, request_id
 from app.metrics import Metrics
 from app.registry import build_sandbox, build_sources
-from app.routers import health, intent, sandbox_admin, stations, tickets
+from app.routers import health, intent, plan, sandbox_admin, stations, tickets
+from app.sessions import SessionStore
 from app.settings import Settings
 from app.state import AppState, Runtime
 from app.tickets.cache import MemoryTier, RedisTier
@@ -65,6 +68,22 @@ def _llm_parser(
         directory=directory,
         timeout_s=settings.llm_timeout_s,
     )
+
+
+def _tool_runner(settings: Settings, http: httpx.AsyncClient, metrics: Metrics) -> object | None:
+    """Tool-calling mode (`RAILTRIP_AGENT_MODE=llm_tools` with a model configured), else None."""
+    if settings.agent_mode != "llm_tools" or not settings.llm_enabled:
+        return None
+    from app.agent.tools import ToolRunner
+
+    client = openai.AsyncOpenAI(
+        base_url=settings.llm_base_url,
+        api_key=settings.llm_api_key,
+        max_retries=0,  # a failing model ends tool mode; the state machine finishes the turn
+        timeout=settings.llm_timeout_s,
+        http_client=http,
+    )
+    return ToolRunner(client, settings.llm_model, metrics=metrics)
 
 
 def create_app(settings: Settings | None = None, runtime: Runtime | None = None) -> FastAPI:
@@ -116,6 +135,18 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
             monotonic=runtime.monotonic,
         )
         llm = _llm_parser(settings, http, metrics, directory)
+        intent_parser = IntentParser(directory=directory, metrics=metrics, llm=llm)
+        agent = PlanningAgent(
+            parser=intent_parser,
+            tickets=ticket_service,
+            directory=directory,
+            metrics=metrics,
+            max_steps=settings.agent_max_steps,
+            sale_window_days=settings.sale_window_days,
+            clock=runtime.clock,
+            monotonic=runtime.monotonic,
+            tool_runner=_tool_runner(settings, http, metrics),
+        )
         app.state.rt = AppState(
             settings=settings,
             runtime=runtime,
@@ -127,7 +158,9 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
             redis=redis,
             redis_tier=redis_tier,
             sandbox_faults=sandbox.faults,
-            intent_parser=IntentParser(directory=directory, metrics=metrics, llm=llm),
+            intent_parser=intent_parser,
+            sessions=SessionStore(redis, settings.session_ttl_s),
+            agent=agent,
             llm=llm,
         )
         try:
@@ -145,11 +178,13 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         lifespan=lifespan,
     )
     install_error_handlers(app)
-    app.middleware("http")(_observe_requests)
+    app.add_middleware(BodyLimitMiddleware)
+    app.middleware("http")(_observe_requests)  # added last = outermost: sees every refusal
     app.include_router(health.router)
     app.include_router(stations.router)
     app.include_router(tickets.router)
     app.include_router(intent.router)
+    app.include_router(plan.router)
     if settings.sandbox_admin:
         app.include_router(sandbox_admin.router)
     return app
