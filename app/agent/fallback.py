@@ -1,0 +1,138 @@
+"""FALLBACK: what to relax next, in a fixed order, each at most once; then say what was tried.
+
+1. one-transfer routes via hub cities (for the segments that failed);
+2. the adjacent days (±1, the whole trip moved);
+3. other train types, seat classes and times of day (the budget kept);
+4. stop, with a Chinese explanation of what was tried and what the traveller could relax.
+
+Stages that cannot help the failure at hand are skipped (a budget shortfall is not cured by
+a transfer), so the run stays well inside the step bound.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from app.agent import texts
+from app.agent.trip import has_preferences, relaxed, shifted
+from rules import MAJOR_HUBS, Failure, LegKey, TripRequest, required_legs, transfer_legs
+from rules.model import FILTERED_OUT, OVER_BUDGET, PAST_DEPARTURE
+
+
+@dataclass(frozen=True, slots=True)
+class Relaxation:
+    """The next attempt: the candidate requests to plan and the legs they need."""
+
+    stage: str
+    candidates: tuple[TripRequest, ...]
+    legs: tuple[LegKey, ...]
+    needs_query: bool
+
+
+def segment_failures(failures: tuple[Failure, ...]) -> list[Failure]:
+    return [f for f in failures if f.segment is not None]
+
+
+def hub_legs(request: TripRequest, failing: list[int]) -> list[LegKey]:
+    """Both halves of a transfer via every major hub, for the failing segments only."""
+    keys = required_legs(request)
+    legs: list[LegKey] = []
+    for index in failing:
+        if 0 <= index < len(keys):
+            legs.extend(transfer_legs(keys[index], MAJOR_HUBS))
+    return legs
+
+
+def useful_hubs(offers_of: dict[LegKey, int]) -> set[str]:
+    """Hubs that had trains on both halves of some transfer (worth asking again on other days)."""
+    arriving = {(k.destination, k.date) for k, n in offers_of.items() if n}
+    leaving = {(k.origin, k.date) for k, n in offers_of.items() if n}
+    return {hub for hub, _ in arriving & leaving}
+
+
+def next_relaxation(
+    *,
+    original: TripRequest,
+    failures: tuple[Failure, ...],
+    tried: list[str],
+    today: dt.date,
+    last_sale_day: dt.date,
+    hub_offers: dict[LegKey, int],
+) -> Relaxation | None:
+    """The next stage worth trying after `tried` (stage names), or None: time to stop."""
+    failing = segment_failures(failures)
+    over_budget = any(f.code == OVER_BUDGET for f in failures)
+    transfers_ok = original.max_transfers >= 1 and not original.via
+    if (
+        "transfer" not in tried
+        and failing
+        and transfers_ok
+        and any(f.code != PAST_DEPARTURE for f in failing)
+    ):
+        legs = hub_legs(original, [f.segment for f in failing if f.segment is not None])
+        return Relaxation("transfer", (original,), tuple(legs), needs_query=True)
+    if "days" not in tried and failing:
+        candidates = []
+        for delta in (1, -1):
+            moved = shifted(original, delta)
+            last = moved.return_date or moved.depart_date
+            if moved.depart_date >= today and last <= last_sale_day:
+                candidates.append(moved)
+        if candidates:
+            hubs = useful_hubs(hub_offers) if "transfer" in tried else set()
+            legs: list[LegKey] = []
+            for moved in candidates:
+                keys = required_legs(moved)
+                legs.extend(keys)
+                for key in keys:
+                    for hub in sorted(hubs - {key.origin, key.destination}):
+                        legs += [
+                            LegKey(key.origin, hub, key.date),
+                            LegKey(hub, key.destination, key.date),
+                        ]
+            return Relaxation("days", tuple(candidates), tuple(legs), needs_query=True)
+    filtered = any(f.code == FILTERED_OUT for f in failures)
+    if "relax" not in tried and (has_preferences(original) or over_budget or filtered):
+        base = [original]
+        if "days" in tried:
+            base += [shifted(original, d) for d in (1, -1)]
+        candidates_r = tuple(relaxed(r) for r in base)
+        return Relaxation("relax", candidates_r, (), needs_query=False)
+    return None
+
+
+def explain(
+    *,
+    header: str,
+    original: TripRequest,
+    failures: tuple[Failure, ...],
+    tried: list[str],
+    hubs_tried: bool,
+    unavailable: list[str],
+) -> str:
+    """Why nothing could be planned, what was tried, and what the traveller could relax."""
+    why = "；".join(dict.fromkeys(f.message for f in failures)) + ("。" if failures else "")
+    why += "".join(unavailable)
+    steps = [texts.TRIED_DIRECT]
+    if "transfer" in tried or hubs_tried:
+        steps.append(texts.TRIED_TRANSFER.format(hubs="、".join(MAJOR_HUBS[:3])))
+    if "days" in tried:
+        days = [texts.day_label(original.depart_date + dt.timedelta(days=d)) for d in (-1, 1)]
+        steps.append(texts.TRIED_DAYS.format(days="、".join(days)))
+    if "relax" in tried:
+        steps.append(texts.TRIED_RELAX)
+    advice = []
+    if unavailable:
+        advice.append(texts.ADVISE_LATER)
+    if any(f.code == OVER_BUDGET for f in failures) or original.budget is not None:
+        advice.append(texts.ADVISE_BUDGET)
+    advice.append(texts.ADVISE_DATE)
+    if original.max_transfers == 0 or "transfer" not in tried:
+        advice.append(texts.ADVISE_TRANSFER)
+    if has_preferences(original) and "relax" not in tried:
+        advice.append(texts.ADVISE_RELAX)
+    text = texts.NO_PLAN.format(header=header, why=why)
+    text += texts.TRIED.format(steps="、".join(steps))
+    text += texts.ADVICE.format(advice=texts.ADVICE_JOIN.join(advice))
+    return text

@@ -1,0 +1,420 @@
+"""The planning agent: one handler per state, one bounded driver loop over `TRANSITIONS`.
+
+Every step is timed, logged as one structured line, counted, and kept in the run's trace; a
+state that raises is visible in both and leads to FALLBACK (or ends the run with a clear
+answer when FALLBACK itself raised). The bound is checked before every step.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from app.agent import texts
+from app.agent.fallback import explain, next_relaxation
+from app.agent.fetch import TicketSearch, fetch_legs, merge_sources
+from app.agent.model import (
+    AgentInfo,
+    AgentInput,
+    AgentMode,
+    PlanReply,
+    Run,
+    TraceStep,
+    worst_freshness,
+)
+from app.agent.states import State, check_transition
+from app.agent.summary import header, plan_summary, train_numbers_in
+from app.agent.trip import TripProblem, trip_request
+from app.intent import templates as intent_templates
+from app.intent.merge import merge_intent
+from app.metrics import Metrics
+from rules import TripRequest, check_train_numbers, plan, required_legs, validate
+from rules.validate import OfferIndex
+from sources.base import Clock, shanghai_now
+from sources.models import SHANGHAI
+from sources.stations import StationDirectory
+
+log = logging.getLogger("railtrip.agent")
+
+Handler = Callable[[Run], Awaitable[State]]
+
+
+class PlanningAgent:
+    """Turns one turn (text or intent, plus the conversation so far) into a `PlanReply`."""
+
+    def __init__(
+        self,
+        *,
+        parser: Any,
+        tickets: TicketSearch,
+        directory: StationDirectory,
+        metrics: Metrics,
+        max_steps: int = 10,
+        sale_window_days: int = 15,
+        clock: Clock = shanghai_now,
+        monotonic: Callable[[], float] = time.monotonic,
+        tool_runner: Any = None,
+    ) -> None:
+        self.parser = parser
+        self.tickets = tickets
+        self.directory = directory
+        self.metrics = metrics
+        self.max_steps = max_steps
+        self.sale_window_days = sale_window_days
+        self.clock = clock
+        self.monotonic = monotonic
+        self.tool_runner = tool_runner
+        self._handlers: dict[State, Handler] = {
+            State.PARSE_INTENT: self._parse_intent,
+            State.CLARIFY: self._clarify,
+            State.QUERY_TICKETS: self._query_tickets,
+            State.EVALUATE_OPTIONS: self._evaluate_options,
+            State.GENERATE_PLAN: self._generate_plan,
+            State.FALLBACK: self._fallback,
+        }
+
+    @property
+    def mode(self) -> AgentMode:
+        return "llm_tools" if self.tool_runner is not None else "state_machine"
+
+    # -- the driver -------------------------------------------------------------------------
+
+    async def run(self, turn: AgentInput) -> PlanReply:
+        """Run the state machine (or tool mode, when configured) to DONE or the step bound."""
+        run = Run(input=turn, mode=self.mode)
+        state = State.PARSE_INTENT
+        steps = 0
+        while state is not State.DONE:
+            if steps >= self.max_steps:
+                self._stop_at_bound(run, steps)
+                break
+            steps += 1
+            state = await self._step(run, state, steps)
+            if (
+                state is State.QUERY_TICKETS
+                and self.tool_runner is not None
+                and run.mode == "llm_tools"
+            ):
+                # Tool mode takes over after the intent is understood; it shares the bound.
+                state, steps = await self.tool_runner.run(self, run, steps)
+        self.metrics.agent_steps.labels(mode=run.mode).observe(steps)
+        return self._reply(run, steps)
+
+    async def _step(self, run: Run, state: State, number: int) -> State:
+        """Run one state: time it, log it, count it, trace it; errors become FALLBACK."""
+        self.metrics.agent_state.labels(state=state.value).inc()
+        run.detail = ""
+        started = self.monotonic()
+        error: str | None = None
+        try:
+            target = await self._handlers[state](run)
+            check_transition(state, target)
+        except Exception as exc:
+            error = f"{type(exc).__name__}: {exc}"
+            log.exception("agent state raised", extra={"agent_state": state.value, "step": number})
+            run.last_error = state.value
+            target = State.FALLBACK if state is not State.FALLBACK else State.DONE
+            if target is State.DONE:
+                run.summary = texts.INTERNAL_ERROR.format(state=state.value)
+                run.itineraries = []
+        ms = round((self.monotonic() - started) * 1000, 2)
+        self.record(run, state.value, target.value, ms, run.detail, error, number)
+        return target
+
+    def record(
+        self,
+        run: Run,
+        state: str,
+        target: str,
+        ms: float,
+        detail: str,
+        error: str | None,
+        number: int,
+    ) -> None:
+        """Trace and log one step (tool mode records its model requests here too)."""
+        run.trace.append(
+            TraceStep(step=number, state=state, next=target, ms=ms, detail=detail, error=error)
+        )
+        log.info(
+            "agent step",
+            extra={
+                "agent_mode": run.mode,
+                "step": number,
+                "agent_state": state,
+                "next_state": target,
+                "duration_ms": ms,
+                "detail": detail,
+                "error": error,
+            },
+        )
+
+    def _stop_at_bound(self, run: Run, steps: int) -> None:
+        run.itineraries = []
+        text = texts.STEP_BOUND.format(steps=steps)
+        if run.original is not None:
+            text += explain(
+                header=header(run.original),
+                original=run.original,
+                failures=run.plan.failures if run.plan else (),
+                tried=run.tried,
+                hubs_tried=run.hubs_fetched,
+                unavailable=[],
+            )
+        run.summary = text
+        run.warn(texts.STEP_BOUND.format(steps=steps))
+        log.warning("agent step bound hit", extra={"agent_mode": run.mode, "step": steps})
+
+    # -- states -----------------------------------------------------------------------------
+
+    async def _parse_intent(self, run: Run) -> State:
+        turn = run.input
+        if turn.intent is not None:
+            outcome = self.parser.finish(turn.intent, turn.text or "", "rules")
+        else:
+            outcome = await self.parser.parse(turn.text or "", turn.today)
+        for warning in outcome.warnings:
+            run.warn(warning)
+        intent = outcome.intent
+        question = outcome.clarify_question
+        if intent.kind == "out_of_scope":
+            run.intent = turn.previous or intent
+            run.summary = outcome.message or intent_templates.refusal("other")
+            run.detail = "out_of_scope"
+            return State.DONE
+        if turn.previous is not None:
+            intent = merge_intent(turn.previous, intent)
+            question = _question_for(intent)
+        run.intent = intent
+        if question:
+            run.clarify_question = question
+            run.detail = "missing: " + ",".join(intent.missing)
+            return State.CLARIFY
+        try:
+            request = trip_request(
+                intent,
+                self.directory,
+                today=turn.today,
+                sale_window_days=self.sale_window_days,
+                warnings=run.warnings,
+            )
+        except TripProblem as problem:
+            run.clarify_question = problem.question
+            run.detail = "trip problem"
+            return State.CLARIFY
+        run.request = run.original = request
+        run.candidates = [request]
+        run.wanted_legs = required_legs(request)
+        run.detail = f"{request.origin}→{request.destination} {request.depart_date}"
+        return State.QUERY_TICKETS
+
+    async def _clarify(self, run: Run) -> State:
+        run.summary = run.clarify_question or intent_templates.ASK_ORIGIN
+        return State.DONE
+
+    async def _query_tickets(self, run: Run) -> State:
+        missing = [key for key in run.wanted_legs if key not in run.results]
+        run.results.update(await fetch_legs(self.tickets, self.directory, missing))
+        fresh = [run.results[k].freshness for k in missing]
+        run.detail = f"{len(missing)} legs: " + ",".join(
+            f"{f}={fresh.count(f)}" for f in ("realtime", "cached", "unavailable") if f in fresh
+        )
+        return State.EVALUATE_OPTIONS
+
+    async def _evaluate_options(self, run: Run) -> State:
+        if not run.trains_checked:
+            self._check_named_trains(run)
+        book = run.book()
+        now = self._now(run)
+        best = None
+        for candidate in run.candidates:
+            result = plan(candidate, book, now=now, limit=3)
+            if run.plan is None:
+                run.plan = result
+            if result.itineraries and (
+                best is None
+                or result.itineraries[0].score.total < best[1].itineraries[0].score.total
+            ):
+                best = (candidate, result)
+        if best is None:
+            run.detail = "no itinerary"
+            return State.FALLBACK
+        run.request, run.plan = best
+        run.detail = f"{len(best[1].itineraries)} itineraries"
+        return State.GENERATE_PLAN
+
+    async def _generate_plan(self, run: Run) -> State:
+        assert run.plan is not None and run.request is not None and run.original is not None
+        index = OfferIndex(o for r in run.results.values() for o in r.offers)
+        valid = [
+            it
+            for it in run.plan.itineraries
+            if not validate(it, index, allow_waitlist=run.request.allow_waitlist)
+        ]
+        if not valid:
+            run.detail = "validation rejected every itinerary"
+            return State.FALLBACK
+        run.itineraries = valid
+        best = valid[0]
+        summary = plan_summary(run.request, best, valid[1:])
+        unknown = set(train_numbers_in(summary)) - set(best.train_numbers)
+        if unknown:  # the templates only print the itinerary's trains; anything else is a bug
+            raise RuntimeError(f"summary names trains outside the itinerary: {sorted(unknown)}")
+        notes = []
+        if run.request.depart_date != run.original.depart_date:
+            notes.append(
+                texts.SHIFTED_DAY.format(
+                    wanted=texts.day_label(run.original.depart_date),
+                    chosen=texts.day_label(run.request.depart_date),
+                )
+            )
+        if "relax" in run.tried and run.request.train_types != run.original.train_types:
+            notes.append(texts.RELAXED)
+        if len(best.legs) > len(required_legs(run.request)) and "transfer" in run.tried:
+            notes.append(texts.VIA_TRANSFER)
+        run.summary = "".join(notes) + summary
+        for note in run.plan.notes:
+            run.warn(note)
+        if worst_freshness([leg.freshness for leg in best.legs]) != "realtime":
+            run.warn(texts.CACHED_PLAN)
+        run.detail = "→".join(best.train_numbers)
+        return State.DONE
+
+    async def _fallback(self, run: Run) -> State:
+        if run.last_error is not None:
+            run.summary = texts.INTERNAL_ERROR.format(state=run.last_error)
+            run.warn(run.summary)
+            return State.DONE
+        original = run.original
+        if original is None:
+            run.summary = texts.INTERNAL_ERROR.format(state="PARSE_INTENT")
+            return State.DONE
+        failures = run.first_failures or (run.plan.failures if run.plan else ())
+        run.first_failures = failures
+        unavailable = self._unavailable(run, original)
+        relaxation = None
+        if not unavailable:
+            relaxation = next_relaxation(
+                original=original,
+                failures=failures,
+                tried=run.tried,
+                today=run.input.today,
+                last_sale_day=run.input.today + dt.timedelta(days=self.sale_window_days),
+                hub_offers={k: len(r.offers) for k, r in run.results.items()},
+            )
+        if relaxation is None:
+            run.summary = explain(
+                header=header(original),
+                original=original,
+                failures=failures,
+                tried=run.tried,
+                hubs_tried=run.hubs_fetched,
+                unavailable=unavailable,
+            )
+            run.detail = "stop"
+            return State.DONE
+        run.tried.append(relaxation.stage)
+        run.hubs_fetched |= relaxation.stage == "transfer"
+        run.candidates = list(relaxation.candidates)
+        run.plan = None
+        run.detail = relaxation.stage
+        if relaxation.needs_query:
+            run.wanted_legs = list(relaxation.legs)
+            return State.QUERY_TICKETS
+        return State.EVALUATE_OPTIONS
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def _check_named_trains(self, run: Run) -> None:
+        """Trains the traveller named must be in this request's live results; else say so."""
+        run.trains_checked = True
+        assert run.request is not None and run.intent is not None
+        named = run.intent.train_numbers
+        if not named:
+            return
+        keys = required_legs(run.request)
+        offers = [o for k in keys if k in run.results for o in run.results[k].offers]
+        absent = {v.train_number for v in check_train_numbers(named, offers)}
+        first = keys[0]
+        for number in sorted(absent):
+            self.metrics.invented_trains.labels(origin="user").inc()
+            run.warn(
+                texts.TRAIN_NOT_FOUND.format(
+                    train=number,
+                    route=texts.route_label(first.origin, first.destination),
+                    date=texts.day_label(first.date),
+                )
+            )
+        kept = tuple(n for n in named if n not in absent)
+        request = run.request.model_copy(update={"required_trains": kept})
+        run.request = run.original = request
+        run.candidates = [request]
+        run.absent_trains = sorted(absent)
+
+    @staticmethod
+    def _unavailable(run: Run, request: TripRequest) -> list[str]:
+        """Messages for the trip's own legs that no source (nor any cache) could answer."""
+        found = []
+        for key in required_legs(request):
+            result = run.results.get(key)
+            if result is not None and result.freshness == "unavailable" and not result.offers:
+                found.append(
+                    texts.UNAVAILABLE.format(
+                        route=texts.route_label(key.origin, key.destination),
+                        date=texts.day_label(key.date),
+                    )
+                )
+        return found
+
+    def _now(self, run: Run) -> dt.datetime:
+        midnight = dt.datetime.combine(run.input.today, dt.time(0, 0), tzinfo=SHANGHAI)
+        return max(self.clock(), midnight)
+
+    def _reply(self, run: Run, steps: int) -> PlanReply:
+        best = run.itineraries[0] if run.itineraries else None
+        if best is not None:
+            used = [leg.freshness for leg in best.legs]
+            freshness = worst_freshness(used)
+        elif run.request is not None:
+            used_keys = [k for k in required_legs(run.request) if k in run.results]
+            freshness = worst_freshness([run.results[k].freshness for k in used_keys])
+        else:
+            freshness = "unavailable"
+        if best is not None and run.absent_trains:
+            trains = list(dict.fromkeys(n for it in run.itineraries for n in it.train_numbers))[:3]
+            run.warn(texts.TRAIN_ALTERNATIVES.format(trains="、".join(trains)))
+        if best is None and run.summary and not run.clarify_question and run.request is not None:
+            run.warn(run.summary)
+        for key in required_legs(run.request) if run.request else []:
+            result = run.results.get(key)
+            if result is not None and best is not None:
+                for warning in result.warnings:
+                    run.warn(warning)
+        return PlanReply(
+            intent=run.intent,
+            itinerary=best,
+            alternatives=run.itineraries[1:],
+            summary=run.summary,
+            freshness=freshness,
+            sources=merge_sources(run.results.values()),
+            agent=AgentInfo(mode=run.mode, steps=steps, trace=run.trace),
+            warnings=run.warnings,
+            clarify_question=run.clarify_question,
+        )
+
+
+def _question_for(intent: Any) -> str | None:
+    """The clarifying question for a merged (multi-turn) intent, from the intent templates."""
+    questions = []
+    missing = list(intent.missing)
+    if intent.destination is None and intent.destination_text:
+        questions.append(intent_templates.not_a_station(intent.destination_text, None))
+        missing = [m for m in missing if m != "destination"]
+    ask = intent_templates.ask_for(missing)
+    if ask:
+        questions.append(ask)
+    if not questions:
+        return None
+    return questions[0] + "".join(intent_templates.AND_THEN + q for q in questions[1:])

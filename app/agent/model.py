@@ -1,0 +1,110 @@
+"""What the agent answers (`POST /v1/plan` body) and the mutable state of one run."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from app.intent.model import TravelIntent
+from app.tickets.model import Freshness, SourceReport, TicketResult
+from rules import Failure, Itinerary, LegKey, LegOffers, PlanResult, TripRequest
+
+AgentMode = Literal["state_machine", "llm_tools"]
+FRESHNESS_ORDER: dict[str, int] = {"realtime": 0, "cached": 1, "unavailable": 2}
+
+
+def worst_freshness(values: list[str]) -> Freshness:
+    """The least fresh of `values` (realtime < cached < unavailable); none is unavailable."""
+    if not values:
+        return "unavailable"
+    worst = max(values, key=lambda v: FRESHNESS_ORDER.get(v, 2))
+    return worst if worst in ("realtime", "cached") else "unavailable"  # type: ignore[return-value]
+
+
+class TraceStep(BaseModel):
+    """One step of a run: the state that ran, where it went, how long it took, and why."""
+
+    step: int
+    state: str
+    next: str
+    ms: float
+    detail: str = ""
+    error: str | None = None
+
+
+class AgentInfo(BaseModel):
+    mode: AgentMode
+    steps: int
+    trace: list[TraceStep] = Field(default_factory=list)
+
+
+class PlanReply(BaseModel):
+    """The answer of `/v1/plan` (and, with `session_id`, of `/v1/chat`)."""
+
+    intent: TravelIntent | None = None
+    itinerary: Itinerary | None = None
+    alternatives: list[Itinerary] = Field(default_factory=list)
+    summary: str
+    freshness: Freshness = "unavailable"
+    sources: list[SourceReport] = Field(default_factory=list)
+    agent: AgentInfo
+    warnings: list[str] = Field(default_factory=list)
+    clarify_question: str | None = None
+
+
+class ChatReply(PlanReply):
+    session_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class AgentInput:
+    """One turn: free text or a structured intent, plus the conversation so far (chat)."""
+
+    today: dt.date
+    text: str | None = None
+    intent: TravelIntent | None = None
+    previous: TravelIntent | None = None
+
+
+@dataclass(slots=True)
+class Run:
+    """Mutable state of one agent run; dependencies live on the agent, not here."""
+
+    input: AgentInput
+    mode: AgentMode = "state_machine"
+    intent: TravelIntent | None = None
+    request: TripRequest | None = None
+    original: TripRequest | None = None
+    candidates: list[TripRequest] = field(default_factory=list)
+    first_failures: tuple[Failure, ...] = ()
+    trains_checked: bool = False
+    absent_trains: list[str] = field(default_factory=list)
+    wanted_legs: list[LegKey] = field(default_factory=list)
+    results: dict[LegKey, TicketResult] = field(default_factory=dict)
+    plan: PlanResult | None = None
+    itineraries: list[Itinerary] = field(default_factory=list)
+    summary: str = ""
+    clarify_question: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    tried: list[str] = field(default_factory=list)
+    hubs_fetched: bool = False
+    day_shift: int = 0
+    relaxed: bool = False
+    last_error: str | None = None
+    trace: list[TraceStep] = field(default_factory=list)
+    detail: str = ""
+
+    def warn(self, text: str) -> None:
+        """Add a warning once."""
+        if text and text not in self.warnings:
+            self.warnings.append(text)
+
+    def book(self) -> dict[LegKey, LegOffers]:
+        """The fetched offers in the shape the rule engine reads."""
+        return {
+            key: LegOffers(key, result.offers, result.freshness)
+            for key, result in self.results.items()
+        }

@@ -1,0 +1,73 @@
+"""Every Chinese sentence the agent says, as templates; code picks them, models never write them."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from rules.texts import clock, day_label, route_label, yuan
+
+__all__ = ["clock", "day_label", "route_label", "yuan"]
+
+# -- the plan ----------------------------------------------------------------------------------
+SUMMARY = "已按「{header}」为你安排：{legs}；合计{total}元{budget_note}。"
+HEADER_SEP = " · "
+HEADER_BUDGET = "预算{budget}元"
+HEADER_PARTY = "{n}人"
+LEG = "{label} {train} {origin} {depart}→{destination} {arrive} {seat} {price}元"
+LEG_TRANSFER = "，在{station}换乘 "
+LEG_LABEL_OUT = "去程"
+LEG_LABEL_RETURN = "返程"
+LEG_LABEL_NTH = "第{n}程"
+WITHIN_BUDGET = "，在预算内"
+OVER_BUDGET = "，超出预算{over}元"
+ALTERNATIVES = "另有{n}个备选方案。"
+CACHED_PLAN = "注意：本方案部分余票信息来自缓存（非实时），购票前请以实时查询为准。"
+SHIFTED_DAY = "原定{wanted}没有合适的车次，已改为{chosen}出发。"
+RELAXED = "按原要求（车型/席别/时段）没有合适的车次，已放宽这些条件。"
+VIA_TRANSFER = "没有直达车次，已为你安排中转方案。"
+
+# -- the traveller's own train numbers ----------------------------------------------------------
+TRAIN_NOT_FOUND = (
+    "您提到的车次{train}不在{route} {date}的实时查询结果中，已为您推荐实际有票的车次。"
+)
+TRAIN_ALTERNATIVES = "可选车次：{trains}。"
+
+# -- what cannot be planned ----------------------------------------------------------------------
+NO_PLAN = "抱歉，没能为「{header}」找到合适的行程。{why}"
+TRIED = "已尝试：{steps}。"
+ADVICE = "建议{advice}。"
+ADVICE_JOIN = "，或"
+TRIED_DIRECT = "直达车次"
+TRIED_TRANSFER = "经{hubs}等枢纽中转"
+TRIED_DAYS = "前后一天（{days}）"
+TRIED_RELAX = "其他车型和席别"
+ADVISE_BUDGET = "适当提高预算"
+ADVISE_DATE = "换一个出发日期"
+ADVISE_TRANSFER = "允许中转"
+ADVISE_RELAX = "放宽车型、席别或出发时间的要求"
+ADVISE_LATER = "稍后再试"
+UNAVAILABLE = "暂时无法获取{route} {date}的余票信息。"
+STEP_BOUND = "抱歉，规划步骤已达上限（{steps}步），先到这里。"
+INTERNAL_ERROR = "抱歉，规划时出现内部错误（{state}），请稍后再试。"
+
+# -- questions -------------------------------------------------------------------------------------
+UNKNOWN_PLACE = "抱歉，我没有找到“{place}”这个车站或城市，请问您指的是哪里？"
+SAME_CITY = "出发地和目的地都在{city}，请问您想去哪里？"
+DATE_PAST = "{date}已经过去了，请问您打算哪天出发？"
+DATE_NOT_ON_SALE = (
+    "{date}的车票尚未开售（可购买{days}天内的车票，最晚{last}），请问您想改在哪天出发？"
+)
+RETURN_NOT_ON_SALE = "返程日期{date}的车票尚未开售，先为您规划去程。"
+PARTY_CAPPED = "一次最多为{max}人规划，已按{max}人安排（您提到{n}人）。"
+SESSION_SINGLE_TURN = "会话服务暂时不可用，本轮按单轮对话处理，之前的对话内容未能保留。"
+LLM_TEXT_DISCARDED = "模型回复中含有查询结果里没有的车次，已改用系统生成的说明。"
+LLM_FAILED = "智能助手暂时不可用，已改用规则规划。"
+
+
+def date_span(start: dt.date, end: dt.date | None) -> str:
+    """`12月4日` or `12月4日–6日` or `12月30日–1月2日`."""
+    if end is None or end == start:
+        return day_label(start)
+    if end.month == start.month:
+        return f"{day_label(start)}–{end.day}日"
+    return f"{day_label(start)}–{day_label(end)}"

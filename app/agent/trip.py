@@ -1,0 +1,135 @@
+"""From a validated `TravelIntent` to the rule engine's `TripRequest` (cities, dates, party)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from app.agent import texts
+from app.intent.model import TravelIntent
+from rules import TripRequest, ViaStop
+from sources.stations import StationDirectory, UnknownStationError
+
+MAX_PARTY = 9
+"""12306 sells at most nine tickets per order; the engine plans for that many."""
+
+DEFAULT_VIA_NIGHTS = 1
+"""A stop named without a length of stay ("再加一站杭州") is one night."""
+
+
+class TripProblem(ValueError):
+    """The intent cannot become a trip request; `question` is what to ask the traveller."""
+
+    def __init__(self, question: str) -> None:
+        super().__init__(question)
+        self.question = question
+
+
+def city_of(directory: StationDirectory, name: str) -> str:
+    """The city a directory name (city or station) belongs to."""
+    try:
+        return directory.resolve(name).city
+    except UnknownStationError as exc:
+        raise TripProblem(texts.UNKNOWN_PLACE.format(place=name)) from exc
+
+
+def trip_request(
+    intent: TravelIntent,
+    directory: StationDirectory,
+    *,
+    today: dt.date,
+    sale_window_days: int,
+    warnings: list[str],
+) -> TripRequest:
+    """The engine's view of `intent`; raises `TripProblem` with a question when it cannot."""
+    assert intent.origin and intent.destination and intent.date_start
+    origin = city_of(directory, intent.origin)
+    destination = city_of(directory, intent.destination)
+    if origin == destination and not intent.via:
+        raise TripProblem(texts.SAME_CITY.format(city=origin))
+    start = intent.date_start
+    last_sale_day = today + dt.timedelta(days=sale_window_days)
+    if start < today:
+        raise TripProblem(texts.DATE_PAST.format(date=texts.day_label(start)))
+    if start > last_sale_day:
+        raise TripProblem(
+            texts.DATE_NOT_ON_SALE.format(
+                date=texts.day_label(start),
+                days=sale_window_days,
+                last=texts.day_label(last_sale_day),
+            )
+        )
+    via = tuple(
+        ViaStop(
+            city_of(directory, stop.city),
+            DEFAULT_VIA_NIGHTS if stop.nights is None else stop.nights,
+        )
+        for stop in intent.via
+    )
+    passengers = intent.passengers
+    if passengers > MAX_PARTY:
+        warnings.append(texts.PARTY_CAPPED.format(n=passengers, max=MAX_PARTY))
+        passengers = MAX_PARTY
+    return_trip = intent.return_trip if intent.return_trip is not None else True
+    return_date = intent.date_end if return_trip else None
+    onward_end = start + dt.timedelta(days=sum(stop.nights for stop in via))
+    if return_date is not None and return_date < onward_end:
+        return_date = None
+    nights = None
+    if return_trip and return_date is None and intent.nights is not None:
+        nights = intent.nights
+    if return_date is not None and return_date > last_sale_day:
+        warnings.append(texts.RETURN_NOT_ON_SALE.format(date=texts.day_label(return_date)))
+        return_date, nights = None, None
+    prefs = set(intent.preferences)
+    return TripRequest(
+        origin=origin,
+        destination=destination,
+        depart_date=start,
+        return_date=return_date,
+        nights=nights,
+        return_trip=return_trip,
+        via=via,
+        passengers=passengers,
+        budget=intent.budget,
+        depart_window=(intent.depart_window.start, intent.depart_window.end)
+        if intent.depart_window
+        else None,
+        arrive_window=(intent.arrive_window.start, intent.arrive_window.end)
+        if intent.arrive_window
+        else None,
+        train_types=frozenset(intent.train_types),
+        seat_class=intent.seat_class,
+        max_transfers=0 if "直达" in prefs else 1,
+        allow_night="卧铺" in prefs,
+    )
+
+
+def shifted(request: TripRequest, days: int) -> TripRequest:
+    """The same trip moved by `days` (return date too)."""
+    delta = dt.timedelta(days=days)
+    return request.model_copy(
+        update={
+            "depart_date": request.depart_date + delta,
+            "return_date": request.return_date + delta if request.return_date else None,
+        }
+    )
+
+
+def relaxed(request: TripRequest) -> TripRequest:
+    """The same trip with any train type, any class, any time of day (budget kept)."""
+    return request.model_copy(
+        update={
+            "train_types": frozenset(),
+            "seat_class": None,
+            "depart_window": None,
+            "arrive_window": None,
+            "allow_night": True,
+        }
+    )
+
+
+def has_preferences(request: TripRequest) -> bool:
+    """True when relaxing types, classes or times could change anything."""
+    return bool(
+        request.train_types or request.seat_class or request.depart_window or request.arrive_window
+    )

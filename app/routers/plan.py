@@ -1,0 +1,106 @@
+"""Planning endpoints: one-shot `POST /v1/plan` and multi-turn `POST /v1/chat`."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from app.agent import AgentInput, ChatReply, PlanReply
+from app.agent import texts as agent_texts
+from app.deps import State
+from app.errors import InvalidInput
+from app.intent.model import TravelIntent
+from app.sessions import SESSION_ID_PATTERN, SessionUnavailable, new_session_id
+
+router = APIRouter(prefix="/v1", tags=["plan"])
+
+
+def _iso_date(value: object) -> object:
+    # Only ISO strings: lax parsing would read a number as a Unix timestamp.
+    if value is None or isinstance(value, dt.date):
+        return value
+    if isinstance(value, str):
+        return dt.date.fromisoformat(value)
+    raise ValueError("expected YYYY-MM-DD")
+
+
+def _not_blank(value: str | None) -> str | None:
+    if value is not None and not value.strip():
+        raise ValueError("text must not be blank")
+    return value
+
+
+class PlanIn(BaseModel):
+    """`{text | intent, today?}`: free text, or an intent already understood."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str | None = Field(default=None, min_length=1, max_length=1000)
+    intent: TravelIntent | None = None
+    today: dt.date | None = None
+
+    _today = field_validator("today", mode="before")(_iso_date)
+    _text = field_validator("text")(_not_blank)
+
+
+class ChatIn(BaseModel):
+    """`{session_id?, text}`: one turn of a conversation."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    session_id: str | None = Field(default=None, pattern=SESSION_ID_PATTERN)
+    text: str = Field(min_length=1, max_length=1000)
+    today: dt.date | None = None
+
+    _today = field_validator("today", mode="before")(_iso_date)
+    _text = field_validator("text")(_not_blank)
+
+
+@router.post("/plan", response_model=PlanReply)
+async def plan_trip(state: State, request: Request, body: PlanIn) -> PlanReply:
+    """Plan a trip from a sentence (or an intent) using live ticket data."""
+    if body.text is None and body.intent is None:
+        raise InvalidInput("text", "text: either text or intent is required")
+    today = body.today or state.runtime.today()
+    turn = AgentInput(today=today, text=body.text, intent=body.intent)
+    reply: PlanReply = await state.agent.run(turn)
+    _observe(state, request, "/v1/plan", reply)
+    return reply
+
+
+@router.post("/chat", response_model=ChatReply)
+async def chat(state: State, request: Request, body: ChatIn) -> ChatReply:
+    """One turn of a planning conversation; the intent so far lives in Redis for 30 minutes."""
+    session_id = body.session_id or new_session_id()
+    today = body.today or state.runtime.today()
+    previous = None
+    single_turn = False
+    try:
+        previous = await state.sessions.load(session_id)
+    except SessionUnavailable:
+        single_turn = True
+    reply: PlanReply = await state.agent.run(
+        AgentInput(today=today, text=body.text, previous=previous)
+    )
+    if not single_turn and reply.intent is not None and reply.intent.kind != "out_of_scope":
+        try:
+            await state.sessions.save(session_id, reply.intent)
+        except SessionUnavailable:
+            single_turn = True
+    if single_turn:
+        state.metrics.degradations.labels(kind="session_single_turn").inc()
+        reply.warnings.insert(0, agent_texts.SESSION_SINGLE_TURN)
+    _observe(state, request, "/v1/chat", reply)
+    return ChatReply(**dict(reply), session_id=session_id)
+
+
+def _observe(state: State, request: Request, endpoint: str, reply: PlanReply) -> None:
+    state.metrics.responses.labels(endpoint=endpoint, freshness=reply.freshness).inc()
+    request.state.log_extra = {
+        "freshness": reply.freshness,
+        "agent_mode": reply.agent.mode,
+        "agent_steps": reply.agent.steps,
+        "planned": reply.itinerary is not None,
+    }
