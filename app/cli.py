@@ -37,8 +37,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     plan = sub.add_parser("plan", help="plan a trip from a sentence")
     plan.add_argument("text")
     plan.add_argument("--today", default=None, help="YYYY-MM-DD (default: today in Shanghai)")
-    ev = sub.add_parser("eval-intent", help="score the intent parser on the labelled set")
-    ev.add_argument("rest", nargs=argparse.REMAINDER)
+    sub.add_parser("eval-intent", help="score the intent parser: eval-intent [--parser rules|llm]")
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["eval-intent"]:
+        from app.intent.evaluate import main as evaluate
+
+        return evaluate(argv[1:])
     args = parser.parse_args(argv)
 
     if args.command == "serve":
@@ -48,10 +52,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "stations":
         return _stations(args.query)
-    if args.command == "eval-intent":
-        from app.intent.evaluate import main as evaluate
-
-        return evaluate(args.rest)
     if args.command == "tickets":
         params = {"origin": args.origin, "destination": args.destination, "date": args.date}
         if args.types:
