@@ -1,0 +1,107 @@
+"""Shared test scaffolding: the real app on a fixed clock, and a fake query service."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx
+
+from app.main import create_app
+from app.settings import Settings
+from app.state import AppState, Runtime
+from app.tickets.model import QueryEcho, SourceReport, TicketResult
+from sources.models import SHANGHAI, Station, TicketQuery, TrainOffer
+
+NOW = dt.datetime(2026, 12, 1, 8, 0, tzinfo=SHANGHAI)
+TODAY = "2026-12-01"
+# Generous limits so the sandbox answers fast; the limits themselves are tested elsewhere.
+FAST_SOURCES: dict[str, dict[str, object]] = {
+    name: {"rate_per_s": 1000.0, "concurrency": 50} for name in ("sandbox-12306", "sandbox-partner")
+}
+
+
+def settings(**overrides: Any) -> Settings:
+    """Embedded-default settings with fast sources (and whatever a test overrides)."""
+    values: dict[str, Any] = {"source_overrides": FAST_SOURCES, "log_level": "WARNING"}
+    values.update(overrides)
+    return Settings(**values)
+
+
+@asynccontextmanager
+async def running_app(**overrides: Any) -> AsyncIterator[tuple[httpx.AsyncClient, AppState]]:
+    """The real app (lifespan included) on the fixed clock, and a client talking to it."""
+    app = create_app(settings(**overrides), Runtime(clock=lambda: NOW))
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+            yield client, app.state.rt
+
+
+def metric(state: AppState, name: str, **labels: str) -> float:
+    """The current value of one sample of the app's registry (0 when absent)."""
+    value = state.metrics.registry.get_sample_value(name, labels)
+    return value or 0.0
+
+
+class FakeTickets:
+    """A query service answering from a table `(origin, destination, date) → offers`.
+
+    Keys use telecodes as the agent queries them (a city's namesake station: BJP, SHH …).
+    `fail` lists keys whose query raises; every query is recorded in `asked`.
+    """
+
+    def __init__(
+        self,
+        offers: Iterable[TrainOffer] = (),
+        *,
+        fail: Iterable[tuple[str, str, dt.date]] = (),
+        freshness: str = "realtime",
+    ) -> None:
+        self.table: dict[tuple[str, str, dt.date], list[TrainOffer]] = {}
+        for offer in offers:
+            key = (
+                _city_code(offer.origin_station),
+                _city_code(offer.destination_station),
+                offer.date,
+            )
+            self.table.setdefault(key, []).append(offer)
+        self.fail = set(fail)
+        self.freshness = freshness
+        self.asked: list[tuple[str, str, dt.date]] = []
+
+    async def search(
+        self,
+        query: TicketQuery,
+        origin: Station,
+        destination: Station,
+        *,
+        refresh: bool = False,
+        allow_stale: bool = True,
+    ) -> TicketResult:
+        key = (query.origin, query.destination, query.date)
+        self.asked.append(key)
+        if key in self.fail:
+            raise RuntimeError(f"boom {key}")
+        offers = tuple(self.table.get(key, ()))
+        return TicketResult(
+            query=QueryEcho(origin=origin, destination=destination, date=query.date),
+            freshness=self.freshness,  # type: ignore[arg-type]
+            as_of=NOW,
+            age_s=0.0,
+            sources=(
+                SourceReport(
+                    name="fake", status="ok", freshness=self.freshness, offers=len(offers)
+                ),  # type: ignore[arg-type]
+            ),
+            offers=offers,
+        )
+
+
+_CITY_CODES = {"北京": "BJP", "上海": "SHH", "南京": "NJH", "武汉": "WHN", "郑州": "ZZF"}
+
+
+def _city_code(station: Station) -> str:
+    return _CITY_CODES[station.city]
