@@ -63,7 +63,7 @@ def next_relaxation(
     """The next stage worth trying after `tried` (stage names), or None: time to stop."""
     failing = segment_failures(failures)
     over_budget = any(f.code == OVER_BUDGET for f in failures)
-    transfers_ok = original.max_transfers >= 1 and not original.via
+    transfers_ok = original.max_transfers >= 1
     if (
         "transfer" not in tried
         and failing

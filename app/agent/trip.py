@@ -72,10 +72,15 @@ def trip_request(
     return_trip = intent.return_trip if intent.return_trip is not None else True
     return_date = intent.date_end if return_trip else None
     onward_end = start + dt.timedelta(days=sum(stop.nights for stop in via))
-    if return_date is not None and return_date < onward_end:
-        return_date = None
     nights = None
-    if return_trip and return_date is None and intent.nights is not None:
+    if return_date is not None and return_date <= onward_end and via:
+        # A stop added after the dates were set ("再加一站杭州"): keep a night at the last stop
+        # rather than returning the day one arrives.
+        return_date = None
+        nights = intent.nights or DEFAULT_VIA_NIGHTS
+    elif return_date is not None and return_date < onward_end:
+        return_date = None
+    if return_trip and return_date is None and nights is None and intent.nights is not None:
         nights = intent.nights
     if return_date is not None and return_date > last_sale_day:
         warnings.append(texts.RETURN_NOT_ON_SALE.format(date=texts.day_label(return_date)))
