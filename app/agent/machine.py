@@ -97,6 +97,7 @@ class PlanningAgent:
                 state is State.QUERY_TICKETS
                 and self.tool_runner is not None
                 and run.mode == "llm_tools"
+                and not run.tools_done
             ):
                 # Tool mode takes over after the intent is understood; it shares the bound.
                 state, steps = await self.tool_runner.run(self, run, steps)
@@ -227,7 +228,7 @@ class PlanningAgent:
         if not run.trains_checked:
             self._check_named_trains(run)
         book = run.book()
-        now = self._now(run)
+        now = self.now(run)
         best = None
         for candidate in run.candidates:
             result = plan(candidate, book, now=now, limit=3)
@@ -275,6 +276,8 @@ class PlanningAgent:
         if len(best.legs) > len(required_legs(run.request)) and "transfer" in run.tried:
             notes.append(texts.VIA_TRANSFER)
         run.summary = "".join(notes) + summary
+        if run.llm_text is not None:
+            self._use_model_text(run)
         for note in run.plan.notes:
             run.warn(note)
         if worst_freshness([leg.freshness for leg in best.legs]) != "realtime":
@@ -353,6 +356,19 @@ class PlanningAgent:
         run.candidates = [request]
         run.absent_trains = sorted(absent)
 
+    def _use_model_text(self, run: Run) -> None:
+        """The model's closing words replace the template only if every train in them is real."""
+        assert run.llm_text is not None
+        known = {o.train_number for r in run.results.values() for o in r.offers}
+        invented = [n for n in dict.fromkeys(train_numbers_in(run.llm_text)) if n not in known]
+        if invented:
+            for _ in invented:
+                self.metrics.invented_trains.labels(origin="llm").inc()
+            run.warn(texts.LLM_TEXT_DISCARDED)
+            log.warning("model text discarded", extra={"invented": invented})
+            return
+        run.summary = run.llm_text
+
     @staticmethod
     def _unavailable(run: Run, request: TripRequest) -> list[str]:
         """Messages for the trip's own legs that no source (nor any cache) could answer."""
@@ -368,7 +384,7 @@ class PlanningAgent:
                 )
         return found
 
-    def _now(self, run: Run) -> dt.datetime:
+    def now(self, run: Run) -> dt.datetime:
         midnight = dt.datetime.combine(run.input.today, dt.time(0, 0), tzinfo=SHANGHAI)
         return max(self.clock(), midnight)
 

@@ -96,6 +96,8 @@ class Run:
     last_error: str | None = None
     trace: list[TraceStep] = field(default_factory=list)
     detail: str = ""
+    llm_text: str | None = None
+    tools_done: bool = False
 
     def warn(self, text: str) -> None:
         """Add a warning once."""
