@@ -25,9 +25,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # (label, function name, a piece of its file path); indented labels nest in the one above.
 PARTS = (
-    ("BaseHTTPMiddleware (_observe_requests + call_next plumbing)", "__call__", "middleware/base"),
-    ("  anyio task group / memory streams of call_next", "call_next", "middleware/base"),
-    ("  JSON request log (Logger.info)", "info", "logging/__init__"),
+    ("BaseHTTPMiddleware, minus the app (it runs in a child task)", "__call__", "middleware/base"),
+    ("  its call_next plumbing (anyio task group, memory streams)", "call_next", "middleware/base"),
+    ("JSON request log (Logger.info)", "info", "logging/__init__"),
     ("FastAPI parameter + dependency solving", "solve_dependencies", "fastapi/dependencies"),
     ("  sync dependency get_state run in the threadpool", "run_in_threadpool", "starlette/"),
     ("  query-parameter validation", "request_params_to_args", "fastapi/dependencies"),
