@@ -31,7 +31,8 @@ from app.agent.trip import TripProblem, trip_request
 from app.intent import templates as intent_templates
 from app.intent.merge import merge_intent
 from app.metrics import Metrics
-from rules import TripRequest, check_train_numbers, plan, required_legs, validate
+from app.tickets.model import TicketResult
+from rules import Itinerary, LegKey, TripRequest, check_train_numbers, plan, required_legs, validate
 from rules.validate import OfferIndex
 from sources.base import Clock, shanghai_now
 from sources.models import SHANGHAI
@@ -384,6 +385,21 @@ class PlanningAgent:
                 )
         return found
 
+    @staticmethod
+    def _results_used(run: Run, best: Itinerary | None) -> list[TicketResult]:
+        """The answers the plan rests on (its legs' queries), else the trip's own legs."""
+        if best is not None:
+            keys = [
+                LegKey(leg.origin_station.city, leg.destination_station.city, leg.depart_at.date())
+                for leg in best.legs
+            ]
+        elif run.request is not None:
+            keys = required_legs(run.request)
+        else:
+            keys = []
+        used = [run.results[k] for k in dict.fromkeys(keys) if k in run.results]
+        return used or list(run.results.values())
+
     def now(self, run: Run) -> dt.datetime:
         midnight = dt.datetime.combine(run.input.today, dt.time(0, 0), tzinfo=SHANGHAI)
         return max(self.clock(), midnight)
@@ -414,7 +430,7 @@ class PlanningAgent:
             alternatives=run.itineraries[1:],
             summary=run.summary,
             freshness=freshness,
-            sources=merge_sources(run.results.values()),
+            sources=merge_sources(self._results_used(run, best)),
             agent=AgentInfo(mode=run.mode, steps=steps, trace=run.trace),
             warnings=run.warnings,
             clarify_question=run.clarify_question,
