@@ -29,8 +29,8 @@ async def running(
             yield client, app.state.rt
 
 
-def sample(state: AppState, name: str, **labels: str) -> float:
-    return state.metrics.registry.get_sample_value(name, labels) or 0.0
+def sample(app_state: AppState, name: str, /, **labels: str) -> float:
+    return app_state.metrics.registry.get_sample_value(name, labels) or 0.0
 
 
 def upstream_requests(state: AppState, source: str) -> float:
