@@ -134,3 +134,71 @@ async def test_redis_killed_and_restarted_under_load_never_5xx_and_l2_returns(ow
     assert run.readiness_between(run.killed_at, run.restarting_at) == {"down"}
     assert run.ready[-1][3]["redis"] == "ok"
     assert sample(app, "railtrip_degradations_total", kind="redis_down") > 0
+
+
+async def test_l2_reconnects_from_ticket_traffic_alone_without_readyz(own_redis):
+    """/readyz pings Redis itself, which masks the tier's own reconnect: here nothing probes
+    but ticket traffic, so L2 must come back through the tier's 1 s retry pause."""
+    fast = {"rate_per_s": 100.0}
+    settings = Settings(
+        redis_url=own_redis.url,
+        source_overrides={"sandbox-12306": fast, "sandbox-partner": fast},
+    )
+    direct = aioredis.Redis.from_url(own_redis.url, socket_timeout=1.0)
+    async with running(settings) as (app, client):
+        distinct = iter(range(1000))
+
+        async def fresh_query() -> dict:
+            response = await client.get("/v1/tickets", params=ticket_params(next(distinct)))
+            assert response.status_code == 200
+            body = response.json()
+            assert_honest_freshness(body)
+            return body
+
+        await fresh_query()
+        await asyncio.to_thread(own_redis.stop)
+        body = await fresh_query()
+        assert body["freshness"] == "realtime", "sources still answer while Redis is down"
+        assert sample(app, "railtrip_redis_up") == 0
+
+        await asyncio.to_thread(own_redis.start)
+        restarted = time.monotonic()
+        back_after = None
+        try:
+            while time.monotonic() - restarted < L2_BACK_WITHIN_S:
+                await fresh_query()
+                if await direct.keys("railtrip:tickets:*"):
+                    back_after = time.monotonic() - restarted
+                    break
+                await asyncio.sleep(0.05)
+        finally:
+            await direct.aclose()
+        assert back_after is not None, f"L2 not back {L2_BACK_WITHIN_S}s after the restart"
+        assert sample(app, "railtrip_redis_up") == 1
+
+
+async def test_chat_degrades_to_single_turn_while_redis_is_down_and_resumes_after(own_redis):
+    fast = {"rate_per_s": 100.0}
+    settings = Settings(
+        redis_url=own_redis.url,
+        source_overrides={"sandbox-12306": fast, "sandbox-partner": fast},
+    )
+    async with running(settings) as (app, client):
+        await asyncio.to_thread(own_redis.stop)
+        response = await client.post("/v1/chat", json={"text": "后天从北京去上海"})
+        assert response.status_code == 200, response.text[:300]
+        body = response.json()
+        assert body["session_id"]
+        assert any("单轮" in warning for warning in body["warnings"]), body["warnings"]
+        assert sample(app, "railtrip_degradations_total", kind="session_single_turn") == 1
+
+        await asyncio.to_thread(own_redis.start)
+        first = await client.post("/v1/chat", json={"text": "后天从北京去上海"})
+        session_id = first.json()["session_id"]
+        second = await client.post(
+            "/v1/chat", json={"session_id": session_id, "text": "改成去杭州"}
+        )
+        assert second.status_code == 200
+        intent = second.json()["intent"]
+        assert (intent["origin"], intent["destination"]) == ("北京", "杭州")
+        assert not any("单轮" in warning for warning in second.json()["warnings"])
