@@ -90,3 +90,33 @@ async def test_outage_serves_stale_then_unavailable_and_breakers_close_after_rec
         assert ready.json()["sources"] == dict.fromkeys(SOURCES, "ok")
         for name in SOURCES:
             assert sample(app, "railtrip_source_circuit_state", source=name) == 0
+
+
+async def test_plan_during_a_full_outage_is_cached_for_seen_routes_and_explained_for_unseen():
+    """A plan built during the outage from what was fetched before says so on every leg;
+    a route nobody asked for before gets no itinerary and a reason, never a 5xx."""
+    settings = Settings(source_overrides=FAST_BREAKERS)
+    async with running(settings) as (_, client):
+        seen = {"text": "后天从北京去上海", "today": "2026-12-01"}
+        unseen = {"text": "后天从成都去重庆", "today": "2026-12-01"}
+        live = await client.post("/v1/plan", json=seen)
+        assert live.status_code == 200 and live.json()["itinerary"] is not None
+        assert live.json()["freshness"] == "realtime"
+
+        for vendor in ("12306", "partner"):
+            await set_faults(client, vendor, error_rate=1.0)
+
+        cached = await client.post("/v1/plan", json=seen)
+        assert cached.status_code == 200
+        body = cached.json()
+        assert body["freshness"] == "cached"
+        assert body["itinerary"] is not None
+        assert {leg["freshness"] for leg in body["itinerary"]["legs"]} == {"cached"}
+        assert body["warnings"]
+
+        nothing = await client.post("/v1/plan", json=unseen)
+        assert nothing.status_code == 200
+        body = nothing.json()
+        assert body["itinerary"] is None
+        assert body["freshness"] == "unavailable"
+        assert body["summary"] and body["warnings"]
