@@ -70,8 +70,8 @@ def next_relaxation(
         and transfers_ok
         and any(f.code != PAST_DEPARTURE for f in failing)
     ):
-        legs = hub_legs(original, [f.segment for f in failing if f.segment is not None])
-        return Relaxation("transfer", (original,), tuple(legs), needs_query=True)
+        hub_keys = hub_legs(original, [f.segment for f in failing if f.segment is not None])
+        return Relaxation("transfer", (original,), tuple(hub_keys), needs_query=True)
     if "days" not in tried and failing:
         candidates = []
         for delta in (1, -1):

@@ -340,7 +340,7 @@ class PlanningAgent:
             return
         keys = required_legs(run.request)
         offers = [o for k in keys if k in run.results for o in run.results[k].offers]
-        absent = {v.train_number for v in check_train_numbers(named, offers)}
+        absent = {v.train_number or "" for v in check_train_numbers(named, offers)} - {""}
         first = keys[0]
         for number in sorted(absent):
             self.metrics.invented_trains.labels(origin="user").inc()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -16,7 +17,7 @@ AgentMode = Literal["state_machine", "llm_tools"]
 FRESHNESS_ORDER: dict[str, int] = {"realtime": 0, "cached": 1, "unavailable": 2}
 
 
-def worst_freshness(values: list[str]) -> Freshness:
+def worst_freshness(values: Sequence[str]) -> Freshness:
     """The least fresh of `values` (realtime < cached < unavailable); none is unavailable."""
     if not values:
         return "unavailable"

@@ -32,6 +32,10 @@ def _not_blank(value: str | None) -> str | None:
     return value
 
 
+MAX_TRIP_DAYS = 60
+"""The longest trip an intent may describe (`TravelIntent.days` allows no more)."""
+
+
 class PlanIn(BaseModel):
     """`{text | intent, today?}`: free text, or an intent already understood."""
 
@@ -43,6 +47,15 @@ class PlanIn(BaseModel):
 
     _today = field_validator("today", mode="before")(_iso_date)
     _text = field_validator("text")(_not_blank)
+
+    @field_validator("intent")
+    @classmethod
+    def _trip_length(cls, intent: TravelIntent | None) -> TravelIntent | None:
+        # Derived `days` must stay within the intent model's own bound, or the echo breaks it.
+        if intent and intent.date_start and intent.date_end:
+            if (intent.date_end - intent.date_start).days + 1 > MAX_TRIP_DAYS:
+                raise ValueError(f"a trip lasts at most {MAX_TRIP_DAYS} days")
+        return intent
 
 
 class ChatIn(BaseModel):

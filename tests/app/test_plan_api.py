@@ -175,6 +175,7 @@ async def test_all_sources_down_with_nothing_cached_gives_no_itinerary_and_says_
         ({"text": "北京到上海", "today": 20261201}, "today"),
         ({"text": "北京到上海", "intent": {"passengers": 0}}, "intent.passengers"),
         ({"text": "北京到上海", "extra": 1}, "extra"),
+        ({"intent": {"date_start": "2026-12-04", "date_end": "2027-12-04"}}, "intent"),
     ],
 )
 async def test_bad_input_is_422_naming_the_field(payload: dict[str, object], field: str) -> None:
