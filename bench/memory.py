@@ -8,10 +8,10 @@ limits it. RSS (VmRSS) and len(L1) are read after 0 (warm-up), 5,000, 10,000 and
 queries in one process; a plateau means the 5,000 → 20,000 growth is a small part of the
 0 → 5,000 growth.
 
-Part 2 — 1,000 chat sessions. The real app with a throwaway `redis-server`
-(tests/redis_server.py) answers `POST /v1/chat` for 1,000 new sessions (a few sentences in
-turn) through httpx's ASGI transport; RSS of this process and Redis's `used_memory` and
-session-key count are read before and after.
+Part 2 (run first, in the same process) — 1,000 chat sessions. The real app with a
+throwaway `redis-server` (tests/redis_server.py) answers `POST /v1/chat` for 1,000 new
+sessions (a few sentences in turn) through httpx's ASGI transport; RSS of this process and
+Redis's `used_memory` and session-key count are read before and after.
 
 Run from the repository root: `.venv/bin/python bench/memory.py [--queries 20000]
 [--sessions 1000]`.
@@ -185,8 +185,9 @@ async def main() -> None:
     parser.add_argument("--queries", type=int, default=20_000)
     parser.add_argument("--sessions", type=int, default=1_000)
     args = parser.parse_args()
-    rows = await cache_part(args.queries)
+    # Chat first: the cache part frees ~150 MiB at its end, which would mask growth after it.
     chat = await chat_part(args.sessions) if args.sessions else None
+    rows = await cache_part(args.queries)
 
     print("ticket cache (real TicketService + MemoryTier, max_entries 4096, TTL 600 s):")
     for done, rss, fresh, stale in rows:
