@@ -95,6 +95,12 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400:
+            # FastAPI's "There was an error parsing the body" (undecodable bytes, bad JSON).
+            return JSONResponse(
+                {"code": "invalid_input", "message": f"body: {exc.detail}", "field": "body"},
+                status_code=422,
+            )
         code = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}.get(
             exc.status_code, "http_error"
         )

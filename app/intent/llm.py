@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 import openai
-from openai.types.chat import ChatCompletionMessageParam
+from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 from pydantic import ValidationError
 
 from app.intent.model import TravelIntent
@@ -150,8 +150,12 @@ class LlmIntentParser:
             raise self._failed("timeout", exc, attempt, started) from exc
         except openai.RateLimitError as exc:
             raise self._failed("rate_limited", exc, attempt, started) from exc
-        except openai.OpenAIError as exc:
+        except (openai.OpenAIError, ValueError) as exc:
+            # ValueError: a truncated JSON body (json.JSONDecodeError) from a broken proxy.
             raise self._failed("error", exc, attempt, started) from exc
+        if not isinstance(response, ChatCompletion):
+            # A 200 that is not JSON (an HTML error page) comes back from the SDK as a str.
+            raise self._failed("error", TypeError(type(response).__name__), attempt, started)
         elapsed = self._clock() - started
         usage = response.usage
         tokens = (usage.prompt_tokens, usage.completion_tokens) if usage else (0, 0)

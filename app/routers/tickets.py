@@ -48,7 +48,7 @@ async def get_tickets(
         "freshness": result.freshness,
         "sources": {s.name: s.status for s in result.sources},
     }
-    return Response(result.model_dump_json(), media_type="application/json")
+    return Response(result.to_json(), media_type="application/json")
 
 
 def _only_requested_stations(
@@ -66,7 +66,7 @@ def _only_requested_stations(
         for o in result.offers
         if o.origin_station.telecode in wanted_from and o.destination_station.telecode in wanted_to
     )
-    return result.model_copy(update={"offers": offers})
+    return result.with_offers(offers)
 
 
 class PrecheckRequest(BaseModel):

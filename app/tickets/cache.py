@@ -13,10 +13,11 @@ import datetime as dt
 import logging
 import time
 from collections.abc import Callable
+from functools import cached_property
 from typing import Literal
 
 from cachetools import TTLCache
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
@@ -28,6 +29,7 @@ log = logging.getLogger("railtrip.cache")
 
 CACHE_FORMAT = 1
 RedisState = Literal["ok", "down", "disabled"]
+_OFFERS: TypeAdapter[tuple[TrainOffer, ...]] = TypeAdapter(tuple[TrainOffer, ...])
 
 
 class CacheEntry(Frozen):
@@ -40,6 +42,11 @@ class CacheEntry(Frozen):
 
     def to_bytes(self) -> bytes:
         return self.model_dump_json().encode()
+
+    @cached_property
+    def offers_json(self) -> bytes:
+        """The offers as JSON, encoded once per entry and reused by every hit."""
+        return _OFFERS.dump_json(self.offers)
 
     @classmethod
     def from_bytes(cls, raw: bytes) -> CacheEntry | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, PrivateAttr
 
 from sources.models import Frozen, Station, TrainOffer
 
@@ -43,3 +43,19 @@ class TicketResult(Frozen):
     sources: tuple[SourceReport, ...] = ()
     offers: tuple[TrainOffer, ...] = ()
     warnings: tuple[str, ...] = ()
+    # The offers already serialised (a cache entry's, shared by every hit on it). Dropped by
+    # `with_offers`, so a filtered copy can never splice the unfiltered bytes.
+    _offers_json: bytes | None = PrivateAttr(default=None)
+
+    def with_offers(self, offers: tuple[TrainOffer, ...]) -> TicketResult:
+        """A copy with other offers (e.g. filtered to one station)."""
+        copy = self.model_copy(update={"offers": offers})
+        copy._offers_json = None
+        return copy
+
+    def to_json(self) -> bytes:
+        """The response body; on a cache hit the offers' bytes are reused, not re-encoded."""
+        if self._offers_json is None:
+            return self.model_dump_json().encode()
+        head = self.model_dump_json(exclude={"offers"}).encode()
+        return head[:-1] + b',"offers":' + self._offers_json + b"}"

@@ -228,7 +228,9 @@ class TicketService:
         age = self._age(entry)
         if age >= self._refresh_after:
             self._refresh_in_background(query, echo)
-        return TicketResult(
+        # The hot path: every part is already valid, so construct without re-validating and
+        # reuse the entry's serialised offers.
+        result = TicketResult.model_construct(
             query=echo,
             freshness="cached",
             as_of=entry.as_of,
@@ -240,6 +242,8 @@ class TicketService:
             offers=entry.offers,
             warnings=(messages.CACHED_COPY.format(age=messages.age_text(age)),),
         )
+        result._offers_json = entry.offers_json
+        return result
 
     def _refresh_in_background(self, query: TicketQuery, echo: QueryEcho) -> None:
         """One background refresh per key at a time, never one per request."""

@@ -140,15 +140,6 @@ def script_rate_limited(httpx_mock) -> None:
     )
 
 
-# The SDK hands a non-JSON 200 back as a bare str and lets a truncated JSON body raise
-# json.JSONDecodeError; LlmIntentParser._call catches neither (see the report).
-NON_JSON_BUG = pytest.mark.xfail(
-    strict=True,
-    reason="app/intent/llm.py _call: non-JSON 200 (str response) and truncated JSON "
-    "(JSONDecodeError) escape as AttributeError/JSONDecodeError instead of LlmParseError",
-)
-
-
 def case(script, *marks):
     return pytest.param(script, id=script.__name__.removeprefix("script_"), marks=marks)
 
@@ -160,8 +151,8 @@ MISBEHAVIOURS = [
     case(script_wrong_types),
     case(script_null_content),
     case(script_no_choices),
-    case(script_html_200, NON_JSON_BUG),
-    case(script_truncated_json, NON_JSON_BUG),
+    case(script_html_200),
+    case(script_truncated_json),
     case(script_server_errors),
     case(script_rate_limited),
 ]
@@ -190,8 +181,8 @@ async def test_intent_parse_falls_back_to_rules_when_the_llm_misbehaves(httpx_mo
         case(script_timeout),
         case(script_prose),
         case(script_server_errors),
-        case(script_html_200, NON_JSON_BUG),
-        case(script_truncated_json, NON_JSON_BUG),
+        case(script_html_200),
+        case(script_truncated_json),
     ],
 )
 async def test_plan_is_built_by_the_rules_when_the_llm_misbehaves(httpx_mock, script):
