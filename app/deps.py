@@ -9,7 +9,8 @@ from fastapi import Depends, Request
 from app.state import AppState
 
 
-def get_state(request: Request) -> AppState:
+async def get_state(request: Request) -> AppState:
+    # async: FastAPI runs a plain `def` dependency in the thread pool, a thread hop per request.
     return request.app.state.rt  # type: ignore[no-any-return]
 
 

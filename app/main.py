@@ -5,17 +5,18 @@ from __future__ import annotations
 import logging
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import httpx
 import openai
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI
 from redis.asyncio import Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.agent import PlanningAgent
 from app.errors import install_error_handlers
@@ -179,7 +180,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     )
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware)
-    app.middleware("http")(_observe_requests)  # added last = outermost: sees every refusal
+    app.add_middleware(ObserveRequests)  # added last = outermost: sees every refusal
     app.include_router(health.router)
     app.include_router(stations.router)
     app.include_router(tickets.router)
@@ -190,42 +191,59 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     return app
 
 
-async def _observe_requests(
-    request: Request, call_next: Callable[[Request], Awaitable[Response]]
-) -> Response:
-    """Request id in and out, one JSON log line and the HTTP metrics per request."""
-    rid = request.headers.get("x-request-id") or uuid.uuid4().hex
-    token = request_id.set(rid[:64])
-    started = time.perf_counter()
-    status = 500
-    try:
-        response = await call_next(request)
-        status = response.status_code
-        response.headers["X-Request-ID"] = rid[:64]
-        return response
-    finally:
-        elapsed = time.perf_counter() - started
-        route = request.scope.get("route")
-        endpoint = getattr(route, "path", None) or "unmatched"
-        state: AppState | None = getattr(request.app.state, "rt", None)
-        if state is not None:
-            state.metrics.http_requests.labels(
-                endpoint=endpoint, method=request.method, status=str(status)
-            ).inc()
-            state.metrics.http_duration.labels(endpoint=endpoint, method=request.method).observe(
-                elapsed
+class ObserveRequests:
+    """Request id in and out, one JSON log line and the HTTP metrics per request.
+
+    A plain ASGI middleware: `@app.middleware("http")` (BaseHTTPMiddleware) would run every
+    request in an extra task with memory streams between its two halves.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        given = next((v for k, v in scope["headers"] if k == b"x-request-id"), b"")
+        rid = (given.decode("latin-1").strip() or uuid.uuid4().hex)[:64]
+        token = request_id.set(rid)
+        started = time.perf_counter()
+        status = 500
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                headers = [*message.get("headers", ()), (b"x-request-id", rid.encode("latin-1"))]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            elapsed = time.perf_counter() - started
+            endpoint = getattr(scope.get("route"), "path", None) or "unmatched"
+            method = scope["method"]
+            state: AppState | None = getattr(scope["app"].state, "rt", None)
+            if state is not None:
+                state.metrics.http_requests.labels(
+                    endpoint=endpoint, method=method, status=str(status)
+                ).inc()
+                state.metrics.http_duration.labels(endpoint=endpoint, method=method).observe(
+                    elapsed
+                )
+            log.info(
+                "request",
+                extra={
+                    "endpoint": endpoint,
+                    "method": method,
+                    "status": status,
+                    "latency_ms": round(elapsed * 1000, 2),
+                    **scope.get("state", {}).get("log_extra", {}),
+                },
             )
-        log.info(
-            "request",
-            extra={
-                "endpoint": endpoint,
-                "method": request.method,
-                "status": status,
-                "latency_ms": round(elapsed * 1000, 2),
-                **getattr(request.state, "log_extra", {}),
-            },
-        )
-        request_id.reset(token)
+            request_id.reset(token)
 
 
 app = create_app()
