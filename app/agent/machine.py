@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -179,6 +180,7 @@ class PlanningAgent:
             outcome = await self.parser.parse(turn.text or "", turn.today)
         for warning in outcome.warnings:
             run.warn(warning)
+        run.parsed_by = outcome.parser
         intent = outcome.intent
         question = outcome.clarify_question
         if intent.kind == "out_of_scope":
@@ -342,8 +344,11 @@ class PlanningAgent:
         offers = [o for k in keys if k in run.results for o in run.results[k].offers]
         absent = {v.train_number or "" for v in check_train_numbers(named, offers)} - {""}
         first = keys[0]
+        typed = re.sub(r"\s+", "", run.input.text or "").upper()
         for number in sorted(absent):
-            self.metrics.invented_trains.labels(origin="user").inc()
+            # A number the traveller never typed came from the model's parse of the text.
+            origin = "llm" if run.parsed_by == "llm" and number not in typed else "user"
+            self.metrics.invented_trains.labels(origin=origin).inc()
             run.warn(
                 texts.TRAIN_NOT_FOUND.format(
                     train=number,

@@ -225,11 +225,6 @@ async def test_trains_invented_by_the_llm_never_reach_an_itinerary(httpx_mock):
         assert itinerary_trains(body) <= real
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="agent counts trains from an LLM-parsed intent as origin=user (machine.py "
-    "_check_named_trains); the traveller never typed them",
-)
 async def test_trains_the_llm_added_to_the_intent_are_counted_as_llm_inventions(httpx_mock):
     reply = completion(intent_reply(train_numbers=["G9999"]))
     httpx_mock.add_response(url=LLM_URL, json=reply, is_reusable=True)
