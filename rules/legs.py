@@ -18,6 +18,10 @@ MAJOR_HUBS: tuple[str, ...] = (
     "杭州",
     "长沙",
     "广州",
+    "成都",
+    "重庆",
+    "兰州",
+    "沈阳",
 )
 """Cities worth trying as a transfer when no direct train fits (the big high-speed junctions)."""
 

@@ -1,6 +1,7 @@
 """FALLBACK: what to relax next, in a fixed order, each at most once; then say what was tried.
 
-1. one-transfer routes via hub cities (for the segments that failed);
+1. one-transfer routes via hub cities (for the segments that failed), found in two phases:
+   probe which hubs reach the far end, then ask only those for both halves;
 2. the adjacent days (±1, the whole trip moved);
 3. other train types, seat classes and times of day (the budget kept);
 4. stop, with a Chinese explanation of what was tried and what the traveller could relax.
@@ -28,19 +29,50 @@ class Relaxation:
     candidates: tuple[TripRequest, ...]
     legs: tuple[LegKey, ...]
     needs_query: bool
+    hub_segments: tuple[int, ...] = ()  # failing segments whose hub legs follow the probe
 
 
 def segment_failures(failures: tuple[Failure, ...]) -> list[Failure]:
     return [f for f in failures if f.segment is not None]
 
 
-def hub_legs(request: TripRequest, failing: list[int]) -> list[LegKey]:
-    """Both halves of a transfer via every major hub, for the failing segments only."""
+def hub_probe_legs(request: TripRequest, failing: list[int]) -> list[LegKey]:
+    """Phase 1 of the hub search: which hubs reach the far end of the first failing segment.
+
+    Asking every hub for both halves of every failing segment costs dozens of queries, more
+    than a 5-requests-per-second source answers within the query deadline. The far end (the
+    end that is not itself a hub, e.g. 昆明 for 北京→昆明) is reached by few hubs, so probing
+    it first narrows phase 2 to the hubs that can work at all.
+    """
     keys = required_legs(request)
+    segments = [keys[i] for i in failing if 0 <= i < len(keys)]
+    if not segments:
+        return []
+    first = segments[0]
+    hubs = [h for h in MAJOR_HUBS if h not in (first.origin, first.destination)]
+    if first.destination not in MAJOR_HUBS or first.origin in MAJOR_HUBS:
+        return [LegKey(h, first.destination, first.date) for h in hubs]
+    return [LegKey(first.origin, h, first.date) for h in hubs]
+
+
+def hub_follow_legs(
+    request: TripRequest, failing: list[int], offers_of: dict[LegKey, int]
+) -> list[LegKey]:
+    """Phase 2: both halves of every failing segment, via the hubs the probe found."""
+    keys = required_legs(request)
+    segments = [keys[i] for i in failing if 0 <= i < len(keys)]
+    if not segments:
+        return []
+    first = segments[0]
+    responsive = [
+        h
+        for h in MAJOR_HUBS
+        if offers_of.get(LegKey(h, first.destination, first.date))
+        or offers_of.get(LegKey(first.origin, h, first.date))
+    ]
     legs: list[LegKey] = []
-    for index in failing:
-        if 0 <= index < len(keys):
-            legs.extend(transfer_legs(keys[index], MAJOR_HUBS))
+    for segment in segments:
+        legs.extend(k for k in transfer_legs(segment, responsive) if k not in offers_of)
     return legs
 
 
@@ -70,8 +102,14 @@ def next_relaxation(
         and transfers_ok
         and any(f.code != PAST_DEPARTURE for f in failing)
     ):
-        hub_keys = hub_legs(original, [f.segment for f in failing if f.segment is not None])
-        return Relaxation("transfer", (original,), tuple(hub_keys), needs_query=True)
+        segments = [f.segment for f in failing if f.segment is not None]
+        return Relaxation(
+            "transfer",
+            (original,),
+            tuple(hub_probe_legs(original, segments)),
+            needs_query=True,
+            hub_segments=tuple(dict.fromkeys(segments)),
+        )
     if "days" not in tried and failing:
         candidates = []
         for delta in (1, -1):

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.agent import texts
-from app.agent.fallback import explain, next_relaxation
+from app.agent.fallback import explain, hub_follow_legs, next_relaxation
 from app.agent.fetch import TicketSearch, fetch_legs, merge_sources
 from app.agent.model import (
     AgentInfo,
@@ -221,6 +221,16 @@ class PlanningAgent:
     async def _query_tickets(self, run: Run) -> State:
         missing = [key for key in run.wanted_legs if key not in run.results]
         run.results.update(await fetch_legs(self.tickets, self.directory, missing))
+        if run.hub_segments and run.original is not None:
+            # Phase 2 of the hub search, within the same step: only hubs the probe found.
+            follow = hub_follow_legs(
+                run.original,
+                list(run.hub_segments),
+                {k: len(r.offers) for k, r in run.results.items()},
+            )
+            run.hub_segments = ()
+            run.results.update(await fetch_legs(self.tickets, self.directory, follow))
+            missing += follow
         fresh = [run.results[k].freshness for k in missing]
         run.detail = f"{len(missing)} legs: " + ",".join(
             f"{f}={fresh.count(f)}" for f in ("realtime", "cached", "unavailable") if f in fresh
@@ -323,6 +333,7 @@ class PlanningAgent:
             return State.DONE
         run.tried.append(relaxation.stage)
         run.hubs_fetched |= relaxation.stage == "transfer"
+        run.hub_segments = relaxation.hub_segments
         run.candidates = list(relaxation.candidates)
         run.plan = None
         run.detail = relaxation.stage

@@ -99,6 +99,7 @@ class Run:
     detail: str = ""
     llm_text: str | None = None
     tools_done: bool = False
+    hub_segments: tuple[int, ...] = ()  # pending phase 2 of the hub search
     parsed_by: str = "rules"  # which parser produced the intent: "llm" | "rules"
 
     def warn(self, text: str) -> None:

@@ -1,0 +1,42 @@
+"""The transfer fallback asks few queries: probe the far end first, then only useful hubs."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from app.agent.fallback import hub_follow_legs, hub_probe_legs
+from rules import MAJOR_HUBS, LegKey, TripRequest
+
+DAY = dt.date(2026, 12, 5)
+ROUND_TRIP = TripRequest(origin="北京", destination="昆明", depart_date=DAY, nights=2)
+
+
+def test_the_probe_asks_each_hub_about_the_far_end_only() -> None:
+    probe = hub_probe_legs(ROUND_TRIP, [0, 1])
+    assert {k.destination for k in probe} == {"昆明"}
+    assert {k.origin for k in probe} == set(MAJOR_HUBS) - {"北京"}
+    assert all(k.date == DAY for k in probe)
+
+
+def test_the_probe_starts_from_the_origin_when_only_the_destination_is_a_hub() -> None:
+    request = TripRequest(origin="昆明", destination="北京", depart_date=DAY, return_trip=False)
+    probe = hub_probe_legs(request, [0])
+    assert {k.origin for k in probe} == {"昆明"}
+
+
+def test_phase_two_covers_every_failing_segment_via_the_responsive_hubs_only() -> None:
+    found = {LegKey("长沙", "昆明", DAY): 4, LegKey("上海", "昆明", DAY): 2}
+    found |= {LegKey(h, "昆明", DAY): 0 for h in MAJOR_HUBS if h not in ("长沙", "上海", "北京")}
+    back = DAY + dt.timedelta(days=2)
+    follow = set(hub_follow_legs(ROUND_TRIP, [0, 1], found))
+    assert follow == {
+        LegKey("北京", "长沙", DAY),
+        LegKey("北京", "上海", DAY),
+        LegKey("昆明", "长沙", back),
+        LegKey("长沙", "北京", back),
+        LegKey("昆明", "上海", back),
+        LegKey("上海", "北京", back),
+    }
+    probe_plus_follow = len(hub_probe_legs(ROUND_TRIP, [0, 1])) + len(follow)
+    every_hub_both_halves = 2 * 2 * (len(MAJOR_HUBS) - 1)
+    assert probe_plus_follow < every_hub_both_halves / 2
