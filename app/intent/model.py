@@ -151,6 +151,9 @@ def missing_fields(intent: TravelIntent) -> list[RequiredField]:
     return [name for name in REQUIRED_FIELDS if getattr(intent, name) is None]
 
 
+MAX_TRIP_DAYS = 60  # the bound of `days` below; a derived value must respect it too
+
+
 def with_derived_dates(intent: TravelIntent) -> TravelIntent:
     """Fill `date_end` from a duration and `days` from an explicit range (pure arithmetic)."""
     start, end, days, nights = intent.date_start, intent.date_end, intent.days, intent.nights
@@ -163,6 +166,8 @@ def with_derived_dates(intent: TravelIntent) -> TravelIntent:
             end = start + dt.timedelta(days=nights)
     if start is not None and end is not None and days is None:
         days = (end - start).days + 1
+        if days > MAX_TRIP_DAYS:  # not a trip we can plan: keep the start, drop the range
+            end, days = None, None
     return intent.model_copy(update={"date_end": end, "days": days})
 
 
