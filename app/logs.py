@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import contextvars
 import datetime as dt
-import json
 import logging
 import sys
 from typing import Any
+
+import orjson
 
 request_id: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
 
@@ -36,7 +37,8 @@ class JsonFormatter(logging.Formatter):
                 payload[key] = value
         if record.exc_info:
             payload["exc"] = self.formatException(record.exc_info)
-        return json.dumps(payload, ensure_ascii=False, default=str)
+        # orjson: the request log line is on every request's path (10% of an L1 hit with json).
+        return orjson.dumps(payload, default=str).decode()
 
 
 def configure_logging(level: str = "INFO") -> None:

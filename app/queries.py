@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pydantic import ValidationError
 
@@ -98,6 +99,7 @@ def parse_seat_class(text: str) -> SeatClass:
         ) from exc
 
 
+@lru_cache(maxsize=4096)
 def resolve_query(
     directory: StationDirectory,
     origin: str,
@@ -108,7 +110,11 @@ def resolve_query(
     sale_window_days: int,
     train_types: str | None = None,
 ) -> ResolvedQuery:
-    """Validate every field of a ticket query, naming the first bad one."""
+    """Validate every field of a ticket query, naming the first bad one.
+
+    Memoised (the directory is immutable and `today` is part of the key): a popular query's
+    validation is then a dict lookup on the cache-hit path. Refusals raise and are not cached.
+    """
     origin_place = resolve_place(directory, "origin", origin)
     destination_place = resolve_place(directory, "destination", destination)
     if origin_place.city == destination_place.city:

@@ -44,6 +44,14 @@ class CacheEntry(Frozen):
         return self.model_dump_json().encode()
 
     @cached_property
+    def sources_as_cached(self) -> tuple[SourceReport, ...]:
+        """The source reports as a cache hit presents them (ok ones re-tagged `cached`)."""
+        return tuple(
+            r.model_copy(update={"freshness": "cached"}) if r.status == "ok" else r
+            for r in self.sources
+        )
+
+    @cached_property
     def offers_json(self) -> bytes:
         """The offers as JSON, encoded once per entry and reused by every hit."""
         return _OFFERS.dump_json(self.offers)

@@ -235,10 +235,7 @@ class TicketService:
             freshness="cached",
             as_of=entry.as_of,
             age_s=age,
-            sources=tuple(
-                r.model_copy(update={"freshness": "cached"}) if r.status == "ok" else r
-                for r in entry.sources
-            ),
+            sources=entry.sources_as_cached,
             offers=entry.offers,
             warnings=(messages.CACHED_COPY.format(age=messages.age_text(age)),),
         )
