@@ -3,11 +3,11 @@ ids and structured logs."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
 import shutil
-import subprocess
 
 import pytest
 
@@ -74,14 +74,16 @@ async def test_live_metrics_exposition_passes_promtool_check_metrics() -> None:
         await client.post("/v1/plan", json={"text": "后天从北京去上海", "today": "2026-12-01"})
         exposition = (await client.get("/metrics")).text
     assert "railtrip_cache_requests_total" in exposition
-    result = subprocess.run(
-        ["promtool", "check", "metrics"],
-        input=exposition,
-        capture_output=True,
-        text=True,
-        timeout=60,
+    proc = await asyncio.create_subprocess_exec(
+        "promtool",
+        "check",
+        "metrics",
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
     )
-    assert result.returncode == 0, result.stdout + result.stderr
+    output, _ = await asyncio.wait_for(proc.communicate(exposition.encode()), timeout=60)
+    assert proc.returncode == 0, output.decode()
 
 
 async def test_redis_up_is_absent_without_redis_and_present_with_it(redis_url: str) -> None:
