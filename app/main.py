@@ -25,13 +25,17 @@ from app.intent.parser import IntentParser
 from app.limits import BodyLimitMiddleware
 from app.logs import configure_logging, request_id
 from app.metrics import Metrics
-from app.registry import build_sandbox, build_sources
+from app.registry import (
+    build_http_client,
+    build_sandbox,
+    build_sources,
+    build_ticket_service,
+)
 from app.routers import health, intent, plan, sandbox_admin, stations, tickets
 from app.sessions import SessionStore
 from app.settings import Settings
 from app.state import AppState, Runtime
-from app.tickets.cache import MemoryTier, RedisTier
-from app.tickets.service import TicketService
+from app.tickets.cache import RedisTier
 from sources.stations import StationDirectory, load_directory
 
 log = logging.getLogger("railtrip.http")
@@ -99,12 +103,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         async with httpx.AsyncClient(timeout=10) as bootstrap:
             directory = await load_directory(settings.stations_url, bootstrap)
         sandbox = build_sandbox(settings, directory, runtime)
-        http = httpx.AsyncClient(
-            mounts=sandbox.transports,
-            timeout=httpx.Timeout(10.0),
-            follow_redirects=False,
-            limits=httpx.Limits(max_connections=100, max_keepalive_connections=20),
-        )
+        http = build_http_client(sandbox)
         redis = _redis_client(settings.redis_url) if settings.redis_url else None
         redis_tier = (
             RedisTier(
@@ -120,21 +119,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         if redis_tier is not None:
             await redis_tier.ping()
         guarded = build_sources(settings, http, directory, metrics, runtime)
-        ticket_service = TicketService(
-            guarded,
-            metrics,
-            MemoryTier(
-                settings.memory_ttl_s,
-                settings.stale_ttl_s,
-                settings.memory_max_entries,
-                timer=runtime.monotonic,
-            ),
-            redis_tier,
-            deadline_s=settings.query_deadline_s,
-            refresh_after_s=settings.refresh_after_s,
-            clock=runtime.clock,
-            monotonic=runtime.monotonic,
-        )
+        ticket_service = build_ticket_service(settings, runtime, guarded, metrics, redis_tier)
         llm = _llm_parser(settings, http, metrics, directory)
         intent_parser = IntentParser(directory=directory, metrics=metrics, llm=llm)
         agent = PlanningAgent(

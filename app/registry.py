@@ -18,7 +18,9 @@ import httpx
 from app.metrics import Metrics
 from app.settings import SANDBOX_BASE_URLS, Settings
 from app.state import Runtime
+from app.tickets.cache import MemoryTier, RedisTier
 from app.tickets.guard import GuardedSource
+from app.tickets.service import TicketService
 from sources.base import TicketSource
 from sources.partner import PartnerSource
 from sources.rail12306 import Rail12306Source
@@ -97,3 +99,42 @@ def build_sources(
             )
         )
     return tuple(guarded)
+
+
+def build_http_client(sandbox: SandboxMounts) -> httpx.AsyncClient:
+    """The one client every adapter shares, with the sandbox vendors mounted by host."""
+    return httpx.AsyncClient(
+        mounts=sandbox.transports,
+        timeout=httpx.Timeout(10.0),
+        follow_redirects=False,
+        limits=httpx.Limits(max_connections=100, max_keepalive_connections=20),
+    )
+
+
+def build_ticket_service(
+    settings: Settings,
+    runtime: Runtime,
+    sources: tuple[GuardedSource, ...],
+    metrics: Metrics,
+    redis_tier: RedisTier | None = None,
+    *,
+    single_flight: bool = True,
+) -> TicketService:
+    """The query service over `sources` with the configured cache tiers and deadlines."""
+    memory = MemoryTier(
+        settings.memory_ttl_s,
+        settings.stale_ttl_s,
+        settings.memory_max_entries,
+        timer=runtime.monotonic,
+    )
+    return TicketService(
+        sources,
+        metrics,
+        memory,
+        redis_tier,
+        deadline_s=settings.query_deadline_s,
+        refresh_after_s=settings.refresh_after_s,
+        clock=runtime.clock,
+        monotonic=runtime.monotonic,
+        single_flight=single_flight,
+    )

@@ -21,13 +21,16 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import httpx  # noqa: E402
 
 from app.metrics import Metrics  # noqa: E402
-from app.registry import build_sandbox, build_sources  # noqa: E402
+from app.registry import (  # noqa: E402
+    build_http_client,
+    build_sandbox,
+    build_sources,
+    build_ticket_service,
+)
 from app.settings import Settings  # noqa: E402
 from app.state import Runtime  # noqa: E402
-from app.tickets.cache import MemoryTier  # noqa: E402
 from app.tickets.guard import GuardedSource  # noqa: E402
 from app.tickets.service import TicketService  # noqa: E402
 from sources.models import SHANGHAI, Station, TicketQuery  # noqa: E402
@@ -91,29 +94,11 @@ async def ticket_pipeline(
     directory = curated_directory()
     metrics = Metrics()
     sandbox = build_sandbox(settings, directory, runtime, environ={})
-    http = httpx.AsyncClient(
-        mounts=sandbox.transports,
-        timeout=httpx.Timeout(10.0),
-        follow_redirects=False,
-        limits=httpx.Limits(max_connections=100, max_keepalive_connections=20),
-    )
+    http = build_http_client(sandbox)
     try:
         sources = build_sources(settings, http, directory, metrics, runtime)
-        service = TicketService(
-            sources,
-            metrics,
-            MemoryTier(
-                settings.memory_ttl_s,
-                settings.stale_ttl_s,
-                settings.memory_max_entries,
-                timer=runtime.monotonic,
-            ),
-            None,
-            deadline_s=settings.query_deadline_s,
-            refresh_after_s=settings.refresh_after_s,
-            clock=runtime.clock,
-            monotonic=runtime.monotonic,
-            single_flight=single_flight,
+        service = build_ticket_service(
+            settings, runtime, sources, metrics, single_flight=single_flight
         )
         yield Pipeline(service, sources, metrics, sandbox.faults, directory)
         await service.aclose()

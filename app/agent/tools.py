@@ -46,33 +46,28 @@ MAX_OFFERS_SHOWN = 12
 
 _PLACE = {"type": "string", "description": "城市或车站名，如 北京、上海虹桥"}
 _DATE = {"type": "string", "description": "YYYY-MM-DD"}
+
+
+def _route_tool(name: str, description: str) -> dict[str, Any]:
+    """A read-only tool over one route and date (origin, destination, date)."""
+    return {
+        "type": "function",
+        "function": {
+            "name": name,
+            "description": description,
+            "parameters": {
+                "type": "object",
+                "properties": {"origin": _PLACE, "destination": _PLACE, "date": _DATE},
+                "required": ["origin", "destination", "date"],
+                "additionalProperties": False,
+            },
+        },
+    }
+
+
 TOOLS: list[dict[str, Any]] = [
-    {
-        "type": "function",
-        "function": {
-            "name": "search_tickets",
-            "description": "查询两地之间某天的车次、时刻、余票和票价（只读）。",
-            "parameters": {
-                "type": "object",
-                "properties": {"origin": _PLACE, "destination": _PLACE, "date": _DATE},
-                "required": ["origin", "destination", "date"],
-                "additionalProperties": False,
-            },
-        },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "find_transfers",
-            "description": "没有直达车时，查询经枢纽城市一次中转的方案（只读）。",
-            "parameters": {
-                "type": "object",
-                "properties": {"origin": _PLACE, "destination": _PLACE, "date": _DATE},
-                "required": ["origin", "destination", "date"],
-                "additionalProperties": False,
-            },
-        },
-    },
+    _route_tool("search_tickets", "查询两地之间某天的车次、时刻、余票和票价（只读）。"),
+    _route_tool("find_transfers", "没有直达车时，查询经枢纽城市一次中转的方案（只读）。"),
     {
         "type": "function",
         "function": {

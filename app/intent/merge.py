@@ -13,29 +13,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.intent.model import TravelIntent, ViaStop, missing_fields, with_derived_dates
-
-# Fields a turn can set; bookkeeping fields (kind, action, confidence, missing) are derived.
-_SLOTS = (
-    "origin",
-    "destination",
-    "destination_text",
-    "via",
-    "date_start",
-    "date_end",
-    "days",
-    "nights",
-    "return_trip",
-    "budget",
-    "budget_per_person",
-    "passengers",
-    "preferences",
-    "train_types",
-    "seat_class",
-    "depart_window",
-    "arrive_window",
-    "train_numbers",
+from app.intent.model import (
+    TRAVEL_SLOTS,
+    TravelIntent,
+    ViaStop,
+    missing_fields,
+    with_derived_dates,
 )
+
+_SLOTS = TRAVEL_SLOTS
 _DATE_SLOTS = ("date_start", "date_end", "days", "nights")
 
 

@@ -193,3 +193,27 @@ class StrictIntentIn(BaseModel):
         if not value.strip():
             raise ValueError("text must not be blank")
         return value
+
+
+TRAVEL_SLOTS: tuple[str, ...] = (
+    "origin",
+    "destination",
+    "destination_text",
+    "via",
+    "date_start",
+    "date_end",
+    "days",
+    "nights",
+    "return_trip",
+    "budget",
+    "budget_per_person",
+    "passengers",
+    "preferences",
+    "train_types",
+    "seat_class",
+    "depart_window",
+    "arrive_window",
+    "train_numbers",
+)
+"""The fields a traveller's words set, in the order the prompt shows them; the bookkeeping
+fields (kind, action, confidence, missing) are derived."""

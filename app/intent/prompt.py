@@ -10,28 +10,9 @@ import datetime as dt
 import json
 from typing import Any
 
-FIELD_ORDER = (
-    "kind",
-    "origin",
-    "destination",
-    "destination_text",
-    "via",
-    "date_start",
-    "date_end",
-    "days",
-    "nights",
-    "return_trip",
-    "budget",
-    "budget_per_person",
-    "passengers",
-    "preferences",
-    "train_types",
-    "seat_class",
-    "depart_window",
-    "arrive_window",
-    "train_numbers",
-    "action",
-)
+from app.intent.model import TRAVEL_SLOTS
+
+FIELD_ORDER = ("kind", *TRAVEL_SLOTS, "action")
 
 _WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
