@@ -6,7 +6,6 @@ it does not intercept, so ticket data stays live."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import httpx
@@ -14,6 +13,7 @@ import pytest
 
 from app.settings import Settings
 from tests.chaos.conftest import TODAY, running, sample
+from tests.llm_wire import LLM_URL, completion, intent_json
 
 pytestmark = [
     pytest.mark.chaos,
@@ -21,57 +21,16 @@ pytestmark = [
     pytest.mark.httpx_mock(assert_all_responses_were_requested=False),
 ]
 
-LLM_URL = "http://llm.test/v1/chat/completions"
 TEXT = "后天从北京去上海"
 LLM_SETTINGS = Settings(
     llm_api_key="test-key", llm_base_url="http://llm.test/v1", llm_timeout_s=2.0
 )
 
 
-def completion(content: Any) -> dict[str, Any]:
-    """A chat-completions body as the wire carries it."""
-    return {
-        "id": "chatcmpl-chaos",
-        "object": "chat.completion",
-        "created": 1764460800,
-        "model": "deepseek-chat",
-        "choices": [
-            {
-                "index": 0,
-                "message": {"role": "assistant", "content": content},
-                "finish_reason": "stop",
-            }
-        ],
-        "usage": {"prompt_tokens": 900, "completion_tokens": 80, "total_tokens": 980},
-    }
-
-
 def intent_reply(**fields: Any) -> str:
-    """A model reply: a complete, valid intent with `fields` set."""
-    body: dict[str, Any] = {
-        "kind": "query_tickets",
-        "origin": "北京",
-        "destination": "上海",
-        "destination_text": None,
-        "via": [],
-        "date_start": "2026-12-03",
-        "date_end": None,
-        "days": None,
-        "nights": None,
-        "return_trip": None,
-        "budget": None,
-        "budget_per_person": None,
-        "passengers": 1,
-        "preferences": [],
-        "train_types": [],
-        "seat_class": None,
-        "depart_window": None,
-        "arrive_window": None,
-        "train_numbers": [],
-        "action": "create",
-    }
-    body.update(fields)
-    return json.dumps(body, ensure_ascii=False)
+    """A model reply: a complete, valid 北京→上海 ticket query with `fields` set."""
+    base = {"kind": "query_tickets", "origin": "北京", "destination": "上海"}
+    return intent_json(**(base | {"date_start": "2026-12-03"} | fields))
 
 
 def itinerary_trains(body: dict) -> set[str]:
