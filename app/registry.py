@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+from dotenv import dotenv_values
 
 from app.metrics import Metrics
 from app.settings import SANDBOX_BASE_URLS, Settings
@@ -46,7 +47,12 @@ def build_sandbox(
     environ: Mapping[str, str] | None = None,
 ) -> SandboxMounts:
     """ASGI apps for the enabled sandbox sources, keyed by their base URL."""
-    environ = os.environ if environ is None else environ
+    if environ is None:
+        # Fault knobs come from `.env` too, like every other RAILTRIP_ setting.
+        environ = {
+            **{k: v for k, v in dotenv_values(".env").items() if v is not None},
+            **os.environ,
+        }
     mounts = SandboxMounts()
     timetable = Timetable(directory)  # one timetable shared by both vendors
     for name in settings.sources:

@@ -1,0 +1,43 @@
+"""Sources are built from settings; sandbox fault knobs come from the environment or `.env`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+
+from app.metrics import Metrics
+from app.registry import build_sandbox, build_sources
+from app.settings import Settings
+from app.state import Runtime
+from sources.stations import curated_directory
+
+
+def test_fault_knobs_are_read_from_dotenv_and_the_environment_wins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".env").write_text(
+        "RAILTRIP_SANDBOX_PARTNER_ERROR_RATE=1\nRAILTRIP_SANDBOX_12306_LATENCY_MS=50\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("RAILTRIP_SANDBOX_12306_LATENCY_MS", "7")
+    mounts = build_sandbox(Settings(), curated_directory(), Runtime())
+    assert mounts.faults["partner"].knobs()["error_rate"] == 1
+    assert mounts.faults["12306"].knobs()["latency_ms"] == 7
+
+
+def test_only_enabled_sandbox_vendors_are_mounted() -> None:
+    mounts = build_sandbox(
+        Settings(sources=["sandbox-12306"]), curated_directory(), Runtime(), environ={}
+    )
+    assert list(mounts.faults) == ["12306"]
+    assert list(mounts.transports) == ["http://sandbox-12306.internal"]
+
+
+async def test_a_partner_without_a_base_url_is_refused_at_start_up() -> None:
+    async with httpx.AsyncClient() as client:
+        with pytest.raises(ValueError, match="RAILTRIP_PARTNER_BASE_URL"):
+            build_sources(
+                Settings(sources=["partner"]), client, curated_directory(), Metrics(), Runtime()
+            )
