@@ -55,7 +55,9 @@ class TicketService:
         self._clock = clock
         self._monotonic = monotonic
         self._single_flight = single_flight
-        self._flights: dict[tuple[str, bool], asyncio.Task[TicketResult]] = {}
+        # Keyed by what the caller may be given, so a live-only caller (the precheck) never
+        # joins a flight that may end on the stale copy, and vice versa.
+        self._flights: dict[tuple[str, bool, bool], asyncio.Task[TicketResult]] = {}
         self._background: set[asyncio.Task[Any]] = set()
 
     async def search(
@@ -100,17 +102,13 @@ class TicketService:
         if not self._single_flight:
             return await self._fly(query, echo, refresh=refresh, allow_stale=allow_stale)
         task = self._flight(query, echo, refresh=refresh, allow_stale=allow_stale)
-        result = await asyncio.shield(task)
-        if not allow_stale and result.freshness == "cached":
-            # Joined a flight that fell back to a stale copy: this caller wants live only.
-            return result.model_copy(update={"freshness": "unavailable", "offers": ()})
-        return result
+        return await asyncio.shield(task)
 
     def _flight(
         self, query: TicketQuery, echo: QueryEcho, *, refresh: bool, allow_stale: bool
     ) -> asyncio.Task[TicketResult]:
         """The flight in progress for this key, or a new one (registered synchronously)."""
-        flight_key = (query.key, refresh)
+        flight_key = (query.key, refresh, allow_stale)
         task = self._flights.get(flight_key)
         if task is None:
             task = asyncio.create_task(
@@ -244,7 +242,7 @@ class TicketService:
 
     def _refresh_in_background(self, query: TicketQuery, echo: QueryEcho) -> None:
         """One background refresh per key at a time, never one per request."""
-        if (query.key, True) in self._flights:
+        if (query.key, True, False) in self._flights:
             return
         task = self._flight(query, echo, refresh=True, allow_stale=False)
         self._background.add(task)

@@ -195,3 +195,19 @@ async def test_a_result_with_a_train_type_filter_keeps_only_those_trains() -> No
     typed = query().model_copy(update={"train_types": frozenset({"K"})})
     result = await service.search(typed, BJN, SHQ)
     assert [o.train_number for o in result.offers] == ["K5"]
+
+
+async def test_a_live_only_caller_never_joins_a_flight_that_may_serve_the_stale_copy() -> None:
+    gate = asyncio.Event()
+    a = FakeSource("a")
+    service, _, _ = build(a)
+    await search(service)
+    a.error = SourceServerError("a", "HTTP 503", 503)
+    a.gate = gate
+    refresh = asyncio.create_task(search(service, refresh=True))
+    live_only = asyncio.create_task(search(service, refresh=True, allow_stale=False))
+    await asyncio.sleep(0)
+    gate.set()
+    assert (await refresh).freshness == "cached"  # the stale copy, with its warning
+    assert (await live_only).freshness == "unavailable"
+    assert len(a.calls) == 3  # the first fetch, then one live attempt per kind of caller
