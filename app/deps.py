@@ -11,7 +11,8 @@ from app.state import AppState
 
 async def get_state(request: Request) -> AppState:
     # async: FastAPI runs a plain `def` dependency in the thread pool, a thread hop per request.
-    return request.app.state.rt  # type: ignore[no-any-return]
+    state: AppState = request.app.state.rt
+    return state
 
 
 State = Annotated[AppState, Depends(get_state)]

@@ -12,6 +12,7 @@ Domain code raises these; it never raises HTTPException.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -63,7 +64,7 @@ class NoLiveAnswer(ServiceError):
     code = "no_live_answer"
 
 
-def _field_of(loc: tuple[Any, ...] | list[Any]) -> str:
+def _field_of(loc: Sequence[Any]) -> str:
     parts = [str(p) for p in loc if p not in ("body", "query", "path", "header")]
     return ".".join(parts) or "body"
 

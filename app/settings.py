@@ -42,7 +42,7 @@ class SourceSettings(BaseSettings):
     @classmethod
     def for_source(cls, name: str, **overrides: object) -> SourceSettings:
         """Read `RAILTRIP_<NAME>_*` for one source, then apply explicit overrides."""
-        loaded = cls(_env_prefix=f"RAILTRIP_{env_name(name)}_")  # type: ignore[call-arg]
+        loaded = cls(_env_prefix=f"RAILTRIP_{env_name(name)}_")
         values = loaded.model_dump() | overrides
         if not values["base_url"]:
             values["base_url"] = DEFAULT_BASE_URLS.get(name, "")

@@ -6,7 +6,7 @@ import datetime as dt
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 import httpx
 from redis.asyncio import Redis
@@ -19,6 +19,13 @@ from app.tickets.service import TicketService
 from sources.base import Clock, shanghai_now
 from sources.models import SHANGHAI
 from sources.stations import StationDirectory
+
+if TYPE_CHECKING:  # annotations only: these modules import app.state themselves
+    from app.agent import PlanningAgent
+    from app.intent.llm import LlmIntentParser
+    from app.intent.parser import IntentParser
+    from app.sessions import SessionStore
+    from sources.sandbox.faults import FaultConfig
 
 
 @dataclass(frozen=True)
@@ -36,6 +43,8 @@ class Runtime:
 
 @dataclass(frozen=True)
 class AppState:
+    """Every resource the routes use; built once by the lifespan, never mutated."""
+
     settings: Settings
     runtime: Runtime
     metrics: Metrics
@@ -45,8 +54,8 @@ class AppState:
     tickets: TicketService
     redis: Redis | None
     redis_tier: RedisTier | None
-    sandbox_faults: dict[str, Any] = field(default_factory=dict)
-    intent_parser: Any = None
-    sessions: Any = None
-    agent: Any = None
-    llm: Any = None
+    intent_parser: IntentParser
+    sessions: SessionStore
+    agent: PlanningAgent
+    llm: LlmIntentParser | None = None
+    sandbox_faults: dict[str, FaultConfig] = field(default_factory=dict)

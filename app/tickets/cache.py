@@ -27,7 +27,7 @@ from sources.models import Frozen, TrainOffer
 
 log = logging.getLogger("railtrip.cache")
 
-CACHE_FORMAT = 1
+CACHE_FORMAT: Literal[1] = 1
 RedisState = Literal["ok", "down", "disabled"]
 _OFFERS: TypeAdapter[tuple[TrainOffer, ...]] = TypeAdapter(tuple[TrainOffer, ...])
 
@@ -165,7 +165,9 @@ class RedisTier:
             self._went_down(exc)
             return None
         self._came_back()
-        return CacheEntry.from_bytes(raw) if raw is not None else None
+        if raw is None:
+            return None
+        return CacheEntry.from_bytes(raw if isinstance(raw, bytes) else raw.encode())
 
     def _paused(self) -> bool:
         """While down, skip Redis (counting the degradation) except one try per pause."""

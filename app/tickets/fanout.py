@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from app.tickets.guard import GuardedSource
-from app.tickets.model import SourceReport
+from app.tickets.model import SourceReport, SourceStatus
 from sources.errors import SourceError
 from sources.models import TicketQuery, TrainOffer
 
@@ -46,10 +46,10 @@ async def _ask(
 ) -> SourceAnswer:
     started = monotonic()
 
-    def report(status: str, error: str | None = None, offers: int = 0) -> SourceReport:
+    def report(status: SourceStatus, error: str | None = None, offers: int = 0) -> SourceReport:
         return SourceReport(
             name=source.name,
-            status=status,  # type: ignore[arg-type]
+            status=status,
             freshness="realtime" if status == "ok" else "unavailable",
             latency_ms=round((monotonic() - started) * 1000),
             error=error,
@@ -67,5 +67,13 @@ async def _ask(
     return SourceAnswer(report("ok", offers=len(kept)), kept)
 
 
-def _status(outcome: str) -> str:
-    return outcome if outcome in {"timeout", "rate_limited", "circuit_open"} else "error"
+_STATUS_OF_OUTCOME: dict[str, SourceStatus] = {
+    "timeout": "timeout",
+    "rate_limited": "rate_limited",
+    "circuit_open": "circuit_open",
+}
+
+
+def _status(outcome: str) -> SourceStatus:
+    """The report status for a `SourceError.outcome` (everything else is an error)."""
+    return _STATUS_OF_OUTCOME.get(outcome, "error")
