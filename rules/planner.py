@@ -171,6 +171,11 @@ def _segment(
                 continue
             firsts = rides(LegKey(key.origin, hub, key.date), True, False)
             seconds = rides(second, False, True)
+            # An overnight first ride reaches the hub the next morning: its connection
+            # leaves the next day (the night is spent on the train, not in the station).
+            next_day = LegKey(hub, key.destination, key.date + dt.timedelta(days=1))
+            if next_day in book:
+                seconds += rides(next_day, False, True)
             if firsts and seconds:
                 found = connect(index, firsts, seconds, request, config)
                 segment.routes.extend(found.routes)

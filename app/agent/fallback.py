@@ -72,8 +72,36 @@ def hub_follow_legs(
     ]
     legs: list[LegKey] = []
     for segment in segments:
-        legs.extend(k for k in transfer_legs(segment, responsive) if k not in offers_of)
-    return legs
+        legs.extend(transfer_legs(segment, responsive))
+    return [k for k in dict.fromkeys(legs) if k not in offers_of]
+
+
+def overnight_follow_legs(
+    request: TripRequest, failing: list[int], arrivals: dict[LegKey, set[dt.date]]
+) -> list[LegKey]:
+    """Phase 3, only when needed: a first half that runs overnight (北京→兰州 by sleeper)
+    reaches its hub the next day, so ask for the second half on that day as well."""
+    keys = required_legs(request)
+    legs: list[LegKey] = []
+    for index in failing:
+        if not 0 <= index < len(keys):
+            continue
+        segment = keys[index]
+        next_day = segment.date + dt.timedelta(days=1)
+        for key, days in arrivals.items():
+            hub = key.destination
+            if key.origin != segment.origin or key.date != segment.date:
+                continue
+            if hub == segment.destination or next_day not in days:
+                continue
+            # Where trains reach the hub the same day and leave it for the destination the
+            # same day, a same-day connection is likely: skip the extra query.
+            same_day = segment.date in days and arrivals.get(
+                LegKey(hub, segment.destination, segment.date)
+            )
+            if not same_day:
+                legs.append(LegKey(hub, segment.destination, next_day))
+    return [k for k in dict.fromkeys(legs) if k not in arrivals]
 
 
 def useful_hubs(offers_of: dict[LegKey, int]) -> set[str]:

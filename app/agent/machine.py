@@ -15,7 +15,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.agent import texts
-from app.agent.fallback import explain, hub_follow_legs, next_relaxation
+from app.agent.fallback import (
+    explain,
+    hub_follow_legs,
+    next_relaxation,
+    overnight_follow_legs,
+)
 from app.agent.fetch import TicketSearch, fetch_legs, merge_sources
 from app.agent.model import (
     AgentInfo,
@@ -228,9 +233,15 @@ class PlanningAgent:
                 list(run.hub_segments),
                 {k: len(r.offers) for k, r in run.results.items()},
             )
-            run.hub_segments = ()
             run.results.update(await fetch_legs(self.tickets, self.directory, follow))
-            missing += follow
+            overnight = overnight_follow_legs(
+                run.original,
+                list(run.hub_segments),
+                {k: {o.arrive_at.date() for o in r.offers} for k, r in run.results.items()},
+            )
+            run.hub_segments = ()
+            run.results.update(await fetch_legs(self.tickets, self.directory, overnight))
+            missing += follow + overnight
         fresh = [run.results[k].freshness for k in missing]
         run.detail = f"{len(missing)} legs: " + ",".join(
             f"{f}={fresh.count(f)}" for f in ("realtime", "cached", "unavailable") if f in fresh

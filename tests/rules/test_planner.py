@@ -124,6 +124,24 @@ def test_trip_possible_only_with_one_transfer_changes_at_the_hub():
     assert [it.train_numbers for it in result.itineraries] == [("G101", "G7003")]
 
 
+def test_an_overnight_first_ride_connects_to_a_train_the_next_morning():
+    next_day = DAY + dt.timedelta(days=1)
+    sleepers = (seat(SeatClass.SOFT_SLEEPER, 700.0), seat(SeatClass.HARD_SLEEPER, 450.0))
+    entries = book(
+        offer("Z61", BEIJING_WEST, XIAN_NORTH, "21:00", "07:10", seats=sleepers),
+        offer("D1901", XIAN_NORTH, CHENGDU_EAST, "08:30", "12:40", day=next_day),
+    )
+    entries |= empty(LegKey("北京", "成都", DAY), LegKey("西安", "成都", DAY))
+    request = TripRequest(origin="北京", destination="成都", depart_date=DAY, return_trip=False)
+    result = plan(request, entries, now=NOW)
+    best = result.best
+    assert best is not None, result.failures
+    assert best.train_numbers == ("Z61", "D1901")
+    (change,) = best.transfers
+    assert change.minutes == 80 and change.same_station is True
+    assert validate(best, all_offers(entries)) == []
+
+
 def test_transfers_are_not_planned_when_the_request_forbids_them():
     entries = book(
         offer("G101", BEIJING_SOUTH, NANJING_SOUTH, "08:00", "11:30"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from app.agent.fallback import hub_follow_legs, hub_probe_legs
+from app.agent.fallback import hub_follow_legs, hub_probe_legs, overnight_follow_legs
 from rules import MAJOR_HUBS, LegKey, TripRequest
 
 DAY = dt.date(2026, 12, 5)
@@ -40,3 +40,17 @@ def test_phase_two_covers_every_failing_segment_via_the_responsive_hubs_only() -
     probe_plus_follow = len(hub_probe_legs(ROUND_TRIP, [0, 1])) + len(follow)
     every_hub_both_halves = 2 * 2 * (len(MAJOR_HUBS) - 1)
     assert probe_plus_follow < every_hub_both_halves / 2
+
+
+def test_next_day_second_halves_are_asked_only_where_a_first_half_runs_overnight() -> None:
+    request = TripRequest(origin="北京", destination="乌鲁木齐", depart_date=DAY, return_trip=False)
+    next_day = DAY + dt.timedelta(days=1)
+    arrivals = {
+        LegKey("北京", "兰州", DAY): {next_day},  # only sleepers, arriving the next day
+        LegKey("北京", "西安", DAY): {DAY},
+        LegKey("兰州", "乌鲁木齐", DAY): {DAY},
+        # same-day arrivals and same-day onward trains: a same-day connection, no extra query
+        LegKey("北京", "西宁", DAY): {DAY, next_day},
+        LegKey("西宁", "乌鲁木齐", DAY): {DAY},
+    }
+    assert overnight_follow_legs(request, [0], arrivals) == [LegKey("兰州", "乌鲁木齐", next_day)]
