@@ -110,3 +110,17 @@ async def test_stations_search_by_name_pinyin_and_telecode() -> None:
     assert by_pinyin["stations"][0]["telecode"] == "AOH"
     assert by_code["stations"][0]["name"] == "北京南"
     assert typo["stations"] == [] and "北京" in typo["suggestions"]
+
+
+async def test_ticket_query_parameters_are_documented_in_openapi() -> None:
+    async with running() as (client, _):
+        spec = (await client.get("/openapi.json")).json()
+    params = spec["paths"]["/v1/tickets"]["get"]["parameters"]
+    assert [p["name"] for p in params] == [
+        "origin",
+        "destination",
+        "date",
+        "train_types",
+        "refresh",
+    ]
+    assert [p["name"] for p in params if p["required"]] == ["origin", "destination", "date"]
