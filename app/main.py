@@ -53,19 +53,32 @@ def _redis_client(url: str) -> Redis:
     )
 
 
-def _llm_parser(
-    settings: Settings, http: httpx.AsyncClient, metrics: Metrics, directory: StationDirectory
-) -> LlmIntentParser | None:
-    """The LLM intent parser when a key is configured; None means the offline rules."""
+def _openai_client(settings: Settings, http: httpx.AsyncClient) -> openai.AsyncOpenAI | None:
+    """One client for the configured OpenAI-compatible endpoint, or None without a key.
+
+    Client retries are off: the intent parser retries (bounded, with the error fed back) and
+    a failing model ends tool mode, where the state machine finishes the turn.
+    """
     if not settings.llm_enabled:
         return None
-    client = openai.AsyncOpenAI(
+    return openai.AsyncOpenAI(
         base_url=settings.llm_base_url,
         api_key=settings.llm_api_key,
-        max_retries=0,  # retries are the parser's business (bounded, with the error fed back)
+        max_retries=0,
         timeout=settings.llm_timeout_s,
         http_client=http,
     )
+
+
+def _llm_parser(
+    settings: Settings,
+    client: openai.AsyncOpenAI | None,
+    metrics: Metrics,
+    directory: StationDirectory,
+) -> LlmIntentParser | None:
+    """The LLM intent parser when a model is configured; None means the offline rules."""
+    if client is None:
+        return None
     return LlmIntentParser(
         client,
         settings.llm_model,
@@ -75,19 +88,14 @@ def _llm_parser(
     )
 
 
-def _tool_runner(settings: Settings, http: httpx.AsyncClient, metrics: Metrics) -> object | None:
+def _tool_runner(
+    settings: Settings, client: openai.AsyncOpenAI | None, metrics: Metrics
+) -> object | None:
     """Tool-calling mode (`RAILTRIP_AGENT_MODE=llm_tools` with a model configured), else None."""
-    if settings.agent_mode != "llm_tools" or not settings.llm_enabled:
+    if settings.agent_mode != "llm_tools" or client is None:
         return None
     from app.agent.tools import ToolRunner
 
-    client = openai.AsyncOpenAI(
-        base_url=settings.llm_base_url,
-        api_key=settings.llm_api_key,
-        max_retries=0,  # a failing model ends tool mode; the state machine finishes the turn
-        timeout=settings.llm_timeout_s,
-        http_client=http,
-    )
     return ToolRunner(client, settings.llm_model, metrics=metrics)
 
 
@@ -120,7 +128,8 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
             await redis_tier.ping()
         guarded = build_sources(settings, http, directory, metrics, runtime)
         ticket_service = build_ticket_service(settings, runtime, guarded, metrics, redis_tier)
-        llm = _llm_parser(settings, http, metrics, directory)
+        llm_client = _openai_client(settings, http)
+        llm = _llm_parser(settings, llm_client, metrics, directory)
         intent_parser = IntentParser(directory=directory, metrics=metrics, llm=llm)
         agent = PlanningAgent(
             parser=intent_parser,
@@ -131,7 +140,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
             sale_window_days=settings.sale_window_days,
             clock=runtime.clock,
             monotonic=runtime.monotonic,
-            tool_runner=_tool_runner(settings, http, metrics),
+            tool_runner=_tool_runner(settings, llm_client, metrics),
         )
         app.state.rt = AppState(
             settings=settings,
