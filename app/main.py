@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager
 import httpx
 import openai
 from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
 from redis.asyncio import Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
@@ -18,12 +19,14 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.access import AccessMiddleware
+from app.access.build import build_access
 from app.agent import PlanningAgent
 from app.errors import install_error_handlers
 from app.intent.llm import LlmIntentParser
 from app.intent.parser import IntentParser
 from app.limits import BodyLimitMiddleware
-from app.logs import configure_logging, request_id
+from app.logs import configure_logging, request_id, request_id_from
 from app.metrics import Metrics
 from app.registry import (
     build_http_client,
@@ -39,6 +42,8 @@ from app.tickets.cache import RedisTier
 from sources.stations import StationDirectory, load_directory
 
 log = logging.getLogger("railtrip.http")
+
+RATE_LIMIT_HEADERS = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]
 
 
 def _redis_client(url: str) -> Redis:
@@ -157,6 +162,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
             sessions=SessionStore(redis, settings.session_ttl_s),
             agent=agent,
             llm=llm,
+            access=build_access(settings, redis, metrics, runtime),
         )
         try:
             yield
@@ -174,13 +180,24 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     )
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware)
+    app.add_middleware(AccessMiddleware)  # keys and quotas before any body is read
+    if settings.cors_origins:  # closed by default: no CORS headers at all
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=settings.cors_origins,
+            allow_methods=["GET", "POST"],
+            allow_headers=["Authorization", "X-API-Key", "Content-Type", "X-Request-ID"],
+            expose_headers=["X-Request-ID", "Retry-After", *RATE_LIMIT_HEADERS],
+            max_age=600,
+        )
     app.add_middleware(ObserveRequests)  # added last = outermost: sees every refusal
     app.include_router(health.router)
     app.include_router(stations.router)
     app.include_router(tickets.router)
     app.include_router(intent.router)
     app.include_router(plan.router)
-    if settings.sandbox_admin:
+    if settings.sandbox_admin and settings.all_sandbox:
+        # Fault knobs exist only in the sandbox; with API keys on they need an admin key.
         app.include_router(sandbox_admin.router)
     return app
 
@@ -200,7 +217,7 @@ class ObserveRequests:
             await self.app(scope, receive, send)
             return
         given = next((v for k, v in scope["headers"] if k == b"x-request-id"), b"")
-        rid = (given.decode("latin-1").strip() or uuid.uuid4().hex)[:64]
+        rid = request_id_from(given) or uuid.uuid4().hex
         token = request_id.set(rid)
         started = time.perf_counter()
         status = 500

@@ -106,6 +106,12 @@ class Metrics:
             buckets=LATENCY_BUCKETS,
             registry=r,
         )
+        self.rejections = Counter(
+            "railtrip_rejections_total",
+            "Requests refused before any work, by reason (overloaded | quota | unauthorized).",
+            ["reason"],
+            registry=r,
+        )
         self.breaker_state = Gauge(
             "railtrip_source_circuit_state",
             "Circuit-breaker state per source: 0 closed, 1 half-open, 2 open.",

@@ -21,6 +21,7 @@ from sources.models import SHANGHAI
 from sources.stations import StationDirectory
 
 if TYPE_CHECKING:  # annotations only: these modules import app.state themselves
+    from app.access.middleware import AccessControl
     from app.agent import PlanningAgent
     from app.intent.llm import LlmIntentParser
     from app.intent.parser import IntentParser
@@ -59,3 +60,4 @@ class AppState:
     agent: PlanningAgent
     llm: LlmIntentParser | None = None
     sandbox_faults: dict[str, FaultConfig] = field(default_factory=dict)
+    access: AccessControl | None = None
