@@ -20,6 +20,15 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+EXCERPT_CHARS = 24
+
+
+def excerpt(value: object, limit: int = EXCERPT_CHARS) -> str:
+    """A short, escaped quote of client input for an error message (never the whole input)."""
+    text = str(value)
+    cut = text[:limit]
+    return repr(cut) + ("…" if len(text) > limit else "")
+
 
 class ServiceError(Exception):
     status_code = 500

@@ -19,11 +19,12 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.access import AccessMiddleware
+from app.access import AccessMiddleware, ClientQuotas
 from app.access.build import build_access
 from app.agent import PlanningAgent
 from app.errors import install_error_handlers
 from app.intent.llm import LlmIntentParser
+from app.intent.llm_guard import GuardedLlm, log_breaker_change
 from app.intent.parser import IntentParser
 from app.limits import BodyLimitMiddleware
 from app.logs import configure_logging, request_id, request_id_from
@@ -38,6 +39,7 @@ from app.routers import health, intent, plan, sandbox_admin, stations, tickets
 from app.sessions import SessionStore
 from app.settings import Settings
 from app.state import AppState, Runtime
+from app.tickets.breaker import CircuitBreaker
 from app.tickets.cache import RedisTier
 from sources.stations import StationDirectory, load_directory
 
@@ -93,6 +95,27 @@ def _llm_parser(
     )
 
 
+def _guarded_llm(
+    settings: Settings,
+    llm: LlmIntentParser | None,
+    metrics: Metrics,
+    runtime: Runtime,
+    quotas: ClientQuotas,
+) -> GuardedLlm | None:
+    """The parser behind its breaker, capped so a hanging model leaves the plan deadline
+    room for the ticket queries (half of it, at most `llm_timeout_s`)."""
+    if llm is None:
+        return None
+    breaker = CircuitBreaker(
+        settings.llm_breaker_failures,
+        settings.llm_breaker_cooldown_s,
+        clock=runtime.monotonic,
+        on_change=log_breaker_change,
+    )
+    cap = min(settings.llm_timeout_s, settings.plan_deadline_s / 2)
+    return GuardedLlm(llm, breaker, metrics, timeout_s=cap, quotas=quotas)
+
+
 def _tool_runner(
     settings: Settings, client: openai.AsyncOpenAI | None, metrics: Metrics
 ) -> object | None:
@@ -135,7 +158,9 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         ticket_service = build_ticket_service(settings, runtime, guarded, metrics, redis_tier)
         llm_client = _openai_client(settings, http)
         llm = _llm_parser(settings, llm_client, metrics, directory)
-        intent_parser = IntentParser(directory=directory, metrics=metrics, llm=llm)
+        access = build_access(settings, redis, metrics, runtime)
+        guarded_llm = _guarded_llm(settings, llm, metrics, runtime, access.quotas)
+        intent_parser = IntentParser(directory=directory, metrics=metrics, llm=guarded_llm)
         agent = PlanningAgent(
             parser=intent_parser,
             tickets=ticket_service,
@@ -146,6 +171,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
             clock=runtime.clock,
             monotonic=runtime.monotonic,
             tool_runner=_tool_runner(settings, llm_client, metrics),
+            deadline_s=settings.plan_deadline_s,
         )
         app.state.rt = AppState(
             settings=settings,
@@ -162,7 +188,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
             sessions=SessionStore(redis, settings.session_ttl_s),
             agent=agent,
             llm=llm,
-            access=build_access(settings, redis, metrics, runtime),
+            access=access,
         )
         try:
             yield

@@ -1,7 +1,7 @@
 """Per-client quotas shared by every replica through Redis, with a per-process fallback.
 
     request rate     GCRA `client:<id>` (rate, burst)            → 429 + Retry-After
-    refresh=true     GCRA `refresh:<id>` (per minute, burst 1+)  → 429 + Retry-After
+    refresh=true     GCRA `refresh:<id>` (per minute, burst 3)   → 429 + Retry-After
     LLM per day      INCR railtrip:quota:llm:v1:<day>:<id>,       → offline parser
                      expiring at the next Asia/Shanghai midnight
 
@@ -30,6 +30,8 @@ from sources.models import SHANGHAI
 log = logging.getLogger("railtrip.access")
 
 LLM_DAY_KEY = "railtrip:quota:llm:v1:{day}:{client}"
+REFRESH_BURST = 3
+"""`refresh=true` requests a client may send at once before its per-minute rate applies."""
 _LOCAL_MAX_KEYS = 100_000
 
 
@@ -104,7 +106,7 @@ class ClientQuotas:
         if not self.limits.refresh_per_min:
             return None
         rate = self.limits.refresh_per_min / 60.0
-        return await self._check(f"refresh:{client}", rate, max(1, round(self.limits.burst / 4)))
+        return await self._check(f"refresh:{client}", rate, REFRESH_BURST)
 
     async def take_llm(self, client: str) -> bool:
         """Count one LLM-backed parse today; False once the client's daily budget is spent."""

@@ -64,6 +64,7 @@ class PlanningAgent:
         clock: Clock = shanghai_now,
         monotonic: Callable[[], float] = time.monotonic,
         tool_runner: Any = None,
+        deadline_s: float | None = None,
     ) -> None:
         self.parser = parser
         self.tickets = tickets
@@ -74,6 +75,7 @@ class PlanningAgent:
         self.clock = clock
         self.monotonic = monotonic
         self.tool_runner = tool_runner
+        self.deadline_s = deadline_s
         self._handlers: dict[State, Handler] = {
             State.PARSE_INTENT: self._parse_intent,
             State.CLARIFY: self._clarify,
@@ -94,9 +96,14 @@ class PlanningAgent:
         run = Run(input=turn, mode=self.mode)
         state = State.PARSE_INTENT
         steps = 0
+        ends = None if self.deadline_s is None else self.monotonic() + self.deadline_s
         while state is not State.DONE:
             if steps >= self.max_steps:
                 self._stop_at_bound(run, steps)
+                break
+            if ends is not None and state is State.QUERY_TICKETS and self.monotonic() >= ends:
+                # Only states that cost upstream queries are refused: what was fetched is used.
+                self._stop_at_deadline(run, state)
                 break
             steps += 1
             state = await self._step(run, state, steps)
@@ -175,6 +182,15 @@ class PlanningAgent:
         run.warn(texts.STEP_BOUND.format(steps=steps))
         log.warning("agent step bound hit", extra={"agent_mode": run.mode, "step": steps})
 
+    def _stop_at_deadline(self, run: Run, state: State) -> None:
+        """Out of time: answer with what was found so far (a plan only if one was made)."""
+        assert self.deadline_s is not None
+        text = texts.PLAN_DEADLINE.format(seconds=self.deadline_s)
+        if not run.itineraries:
+            run.summary = text
+        run.warn(text)
+        log.warning("plan deadline hit", extra={"agent_mode": run.mode, "agent_state": state.value})
+
     # -- states -----------------------------------------------------------------------------
 
     async def _parse_intent(self, run: Run) -> State:
@@ -205,7 +221,7 @@ class PlanningAgent:
             request = trip_request(
                 intent,
                 self.directory,
-                today=turn.today,
+                today=turn.sale_today,
                 sale_window_days=self.sale_window_days,
                 warnings=run.warnings,
             )
@@ -327,8 +343,8 @@ class PlanningAgent:
                 original=original,
                 failures=failures,
                 tried=run.tried,
-                today=run.input.today,
-                last_sale_day=run.input.today + dt.timedelta(days=self.sale_window_days),
+                today=run.input.sale_today,
+                last_sale_day=run.input.sale_today + dt.timedelta(days=self.sale_window_days),
                 hub_offers={k: len(r.offers) for k, r in run.results.items()},
             )
         if relaxation is None:
@@ -461,6 +477,7 @@ class PlanningAgent:
             agent=AgentInfo(mode=run.mode, steps=steps, trace=run.trace),
             warnings=run.warnings,
             clarify_question=run.clarify_question,
+            parser="llm" if run.parsed_by == "llm" else "rules",
         )
 
 

@@ -54,6 +54,7 @@ class PlanReply(BaseModel):
     agent: AgentInfo
     warnings: list[str] = Field(default_factory=list)
     clarify_question: str | None = None
+    parser: Literal["llm", "rules"] = "rules"  # who understood the text (rules: no model)
 
 
 class ChatReply(PlanReply):
@@ -68,6 +69,12 @@ class AgentInput:
     text: str | None = None
     intent: TravelIntent | None = None
     previous: TravelIntent | None = None
+    server_today: dt.date | None = None  # the sale window's today, whatever the client said
+
+    @property
+    def sale_today(self) -> dt.date:
+        """The first day of the sale window: the server's date when known."""
+        return self.server_today or self.today
 
 
 @dataclass(slots=True)

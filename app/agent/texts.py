@@ -48,6 +48,7 @@ ADVISE_RELAX = "放宽车型、席别或出发时间的要求"
 ADVISE_LATER = "稍后再试"
 UNAVAILABLE = "暂时无法获取{route} {date}的余票信息。"
 STEP_BOUND = "抱歉，规划步骤已达上限（{steps}步），先到这里。"
+PLAN_DEADLINE = "抱歉，规划已用时{seconds:g}秒（上限），先按已查到的余票答复到这里。"
 INTERNAL_ERROR = "抱歉，规划时出现内部错误（{state}），请稍后再试。"
 
 # -- questions -------------------------------------------------------------------------------------
@@ -58,6 +59,7 @@ DATE_NOT_ON_SALE = (
     "{date}的车票尚未开售（可购买{days}天内的车票，最晚{last}），请问您想改在哪天出发？"
 )
 RETURN_NOT_ON_SALE = "返程日期{date}的车票尚未开售，先为您规划去程。"
+VIA_CAPPED = "一次最多规划{max}个途经站，已按前{max}站安排（您提到{n}站），其余请分段规划。"
 PARTY_CAPPED = "一次最多为{max}人规划，已按{max}人安排（您提到{n}人）。"
 SESSION_SINGLE_TURN = "会话服务暂时不可用，本轮按单轮对话处理，之前的对话内容未能保留。"
 LLM_TEXT_DISCARDED = "模型回复中含有查询结果里没有的车次，已改用系统生成的说明。"

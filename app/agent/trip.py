@@ -12,6 +12,9 @@ from sources.stations import StationDirectory, UnknownStationError
 MAX_PARTY = 9
 """12306 sells at most nine tickets per order; the engine plans for that many."""
 
+MAX_VIA_STOPS = 8
+"""The upstream budget of one plan: each stop costs ticket queries, so more are not planned."""
+
 DEFAULT_VIA_NIGHTS = 1
 """A stop named without a length of stay ("再加一站杭州") is one night."""
 
@@ -58,12 +61,16 @@ def trip_request(
                 last=texts.day_label(last_sale_day),
             )
         )
+    stops = intent.via
+    if len(stops) > MAX_VIA_STOPS:
+        warnings.append(texts.VIA_CAPPED.format(n=len(stops), max=MAX_VIA_STOPS))
+        stops = stops[:MAX_VIA_STOPS]
     via = tuple(
         ViaStop(
             city_of(directory, stop.city),
             DEFAULT_VIA_NIGHTS if stop.nights is None else stop.nights,
         )
-        for stop in intent.via
+        for stop in stops
     )
     passengers = intent.passengers
     if passengers > MAX_PARTY:

@@ -12,6 +12,7 @@ from app.agent import texts as agent_texts
 from app.deps import State
 from app.errors import InvalidInput
 from app.intent.model import TravelIntent
+from app.queries import accepted_today
 from app.sessions import SESSION_ID_PATTERN, SessionUnavailable, new_session_id
 
 router = APIRouter(prefix="/v1", tags=["plan"])
@@ -76,8 +77,9 @@ async def plan_trip(state: State, request: Request, body: PlanIn) -> PlanReply:
     """Plan a trip from a sentence (or an intent) using live ticket data."""
     if body.text is None and body.intent is None:
         raise InvalidInput("text", "text: either text or intent is required")
-    today = body.today or state.runtime.today()
-    turn = AgentInput(today=today, text=body.text, intent=body.intent)
+    server_today = state.runtime.today()
+    today = accepted_today(body.today, server_today)
+    turn = AgentInput(today=today, text=body.text, intent=body.intent, server_today=server_today)
     reply: PlanReply = await state.agent.run(turn)
     _observe(state, request, "/v1/plan", reply)
     return reply
@@ -87,7 +89,8 @@ async def plan_trip(state: State, request: Request, body: PlanIn) -> PlanReply:
 async def chat(state: State, request: Request, body: ChatIn) -> ChatReply:
     """One turn of a planning conversation; the intent so far lives in Redis for 30 minutes."""
     session_id = body.session_id or new_session_id()
-    today = body.today or state.runtime.today()
+    server_today = state.runtime.today()
+    today = accepted_today(body.today, server_today)
     previous = None
     single_turn = False
     try:
@@ -95,7 +98,7 @@ async def chat(state: State, request: Request, body: ChatIn) -> ChatReply:
     except SessionUnavailable:
         single_turn = True
     reply: PlanReply = await state.agent.run(
-        AgentInput(today=today, text=body.text, previous=previous)
+        AgentInput(today=today, text=body.text, previous=previous, server_today=server_today)
     )
     if not single_turn and reply.intent is not None and reply.intent.kind != "out_of_scope":
         try:

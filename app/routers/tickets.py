@@ -7,7 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.datastructures import QueryParams
 
 from app.deps import State
-from app.errors import Conflict, InvalidInput, NoLiveAnswer
+from app.errors import Conflict, InvalidInput, NoLiveAnswer, excerpt
 from app.queries import parse_seat_class, resolve_query
 from app.state import AppState
 from app.tickets.model import TicketResult
@@ -113,7 +113,7 @@ def _bool_param(params: QueryParams, name: str) -> bool:
         return True
     if value in ("false", "0", "no", "off", ""):
         return False
-    raise InvalidInput(name, f"{name}: expected true or false, got {value!r}")
+    raise InvalidInput(name, f"{name}: expected true or false, got {excerpt(value)}")
 
 
 def _only_requested_stations(
