@@ -19,6 +19,7 @@ from dotenv import dotenv_values
 from app.metrics import Metrics
 from app.settings import SANDBOX_BASE_URLS, Settings
 from app.state import Runtime
+from app.tickets.admission import default_queue_limit
 from app.tickets.cache import MemoryTier, RedisTier
 from app.tickets.guard import GuardedSource
 from app.tickets.service import TicketService
@@ -102,6 +103,9 @@ def build_sources(
                 metrics,
                 sleep=runtime.sleep or asyncio.sleep,
                 monotonic=runtime.monotonic,
+                queue_limit=conf.queue_limit
+                if conf.queue_limit is not None
+                else default_queue_limit(conf.rate_per_s, settings.query_deadline_s),
             )
         )
     return tuple(guarded)

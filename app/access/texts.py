@@ -6,6 +6,5 @@ RATE_QUOTA = "请求过于频繁，请在 {retry_after} 秒后重试。"
 REFRESH_QUOTA = (
     "强制刷新（refresh=true）过于频繁，请在 {retry_after} 秒后重试，或不带 refresh 查询。"
 )
-OVERLOADED = "服务当前繁忙，本次请求未能排队处理（并非数据源故障），请在 {retry_after} 秒后重试。"
 LLM_DAILY_BUDGET_SPENT = "今日智能解析额度已用完，本次由离线规则解析，复杂说法可能需要补充信息。"
 LLM_CIRCUIT_OPEN = "智能解析服务暂时不可用，本次由离线规则解析。"

@@ -8,6 +8,7 @@ import logging
 from collections.abc import Iterable
 from typing import Protocol
 
+from app.errors import Overloaded
 from app.tickets.model import QueryEcho, SourceReport, TicketResult
 from rules import LegKey
 from sources.models import Station, TicketQuery
@@ -66,6 +67,8 @@ async def fetch_legs(
         query = TicketQuery(origin=origin.telecode, destination=destination.telecode, date=key.date)
         try:
             return await tickets.search(query, origin, destination)
+        except Overloaded:
+            raise  # our own queue is full: the whole plan is refused, not a leg lost
         except Exception as exc:  # one broken leg must not sink the others
             log.warning(
                 "leg query failed",

@@ -34,6 +34,7 @@ from app.agent.model import (
 from app.agent.states import State, check_transition
 from app.agent.summary import header, plan_summary, train_numbers_in
 from app.agent.trip import TripProblem, trip_request
+from app.errors import Overloaded
 from app.intent import templates as intent_templates
 from app.intent.merge import merge_intent
 from app.metrics import Metrics
@@ -127,6 +128,8 @@ class PlanningAgent:
         try:
             target = await self._handlers[state](run)
             check_transition(state, target)
+        except Overloaded:
+            raise  # refused at once with 503 overloaded (the router's error handler)
         except Exception as exc:
             error = f"{type(exc).__name__}: {exc}"
             log.exception("agent state raised", extra={"agent_state": state.value, "step": number})

@@ -15,6 +15,11 @@ from sources.stations import Place
 
 router = APIRouter(prefix="/v1", tags=["tickets"])
 
+PRECHECK_NO_LIVE_ANSWER = "暂时无法实时核验余票，请稍后再试。"
+PRECHECK_INCOMPLETE = (
+    "数据源 {sources} 本次未能返回结果，无法确认 {train} 次列车是否存在，请稍后再试。"
+)
+
 
 _TICKET_PARAMS = [
     {
@@ -173,12 +178,19 @@ async def precheck(state: State, body: PrecheckRequest) -> dict[str, object]:
     ).inc()
     if result.freshness != "realtime":
         raise NoLiveAnswer(
-            "暂时无法实时核验余票，请稍后再试。",
+            PRECHECK_NO_LIVE_ANSWER,
             sources=[s.model_dump() for s in result.sources],
         )
     train = body.train_number.upper()
     result = _only_requested_stations(result, resolved.origin, resolved.destination)
     offer = next((o for o in result.offers if o.train_number == train), None)
+    silent = [s.name for s in result.sources if s.status != "ok"]
+    if offer is None and silent:
+        # A source that did not answer may be the one that lists this train: no verdict.
+        raise NoLiveAnswer(
+            PRECHECK_INCOMPLETE.format(train=train, sources="、".join(silent)),
+            sources=[s.model_dump() for s in result.sources],
+        )
     if offer is None:
         state.metrics.invented_trains.labels(origin="user").inc()
         raise Conflict(

@@ -23,6 +23,7 @@ from tenacity import (
 
 from app.metrics import BREAKER_STATE_VALUES, Metrics
 from app.settings import SourceSettings
+from app.tickets.admission import SourceAdmission
 from app.tickets.breaker import BreakerState, CircuitBreaker
 from sources.base import TicketSource
 from sources.errors import SourceError, SourceRateLimited, SourceTimeout, TransientSourceError
@@ -81,6 +82,7 @@ class GuardedSource:
         *,
         sleep: Sleep = asyncio.sleep,
         monotonic: Callable[[], float] = time.monotonic,
+        queue_limit: int | None = None,
     ) -> None:
         self.source = source
         self.name = source.name
@@ -99,6 +101,12 @@ class GuardedSource:
             on_change=self._breaker_changed,
         )
         metrics.breaker_state.labels(source=self.name).set(0)
+        # None: unbounded (unit tests of the guard alone); the registry always sets a bound.
+        self.admission = (
+            SourceAdmission(self.name, settings.concurrency, queue_limit, settings.rate_per_s)
+            if queue_limit is not None
+            else None
+        )
 
     def readiness(self) -> str:
         """`ok`, `open-circuit` or `half-open-circuit`; also refreshes the breaker gauge, so an
@@ -108,7 +116,14 @@ class GuardedSource:
         return "ok" if state is BreakerState.CLOSED else f"{state.replace('_', '-')}-circuit"
 
     async def search(self, query: TicketQuery) -> list[TrainOffer]:
-        """Query the source with retries; raises the last `SourceError` when all attempts fail."""
+        """Query the source with retries; raises the last `SourceError` when all attempts fail
+        (or `SourceOverloaded` at once, without an attempt, when its queue is full)."""
+        if self.admission is None:
+            return await self._with_retries(query)
+        with self.admission.enter():
+            return await self._with_retries(query)
+
+    async def _with_retries(self, query: TicketQuery) -> list[TrainOffer]:
         async for attempt in self._policy.retrying(self._sleep):
             with attempt:
                 return await self._attempt(query)
