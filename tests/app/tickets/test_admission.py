@@ -65,7 +65,7 @@ def test_a_full_admission_refuses_with_a_retry_after_from_the_queue_length():
     assert admission.inside == 0
 
 
-async def test_a_query_beyond_the_queue_is_refused_overloaded_at_once_and_never_reaches_the_source():
+async def test_a_query_beyond_the_queue_is_refused_at_once_and_never_reaches_the_source():
     gate = asyncio.Event()
     source = FakeSource("a", gate=gate)
     service, metrics = gated(source, queue_limit=1)
