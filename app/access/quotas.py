@@ -74,6 +74,10 @@ def next_midnight(now: dt.datetime) -> dt.datetime:
     return dt.datetime.combine(day, dt.time(0, 0), tzinfo=SHANGHAI)
 
 
+def _seconds_until(when: dt.datetime, now: dt.datetime) -> int:
+    return max(1, math.ceil((when - now).total_seconds()))
+
+
 class ClientQuotas:
     """Checks one client's limits; never raises for a Redis failure."""
 
@@ -120,7 +124,8 @@ class ClientQuotas:
             try:
                 async with self._redis.pipeline(transaction=False) as pipe:
                     pipe.incr(key)
-                    pipe.expireat(key, next_midnight(now))
+                    # Relative to the service's clock, so the counter dies at its midnight.
+                    pipe.expire(key, _seconds_until(next_midnight(now), now))
                     used, _ = await pipe.execute()
             except (RedisError, OSError) as exc:
                 self._fell_back(exc)
