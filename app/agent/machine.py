@@ -49,6 +49,9 @@ log = logging.getLogger("railtrip.agent")
 
 Handler = Callable[[Run], Awaitable[State]]
 
+MAX_LEG_QUERIES = 24
+"""The upstream budget of one plan: ticket queries (each asks every source) per request."""
+
 
 class PlanningAgent:
     """Turns one turn (text or intent, plus the conversation so far) into a `PlanReply`."""
@@ -117,7 +120,22 @@ class PlanningAgent:
                 # Tool mode takes over after the intent is understood; it shares the bound.
                 state, steps = await self.tool_runner.run(self, run, steps)
         self.metrics.agent_steps.labels(mode=run.mode).observe(steps)
+        refusal = self._overload_refusal(run)
+        if refusal is not None:
+            raise refusal
         return self._reply(run, steps)
+
+    @staticmethod
+    def _overload_refusal(run: Run) -> Overloaded | None:
+        """No plan, and one of the trip's own legs was refused by our queue: refuse it all
+        (503 overloaded) rather than blame the sources; a plan made anyway is answered."""
+        if run.itineraries or not run.refused or run.original is None:
+            return None
+        for key in required_legs(run.original):
+            result = run.results.get(key)
+            if result is not None and any(s.status == "overloaded" for s in result.sources):
+                return max(run.refused, key=lambda exc: exc.retry_after_s)
+        return None
 
     async def _step(self, run: Run, state: State, number: int) -> State:
         """Run one state: time it, log it, count it, trace it; errors become FALLBACK."""
@@ -243,8 +261,8 @@ class PlanningAgent:
         return State.DONE
 
     async def _query_tickets(self, run: Run) -> State:
-        missing = [key for key in run.wanted_legs if key not in run.results]
-        run.results.update(await fetch_legs(self.tickets, self.directory, missing))
+        missing = self.budgeted(run, run.wanted_legs)
+        run.results.update(await self._fetch(run, missing))
         if run.hub_segments and run.original is not None:
             # Phase 2 of the hub search, within the same step: only hubs the probe found.
             follow = hub_follow_legs(
@@ -252,14 +270,16 @@ class PlanningAgent:
                 list(run.hub_segments),
                 {k: len(r.offers) for k, r in run.results.items()},
             )
-            run.results.update(await fetch_legs(self.tickets, self.directory, follow))
+            follow = self.budgeted(run, follow)
+            run.results.update(await self._fetch(run, follow))
             overnight = overnight_follow_legs(
                 run.original,
                 list(run.hub_segments),
                 {k: {o.arrive_at.date() for o in r.offers} for k, r in run.results.items()},
             )
             run.hub_segments = ()
-            run.results.update(await fetch_legs(self.tickets, self.directory, overnight))
+            overnight = self.budgeted(run, overnight)
+            run.results.update(await self._fetch(run, overnight))
             missing += follow + overnight
         fresh = [run.results[k].freshness for k in missing]
         run.detail = f"{len(missing)} legs: " + ",".join(
@@ -371,6 +391,21 @@ class PlanningAgent:
             run.wanted_legs = list(relaxation.legs)
             return State.QUERY_TICKETS
         return State.EVALUATE_OPTIONS
+
+    async def _fetch(self, run: Run, keys: list[LegKey]) -> dict[LegKey, TicketResult]:
+        return await fetch_legs(self.tickets, self.directory, keys, run.refused)
+
+    @staticmethod
+    def budgeted(run: Run, keys: list[LegKey]) -> list[LegKey]:
+        """The keys not fetched yet, within the run's upstream budget (the rest is said)."""
+        wanted = [key for key in dict.fromkeys(keys) if key not in run.results]
+        left = max(0, MAX_LEG_QUERIES - run.queries)
+        if len(wanted) > left:
+            run.warn(texts.QUERY_BUDGET.format(n=MAX_LEG_QUERIES))
+            log.warning("plan query budget hit", extra={"agent_mode": run.mode})
+            wanted = wanted[:left]
+        run.queries += len(wanted)
+        return wanted
 
     # -- helpers ----------------------------------------------------------------------------
 

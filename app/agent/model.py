@@ -9,6 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from app.errors import Overloaded
 from app.intent.model import TravelIntent
 from app.tickets.model import Freshness, SourceReport, TicketResult
 from rules import Failure, Itinerary, LegKey, LegOffers, PlanResult, TripRequest
@@ -108,6 +109,8 @@ class Run:
     tools_done: bool = False
     hub_segments: tuple[int, ...] = ()  # pending phase 2 of the hub search
     parsed_by: str = "rules"  # which parser produced the intent: "llm" | "rules"
+    refused: list[Overloaded] = field(default_factory=list)  # legs our own queue refused
+    queries: int = 0  # ticket queries made so far (bounded by the upstream budget)
 
     def warn(self, text: str) -> None:
         """Add a warning once."""

@@ -48,6 +48,7 @@ ADVISE_RELAX = "放宽车型、席别或出发时间的要求"
 ADVISE_LATER = "稍后再试"
 UNAVAILABLE = "暂时无法获取{route} {date}的余票信息。"
 STEP_BOUND = "抱歉，规划步骤已达上限（{steps}步），先到这里。"
+QUERY_BUDGET = "本次规划的余票查询已达上限（{n}次），以下结果仅基于已查询的范围。"
 PLAN_DEADLINE = "抱歉，规划已用时{seconds:g}秒（上限），先按已查到的余票答复到这里。"
 INTERNAL_ERROR = "抱歉，规划时出现内部错误（{state}），请稍后再试。"
 

@@ -235,9 +235,10 @@ def _leg(agent: PlanningAgent, run: Run, args: dict[str, Any]) -> LegKey:
         day = dt.date.fromisoformat(args["date"])
     except ValueError as exc:
         raise ToolError("date must be YYYY-MM-DD") from exc
-    last = run.input.today + dt.timedelta(days=agent.sale_window_days)
-    if not run.input.today <= day <= last:
-        raise ToolError(f"date must be between {run.input.today} and {last}")
+    first = run.input.sale_today
+    last = first + dt.timedelta(days=agent.sale_window_days)
+    if not first <= day <= last:
+        raise ToolError(f"date must be between {first} and {last}")
     origin = city_of(agent.directory, args["origin"])
     destination = city_of(agent.directory, args["destination"])
     if origin == destination:
@@ -246,8 +247,8 @@ def _leg(agent: PlanningAgent, run: Run, args: dict[str, Any]) -> LegKey:
 
 
 async def _fetch(agent: PlanningAgent, run: Run, keys: list[LegKey]) -> None:
-    missing = [key for key in keys if key not in run.results]
-    run.results.update(await fetch_legs(agent.tickets, agent.directory, missing))
+    missing = agent.budgeted(run, keys)
+    run.results.update(await fetch_legs(agent.tickets, agent.directory, missing, run.refused))
     run.wanted_legs.extend(k for k in keys if k not in run.wanted_legs)
 
 
