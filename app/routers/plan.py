@@ -7,13 +7,15 @@ import datetime as dt
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from app.access.context import Caller
+from app.access.session_ids import new_session_id, storage_id
 from app.agent import AgentInput, ChatReply, PlanReply
 from app.agent import texts as agent_texts
 from app.deps import State
 from app.errors import InvalidInput
 from app.intent.model import TravelIntent
 from app.queries import accepted_today
-from app.sessions import SESSION_ID_PATTERN, SessionUnavailable, new_session_id
+from app.sessions import SESSION_ID_PATTERN, SessionUnavailable
 
 router = APIRouter(prefix="/v1", tags=["plan"])
 
@@ -88,26 +90,33 @@ async def plan_trip(state: State, request: Request, body: PlanIn) -> PlanReply:
 @router.post("/chat", response_model=ChatReply)
 async def chat(state: State, request: Request, body: ChatIn) -> ChatReply:
     """One turn of a planning conversation; the intent so far lives in Redis for 30 minutes."""
+    caller: Caller | None = request.scope.get("state", {}).get("caller")
+    owner = caller.key_name if caller is not None else None
     session_id = body.session_id or new_session_id()
     server_today = state.runtime.today()
     today = accepted_today(body.today, server_today)
     previous = None
     single_turn = False
     try:
-        previous = await state.sessions.load(session_id)
+        previous = await state.sessions.load(storage_id(session_id, owner))
     except SessionUnavailable:
         single_turn = True
+    if body.session_id is not None and previous is None:
+        # Unknown, expired or another key's: a client cannot pick or borrow an id.
+        session_id = new_session_id()
     reply: PlanReply = await state.agent.run(
         AgentInput(today=today, text=body.text, previous=previous, server_today=server_today)
     )
     if not single_turn and reply.intent is not None and reply.intent.kind != "out_of_scope":
         try:
-            await state.sessions.save(session_id, reply.intent)
+            await state.sessions.save(storage_id(session_id, owner), reply.intent)
         except SessionUnavailable:
             single_turn = True
     if single_turn:
         state.metrics.degradations.labels(kind="session_single_turn").inc()
         reply.warnings.insert(0, agent_texts.SESSION_SINGLE_TURN)
+    elif body.session_id is not None and body.session_id != session_id:
+        reply.warnings.insert(0, agent_texts.SESSION_RESTARTED)
     _observe(state, request, "/v1/chat", reply)
     return ChatReply(**dict(reply), session_id=session_id)
 
