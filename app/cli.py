@@ -46,9 +46,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if args.command == "serve":
-        import uvicorn
+        from app import serving
 
-        uvicorn.run("app.main:app", host=args.host, port=args.port, log_level="info")
+        serving.serve(args.host, args.port)  # uvicorn with bounded connections (README "Security")
         return 0
     if args.command == "stations":
         return _stations(args.query)

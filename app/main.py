@@ -247,17 +247,26 @@ class ObserveRequests:
         token = request_id.set(rid)
         started = time.perf_counter()
         status = 500
+        started_response = False
+
+        async def receive_noting_disconnect() -> Message:
+            nonlocal status
+            message = await receive()
+            if message["type"] == "http.disconnect" and not started_response:
+                status = 499  # the client went away before any response (nginx's code)
+            return message
 
         async def send_with_id(message: Message) -> None:
-            nonlocal status
+            nonlocal status, started_response
             if message["type"] == "http.response.start":
+                started_response = True
                 status = message["status"]
                 headers = [*message.get("headers", ()), (b"x-request-id", rid.encode("latin-1"))]
                 message = {**message, "headers": headers}
             await send(message)
 
         try:
-            await self.app(scope, receive, send_with_id)
+            await self.app(scope, receive_noting_disconnect, send_with_id)
         finally:
             elapsed = time.perf_counter() - started
             endpoint = getattr(scope.get("route"), "path", None) or "unmatched"
