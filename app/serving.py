@@ -63,7 +63,7 @@ class EveryInterval(logging.Filter):
 class BoundedH11Protocol(H11Protocol):
     """uvicorn's h11 protocol with a read timeout and a connection cap (see the module doc)."""
 
-    max_connections = 200
+    max_connections = 100
     read_timeout_s = 10.0
 
     _read_timer: asyncio.TimerHandle | None = None

@@ -97,7 +97,7 @@ class Settings(BaseSettings):
     llm_breaker_failures: int = Field(default=3, ge=1)
     llm_breaker_cooldown_s: float = Field(default=30.0, gt=0)
     # `python -m app serve`: open connections cap and how long a request may take to arrive.
-    max_connections: int = Field(default=200, ge=1)
+    max_connections: int = Field(default=100, ge=1)
     request_read_timeout_s: float = Field(default=10.0, gt=0)
 
     @field_validator("sources", mode="before")
