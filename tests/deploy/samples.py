@@ -26,6 +26,7 @@ def sampled_metrics() -> Metrics:
     m.http_requests.labels(endpoint="/v1/plan", method="POST", status="500").inc()
     m.http_duration.labels(endpoint="/v1/plan", method="POST").observe(0.3)
     m.breaker_state.labels(source="sandbox-12306").set(2)
+    m.rejections.labels(reason="overloaded").inc()
     m.track_redis()  # as the Redis cache tier does when Redis is configured
     m.redis_up.set(1)
     return m
