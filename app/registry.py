@@ -105,7 +105,9 @@ def build_sources(
                 monotonic=runtime.monotonic,
                 queue_limit=conf.queue_limit
                 if conf.queue_limit is not None
-                else default_queue_limit(conf.rate_per_s, settings.query_deadline_s),
+                else default_queue_limit(
+                    conf.rate_per_s, settings.query_deadline_s, conf.timeout_s
+                ),
             )
         )
     return tuple(guarded)

@@ -39,7 +39,8 @@ class SourceSettings(BaseSettings):
     breaker_failures: int = Field(default=5, ge=1)
     breaker_cooldown_s: float = Field(default=30.0, gt=0)
     # Requests allowed to wait for this source beyond `concurrency`; None = what the rate
-    # drains within the query deadline (rate_per_s x deadline). More are refused `overloaded`.
+    # drains while an attempt still fits: rate_per_s x (query deadline - timeout_s). More are
+    # refused `overloaded`.
     queue_limit: int | None = Field(default=None, ge=0, le=100000)
 
     @classmethod

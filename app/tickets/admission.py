@@ -3,8 +3,8 @@
 A source drains at most `rate_per_s` requests a second, `concurrency` at a time; a request
 that joins a longer queue than the source can drain within the query deadline would only
 wait and then be reported as the source timing out. So each source admits `concurrency +
-queue_limit` requests at once (the default limit is what its rate drains within the query
-deadline) and refuses the next one at once with `SourceOverloaded`, which never reaches the
+queue_limit` requests at once (by default what its rate drains while a full attempt
+still fits in the query deadline) and refuses the next one at once with `SourceOverloaded`, which never reaches the
 source, never counts against its breaker, and is never reported as the source's failure.
 
 A refused request waits for nothing: no timer, no lock, just a counter.
@@ -29,9 +29,10 @@ class SourceOverloaded(SourceError):
         self.retry_after_s = retry_after_s
 
 
-def default_queue_limit(rate_per_s: float, deadline_s: float) -> int:
-    """How many requests the source's rate drains within the query deadline."""
-    return max(0, math.floor(rate_per_s * deadline_s))
+def default_queue_limit(rate_per_s: float, deadline_s: float, timeout_s: float) -> int:
+    """How many waiting requests the source's rate drains while a whole attempt still fits
+    in the query deadline (the last one admitted starts by deadline - timeout)."""
+    return max(0, math.floor(rate_per_s * max(0.0, deadline_s - timeout_s)))
 
 
 class SourceAdmission:

@@ -50,9 +50,10 @@ async def until(condition) -> None:  # type: ignore[no-untyped-def]
     raise AssertionError("condition never held")
 
 
-def test_the_default_queue_is_what_the_rate_drains_within_the_deadline():
-    assert default_queue_limit(5.0, 5.0) == 25
-    assert default_queue_limit(0.5, 1.0) == 0
+def test_the_default_queue_is_what_the_rate_drains_while_an_attempt_still_fits():
+    assert default_queue_limit(5.0, 5.0, 3.0) == 10  # the defaults: 5/s, 5 s deadline, 3 s
+    assert default_queue_limit(50.0, 1.0, 0.5) == 25
+    assert default_queue_limit(5.0, 3.0, 3.0) == 0
 
 
 def test_a_full_admission_refuses_with_a_retry_after_from_the_queue_length():
