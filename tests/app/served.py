@@ -118,3 +118,37 @@ async def sse_events(response: httpx.Response) -> AsyncIterator[Event]:
             name = line[6:].strip()
         elif line.startswith("data:"):
             data.append(line[5:].removeprefix(" "))
+
+
+class GatedSleep:
+    """An injected sleep that waits until the test opens the gate; counts who waited."""
+
+    def __init__(self) -> None:
+        self.gate = asyncio.Event()
+        self.waiting = 0
+        self.cancelled = 0
+        self.changed = asyncio.Event()
+
+    async def __call__(self, seconds: float) -> None:
+        self.waiting += 1
+        self.changed.set()
+        try:
+            await self.gate.wait()
+        except asyncio.CancelledError:
+            self.cancelled += 1
+            self.changed.set()
+            raise
+        finally:
+            self.waiting -= 1
+
+    async def until(self, condition: Any) -> None:
+        """Wait (on events, not on the clock) until `condition()` holds."""
+        async with asyncio.timeout(60):  # a guard against a hang, not a measurement
+            while not condition():
+                self.changed.clear()
+                await self.changed.wait()
+
+
+def gated_runtime(sleep: GatedSleep) -> Runtime:
+    time = FakeTime()
+    return Runtime(clock=time.now, monotonic=time.monotonic, sleep=sleep)

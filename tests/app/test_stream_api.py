@@ -13,50 +13,14 @@ from typing import Any
 
 import httpx
 
-from app.state import Runtime
 from tests.app.apps import running
-from tests.app.served import Event, served, served_settings, sse_events
-from tests.clocks import FakeTime
+from tests.app.served import Event, GatedSleep, gated_runtime, served, served_settings, sse_events
 
 TEXT = "12月4日从北京去上海"
 TODAY = "2026-12-01"
 PLAN_STATES = ["PARSE_INTENT", "QUERY_TICKETS", "EVALUATE_OPTIONS", "GENERATE_PLAN"]
 # Nothing times out while a test holds the gate: no deadline decides what a test sees.
 PATIENT: dict[str, Any] = {"query_deadline_s": 600.0}
-
-
-class GatedSleep:
-    """An injected sleep that waits until the test opens the gate; counts who waited."""
-
-    def __init__(self) -> None:
-        self.gate = asyncio.Event()
-        self.waiting = 0
-        self.cancelled = 0
-        self.changed = asyncio.Event()
-
-    async def __call__(self, seconds: float) -> None:
-        self.waiting += 1
-        self.changed.set()
-        try:
-            await self.gate.wait()
-        except asyncio.CancelledError:
-            self.cancelled += 1
-            self.changed.set()
-            raise
-        finally:
-            self.waiting -= 1
-
-    async def until(self, condition: Any) -> None:
-        """Wait (on events, not on the clock) until `condition()` holds."""
-        async with asyncio.timeout(60):  # a guard against a hang, not a measurement
-            while not condition():
-                self.changed.clear()
-                await self.changed.wait()
-
-
-def gated_runtime(sleep: GatedSleep) -> Runtime:
-    time = FakeTime()
-    return Runtime(clock=time.now, monotonic=time.monotonic, sleep=sleep)
 
 
 def patient_settings() -> Any:
