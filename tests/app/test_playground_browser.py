@@ -34,12 +34,19 @@ WAIT_MS = 60_000  # a guard against a hang on a loaded machine, not a measuremen
 
 
 @pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
+def chromium() -> Path:
+    """Debian's chromium; a missing one fails the test (CI installs it), never skips it."""
     assert CHROMIUM.exists(), (
         "Debian's chromium is missing: apt-get install -y chromium fonts-wqy-zenhei"
     )
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return CHROMIUM
+
+
+@pytest.fixture
+async def browser(chromium: Path) -> AsyncIterator[Browser]:
     async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        launched = await playwright.chromium.launch(executable_path=str(chromium), args=LAUNCH_ARGS)
         try:
             yield launched
         finally:
@@ -47,7 +54,6 @@ async def browser() -> AsyncIterator[Browser]:
 
 
 async def shoot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
     await page.screenshot(path=str(path), full_page=True)
     print(f"screenshot: {path}")
@@ -156,6 +162,11 @@ async def test_playground_streams_a_plan_shows_degraded_sources_and_continues_a_
         assert await page.locator("#session").inner_text() == session
         await expect(page.locator("#summary")).to_contain_text("预算2000元")
         await shoot(page, "5-answered-in-place")
+        # Phone width: nothing wider than the screen (no sideways scrolling).
+        width = await page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"]
+        await page.set_viewport_size({"width": 1280, "height": 900})
+        await shoot(page, "7-desktop-width")
     assert outside == []
 
 
