@@ -21,7 +21,7 @@ from app.metrics import Metrics
 from app.tickets import messages
 from app.tickets.cache import CacheEntry, MemoryTier, RedisTier
 from app.tickets.fanout import fan_out
-from app.tickets.guard import GuardedSource
+from app.tickets.guard import ABANDONED, GuardedSource
 from app.tickets.merge import merge_offers
 from app.tickets.model import QueryEcho, SourceReport, TicketResult
 from sources.base import Clock, shanghai_now
@@ -116,7 +116,7 @@ class TicketService:
                 self._waiters[task] = left
             elif not task.done() and task not in self._background:
                 # ... but once nobody waits, its upstream queries are wasted work: stop them.
-                task.cancel()
+                task.cancel(ABANDONED)
 
     def _flight(
         self, query: TicketQuery, echo: QueryEcho, *, refresh: bool, allow_stale: bool

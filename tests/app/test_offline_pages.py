@@ -35,6 +35,7 @@ async def test_swagger_ui_is_pointed_at_local_assets_and_the_schema() -> None:
     assert 'href="/docs-assets/swagger-ui.css"' in html
     assert "url: '/openapi.json'" in html
     assert {"/v1/plan/stream", "/v1/chat/stream", "/sandbox/faults"} <= set(schema["paths"])
-    assert "text/event-stream" in schema["paths"]["/v1/plan/stream"]["post"]["responses"]["200"][
-        "content"
-    ]
+    assert (
+        "text/event-stream"
+        in schema["paths"]["/v1/plan/stream"]["post"]["responses"]["200"]["content"]
+    )

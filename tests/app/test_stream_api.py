@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 
-from tests.app.apps import running
+from tests.app.apps import running, upstream_requests
 from tests.app.served import Event, GatedSleep, gated_runtime, served, served_settings, sse_events
 
 TEXT = "12月4日从北京去上海"
@@ -24,9 +24,10 @@ PATIENT: dict[str, Any] = {"query_deadline_s": 600.0}
 
 
 def patient_settings() -> Any:
+    """No timeout fires while the gate is shut; one failure would open a source's breaker."""
     settings = served_settings(**PATIENT)
     overrides = {
-        name: {**knobs, "timeout_s": 60.0, "retries": 0}
+        name: {**knobs, "timeout_s": 60.0, "retries": 0, "breaker_failures": 1}
         for name, knobs in settings.source_overrides.items()
     }
     return served_settings(**PATIENT, source_overrides=overrides)
@@ -117,7 +118,13 @@ async def test_a_client_that_disconnects_cancels_the_run_and_its_upstream_querie
         evaluated = registry.get_sample_value(
             "railtrip_agent_state_total", {"state": "EVALUATE_OPTIONS"}
         )
+        attempts = sum(
+            upstream_requests(server.state, source.name) for source in server.state.sources
+        )
+        readiness = {source.name: source.readiness() for source in server.state.sources}
     assert received == vendors
+    assert attempts == vendors  # each abandoned attempt reached its source and is counted ...
+    assert set(readiness.values()) == {"ok"}  # ... but a client leaving is no source failure
     assert sleep.cancelled == vendors
     assert after == received  # no retry, no later step reached a vendor
     assert not evaluated  # the run stopped at its query step
