@@ -9,6 +9,7 @@ CI installs chromium and fonts-wqy-zenhei (.ci/run): a missing browser fails thi
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -167,6 +168,49 @@ async def test_playground_streams_a_plan_shows_degraded_sources_and_continues_a_
         assert width <= PHONE["width"]
         await page.set_viewport_size({"width": 1280, "height": 900})
         await shoot(page, "7-desktop-width")
+    assert outside == []
+
+
+async def test_understood_and_relaxed_are_shown_when_the_reply_carries_them(
+    browser: Browser,
+) -> None:
+    async with served() as server:
+        outside: list[str] = []
+        page = await open_page(browser, server.url, outside)
+        shown: dict[str, object] = {}
+
+        async def with_honesty_fields(route: Route) -> None:
+            # The real stream, with the two fields filled in where the reply lacks them.
+            response = await route.fetch()
+            blocks = (await response.text()).split("\n\n")
+            for i, block in enumerate(blocks):
+                head, _, data = block.partition("\ndata: ")
+                if head == "event: plan":
+                    reply = json.loads(data)
+                    reply.setdefault("understood", "北京→上海，12月4日出发，1人")
+                    reply["relaxed"] = reply.get("relaxed") or [
+                        {
+                            "constraint": "depart_window",
+                            "requested": "08:00前",
+                            "offered": "09:41",
+                            "reason": "08:00前没有二等座余票",
+                        }
+                    ]
+                    shown.update(reply)
+                    blocks[i] = f"{head}\ndata: {json.dumps(reply, ensure_ascii=False)}"
+            await route.fulfill(response=response, body="\n\n".join(blocks))
+
+        await page.route("**/v1/chat/stream", with_honesty_fields)
+        await page.goto(f"{server.url}/")
+        await expect(page.locator("body[data-ready='1']")).to_have_count(1)
+        await plan(page, "12月4日从北京去上海")
+        await expect(page.locator("#understood")).to_have_text(f"理解为：{shown['understood']}")
+        relaxed = shown["relaxed"][0]  # type: ignore[index]
+        await expect(page.locator("#relaxed li")).to_have_text(
+            f"{relaxed['constraint']}：{relaxed['requested']} → {relaxed['offered']}"
+            f"（{relaxed['reason']}）"
+        )
+        await shoot(page, "8-understood-and-relaxed")
     assert outside == []
 
 
