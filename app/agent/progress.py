@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from app.agent import texts
 from app.agent.model import Run, TraceStep
 from app.agent.states import State
 
-PARSED = "已理解：{detail}"
+PARSED = "已理解：{route}，{date}出发"
 ASKING = "需要补充信息"
 OUT_OF_SCOPE = "这不是行程规划请求"
 QUERIED = "查询到 {trains} 趟列车，{sources} 个来源"
@@ -65,7 +66,13 @@ def describe(run: Run, step: TraceStep) -> str:
             return ASKING
         if step.next == State.DONE:
             return OUT_OF_SCOPE
-        return PARSED.format(detail=step.detail)
+        if run.request is None:
+            return step.detail
+        request = run.request
+        return PARSED.format(
+            route=texts.route_label(request.origin, request.destination),
+            date=texts.day_label(request.depart_date),
+        )
     if step.state == State.QUERY_TICKETS:
         return _queried(run)
     if step.state == State.EVALUATE_OPTIONS:

@@ -69,7 +69,7 @@ async def test_steps_arrive_while_the_run_is_still_querying_then_the_plan_then_d
     progress = [json.loads(first.data)] + [json.loads(e.data) for e in rest[:3]]
     assert [p["state"] for p in progress] == PLAN_STATES
     assert [p["step"] for p in progress] == [1, 2, 3, 4]
-    assert progress[0]["message"] == "已理解：北京→上海 2026-12-04"
+    assert progress[0]["message"] == "已理解：北京→上海，12月4日出发"
     assert progress[1]["message"].startswith("查询到 ")
     assert progress[1]["message"].endswith(f"趟列车，{vendors} 个来源")
     plan = json.loads(rest[3].data)
@@ -162,3 +162,18 @@ async def test_chat_stream_asks_then_continues_the_session(redis_url: str) -> No
     assert answered["session_id"] == asked["session_id"]
     assert answered["itinerary"] is not None
     assert answered["intent"]["budget"] == 2000
+
+
+async def test_a_run_that_raises_ends_the_stream_with_an_error_event_not_a_broken_body() -> None:
+    async with served() as server, httpx.AsyncClient(base_url=server.url) as client:
+
+        async def broken(*_: object) -> None:
+            raise RuntimeError("agent bug")
+
+        server.state.agent.run = broken  # type: ignore[method-assign,assignment]
+        events = await collect(client, "/v1/plan/stream", {"text": TEXT, "today": TODAY})
+    assert [e.event for e in events] == ["error", "done"]
+    assert json.loads(events[0].data) == {
+        "code": "internal",
+        "message": "规划服务暂时出错，请稍后再试。",
+    }
