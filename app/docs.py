@@ -1,8 +1,8 @@
-"""`/docs` and `/redoc` that work offline: Swagger UI and ReDoc served by the app itself.
+"""`/docs` that works offline: Swagger UI served by the app itself.
 
-FastAPI's own pages load their scripts from a CDN, so they are blank without the internet.
-The assets come from the pinned `fastapi-offline` package (only its static files are used:
-the app stays a plain `FastAPI`).
+FastAPI's own page loads its scripts from a CDN, so it is blank without the internet. The
+assets come from the pinned `fastapi-offline` package (only its static files are used: the
+app stays a plain `FastAPI`). ReDoc is not offered: its page fetches its logo from a CDN.
 """
 
 from __future__ import annotations
@@ -11,11 +11,7 @@ from pathlib import Path
 
 import fastapi_offline
 from fastapi import FastAPI, Request
-from fastapi.openapi.docs import (
-    get_redoc_html,
-    get_swagger_ui_html,
-    get_swagger_ui_oauth2_redirect_html,
-)
+from fastapi.openapi.docs import get_swagger_ui_html, get_swagger_ui_oauth2_redirect_html
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -24,7 +20,7 @@ ASSETS_DIR = Path(fastapi_offline.__file__).parent / "static"
 
 
 def install_docs(app: FastAPI) -> None:
-    """Serve Swagger UI at `/docs` and ReDoc at `/redoc` from local assets.
+    """Serve Swagger UI at `/docs` from local assets.
 
     The app must be built with `docs_url=None, redoc_url=None` (FastAPI's CDN pages).
     """
@@ -48,14 +44,3 @@ def install_docs(app: FastAPI) -> None:
     @app.get(oauth2_redirect_url, include_in_schema=False)
     async def swagger_ui_redirect() -> HTMLResponse:
         return get_swagger_ui_oauth2_redirect_html()
-
-    @app.get("/redoc", include_in_schema=False)
-    async def redoc(request: Request) -> HTMLResponse:
-        root = request.scope.get("root_path", "")
-        return get_redoc_html(
-            openapi_url=f"{root}{openapi_url}",
-            title=f"{app.title} — ReDoc",
-            redoc_js_url=f"{root}{ASSETS_URL}/redoc.standalone.js",
-            redoc_favicon_url=f"{root}{ASSETS_URL}/favicon.png",
-            with_google_fonts=False,
-        )
