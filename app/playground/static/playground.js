@@ -284,6 +284,7 @@ async function run(endpoint, body) {
   if (page.busy) return;
   page.busy = true;
   $("submit").disabled = true;
+  $("result").setAttribute("aria-busy", "true"); // the previous reply, dimmed until replaced
   resetProgress();
   try {
     const response = await fetch(endpoint, {
@@ -307,6 +308,7 @@ async function run(endpoint, body) {
   } finally {
     page.busy = false;
     $("submit").disabled = false;
+    $("result").removeAttribute("aria-busy");
     await loadFaults(); // the vendors' request counters moved
   }
 }
