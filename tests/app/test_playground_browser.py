@@ -98,7 +98,7 @@ async def test_playground_streams_a_plan_shows_degraded_sources_and_continues_a_
 
         # 1. Progress arrives while the vendors still hold the query; then the itinerary.
         await page.fill("#request-text", "12月4日从北京去上海")
-        await page.click("#submit")
+        await page.press("#request-text", "Control+Enter")  # submitted from the keyboard
         first = page.locator('#progress li[data-state="PARSE_INTENT"]')
         await expect(first).to_contain_text("已理解")
         await sleep.until(lambda: sleep.waiting >= len(faults))
@@ -132,6 +132,9 @@ async def test_playground_streams_a_plan_shows_degraded_sources_and_continues_a_
         await expect(leg.locator(".seats caption .badge")).to_have_count(1)
         assert "元" in await leg.inner_text()
         assert await page.locator("#timeline .day h3").first.inner_text() == "12月4日"
+        alternative = page.locator("#alternatives details").first
+        await alternative.locator("summary").click()
+        await expect(alternative.locator(".leg .seats tr.chosen")).to_have_count(1)
         await shoot(page, "2-itinerary-realtime")
 
         # 2. One vendor fails (named by the page's own fault panel); a new day is asked live.

@@ -240,7 +240,8 @@ function list(boxId, listId, items, render) {
 async function renderReply(reply) {
   if (reply.session_id) page.sessionId = reply.session_id;
   const itinerary = reply.itinerary;
-  const answerOf = itinerary ? await ticketsForLegs(itinerary.legs) : () => null;
+  const legs = itinerary ? [...itinerary.legs, ...reply.alternatives.flatMap((alt) => alt.legs)] : [];
+  const answerOf = await ticketsForLegs(legs);
   const answers = itinerary ? itinerary.legs.map(answerOf) : [];
   $("result").hidden = false;
   $("overall-badge").replaceWith(
@@ -271,6 +272,16 @@ async function renderReply(reply) {
       (itinerary.budget ? `，预算 ${yuan(itinerary.budget)}${itinerary.within_budget ? "（在预算内）" : "（超出预算）"}` : "") +
       (reply.alternatives.length ? `；另有 ${reply.alternatives.length} 个备选方案` : "")
     : "";
+  $("alternatives").replaceChildren(
+    ...reply.alternatives.map((alt, index) =>
+      el(
+        "details",
+        { class: "alternative" },
+        el("summary", {}, `备选 ${index + 1}：${alt.legs.map((l) => l.train_number).join("→")}，合计 ${yuan(alt.total_price)}`),
+        timeline(alt, answerOf),
+      ),
+    ),
+  );
   $("session").textContent = page.sessionId ? `会话 ${page.sessionId}` : "";
   if (asking) {
     $("clarify-text").value = "";
@@ -406,6 +417,9 @@ async function setFaults(vendor, modeId, latencyMs) {
 
 async function start() {
   $("request-form").addEventListener("submit", submitRequest);
+  $("request-text").addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) $("request-form").requestSubmit();
+  });
   $("clarify-form").addEventListener("submit", submitAnswer);
   for (const button of document.querySelectorAll("button.example")) {
     button.addEventListener("click", () => {
