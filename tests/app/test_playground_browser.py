@@ -157,6 +157,7 @@ async def test_playground_streams_a_plan_shows_degraded_sources_and_continues_a_
         question = page.locator("#clarify-question")
         await expect(question).to_have_text("请问您从哪个城市出发，想去哪里？")
         await expect(page.locator("#clarify-text")).to_be_focused()
+        await expect(page.locator("#freshness")).to_be_hidden()  # a question rates no data
         session = await page.locator("#session").inner_text()
         await shoot(page, "4-clarifying-question")
         await page.keyboard.type("北京到上海")

@@ -258,7 +258,9 @@ async function renderReply(reply) {
       ),
     ),
   );
-  $("summary").textContent = reply.summary;
+  // Nothing was queried (a question, a refusal): there is no ticket data to rate.
+  $("freshness").hidden = reply.sources.length === 0;
+  $("summary").textContent = reply.summary === reply.clarify_question ? "" : reply.summary;
   $("understood").hidden = !reply.understood;
   $("understood").textContent = reply.understood ? `理解为：${reply.understood}` : "";
   list("relaxed-box", "relaxed", reply.relaxed, (r) => `${r.constraint}：${r.requested} → ${r.offered}（${r.reason}）`);
