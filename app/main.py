@@ -19,19 +19,21 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.agent import PlanningAgent
+from app.docs import install_docs
 from app.errors import install_error_handlers
 from app.intent.llm import LlmIntentParser
 from app.intent.parser import IntentParser
 from app.limits import BodyLimitMiddleware
 from app.logs import configure_logging, request_id
 from app.metrics import Metrics
+from app.playground import install_playground
 from app.registry import (
     build_http_client,
     build_sandbox,
     build_sources,
     build_ticket_service,
 )
-from app.routers import health, intent, plan, sandbox_admin, stations, tickets
+from app.routers import health, intent, plan, sandbox_admin, stations, stream, tickets
 from app.sessions import SessionStore
 from app.settings import Settings
 from app.state import AppState, Runtime
@@ -171,6 +173,8 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         version="1.0.0",
         summary="Travel requests in plain language → itineraries from live train-ticket data.",
         lifespan=lifespan,
+        docs_url=None,  # served offline by install_docs
+        redoc_url=None,
     )
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware)
@@ -180,8 +184,11 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     app.include_router(tickets.router)
     app.include_router(intent.router)
     app.include_router(plan.router)
+    app.include_router(stream.router)
     if settings.sandbox_admin:
         app.include_router(sandbox_admin.router)
+    install_docs(app)
+    install_playground(app)
     return app
 
 
