@@ -22,6 +22,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.access import AccessMiddleware, ClientQuotas
 from app.access.build import build_access
 from app.agent import PlanningAgent
+from app.docs import install_docs
 from app.errors import install_error_handlers
 from app.intent.llm import LlmIntentParser
 from app.intent.llm_guard import GuardedLlm, log_breaker_change
@@ -29,13 +30,14 @@ from app.intent.parser import IntentParser
 from app.limits import BodyLimitMiddleware
 from app.logs import configure_logging, request_id, request_id_from
 from app.metrics import Metrics
+from app.playground import install_playground
 from app.registry import (
     build_http_client,
     build_sandbox,
     build_sources,
     build_ticket_service,
 )
-from app.routers import health, intent, plan, sandbox_admin, stations, tickets
+from app.routers import health, intent, plan, sandbox_admin, stations, stream, tickets
 from app.sessions import SessionStore
 from app.settings import Settings
 from app.state import AppState, Runtime
@@ -203,6 +205,8 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         version="1.0.0",
         summary="Travel requests in plain language → itineraries from live train-ticket data.",
         lifespan=lifespan,
+        docs_url=None,  # served offline by install_docs
+        redoc_url=None,
     )
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware)
@@ -222,9 +226,12 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     app.include_router(tickets.router)
     app.include_router(intent.router)
     app.include_router(plan.router)
+    app.include_router(stream.router)
     if settings.sandbox_admin and settings.all_sandbox:
         # Fault knobs exist only in the sandbox; with API keys on they need an admin key.
         app.include_router(sandbox_admin.router)
+    install_docs(app)
+    install_playground(app)
     return app
 
 

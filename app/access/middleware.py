@@ -30,10 +30,17 @@ from app.gcra import Decision
 if TYPE_CHECKING:
     from app.state import AppState
 
-OPEN_PATHS = frozenset({"/healthz", "/readyz", "/", "/docs", "/docs/oauth2-redirect", "/redoc"})
-OPEN_PATHS |= {"/openapi.json"}
+OPEN_PATHS = frozenset(
+    {"/healthz", "/readyz", "/", "/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json"}
+)
+OPEN_PREFIXES = ("/docs-assets/", "/playground/")  # static files: pages and scripts, no data
 PRECHECK_PATH = "/v1/bookings/precheck"
 SANDBOX_PREFIX = "/sandbox/"
+
+
+def is_open(path: str) -> bool:
+    """Probes, docs and the playground's static files: never keyed, never rate-limited."""
+    return path in OPEN_PATHS or path.startswith(OPEN_PREFIXES)
 
 
 @dataclass(frozen=True)
@@ -47,7 +54,7 @@ class AccessControl:
 
     def key_needed(self, path: str) -> bool:
         """True when a request to `path` must carry a valid key."""
-        if path in OPEN_PATHS:
+        if is_open(path):
             return False
         if self.keys.enabled and self.keys_required:
             return True
@@ -81,7 +88,7 @@ class AccessMiddleware:
         if path.startswith(SANDBOX_PREFIX) and access.keys.enabled and not (key and key.admin):
             await _refuse(state, send, 403, "forbidden", texts.ADMIN_ONLY, "unauthorized")
             return
-        if path in OPEN_PATHS:
+        if is_open(path):
             await self.app(scope, receive, send)
             return
         client = f"key:{key.name}" if key else f"addr:{_address(scope)}"

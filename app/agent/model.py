@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -78,6 +78,10 @@ class AgentInput:
         return self.server_today or self.today
 
 
+StepObserver = Callable[["Run", TraceStep], None]
+"""Called with the run and each step the moment it is recorded; must not block or raise."""
+
+
 @dataclass(slots=True)
 class Run:
     """Mutable state of one agent run; dependencies live on the agent, not here."""
@@ -111,6 +115,7 @@ class Run:
     parsed_by: str = "rules"  # which parser produced the intent: "llm" | "rules"
     refused: list[Overloaded] = field(default_factory=list)  # legs our own queue refused
     queries: int = 0  # ticket queries made so far (bounded by the upstream budget)
+    observer: StepObserver | None = None  # told of each step as it is recorded (streaming)
 
     def warn(self, text: str) -> None:
         """Add a warning once."""

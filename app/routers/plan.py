@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
+from typing import Annotated
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.access.context import Caller
 from app.access.session_ids import new_session_id, storage_id
 from app.agent import AgentInput, ChatReply, PlanReply
 from app.agent import texts as agent_texts
+from app.agent.model import StepObserver
 from app.deps import State
 from app.errors import InvalidInput
 from app.intent.model import TravelIntent
 from app.queries import accepted_today
 from app.sessions import SESSION_ID_PATTERN, SessionUnavailable
+from app.state import AppState
 
 router = APIRouter(prefix="/v1", tags=["plan"])
 
@@ -74,22 +78,31 @@ class ChatIn(BaseModel):
     _text = field_validator("text")(_not_blank)
 
 
-@router.post("/plan", response_model=PlanReply)
-async def plan_trip(state: State, request: Request, body: PlanIn) -> PlanReply:
-    """Plan a trip from a sentence (or an intent) using live ticket data."""
+async def plan_turn(state: State, body: PlanIn) -> AgentInput:
+    """The validated turn of `/v1/plan` (and its stream): refused with a 4xx before any work."""
     if body.text is None and body.intent is None:
         raise InvalidInput("text", "text: either text or intent is required")
     server_today = state.runtime.today()
     today = accepted_today(body.today, server_today)
-    turn = AgentInput(today=today, text=body.text, intent=body.intent, server_today=server_today)
-    reply: PlanReply = await state.agent.run(turn)
-    _observe(state, request, "/v1/plan", reply)
-    return reply
+    return AgentInput(today=today, text=body.text, intent=body.intent, server_today=server_today)
 
 
-@router.post("/chat", response_model=ChatReply)
-async def chat(state: State, request: Request, body: ChatIn) -> ChatReply:
-    """One turn of a planning conversation; the intent so far lives in Redis for 30 minutes."""
+PlanTurn = Annotated[AgentInput, Depends(plan_turn)]
+
+
+@dataclass(frozen=True, slots=True)
+class ChatTurn:
+    """A chat turn ready to run: its session, the intent so far, and whether Redis is gone."""
+
+    session_id: str
+    input: AgentInput
+    single_turn: bool
+    owner: str | None = None  # the API key name the session is bound to (keys on)
+    restarted: bool = False  # the client's id was unknown: a new session was started
+
+
+async def chat_turn(state: State, request: Request, body: ChatIn) -> ChatTurn:
+    """The session's intent so far, loaded before the run (single-turn when Redis is down)."""
     caller: Caller | None = request.scope.get("state", {}).get("caller")
     owner = caller.key_name if caller is not None else None
     session_id = body.session_id or new_session_id()
@@ -101,27 +114,65 @@ async def chat(state: State, request: Request, body: ChatIn) -> ChatReply:
         previous = await state.sessions.load(storage_id(session_id, owner))
     except SessionUnavailable:
         single_turn = True
-    if body.session_id is not None and previous is None:
+    restarted = body.session_id is not None and previous is None
+    if restarted:
         # Unknown, expired or another key's: a client cannot pick or borrow an id.
         session_id = new_session_id()
-    reply: PlanReply = await state.agent.run(
-        AgentInput(today=today, text=body.text, previous=previous, server_today=server_today)
+    turn = AgentInput(today=today, text=body.text, previous=previous, server_today=server_today)
+    return ChatTurn(
+        session_id=session_id,
+        input=turn,
+        single_turn=single_turn,
+        owner=owner,
+        restarted=restarted and not single_turn,
     )
+
+
+ChatTurnIn = Annotated[ChatTurn, Depends(chat_turn)]
+
+
+async def run_agent(
+    state: AppState, turn: AgentInput, observer: StepObserver | None = None
+) -> PlanReply:
+    """The one planning path of every plan and chat endpoint, streamed or not."""
+    reply: PlanReply = await state.agent.run(turn, observer)
+    return reply
+
+
+async def finish_chat(state: AppState, turn: ChatTurn, reply: PlanReply) -> ChatReply:
+    """Keep the intent for the next turn; say so when the session could not be kept."""
+    single_turn = turn.single_turn
     if not single_turn and reply.intent is not None and reply.intent.kind != "out_of_scope":
         try:
-            await state.sessions.save(storage_id(session_id, owner), reply.intent)
+            await state.sessions.save(storage_id(turn.session_id, turn.owner), reply.intent)
         except SessionUnavailable:
             single_turn = True
     if single_turn:
         state.metrics.degradations.labels(kind="session_single_turn").inc()
         reply.warnings.insert(0, agent_texts.SESSION_SINGLE_TURN)
-    elif body.session_id is not None and body.session_id != session_id:
+    elif turn.restarted:
         reply.warnings.insert(0, agent_texts.SESSION_RESTARTED)
-    _observe(state, request, "/v1/chat", reply)
-    return ChatReply(**dict(reply), session_id=session_id)
+    return ChatReply(**dict(reply), session_id=turn.session_id)
 
 
-def _observe(state: State, request: Request, endpoint: str, reply: PlanReply) -> None:
+@router.post("/plan", response_model=PlanReply)
+async def plan_trip(state: State, request: Request, turn: PlanTurn) -> PlanReply:
+    """Plan a trip from a sentence (or an intent) using live ticket data."""
+    reply = await run_agent(state, turn)
+    observe_reply(state, request, "/v1/plan", reply)
+    return reply
+
+
+@router.post("/chat", response_model=ChatReply)
+async def chat(state: State, request: Request, turn: ChatTurnIn) -> ChatReply:
+    """One turn of a planning conversation; the intent so far lives in Redis for 30 minutes."""
+    reply = await finish_chat(state, turn, await run_agent(state, turn.input))
+    observe_reply(state, request, "/v1/chat", reply)
+    return reply
+
+
+def observe_reply(state: AppState, request: Request, endpoint: str, reply: PlanReply) -> None:
+    """Count a ticket-bearing answer and add its outcome to the request's log line."""
     state.metrics.responses.labels(endpoint=endpoint, freshness=reply.freshness).inc()
     request.state.log_extra = {
         "freshness": reply.freshness,

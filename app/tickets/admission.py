@@ -3,9 +3,10 @@
 A source drains at most `rate_per_s` requests a second, `concurrency` at a time; a request
 that joins a longer queue than the source can drain within the query deadline would only
 wait and then be reported as the source timing out. So each source admits `concurrency +
-queue_limit` requests at once (by default what its rate drains while a full attempt
-still fits in the query deadline) and refuses the next one at once with `SourceOverloaded`, which never reaches the
-source, never counts against its breaker, and is never reported as the source's failure.
+queue_limit` requests at once (by default what its rate drains while a full attempt still
+fits in the query deadline) and refuses the next one at once with `SourceOverloaded`, which
+never reaches the source, never counts against its breaker, and is never reported as the
+source's failure.
 
 A refused request waits for nothing: no timer, no lock, just a counter.
 """

@@ -56,7 +56,7 @@ async def test_a_valid_key_in_either_header_is_served(headers):
 
 async def test_probes_and_docs_stay_open_with_keys_on():
     async with running(keyed()) as (client, _):
-        for path in ("/healthz", "/readyz", "/openapi.json"):
+        for path in ("/healthz", "/readyz", "/openapi.json", "/", "/docs"):
             assert (await client.get(path)).status_code == 200, path
         assert (await client.get("/metrics")).status_code == 401
 
