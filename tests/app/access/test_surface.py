@@ -24,7 +24,7 @@ def fault_paths(settings: Settings) -> set[str]:
 
 
 def test_sandbox_faults_are_mounted_on_the_embedded_default():
-    assert fault_paths(Settings()) == {"/sandbox/{vendor}/faults"}
+    assert fault_paths(Settings()) == {"/sandbox/{vendor}/faults", "/sandbox/faults"}
 
 
 @pytest.mark.parametrize(
