@@ -72,3 +72,42 @@ async def test_a_query_beyond_the_source_queue_is_503_overloaded_with_retry_afte
             assert [r.status_code for r in served] == [200, 200]
             assert [r.json()["freshness"] for r in served] == ["realtime", "realtime"]
             assert upstream_requests(state, "sandbox-12306") == 2
+
+
+async def test_a_plan_whose_own_leg_was_refused_is_503_overloaded_not_a_failed_plan():
+    time = FakeTime()
+    gate = asyncio.Event()
+
+    async def gated_sleep(seconds: float) -> None:
+        await gate.wait()
+
+    settings = Settings(
+        sources=["sandbox-12306"],
+        source_overrides={"sandbox-12306": {"concurrency": 1, "queue_limit": 0, "rate_per_s": 100}},
+    )
+    app = create_app(settings, Runtime(clock=time.now, monotonic=time.monotonic, sleep=gated_sleep))
+    async with app.router.lifespan_context(app):
+        state = app.state.rt
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://railtrip") as client:
+            await client.post("/sandbox/12306/faults", json={"latency_ms": 1})
+            held = asyncio.create_task(client.get("/v1/tickets", params=tickets(2)))
+            admission = state.sources[0].admission
+            for _ in range(10_000):
+                if admission.inside == 1:
+                    break
+                await asyncio.sleep(0)
+            intent = {
+                "kind": "plan_trip",
+                "origin": "北京",
+                "destination": "上海",
+                "date_start": "2026-12-04",
+                "return_trip": False,
+            }
+            refused = await client.post("/v1/plan", json={"intent": intent})
+            assert refused.status_code == 503, refused.text[:300]
+            assert refused.json()["code"] == "overloaded"
+            assert "retry-after" in refused.headers
+            assert sample(state, "railtrip_rejections_total", reason="overloaded") == 1
+            gate.set()
+            assert (await held).status_code == 200

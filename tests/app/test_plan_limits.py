@@ -25,6 +25,8 @@ def intent(**fields: object) -> dict[str, object]:
         ("/v1/plan", {"text": "后天北京到上海", "today": "2026-11-20"}),
         ("/v1/chat", {"text": "后天北京到上海", "today": "2027-01-01"}),
         ("/v1/intent/parse", {"text": "后天北京到上海", "today": "2026-12-03"}),
+        ("/v1/plan/stream", {"text": "后天北京到上海", "today": "2026-11-20"}),
+        ("/v1/chat/stream", {"text": "后天北京到上海", "today": "2026-12-05"}),
     ],
 )
 async def test_a_client_today_more_than_a_day_from_the_servers_is_422_naming_today(path, body):
