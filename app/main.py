@@ -119,14 +119,22 @@ def _guarded_llm(
 
 
 def _tool_runner(
-    settings: Settings, client: openai.AsyncOpenAI | None, metrics: Metrics
+    settings: Settings,
+    client: openai.AsyncOpenAI | None,
+    metrics: Metrics,
+    llm: GuardedLlm | None = None,
 ) -> object | None:
-    """Tool-calling mode (`RAILTRIP_AGENT_MODE=llm_tools` with a model configured), else None."""
+    """Tool-calling mode (`RAILTRIP_AGENT_MODE=llm_tools` with a model configured), else None;
+    behind the intent parser's breaker and time cap when there is one."""
     if settings.agent_mode != "llm_tools" or client is None:
         return None
     from app.agent.tools import ToolRunner
 
-    return ToolRunner(client, settings.llm_model, metrics=metrics)
+    if llm is None:
+        return ToolRunner(client, settings.llm_model, metrics=metrics)
+    return ToolRunner(
+        client, settings.llm_model, metrics=metrics, timeout_s=llm.timeout_s, breaker=llm.breaker
+    )
 
 
 def create_app(settings: Settings | None = None, runtime: Runtime | None = None) -> FastAPI:
@@ -172,7 +180,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
             sale_window_days=settings.sale_window_days,
             clock=runtime.clock,
             monotonic=runtime.monotonic,
-            tool_runner=_tool_runner(settings, llm_client, metrics),
+            tool_runner=_tool_runner(settings, llm_client, metrics, guarded_llm),
             deadline_s=settings.plan_deadline_s,
         )
         app.state.rt = AppState(

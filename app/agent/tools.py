@@ -26,6 +26,7 @@ from app.agent.fetch import fetch_legs
 from app.agent.states import State
 from app.agent.trip import TripProblem, city_of
 from app.metrics import Metrics
+from app.tickets.breaker import CircuitBreaker
 from rules import MAJOR_HUBS, Itinerary, LegKey, TripRequest, plan, required_legs, transfer_legs
 from sources.models import SHANGHAI, TrainOffer
 
@@ -90,6 +91,10 @@ class ToolError(ValueError):
     """A tool call the model got wrong; the message goes back to the model as the result."""
 
 
+class ModelUnavailable(Exception):
+    """The model is not asked at all: its breaker is open."""
+
+
 class ToolRunner:
     """Drives the model's tool calls for one run, within the agent's step bound."""
 
@@ -101,7 +106,9 @@ class ToolRunner:
         metrics: Metrics,
         timeout_s: float = 15.0,
         clock: Callable[[], float] = time.monotonic,
+        breaker: CircuitBreaker | None = None,
     ) -> None:
+        self._breaker = breaker  # the intent parser's: one model, one view of its health
         self._client = client
         self.model = model
         self._metrics = metrics
@@ -124,8 +131,12 @@ class ToolRunner:
             agent.metrics.agent_state.labels(state=TOOL_STATE).inc()
             started = self._clock()
             try:
+                if self._breaker is not None and not self._breaker.allow():
+                    raise ModelUnavailable("the LLM breaker is open")
                 message = await self._ask(messages)
-            except (openai.OpenAIError, httpx.HTTPError, ValueError) as exc:
+            except (openai.OpenAIError, httpx.HTTPError, ValueError, ModelUnavailable) as exc:
+                if self._breaker is not None and not isinstance(exc, ModelUnavailable):
+                    self._breaker.record_failure()
                 ms = round((self._clock() - started) * 1000, 2)
                 error = f"{type(exc).__name__}: {exc}"[:300]
                 agent.record(
@@ -135,6 +146,8 @@ class ToolRunner:
                 run.warn(texts.LLM_FAILED)
                 run.mode = "state_machine"
                 break
+            if self._breaker is not None:
+                self._breaker.record_success()
             calls = list(message.tool_calls or [])
             messages.append(_assistant_entry(message))
             if not calls:

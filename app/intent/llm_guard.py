@@ -49,7 +49,7 @@ class GuardedLlm:
         self.model = llm.model
         self.breaker = breaker
         self._metrics = metrics
-        self._timeout_s = timeout_s
+        self.timeout_s = timeout_s
         self._quotas = quotas
 
     async def parse_detailed(self, text: str, today: dt.date) -> LlmResult:
@@ -66,11 +66,11 @@ class GuardedLlm:
             self._metrics.degradations.labels(kind="llm_circuit_open").inc()
             raise LlmParseError("circuit_open", "the LLM breaker is probing", 0)
         try:
-            async with asyncio.timeout(self._timeout_s):
+            async with asyncio.timeout(self.timeout_s):
                 result = await self.llm.parse_detailed(text, today)
         except TimeoutError as exc:
             self.breaker.record_failure()
-            raise LlmParseError("timeout", f"no answer within {self._timeout_s:g}s", 1) from exc
+            raise LlmParseError("timeout", f"no answer within {self.timeout_s:g}s", 1) from exc
         except LlmParseError as exc:
             if exc.reason in ENDPOINT_FAILURES:
                 self.breaker.record_failure()

@@ -63,3 +63,16 @@ async def test_a_hanging_model_is_cut_at_its_share_of_the_plan_deadline_then_ski
         ]
         assert len(httpx_mock.get_requests(url=LLM_URL)) == 2
         assert state.intent_parser._llm.breaker.state == "open"  # type: ignore[union-attr]
+
+
+async def test_tool_mode_shares_the_breaker_and_does_not_ask_a_model_it_has_opened(httpx_mock):
+    httpx_mock.add_exception(httpx.ReadTimeout("model too slow"), url=LLM_URL, is_reusable=True)
+    settings = Settings(**LLM, agent_mode="llm_tools", llm_breaker_failures=1)
+    async with running(settings) as (client, state):
+        r = await client.post("/v1/plan", json=PLAN)
+        assert r.status_code == 200
+        body = r.json()
+        assert body["parser"] == "rules" and body["itinerary"] is not None
+        # The intent parse timed out and opened the breaker; tool mode then never called.
+        assert len(httpx_mock.get_requests(url=LLM_URL)) == 1
+        assert body["agent"]["mode"] == "state_machine"
