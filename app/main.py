@@ -137,7 +137,6 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
             directory=directory,
             metrics=metrics,
             max_steps=settings.agent_max_steps,
-            sale_window_days=settings.sale_window_days,
             clock=runtime.clock,
             monotonic=runtime.monotonic,
             tool_runner=_tool_runner(settings, llm_client, metrics),

@@ -25,6 +25,7 @@ from collections.abc import Awaitable, Callable
 
 import httpx
 from harness import median, percentile, query_for, travel_day
+from sources.partner import PartnerSource
 
 from app.metrics import Metrics
 from app.settings import SourceSettings
@@ -32,7 +33,6 @@ from app.tickets.cache import MemoryTier
 from app.tickets.guard import GuardedSource
 from app.tickets.service import TicketService
 from sources.base import TicketSource
-from sources.partner import PartnerSource
 from sources.rail12306 import Rail12306Source
 from sources.sandbox import FaultConfig, Timetable, create_12306_app, create_partner_app
 from sources.stations import curated_directory

@@ -78,7 +78,6 @@ async def get_tickets(request: Request) -> Response:
         destination,
         date,
         today=state.runtime.today(),
-        sale_window_days=state.settings.sale_window_days,
         train_types=train_types or None,
     )
     result = await state.tickets.search(
@@ -159,7 +158,6 @@ async def precheck(state: State, body: PrecheckRequest) -> dict[str, object]:
         body.destination,
         body.date,
         today=state.runtime.today(),
-        sale_window_days=state.settings.sale_window_days,
     )
     result = await state.tickets.search(
         resolved.query,

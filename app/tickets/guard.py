@@ -9,7 +9,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 from aiolimiter import AsyncLimiter
@@ -25,7 +26,14 @@ from app.metrics import BREAKER_STATE_VALUES, Metrics
 from app.settings import SourceSettings
 from app.tickets.breaker import BreakerState, CircuitBreaker
 from sources.base import TicketSource
-from sources.errors import SourceError, SourceRateLimited, SourceTimeout, TransientSourceError
+from sources.errors import (
+    QueryRefused,
+    SourceBlocked,
+    SourceError,
+    SourceRateLimited,
+    SourceTimeout,
+    TransientSourceError,
+)
 from sources.models import TicketQuery, TrainOffer
 
 log = logging.getLogger("railtrip.sources")
@@ -128,6 +136,17 @@ class GuardedSource:
                 timeout = SourceTimeout(self.name, f"no answer in {self.settings.timeout_s}s")
                 self._failed(started, timeout)
                 raise timeout from exc
+            except QueryRefused:
+                raise  # refused before reaching the source: not an attempt, not a failure
+            except SourceBlocked as exc:
+                # Never retried (not transient); the breaker stays open for the block cool-down.
+                self._failed(started, exc)
+                self.breaker.trip(self.settings.block_cooldown_s)
+                log.warning(
+                    "source blocked us: backing off",
+                    extra={"source": self.name, "cooldown_s": self.settings.block_cooldown_s},
+                )
+                raise
             except SourceError as exc:
                 self._failed(started, exc)
                 raise
@@ -138,6 +157,18 @@ class GuardedSource:
             self._observe(started, "ok")
             self.breaker.record_success()
             return offers
+
+    @asynccontextmanager
+    async def extra_request(self) -> AsyncIterator[None]:
+        """Pace and count a request an adapter makes inside an attempt (`RequestPacer`).
+
+        It waits for the same limiter; answered, it counts as `ok`. A failure propagates and
+        is counted once, as the attempt's outcome.
+        """
+        await self._limiter.acquire()
+        started = self._monotonic()
+        yield
+        self._observe(started, "ok")
 
     def _failed(self, started: float, exc: SourceError) -> None:
         self._observe(started, exc.outcome)

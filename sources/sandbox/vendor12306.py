@@ -1,9 +1,12 @@
 """The sandbox 12306: an ASGI app speaking 12306's left-ticket wire format over the timetable.
 
-Paths: `GET /otn/leftTicket/init` (HTML, sets the session cookies), `GET /otn/leftTicket/query*`
-(the current suffix answers; any other gets the `c_url` move notice), `GET
+Paths: `GET /otn/leftTicket/init` (HTML naming the current query path in `CLeftTicketUrl`,
+sets the session cookies), `GET /otn/leftTicket/query*` (the current path answers; any other
+gets a 302 to the current one, as the live site moves a stale path), `GET
 /otn/resources/js/framework/station_name.js`, and the error page 12306 redirects blocked
-clients to. Faults apply to queries only; latency and counting apply to every request.
+clients to. A date outside the sale window is answered, as the live site does, with a 200
+HTML page. Faults apply to queries only (`path_moved` moves the current path and answers the
+302); latency and counting apply to every request.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from sources.base import shanghai_now
+from sources.models import SHANGHAI
+from sources.sale_window import in_sale_window
 from sources.sandbox import wire12306
 from sources.sandbox.faults import Fault, FaultConfig
 from sources.sandbox.inventory import ride_inventory
@@ -45,7 +50,12 @@ GATEWAY_PAGES = {
     504: "<html><head><title>504 Gateway Time-out</title></head><body>"
     "<center><h1>504 Gateway Time-out</h1></center><hr><center>nginx</center></body></html>",
 }
+OUT_OF_WINDOW_PAGE = """<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>铁路客户服务中心</title></head>
+<body><div class="err-tips">您选择的日期不在预售日期范围内</div></body></html>"""
 JSON_TYPE = "application/json;charset=UTF-8"
+# The suffixes the live path has drifted through; `path_moved` walks this ring.
+SUFFIXES = ("queryG", "queryZ", "queryO", "queryU", "queryA", "query")
 
 
 def create_12306_app(
@@ -82,8 +92,14 @@ def create_12306_app(
         ):
             return RedirectResponse(wire12306.ERROR_PAGE, status_code=302)
         if request.path_params["suffix"] != state.query_suffix:
-            return _json(wire12306.moved_body(state.query_suffix))
+            return _moved(request)
         fault = await roll_fault(faults, sleep)
+        if fault is Fault.PATH_MOVED and not state.just_moved:
+            ring = SUFFIXES.index(state.query_suffix) if state.query_suffix in SUFFIXES else -1
+            state.query_suffix = SUFFIXES[(ring + 1) % len(SUFFIXES)]
+            state.just_moved = True  # a client that follows the move is not moved again at once
+            return _moved(request)
+        state.just_moved = False
         if fault is Fault.HANG:
             return HTMLResponse(GATEWAY_PAGES[504], status_code=504)
         if fault is Fault.ERROR:
@@ -101,8 +117,10 @@ def create_12306_app(
             destination = params["leftTicketDTO.to_station"]
         except (KeyError, ValueError):
             return _json(wire12306.rejected_body("查询参数有误，请重新输入！"))
-        rides = timetable.rides(origin, destination, date)
         now = clock()
+        if not in_sale_window(date, now.astimezone(SHANGHAI).date()):
+            return HTMLResponse(OUT_OF_WINDOW_PAGE)
+        rides = timetable.rides(origin, destination, date)
         rows = [wire12306.row(ride, ride_inventory(ride, now)) for ride in rides]
         names = wire12306.station_map(rides)
         if fault is Fault.MALFORMED:
@@ -132,7 +150,17 @@ def create_12306_app(
     app.state.timetable = timetable
     app.state.query_suffix = query_suffix
     app.state.require_cookies = require_cookies
+    app.state.just_moved = False
     return app
+
+
+def _moved(request: Request) -> Response:
+    """The live site's answer to a stale query path: 302 to the current one, same query."""
+    current = request.app.state.query_suffix
+    location = f"/otn/leftTicket/{current}"
+    if request.url.query:
+        location += f"?{request.url.query}"
+    return RedirectResponse(location, status_code=302)
 
 
 def _json(body: dict[str, Any]) -> Response:

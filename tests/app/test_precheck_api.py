@@ -44,7 +44,7 @@ async def test_a_bookable_train_is_confirmed_live() -> None:
         assert body["price"] == pick["price"] and body["checked_at"]
         assert (
             sample(state, "railtrip_source_requests_total", source="sandbox-12306", outcome="ok")
-            == 2
+            == 3  # the session init, the search, the live re-check
         )
 
 
@@ -89,7 +89,7 @@ async def test_sources_down_is_503_even_though_the_cache_holds_the_train() -> No
     time = FakeTime()
     async with running(time=time) as (client, _):
         pick = await _bookable_second_class(client)
-        for vendor in ("12306", "partner"):
+        for vendor in ("12306", "juhe"):
             await client.post(f"/sandbox/{vendor}/faults", json={"error_rate": 1})
         cached = await client.get(
             "/v1/tickets", params={"origin": "北京", "destination": "上海", "date": DAY}

@@ -18,7 +18,7 @@ async def test_beijing_to_shanghai_lists_real_trains_from_both_vendors() -> None
     body = r.json()
     assert r.status_code == 200 and body["freshness"] == "realtime"
     assert body["age_s"] == 0 and body["as_of"].startswith("2026-12-01T08:00")
-    assert [s["name"] for s in body["sources"]] == ["sandbox-12306", "sandbox-partner"]
+    assert [s["name"] for s in body["sources"]] == ["sandbox-12306", "sandbox-juhe"]
     assert {s["status"] for s in body["sources"]} == {"ok"}
     assert len(body["offers"]) >= 20
     assert any(o["train_number"].startswith("G") for o in body["offers"])
@@ -48,12 +48,12 @@ async def test_fifty_concurrent_identical_cold_requests_reach_each_source_once()
             *(client.get("/v1/tickets", params=TICKETS) for _ in range(50))
         )
         assert {r.status_code for r in answers} == {200}
-        assert upstream_requests(state, "sandbox-12306") == 1
-        assert upstream_requests(state, "sandbox-partner") == 1
+        assert upstream_requests(state, "sandbox-12306") == 2  # the session init and one query
+        assert upstream_requests(state, "sandbox-juhe") == 1
 
         again = await client.get("/v1/tickets", params=TICKETS)
         assert again.json()["freshness"] == "cached"
-        assert upstream_requests(state, "sandbox-12306") == 1
+        assert upstream_requests(state, "sandbox-12306") == 2
         assert sample(state, "railtrip_cache_requests_total", tier="memory", result="hit") >= 1
 
 
@@ -68,21 +68,20 @@ async def test_city_names_and_telecodes_share_a_cache_entry_but_a_station_does_n
         body = by_station.json()
         assert body["freshness"] == "realtime"
         assert {o["origin_station"]["name"] for o in body["offers"]} == {"北京南"}
-        assert upstream_requests(state, "sandbox-12306") == 2
+        assert upstream_requests(state, "sandbox-12306") == 3  # init, then two queries
 
 
 async def test_one_vendor_failing_every_request_still_answers_from_the_other() -> None:
     async with running() as (client, state):
-        await client.post("/sandbox/partner/faults", json={"error_rate": 1})
+        await client.post("/sandbox/juhe/faults", json={"error_rate": 1})
         r = await client.get("/v1/tickets", params=TICKETS)
     body = r.json()
     assert r.status_code == 200 and body["freshness"] == "realtime" and body["offers"]
-    partner = next(s for s in body["sources"] if s["name"] == "sandbox-partner")
+    partner = next(s for s in body["sources"] if s["name"] == "sandbox-juhe")
     assert partner["status"] == "error" and partner["freshness"] == "unavailable"
-    assert any("sandbox-partner" in w for w in body["warnings"])
+    assert any("sandbox-juhe" in w for w in body["warnings"])
     assert (
-        sample(state, "railtrip_source_requests_total", source="sandbox-partner", outcome="error")
-        == 3
+        sample(state, "railtrip_source_requests_total", source="sandbox-juhe", outcome="error") == 3
     )
 
 
@@ -90,7 +89,7 @@ async def test_both_vendors_down_serve_seen_queries_cached_and_unseen_unavailabl
     time = FakeTime()
     async with running(time=time) as (client, state):
         await client.get("/v1/tickets", params=TICKETS)
-        for vendor in ("12306", "partner"):
+        for vendor in ("12306", "juhe"):
             await client.post(f"/sandbox/{vendor}/faults", json={"error_rate": 1})
         time.advance(120)  # L1 expired: only the stale copy is left
         seen = await client.get("/v1/tickets", params=TICKETS)
@@ -112,7 +111,7 @@ async def test_refresh_true_goes_live_even_when_cached() -> None:
         await client.get("/v1/tickets", params=TICKETS)
         r = await client.get("/v1/tickets", params={**TICKETS, "refresh": "true"})
         assert r.json()["freshness"] == "realtime"
-        assert upstream_requests(state, "sandbox-12306") == 2
+        assert upstream_requests(state, "sandbox-12306") == 3  # init, then two queries
 
 
 async def test_train_type_filter_keeps_only_those_types() -> None:

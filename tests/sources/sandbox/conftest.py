@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from sources.models import SHANGHAI
-from sources.sandbox import FaultConfig, Timetable, create_12306_app, create_partner_app
+from sources.sandbox import FaultConfig, Timetable, create_12306_app, create_juhe_app
 
 # Three days before the trip: presale is open and trains are part sold.
 NOW = dt.datetime(2026, 12, 1, 10, 3, tzinfo=SHANGHAI)
@@ -62,7 +62,7 @@ def faults_12306() -> FaultConfig:
 
 @pytest.fixture
 def faults_partner() -> FaultConfig:
-    return FaultConfig("partner", seed=7)
+    return FaultConfig("juhe", seed=7)
 
 
 @pytest.fixture
@@ -72,7 +72,7 @@ def app_12306(faults_12306, clock, sleep, timetable):
 
 @pytest.fixture
 def app_partner(faults_partner, clock, sleep, timetable):
-    return create_partner_app(faults=faults_partner, clock=clock, sleep=sleep, timetable=timetable)
+    return create_juhe_app(faults=faults_partner, clock=clock, sleep=sleep, timetable=timetable)
 
 
 @pytest.fixture
