@@ -143,6 +143,7 @@ def _seat_text(seat: dict[str, Any]) -> str:
         "available": "有" if seat["available"] is None else str(seat["available"]),
         "sold_out": "无",
         "waitlist": "候补",
+        "not_on_sale": "未开售",
     }[seat["status"]]
     price = f"¥{seat['price']:g}" if seat.get("price") is not None else "¥?"
     return f"{label}{status}{price}"
