@@ -31,11 +31,12 @@ from app.registry import (
     build_sources,
     build_ticket_service,
 )
-from app.routers import health, intent, plan, sandbox_admin, stations, tickets
+from app.routers import health, intent, plan, sandbox_admin, stations, tickets, trains
 from app.sessions import SessionStore
 from app.settings import Settings
 from app.state import AppState, Runtime
 from app.tickets.cache import RedisTier
+from app.tickets.stops import StopListService
 from sources.stations import StationDirectory, load_directory
 
 log = logging.getLogger("railtrip.http")
@@ -156,6 +157,13 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
             sessions=SessionStore(redis, settings.session_ttl_s),
             agent=agent,
             llm=llm,
+            stop_lists=StopListService(
+                guarded,
+                metrics,
+                deadline_s=settings.query_deadline_s,
+                clock=runtime.clock,
+                monotonic=runtime.monotonic,
+            ),
         )
         try:
             yield
@@ -177,6 +185,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     app.include_router(health.router)
     app.include_router(stations.router)
     app.include_router(tickets.router)
+    app.include_router(trains.router)
     app.include_router(intent.router)
     app.include_router(plan.router)
     if settings.sandbox_admin:

@@ -16,7 +16,7 @@ import httpx
 from dotenv import dotenv_values
 
 from app.metrics import Metrics
-from app.settings import SANDBOX_BASE_URLS, Settings, env_name
+from app.settings import DEFAULT_BASE_URLS, SANDBOX_BASE_URLS, Settings, env_name
 from app.state import Runtime
 from app.tickets.cache import MemoryTier, RedisTier
 from app.tickets.guard import GuardedSource
@@ -31,6 +31,8 @@ from sources.stations import StationDirectory
 SANDBOX_VENDOR = {"sandbox-12306": "12306", "sandbox-juhe": "juhe"}
 # The in-process Juhe accepts any key; the embedded default needs no account.
 SANDBOX_JUHE_KEY = "sandbox"
+TRAIN_SEARCH_URL = "https://search.12306.cn"
+LIVE_12306 = DEFAULT_BASE_URLS["rail12306"]
 
 
 @dataclass
@@ -98,6 +100,8 @@ def build_sources(
                 directory,
                 clock=runtime.clock,
                 monotonic=runtime.monotonic,
+                # The live train search is on its own host; a sandbox answers it itself.
+                search_base_url=TRAIN_SEARCH_URL if conf.base_url == LIVE_12306 else None,
             )
         else:
             key = conf.api_key or (SANDBOX_JUHE_KEY if name == "sandbox-juhe" else None)

@@ -11,7 +11,8 @@
      └── PermanentSourceError          never retried
           ├── SourceRejected           HTTP 4xx other than 429, a refused key outcome=error
           ├── SourceParseError         a payload we cannot read             outcome=error
-          └── QueryRefused             refused before any upstream call (a date not on sale)
+          ├── QueryRefused             refused before any upstream call (a date not on sale)
+          └── NotFoundAtSource         the source answered: no such thing (an unknown train)
 
 `map_http_errors` turns httpx's exceptions into this tree at the adapter boundary.
 """
@@ -87,6 +88,12 @@ class SourceParseError(PermanentSourceError):
 
 class QueryRefused(PermanentSourceError):
     """The adapter refused the query before calling upstream (nothing reached the source)."""
+
+
+class NotFoundAtSource(PermanentSourceError):
+    """The source answered, and what was asked for does not exist (not a failure of it)."""
+
+    outcome = "ok"
 
 
 def parse_retry_after(value: str | None) -> float | None:

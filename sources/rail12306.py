@@ -19,15 +19,23 @@ The flow, as the live site behaves in 2025–2026 (../shared/data/12306/README.m
 Every request beyond an attempt's first (init, session refresh, the hop to a moved path)
 goes through the `RequestPacer`, so it waits for the source's limiter and is counted.
 Rows are decoded by `sources.rail12306_rows` (pure, tested on recorded real rows).
+
+Two optional capabilities (`sources.capabilities`), decoded by `sources.rail12306_extras`:
+`stops(train_number, date)` finds the train's internal number with the train search
+(`search.12306.cn`, `search_base_url`) and reads `/otn/czxx/queryByTrainNo`;
+`transfers(query)` reads the transfer search at the path `/otn/lcQuery/init` names,
+following `result_index` for at most `MAX_TRANSFER_PAGES` pages.
 """
 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
 import re
 import time
 from collections.abc import Callable, Mapping
+from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any, NoReturn
 from urllib.parse import urlsplit
 
@@ -35,7 +43,9 @@ import httpx
 import orjson
 
 from sources.base import Clock, RequestPacer, Unpaced, shanghai_now
+from sources.capabilities import StopList, TransferOffer
 from sources.errors import (
+    NotFoundAtSource,
     QueryRefused,
     SourceBlocked,
     SourceParseError,
@@ -43,6 +53,12 @@ from sources.errors import (
     raise_for_status,
 )
 from sources.models import TicketQuery, TrainOffer
+from sources.rail12306_extras import (
+    parse_lc_search_url,
+    parse_stop_list,
+    parse_train_search,
+    parse_transfers,
+)
 from sources.rail12306_rows import (
     BadRow,
     PriceChunk,
@@ -74,6 +90,11 @@ INIT_PATH = "/otn/leftTicket/init"
 QUERY_PATH = "/otn/leftTicket/"
 DEFAULT_SUFFIX = "queryG"
 SESSION_MAX_AGE_S = 600.0
+TRAIN_SEARCH_PATH = "/search/v1/train/search"
+STOPS_PATH = "/otn/czxx/queryByTrainNo"
+LC_INIT_PATH = "/otn/lcQuery/init"
+DEFAULT_LC_PATH = "/lcquery/queryG"
+MAX_TRANSFER_PAGES = 3
 
 USER_AGENT = (
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 "
@@ -115,10 +136,13 @@ class Rail12306Source:
         monotonic: Callable[[], float] = time.monotonic,
         pacer: RequestPacer | None = None,
         session_max_age_s: float = SESSION_MAX_AGE_S,
+        search_base_url: str | None = None,
     ) -> None:
         self.name = name
         self._client = client
         self._base_url = base_url.rstrip("/")
+        self._search_base_url = (search_base_url or base_url).rstrip("/")
+        self._lc_path: str | None = None
         self._directory = directory
         self._clock = clock
         self._monotonic = monotonic
@@ -141,6 +165,107 @@ class Rail12306Source:
         payload = await self._fetch(query)
         offers = parse_left_tickets(payload, self._directory, self._clock(), self.name, query.date)
         return [offer for offer in offers if query.admits(offer)]
+
+    async def stops(self, train_number: str, date: dt.date) -> StopList:
+        """The stops of `train_number` leaving its origin on `date` (train search, then
+        queryByTrainNo); `NotFoundAtSource` when 12306 knows no such train that day."""
+        found = await self._get_json(
+            self._search_base_url + TRAIN_SEARCH_PATH,
+            [("keyword", train_number), ("date", date.strftime("%Y%m%d"))],
+        )
+        hit = parse_train_search(found, train_number)
+        if hit is None:
+            raise NotFoundAtSource(self.name, f"no train {train_number} on {date}")
+        ends = [self._directory.by_name(hit.get(key, "")) for key in ("from_station", "to_station")]
+        params: list[tuple[str, str | int | float | bool | None]] = [
+            ("train_no", hit["train_no"]),
+            ("from_station_telecode", ends[0].telecode if ends[0] else ""),
+            ("to_station_telecode", ends[1].telecode if ends[1] else ""),
+            ("depart_date", date.isoformat()),
+        ]
+        async with self.pacer.extra_request():
+            body = await self._get_json(self._base_url + STOPS_PATH, params)
+        return parse_stop_list(
+            body,
+            self._directory,
+            train_number=train_number,
+            train_no=hit["train_no"],
+            date=date,
+            fetched_at=self._clock(),
+            source_name=self.name,
+        )
+
+    async def transfers(self, query: TicketQuery) -> list[TransferOffer]:
+        """The official transfer search for `query`, its pages followed (bounded)."""
+        today = self._clock().date()
+        if not in_sale_window(query.date, today):
+            raise QueryRefused(self.name, f"{query.date} is not on sale")
+        first = self._lc_path is None
+        if first:
+            page = await self._get_text(self._base_url + LC_INIT_PATH)
+            self._lc_path = parse_lc_search_url(page) or DEFAULT_LC_PATH
+        assert self._lc_path is not None
+        offers: list[TransferOffer] = []
+        index: int | None = 0
+        for _ in range(MAX_TRANSFER_PAGES):
+            params: list[tuple[str, str | int | float | bool | None]] = [
+                ("train_date", query.date.isoformat()),
+                ("from_station_telecode", query.origin),
+                ("to_station_telecode", query.destination),
+                ("middle_station", ""),
+                ("result_index", index),
+                ("can_query", "Y"),
+                ("isShowWZ", "N"),
+                ("purpose_codes", "00"),
+                ("channel", "E"),
+            ]
+            async with self._paced(first):
+                body = await self._get_json(self._base_url + self._lc_path, params)
+            first = False
+            found, index = parse_transfers(body, self._directory, self._clock(), self.name)
+            offers += [o for o in found if query.admits(o.first) and query.admits(o.second)]
+            if index is None:
+                break
+        return offers
+
+    def _paced(self, first: bool) -> AbstractAsyncContextManager[None]:
+        """The attempt's first request goes as admitted; every later one is paced."""
+        return nullcontext() if first else self.pacer.extra_request()
+
+    async def _get_text(self, url: str) -> str:
+        headers = {"User-Agent": USER_AGENT, "Accept": "text/html,application/xhtml+xml"}
+        with map_http_errors(self.name):
+            response = await self._client.get(url, headers=headers, follow_redirects=False)
+        raise_for_status(self.name, response)
+        return response.text
+
+    async def _get_json(
+        self, url: str, params: list[tuple[str, str | int | float | bool | None]]
+    ) -> dict[str, Any]:
+        headers = {
+            "User-Agent": USER_AGENT,
+            "X-Requested-With": "XMLHttpRequest",
+            "Accept": "application/json, text/javascript, */*; q=0.01",
+        }
+        cookie = self._cookie_header(url)
+        if cookie:
+            headers["Cookie"] = cookie
+        with map_http_errors(self.name):
+            response = await self._client.get(
+                url, params=params, headers=headers, follow_redirects=False
+            )
+        if response.is_redirect:
+            self._block(
+                f"redirected ({response.status_code}) to {response.headers.get('Location')}"
+            )
+        raise_for_status(self.name, response)
+        try:
+            body = orjson.loads(response.content)
+        except orjson.JSONDecodeError:
+            self._block(f"not JSON ({response.headers.get('content-type', 'no content-type')})")
+        if not isinstance(body, dict):
+            self._block(f"JSON {type(body).__name__} instead of an object")
+        return body
 
     async def _fetch(self, query: TicketQuery) -> dict[str, Any]:
         first = await self._ensure_session()

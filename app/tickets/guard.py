@@ -12,6 +12,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from typing import TypeVar
 
 from aiolimiter import AsyncLimiter
 from tenacity import (
@@ -27,6 +28,7 @@ from app.settings import SourceSettings
 from app.tickets.breaker import BreakerState, CircuitBreaker
 from sources.base import TicketSource
 from sources.errors import (
+    NotFoundAtSource,
     QueryRefused,
     SourceBlocked,
     SourceError,
@@ -39,6 +41,7 @@ from sources.models import TicketQuery, TrainOffer
 log = logging.getLogger("railtrip.sources")
 
 Sleep = Callable[[float], Awaitable[None]]
+T = TypeVar("T")
 
 
 class CircuitOpenError(SourceError):
@@ -117,12 +120,17 @@ class GuardedSource:
 
     async def search(self, query: TicketQuery) -> list[TrainOffer]:
         """Query the source with retries; raises the last `SourceError` when all attempts fail."""
+        return await self.call(lambda: self.source.search(query))
+
+    async def call(self, operation: Callable[[], Awaitable[T]]) -> T:
+        """Run one of the adapter's calls (`search`, or a capability such as `stops`) under
+        the same limits and retries; raises the last `SourceError` when all attempts fail."""
         async for attempt in self._policy.retrying(self._sleep):
             with attempt:
-                return await self._attempt(query)
+                return await self._attempt(operation)
         raise AssertionError("unreachable: tenacity reraises")  # pragma: no cover
 
-    async def _attempt(self, query: TicketQuery) -> list[TrainOffer]:
+    async def _attempt(self, operation: Callable[[], Awaitable[T]]) -> T:
         if not self.breaker.allow():
             self._count("circuit_open")
             raise CircuitOpenError(self.name, "circuit open: failing fast")
@@ -131,13 +139,17 @@ class GuardedSource:
             started = self._monotonic()
             try:
                 async with asyncio.timeout(self.settings.timeout_s):
-                    offers = await self.source.search(query)
+                    answer = await operation()
             except TimeoutError as exc:
                 timeout = SourceTimeout(self.name, f"no answer in {self.settings.timeout_s}s")
                 self._failed(started, timeout)
                 raise timeout from exc
             except QueryRefused:
                 raise  # refused before reaching the source: not an attempt, not a failure
+            except NotFoundAtSource:
+                self._observe(started, "ok")  # it answered, correctly: "no such train"
+                self.breaker.record_success()
+                raise
             except SourceBlocked as exc:
                 # Never retried (not transient); the breaker stays open for the block cool-down.
                 self._failed(started, exc)
@@ -156,7 +168,7 @@ class GuardedSource:
                 raise
             self._observe(started, "ok")
             self.breaker.record_success()
-            return offers
+            return answer
 
     @asynccontextmanager
     async def extra_request(self) -> AsyncIterator[None]:

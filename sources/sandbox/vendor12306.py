@@ -5,8 +5,11 @@ sets the session cookies), `GET /otn/leftTicket/query*` (the current path answer
 gets a 302 to the current one, as the live site moves a stale path), `GET
 /otn/resources/js/framework/station_name.js`, and the error page 12306 redirects blocked
 clients to. A date outside the sale window is answered, as the live site does, with a 200
-HTML page. Faults apply to queries only (`path_moved` moves the current path and answers the
-302); latency and counting apply to every request.
+HTML page. Also the train search (`/search/v1/train/search`, on `search.12306.cn` live), the
+stop list (`/otn/czxx/queryByTrainNo`) and the transfer search (`/otn/lcQuery/init` naming
+`/lcquery/queryG`, paged by `result_index`, computed by `transfer_search`). Faults apply to
+left-ticket queries only (`path_moved` moves the current path and answers the 302); latency
+and counting apply to every request.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from sources.sandbox.faults import Fault, FaultConfig
 from sources.sandbox.inventory import ride_inventory
 from sources.sandbox.serving import Clock, RequestCounter, Sleep, roll_fault
 from sources.sandbox.timetable import Timetable
+from sources.sandbox.transfer_search import transfer_plans
 from sources.stations import StationDirectory
 
 INIT_PAGE = """<!DOCTYPE html>
@@ -56,6 +60,8 @@ OUT_OF_WINDOW_PAGE = """<!DOCTYPE html>
 JSON_TYPE = "application/json;charset=UTF-8"
 # The suffixes the live path has drifted through; `path_moved` walks this ring.
 SUFFIXES = ("queryG", "queryZ", "queryO", "queryU", "queryA", "query")
+LC_PATH = "/lcquery/queryG"
+TRANSFER_PAGE = 10
 
 
 def create_12306_app(
@@ -137,12 +143,76 @@ def create_12306_app(
     async def error_page(request: Request) -> Response:
         return HTMLResponse(BLOCKED_PAGE)
 
+    async def train_search(request: Request) -> Response:
+        params = request.query_params
+        try:
+            date = dt.datetime.strptime(params.get("date", ""), "%Y%m%d").date()
+        except ValueError:
+            return _json({"data": [], "status": False, "errorMsg": "日期格式错误"})
+        keyword = params.get("keyword", "").upper()
+        trains = sorted(
+            (t for t in timetable.trains(date) if keyword and t.code.startswith(keyword)),
+            key=lambda t: (len(t.code), t.code),
+        )
+        return _json(wire12306.train_search_body(trains[:20], date))
+
+    async def stop_list(request: Request) -> Response:
+        params = request.query_params
+        try:
+            date = dt.date.fromisoformat(params.get("depart_date", ""))
+        except ValueError:
+            return _json(wire12306.rejected_body("出发日期有误"))
+        train = timetable.train(params.get("train_no", ""), date)
+        if train is None:
+            return _json({"status": True, "httpstatus": 200, "data": {"data": []}})
+        return _json(
+            wire12306.stop_list_body(
+                train,
+                params.get("from_station_telecode", ""),
+                params.get("to_station_telecode", ""),
+            )
+        )
+
+    async def lc_init(request: Request) -> Response:
+        return HTMLResponse(wire12306.LC_INIT_PAGE.format(path=LC_PATH))
+
+    async def lc_query(request: Request) -> Response:
+        params = request.query_params
+        try:
+            date = dt.date.fromisoformat(params["train_date"])
+            index = int(params.get("result_index", "0"))
+        except (KeyError, ValueError):
+            return _json({"data": None, "status": False, "errorMsg": "查询参数有误"})
+        plans = transfer_plans(
+            timetable,
+            params.get("from_station_telecode", ""),
+            params.get("to_station_telecode", ""),
+            date,
+        )
+        now = clock()
+        page = plans[index : index + TRANSFER_PAGE]
+        more = index + TRANSFER_PAGE < len(plans)
+        body = wire12306.transfer_body(
+            [
+                wire12306.transfer_plan(
+                    p.first, p.second, (ride_inventory(p.first, now), ride_inventory(p.second, now))
+                )
+                for p in page
+            ],
+            index + TRANSFER_PAGE if more else None,
+        )
+        return _json(body)
+
     app = Starlette(
         routes=[
             Route("/otn/leftTicket/init", init),
             Route("/otn/leftTicket/{suffix:str}", query),
             Route("/otn/resources/js/framework/station_name.js", station_names),
             Route(wire12306.ERROR_PAGE, error_page),
+            Route("/search/v1/train/search", train_search),
+            Route("/otn/czxx/queryByTrainNo", stop_list),
+            Route("/otn/lcQuery/init", lc_init),
+            Route(LC_PATH, lc_query),
         ],
         middleware=[Middleware(RequestCounter, faults=faults, sleep=sleep)],
     )

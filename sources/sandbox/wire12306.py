@@ -12,6 +12,7 @@ under the code of the seat it stands in), 46 feature flags, 55 sale_time.
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
@@ -20,7 +21,7 @@ from urllib.parse import quote
 
 from sources.models import SeatClass
 from sources.sandbox.inventory import PRESALE, SaleState, SeatInventory
-from sources.sandbox.timetable import Ride
+from sources.sandbox.timetable import Ride, Train
 from sources.stations import StationDirectory
 
 ROW_FIELDS = 58
@@ -228,3 +229,152 @@ def broken_bodies(rows: list[str], station_names: dict[str, str]) -> list[bytes]
         json.dumps(short, ensure_ascii=False).encode(),
         whole[: max(10, len(whole) // 2)],
     ]
+
+
+# -- the other public endpoints ---------------------------------------------------------
+
+
+def train_search_body(trains: Iterable[Train], date: dt.date) -> dict[str, Any]:
+    """`search/v1/train/search`: every train whose code starts with the keyword."""
+    return {
+        "data": [
+            {
+                "date": date.strftime("%Y%m%d"),
+                "from_station": t.origin.name,
+                "station_train_code": t.code,
+                "to_station": t.terminus.name,
+                "total_num": str(len(t.stops)),
+                "train_no": t.train_no,
+            }
+            for t in trains
+        ],
+        "status": True,
+        "errorMsg": "",
+    }
+
+
+def stop_list_body(train: Train, from_code: str, to_code: str) -> dict[str, Any]:
+    """`czxx/queryByTrainNo`: every stop; `isEnabled` marks the asked segment."""
+    codes = [s.station.telecode for s in train.stops]
+    first = codes.index(from_code) if from_code in codes else 0
+    last = codes.index(to_code) if to_code in codes else len(codes) - 1
+    rows = []
+    for i, stop in enumerate(train.stops):
+        origin, terminus = i == 0, i == len(train.stops) - 1
+        dwell = int((stop.depart - stop.arrive).total_seconds()) // 60
+        row = {
+            "arrive_time": "----" if origin else f"{stop.arrive:%H:%M}",
+            "station_name": stop.station.name,
+            "start_time": f"{stop.arrive:%H:%M}" if terminus else f"{stop.depart:%H:%M}",
+            "stopover_time": "----" if origin or terminus else f"{dwell}分钟",
+            "station_no": f"{stop.number:02d}",
+            "isEnabled": first <= i <= last,
+        }
+        if origin:
+            row |= {
+                "start_station_name": train.origin.name,
+                "end_station_name": train.terminus.name,
+                "station_train_code": train.code,
+                "train_class_name": {"G": "高速", "D": "动车"}.get(train.kind, "快速"),
+                "service_type": "2",
+            }
+        rows.append(row)
+    return {
+        "validateMessagesShowId": "_validatorMessage",
+        "status": True,
+        "httpstatus": 200,
+        "data": {"data": rows},
+        "messages": [],
+    }
+
+
+LC_INIT_PAGE = """<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>中转换乘</title>
+<script>var lc_search_url = '{path}';</script></head><body></body></html>"""
+
+
+def transfer_leg(ride: Ride, seats: Sequence[SeatInventory]) -> dict[str, Any]:
+    """One `fullList` leg, its fields named as in queryLeftNewDTO."""
+    fields = row(ride, seats).split("|")
+    named = {
+        "station_train_code": ride.train.code,
+        "train_no": ride.train.train_no,
+        "start_station_telecode": ride.train.origin.telecode,
+        "end_station_telecode": ride.train.terminus.telecode,
+        "from_station_telecode": ride.board.station.telecode,
+        "from_station_name": ride.board.station.name,
+        "to_station_telecode": ride.alight.station.telecode,
+        "to_station_name": ride.alight.station.name,
+        "start_time": fields[8],
+        "arrive_time": fields[9],
+        "lishi": fields[10],
+        "start_train_date": fields[13],
+        "from_station_no": fields[16],
+        "to_station_no": fields[17],
+        "yp_info_new": fields[39],
+        "dw_flag": fields[46],
+    }
+    for name, index in LEG_CELLS.items():
+        named[name] = fields[index] or "--"
+    return named
+
+
+LEG_CELLS = {
+    "swz_num": 32,
+    "tz_num": 25,
+    "gg_num": 20,
+    "zy_num": 31,
+    "ze_num": 30,
+    "gr_num": 21,
+    "rw_num": 23,
+    "srrb_num": 33,
+    "yw_num": 28,
+    "rz_num": 24,
+    "yz_num": 29,
+    "wz_num": 26,
+}
+
+
+def transfer_plan(
+    first: Ride, second: Ride, seats: tuple[Sequence[SeatInventory], Sequence[SeatInventory]]
+) -> dict[str, Any]:
+    """One `middleList` entry: the two legs and the change between them."""
+    wait = int((second.depart_at - first.arrive_at).total_seconds()) // 60
+    total = int((second.arrive_at - first.depart_at).total_seconds()) // 60
+    same = first.alight.station.telecode == second.board.station.telecode
+    return {
+        "train_date": first.depart_at.date().isoformat(),
+        "middle_date": second.depart_at.date().isoformat(),
+        "arrive_date": second.arrive_at.date().isoformat(),
+        "start_time": f"{first.depart_at:%H:%M}",
+        "arrive_time": f"{second.arrive_at:%H:%M}",
+        "from_station_code": first.board.station.telecode,
+        "from_station_name": first.board.station.name,
+        "middle_station_code": first.alight.station.telecode,
+        "middle_station_name": first.alight.station.name,
+        "end_station_code": second.alight.station.telecode,
+        "end_station_name": second.alight.station.name,
+        "first_train_no": first.train.train_no,
+        "second_train_no": second.train.train_no,
+        "same_station": "0" if same else "1",
+        "same_train": "N",
+        "train_count": 2,
+        "wait_time": f"{wait // 60}小时{wait % 60}分" if wait >= 60 else f"{wait}分钟",
+        "wait_time_minutes": wait,
+        "all_lishi": f"{total // 60}小时{total % 60}分",
+        "all_lishi_minutes": total,
+        "fullList": [transfer_leg(first, seats[0]), transfer_leg(second, seats[1])],
+    }
+
+
+def transfer_body(plans: list[dict[str, Any]], next_index: int | None) -> dict[str, Any]:
+    """A page of `lcquery/queryG`; `can_query` Y and `result_index` when more follow."""
+    return {
+        "data": {
+            "middleList": plans,
+            "can_query": "Y" if next_index is not None else "N",
+            "result_index": next_index if next_index is not None else len(plans),
+        },
+        "status": True,
+        "errorMsg": "",
+    }

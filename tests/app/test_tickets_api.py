@@ -131,3 +131,28 @@ async def test_redis_l2_serves_a_second_app(redis_url: str) -> None:
         assert upstream_requests(state, "sandbox-12306") == 0
         ready = await client.get("/readyz")
         assert ready.json()["redis"] == "ok"
+
+
+async def test_the_first_query_succeeds_when_the_site_moves_its_query_path() -> None:
+    async with running() as (client, state):
+        await client.post("/sandbox/12306/faults", json={"path_moved_rate": 1})
+        r = await client.get("/v1/tickets", params=TICKETS)
+        body = r.json()
+        assert r.status_code == 200 and body["freshness"] == "realtime"
+        assert {s["name"]: s["status"] for s in body["sources"]}["sandbox-12306"] == "ok"
+        rail = next(s.source for s in state.sources if s.name == "sandbox-12306")
+        assert rail.query_suffix == "queryZ"  # adopted and remembered
+        counts = state.sandbox_faults["12306"].requests_by_path
+        assert counts["/otn/leftTicket/queryG"] == 1 and counts["/otn/leftTicket/queryZ"] == 1
+        # init, the moved query and the hop to the new path: three requests, all counted
+        assert upstream_requests(state, "sandbox-12306") == 3
+
+
+async def test_a_date_off_sale_is_refused_before_any_upstream_request() -> None:
+    async with running() as (client, state):
+        r = await client.get("/v1/tickets", params={**TICKETS, "date": "2026-12-16"})
+        assert r.status_code == 422 and r.json()["field"] == "date"
+        assert "2026-12-15" in r.json()["message"]
+        ok = await client.get("/v1/tickets", params={**TICKETS, "date": "2026-12-15"})
+        assert ok.status_code == 200
+        assert state.sandbox_faults["12306"].requests_by_path["/otn/leftTicket/queryG"] == 1
