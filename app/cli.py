@@ -151,9 +151,8 @@ def render_tickets(payload: dict[str, Any]) -> str:
 
 def render_stops(payload: dict[str, Any]) -> str:
     """A stop list as a table, with the answer's freshness."""
-    head = (
-        f"{payload['train_number']}  {payload['date']}  freshness={payload['freshness']}"
-        + (f" (age {payload['age_s']:.0f}s)" if payload.get("age_s") else "")
+    head = f"{payload['train_number']}  {payload['date']}  freshness={payload['freshness']}" + (
+        f" (age {payload['age_s']:.0f}s)" if payload.get("age_s") else ""
     )
     rows = [
         [
