@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 
 from sources.models import SeatClass
-from sources.stations import curated_directory
+from sources.stations import default_directory
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -80,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _stations(query: str) -> int:
-    directory = curated_directory()
+    directory = default_directory()
     rows = directory.search(query, limit=50)
     if not rows:
         print(f"没有找到「{query}」。您是不是要找：{'、'.join(directory.suggest(query)) or '—'}")

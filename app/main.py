@@ -7,6 +7,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import httpx
 import openai
@@ -37,7 +38,8 @@ from app.settings import Settings
 from app.state import AppState, Runtime
 from app.tickets.cache import RedisTier
 from app.tickets.stops import StopListService
-from sources.stations import StationDirectory, load_directory
+from sources.rail12306 import STATION_NAMES_PATH
+from sources.stations import StationDirectory, load_directory, refresh_directory
 
 log = logging.getLogger("railtrip.http")
 
@@ -100,6 +102,20 @@ def _tool_runner(
     return ToolRunner(client, settings.llm_model, metrics=metrics)
 
 
+async def _station_directory(settings: Settings, client: httpx.AsyncClient) -> StationDirectory:
+    """The configured list; with `rail12306` enabled, 12306's current one (bounded, cached on
+    disk, falling back to the bundled 3,364 stations with a warning)."""
+    if settings.stations_url or "rail12306" not in settings.sources:
+        return await load_directory(settings.stations_url, client)
+    url = settings.source("rail12306").base_url.rstrip("/") + STATION_NAMES_PATH
+    directory, origin = await refresh_directory(
+        url, Path(settings.stations_cache_path), client, settings.stations_refresh_timeout_s
+    )
+    if origin != "live":
+        log.warning("station list not refreshed from 12306: using the %s copy", origin)
+    return directory
+
+
 def create_app(settings: Settings | None = None, runtime: Runtime | None = None) -> FastAPI:
     """Build an app; nothing is opened until its lifespan starts."""
     settings = settings or Settings()
@@ -110,7 +126,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         configure_logging(settings.log_level)
         metrics = Metrics()
         async with httpx.AsyncClient(timeout=10) as bootstrap:
-            directory = await load_directory(settings.stations_url, bootstrap)
+            directory = await _station_directory(settings, bootstrap)
         sandbox = build_sandbox(settings, directory, runtime)
         http = build_http_client(sandbox)
         redis = _redis_client(settings.redis_url) if settings.redis_url else None

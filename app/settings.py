@@ -86,6 +86,10 @@ class Settings(BaseSettings):
     refresh_after_s: float = Field(default=20.0, ge=0)
     query_deadline_s: float = Field(default=5.0, gt=0)
     stations_url: str | None = None
+    # With rail12306 enabled (and no stations_url): where 12306's station list is cached,
+    # and how long start-up may wait for it.
+    stations_cache_path: str = ".cache/railtrip/station_name.js"
+    stations_refresh_timeout_s: float = Field(default=5.0, gt=0, le=60)
     session_ttl_s: float = Field(default=1800.0, gt=0)
     llm_base_url: str | None = None
     llm_api_key: str | None = None

@@ -95,6 +95,7 @@ STOPS_PATH = "/otn/czxx/queryByTrainNo"
 LC_INIT_PATH = "/otn/lcQuery/init"
 DEFAULT_LC_PATH = "/lcquery/queryG"
 MAX_TRANSFER_PAGES = 3
+STATION_NAMES_PATH = "/otn/resources/js/framework/station_name.js"
 
 USER_AGENT = (
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 "
