@@ -77,8 +77,8 @@ async def test_one_vendor_failing_every_request_still_answers_from_the_other() -
         r = await client.get("/v1/tickets", params=TICKETS)
     body = r.json()
     assert r.status_code == 200 and body["freshness"] == "realtime" and body["offers"]
-    partner = next(s for s in body["sources"] if s["name"] == "sandbox-juhe")
-    assert partner["status"] == "error" and partner["freshness"] == "unavailable"
+    juhe = next(s for s in body["sources"] if s["name"] == "sandbox-juhe")
+    assert juhe["status"] == "error" and juhe["freshness"] == "unavailable"
     assert any("sandbox-juhe" in w for w in body["warnings"])
     assert (
         sample(state, "railtrip_source_requests_total", source="sandbox-juhe", outcome="error") == 3

@@ -1,4 +1,4 @@
-"""Inventory drifts with time: deterministic per bucket, only ever going down, partner lagging."""
+"""Inventory drifts with time: deterministic per bucket, only ever going down, the aggregator lagging."""
 
 from __future__ import annotations
 
@@ -93,7 +93,7 @@ def test_presale_not_open_and_departed_trains_cannot_be_bought(timetable):
     assert all(s.remaining == 0 and not s.purchasable for s in early + gone)
 
 
-def test_partner_lag_reads_an_earlier_bucket(timetable):
+def test_aggregator_lag_reads_an_earlier_bucket(timetable):
     for ride in beijing_shanghai(timetable):
         now = ride.depart_at - dt.timedelta(hours=2)
         lagged = ride_inventory(ride, now, lag=AGGREGATOR_LAG)
