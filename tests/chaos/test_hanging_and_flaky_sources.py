@@ -25,8 +25,8 @@ WORKERS = 4
 
 
 async def test_hanging_and_flaky_sources_answer_within_deadline_with_retries_counted():
-    """12306 never answers (hang_rate=1), juhe answers a spent quota or an error to ~30% of requests:
-    each response is back within the query deadline, the hanging source is reported
+    """12306 never answers (hang_rate=1), juhe answers a spent quota or an error to ~30% of
+    requests: each response is back within the query deadline, the hanging source is reported
     timeout/unavailable, juhe ok/realtime whenever it answered, and its retries show
     in `railtrip_source_requests_total`."""
     per_source = {"timeout_s": 0.5, "rate_per_s": 50.0}

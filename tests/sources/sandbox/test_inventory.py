@@ -1,4 +1,4 @@
-"""Inventory drifts with time: deterministic per bucket, only ever going down, the aggregator lagging."""
+"""Inventory drifts with time: deterministic per bucket, only ever going down, Juhe lagging."""
 
 from __future__ import annotations
 
