@@ -1,4 +1,4 @@
-"""Real 12306 rows (two verbatim rows of 2025-12-20) decode into what 12306's page shows."""
+"""Real 12306 rows (three verbatim rows of 2025-12-20) decode into what 12306's page shows."""
 
 from __future__ import annotations
 
@@ -49,9 +49,9 @@ def row_with(row: str, **changes: str) -> str:
     return "|".join(fields)
 
 
-def test_the_real_rows_have_58_fields_and_both_decode():
-    assert [len(row.split("|")) for row in real_rows()] == [58, 58]
-    assert sorted(offers()) == ["G1", "G105"]
+def test_the_real_rows_have_58_fields_and_all_decode():
+    assert [len(row.split("|")) for row in real_rows()] == [58, 58, 58]
+    assert sorted(offers()) == ["G1", "G103", "G105"]
 
 
 def test_g1_decodes_into_what_the_12306_page_shows():
@@ -88,8 +88,25 @@ def test_g105_decodes_into_what_the_12306_page_shows_with_its_discounts():
     assert discounts[SeatClass.SECOND] is None
 
 
+def test_g103_decodes_into_what_the_12306_page_shows_with_its_discounts():
+    g103 = offers()["G103"]
+    assert [page_cell(seat) for seat in g103.seats] == [
+        "商务座 3 ¥1873",
+        "一等座 有 ¥930",
+        "二等座 有 ¥553",
+        "无座 无 ¥553",
+    ]
+    assert g103.depart_at == dt.datetime(2025, 12, 20, 6, 20, tzinfo=SHANGHAI)
+    assert g103.features == ("复兴号",)
+    assert [s.discount for s in g103.seats] == [0.81, 0.88, 0.84, 0.84]  # W0084: 无座 too
+
+
+def g1_row() -> str:
+    return next(row for row in real_rows() if "|G1|" in row)
+
+
 def test_waitlist_is_read_from_fields_37_and_38_never_from_the_cell():
-    g1 = real_rows()[0]
+    g1 = g1_row()
     # 二等座 and 无座 sold out; waitlisting open (37 = 1) except for 无座 (W listed in 38)
     row = row_with(g1, f30="无", f37="1", f38="W")
     seats = {s.seat_class: s.status for s in parse(row).seats}
@@ -102,7 +119,7 @@ def test_waitlist_is_read_from_fields_37_and_38_never_from_the_cell():
 
 def test_a_row_not_yet_on_sale_carries_its_sale_time_not_sold_out():
     cells = {f"f{i}": "*" for i in (20, 30, 31, 32)}
-    row = row_with(real_rows()[0], f1="12月06日12:45起售", f11="IS_TIME_NOT_BUY", **cells)
+    row = row_with(g1_row(), f1="12月06日12:45起售", f11="IS_TIME_NOT_BUY", **cells)
     offer = parse(row)
     assert offer.on_sale_at == dt.datetime(2025, 12, 6, 12, 45, tzinfo=SHANGHAI)
     assert offer.can_web_buy is False
@@ -115,7 +132,7 @@ def test_a_row_not_yet_on_sale_carries_its_sale_time_not_sold_out():
 
 @pytest.mark.parametrize("code", ["H", "Q", "Z"])
 def test_an_unknown_seat_code_never_harms_its_neighbours(code):
-    g1 = real_rows()[0]
+    g1 = g1_row()
     prices = "9233700001M107000021" + f"{code}012340000" + "O066900021D147100004O066903000"
     seats = {s.seat_class: s.price for s in parse(row_with(g1, f39=prices)).seats}
     assert seats == {
