@@ -331,3 +331,14 @@ async def test_default_faults_come_from_the_environment(monkeypatch, timetable):
     monkeypatch.setenv("RAILTRIP_SANDBOX_12306_ERROR_RATE", "0.25")
     app = create_12306_app(timetable=timetable)
     assert app.state.faults.error_rate == 0.25
+
+
+async def test_path_moved_alternates_the_302_and_the_older_c_url_answer(
+    rail, app_12306, faults_12306
+):
+    faults_12306.update(path_moved_rate=1)
+    params = query_params("BJP", "SHH")
+    assert (await rail.get(QUERY, params=params)).status_code == 302  # to queryZ
+    assert (await rail.get("/otn/leftTicket/queryZ", params=params)).json()["status"] is True
+    moved = (await rail.get("/otn/leftTicket/queryZ", params=params)).json()
+    assert moved["status"] is False and moved["c_url"] == "leftTicket/queryO"
