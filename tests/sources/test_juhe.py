@@ -169,3 +169,37 @@ async def test_a_date_not_on_sale_is_refused_before_any_request(httpx_mock, clie
             TicketQuery(origin="BJP", destination="SZH", date=dt.date(2026, 12, 16))
         )
     assert httpx_mock.get_requests() == []
+
+
+def test_the_merged_ride_keeps_12306s_discounts_flags_and_juhes_newer_counts():
+    body = json.loads((FIXTURES / "rail12306" / "real_rows_2025-12-20.json").read_text())
+    day = dt.date(2025, 12, 20)
+    fetched = dt.datetime(2025, 12, 19, 9, 0, tzinfo=SHANGHAI)
+    rail = [o for o in parse_left_tickets(body, DIRECTORY, fetched, "rail12306", day)]
+    g105 = next(o for o in rail if o.train_number == "G105")
+    juhe_answer = {
+        "error_code": 0,
+        "result": [
+            {
+                "train_no": "G105",
+                "departure_station": "北京南",
+                "arrival_station": "上海虹桥",
+                "departure_station_code": "VNP",
+                "arrival_station_code": "AOH",
+                "departure_time": "07:17",
+                "arrival_time": "13:03",
+                "duration": "05:46",
+                "enable_booking": "Y",
+                "prices": [{"seat_name": "商务座", "price": None, "num": "2"}],
+                "train_flags": ["静音车厢"],
+            }
+        ],
+    }
+    later = fetched + dt.timedelta(minutes=1)
+    juhe = parse_juhe_trains(juhe_answer, DIRECTORY, later, "juhe", day)
+    (ride,) = merge_offers([[g105], juhe])
+    business = ride.seat(SeatClass.BUSINESS)
+    assert business is not None
+    assert (business.available, business.price, business.discount) == (2, 1998.0, 0.87)
+    assert ride.features == ("复兴号", "静音车厢")
+    assert ride.train_no == "240000G1050R" and ride.can_web_buy is True
