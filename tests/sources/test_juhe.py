@@ -175,7 +175,7 @@ def test_the_merged_ride_keeps_12306s_discounts_flags_and_juhes_newer_counts():
     body = json.loads((FIXTURES / "rail12306" / "real_rows_2025-12-20.json").read_text())
     day = dt.date(2025, 12, 20)
     fetched = dt.datetime(2025, 12, 19, 9, 0, tzinfo=SHANGHAI)
-    rail = [o for o in parse_left_tickets(body, DIRECTORY, fetched, "rail12306", day)]
+    rail = parse_left_tickets(body, DIRECTORY, fetched, "rail12306", day)
     g105 = next(o for o in rail if o.train_number == "G105")
     juhe_answer = {
         "error_code": 0,
