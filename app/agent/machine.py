@@ -43,6 +43,7 @@ from rules import Itinerary, LegKey, TripRequest, check_train_numbers, plan, req
 from rules.validate import OfferIndex
 from sources.base import Clock, shanghai_now
 from sources.models import SHANGHAI
+from sources.sale_window import last_sale_day
 from sources.stations import StationDirectory
 
 log = logging.getLogger("railtrip.agent")
@@ -61,7 +62,6 @@ class PlanningAgent:
         directory: StationDirectory,
         metrics: Metrics,
         max_steps: int = 10,
-        sale_window_days: int = 15,
         clock: Clock = shanghai_now,
         monotonic: Callable[[], float] = time.monotonic,
         tool_runner: Any = None,
@@ -71,7 +71,6 @@ class PlanningAgent:
         self.directory = directory
         self.metrics = metrics
         self.max_steps = max_steps
-        self.sale_window_days = sale_window_days
         self.clock = clock
         self.monotonic = monotonic
         self.tool_runner = tool_runner
@@ -211,7 +210,6 @@ class PlanningAgent:
                 intent,
                 self.directory,
                 today=turn.today,
-                sale_window_days=self.sale_window_days,
                 warnings=run.warnings,
             )
         except TripProblem as problem:
@@ -333,7 +331,7 @@ class PlanningAgent:
                 failures=failures,
                 tried=run.tried,
                 today=run.input.today,
-                last_sale_day=run.input.today + dt.timedelta(days=self.sale_window_days),
+                last_sale_day=last_sale_day(run.input.today),
                 hub_offers={k: len(r.offers) for k, r in run.results.items()},
             )
         if relaxation is None:

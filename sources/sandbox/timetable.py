@@ -130,6 +130,10 @@ class Timetable:
         """Every train leaving its origin on `start_date`."""
         return self._day(start_date)[0]
 
+    def train(self, number: str, start_date: dt.date) -> Train | None:
+        """The train `number` (its code G1, or 12306's train_no) leaving its origin that day."""
+        return next((t for t in self.trains(start_date) if number in (t.code, t.train_no)), None)
+
     def rides(self, from_code: str, to_code: str, date: dt.date) -> list[Ride]:
         """Rides departing on `date` from any station of `from_code`'s city to `to_code`'s."""
         origin, destination = self.directory.get(from_code), self.directory.get(to_code)

@@ -56,7 +56,7 @@ async def test_direct_trip_is_planned_from_live_offers_with_a_template_summary()
     trains = [leg["train_number"] for leg in itinerary["legs"]]
     assert set(train_numbers_in(body["summary"])) == set(trains)
     assert body["freshness"] == "realtime"
-    assert {s["name"] for s in body["sources"]} == {"sandbox-12306", "sandbox-partner"}
+    assert {s["name"] for s in body["sources"]} == {"sandbox-12306", "sandbox-juhe"}
     assert body["agent"]["mode"] == "state_machine"
     assert [s["state"] for s in body["agent"]["trace"]] == [
         "PARSE_INTENT",
@@ -150,7 +150,7 @@ async def test_second_identical_request_is_served_from_cache_and_says_so() -> No
 
 async def test_all_sources_down_with_nothing_cached_gives_no_itinerary_and_says_why() -> None:
     async with running_app() as (client, _):
-        for vendor in ("12306", "partner"):
+        for vendor in ("12306", "juhe"):
             r = await client.post(f"/sandbox/{vendor}/faults", json={"error_rate": 1.0})
             assert r.status_code == 200
         response = await client.post(
