@@ -1,0 +1,135 @@
+"""The committed sandbox network (`data/network.json.gz`), loaded into date-independent runs.
+
+Pure apart from reading the packaged file once (`default_network`). A `Run` is one train
+number's stop pattern with clock minutes counted from midnight of the day it leaves its
+origin (so `depart[i] // 1440` is the stop's day offset); `Network.calls` indexes every
+station by the runs that call there, so a ride search intersects two small dicts instead of
+scanning trains. How the file is derived: `data/build_network.py` and `data/README.md`.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache, cached_property
+from pathlib import Path
+
+from sources.models import SeatClass, Station
+from sources.sandbox.seeding import stable_int
+
+NETWORK_FILE = Path(__file__).parent / "data" / "network.json.gz"
+FORMAT = 2
+MINUTES_PER_DAY = 24 * 60
+
+_BUREAUS = ("24", "31", "5l", "65", "38", "27", "39", "76", "86", "88", "62", "57", "6i")
+_SUFFIX = "0123456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One train number's pattern: stops, km from the origin, clock minutes, fare and classes.
+
+    `codes` has two numbers for a train renumbered en route; the second applies from stop
+    index `change_at`.
+    """
+
+    codes: tuple[str, ...]
+    change_at: int
+    tier: str
+    seat_classes: tuple[SeatClass, ...]
+    real_time: bool
+    stations: tuple[str, ...]  # telecodes
+    km: tuple[int, ...]
+    arrive: tuple[int, ...]  # minutes after midnight of the start date
+    depart: tuple[int, ...]
+
+    @property
+    def train_no(self) -> str:
+        """12306's internal id of the train (stable: the first number and the origin)."""
+        return train_no(self.codes[0], self.stations[0])
+
+    def code_at(self, position: int) -> str:
+        """The number the train carries when it leaves stop `position`."""
+        if len(self.codes) > 1 and position >= self.change_at:
+            return self.codes[1]
+        return self.codes[0]
+
+
+@dataclass(frozen=True)
+class Network:  # not slots: `by_city` is cached on the instance
+    """Every run, the stations they use, and per station the runs calling there."""
+
+    runs: tuple[Run, ...]
+    stations: Mapping[str, Station]
+    calls: Mapping[str, Mapping[int, int]]  # telecode -> {run index: stop position}
+
+    @classmethod
+    def from_document(cls, document: dict) -> Network:
+        """Parse the JSON document `build_network.py` writes."""
+        if document.get("format") != FORMAT:
+            raise ValueError(f"network format {document.get('format')!r}, expected {FORMAT}")
+        records = document["stations"]
+        stations = {
+            code: Station(telecode=code, name=name, city=city, pinyin=pinyin, initials=initials)
+            for code, name, city, pinyin, initials in records
+        }
+        codes = [record[0] for record in records]
+        classes = {
+            seats: tuple(SeatClass(s) for s in seats.split(","))
+            for seats in {train[3] for train in document["trains"]}
+        }
+        runs: list[Run] = []
+        calls: dict[str, dict[int, int]] = {code: {} for code in codes}
+        for number, change_at, tier, seats, real, idx, km, arrive, depart in document["trains"]:
+            telecodes = tuple(codes[i] for i in idx)
+            index = len(runs)
+            runs.append(
+                Run(
+                    codes=tuple(number.split("_")),
+                    change_at=change_at,
+                    tier=tier,
+                    seat_classes=classes[seats],
+                    real_time=bool(real),
+                    stations=telecodes,
+                    km=tuple(km),
+                    arrive=tuple(arrive),
+                    depart=tuple(depart),
+                )
+            )
+            for position, code in enumerate(telecodes):
+                calls[code].setdefault(index, position)
+        return cls(runs=tuple(runs), stations=stations, calls=calls)
+
+    @cached_property
+    def by_city(self) -> Mapping[str, Mapping[int, tuple[int, ...]]]:
+        """Per official city, the runs calling there and the positions of their calls."""
+        return group_by_city(self.calls, {code: s.city for code, s in self.stations.items()})
+
+
+def group_by_city(
+    calls: Mapping[str, Mapping[int, int]], city_of: Mapping[str, str]
+) -> dict[str, dict[int, tuple[int, ...]]]:
+    """Per city, each run calling at one of its stations and where (positions ascending)."""
+    grouped: dict[str, dict[int, tuple[int, ...]]] = {}
+    for code, runs in calls.items():
+        city = grouped.setdefault(city_of[code], {})
+        for run, position in runs.items():
+            known = city.get(run)
+            city[run] = (position,) if known is None else tuple(sorted((*known, position)))
+    return grouped
+
+
+@cache
+def train_no(code: str, origin: str) -> str:
+    """12306's internal id: bureau, zero fill, code and a two-character suffix (12 chars)."""
+    bureau = _BUREAUS[stable_int(0, len(_BUREAUS) - 1, origin)]
+    suffix = "".join(_SUFFIX[stable_int(0, len(_SUFFIX) - 1, code, i)] for i in range(2))
+    return f"{bureau}{'0' * (8 - len(code))}{code}{suffix}"
+
+
+@cache
+def default_network() -> Network:
+    """The committed network (loaded once per process)."""
+    return Network.from_document(json.loads(gzip.decompress(NETWORK_FILE.read_bytes())))
