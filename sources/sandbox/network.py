@@ -2,8 +2,8 @@
 
 Pure apart from reading the packaged file once (`default_network`). A `Run` is one train
 number's stop pattern with clock minutes counted from midnight of the day it leaves its
-origin (so `depart[i] // 1440` is the stop's day offset); `Network.calls` indexes every
-station by the runs that call there, so a ride search intersects two small dicts instead of
+origin (so `depart[i] // 1440` is the stop's day offset); `Network.by_city` indexes every
+city by the runs that call there, so a ride search intersects two small dicts instead of
 scanning trains. How the file is derived: `data/build_network.py` and `data/README.md`.
 """
 
@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
+from typing import NamedTuple
 
 from sources.models import SeatClass, Station
 from sources.sandbox.seeding import stable_int
@@ -27,12 +28,12 @@ _BUREAUS = ("24", "31", "5l", "65", "38", "27", "39", "76", "86", "88", "62", "5
 _SUFFIX = "0123456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 
 
-@dataclass(frozen=True, slots=True)
-class Run:
+class Run(NamedTuple):
     """One train number's pattern: stops, km from the origin, clock minutes, fare and classes.
 
     `codes` has two numbers for a train renumbered en route; the second applies from stop
-    index `change_at`.
+    index `change_at`. A NamedTuple (not a dataclass) because 7,749 are built at start-up;
+    the sequences are the parsed JSON lists, never mutated.
     """
 
     codes: tuple[str, ...]
@@ -40,10 +41,10 @@ class Run:
     tier: str
     seat_classes: tuple[SeatClass, ...]
     real_time: bool
-    stations: tuple[str, ...]  # telecodes
-    km: tuple[int, ...]
-    arrive: tuple[int, ...]  # minutes after midnight of the start date
-    depart: tuple[int, ...]
+    stations: Sequence[str]  # telecodes
+    km: Sequence[int]
+    arrive: Sequence[int]  # minutes after midnight of the start date
+    depart: Sequence[int]
 
     @property
     def train_no(self) -> str:
@@ -58,12 +59,12 @@ class Run:
 
 
 @dataclass(frozen=True)
-class Network:  # not slots: `by_city` is cached on the instance
+class Network:  # not slots: `calls` is cached on the instance
     """Every run, the stations they use, and per station the runs calling there."""
 
     runs: tuple[Run, ...]
     stations: Mapping[str, Station]
-    calls: Mapping[str, Mapping[int, int]]  # telecode -> {run index: stop position}
+    official_by_city: Mapping[str, Mapping[int, tuple[int, ...]]]  # positions ascending
 
     @classmethod
     def from_document(cls, document: dict) -> Network:
@@ -76,36 +77,48 @@ class Network:  # not slots: `by_city` is cached on the instance
             for code, name, city, pinyin, initials in records
         }
         codes = [record[0] for record in records]
+        city_of = [stations[code].city for code in codes]
         classes = {
             seats: tuple(SeatClass(s) for s in seats.split(","))
             for seats in {train[3] for train in document["trains"]}
         }
         runs: list[Run] = []
-        calls: dict[str, dict[int, int]] = {code: {} for code in codes}
+        by_city: dict[str, dict[int, tuple[int, ...]]] = {city: {} for city in city_of}
         for number, change_at, tier, seats, real, idx, km, arrive, depart in document["trains"]:
-            telecodes = tuple(codes[i] for i in idx)
             index = len(runs)
+            telecodes = [codes[i] for i in idx]
             runs.append(
                 Run(
-                    codes=tuple(number.split("_")),
-                    change_at=change_at,
-                    tier=tier,
-                    seat_classes=classes[seats],
-                    real_time=bool(real),
-                    stations=telecodes,
-                    km=tuple(km),
-                    arrive=tuple(arrive),
-                    depart=tuple(depart),
+                    tuple(number.split("_")),
+                    change_at,
+                    tier,
+                    classes[seats],
+                    bool(real),
+                    telecodes,
+                    km,
+                    arrive,
+                    depart,
                 )
             )
-            for position, code in enumerate(telecodes):
-                calls[code].setdefault(index, position)
-        return cls(runs=tuple(runs), stations=stations, calls=calls)
+            for position, i in enumerate(idx):
+                city = by_city[city_of[i]]
+                known = city.get(index)
+                city[index] = (position,) if known is None else (*known, position)
+        return cls(runs=tuple(runs), stations=stations, official_by_city=by_city)
 
     @cached_property
+    def calls(self) -> Mapping[str, Mapping[int, int]]:
+        """Per telecode, the runs calling there and the position of their (first) call."""
+        calls: dict[str, dict[int, int]] = {code: {} for code in self.stations}
+        for index, run in enumerate(self.runs):
+            for position, code in enumerate(run.stations):
+                calls[code].setdefault(index, position)
+        return calls
+
+    @property
     def by_city(self) -> Mapping[str, Mapping[int, tuple[int, ...]]]:
         """Per official city, the runs calling there and the positions of their calls."""
-        return group_by_city(self.calls, {code: s.city for code, s in self.stations.items()})
+        return self.official_by_city
 
 
 def group_by_city(
