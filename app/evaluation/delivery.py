@@ -264,7 +264,7 @@ async def run_suite(cases: Iterable[Case]) -> list[Outcome]:
             stations_url=stations,
             source_overrides=dict.fromkeys(SANDBOX_SOURCES, GENEROUS),
         )
-        app = create_app(settings, Runtime(clock=lambda morning=morning: morning))
+        app = create_app(settings, Runtime(clock=_fixed(morning)))
         async with app.router.lifespan_context(app):
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://eval") as client:
@@ -273,6 +273,10 @@ async def run_suite(cases: Iterable[Case]) -> list[Outcome]:
     order = {case.id: i for i, case in enumerate(c for cs in by_day.values() for c in cs)}
     outcomes.sort(key=lambda o: order[o.case.id])
     return outcomes
+
+
+def _fixed(moment: dt.datetime) -> Callable[[], dt.datetime]:
+    return lambda: moment
 
 
 def report(outcomes: Sequence[Outcome]) -> str:
