@@ -284,7 +284,7 @@ def report(outcomes: Sequence[Outcome]) -> str:
     kinds: dict[str, list[Outcome]] = defaultdict(list)
     for outcome in outcomes:
         kinds[outcome.case.kind].append(outcome)
-    rows = [
+    rows: list[tuple[str, ...]] = [
         ("kind", "cases", "feasible", "delivered", "rate", "verified", "rate", "infeasible→plan")
     ]
     totals = [0, 0, 0, 0, 0]
