@@ -36,6 +36,7 @@ from app.sessions import SessionStore
 from app.settings import Settings
 from app.state import AppState, Runtime
 from app.tickets.cache import RedisTier
+from sources.sandbox.network import default_network
 from sources.stations import StationDirectory, load_directory
 
 log = logging.getLogger("railtrip.http")
@@ -141,6 +142,9 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
             clock=runtime.clock,
             monotonic=runtime.monotonic,
             tool_runner=_tool_runner(settings, llm_client, metrics),
+            # The network's city topology picks transfer hubs (a 2019-2021 picture of the
+            # real network: a good prior for production too; live queries decide).
+            topology=default_network(),
         )
         app.state.rt = AppState(
             settings=settings,

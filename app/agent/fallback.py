@@ -1,7 +1,9 @@
 """FALLBACK: what to relax next, in a fixed order, each at most once; then say what was tried.
 
-1. one-transfer routes via hub cities (for the segments that failed), found in two phases:
-   probe which hubs reach the far end, then ask only those for both halves;
+1. one-transfer routes via hub cities (for every segment that failed): with the network's
+   topology (`rules.hubs`), both halves via the best hubs within a bounded detour, at once;
+   without it, two phases over the fixed list: probe which hubs reach the far end, then ask
+   only those for both halves;
 2. the adjacent days (±1, the whole trip moved);
 3. other train types, seat classes and times of day (the budget kept);
 4. stop, with a Chinese explanation of what was tried and what the traveller could relax.
@@ -18,6 +20,7 @@ from dataclasses import dataclass
 from app.agent import texts
 from app.agent.trip import has_preferences, relaxed, shifted
 from rules import MAJOR_HUBS, Failure, LegKey, TripRequest, required_legs, transfer_legs
+from rules.hubs import Topology, one_change_hubs
 from rules.model import FILTERED_OUT, OVER_BUDGET, PAST_DEPARTURE
 
 
@@ -30,6 +33,8 @@ class Relaxation:
     legs: tuple[LegKey, ...]
     needs_query: bool
     hub_segments: tuple[int, ...] = ()  # failing segments whose hub legs follow the probe
+    probe: bool = True  # False: the legs already ask both halves via topology-chosen hubs
+    hubs: tuple[str, ...] = ()  # the hubs asked, for the reply
 
 
 def segment_failures(failures: tuple[Failure, ...]) -> list[Failure]:
@@ -53,6 +58,23 @@ def hub_probe_legs(request: TripRequest, failing: list[int]) -> list[LegKey]:
     if first.destination not in MAJOR_HUBS or first.origin in MAJOR_HUBS:
         return [LegKey(h, first.destination, first.date) for h in hubs]
     return [LegKey(first.origin, h, first.date) for h in hubs]
+
+
+def topology_transfer_legs(
+    request: TripRequest, failing: list[int], topology: Topology
+) -> tuple[list[LegKey], list[str]]:
+    """Both halves of every failing segment via the hubs the network offers it, and the hubs."""
+    keys = required_legs(request)
+    legs: list[LegKey] = []
+    hubs: list[str] = []
+    for index in dict.fromkeys(failing):
+        if not 0 <= index < len(keys):
+            continue
+        segment = keys[index]
+        found = one_change_hubs(topology, segment.origin, segment.destination)
+        hubs.extend(found)
+        legs.extend(transfer_legs(segment, found))
+    return list(dict.fromkeys(legs)), list(dict.fromkeys(hubs))
 
 
 def hub_follow_legs(
@@ -119,6 +141,7 @@ def next_relaxation(
     today: dt.date,
     last_sale_day: dt.date,
     hub_offers: dict[LegKey, int],
+    topology: Topology | None = None,
 ) -> Relaxation | None:
     """The next stage worth trying after `tried` (stage names), or None: time to stop."""
     failing = segment_failures(failures)
@@ -131,6 +154,18 @@ def next_relaxation(
         and any(f.code != PAST_DEPARTURE for f in failing)
     ):
         segments = [f.segment for f in failing if f.segment is not None]
+        if topology is not None:
+            hub_legs, named = topology_transfer_legs(original, segments, topology)
+            if hub_legs:
+                return Relaxation(
+                    "transfer",
+                    (original,),
+                    tuple(hub_legs),
+                    needs_query=True,
+                    hub_segments=tuple(dict.fromkeys(segments)),
+                    probe=False,
+                    hubs=tuple(named),
+                )
         return Relaxation(
             "transfer",
             (original,),
@@ -176,13 +211,15 @@ def explain(
     tried: list[str],
     hubs_tried: bool,
     unavailable: list[str],
+    hubs: tuple[str, ...] = (),
 ) -> str:
     """Why nothing could be planned, what was tried, and what the traveller could relax."""
     why = "；".join(dict.fromkeys(f.message for f in failures)) + ("。" if failures else "")
     why += "".join(unavailable)
     steps = [texts.TRIED_DIRECT]
     if "transfer" in tried or hubs_tried:
-        steps.append(texts.TRIED_TRANSFER.format(hubs="、".join(MAJOR_HUBS[:3])))
+        named = hubs or MAJOR_HUBS
+        steps.append(texts.TRIED_TRANSFER.format(hubs="、".join(named[:3])))
     if "days" in tried:
         days = [texts.day_label(original.depart_date + dt.timedelta(days=d)) for d in (-1, 1)]
         steps.append(texts.TRIED_DAYS.format(days="、".join(days)))

@@ -39,6 +39,7 @@ from app.intent.merge import merge_intent
 from app.metrics import Metrics
 from app.tickets.model import TicketResult
 from rules import Itinerary, LegKey, TripRequest, check_train_numbers, plan, required_legs, validate
+from rules.hubs import Topology
 from rules.validate import OfferIndex
 from sources.base import Clock, shanghai_now
 from sources.models import SHANGHAI
@@ -64,6 +65,7 @@ class PlanningAgent:
         clock: Clock = shanghai_now,
         monotonic: Callable[[], float] = time.monotonic,
         tool_runner: Any = None,
+        topology: Topology | None = None,
     ) -> None:
         self.parser = parser
         self.tickets = tickets
@@ -74,6 +76,7 @@ class PlanningAgent:
         self.clock = clock
         self.monotonic = monotonic
         self.tool_runner = tool_runner
+        self.topology = topology
         self._handlers: dict[State, Handler] = {
             State.PARSE_INTENT: self._parse_intent,
             State.CLARIFY: self._clarify,
@@ -228,12 +231,14 @@ class PlanningAgent:
         run.results.update(await fetch_legs(self.tickets, self.directory, missing))
         if run.hub_segments and run.original is not None:
             # Phase 2 of the hub search, within the same step: only hubs the probe found.
-            follow = hub_follow_legs(
-                run.original,
-                list(run.hub_segments),
-                {k: len(r.offers) for k, r in run.results.items()},
-            )
-            run.results.update(await fetch_legs(self.tickets, self.directory, follow))
+            follow = []
+            if run.hub_probe:
+                follow = hub_follow_legs(
+                    run.original,
+                    list(run.hub_segments),
+                    {k: len(r.offers) for k, r in run.results.items()},
+                )
+                run.results.update(await fetch_legs(self.tickets, self.directory, follow))
             overnight = overnight_follow_legs(
                 run.original,
                 list(run.hub_segments),
@@ -330,6 +335,7 @@ class PlanningAgent:
                 today=run.input.today,
                 last_sale_day=run.input.today + dt.timedelta(days=self.sale_window_days),
                 hub_offers={k: len(r.offers) for k, r in run.results.items()},
+                topology=self.topology,
             )
         if relaxation is None:
             run.summary = explain(
@@ -339,12 +345,15 @@ class PlanningAgent:
                 tried=run.tried,
                 hubs_tried=run.hubs_fetched,
                 unavailable=unavailable,
+                hubs=run.hubs_tried,
             )
             run.detail = "stop"
             return State.DONE
         run.tried.append(relaxation.stage)
         run.hubs_fetched |= relaxation.stage == "transfer"
         run.hub_segments = relaxation.hub_segments
+        run.hub_probe = relaxation.probe
+        run.hubs_tried = relaxation.hubs or run.hubs_tried
         run.candidates = list(relaxation.candidates)
         run.plan = None
         run.detail = relaxation.stage

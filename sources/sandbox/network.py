@@ -12,7 +12,7 @@ from __future__ import annotations
 import gzip
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
 from typing import NamedTuple
@@ -60,11 +60,47 @@ class Run(NamedTuple):
 
 @dataclass(frozen=True)
 class Network:  # not slots: `calls` is cached on the instance
-    """Every run, the stations they use, and per station the runs calling there."""
+    """Every run, the stations they use, and per city the runs calling there.
+
+    Also the city-level topology the planner's hub search reads (`reach`, `reached_from`:
+    `{city: (shortest km, trains)}`), built per city on first use.
+    """
 
     runs: tuple[Run, ...]
     stations: Mapping[str, Station]
     official_by_city: Mapping[str, Mapping[int, tuple[int, ...]]]  # positions ascending
+    _reach: dict[tuple[str, bool], dict[str, tuple[int, int]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    def reach(self, city: str) -> Mapping[str, tuple[int, int]]:
+        """Cities the trains calling at `city` go on to, with the shortest km and train count."""
+        return self._links(city, onward=True)
+
+    def reached_from(self, city: str) -> Mapping[str, tuple[int, int]]:
+        """Cities whose trains go on to `city`, with the shortest km and train count."""
+        return self._links(city, onward=False)
+
+    def _links(self, city: str, *, onward: bool) -> Mapping[str, tuple[int, int]]:
+        cached = self._reach.get((city, onward))
+        if cached is not None:
+            return cached
+        links: dict[str, tuple[int, int]] = {}
+        for index, positions in self.official_by_city.get(city, {}).items():
+            run = self.runs[index]
+            here = positions[0] if onward else positions[-1]
+            others = range(here + 1, len(run.stations)) if onward else range(here)
+            seen: set[str] = {city}
+            for other in others:
+                there = self.stations[run.stations[other]].city
+                if there in seen:
+                    continue
+                seen.add(there)
+                km = abs(run.km[other] - run.km[here])
+                known = links.get(there)
+                links[there] = (km, 1) if known is None else (min(km, known[0]), known[1] + 1)
+        self._reach[(city, onward)] = links
+        return links
 
     @classmethod
     def from_document(cls, document: dict) -> Network:
