@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from app.agent import texts
 from app.agent.trip import has_preferences, relaxed, shifted
 from rules import MAJOR_HUBS, Failure, LegKey, TripRequest, required_legs, transfer_legs
-from rules.hubs import Topology, one_change_hubs
+from rules.hubs import Topology, one_change_hubs, two_change_hubs
+from rules.legs import two_change_query_legs
 from rules.model import FILTERED_OUT, OVER_BUDGET, PAST_DEPARTURE
 
 
@@ -72,8 +73,14 @@ def topology_transfer_legs(
             continue
         segment = keys[index]
         found = one_change_hubs(topology, segment.origin, segment.destination)
-        hubs.extend(found)
-        legs.extend(transfer_legs(segment, found))
+        if found or request.max_transfers < 2:
+            hubs.extend(found)
+            legs.extend(transfer_legs(segment, found))
+            continue
+        # No single hub joins the ends (喀什→三亚): the best pair of hubs, two changes.
+        pairs = two_change_hubs(topology, segment.origin, segment.destination)
+        hubs.extend(h for pair in pairs for h in pair)
+        legs.extend(two_change_query_legs(segment, pairs))
     return list(dict.fromkeys(legs)), list(dict.fromkeys(hubs))
 
 

@@ -97,11 +97,13 @@ class PlanningAgent:
         run = Run(input=turn, mode=self.mode)
         state = State.PARSE_INTENT
         steps = 0
+        queries = 0  # fetching what a decision asked for is not a decision of its own
         while state is not State.DONE:
-            if steps >= self.max_steps:
-                self._stop_at_bound(run, steps)
+            if steps - queries >= self.max_steps:
+                self._stop_at_bound(run, steps - queries)
                 break
             steps += 1
+            queries += state is State.QUERY_TICKETS
             state = await self._step(run, state, steps)
             if (
                 state is State.QUERY_TICKETS
@@ -162,9 +164,15 @@ class PlanningAgent:
             },
         )
 
-    def _stop_at_bound(self, run: Run, steps: int) -> None:
+    def _stop_at_bound(self, run: Run, decisions: int) -> None:
+        """End a run at the bound, saying what was found so far; counted as a degradation."""
         run.itineraries = []
-        text = texts.STEP_BOUND.format(steps=steps)
+        found = texts.STEP_BOUND.format(
+            steps=decisions,
+            legs=len(run.results),
+            offers=sum(len(r.offers) for r in run.results.values()),
+        )
+        text = found
         if run.original is not None:
             text += explain(
                 header=header(run.original),
@@ -175,8 +183,9 @@ class PlanningAgent:
                 unavailable=[],
             )
         run.summary = text
-        run.warn(texts.STEP_BOUND.format(steps=steps))
-        log.warning("agent step bound hit", extra={"agent_mode": run.mode, "step": steps})
+        run.warn(found)
+        self.metrics.degradations.labels(kind="step_bound").inc()
+        log.warning("agent step bound hit", extra={"agent_mode": run.mode, "step": decisions})
 
     # -- states -----------------------------------------------------------------------------
 

@@ -47,7 +47,10 @@ ADVISE_TRANSFER = "允许中转"
 ADVISE_RELAX = "放宽车型、席别或出发时间的要求"
 ADVISE_LATER = "稍后再试"
 UNAVAILABLE = "暂时无法获取{route} {date}的余票信息。"
-STEP_BOUND = "抱歉，规划步骤已达上限（{steps}步），先到这里。"
+STEP_BOUND = (
+    "规划在第{steps}步决策时停止（已达上限）：已查询{legs}个区间，共{offers}个车次，"
+    "但还没有组成符合要求的行程。"
+)
 INTERNAL_ERROR = "抱歉，规划时出现内部错误（{state}），请稍后再试。"
 
 # -- questions -------------------------------------------------------------------------------------
