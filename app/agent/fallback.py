@@ -1,9 +1,10 @@
 """FALLBACK: what to relax next, in a fixed order, each at most once; then say what was tried.
 
 1. one-transfer routes via hub cities (for every segment that failed): with the network's
-   topology (`rules.hubs`), both halves via the best hubs within a bounded detour, at once;
-   without it, two phases over the fixed list: probe which hubs reach the far end, then ask
-   only those for both halves;
+   topology (`rules.hubs`), both halves via the best hub within a bounded detour, then
+   (stage `more_hubs`) via the next one if that failed; two hubs in a row where no single
+   hub joins the ends; without a topology, two phases over the fixed list: probe which
+   hubs reach the far end, then ask only those for both halves;
 2. the adjacent days (±1, the whole trip moved);
 3. other train types, seat classes and times of day (the budget kept);
 4. stop, with a Chinese explanation of what was tried and what the traveller could relax.
@@ -62,9 +63,16 @@ def hub_probe_legs(request: TripRequest, failing: list[int]) -> list[LegKey]:
 
 
 def topology_transfer_legs(
-    request: TripRequest, failing: list[int], topology: Topology
+    request: TripRequest,
+    failing: list[int],
+    topology: Topology,
+    tried: tuple[str, ...] = (),
 ) -> tuple[list[LegKey], list[str]]:
-    """Both halves of every failing segment via the hubs the network offers it, and the hubs."""
+    """Both halves of every failing segment via its best hub not yet `tried`, and the hubs.
+
+    One hub at a time: the best hub usually works, and then a transfer plan costs the direct
+    query and two more per source; the next hub is asked only when it did not.
+    """
     keys = required_legs(request)
     legs: list[LegKey] = []
     hubs: list[str] = []
@@ -72,11 +80,14 @@ def topology_transfer_legs(
         if not 0 <= index < len(keys):
             continue
         segment = keys[index]
-        found = one_change_hubs(topology, segment.origin, segment.destination)
-        if found or request.max_transfers < 2:
+        ranked = one_change_hubs(topology, segment.origin, segment.destination)
+        found = [h for h in ranked if h not in tried][:1]
+        if ranked or request.max_transfers < 2:
             hubs.extend(found)
             legs.extend(transfer_legs(segment, found))
             continue
+        if tried:
+            continue  # the two-change pair was asked with the first stage
         # No single hub joins the ends (喀什→三亚): the best pair of hubs, two changes.
         pairs = two_change_hubs(topology, segment.origin, segment.destination)
         hubs.extend(h for pair in pairs for h in pair)
@@ -149,6 +160,7 @@ def next_relaxation(
     last_sale_day: dt.date,
     hub_offers: dict[LegKey, int],
     topology: Topology | None = None,
+    hubs_tried: tuple[str, ...] = (),
 ) -> Relaxation | None:
     """The next stage worth trying after `tried` (stage names), or None: time to stop."""
     failing = segment_failures(failures)
@@ -180,6 +192,26 @@ def next_relaxation(
             needs_query=True,
             hub_segments=tuple(dict.fromkeys(segments)),
         )
+    if (
+        topology is not None
+        and "transfer" in tried
+        and "more_hubs" not in tried
+        and "days" not in tried
+        and failing
+        and transfers_ok
+    ):
+        segments = [f.segment for f in failing if f.segment is not None]
+        hub_legs, named = topology_transfer_legs(original, segments, topology, hubs_tried)
+        if hub_legs:
+            return Relaxation(
+                "more_hubs",
+                (original,),
+                tuple(hub_legs),
+                needs_query=True,
+                hub_segments=tuple(dict.fromkeys(segments)),
+                probe=False,
+                hubs=tuple(named),
+            )
     if "days" not in tried and failing:
         candidates = []
         for delta in (1, -1):

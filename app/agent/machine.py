@@ -45,6 +45,9 @@ from sources.base import Clock, shanghai_now
 from sources.models import SHANGHAI
 from sources.stations import StationDirectory
 
+EXECUTION_STATES = frozenset({State.QUERY_TICKETS, State.EVALUATE_OPTIONS})
+"""States that carry out a decision rather than take one: not counted by the step bound."""
+
 log = logging.getLogger("railtrip.agent")
 
 Handler = Callable[[Run], Awaitable[State]]
@@ -97,13 +100,16 @@ class PlanningAgent:
         run = Run(input=turn, mode=self.mode)
         state = State.PARSE_INTENT
         steps = 0
-        queries = 0  # fetching what a decision asked for is not a decision of its own
+        # The bound counts decisions (what was asked, what to relax next, the answer), not
+        # the fetching and evaluating each decision sets off: a long but converging search
+        # (transfer, another hub, other days, relaxations) is never cut short.
+        executions = 0
         while state is not State.DONE:
-            if steps - queries >= self.max_steps:
-                self._stop_at_bound(run, steps - queries)
+            if steps - executions >= self.max_steps:
+                self._stop_at_bound(run, steps - executions)
                 break
             steps += 1
-            queries += state is State.QUERY_TICKETS
+            executions += state in EXECUTION_STATES
             state = await self._step(run, state, steps)
             if (
                 state is State.QUERY_TICKETS
@@ -312,7 +318,10 @@ class PlanningAgent:
         if "relax" in run.tried and run.request.train_types != run.original.train_types:
             notes.append(texts.RELAXED)
         if len(best.legs) > len(required_legs(run.request)) and "transfer" in run.tried:
-            notes.append(texts.VIA_TRANSFER)
+            # "没有直达车次" only when the direct query really found none
+            direct = [run.results.get(k) for k in required_legs(run.request)]
+            none_direct = all(r is None or not r.offers for r in direct)
+            notes.append(texts.VIA_TRANSFER if none_direct else texts.VIA_TRANSFER_UNFIT)
         run.summary = "".join(notes) + summary
         if run.llm_text is not None:
             self._use_model_text(run)
@@ -345,6 +354,7 @@ class PlanningAgent:
                 last_sale_day=run.input.today + dt.timedelta(days=self.sale_window_days),
                 hub_offers={k: len(r.offers) for k, r in run.results.items()},
                 topology=self.topology,
+                hubs_tried=run.hubs_tried,
             )
         if relaxation is None:
             run.summary = explain(
@@ -359,10 +369,10 @@ class PlanningAgent:
             run.detail = "stop"
             return State.DONE
         run.tried.append(relaxation.stage)
-        run.hubs_fetched |= relaxation.stage == "transfer"
+        run.hubs_fetched |= relaxation.stage in ("transfer", "more_hubs")
         run.hub_segments = relaxation.hub_segments
         run.hub_probe = relaxation.probe
-        run.hubs_tried = relaxation.hubs or run.hubs_tried
+        run.hubs_tried = tuple(dict.fromkeys((*run.hubs_tried, *relaxation.hubs)))
         run.candidates = list(relaxation.candidates)
         run.plan = None
         run.detail = relaxation.stage

@@ -25,6 +25,7 @@ CACHED_PLAN = "注意：本方案部分余票信息来自缓存（非实时）�
 SHIFTED_DAY = "原定{wanted}没有合适的车次，已改为{chosen}出发。"
 RELAXED = "按原要求（车型/席别/时段）没有合适的车次，已放宽这些条件。"
 VIA_TRANSFER = "没有直达车次，已为你安排中转方案。"
+VIA_TRANSFER_UNFIT = "直达车次都不符合要求，已为你安排中转方案。"
 
 # -- the traveller's own train numbers ----------------------------------------------------------
 TRAIN_NOT_FOUND = (
