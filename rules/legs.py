@@ -68,13 +68,14 @@ def transfer_legs(leg: LegKey, hubs: Sequence[str]) -> list[LegKey]:
     return keys
 
 
-TWO_CHANGE_DAYS = 3
-"""A two-change route's later halves are asked on the day and the next two: long journeys
-(喀什→三亚) run overnight more than once, and the engine never waits overnight in a station."""
+TWO_CHANGE_DAYS = 4
+"""A two-change route's later halves are asked on the day and the next three: long journeys
+(漠河→丽江) run overnight more than once, and the engine never waits overnight in a station."""
 
 
 def two_change_query_legs(leg: LegKey, pairs: Sequence[tuple[str, str]]) -> list[LegKey]:
-    """For each hub pair (H1, H2): A→H1 on the day, H1→H2 and H2→B on that day and the next."""
+    """For each hub pair (H1, H2): A→H1 on the day, H1→H2 and H2→B on that day and the next
+    `TWO_CHANGE_DAYS - 1`."""
     keys: list[LegKey] = []
     for first, second in pairs:
         keys.append(LegKey(leg.origin, first, leg.date))

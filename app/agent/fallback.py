@@ -82,13 +82,13 @@ def topology_transfer_legs(
         segment = keys[index]
         ranked = one_change_hubs(topology, segment.origin, segment.destination)
         found = [h for h in ranked if h not in tried][:1]
-        if ranked or request.max_transfers < 2:
-            hubs.extend(found)
-            legs.extend(transfer_legs(segment, found))
+        hubs.extend(found)
+        legs.extend(transfer_legs(segment, found))
+        # Two changes: at once where no single hub joins the ends (喀什→三亚), else with the
+        # second stage, once the best single hub has failed (漠河→张家界).
+        first_stage = not tried
+        if request.max_transfers < 2 or bool(ranked) == first_stage:
             continue
-        if tried:
-            continue  # the two-change pair was asked with the first stage
-        # No single hub joins the ends (喀什→三亚): the best pair of hubs, two changes.
         pairs = two_change_hubs(topology, segment.origin, segment.destination)
         hubs.extend(h for pair in pairs for h in pair)
         legs.extend(two_change_query_legs(segment, pairs))
