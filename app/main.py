@@ -41,6 +41,7 @@ from app.state import AppState, Runtime
 from app.tickets.cache import RedisTier
 from app.tickets.stops import StopListService
 from sources.rail12306 import STATION_NAMES_PATH
+from sources.sandbox.network import default_network
 from sources.stations import StationDirectory, load_directory, refresh_directory
 
 log = logging.getLogger("railtrip.http")
@@ -159,6 +160,9 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
             clock=runtime.clock,
             monotonic=runtime.monotonic,
             tool_runner=_tool_runner(settings, llm_client, metrics),
+            # The network's city topology picks transfer hubs (a 2019-2021 picture of the
+            # real network: a good prior for production too; live queries decide).
+            topology=default_network(),
         )
         app.state.rt = AppState(
             settings=settings,

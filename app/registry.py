@@ -26,7 +26,7 @@ from sources.juhe import JuheSource
 from sources.rail12306 import Rail12306Source
 from sources.sandbox import Timetable, create_12306_app, create_juhe_app
 from sources.sandbox.faults import FaultConfig
-from sources.stations import StationDirectory, curated_directory
+from sources.stations import StationDirectory
 
 SANDBOX_VENDOR = {"sandbox-12306": "12306", "sandbox-juhe": "juhe"}
 # The in-process Juhe accepts any key; the embedded default needs no account.
@@ -57,9 +57,9 @@ def build_sandbox(
             **os.environ,
         }
     mounts = SandboxMounts()
-    # One timetable shared by both vendors, on the curated stations its corridors are drawn
-    # through (the service's directory may hold every official station).
-    timetable = Timetable(curated_directory())
+    # One timetable shared by both vendors, on the service's own directory (every official
+    # station), so the vendors' stations compare equal to what the app resolves.
+    timetable = Timetable(directory)
     for name in settings.sources:
         vendor = SANDBOX_VENDOR.get(name)
         if vendor is None:

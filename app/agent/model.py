@@ -104,6 +104,8 @@ class Run:
     llm_text: str | None = None
     tools_done: bool = False
     hub_segments: tuple[int, ...] = ()  # pending phase 2 of the hub search
+    hub_probe: bool = True  # phase 2 asks the probed hubs; False: topology hubs, asked already
+    hubs_tried: tuple[str, ...] = ()  # the hubs named in the reply
     parsed_by: str = "rules"  # which parser produced the intent: "llm" | "rules"
     observer: StepObserver | None = None  # told of each step as it is recorded (streaming)
 

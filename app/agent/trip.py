@@ -104,7 +104,7 @@ def trip_request(
         else None,
         train_types=frozenset(intent.train_types),
         seat_class=intent.seat_class,
-        max_transfers=0 if "直达" in prefs else 1,
+        max_transfers=0 if "直达" in prefs else 2,
         allow_night="卧铺" in prefs,
     )
 

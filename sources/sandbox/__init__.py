@@ -1,5 +1,6 @@
-"""The sandbox vendors: a deterministic timetable with live-changing inventory, served as ASGI
-apps that speak the 12306 and Juhe wire formats, with fault knobs and request counters.
+"""The sandbox vendors: the real network as a deterministic timetable (`network.py`, built by
+`data/build_network.py`) with live-changing inventory, served as ASGI apps that speak the
+12306 and Juhe wire formats, with fault knobs and request counters.
 
     timetable = Timetable(directory)              # share one between both vendors
     app = create_12306_app(faults=FaultConfig.from_env("12306"), timetable=timetable)

@@ -77,7 +77,7 @@ def bucket_start(now: dt.datetime) -> dt.datetime:
 def capacity(train: Train, seat_class: SeatClass) -> int:
     """Seats of `seat_class` on `train` (stable across dates: it is the same rolling stock)."""
     low, high = _CAPACITY[seat_class]
-    return stable_int(low, high, train.code, seat_class.value, "capacity")
+    return stable_int(low, high, train.train_no, seat_class.value, "capacity")
 
 
 def is_hot(train: Train) -> bool:

@@ -49,10 +49,10 @@ async def test_metric_values_match_a_scripted_sequence() -> None:
         # One timed attempt per request the source received: the first ok, then three errors.
         assert m("railtrip_source_request_duration_seconds_count", source="sandbox-juhe") == 4
 
-        # 4. A plan that needs the fallback (no direct train 北京→昆明).
+        # 4. A plan that needs the fallback (no direct train 哈尔滨→厦门).
         await client.post("/sandbox/juhe/faults", json={"error_rate": 0})
         r = await client.post(
-            "/v1/plan", json={"text": "12月5日从北京去昆明", "today": "2026-12-01"}
+            "/v1/plan", json={"text": "12月5日从哈尔滨去厦门", "today": "2026-12-01"}
         )
         assert r.status_code == 200
         assert m("railtrip_intent_parse_total", parser="rules", outcome="ok") == 1
