@@ -7,6 +7,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import httpx
 import openai
@@ -37,13 +38,16 @@ from app.registry import (
     build_sources,
     build_ticket_service,
 )
-from app.routers import health, intent, plan, sandbox_admin, stations, stream, tickets
+from app.routers import health, intent, plan, sandbox_admin, stations, stream, tickets, trains
 from app.sessions import SessionStore
 from app.settings import Settings
 from app.state import AppState, Runtime
 from app.tickets.breaker import CircuitBreaker
 from app.tickets.cache import RedisTier
-from sources.stations import StationDirectory, load_directory
+from app.tickets.stops import StopListService
+from sources.rail12306 import STATION_NAMES_PATH
+from sources.sandbox.network import default_network
+from sources.stations import StationDirectory, load_directory, refresh_directory
 
 log = logging.getLogger("railtrip.http")
 
@@ -137,6 +141,20 @@ def _tool_runner(
     )
 
 
+async def _station_directory(settings: Settings, client: httpx.AsyncClient) -> StationDirectory:
+    """The configured list; with `rail12306` enabled, 12306's current one (bounded, cached on
+    disk, falling back to the bundled 3,364 stations with a warning)."""
+    if settings.stations_url or "rail12306" not in settings.sources:
+        return await load_directory(settings.stations_url, client)
+    url = settings.source("rail12306").base_url.rstrip("/") + STATION_NAMES_PATH
+    directory, origin = await refresh_directory(
+        url, Path(settings.stations_cache_path), client, settings.stations_refresh_timeout_s
+    )
+    if origin != "live":
+        log.warning("station list not refreshed from 12306: using the %s copy", origin)
+    return directory
+
+
 def create_app(settings: Settings | None = None, runtime: Runtime | None = None) -> FastAPI:
     """Build an app; nothing is opened until its lifespan starts."""
     settings = settings or Settings()
@@ -147,7 +165,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         configure_logging(settings.log_level)
         metrics = Metrics()
         async with httpx.AsyncClient(timeout=10) as bootstrap:
-            directory = await load_directory(settings.stations_url, bootstrap)
+            directory = await _station_directory(settings, bootstrap)
         sandbox = build_sandbox(settings, directory, runtime)
         http = build_http_client(sandbox)
         redis = _redis_client(settings.redis_url) if settings.redis_url else None
@@ -177,11 +195,13 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
             directory=directory,
             metrics=metrics,
             max_steps=settings.agent_max_steps,
-            sale_window_days=settings.sale_window_days,
             clock=runtime.clock,
             monotonic=runtime.monotonic,
             tool_runner=_tool_runner(settings, llm_client, metrics, guarded_llm),
             deadline_s=settings.plan_deadline_s,
+            # The network's city topology picks transfer hubs (a 2019-2021 picture of the
+            # real network: a good prior for production too; live queries decide).
+            topology=default_network(),
         )
         app.state.rt = AppState(
             settings=settings,
@@ -198,6 +218,13 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
             sessions=SessionStore(redis, settings.session_ttl_s),
             agent=agent,
             llm=llm,
+            stop_lists=StopListService(
+                guarded,
+                metrics,
+                deadline_s=settings.query_deadline_s,
+                clock=runtime.clock,
+                monotonic=runtime.monotonic,
+            ),
             access=access,
         )
         try:
@@ -232,6 +259,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     app.include_router(health.router)
     app.include_router(stations.router)
     app.include_router(tickets.router)
+    app.include_router(trains.router)
     app.include_router(intent.router)
     app.include_router(plan.router)
     app.include_router(stream.router)

@@ -11,12 +11,22 @@ from typing import Annotated, Literal
 from pydantic import Field, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-KNOWN_SOURCES = ("rail12306", "partner", "sandbox-12306", "sandbox-partner")
+KNOWN_SOURCES = ("rail12306", "juhe", "sandbox-12306", "sandbox-juhe")
 SANDBOX_BASE_URLS = {
     "sandbox-12306": "http://sandbox-12306.internal",
-    "sandbox-partner": "http://sandbox-partner.internal",
+    "sandbox-juhe": "http://sandbox-juhe.internal",
 }
-DEFAULT_BASE_URLS = {"rail12306": "https://kyfw.12306.cn", **SANDBOX_BASE_URLS}
+DEFAULT_BASE_URLS = {
+    "rail12306": "https://kyfw.12306.cn",
+    "juhe": "https://apis.juhe.cn",
+    **SANDBOX_BASE_URLS,
+}
+# Politeness the long-lived clients of the real sites settled on (the sandboxes keep the
+# generic defaults); an environment variable still wins.
+REAL_SITE_DEFAULTS: dict[str, dict[str, object]] = {
+    "rail12306": {"rate_per_s": 1.0, "concurrency": 2, "timeout_s": 8.0},
+    "juhe": {"rate_per_s": 1.0},
+}
 PLACEHOLDER_SECRETS = {"changeme", "your-api-key", "sk-xxx", "xxx", "placeholder"}
 
 
@@ -38,6 +48,8 @@ class SourceSettings(BaseSettings):
     api_key: str | None = None
     breaker_failures: int = Field(default=5, ge=1)
     breaker_cooldown_s: float = Field(default=30.0, gt=0)
+    # A site that blocked us is left alone this long (never retried at once).
+    block_cooldown_s: float = Field(default=300.0, gt=0)
     # Requests allowed to wait for this source beyond `concurrency`; None = what the rate
     # drains while an attempt still fits: rate_per_s x (query deadline - timeout_s). More are
     # refused `overloaded`.
@@ -47,7 +59,12 @@ class SourceSettings(BaseSettings):
     def for_source(cls, name: str, **overrides: object) -> SourceSettings:
         """Read `RAILTRIP_<NAME>_*` for one source, then apply explicit overrides."""
         loaded = cls(_env_prefix=f"RAILTRIP_{env_name(name)}_")
-        values = loaded.model_dump() | overrides
+        defaults = {
+            key: value
+            for key, value in REAL_SITE_DEFAULTS.get(name, {}).items()
+            if key not in loaded.model_fields_set
+        }
+        values = loaded.model_dump() | defaults | overrides
         if not values["base_url"]:
             values["base_url"] = DEFAULT_BASE_URLS.get(name, "")
         return cls.model_construct(**values)
@@ -61,7 +78,7 @@ class Settings(BaseSettings):
     )
 
     sources: Annotated[list[str], NoDecode] = Field(
-        default_factory=lambda: ["sandbox-12306", "sandbox-partner"]
+        default_factory=lambda: ["sandbox-12306", "sandbox-juhe"]
     )
     source_overrides: dict[str, dict[str, object]] = Field(default_factory=dict)
     sandbox_admin: bool = True
@@ -72,8 +89,11 @@ class Settings(BaseSettings):
     stale_ttl_s: float = Field(default=1800.0, gt=0)
     refresh_after_s: float = Field(default=20.0, ge=0)
     query_deadline_s: float = Field(default=5.0, gt=0)
-    sale_window_days: int = Field(default=15, ge=1, le=60)
     stations_url: str | None = None
+    # With rail12306 enabled (and no stations_url): where 12306's station list is cached,
+    # and how long start-up may wait for it.
+    stations_cache_path: str = ".cache/railtrip/station_name.js"
+    stations_refresh_timeout_s: float = Field(default=5.0, gt=0, le=60)
     session_ttl_s: float = Field(default=1800.0, gt=0)
     llm_base_url: str | None = None
     llm_api_key: str | None = None

@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # annotations only: these modules import app.state themselves
     from app.intent.llm import LlmIntentParser
     from app.intent.parser import IntentParser
     from app.sessions import SessionStore
+    from app.tickets.stops import StopListService
     from sources.sandbox.faults import FaultConfig
 
 
@@ -60,4 +61,5 @@ class AppState:
     agent: PlanningAgent
     llm: LlmIntentParser | None = None
     sandbox_faults: dict[str, FaultConfig] = field(default_factory=dict)
+    stop_lists: StopListService = None  # type: ignore[assignment]  # set by the lifespan
     access: AccessControl | None = None

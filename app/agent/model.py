@@ -112,6 +112,8 @@ class Run:
     llm_text: str | None = None
     tools_done: bool = False
     hub_segments: tuple[int, ...] = ()  # pending phase 2 of the hub search
+    hub_probe: bool = True  # phase 2 asks the probed hubs; False: topology hubs, asked already
+    hubs_tried: tuple[str, ...] = ()  # the hubs named in the reply
     parsed_by: str = "rules"  # which parser produced the intent: "llm" | "rules"
     refused: list[Overloaded] = field(default_factory=list)  # legs our own queue refused
     queries: int = 0  # ticket queries made so far (bounded by the upstream budget)

@@ -29,6 +29,7 @@ from app.metrics import Metrics
 from app.tickets.breaker import CircuitBreaker
 from rules import MAJOR_HUBS, Itinerary, LegKey, TripRequest, plan, required_legs, transfer_legs
 from sources.models import SHANGHAI, TrainOffer
+from sources.sale_window import in_sale_window, last_sale_day
 
 if TYPE_CHECKING:
     from app.agent.machine import PlanningAgent
@@ -248,9 +249,9 @@ def _leg(agent: PlanningAgent, run: Run, args: dict[str, Any]) -> LegKey:
         day = dt.date.fromisoformat(args["date"])
     except ValueError as exc:
         raise ToolError("date must be YYYY-MM-DD") from exc
-    first = run.input.sale_today
-    last = first + dt.timedelta(days=agent.sale_window_days)
-    if not first <= day <= last:
+    first = run.input.sale_today  # the server's: whatever today the client said
+    last = last_sale_day(first)
+    if not in_sale_window(day, first):
         raise ToolError(f"date must be between {first} and {last}")
     origin = city_of(agent.directory, args["origin"])
     destination = city_of(agent.directory, args["destination"])

@@ -50,7 +50,10 @@ async def test_a_query_beyond_the_source_queue_is_503_overloaded_with_retry_afte
                 await asyncio.sleep(0)
             assert admission.inside == 2
 
+            vendor = state.sandbox_faults["12306"]
+            reached_before = vendor.requests_total
             refused = await client.get("/v1/tickets", params=tickets(4))
+            assert vendor.requests_total == reached_before  # it never went upstream
             assert refused.status_code == 503
             body = refused.json()
             assert body["code"] == "overloaded" and body["reason"] == "overloaded"
@@ -71,7 +74,7 @@ async def test_a_query_beyond_the_source_queue_is_503_overloaded_with_retry_afte
             served = await asyncio.gather(*admitted)
             assert [r.status_code for r in served] == [200, 200]
             assert [r.json()["freshness"] for r in served] == ["realtime", "realtime"]
-            assert upstream_requests(state, "sandbox-12306") == 2
+            assert upstream_requests(state, "sandbox-12306") >= 2
 
 
 async def test_a_plan_whose_own_leg_was_refused_is_503_overloaded_not_a_failed_plan():
