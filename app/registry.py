@@ -16,11 +16,15 @@ from typing import Any
 import httpx
 from dotenv import dotenv_values
 
+from app.gcra import Gcra
 from app.metrics import Metrics
+from app.redis_health import RedisHealth
 from app.settings import SANDBOX_BASE_URLS, Settings
 from app.state import Runtime
 from app.tickets.cache import MemoryTier, RedisTier
+from app.tickets.fleet_flight import FleetFlight
 from app.tickets.guard import GuardedSource
+from app.tickets.rate_limit import SourceRateLimit
 from app.tickets.service import TicketService
 from sources.base import TicketSource
 from sources.partner import PartnerSource
@@ -80,8 +84,11 @@ def build_sources(
     directory: StationDirectory,
     metrics: Metrics,
     runtime: Runtime,
+    *,
+    gcra: Gcra | None = None,
+    health: RedisHealth | None = None,
 ) -> tuple[GuardedSource, ...]:
-    """One guarded adapter per enabled source, in priority order."""
+    """One guarded adapter per enabled source, in priority order (fleet-wide rate with `gcra`)."""
     guarded: list[GuardedSource] = []
     for name in settings.sources:
         conf = settings.source(name)
@@ -95,13 +102,23 @@ def build_sources(
             adapter = PartnerSource(
                 name, client, conf.base_url, directory, api_key=conf.api_key, **kwargs
             )
+        sleep = runtime.sleep or asyncio.sleep
+        limiter = SourceRateLimit(
+            name,
+            conf.rate_per_s,
+            gcra=gcra,
+            health=health,
+            expected_replicas=settings.expected_replicas,
+            sleep=sleep,
+        )
         guarded.append(
             GuardedSource(
                 adapter,
                 conf,
                 metrics,
-                sleep=runtime.sleep or asyncio.sleep,
+                sleep=sleep,
                 monotonic=runtime.monotonic,
+                limiter=limiter,
             )
         )
     return tuple(guarded)
@@ -125,6 +142,7 @@ def build_ticket_service(
     redis_tier: RedisTier | None = None,
     *,
     single_flight: bool = True,
+    fleet: FleetFlight | None = None,
 ) -> TicketService:
     """The query service over `sources` with the configured cache tiers and deadlines."""
     memory = MemoryTier(
@@ -143,4 +161,5 @@ def build_ticket_service(
         clock=runtime.clock,
         monotonic=runtime.monotonic,
         single_flight=single_flight,
+        fleet=fleet,
     )

@@ -12,7 +12,7 @@ from app.agent import texts as agent_texts
 from app.deps import State
 from app.errors import InvalidInput
 from app.intent.model import TravelIntent
-from app.sessions import SESSION_ID_PATTERN, SessionUnavailable, new_session_id
+from app.sessions import SESSION_ID_PATTERN, SessionLost, SessionUnavailable, new_session_id
 
 router = APIRouter(prefix="/v1", tags=["plan"])
 
@@ -85,26 +85,29 @@ async def plan_trip(state: State, request: Request, body: PlanIn) -> PlanReply:
 
 @router.post("/chat", response_model=ChatReply)
 async def chat(state: State, request: Request, body: ChatIn) -> ChatReply:
-    """One turn of a planning conversation; the intent so far lives in Redis for 30 minutes."""
+    """One turn of a planning conversation; the intent so far is kept for 30 minutes."""
     session_id = body.session_id or new_session_id()
     today = body.today or state.runtime.today()
     previous = None
-    single_turn = False
+    single_turn = lost = False
     try:
-        previous = await state.sessions.load(session_id)
+        previous = await state.sessions.load(session_id) if body.session_id else None
     except SessionUnavailable:
         single_turn = True
+    except SessionLost:
+        lost = True
     reply: PlanReply = await state.agent.run(
         AgentInput(today=today, text=body.text, previous=previous)
     )
-    if not single_turn and reply.intent is not None and reply.intent.kind != "out_of_scope":
-        try:
-            await state.sessions.save(session_id, reply.intent)
-        except SessionUnavailable:
-            single_turn = True
+    if reply.intent is not None and reply.intent.kind != "out_of_scope":
+        if not await state.sessions.save(session_id, reply.intent):
+            state.metrics.degradations.labels(kind="session_memory_only").inc()
     if single_turn:
         state.metrics.degradations.labels(kind="session_single_turn").inc()
         reply.warnings.insert(0, agent_texts.SESSION_SINGLE_TURN)
+    if lost:
+        state.metrics.degradations.labels(kind="session_lost").inc()
+        reply.warnings.insert(0, agent_texts.SESSION_EXPIRED)
     _observe(state, request, "/v1/chat", reply)
     return ChatReply(**dict(reply), session_id=session_id)
 

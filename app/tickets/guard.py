@@ -12,7 +12,6 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from aiolimiter import AsyncLimiter
 from tenacity import (
     AsyncRetrying,
     RetryCallState,
@@ -24,6 +23,7 @@ from tenacity import (
 from app.metrics import BREAKER_STATE_VALUES, Metrics
 from app.settings import SourceSettings
 from app.tickets.breaker import BreakerState, CircuitBreaker
+from app.tickets.rate_limit import SourceRateLimit
 from sources.base import TicketSource
 from sources.errors import SourceError, SourceRateLimited, SourceTimeout, TransientSourceError
 from sources.models import TicketQuery, TrainOffer
@@ -81,6 +81,7 @@ class GuardedSource:
         *,
         sleep: Sleep = asyncio.sleep,
         monotonic: Callable[[], float] = time.monotonic,
+        limiter: SourceRateLimit | None = None,
     ) -> None:
         self.source = source
         self.name = source.name
@@ -89,8 +90,8 @@ class GuardedSource:
         self._sleep = sleep
         self._monotonic = monotonic
         self._semaphore = asyncio.Semaphore(settings.concurrency)
-        # One token per 1/rate seconds: AsyncLimiter(rate, 1) would admit a burst of `rate`.
-        self._limiter = AsyncLimiter(1, 1.0 / settings.rate_per_s)
+        # Fleet-wide when built with Redis (registry), else this process's own limiter.
+        self.limiter = limiter or SourceRateLimit(self.name, settings.rate_per_s, sleep=sleep)
         self._policy = RetryPolicy(retries=settings.retries)
         self.breaker = CircuitBreaker(
             settings.breaker_failures,
@@ -119,7 +120,7 @@ class GuardedSource:
             self._count("circuit_open")
             raise CircuitOpenError(self.name, "circuit open: failing fast")
         async with self._semaphore:
-            await self._limiter.acquire()
+            await self.limiter.acquire()
             started = self._monotonic()
             try:
                 async with asyncio.timeout(self.settings.timeout_s):
