@@ -127,8 +127,11 @@ def build_redis(url: str, *, timeout_s: float, max_connections: int) -> RedisCli
         "socket_timeout": timeout_s,
         # One quick retry for a pooled connection the server closed; a timeout is not retried
         # (Redis is stalled: waiting again would double the cost).
-        "retry": Retry(ExponentialBackoff(cap=0.05, base=0.005), retries=1),
-        "retry_on_error": [RedisConnectionError],
+        "retry": Retry(
+            ExponentialBackoff(cap=0.05, base=0.005),
+            retries=1,
+            supported_errors=(RedisConnectionError,),
+        ),
         "health_check_interval": 10,
     }
     if target.kind == "cluster":

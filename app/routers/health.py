@@ -24,12 +24,15 @@ async def readyz(state: State) -> dict[str, object]:
 
     Readiness means "this replica can answer": with every source failing it still serves
     stale copies and honest `unavailable` answers, so it stays in the load balancer (alert
-    on the source metrics instead). Redis is probed in the background and waited for at most
-    READYZ_REDIS_WAIT_S, so a stalled Redis costs this endpoint milliseconds.
+    on the source metrics instead). Redis is probed in the background: waited for at most
+    READYZ_REDIS_WAIT_S while last seen up, not at all while down (the answer is the last
+    known state), so a stalled Redis costs this endpoint milliseconds.
     """
     redis = "disabled"
-    if state.redis_health is not None and state.redis is not None:
-        redis = await state.redis_health.probe(state.redis.ping, READYZ_REDIS_WAIT_S)
+    health = state.redis_health
+    if health is not None and state.redis is not None:
+        wait_s = READYZ_REDIS_WAIT_S if health.state == "ok" else 0.0
+        redis = await health.probe(state.redis.ping, wait_s)
     sources = {
         s.name: "ok"
         if s.breaker.state == "closed"

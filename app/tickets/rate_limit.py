@@ -43,8 +43,9 @@ class SourceRateLimit:
         self._gcra = gcra
         self._health = health
         self._sleep = sleep
+        self.fallback_rate_per_s = rate_per_s / max(1, expected_replicas)
         self._smoothing = _one_at_a_time(rate_per_s)
-        self._fallback = _one_at_a_time(rate_per_s / max(1, expected_replicas))
+        self._fallback = _one_at_a_time(self.fallback_rate_per_s)
 
     @property
     def fleet_wide(self) -> bool:
