@@ -126,3 +126,4 @@ async def test_3_a_burst_of_distinct_queries_keeps_each_source_within_its_one_ra
             sum(1 for t in arrivals[i:] if t < start + 2.0) for i, start in enumerate(arrivals)
         )
         assert busiest <= 2.5 * RATE_PER_S + 1, (name, busiest)
+        print(f"{name}: {count} queries over {span:.2f}s; busiest 2 s window {busiest}")
