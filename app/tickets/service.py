@@ -67,6 +67,7 @@ class TicketService:
         self._memory_miss = metrics.cache_requests.labels(tier="memory", result="miss")
         self._flights: dict[tuple[str, bool, bool], asyncio.Task[TicketResult]] = {}
         self._background: set[asyncio.Task[Any]] = set()
+        self._refreshing: set[str] = set()  # fleet-aware background refreshes under way
 
     async def search(
         self,
@@ -284,12 +285,36 @@ class TicketService:
         return result
 
     def _refresh_in_background(self, query: TicketQuery, echo: QueryEcho) -> None:
-        """One background refresh per key at a time, never one per request."""
-        if (query.key, True, False) in self._flights:
+        """One background refresh per key at a time, never one per request (nor, with the
+        fleet flight, one per replica)."""
+        if (query.key, True, False) in self._flights or query.key in self._refreshing:
             return
-        task = self._flight(query, echo, refresh=True, allow_stale=False)
+        task: asyncio.Task[Any]
+        if self.fleet is None:
+            task = self._flight(query, echo, refresh=True, allow_stale=False)
+        else:
+            self._refreshing.add(query.key)
+            task = asyncio.create_task(self._refresh_for_fleet(self.fleet, query, echo))
+            task.add_done_callback(lambda _: self._refreshing.discard(query.key))
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+
+    async def _refresh_for_fleet(
+        self, fleet: FleetFlight, query: TicketQuery, echo: QueryEcho
+    ) -> None:
+        """Refresh unless another replica is fetching this query or already refreshed it."""
+        lease = await fleet.try_lease(query.key)
+        if lease is False:
+            return  # its answer lands in L2, where this replica reads it once L1 expires
+        try:
+            if isinstance(lease, Lease):
+                entry = await self._l2_answer(query)
+                if entry is not None and self._age(entry) < self._refresh_after:
+                    return  # another replica refreshed it: now in this L1 too
+            await self._flight(query, echo, refresh=True, allow_stale=False)
+        finally:
+            if isinstance(lease, Lease):
+                await fleet.release(lease)
 
     def _age(self, entry: CacheEntry) -> float:
         return max(0.0, round((self._clock() - entry.as_of).total_seconds(), 3))

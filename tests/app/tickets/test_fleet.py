@@ -22,6 +22,7 @@ from app.tickets.rate_limit import SourceRateLimit
 from app.tickets.service import TicketService
 from sources.errors import SourceServerError
 from tests.app.tickets.fakes import BJN, SHQ, FakeSource, query
+from tests.clocks import FakeTime
 
 LONG_LEASE_S = 30.0  # a handover "at once" must not wait for this
 BOUND_S = 10.0
@@ -36,15 +37,30 @@ async def called(source: FakeSource) -> None:
     raise AssertionError("the holder never reached its source")
 
 
-def replica(url: str, source: FakeSource, *, lease_s: float = LONG_LEASE_S) -> TicketService:
-    """One replica's query service: its own L1, health and client; the shared Redis."""
+def replica(
+    url: str, source: FakeSource, *, lease_s: float = LONG_LEASE_S, time: FakeTime | None = None
+) -> TicketService:
+    """One replica's query service: its own L1, health and client; the shared Redis.
+
+    With `time`, the calendar and L1 follow it (for ages); leases and polls stay real."""
     metrics = Metrics()
     client = _redis_client(url)
     health = RedisHealth(metrics)
     tier = RedisTier(client, metrics, 300, 1800, health=health)
     guarded = GuardedSource(source, SourceSettings(retries=0, rate_per_s=1000), metrics)
     fleet = FleetFlight(client, health, lease_s=lease_s, poll_s=0.01)
-    return TicketService([guarded], metrics, MemoryTier(30, 1800, 64), tier, fleet=fleet)
+    if time is None:
+        return TicketService([guarded], metrics, MemoryTier(30, 1800, 64), tier, fleet=fleet)
+    return TicketService(
+        [guarded],
+        metrics,
+        MemoryTier(30, 1800, 64, timer=time.monotonic),
+        tier,
+        fleet=fleet,
+        refresh_after_s=20,
+        clock=time.now,
+        monotonic=time.monotonic,
+    )
 
 
 async def test_the_second_replica_waits_for_the_first_ones_answer(redis_url: str) -> None:
@@ -94,6 +110,24 @@ async def test_a_dead_holders_lease_delays_the_others_no_longer_than_its_ttl(
         answer = await service.search(query(), BJN, SHQ)
     assert answer.freshness == "realtime" and len(source.calls) == 1
     assert loop.time() - started < 0.3 + 2.0, "took over once the lease expired"
+
+
+async def test_an_old_hit_is_refreshed_once_for_the_fleet_not_once_per_replica(
+    redis_url: str,
+) -> None:
+    time = FakeTime()
+    a_src, b_src = FakeSource("a"), FakeSource("a")
+    a, b = replica(redis_url, a_src, time=time), replica(redis_url, b_src, time=time)
+    await a.search(query(), BJN, SHQ)
+    assert (await b.search(query(), BJN, SHQ)).freshness == "cached"  # via L2, now in b's L1
+    time.advance(25)  # past refresh_after (20 s), inside L1's 30 s
+    assert (await a.search(query(), BJN, SHQ)).age_s == 25
+    await asyncio.gather(*a._background)
+    assert len(a_src.calls) == 2, "a refreshed in the background"
+    assert (await b.search(query(), BJN, SHQ)).age_s == 25
+    await asyncio.gather(*b._background)
+    assert b_src.calls == [], "b found a's refresh in L2 instead of fetching again"
+    assert (await b.search(query(), BJN, SHQ)).age_s == 0
 
 
 async def test_only_the_holder_can_drop_its_lease(redis_url: str) -> None:
