@@ -123,9 +123,9 @@ class SessionStore:
         if not self._usable() or not await self._write(session_id, intent):
             self._dirty.add(session_id)
             return False
+        # Others changed during an outage are written back by the recovery listener, in the
+        # background, not on this turn.
         self._dirty.discard(session_id)
-        if self._dirty:
-            await self.write_back()
         return True
 
     async def write_back(self) -> None:
