@@ -115,6 +115,10 @@ class BoundedRedisCluster(RedisCluster):
         self._gate = asyncio.Semaphore(max_concurrent)
 
     async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
+        if self._initialize:
+            # Not initialised at start-up (the cluster was unreachable): initialise once,
+            # under redis-py's own lock, before letting concurrent commands through.
+            await self.initialize()
         async with self._gate:
             return await super().execute_command(*args, **kwargs)
 

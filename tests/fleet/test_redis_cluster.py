@@ -13,7 +13,7 @@ import pytest
 from redis.asyncio.cluster import RedisCluster
 
 from app.gcra import Gcra, gcra_key
-from app.redis_client import BoundedRedisCluster
+from app.redis_client import BoundedRedisCluster, build_redis
 from app.sessions import SESSION_KEY
 from app.settings import Settings
 from app.tickets.cache import RedisTier
@@ -121,3 +121,14 @@ async def test_a_chat_continues_on_another_app_through_the_cluster(
         assert await direct.exists(RedisTier.key("no-such-query")) == 0
     finally:
         await direct.aclose()
+
+
+async def test_a_cold_cluster_client_survives_many_concurrent_first_commands(
+    cluster: ThrowawayCluster,
+) -> None:
+    client = build_redis(cluster.url, timeout_s=1.0, max_connections=16)  # not initialised
+    try:
+        answers = await asyncio.gather(*(client.get(f"cold:{n}") for n in range(300)))
+    finally:
+        await client.aclose()
+    assert answers == [None] * 300
