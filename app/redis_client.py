@@ -123,6 +123,12 @@ class BoundedRedisCluster(RedisCluster):
             return await super().execute_command(*args, **kwargs)
 
 
+def pool_wait_s(timeout_s: float) -> float:
+    """How long a caller queues for a pooled connection: a burst of commands is not a Redis
+    outage, so longer than one command's timeout (a stall still frees connections at that)."""
+    return max(0.5, 5 * timeout_s)
+
+
 def build_redis(url: str, *, timeout_s: float, max_connections: int) -> RedisClient:
     """The client for `url` with short timeouts and a bounded, queueing pool."""
     target = parse_redis_url(url)
@@ -159,10 +165,10 @@ def build_redis(url: str, *, timeout_s: float, max_connections: int) -> RedisCli
             password=target.password,
             username=target.username,
             max_connections=max_connections,
-            timeout=timeout_s,
+            timeout=pool_wait_s(timeout_s),
         )
     pool = BlockingConnectionPool.from_url(
-        url, max_connections=max_connections, timeout=timeout_s, **common
+        url, max_connections=max_connections, timeout=pool_wait_s(timeout_s), **common
     )
     return Redis(connection_pool=pool)
 

@@ -51,7 +51,7 @@ async def test_single_server_client_queues_on_a_bounded_pool_with_short_timeouts
     assert isinstance(client, Redis)
     pool = client.connection_pool
     assert isinstance(pool, BlockingConnectionPool)
-    assert pool.max_connections == 7 and pool.timeout == 0.1
+    assert pool.max_connections == 7 and pool.timeout == 0.5
     assert pool.connection_kwargs["socket_timeout"] == 0.1
     await client.aclose()
 
@@ -68,6 +68,15 @@ async def test_sentinel_client_uses_a_blocking_pool() -> None:
     )
     assert isinstance(client.connection_pool, BlockingConnectionPool)
     assert client.connection_pool.max_connections == 9
+
+
+async def test_a_burst_far_past_the_pool_bound_queues_instead_of_failing(redis_url: str) -> None:
+    client = build_redis(redis_url, timeout_s=0.1, max_connections=8)
+    try:
+        answers = await asyncio.gather(*(client.incr("burst") for _ in range(300)))
+    finally:
+        await client.aclose()
+    assert sorted(answers) == list(range(1, 301))
 
 
 def test_health_skips_redis_while_down_except_one_probe_per_pause() -> None:
