@@ -109,7 +109,9 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         sandbox = build_sandbox(settings, directory, runtime)
         http = build_http_client(sandbox)
         redis = _redis_client(settings.redis_url, settings) if settings.redis_url else None
-        health = RedisHealth(metrics, monotonic=runtime.monotonic) if redis else None
+        health = (
+            RedisHealth(metrics, monotonic=runtime.monotonic, ping=redis.ping) if redis else None
+        )
         redis_tier = fleet = gcra = None
         if redis is not None and health is not None:
             try:

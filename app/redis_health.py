@@ -2,9 +2,9 @@
 
 The cache tier, the fleet rate limiter, the fleet single-flight and the session store all ask
 `usable()` before touching Redis and report each outcome (`went_down` / `came_back`). So one
-stall found by any of them costs the others nothing: while down, Redis is skipped except for
-one probe per `retry_pause_s`, and every user notices the recovery at once. `/readyz` reads
-`state` (the last known one) and starts a probe in the background, never waiting long for it.
+stall found by any of them costs the others nothing: while down, Redis is skipped and probed
+once per `retry_pause_s` in the background, and every user notices the recovery at once.
+`/readyz` reads `state` (the last known one) and starts a probe, never waiting long for it.
 """
 
 from __future__ import annotations
@@ -35,8 +35,10 @@ class RedisHealth:
         *,
         retry_pause_s: float = 1.0,
         monotonic: Callable[[], float] = time.monotonic,
+        ping: Callable[[], Awaitable[Any]] | None = None,
     ) -> None:
         self._metrics = metrics
+        self._ping_fn = ping
         self._retry_pause = retry_pause_s
         self._monotonic = monotonic
         self._down_since: float | None = None
@@ -51,12 +53,16 @@ class RedisHealth:
         return "down" if self._down_since is not None else "ok"
 
     def usable(self) -> bool:
-        """May this call try Redis? While down: no (counted), except one probe per pause."""
+        """May this call try Redis? While down: no (counted). Once per pause Redis is probed:
+        in the background when a `ping` was given (no traveller's request pays for it),
+        else by letting this one call through."""
         if self._down_since is None:
             return True
         if self._monotonic() - self._down_since >= self._retry_pause:
-            self._down_since = self._monotonic()  # let this call probe, pause the rest
-            return True
+            self._down_since = self._monotonic()  # pause the next probe
+            if self._ping_fn is None:
+                return True
+            self._start_probe(self._ping_fn)
         self._metrics.degradations.labels(kind="redis_down").inc()
         return False
 
@@ -84,10 +90,14 @@ class RedisHealth:
 
     async def probe(self, ping: Callable[[], Awaitable[Any]], wait_s: float) -> RedisState:
         """Start a probe (one at a time) and wait for it at most `wait_s`; the state after."""
+        probe = self._start_probe(ping)
+        await asyncio.wait({probe}, timeout=wait_s)
+        return self.state
+
+    def _start_probe(self, ping: Callable[[], Awaitable[Any]]) -> asyncio.Task[None]:
         if self._probe is None or self._probe.done():
             self._probe = asyncio.get_running_loop().create_task(self._ping(ping))
-        await asyncio.wait({self._probe}, timeout=wait_s)
-        return self.state
+        return self._probe
 
     async def _ping(self, ping: Callable[[], Awaitable[Any]]) -> None:
         try:

@@ -92,6 +92,24 @@ def test_health_skips_redis_while_down_except_one_probe_per_pause() -> None:
     assert metrics.registry.get_sample_value("railtrip_redis_up") == 0
 
 
+async def test_with_a_ping_the_probe_runs_in_the_background_not_on_a_request() -> None:
+    time = FakeTime()
+    pings: list[str] = []
+
+    async def ping() -> bool:
+        pings.append("ping")
+        return True
+
+    health = RedisHealth(Metrics(), retry_pause_s=1.0, monotonic=time.monotonic, ping=ping)
+    health.went_down(ConnectionError("refused"))
+    time.advance(1.0)
+    assert health.usable() is False, "the request itself never waits for the probe"
+    await asyncio.sleep(0)
+    assert pings == ["ping"] and health.state == "ok"
+    assert health.usable() is True
+    await health.aclose()
+
+
 async def test_recovery_runs_the_write_back_listeners() -> None:
     health = RedisHealth(Metrics())
     ran: list[str] = []
