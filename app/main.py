@@ -15,6 +15,7 @@ from fastapi import FastAPI
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.agent import PlanningAgent
+from app.docs import install_docs
 from app.errors import install_error_handlers
 from app.gcra import Gcra
 from app.intent.llm import LlmIntentParser
@@ -22,6 +23,7 @@ from app.intent.parser import IntentParser
 from app.limits import BodyLimitMiddleware
 from app.logs import configure_logging, request_id
 from app.metrics import Metrics
+from app.playground import install_playground
 from app.redis_client import RedisClient, build_redis, connect
 from app.redis_health import REDIS_ERRORS, RedisHealth
 from app.registry import (
@@ -30,7 +32,7 @@ from app.registry import (
     build_sources,
     build_ticket_service,
 )
-from app.routers import health, intent, plan, sandbox_admin, stations, tickets
+from app.routers import health, intent, plan, sandbox_admin, stations, stream, tickets
 from app.sessions import SessionStore
 from app.settings import Settings
 from app.state import AppState, Runtime
@@ -194,6 +196,8 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         version="1.0.0",
         summary="Travel requests in plain language → itineraries from live train-ticket data.",
         lifespan=lifespan,
+        docs_url=None,  # served offline by install_docs
+        redoc_url=None,
     )
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware)
@@ -203,8 +207,11 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     app.include_router(tickets.router)
     app.include_router(intent.router)
     app.include_router(plan.router)
+    app.include_router(stream.router)
     if settings.sandbox_admin:
         app.include_router(sandbox_admin.router)
+    install_docs(app)
+    install_playground(app)
     return app
 
 

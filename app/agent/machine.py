@@ -28,6 +28,7 @@ from app.agent.model import (
     AgentMode,
     PlanReply,
     Run,
+    StepObserver,
     TraceStep,
     worst_freshness,
 )
@@ -89,9 +90,12 @@ class PlanningAgent:
 
     # -- the driver -------------------------------------------------------------------------
 
-    async def run(self, turn: AgentInput) -> PlanReply:
-        """Run the state machine (or tool mode, when configured) to DONE or the step bound."""
-        run = Run(input=turn, mode=self.mode)
+    async def run(self, turn: AgentInput, observer: StepObserver | None = None) -> PlanReply:
+        """Run the state machine (or tool mode, when configured) to DONE or the step bound.
+
+        `observer`, when given, hears of every step as it is recorded (the SSE stream).
+        """
+        run = Run(input=turn, mode=self.mode, observer=observer)
         state = State.PARSE_INTENT
         steps = 0
         while state is not State.DONE:
@@ -143,9 +147,10 @@ class PlanningAgent:
         number: int,
     ) -> None:
         """Trace and log one step (tool mode records its model requests here too)."""
-        run.trace.append(
-            TraceStep(step=number, state=state, next=target, ms=ms, detail=detail, error=error)
-        )
+        step = TraceStep(step=number, state=state, next=target, ms=ms, detail=detail, error=error)
+        run.trace.append(step)
+        if run.observer is not None:
+            run.observer(run, step)
         log.info(
             "agent step",
             extra={

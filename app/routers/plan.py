@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
+from typing import Annotated
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.agent import AgentInput, ChatReply, PlanReply
 from app.agent import texts as agent_texts
+from app.agent.model import StepObserver
 from app.deps import State
 from app.errors import InvalidInput
 from app.intent.model import TravelIntent
 from app.sessions import SESSION_ID_PATTERN, SessionLost, SessionUnavailable, new_session_id
+from app.state import AppState
 
 router = APIRouter(prefix="/v1", tags=["plan"])
 
@@ -71,21 +75,30 @@ class ChatIn(BaseModel):
     _text = field_validator("text")(_not_blank)
 
 
-@router.post("/plan", response_model=PlanReply)
-async def plan_trip(state: State, request: Request, body: PlanIn) -> PlanReply:
-    """Plan a trip from a sentence (or an intent) using live ticket data."""
+async def plan_turn(state: State, body: PlanIn) -> AgentInput:
+    """The validated turn of `/v1/plan` (and its stream): refused with a 4xx before any work."""
     if body.text is None and body.intent is None:
         raise InvalidInput("text", "text: either text or intent is required")
     today = body.today or state.runtime.today()
-    turn = AgentInput(today=today, text=body.text, intent=body.intent)
-    reply: PlanReply = await state.agent.run(turn)
-    _observe(state, request, "/v1/plan", reply)
-    return reply
+    return AgentInput(today=today, text=body.text, intent=body.intent)
 
 
-@router.post("/chat", response_model=ChatReply)
-async def chat(state: State, request: Request, body: ChatIn) -> ChatReply:
-    """One turn of a planning conversation; the intent so far is kept for 30 minutes."""
+PlanTurn = Annotated[AgentInput, Depends(plan_turn)]
+
+
+@dataclass(frozen=True, slots=True)
+class ChatTurn:
+    """A chat turn ready to run: its session, the intent so far, whether it could not be read
+    (Redis down, never seen here) or is gone (lost to a Redis restart, or expired)."""
+
+    session_id: str
+    input: AgentInput
+    single_turn: bool
+    lost: bool = False
+
+
+async def chat_turn(state: State, body: ChatIn) -> ChatTurn:
+    """The session's intent so far, loaded before the run (memory when Redis is down)."""
     session_id = body.session_id or new_session_id()
     today = body.today or state.runtime.today()
     previous = None
@@ -96,23 +109,56 @@ async def chat(state: State, request: Request, body: ChatIn) -> ChatReply:
         single_turn = True
     except SessionLost:
         lost = True
-    reply: PlanReply = await state.agent.run(
-        AgentInput(today=today, text=body.text, previous=previous)
-    )
-    if reply.intent is not None and reply.intent.kind != "out_of_scope":
-        if not await state.sessions.save(session_id, reply.intent):
+    turn = AgentInput(today=today, text=body.text, previous=previous)
+    return ChatTurn(session_id=session_id, input=turn, single_turn=single_turn, lost=lost)
+
+
+ChatTurnIn = Annotated[ChatTurn, Depends(chat_turn)]
+
+
+async def run_agent(
+    state: AppState, turn: AgentInput, observer: StepObserver | None = None
+) -> PlanReply:
+    """The one planning path of every plan and chat endpoint, streamed or not."""
+    reply: PlanReply = await state.agent.run(turn, observer)
+    return reply
+
+
+async def finish_chat(state: AppState, turn: ChatTurn, reply: PlanReply) -> ChatReply:
+    """Keep the intent for the next turn; say so when the session could not be read or is gone."""
+    # A single turn must not be kept: written back later, it would replace the session
+    # Redis still holds with one that lacks the earlier turns.
+    keep = not turn.single_turn and reply.intent is not None
+    if keep and reply.intent is not None and reply.intent.kind != "out_of_scope":
+        if not await state.sessions.save(turn.session_id, reply.intent):
             state.metrics.degradations.labels(kind="session_memory_only").inc()
-    if single_turn:
+    if turn.single_turn:
         state.metrics.degradations.labels(kind="session_single_turn").inc()
         reply.warnings.insert(0, agent_texts.SESSION_SINGLE_TURN)
-    if lost:
+    if turn.lost:
         state.metrics.degradations.labels(kind="session_lost").inc()
         reply.warnings.insert(0, agent_texts.SESSION_EXPIRED)
-    _observe(state, request, "/v1/chat", reply)
-    return ChatReply(**dict(reply), session_id=session_id)
+    return ChatReply(**dict(reply), session_id=turn.session_id)
 
 
-def _observe(state: State, request: Request, endpoint: str, reply: PlanReply) -> None:
+@router.post("/plan", response_model=PlanReply)
+async def plan_trip(state: State, request: Request, turn: PlanTurn) -> PlanReply:
+    """Plan a trip from a sentence (or an intent) using live ticket data."""
+    reply = await run_agent(state, turn)
+    observe_reply(state, request, "/v1/plan", reply)
+    return reply
+
+
+@router.post("/chat", response_model=ChatReply)
+async def chat(state: State, request: Request, turn: ChatTurnIn) -> ChatReply:
+    """One turn of a planning conversation; the intent so far is kept for 30 minutes."""
+    reply = await finish_chat(state, turn, await run_agent(state, turn.input))
+    observe_reply(state, request, "/v1/chat", reply)
+    return reply
+
+
+def observe_reply(state: AppState, request: Request, endpoint: str, reply: PlanReply) -> None:
+    """Count a ticket-bearing answer and add its outcome to the request's log line."""
     state.metrics.responses.labels(endpoint=endpoint, freshness=reply.freshness).inc()
     request.state.log_extra = {
         "freshness": reply.freshness,

@@ -36,3 +36,14 @@ async def set_faults(
     except ValueError as exc:
         raise InvalidInput("faults", str(exc)) from exc
     return {"vendor": vendor, "faults": faults.knobs(), "counters": faults.counters()}
+
+
+@router.get("/faults")
+async def list_faults(state: State) -> dict[str, object]:
+    """Every mounted sandbox vendor with its fault knobs and request counters."""
+    return {
+        "vendors": [
+            {"vendor": vendor, "faults": faults.knobs(), "counters": faults.counters()}
+            for vendor, faults in state.sandbox_faults.items()
+        ]
+    }

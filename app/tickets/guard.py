@@ -32,6 +32,9 @@ log = logging.getLogger("railtrip.sources")
 
 Sleep = Callable[[float], Awaitable[None]]
 
+ABANDONED = "abandoned: no caller waits for this query any more"
+"""The message a flight is cancelled with when its last caller left (a client disconnected)."""
+
 
 class CircuitOpenError(SourceError):
     """Refused without reaching the source: its breaker is open."""
@@ -132,7 +135,12 @@ class GuardedSource:
             except SourceError as exc:
                 self._failed(started, exc)
                 raise
-            except asyncio.CancelledError:
+            except asyncio.CancelledError as exc:
+                if ABANDONED in exc.args:
+                    # The caller went away: the attempt reached the source (counted), but the
+                    # source did nothing wrong, so the breaker does not hear of it.
+                    self._observe(started, SourceTimeout.outcome)
+                    raise
                 # The query deadline cancelled us mid-attempt: it reached the source and failed.
                 self._failed(started, SourceTimeout(self.name, "cancelled by the query deadline"))
                 raise
