@@ -111,8 +111,12 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         sandbox = build_sandbox(settings, directory, runtime)
         http = build_http_client(sandbox)
         redis = _redis_client(settings.redis_url, settings) if settings.redis_url else None
+        # Probes while down run in the background (no request pays them), so they can be
+        # frequent: Redis back is noticed within half a second.
         health = (
-            RedisHealth(metrics, monotonic=runtime.monotonic, ping=redis.ping) if redis else None
+            RedisHealth(metrics, retry_pause_s=0.5, monotonic=runtime.monotonic, ping=redis.ping)
+            if redis
+            else None
         )
         redis_tier = fleet = gcra = None
         if redis is not None and health is not None:
