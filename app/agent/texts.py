@@ -64,6 +64,7 @@ DATE_NOT_ON_SALE = (
 RETURN_NOT_ON_SALE = "返程日期{date}的车票尚未开售，先为您规划去程。"
 PARTY_CAPPED = "一次最多为{max}人规划，已按{max}人安排（您提到{n}人）。"
 SESSION_SINGLE_TURN = "会话服务暂时不可用，本轮按单轮对话处理，之前的对话内容未能保留。"
+SESSION_EXPIRED = "之前的对话已过期，请重新告诉我您的出发地、目的地和日期。"
 LLM_TEXT_DISCARDED = "模型回复中含有查询结果里没有的车次，已改用系统生成的说明。"
 LLM_STEP_BOUND = "智能助手调用工具次数已达上限，已由系统根据已查询的余票完成规划。"
 LLM_FAILED = "智能助手暂时不可用，已改用规则规划。"

@@ -15,7 +15,7 @@ from app.agent.model import StepObserver
 from app.deps import State
 from app.errors import InvalidInput
 from app.intent.model import TravelIntent
-from app.sessions import SESSION_ID_PATTERN, SessionUnavailable, new_session_id
+from app.sessions import SESSION_ID_PATTERN, SessionLost, SessionUnavailable, new_session_id
 from app.state import AppState
 
 router = APIRouter(prefix="/v1", tags=["plan"])
@@ -88,25 +88,29 @@ PlanTurn = Annotated[AgentInput, Depends(plan_turn)]
 
 @dataclass(frozen=True, slots=True)
 class ChatTurn:
-    """A chat turn ready to run: its session, the intent so far, and whether Redis is gone."""
+    """A chat turn ready to run: its session, the intent so far, whether it could not be read
+    (Redis down, never seen here) or is gone (lost to a Redis restart, or expired)."""
 
     session_id: str
     input: AgentInput
     single_turn: bool
+    lost: bool = False
 
 
 async def chat_turn(state: State, body: ChatIn) -> ChatTurn:
-    """The session's intent so far, loaded before the run (single-turn when Redis is down)."""
+    """The session's intent so far, loaded before the run (memory when Redis is down)."""
     session_id = body.session_id or new_session_id()
     today = body.today or state.runtime.today()
     previous = None
-    single_turn = False
+    single_turn = lost = False
     try:
-        previous = await state.sessions.load(session_id)
+        previous = await state.sessions.load(session_id) if body.session_id else None
     except SessionUnavailable:
         single_turn = True
+    except SessionLost:
+        lost = True
     turn = AgentInput(today=today, text=body.text, previous=previous)
-    return ChatTurn(session_id=session_id, input=turn, single_turn=single_turn)
+    return ChatTurn(session_id=session_id, input=turn, single_turn=single_turn, lost=lost)
 
 
 ChatTurnIn = Annotated[ChatTurn, Depends(chat_turn)]
@@ -121,16 +125,19 @@ async def run_agent(
 
 
 async def finish_chat(state: AppState, turn: ChatTurn, reply: PlanReply) -> ChatReply:
-    """Keep the intent for the next turn; say so when the session could not be kept."""
-    single_turn = turn.single_turn
-    if not single_turn and reply.intent is not None and reply.intent.kind != "out_of_scope":
-        try:
-            await state.sessions.save(turn.session_id, reply.intent)
-        except SessionUnavailable:
-            single_turn = True
-    if single_turn:
+    """Keep the intent for the next turn; say so when the session could not be read or is gone."""
+    # A single turn must not be kept: written back later, it would replace the session
+    # Redis still holds with one that lacks the earlier turns.
+    keep = not turn.single_turn and reply.intent is not None
+    if keep and reply.intent is not None and reply.intent.kind != "out_of_scope":
+        if not await state.sessions.save(turn.session_id, reply.intent):
+            state.metrics.degradations.labels(kind="session_memory_only").inc()
+    if turn.single_turn:
         state.metrics.degradations.labels(kind="session_single_turn").inc()
         reply.warnings.insert(0, agent_texts.SESSION_SINGLE_TURN)
+    if turn.lost:
+        state.metrics.degradations.labels(kind="session_lost").inc()
+        reply.warnings.insert(0, agent_texts.SESSION_EXPIRED)
     return ChatReply(**dict(reply), session_id=turn.session_id)
 
 
@@ -144,7 +151,7 @@ async def plan_trip(state: State, request: Request, turn: PlanTurn) -> PlanReply
 
 @router.post("/chat", response_model=ChatReply)
 async def chat(state: State, request: Request, turn: ChatTurnIn) -> ChatReply:
-    """One turn of a planning conversation; the intent so far lives in Redis for 30 minutes."""
+    """One turn of a planning conversation; the intent so far is kept for 30 minutes."""
     reply = await finish_chat(state, turn, await run_agent(state, turn.input))
     observe_reply(state, request, "/v1/chat", reply)
     return reply

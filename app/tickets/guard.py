@@ -14,7 +14,6 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TypeVar
 
-from aiolimiter import AsyncLimiter
 from tenacity import (
     AsyncRetrying,
     RetryCallState,
@@ -26,6 +25,7 @@ from tenacity import (
 from app.metrics import BREAKER_STATE_VALUES, Metrics
 from app.settings import SourceSettings
 from app.tickets.breaker import BreakerState, CircuitBreaker
+from app.tickets.rate_limit import SourceRateLimit
 from sources.base import TicketSource
 from sources.errors import (
     NotFoundAtSource,
@@ -95,6 +95,7 @@ class GuardedSource:
         *,
         sleep: Sleep = asyncio.sleep,
         monotonic: Callable[[], float] = time.monotonic,
+        limiter: SourceRateLimit | None = None,
     ) -> None:
         self.source = source
         self.name = source.name
@@ -103,8 +104,8 @@ class GuardedSource:
         self._sleep = sleep
         self._monotonic = monotonic
         self._semaphore = asyncio.Semaphore(settings.concurrency)
-        # One token per 1/rate seconds: AsyncLimiter(rate, 1) would admit a burst of `rate`.
-        self._limiter = AsyncLimiter(1, 1.0 / settings.rate_per_s)
+        # Fleet-wide when built with Redis (registry), else this process's own limiter.
+        self.limiter = limiter or SourceRateLimit(self.name, settings.rate_per_s, sleep=sleep)
         self._policy = RetryPolicy(retries=settings.retries)
         self.breaker = CircuitBreaker(
             settings.breaker_failures,
@@ -138,7 +139,7 @@ class GuardedSource:
             self._count("circuit_open")
             raise CircuitOpenError(self.name, "circuit open: failing fast")
         async with self._semaphore:
-            await self._limiter.acquire()
+            await self.limiter.acquire()
             started = self._monotonic()
             try:
                 async with asyncio.timeout(self.settings.timeout_s):
@@ -185,7 +186,7 @@ class GuardedSource:
         It waits for the same limiter; answered, it counts as `ok`. A failure propagates and
         is counted once, as the attempt's outcome.
         """
-        await self._limiter.acquire()
+        await self.limiter.acquire()
         started = self._monotonic()
         yield
         self._observe(started, "ok")
