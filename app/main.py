@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 import uuid
@@ -13,11 +14,6 @@ import httpx
 import openai
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
-from redis.asyncio import Redis
-from redis.asyncio.retry import Retry
-from redis.backoff import ExponentialBackoff
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.access import AccessMiddleware, ClientQuotas
@@ -25,6 +21,7 @@ from app.access.build import build_access
 from app.agent import PlanningAgent
 from app.docs import install_docs
 from app.errors import install_error_handlers
+from app.gcra import Gcra
 from app.intent.llm import LlmIntentParser
 from app.intent.llm_guard import GuardedLlm, log_breaker_change
 from app.intent.parser import IntentParser
@@ -32,6 +29,8 @@ from app.limits import BodyLimitMiddleware
 from app.logs import configure_logging, request_id, request_id_from
 from app.metrics import Metrics
 from app.playground import install_playground
+from app.redis_client import RedisClient, build_redis, connect
+from app.redis_health import REDIS_ERRORS, RedisHealth
 from app.registry import (
     build_http_client,
     build_sandbox,
@@ -44,6 +43,7 @@ from app.settings import Settings
 from app.state import AppState, Runtime
 from app.tickets.breaker import CircuitBreaker
 from app.tickets.cache import RedisTier
+from app.tickets.fleet_flight import FleetFlight
 from app.tickets.stops import StopListService
 from sources.rail12306 import STATION_NAMES_PATH
 from sources.sandbox.network import default_network
@@ -54,15 +54,11 @@ log = logging.getLogger("railtrip.http")
 RATE_LIMIT_HEADERS = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]
 
 
-def _redis_client(url: str) -> Redis:
-    # Short timeouts: a dead Redis must cost a request milliseconds, not seconds.
-    return Redis.from_url(
-        url,
-        socket_connect_timeout=0.5,
-        socket_timeout=0.5,
-        retry=Retry(ExponentialBackoff(cap=0.1, base=0.01), retries=1),
-        retry_on_error=[RedisConnectionError, RedisTimeoutError],
-        health_check_interval=10,
+def _redis_client(url: str, settings: Settings | None = None) -> RedisClient:
+    """The replica's Redis client: short timeouts, bounded queueing pool (app/redis_client.py)."""
+    settings = settings or Settings(redis_url=url)
+    return build_redis(
+        url, timeout_s=settings.redis_timeout_s, max_connections=settings.redis_max_connections
     )
 
 
@@ -168,22 +164,44 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
             directory = await _station_directory(settings, bootstrap)
         sandbox = build_sandbox(settings, directory, runtime)
         http = build_http_client(sandbox)
-        redis = _redis_client(settings.redis_url) if settings.redis_url else None
-        redis_tier = (
-            RedisTier(
+        redis = _redis_client(settings.redis_url, settings) if settings.redis_url else None
+        # Probes while down run in the background (no request pays them), so they can be
+        # frequent: Redis back is noticed within half a second.
+        health = (
+            RedisHealth(metrics, retry_pause_s=0.5, monotonic=runtime.monotonic, ping=redis.ping)
+            if redis
+            else None
+        )
+        redis_tier = fleet = gcra = None
+        if redis is not None and health is not None:
+            try:
+                await connect(redis)  # a Cluster learns its slots before any traffic
+                await redis.ping()
+            except REDIS_ERRORS as exc:
+                health.went_down(exc)  # start degraded; the first call after a pause probes
+            redis_tier = RedisTier(
                 redis,
                 metrics,
                 settings.redis_ttl_s,
                 settings.stale_ttl_s,
                 monotonic=runtime.monotonic,
+                health=health,
             )
-            if redis is not None
-            else None
+            gcra = Gcra(redis)
+            fleet = FleetFlight(
+                redis,
+                health,
+                lease_s=settings.flight_lease_s,
+                poll_s=settings.flight_poll_s,
+                sleep=runtime.sleep or asyncio.sleep,
+                monotonic=runtime.monotonic,
+            )
+        guarded = build_sources(
+            settings, http, directory, metrics, runtime, gcra=gcra, health=health
         )
-        if redis_tier is not None:
-            await redis_tier.ping()
-        guarded = build_sources(settings, http, directory, metrics, runtime)
-        ticket_service = build_ticket_service(settings, runtime, guarded, metrics, redis_tier)
+        ticket_service = build_ticket_service(
+            settings, runtime, guarded, metrics, redis_tier, fleet=fleet
+        )
         llm_client = _openai_client(settings, http)
         llm = _llm_parser(settings, llm_client, metrics, directory)
         access = build_access(settings, redis, metrics, runtime)
@@ -213,9 +231,16 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
             tickets=ticket_service,
             redis=redis,
             redis_tier=redis_tier,
+            redis_health=health,
             sandbox_faults=sandbox.faults,
             intent_parser=intent_parser,
-            sessions=SessionStore(redis, settings.session_ttl_s),
+            sessions=SessionStore(
+                redis,
+                settings.session_ttl_s,
+                health=health,
+                max_local=settings.session_memory_max,
+                monotonic=runtime.monotonic,
+            ),
             agent=agent,
             llm=llm,
             stop_lists=StopListService(
@@ -232,6 +257,8 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         finally:
             await ticket_service.aclose()
             await http.aclose()
+            if health is not None:
+                await health.aclose()
             if redis is not None:
                 await redis.aclose()
 

@@ -15,12 +15,16 @@ from dataclasses import dataclass, field
 import httpx
 from dotenv import dotenv_values
 
+from app.gcra import Gcra
 from app.metrics import Metrics
+from app.redis_health import RedisHealth
 from app.settings import DEFAULT_BASE_URLS, SANDBOX_BASE_URLS, Settings, env_name
 from app.state import Runtime
 from app.tickets.admission import default_queue_limit
 from app.tickets.cache import MemoryTier, RedisTier
+from app.tickets.fleet_flight import FleetFlight
 from app.tickets.guard import GuardedSource
+from app.tickets.rate_limit import SourceRateLimit
 from app.tickets.service import TicketService
 from sources.base import TicketSource
 from sources.juhe import JuheSource
@@ -86,8 +90,11 @@ def build_sources(
     directory: StationDirectory,
     metrics: Metrics,
     runtime: Runtime,
+    *,
+    gcra: Gcra | None = None,
+    health: RedisHealth | None = None,
 ) -> tuple[GuardedSource, ...]:
-    """One guarded adapter per enabled source, in priority order."""
+    """One guarded adapter per enabled source, in priority order (fleet-wide rate with `gcra`)."""
     guarded: list[GuardedSource] = []
     for name in settings.sources:
         conf = settings.source(name)
@@ -111,12 +118,22 @@ def build_sources(
             if not key:
                 raise ValueError(f"RAILTRIP_{env_name(name)}_API_KEY is required")
             adapter = JuheSource(name, client, conf.base_url, directory, key, clock=runtime.clock)
+        sleep = runtime.sleep or asyncio.sleep
+        limiter = SourceRateLimit(
+            name,
+            conf.rate_per_s,
+            gcra=gcra,
+            health=health,
+            expected_replicas=settings.expected_replicas,
+            sleep=sleep,
+        )
         source = GuardedSource(
             adapter,
             conf,
             metrics,
-            sleep=runtime.sleep or asyncio.sleep,
+            sleep=sleep,
             monotonic=runtime.monotonic,
+            limiter=limiter,
             queue_limit=conf.queue_limit
             if conf.queue_limit is not None
             else default_queue_limit(conf.rate_per_s, settings.query_deadline_s, conf.timeout_s),
@@ -145,6 +162,7 @@ def build_ticket_service(
     redis_tier: RedisTier | None = None,
     *,
     single_flight: bool = True,
+    fleet: FleetFlight | None = None,
 ) -> TicketService:
     """The query service over `sources` with the configured cache tiers and deadlines."""
     memory = MemoryTier(
@@ -163,4 +181,5 @@ def build_ticket_service(
         clock=runtime.clock,
         monotonic=runtime.monotonic,
         single_flight=single_flight,
+        fleet=fleet,
     )

@@ -11,6 +11,8 @@ from typing import Annotated, Literal
 from pydantic import Field, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from app.redis_client import parse_redis_url
+
 KNOWN_SOURCES = ("rail12306", "juhe", "sandbox-12306", "sandbox-juhe")
 SANDBOX_BASE_URLS = {
     "sandbox-12306": "http://sandbox-12306.internal",
@@ -95,6 +97,13 @@ class Settings(BaseSettings):
     stations_cache_path: str = ".cache/railtrip/station_name.js"
     stations_refresh_timeout_s: float = Field(default=5.0, gt=0, le=60)
     session_ttl_s: float = Field(default=1800.0, gt=0)
+    # Scale-out on Redis (README "Deployment"): fleet budget, fleet flight, stall bounds.
+    expected_replicas: int = Field(default=1, ge=1, le=1000)
+    redis_timeout_s: float = Field(default=0.1, gt=0, le=10)
+    redis_max_connections: int = Field(default=64, ge=1, le=10_000)
+    flight_lease_s: float = Field(default=6.0, gt=0, le=120)
+    flight_poll_s: float = Field(default=0.05, gt=0, le=5)
+    session_memory_max: int = Field(default=10_000, ge=16)
     llm_base_url: str | None = None
     llm_api_key: str | None = None
     llm_model: str = "deepseek-chat"
@@ -144,6 +153,13 @@ class Settings(BaseSettings):
         if not value:
             raise ValueError("at least one source must be enabled")
         return list(dict.fromkeys(value))
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_url_form(cls, value: str | None) -> str | None:
+        if value:
+            parse_redis_url(value)  # RedisUrlError is a ValueError naming the problem
+        return value or None
 
     @field_validator("llm_api_key")
     @classmethod

@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import httpx
-from redis.asyncio import Redis
 
 from app.metrics import Metrics
+from app.redis_client import RedisClient
+from app.redis_health import RedisHealth
 from app.settings import Settings
 from app.tickets.cache import RedisTier
 from app.tickets.guard import GuardedSource
@@ -54,12 +55,13 @@ class AppState:
     http: httpx.AsyncClient
     sources: tuple[GuardedSource, ...]
     tickets: TicketService
-    redis: Redis | None
+    redis: RedisClient | None
     redis_tier: RedisTier | None
     intent_parser: IntentParser
     sessions: SessionStore
     agent: PlanningAgent
     llm: LlmIntentParser | None = None
+    redis_health: RedisHealth | None = None
     sandbox_faults: dict[str, FaultConfig] = field(default_factory=dict)
     stop_lists: StopListService = None  # type: ignore[assignment]  # set by the lifespan
     access: AccessControl | None = None

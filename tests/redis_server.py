@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -77,6 +78,16 @@ class RedisServer:
             self._proc.wait(timeout=10)
             self._proc = None
 
+    def pause(self) -> None:
+        """SIGSTOP: connections stay open and nothing answers (a stalled Redis)."""
+        assert self._proc is not None
+        self._proc.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        if self._proc is not None:
+            self._proc.send_signal(signal.SIGCONT)
+
     def cleanup(self) -> None:
+        self.resume()
         self.stop()
         shutil.rmtree(Path(self._dir), ignore_errors=True)

@@ -9,6 +9,8 @@ from app.deps import State
 
 router = APIRouter(tags=["operations"])
 
+READYZ_REDIS_WAIT_S = 0.05
+
 
 @router.get("/healthz")
 async def healthz() -> dict[str, str]:
@@ -17,19 +19,29 @@ async def healthz() -> dict[str, str]:
 
 
 @router.get("/readyz")
-async def readyz(state: State, response: Response) -> dict[str, object]:
-    """Each dependency's state; 503 only when no source can be asked at all."""
-    redis = "disabled" if state.redis_tier is None else await state.redis_tier.ping()
+async def readyz(state: State) -> dict[str, object]:
+    """Each dependency's last known state; 200 whenever this replica can serve.
+
+    Readiness means "this replica can answer": with every source failing it still serves
+    stale copies and honest `unavailable` answers, so it stays in the load balancer (alert
+    on the source metrics instead). Redis is probed in the background: waited for at most
+    READYZ_REDIS_WAIT_S while last seen up, not at all while down (the answer is the last
+    known state), so a stalled Redis costs this endpoint milliseconds.
+    """
+    redis = "disabled"
+    health = state.redis_health
+    if health is not None and state.redis is not None:
+        wait_s = READYZ_REDIS_WAIT_S if health.state == "ok" else 0.0
+        redis = await health.probe(state.redis.ping, wait_s)
     sources = {
         s.name: "ok"
         if s.breaker.state == "closed"
         else f"{s.breaker.state.replace('_', '-')}-circuit"
         for s in state.sources
     }
-    ready = any(value != "open-circuit" for value in sources.values())
-    response.status_code = 200 if ready else 503
+    any_source = any(value != "open-circuit" for value in sources.values())
     return {
-        "status": "ready" if ready else "degraded",
+        "status": "ready" if any_source and redis != "down" else "degraded",
         "redis": redis,
         "sources": sources,
         "llm": "configured" if state.settings.llm_enabled else "disabled",

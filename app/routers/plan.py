@@ -18,7 +18,7 @@ from app.deps import State
 from app.errors import InvalidInput
 from app.intent.model import TravelIntent
 from app.queries import accepted_today
-from app.sessions import SESSION_ID_PATTERN, SessionUnavailable
+from app.sessions import SESSION_ID_PATTERN, SessionLost, SessionUnavailable
 from app.state import AppState
 
 router = APIRouter(prefix="/v1", tags=["plan"])
@@ -92,39 +92,38 @@ PlanTurn = Annotated[AgentInput, Depends(plan_turn)]
 
 @dataclass(frozen=True, slots=True)
 class ChatTurn:
-    """A chat turn ready to run: its session, the intent so far, and whether Redis is gone."""
+    """A chat turn ready to run: its session, the intent so far, whether it could not be read
+    (Redis down, never seen here) or is gone (lost to a Redis restart, or expired)."""
 
     session_id: str
     input: AgentInput
     single_turn: bool
+    lost: bool = False
     owner: str | None = None  # the API key name the session is bound to (keys on)
-    restarted: bool = False  # the client's id was unknown: a new session was started
 
 
 async def chat_turn(state: State, request: Request, body: ChatIn) -> ChatTurn:
-    """The session's intent so far, loaded before the run (single-turn when Redis is down)."""
+    """The session's intent so far, loaded before the run (memory when Redis is down)."""
     caller: Caller | None = request.scope.get("state", {}).get("caller")
     owner = caller.key_name if caller is not None else None
     session_id = body.session_id or new_session_id()
     server_today = state.runtime.today()
     today = accepted_today(body.today, server_today)
     previous = None
-    single_turn = False
+    single_turn = lost = False
     try:
-        previous = await state.sessions.load(storage_id(session_id, owner))
+        previous = (
+            await state.sessions.load(storage_id(session_id, owner)) if body.session_id else None
+        )
     except SessionUnavailable:
         single_turn = True
-    restarted = body.session_id is not None and previous is None
-    if restarted:
+    except SessionLost:
         # Unknown, expired or another key's: a client cannot pick or borrow an id.
+        lost = True
         session_id = new_session_id()
     turn = AgentInput(today=today, text=body.text, previous=previous, server_today=server_today)
     return ChatTurn(
-        session_id=session_id,
-        input=turn,
-        single_turn=single_turn,
-        owner=owner,
-        restarted=restarted and not single_turn,
+        session_id=session_id, input=turn, single_turn=single_turn, lost=lost, owner=owner
     )
 
 
@@ -140,18 +139,20 @@ async def run_agent(
 
 
 async def finish_chat(state: AppState, turn: ChatTurn, reply: PlanReply) -> ChatReply:
-    """Keep the intent for the next turn; say so when the session could not be kept."""
-    single_turn = turn.single_turn
-    if not single_turn and reply.intent is not None and reply.intent.kind != "out_of_scope":
-        try:
-            await state.sessions.save(storage_id(turn.session_id, turn.owner), reply.intent)
-        except SessionUnavailable:
-            single_turn = True
-    if single_turn:
+    """Keep the intent for the next turn; say so when the session could not be read or is gone."""
+    # A single turn must not be kept: written back later, it would replace the session
+    # Redis still holds with one that lacks the earlier turns.
+    keep = not turn.single_turn and reply.intent is not None
+    if keep and reply.intent is not None and reply.intent.kind != "out_of_scope":
+        stored = await state.sessions.save(storage_id(turn.session_id, turn.owner), reply.intent)
+        if not stored:
+            state.metrics.degradations.labels(kind="session_memory_only").inc()
+    if turn.single_turn:
         state.metrics.degradations.labels(kind="session_single_turn").inc()
         reply.warnings.insert(0, agent_texts.SESSION_SINGLE_TURN)
-    elif turn.restarted:
-        reply.warnings.insert(0, agent_texts.SESSION_RESTARTED)
+    if turn.lost:
+        state.metrics.degradations.labels(kind="session_lost").inc()
+        reply.warnings.insert(0, agent_texts.SESSION_EXPIRED)
     return ChatReply(**dict(reply), session_id=turn.session_id)
 
 
@@ -165,7 +166,7 @@ async def plan_trip(state: State, request: Request, turn: PlanTurn) -> PlanReply
 
 @router.post("/chat", response_model=ChatReply)
 async def chat(state: State, request: Request, turn: ChatTurnIn) -> ChatReply:
-    """One turn of a planning conversation; the intent so far lives in Redis for 30 minutes."""
+    """One turn of a planning conversation; the intent so far is kept for 30 minutes."""
     reply = await finish_chat(state, turn, await run_agent(state, turn.input))
     observe_reply(state, request, "/v1/chat", reply)
     return reply

@@ -3,14 +3,13 @@
 L1 is an in-process `TTLCache` used as a plain dict (its `@cached` decorator does not work on
 coroutines). L2 is Redis with a versioned serialisation. Both keep a stale copy for
 `stale_ttl_s`, served only when every source fails. A Redis failure never escapes this
-module: the tier marks itself down, counts the degradation and is retried after a pause, so
-it reconnects by itself when Redis returns.
+module: the shared `RedisHealth` marks Redis down, counts the degradation and lets one call
+probe again after a pause, so the tier reconnects by itself when Redis returns.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import logging
 import time
 from collections.abc import Callable
 from functools import cached_property
@@ -18,17 +17,14 @@ from typing import Literal
 
 from cachetools import TTLCache
 from pydantic import TypeAdapter, ValidationError
-from redis.asyncio import Redis
-from redis.exceptions import RedisError
 
 from app.metrics import Metrics
+from app.redis_client import RedisClient
+from app.redis_health import REDIS_ERRORS, RedisHealth, RedisState
 from app.tickets.model import SourceReport
 from sources.models import Frozen, TrainOffer
 
-log = logging.getLogger("railtrip.cache")
-
 CACHE_FORMAT: Literal[1] = 1
-RedisState = Literal["ok", "down", "disabled"]
 _OFFERS: TypeAdapter[tuple[TrainOffer, ...]] = TypeAdapter(tuple[TrainOffer, ...])
 
 
@@ -93,30 +89,37 @@ class MemoryTier:
 
 
 class RedisTier:
-    """L2: shared between processes, 5 minutes; stale copies under their own keys."""
+    """L2: shared between processes, 5 minutes; stale copies under their own keys.
+
+    Its Redis state is the replica's shared `RedisHealth`: a stall found here pauses the
+    limiter, the fleet flight and the sessions too, and the other way round.
+    """
 
     def __init__(
         self,
-        client: Redis,
+        client: RedisClient,
         metrics: Metrics,
         ttl_s: float,
         stale_ttl_s: float,
         retry_pause_s: float = 1.0,
         monotonic: Callable[[], float] = time.monotonic,
+        *,
+        health: RedisHealth | None = None,
     ) -> None:
         self._client = client
-        self._metrics = metrics
         self._ttl = max(1, round(ttl_s))
         self._stale_ttl = max(1, round(stale_ttl_s))
-        self._retry_pause = retry_pause_s
-        self._monotonic = monotonic
-        self._down_since: float | None = None
-        metrics.track_redis()
-        metrics.redis_up.set(1)
+        self.health = health or RedisHealth(
+            metrics, retry_pause_s=retry_pause_s, monotonic=monotonic
+        )
+
+    @property
+    def client(self) -> RedisClient:
+        return self._client
 
     @property
     def state(self) -> RedisState:
-        return "down" if self._down_since is not None else "ok"
+        return self.health.state
 
     @staticmethod
     def key(query_key: str) -> str:
@@ -133,61 +136,39 @@ class RedisTier:
         return await self._read(self.stale_key(query_key))
 
     async def put(self, query_key: str, entry: CacheEntry) -> None:
-        if self._paused():
+        if not self.health.usable():
             return
         raw = entry.to_bytes()
         try:
+            # Not a transaction: on Cluster the two keys live in different slots.
             async with self._client.pipeline(transaction=False) as pipe:
                 pipe.set(self.key(query_key), raw, ex=self._ttl)
                 pipe.set(self.stale_key(query_key), raw, ex=self._stale_ttl)
                 await pipe.execute()
-        except (RedisError, OSError) as exc:
-            self._went_down(exc)
+        except REDIS_ERRORS as exc:
+            self.health.went_down(exc)
         else:
-            self._came_back()
+            self.health.came_back()
 
     async def ping(self) -> RedisState:
-        """Probe Redis now (used by /readyz), updating the tier's state."""
+        """Probe Redis now, updating the shared state (a probe waits at most the timeout)."""
         try:
             await self._client.ping()
-        except (RedisError, OSError) as exc:
-            self._went_down(exc)
+        except REDIS_ERRORS as exc:
+            self.health.went_down(exc)
         else:
-            self._came_back()
+            self.health.came_back()
         return self.state
 
     async def _read(self, key: str) -> CacheEntry | None:
-        if self._paused():
+        if not self.health.usable():
             return None
         try:
             raw = await self._client.get(key)
-        except (RedisError, OSError) as exc:
-            self._went_down(exc)
+        except REDIS_ERRORS as exc:
+            self.health.went_down(exc)
             return None
-        self._came_back()
+        self.health.came_back()
         if raw is None:
             return None
         return CacheEntry.from_bytes(raw if isinstance(raw, bytes) else raw.encode())
-
-    def _paused(self) -> bool:
-        """While down, skip Redis (counting the degradation) except one try per pause."""
-        if self._down_since is None:
-            return False
-        if self._monotonic() - self._down_since >= self._retry_pause:
-            self._down_since = self._monotonic()  # let this call probe, pause the rest
-            return False
-        self._metrics.degradations.labels(kind="redis_down").inc()
-        return True
-
-    def _went_down(self, exc: Exception) -> None:
-        if self._down_since is None:
-            log.warning("redis down; serving from memory only", extra={"error": repr(exc)})
-        self._down_since = self._monotonic()
-        self._metrics.redis_up.set(0)
-        self._metrics.degradations.labels(kind="redis_down").inc()
-
-    def _came_back(self) -> None:
-        if self._down_since is not None:
-            log.info("redis is back; L2 restored")
-        self._down_since = None
-        self._metrics.redis_up.set(1)

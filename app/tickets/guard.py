@@ -14,7 +14,6 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TypeVar
 
-from aiolimiter import AsyncLimiter
 from tenacity import (
     AsyncRetrying,
     RetryCallState,
@@ -27,6 +26,7 @@ from app.metrics import BREAKER_STATE_VALUES, Metrics
 from app.settings import SourceSettings
 from app.tickets.admission import SourceAdmission
 from app.tickets.breaker import BreakerState, CircuitBreaker
+from app.tickets.rate_limit import SourceRateLimit
 from sources.base import TicketSource
 from sources.errors import (
     NotFoundAtSource,
@@ -97,6 +97,7 @@ class GuardedSource:
         sleep: Sleep = asyncio.sleep,
         monotonic: Callable[[], float] = time.monotonic,
         queue_limit: int | None = None,
+        limiter: SourceRateLimit | None = None,
     ) -> None:
         self.source = source
         self.name = source.name
@@ -105,8 +106,8 @@ class GuardedSource:
         self._sleep = sleep
         self._monotonic = monotonic
         self._semaphore = asyncio.Semaphore(settings.concurrency)
-        # One token per 1/rate seconds: AsyncLimiter(rate, 1) would admit a burst of `rate`.
-        self._limiter = AsyncLimiter(1, 1.0 / settings.rate_per_s)
+        # Fleet-wide when built with Redis (registry), else this process's own limiter.
+        self.limiter = limiter or SourceRateLimit(self.name, settings.rate_per_s, sleep=sleep)
         self._policy = RetryPolicy(retries=settings.retries)
         self.breaker = CircuitBreaker(
             settings.breaker_failures,
@@ -153,7 +154,7 @@ class GuardedSource:
             self._count("circuit_open")
             raise CircuitOpenError(self.name, "circuit open: failing fast")
         async with self._semaphore:
-            await self._limiter.acquire()
+            await self.limiter.acquire()
             started = self._monotonic()
             try:
                 async with asyncio.timeout(self.settings.timeout_s):
@@ -200,7 +201,7 @@ class GuardedSource:
         It waits for the same limiter; answered, it counts as `ok`. A failure propagates and
         is counted once, as the attempt's outcome.
         """
-        await self._limiter.acquire()
+        await self.limiter.acquire()
         started = self._monotonic()
         yield
         self._observe(started, "ok")

@@ -4,6 +4,8 @@ search(query) ─ L1 hit ──────────────────�
      │ miss
      └─ flight(key) ─ L2 hit ─────────────────────────► cached (age), maybe refresh in bg
               │ miss                          (N identical misses share one flight)
+              ├─ fleet lease held elsewhere ─ its answer in L2 ─► cached (age)
+              │     (lease dropped or expired, or waited lease_s: fetch here)
               └─ fan-out ─ any source ok ─ store ─────► realtime
                      └ all failed ─ stale copy ───────► cached + warning
                                └ none ────────────────► unavailable + message
@@ -23,6 +25,7 @@ from app.metrics import Metrics
 from app.tickets import messages
 from app.tickets.cache import CacheEntry, MemoryTier, RedisTier
 from app.tickets.fanout import SourceAnswer, fan_out
+from app.tickets.fleet_flight import FleetFlight, Lease
 from app.tickets.guard import ABANDONED, GuardedSource
 from app.tickets.merge import merge_offers
 from app.tickets.model import QueryEcho, SourceReport, TicketResult
@@ -47,8 +50,10 @@ class TicketService:
         clock: Clock = shanghai_now,
         monotonic: Callable[[], float] = time.monotonic,
         single_flight: bool = True,
+        fleet: FleetFlight | None = None,
     ) -> None:
         self.sources = list(sources)
+        self.fleet = fleet
         self.memory = memory
         self.redis = redis
         self._metrics = metrics
@@ -64,6 +69,7 @@ class TicketService:
         self._memory_miss = metrics.cache_requests.labels(tier="memory", result="miss")
         self._flights: dict[tuple[str, bool, bool], asyncio.Task[TicketResult]] = {}
         self._background: set[asyncio.Task[Any]] = set()
+        self._refreshing: set[str] = set()  # fleet-aware background refreshes under way
         self._waiters: dict[asyncio.Task[TicketResult], int] = {}  # callers per flight
 
     async def search(
@@ -145,7 +151,43 @@ class TicketService:
             if entry is not None:
                 self.memory.put(query.key, entry)
                 return self._from_cache(query, echo, entry)
+            if self.fleet is not None:
+                return await self._fetch_for_fleet(self.fleet, query, echo, allow_stale)
         return await self._fetch(query, echo, allow_stale=allow_stale)
+
+    async def _fetch_for_fleet(
+        self, fleet: FleetFlight, query: TicketQuery, echo: QueryEcho, allow_stale: bool
+    ) -> TicketResult:
+        """Fetch once for the whole fleet: hold the lease, or wait for its holder's answer."""
+        deadline = fleet.deadline()
+        lease = await fleet.try_lease(query.key)
+        while lease is False:
+            if fleet.expired(deadline):
+                lease = None
+                break
+            await fleet.pause()
+            entry = await self._l2_answer(query)
+            if entry is not None:
+                return self._from_cache(query, echo, entry)
+            lease = await fleet.try_lease(query.key)
+        if not isinstance(lease, Lease):
+            return await self._fetch(query, echo, allow_stale=allow_stale)
+        try:
+            # The previous holder may have answered between our miss and this lease.
+            entry = await self._l2_answer(query)
+            if entry is not None:
+                return self._from_cache(query, echo, entry)
+            return await self._fetch(query, echo, allow_stale=allow_stale)
+        finally:
+            await fleet.release(lease)
+
+    async def _l2_answer(self, query: TicketQuery) -> CacheEntry | None:
+        """Another replica's answer, once it lands in L2 (a hit is counted; polls are not)."""
+        entry = await self.redis.get(query.key) if self.redis is not None else None
+        if entry is not None:
+            self._metrics.cache_requests.labels(tier="redis", result="hit").inc()
+            self.memory.put(query.key, entry)
+        return entry
 
     # -- live fetch ----------------------------------------------------------------------
 
@@ -275,13 +317,40 @@ class TicketService:
         return result
 
     def _refresh_in_background(self, query: TicketQuery, echo: QueryEcho) -> None:
-        """One background refresh per key at a time, never one per request."""
-        if (query.key, True, False) in self._flights:
+        """One background refresh per key at a time, never one per request (nor, with the
+        fleet flight, one per replica)."""
+        if (query.key, True, False) in self._flights or query.key in self._refreshing:
             return
-        task = self._flight(query, echo, refresh=True, allow_stale=False)
+        task: asyncio.Task[Any]
+        if self.fleet is None:
+            task = self._flight(query, echo, refresh=True, allow_stale=False)
+        else:
+            self._refreshing.add(query.key)
+            task = asyncio.create_task(self._refresh_for_fleet(self.fleet, query, echo))
+            task.add_done_callback(lambda _: self._refreshing.discard(query.key))
         self._background.add(task)
         task.add_done_callback(self._background.discard)
         task.add_done_callback(_observe_refusal)
+
+    async def _refresh_for_fleet(
+        self, fleet: FleetFlight, query: TicketQuery, echo: QueryEcho
+    ) -> None:
+        """Refresh unless another replica is fetching this query or already refreshed it."""
+        lease = await fleet.try_lease(query.key)
+        if lease is False:
+            return  # its answer lands in L2, where this replica reads it once L1 expires
+        try:
+            if isinstance(lease, Lease):
+                entry = await self._l2_answer(query)
+                if entry is not None and self._age(entry) < self._refresh_after:
+                    return  # another replica refreshed it: now in this L1 too
+            flight = self._flight(query, echo, refresh=True, allow_stale=False)
+            self._background.add(flight)  # a background flight: never abandoned by a caller
+            flight.add_done_callback(self._background.discard)
+            await flight
+        finally:
+            if isinstance(lease, Lease):
+                await fleet.release(lease)
 
     def _age(self, entry: CacheEntry) -> float:
         return max(0.0, round((self._clock() - entry.as_of).total_seconds(), 3))

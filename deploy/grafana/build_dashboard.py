@@ -210,7 +210,8 @@ def sections() -> list[tuple[str, list[Panel]]]:
             "timeseries",
             "Degradations by kind",
             "Times per second the service degraded instead of failing (stale_cache, "
-            "redis_down, llm_fallback, source_down, session_single_turn, unavailable).",
+            "redis_down, llm_fallback, source_down, session_single_turn, session_memory_only, "
+            "session_lost, unavailable).",
             [
                 target(
                     f"sum by (kind) (rate(railtrip_degradations_total[{RATE}]))",

@@ -3,12 +3,39 @@
 from __future__ import annotations
 
 import argparse
+import json
+import time
 
 import uvicorn
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from sources.sandbox.faults import FaultConfig
 from sources.sandbox.vendor12306 import create_12306_app
 from sources.sandbox.vendor_juhe import create_juhe_app
+
+COUNTERS_PATH = "/_sandbox/counters"
+
+
+class ExposedCounters:
+    """`GET /_sandbox/counters`: the vendor's own request counters, plus when each request
+    arrived (wall-clock seconds), so a test in another process can count what this vendor
+    received. The counters route itself is not counted."""
+
+    def __init__(self, app: ASGIApp, faults: FaultConfig) -> None:
+        self.app = app
+        self.faults = faults
+        self.arrivals: dict[str, list[float]] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] == COUNTERS_PATH:
+            body = json.dumps({**self.faults.counters(), "arrivals": self.arrivals}).encode()
+            headers = [(b"content-type", b"application/json")]
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
+            return
+        if scope["type"] == "http":
+            self.arrivals.setdefault(scope["path"], []).append(time.time())
+        await self.app(scope, receive, send)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -22,12 +49,20 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="12306 only: answer queries without the init cookies",
     )
+    parser.add_argument(
+        "--expose-counters",
+        action="store_true",
+        help=f"serve the request counters and arrival times at GET {COUNTERS_PATH}",
+    )
     args = parser.parse_args(argv)
     faults = FaultConfig.from_env(args.vendor)
+    app: ASGIApp
     if args.vendor == "12306":
         app = create_12306_app(faults=faults, require_cookies=not args.no_cookie_check)
     else:
         app = create_juhe_app(faults=faults)
+    if args.expose_counters:
+        app = ExposedCounters(app, faults)
     print(f"sandbox {args.vendor} on http://{args.host}:{args.port} ({faults!r})")
     uvicorn.run(app, host=args.host, port=args.port, log_level="info")
 

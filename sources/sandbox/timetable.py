@@ -174,16 +174,13 @@ class Timetable:
             for index, run in enumerate(self.network.runs)
         )
 
-    def train(self, code: str, start_date: dt.date) -> Train | None:
-        """The train numbered `code` (either number of a renumbered one) leaving on `start_date`."""
-        index = self._by_code.get(code.upper())
-        if index is None:
-            return None
-        return self._train(index, start_date, code.upper())
-
     def train(self, number: str, start_date: dt.date) -> Train | None:
-        """The train `number` (its code G1, or 12306's train_no) leaving its origin that day."""
-        return next((t for t in self.trains(start_date) if number in (t.code, t.train_no)), None)
+        """The train `number` (either code of a renumbered one, or 12306's train_no) leaving
+        its origin on `start_date`."""
+        index = self._by_code.get(number.upper())
+        if index is not None:
+            return self._train(index, start_date, number.upper())
+        return next((t for t in self.trains(start_date) if t.train_no == number), None)
 
     def rides(self, from_code: str, to_code: str, date: dt.date) -> list[Ride]:
         """Rides departing on `date` from any station of `from_code`'s city to `to_code`'s."""

@@ -1,10 +1,11 @@
-"""`POST /v1/chat`: multi-turn slot filling kept in Redis, single-turn when Redis is not there."""
+"""`POST /v1/chat`: multi-turn slot filling kept in Redis and in memory, losses told."""
 
 from __future__ import annotations
 
 import redis.asyncio as aioredis
 
 from app.agent import texts
+from app.intent.model import TravelIntent
 from app.sessions import SESSION_KEY
 from tests.app.agent.harness import TODAY, metric, running_app
 from tests.redis_server import RedisServer
@@ -92,23 +93,111 @@ async def test_another_stop_is_appended_to_the_trip(redis_url: str) -> None:
     assert [leg["segment"] for leg in second["itinerary"]["legs"]][0] == 0
 
 
-async def test_without_redis_configured_each_turn_is_answered_alone_with_a_warning() -> None:
+async def test_without_redis_the_embedded_default_remembers_turns_in_memory() -> None:
+    async with running_app() as (client, state):
+        first = (
+            await client.post("/v1/chat", json={"text": "下周末，预算2000", "today": TODAY})
+        ).json()
+        second = (
+            await client.post(
+                "/v1/chat",
+                json={"session_id": first["session_id"], "text": "北京到上海", "today": TODAY},
+            )
+        ).json()
+    assert texts.SESSION_SINGLE_TURN not in first["warnings"] + second["warnings"]
+    assert second["itinerary"] is not None
+    assert second["intent"]["budget"] == 2000, "the first turn was remembered"
+    assert metric(state, "railtrip_degradations_total", kind="session_single_turn") == 0
+
+
+async def test_a_session_no_store_has_any_more_is_told_to_the_traveller() -> None:
     async with running_app() as (client, state):
         body = (
-            await client.post("/v1/chat", json={"text": "12月4日北京到上海", "today": TODAY})
+            await client.post(
+                "/v1/chat",
+                json={"session_id": "gone-1234", "text": "12月4日北京到上海", "today": TODAY},
+            )
         ).json()
-    assert body["itinerary"] is not None
-    assert body["warnings"][0] == texts.SESSION_SINGLE_TURN
-    assert metric(state, "railtrip_degradations_total", kind="session_single_turn") == 1
+    assert body["warnings"][0] == texts.SESSION_EXPIRED
+    assert body["warnings"][0].startswith("之前的对话已过期，请重新告诉我")
+    assert body["itinerary"] is not None, "the turn is still answered on its own"
+    assert metric(state, "railtrip_degradations_total", kind="session_lost") == 1
 
 
-async def test_redis_down_during_a_chat_degrades_to_single_turn_never_an_error(
+async def test_a_session_lost_to_a_redis_restart_is_told_on_another_replica(
+    own_redis: RedisServer,
+) -> None:
+    async with running_app(redis_url=own_redis.url) as (client, _):
+        first = await client.post("/v1/chat", json={"text": "下周末，预算2000", "today": TODAY})
+        sid = first.json()["session_id"]
+    own_redis.stop()
+    own_redis.start()  # no persistence: every session is gone
+    async with running_app(redis_url=own_redis.url) as (client, state):
+        second = await client.post(
+            "/v1/chat", json={"session_id": sid, "text": "北京到上海", "today": TODAY}
+        )
+    body = second.json()
+    assert second.status_code == 200
+    assert body["warnings"][0] == texts.SESSION_EXPIRED
+    assert body["intent"]["budget"] is None
+    assert metric(state, "railtrip_degradations_total", kind="session_lost") == 1
+
+
+async def test_a_replica_that_still_holds_a_session_puts_it_back_after_a_redis_restart(
+    own_redis: RedisServer,
+) -> None:
+    async with running_app(redis_url=own_redis.url) as (client, _):
+        first = await client.post("/v1/chat", json={"text": "下周末，预算2000", "today": TODAY})
+        sid = first.json()["session_id"]
+        own_redis.stop()
+        own_redis.start()
+        second = await client.post(
+            "/v1/chat", json={"session_id": sid, "text": "北京到上海", "today": TODAY}
+        )
+    assert second.json()["intent"]["budget"] == 2000
+    assert texts.SESSION_EXPIRED not in second.json()["warnings"]
+    redis = aioredis.Redis.from_url(own_redis.url)
+    try:
+        assert await redis.exists(SESSION_KEY.format(session_id=sid)) == 1
+    finally:
+        await redis.aclose()
+
+
+async def test_a_change_made_while_redis_is_down_is_kept_and_written_back(
     own_redis: RedisServer,
 ) -> None:
     async with running_app(redis_url=own_redis.url) as (client, state):
         first = await client.post("/v1/chat", json={"text": "下周末，预算2000", "today": TODAY})
         sid = first.json()["session_id"]
         assert texts.SESSION_SINGLE_TURN not in first.json()["warnings"]
+        own_redis.stop()
+        second = await client.post(
+            "/v1/chat", json={"session_id": sid, "text": "北京到上海", "today": TODAY}
+        )
+        assert second.status_code == 200
+        assert second.json()["intent"]["budget"] == 2000, "read from this replica's memory"
+        assert state.sessions.pending_write_back == 1
+        assert metric(state, "railtrip_degradations_total", kind="session_memory_only") == 1
+        own_redis.start()
+        await state.sessions.write_back()  # what the shared health runs when Redis returns
+        assert state.sessions.pending_write_back == 0
+    redis = aioredis.Redis.from_url(own_redis.url)
+    try:
+        stored = await redis.get(SESSION_KEY.format(session_id=sid))
+    finally:
+        await redis.aclose()
+    assert stored is not None
+    written = TravelIntent.model_validate_json(stored)
+    assert (written.destination, written.budget) == ("上海", 2000), "the change made while down"
+
+
+async def test_redis_down_for_a_session_this_replica_never_saw_is_single_turn(
+    own_redis: RedisServer,
+) -> None:
+    async with running_app(redis_url=own_redis.url) as (client, _):
+        first = await client.post("/v1/chat", json={"text": "下周末，预算2000", "today": TODAY})
+        sid = first.json()["session_id"]
+    async with running_app(redis_url=own_redis.url) as (client, state):
         own_redis.stop()
         second = await client.post(
             "/v1/chat", json={"session_id": sid, "text": "12月4日北京到上海", "today": TODAY}

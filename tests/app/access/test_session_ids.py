@@ -24,7 +24,7 @@ async def test_a_client_chosen_id_is_replaced_by_a_server_generated_one(redis_ur
         reply = await chat(client, "12月4日北京到上海", session_id="my-own-id-123")
         assert reply["session_id"] != "my-own-id-123"
         assert len(reply["session_id"]) == 32 and int(reply["session_id"], 16) >= 0
-        assert texts.SESSION_RESTARTED in reply["warnings"]
+        assert texts.SESSION_EXPIRED in reply["warnings"]
         assert await state.redis.exists("railtrip:session:v1:my-own-id-123") == 0
 
 

@@ -1,0 +1,115 @@
+"""One shared "is Redis answering?" state for every Redis user in a replica.
+
+The cache tier, the fleet rate limiter, the fleet single-flight and the session store all ask
+`usable()` before touching Redis and report each outcome (`went_down` / `came_back`). So one
+stall found by any of them costs the others nothing: while down, Redis is skipped and probed
+once per `retry_pause_s` in the background, and every user notices the recovery at once.
+`/readyz` reads `state` (the last known one) and starts a probe, never waiting long for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Literal
+
+from redis.exceptions import RedisError
+
+from app.metrics import Metrics
+
+log = logging.getLogger("railtrip.redis")
+
+RedisState = Literal["ok", "down", "disabled"]
+REDIS_ERRORS: tuple[type[BaseException], ...] = (RedisError, OSError)
+"""What a Redis call raises when Redis (or the way to it) fails; never a bug of ours."""
+
+
+class RedisHealth:
+    """Last known Redis state, shared by the replica's Redis users; probes paced while down."""
+
+    def __init__(
+        self,
+        metrics: Metrics,
+        *,
+        retry_pause_s: float = 1.0,
+        monotonic: Callable[[], float] = time.monotonic,
+        ping: Callable[[], Awaitable[Any]] | None = None,
+    ) -> None:
+        self._metrics = metrics
+        self._ping_fn = ping
+        self._retry_pause = retry_pause_s
+        self._monotonic = monotonic
+        self._down_since: float | None = None
+        self._probe: asyncio.Task[None] | None = None
+        self._listeners: list[Callable[[], Coroutine[Any, Any, None]]] = []
+        self._background: set[asyncio.Task[Any]] = set()
+        metrics.track_redis()
+        metrics.redis_up.set(1)
+
+    @property
+    def state(self) -> RedisState:
+        return "down" if self._down_since is not None else "ok"
+
+    def usable(self) -> bool:
+        """May this call try Redis? While down: no (counted). Once per pause Redis is probed:
+        in the background when a `ping` was given (no traveller's request pays for it),
+        else by letting this one call through."""
+        if self._down_since is None:
+            return True
+        if self._monotonic() - self._down_since >= self._retry_pause:
+            self._down_since = self._monotonic()  # pause the next probe
+            if self._ping_fn is None:
+                return True
+            self._start_probe(self._ping_fn)
+        self._metrics.degradations.labels(kind="redis_down").inc()
+        return False
+
+    def went_down(self, exc: BaseException) -> None:
+        if self._down_since is None:
+            log.warning("redis down; degrading", extra={"error": repr(exc)})
+        self._down_since = self._monotonic()
+        self._metrics.redis_up.set(0)
+        self._metrics.degradations.labels(kind="redis_down").inc()
+
+    def came_back(self) -> None:
+        if self._down_since is None:
+            return
+        log.info("redis is back")
+        self._down_since = None
+        self._metrics.redis_up.set(1)
+        for listener in self._listeners:
+            task = asyncio.get_running_loop().create_task(listener())
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    def on_recovery(self, listener: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Run `listener()` in the background each time Redis comes back (e.g. write-back)."""
+        self._listeners.append(listener)
+
+    async def probe(self, ping: Callable[[], Awaitable[Any]], wait_s: float) -> RedisState:
+        """Start a probe (one at a time) and wait for it at most `wait_s`; the state after."""
+        probe = self._start_probe(ping)
+        await asyncio.wait({probe}, timeout=wait_s)
+        return self.state
+
+    def _start_probe(self, ping: Callable[[], Awaitable[Any]]) -> asyncio.Task[None]:
+        if self._probe is None or self._probe.done():
+            self._probe = asyncio.get_running_loop().create_task(self._ping(ping))
+        return self._probe
+
+    async def _ping(self, ping: Callable[[], Awaitable[Any]]) -> None:
+        try:
+            await ping()
+        except REDIS_ERRORS as exc:
+            self.went_down(exc)
+        else:
+            self.came_back()
+
+    async def aclose(self) -> None:
+        """Cancel a probe or write-back still running (app shutdown)."""
+        tasks = [t for t in (self._probe, *self._background) if t is not None and not t.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)

@@ -1,0 +1,186 @@
+"""Fleet-wide pieces on the suite's real Redis: two query services as two replicas.
+
+Leases and slots live in Redis; waiting uses real (short) polls bounded by asyncio.timeout,
+so a broken handover fails fast instead of hanging.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import redis.asyncio as aioredis
+
+from app.gcra import Gcra
+from app.main import _redis_client
+from app.metrics import Metrics
+from app.redis_health import RedisHealth
+from app.settings import SourceSettings
+from app.tickets.cache import MemoryTier, RedisTier
+from app.tickets.fleet_flight import FleetFlight, Lease
+from app.tickets.guard import GuardedSource
+from app.tickets.rate_limit import SourceRateLimit
+from app.tickets.service import TicketService
+from sources.errors import SourceServerError
+from tests.app.tickets.fakes import BJN, SHQ, FakeSource, query
+from tests.clocks import FakeTime
+
+LONG_LEASE_S = 30.0  # a handover "at once" must not wait for this
+BOUND_S = 10.0
+
+
+async def called(source: FakeSource) -> None:
+    """Until the holder's fetch has reached its source (it then holds the lease)."""
+    for _ in range(100_000):
+        if source.calls:
+            return
+        await asyncio.sleep(0)
+    raise AssertionError("the holder never reached its source")
+
+
+def replica(
+    url: str, source: FakeSource, *, lease_s: float = LONG_LEASE_S, time: FakeTime | None = None
+) -> TicketService:
+    """One replica's query service: its own L1, health and client; the shared Redis.
+
+    With `time`, the calendar and L1 follow it (for ages); leases and polls stay real."""
+    metrics = Metrics()
+    client = _redis_client(url)
+    health = RedisHealth(metrics)
+    tier = RedisTier(client, metrics, 300, 1800, health=health)
+    guarded = GuardedSource(source, SourceSettings(retries=0, rate_per_s=1000), metrics)
+    fleet = FleetFlight(client, health, lease_s=lease_s, poll_s=0.01)
+    if time is None:
+        return TicketService([guarded], metrics, MemoryTier(30, 1800, 64), tier, fleet=fleet)
+    return TicketService(
+        [guarded],
+        metrics,
+        MemoryTier(30, 1800, 64, timer=time.monotonic),
+        tier,
+        fleet=fleet,
+        refresh_after_s=20,
+        clock=time.now,
+        monotonic=time.monotonic,
+    )
+
+
+async def test_the_second_replica_waits_for_the_first_ones_answer(redis_url: str) -> None:
+    gate = asyncio.Event()
+    first_src, second_src = FakeSource("a", gate=gate), FakeSource("a")
+    first, second = replica(redis_url, first_src), replica(redis_url, second_src)
+    async with asyncio.timeout(BOUND_S):
+        holder = asyncio.create_task(first.search(query(), BJN, SHQ))
+        await called(first_src)
+        waiter = asyncio.create_task(second.search(query(), BJN, SHQ))
+        await asyncio.sleep(0.05)  # several polls: it keeps waiting while the lease is held
+        assert not waiter.done() and second_src.calls == []
+        gate.set()
+        answers = await asyncio.gather(holder, waiter)
+    assert [a.freshness for a in answers] == ["realtime", "cached"]
+    assert second_src.calls == [], "the answer came from L2, not a second fetch"
+
+
+async def test_a_holder_that_fails_hands_over_at_once_not_at_lease_expiry(redis_url: str) -> None:
+    gate = asyncio.Event()
+    failing = FakeSource("a", gate=gate, error=SourceServerError("a", "HTTP 500", 500))
+    healthy = FakeSource("a")
+    first, second = replica(redis_url, failing), replica(redis_url, healthy)
+    async with asyncio.timeout(BOUND_S):  # far below LONG_LEASE_S
+        holder = asyncio.create_task(first.search(query(), BJN, SHQ))
+        await called(failing)
+        waiter = asyncio.create_task(second.search(query(), BJN, SHQ))
+        await asyncio.sleep(0.05)
+        gate.set()
+        failed, answered = await asyncio.gather(holder, waiter)
+    assert failed.freshness == "unavailable"
+    assert answered.freshness == "realtime" and len(healthy.calls) == 1
+
+
+async def test_a_dead_holders_lease_delays_the_others_no_longer_than_its_ttl(
+    redis_url: str,
+) -> None:
+    client = aioredis.Redis.from_url(redis_url)
+    # A replica took the lease for 300 ms and died: nobody will drop it.
+    await client.set(FleetFlight.key(query().key), "dead-holder", px=300)
+    await client.aclose()
+    source = FakeSource("a")
+    service = replica(redis_url, source, lease_s=LONG_LEASE_S)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    async with asyncio.timeout(BOUND_S):
+        answer = await service.search(query(), BJN, SHQ)
+    assert answer.freshness == "realtime" and len(source.calls) == 1
+    assert loop.time() - started < 0.3 + 2.0, "took over once the lease expired"
+
+
+async def test_an_old_hit_is_refreshed_once_for_the_fleet_not_once_per_replica(
+    redis_url: str,
+) -> None:
+    time = FakeTime()
+    a_src, b_src = FakeSource("a"), FakeSource("a")
+    a, b = replica(redis_url, a_src, time=time), replica(redis_url, b_src, time=time)
+    await a.search(query(), BJN, SHQ)
+    assert (await b.search(query(), BJN, SHQ)).freshness == "cached"  # via L2, now in b's L1
+    time.advance(25)  # past refresh_after (20 s), inside L1's 30 s
+    assert (await a.search(query(), BJN, SHQ)).age_s == 25
+    await asyncio.gather(*a._background)
+    assert len(a_src.calls) == 2, "a refreshed in the background"
+    assert (await b.search(query(), BJN, SHQ)).age_s == 25
+    await asyncio.gather(*b._background)
+    assert b_src.calls == [], "b found a's refresh in L2 instead of fetching again"
+    assert (await b.search(query(), BJN, SHQ)).age_s == 0
+
+
+async def test_only_the_holder_can_drop_its_lease(redis_url: str) -> None:
+    metrics = Metrics()
+    client = _redis_client(redis_url)
+    fleet = FleetFlight(client, RedisHealth(metrics), lease_s=5, poll_s=0.01)
+    lease = await fleet.try_lease("q1")
+    assert isinstance(lease, Lease)
+    assert await fleet.try_lease("q1") is False
+    await fleet.release(Lease(lease.key, "someone-else"))
+    assert await fleet.try_lease("q1") is False
+    await fleet.release(lease)
+    assert isinstance(await fleet.try_lease("q1"), Lease)
+
+
+async def test_with_redis_down_every_replica_fetches_for_itself() -> None:
+    metrics = Metrics()
+    health = RedisHealth(metrics)
+    fleet = FleetFlight(_redis_client("redis://127.0.0.1:1/0"), health, lease_s=5, poll_s=0.01)
+    assert await fleet.try_lease("q1") is None
+    assert health.state == "down"
+
+
+async def test_two_replicas_share_one_source_budget(redis_url: str) -> None:
+    sleeps: list[float] = []
+
+    async def record(seconds: float) -> None:
+        sleeps.append(seconds)
+
+    limits = [
+        SourceRateLimit(
+            "rail12306",
+            0.01,  # one slot per 100 s: the second replica is handed the next one
+            gcra=Gcra(_redis_client(redis_url)),
+            health=RedisHealth(Metrics()),
+            sleep=record,
+        )
+        for _ in range(2)
+    ]
+    await limits[0].acquire()
+    await limits[1].acquire()
+    assert len(sleeps) == 1 and 70 < sleeps[0] <= 100, sleeps
+
+
+async def test_the_limiter_falls_back_to_its_share_of_the_rate_when_redis_is_down() -> None:
+    health = RedisHealth(Metrics())
+    limit = SourceRateLimit(
+        "rail12306",
+        6.0,
+        gcra=Gcra(_redis_client("redis://127.0.0.1:1/0")),
+        health=health,
+        expected_replicas=3,
+    )
+    await limit.acquire()  # Redis refuses: this request is paced locally instead
+    assert health.state == "down" and not limit.fleet_wide
+    assert limit.fallback_rate_per_s == 2.0
