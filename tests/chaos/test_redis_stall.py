@@ -53,7 +53,7 @@ async def test_redis_paused_for_5s_adds_milliseconds_to_warm_requests(own_redis:
     fast = {"rate_per_s": 100.0, "concurrency": 10}
     settings = Settings(
         redis_url=own_redis.url,
-        source_overrides={"sandbox-12306": fast, "sandbox-partner": fast},
+        source_overrides={"sandbox-12306": fast, "sandbox-juhe": fast},
         log_level="WARNING",
     )
     async with running(settings) as (app, client):

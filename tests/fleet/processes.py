@@ -107,6 +107,6 @@ def data_arrivals(vendor: Process) -> list[float]:
     return sorted(
         t
         for path, times in arrivals.items()
-        if path.startswith(("/otn/leftTicket/query", "/v2/trains/search"))
+        if path.startswith(("/otn/leftTicket/query", "/fapigw/train/query"))
         for t in times
     )

@@ -27,9 +27,9 @@ async def test_killing_the_lease_holder_mid_fetch_hands_over_at_the_lease_expiry
     redis.Redis.from_url(redis_server.url).flushall()
     started: list[Process] = []
     try:
-        vendor = start_vendor("partner", latency_ms=VENDOR_LATENCY_MS)
+        vendor = start_vendor("juhe", latency_ms=VENDOR_LATENCY_MS)
         started.append(vendor)
-        env = fleet_env(redis_server.url, {"partner": vendor}, RAILTRIP_FLIGHT_LEASE_S=str(LEASE_S))
+        env = fleet_env(redis_server.url, {"juhe": vendor}, RAILTRIP_FLIGHT_LEASE_S=str(LEASE_S))
         holder, other = start_railtrip(env), start_railtrip(env)
         started += [holder, other]
         query = params(3)

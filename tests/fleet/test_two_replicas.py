@@ -21,7 +21,7 @@ from tests.redis_server import RedisServer
 
 RATE_PER_S = 10.0
 PAIRS = (("北京", "上海"), ("北京", "南京"), ("上海", "杭州"), ("北京", "武汉"), ("广州", "深圳"))
-SOURCES = ("rail12306", "partner")
+SOURCES = ("rail12306", "juhe")
 
 
 def params(index: int) -> dict[str, str]:
@@ -49,6 +49,7 @@ def fleet_env(redis_url: str, vendors: dict[str, Process], **extra: str) -> dict
         "RAILTRIP_SANDBOX_ADMIN": "0",
         "RAILTRIP_QUERY_DEADLINE_S": "20",
         "RAILTRIP_LOG_LEVEL": "WARNING",
+        "RAILTRIP_JUHE_API_KEY": "fleet-test-key",  # the standalone vendor takes any key
         **{f"RAILTRIP_{name.upper()}_BASE_URL": vendor.url for name, vendor in vendors.items()},
         **{f"RAILTRIP_{name.upper()}_RATE_PER_S": str(RATE_PER_S) for name in vendors},
         **extra,
@@ -60,7 +61,7 @@ def fleet(redis_server: RedisServer) -> Iterator[Fleet]:
     redis.Redis.from_url(redis_server.url).flushall()
     started: list[Process] = []
     try:
-        vendors = {"rail12306": start_vendor("12306"), "partner": start_vendor("partner")}
+        vendors = {"rail12306": start_vendor("12306"), "juhe": start_vendor("juhe")}
         started += vendors.values()
         env = fleet_env(redis_server.url, vendors)
         replicas = [start_railtrip(env), start_railtrip(env)]
