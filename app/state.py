@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # annotations only: these modules import app.state themselves
     from app.intent.llm import LlmIntentParser
     from app.intent.parser import IntentParser
     from app.sessions import SessionStore
+    from app.tickets.timetable_stops import TimetableStopLists
     from sources.sandbox.faults import FaultConfig
 
 
@@ -59,3 +60,4 @@ class AppState:
     agent: PlanningAgent
     llm: LlmIntentParser | None = None
     sandbox_faults: dict[str, FaultConfig] = field(default_factory=dict)
+    stop_lists: TimetableStopLists = None  # type: ignore[assignment]  # set by the lifespan
