@@ -37,6 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     plan = sub.add_parser("plan", help="plan a trip from a sentence")
     plan.add_argument("text")
     plan.add_argument("--today", default=None, help="YYYY-MM-DD (default: today in Shanghai)")
+    sub.add_parser("mcp", help="serve the tools over MCP on stdin/stdout")
     sub.add_parser("eval-intent", help="score the intent parser: eval-intent [--parser rules|llm]")
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["eval-intent"]:
@@ -50,6 +51,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         uvicorn.run("app.main:app", host=args.host, port=args.port, log_level="info")
         return 0
+    if args.command == "mcp":
+        from app.mcp.stdio import main as serve_mcp_stdio
+
+        return serve_mcp_stdio()
     if args.command == "stations":
         return _stations(args.query)
     if args.command == "tickets":

@@ -24,6 +24,7 @@ from app.intent.llm import LlmIntentParser
 from app.intent.parser import IntentParser
 from app.limits import BodyLimitMiddleware
 from app.logs import configure_logging, request_id
+from app.mcp import mount_mcp, serve_mcp
 from app.metrics import Metrics
 from app.registry import (
     build_http_client,
@@ -36,6 +37,7 @@ from app.sessions import SessionStore
 from app.settings import Settings
 from app.state import AppState, Runtime
 from app.tickets.cache import RedisTier
+from app.tickets.timetable_stops import TimetableStopLists
 from sources.stations import StationDirectory, load_directory
 
 log = logging.getLogger("railtrip.http")
@@ -157,9 +159,11 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
             sessions=SessionStore(redis, settings.session_ttl_s),
             agent=agent,
             llm=llm,
+            stop_lists=TimetableStopLists(sandbox.timetable, runtime.clock),
         )
         try:
-            yield
+            async with serve_mcp(app, app.state.rt):
+                yield
         finally:
             await ticket_service.aclose()
             await http.aclose()
@@ -182,6 +186,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     app.include_router(plan.router)
     if settings.sandbox_admin:
         app.include_router(sandbox_admin.router)
+    mount_mcp(app)
     return app
 
 

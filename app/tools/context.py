@@ -28,22 +28,27 @@ class ToolFailure(Exception):
     """A call the caller can correct (bad input, unknown station, date off sale): a tool error,
     not a protocol error, so a model reads `message` and tries again."""
 
-    def __init__(self, code: str, message: str, field: str | None = None) -> None:
+    def __init__(
+        self, code: str, message: str, field: str | None = None, **details: object
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.field = field
+        self.details = details
 
     @classmethod
     def from_service(cls, exc: ServiceError) -> ToolFailure:
-        field = exc.details.get("field")
-        return cls(exc.code, exc.message, field if isinstance(field, str) else None)
+        """The API's error body as a tool error (`suggestions` for an unknown station …)."""
+        details = dict(exc.details)
+        field = details.pop("field", None)
+        return cls(exc.code, exc.message, field if isinstance(field, str) else None, **details)
 
-    def body(self) -> dict[str, str]:
-        body = {"code": self.code, "message": self.message}
+    def body(self) -> dict[str, object]:
+        body: dict[str, object] = {"code": self.code, "message": self.message}
         if self.field:
             body["field"] = self.field
-        return body
+        return body | self.details
 
 
 class ToolContext:
