@@ -27,7 +27,12 @@ MCP_PATH = "/mcp"
 class McpEndpoint:
     """Forwards `/mcp` to the running app's MCP transport; refusals leave as `{code, message}`."""
 
+    def __init__(self) -> None:
+        self.route: Route | None = None
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        # FastAPI names only its own routes in the scope; the request metrics read the name.
+        scope.setdefault("route", self.route)
         transport: StreamableHTTPASGIApp | None = getattr(scope["app"].state, "mcp", None)
         if transport is None:
             response = JSONResponse(
@@ -39,16 +44,14 @@ class McpEndpoint:
 
 
 def _json_refusals(scope: Scope, receive: Receive, send: Send) -> Send:
-    """The SDK refuses (bad Host 421, Origin 403, Content-Type 400 …) in plain text; say it as
+    """The SDK refuses (bad Host 421, Origin 403, Content-Type 400 …) in bare text; say it as
     the API's `{code, message}` JSON so every client reads errors one way."""
     refused: dict[str, int] = {}
 
     async def wrapped(message: Message) -> None:
         if message["type"] == "http.response.start":
             headers = dict(message.get("headers", ()))
-            if message["status"] >= 400 and headers.get(b"content-type", b"").startswith(
-                b"text/plain"
-            ):
+            if message["status"] >= 400 and b"json" not in headers.get(b"content-type", b""):
                 refused["status"] = message["status"]
                 return
         elif message["type"] == "http.response.body" and refused:
@@ -68,7 +71,9 @@ def _json_refusals(scope: Scope, receive: Receive, send: Send) -> Send:
 
 def mount_mcp(app: FastAPI) -> None:
     """Route `/mcp` (every method the transport speaks) to the app's MCP transport."""
-    app.router.routes.append(Route(MCP_PATH, endpoint=McpEndpoint()))
+    endpoint = McpEndpoint()
+    endpoint.route = Route(MCP_PATH, endpoint=endpoint)
+    app.router.routes.append(endpoint.route)
 
 
 def _security(hosts: list[str]) -> TransportSecuritySettings:
