@@ -7,6 +7,7 @@ in each lifespan (a session manager runs once), and the route forwards to the cu
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -94,9 +95,25 @@ async def serve_mcp(app: FastAPI, state: AppState) -> AsyncIterator[None]:
         transport_security=_security(list(state.settings.mcp_allowed_hosts)),
     )
     manager = server.session_manager
-    async with manager.run():
-        app.state.mcp = StreamableHTTPASGIApp(manager)
-        try:
-            yield
-        finally:
-            app.state.mcp = None
+    running, stop = asyncio.Event(), asyncio.Event()
+
+    async def run() -> None:
+        # Its own task: the manager's task group must be left by the task that entered it,
+        # and a lifespan may be entered and left by different tasks (test fixtures are).
+        async with manager.run():
+            running.set()
+            await stop.wait()
+
+    task = asyncio.create_task(run(), name="mcp-session-manager")
+    started = asyncio.create_task(running.wait())
+    await asyncio.wait({task, started}, return_when=asyncio.FIRST_COMPLETED)
+    if not running.is_set():
+        started.cancel()
+        await task  # it ended before serving: raise what stopped it
+    app.state.mcp = StreamableHTTPASGIApp(manager)
+    try:
+        yield
+    finally:
+        app.state.mcp = None
+        stop.set()
+        await task
