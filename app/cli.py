@@ -42,6 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     plan = sub.add_parser("plan", help="plan a trip from a sentence")
     plan.add_argument("text")
     plan.add_argument("--today", default=None, help="YYYY-MM-DD (default: today in Shanghai)")
+    sub.add_parser("mcp", help="serve the tools over MCP on stdin/stdout")
     sub.add_parser("eval-intent", help="score the intent parser: eval-intent [--parser rules|llm]")
     sub.add_parser("eval-plans", help="plan suites: eval-plans [--suite delivery] [--verbose]")
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -60,6 +61,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         uvicorn.run("app.main:app", host=args.host, port=args.port, log_level="info")
         return 0
+    if args.command == "mcp":
+        from app.mcp.stdio import main as serve_mcp_stdio
+
+        return serve_mcp_stdio()
     if args.command == "stations":
         return _stations(args.query)
     if args.command == "tickets":

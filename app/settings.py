@@ -107,6 +107,17 @@ class Settings(BaseSettings):
     agent_mode: Literal["state_machine", "llm_tools"] = "state_machine"
     agent_max_steps: int = Field(default=10, ge=1, le=50)
     log_level: str = "INFO"
+    # MCP (`/mcp`): Host headers the Streamable HTTP transport accepts (DNS-rebinding guard).
+    mcp_allowed_hosts: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: ["127.0.0.1:*", "localhost:*"]
+    )
+
+    @field_validator("mcp_allowed_hosts", mode="before")
+    @classmethod
+    def _split_hosts(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
 
     @field_validator("sources", mode="before")
     @classmethod

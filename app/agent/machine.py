@@ -482,13 +482,15 @@ class PlanningAgent:
             if result is not None and best is not None:
                 for warning in result.warnings:
                     run.warn(warning)
+        answers = self._results_used(run, best)
         return PlanReply(
             intent=run.intent,
             itinerary=best,
             alternatives=run.itineraries[1:],
             summary=run.summary,
             freshness=freshness,
-            sources=merge_sources(self._results_used(run, best)),
+            as_of=min((r.as_of for r in answers if r.as_of is not None), default=None),
+            sources=merge_sources(answers),
             agent=AgentInfo(mode=run.mode, steps=steps, trace=run.trace),
             warnings=run.warnings,
             clarify_question=run.clarify_question,

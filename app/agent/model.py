@@ -50,6 +50,7 @@ class PlanReply(BaseModel):
     alternatives: list[Itinerary] = Field(default_factory=list)
     summary: str
     freshness: Freshness = "unavailable"
+    as_of: dt.datetime | None = None  # the oldest ticket answer the reply rests on
     sources: list[SourceReport] = Field(default_factory=list)
     agent: AgentInfo
     warnings: list[str] = Field(default_factory=list)
