@@ -8,6 +8,8 @@ Conventions (documented because every one of them is a choice):
   Monday; 下个月 alone is the 1st of next month; 月初 the 1st, 月中/中旬 the 15th, 下旬 the
   21st, 月底 the last day.
 - N号 is this month's when still ahead, else next month's; N月N日 likewise rolls to next year.
+  这个月10号 is this month's 10th, 下个月5号/下月5号 next month's 5th; numeric 12/6, 12-06,
+  12.6 are month/day, in the nearest year that keeps the date from being past.
 - Holidays are their next occurrence on or after today: 元旦 1/1, 五一 5/1, 国庆 10/1, 圣诞
   12/25, 跨年 12/31, and 春节 / 除夕 / 端午 / 中秋 from the lunar calendar.
 - A second date joined by 到/至/-, or followed by 回/回来/返回, is the return date; bare
@@ -288,6 +290,39 @@ def _iso(m: re.Match[str]) -> _Expr:
     return _Expr(m.start(), m.end(), lambda a, t, s: (day, None))
 
 
+@_pattern(
+    r"(?P<pre>下下个?|下个?|这个?|本|当)月\s*(?P<d>" + _NUM + r")\s*(?:号|日(?!游))"
+)
+def _relative_month_day(m: re.Match[str]) -> _Expr | None:
+    day = to_int(m.group("d"))
+    if day is None or not 1 <= day <= 31:
+        return None
+    pre = m.group("pre")
+    shift = 0 if pre[0] in "这本当" else (2 if pre.startswith("下下") else 1)
+
+    def resolve(anchor: dt.date, today: dt.date, second: bool):
+        first = _add_months(today, shift, 1)
+        return _safe_date(first.year, first.month, day), None
+
+    return _Expr(m.start(), m.end(), resolve)
+
+
+@_pattern(
+    r"(?<![0-9./\-:：])(?P<m>\d{1,2})\s*(?P<sep>[/.\-])\s*(?P<d>\d{1,2})"
+    r"(?![0-9./\-:：]|\s*(?:天|日游|晚|夜|人|位|个|元|块|点|小时|分|k|w|万|千|%|折|张|次))"
+)
+def _numeric_month_day(m: re.Match[str]) -> _Expr | None:
+    month, day = int(m.group("m")), int(m.group("d"))
+    if not 1 <= month <= 12 or not 1 <= day <= 31:
+        return None
+
+    def resolve(anchor: dt.date, today: dt.date, second: bool):
+        base = anchor if second else today
+        return _next_yearly(base, lambda y: _safe_date(y, month, day), False), None
+
+    return _Expr(m.start(), m.end(), resolve)
+
+
 @_pattern(r"(?P<pre>下下个?|下个?|这个?|本)?月" + _MONTH_PART + r"?")
 def _month_part(m: re.Match[str]) -> _Expr | None:
     pre, part = m.group("pre"), m.group("part")
@@ -357,7 +392,7 @@ def _en_month_day(m: re.Match[str]) -> _Expr:
 
 
 _LINK = re.compile(r"^\s*(?:到|至|-|~|～|—|－|to|until|till|through)\s*$", re.IGNORECASE)
-_RETURN_AFTER = re.compile(r"^\s*(?:再|就)?(?:回来|回家|回程|返回|返程|回)")
+_RETURN_AFTER = re.compile(r"^[\s□]*(?:再|就)?(?:回来|回家|回程|返回|返程|回)")
 
 
 def _expressions(text: str) -> list[_Expr]:

@@ -84,7 +84,7 @@ def load_cases(
 def observed(intent: TravelIntent, name: str) -> Any:
     """A field of `intent` in the plain form the set labels it with."""
     value = getattr(intent, name)
-    if name in ("depart_window", "arrive_window"):
+    if name in ("depart_window", "arrive_window", "return_window"):
         return value.span() if value is not None else None
     if name == "via":
         return [{"city": v.city, "nights": v.nights} for v in value]
@@ -94,6 +94,8 @@ def observed(intent: TravelIntent, name: str) -> Any:
         return sorted(value)
     if hasattr(value, "value"):
         return value.value
+    if isinstance(value, list):
+        return [v.value if hasattr(v, "value") else v for v in value]
     return value
 
 
