@@ -195,9 +195,7 @@ def read_constraints(lower: str) -> Constraints:
         exclude_train_types=[t for t in TRAIN_TYPE_ORDER if t in types],
         rest=rest,
     )
-    if any(w in rest for w in _SLEEPER_CATEGORY) and not any(
-        w in rest for w in _SPECIFIC_SLEEPERS
-    ):
+    if any(w in rest for w in _SLEEPER_CATEGORY) and not any(w in rest for w in _SPECIFIC_SLEEPERS):
         result.seat_classes = list(SLEEPER_SET)
     result.order = _order(rest)
     return result

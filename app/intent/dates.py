@@ -290,9 +290,7 @@ def _iso(m: re.Match[str]) -> _Expr:
     return _Expr(m.start(), m.end(), lambda a, t, s: (day, None))
 
 
-@_pattern(
-    r"(?P<pre>下下个?|下个?|这个?|本|当)月\s*(?P<d>" + _NUM + r")\s*(?:号|日(?!游))"
-)
+@_pattern(r"(?P<pre>下下个?|下个?|这个?|本|当)月\s*(?P<d>" + _NUM + r")\s*(?:号|日(?!游))")
 def _relative_month_day(m: re.Match[str]) -> _Expr | None:
     day = to_int(m.group("d"))
     if day is None or not 1 <= day <= 31:

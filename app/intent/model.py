@@ -122,14 +122,49 @@ class TravelIntent(Lenient):
     depart_window: TimeWindow | None = None
     arrive_window: TimeWindow | None = None
     train_numbers: list[str] = Field(default_factory=list)
-    exclude_seat_classes: list[SeatClass] = Field(default_factory=list)
-    exclude_train_types: list[TrainType] = Field(default_factory=list)
-    seat_classes: list[SeatClass] = Field(default_factory=list)
-    return_window: TimeWindow | None = None
-    arrive_date: dt.date | None = None
-    order: OrderPreference | None = None
-    invalid_train_numbers: list[str] = Field(default_factory=list)
-    out_of_scope_topics: list[ScopeTopic] = Field(default_factory=list)
+    exclude_seat_classes: list[SeatClass] = Field(
+        default_factory=list,
+        description='seat classes ruled out (不要无座 → ["no_seat"]; 不要卧铺 → '
+        '["premium_sleeper", "soft_sleeper", "emu_sleeper", "hard_sleeper"]; '
+        '不坐硬座 → ["hard_seat"])',
+    )
+    exclude_train_types: list[TrainType] = Field(
+        default_factory=list,
+        description='train types ruled out (不坐高铁 → ["G"]; 不要动车 → ["D"]; '
+        '不坐绿皮车/普速 → ["Z", "T", "K"]; 不坐高铁动车 → ["G", "D"])',
+    )
+    seat_classes: list[SeatClass] = Field(
+        default_factory=list,
+        description="a category of acceptable classes: 要卧铺/卧铺 → the four sleeper classes "
+        '["premium_sleeper", "soft_sleeper", "emu_sleeper", "hard_sleeper"]; a single named '
+        "class (硬卧, 二等座) goes to seat_class and leaves this empty",
+    )
+    return_window: TimeWindow | None = Field(
+        default=None,
+        description="when the traveller travels back, same form as depart_window "
+        "(周日晚上回来 → date_end that Sunday, return_trip true, 18:00-23:59)",
+    )
+    arrive_date: dt.date | None = Field(
+        default=None,
+        description="ISO day the OUTBOUND ride should arrive, only when said apart from the "
+        "departure day (今晚出发第二天早上到 → tomorrow; this is not a return)",
+    )
+    order: OrderPreference | None = Field(
+        default=None,
+        description='"earliest" (最早一班), "latest" (最晚一班, 末班), "cheapest" (最便宜), '
+        '"fastest" (最快, 用时最短), or null',
+    )
+    invalid_train_numbers: list[str] = Field(
+        default_factory=list,
+        description="train-number-like tokens that cannot be a train number (G99999, G0); "
+        "valid ones go to train_numbers",
+    )
+    out_of_scope_topics: list[ScopeTopic] = Field(
+        default_factory=list,
+        description='what the message also asks that is not train travel, from ["refund", '
+        '"change", "hotel", "weather", "other"]; a message that also asks for tickets keeps '
+        "its kind",
+    )
     action: IntentAction = "create"
     confidence: float = Field(default=0.5, ge=0, le=1)
     missing: list[RequiredField] = Field(default_factory=list)

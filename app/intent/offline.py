@@ -68,10 +68,14 @@ _PERIOD_RE = re.compile("|".join(re.escape(p) for p, _ in _PERIODS), re.IGNORECA
 _ARRIVE_AFTER = re.compile(
     r"^\s*(?:前|以前|之前)?\s*(?:能|可以|就)?(?:到|抵达|arriv)", re.IGNORECASE
 )
-_RETURN_AFTER = re.compile(r"^\s*(?:的车|的票|坐车|坐火车)?\s*(?:再|就)?(?:回来|回家|回程|返回|返程|回)")
+_RETURN_AFTER = re.compile(
+    r"^\s*(?:的车|的票|坐车|坐火车)?\s*(?:再|就)?(?:回来|回家|回程|返回|返程|回)"
+)
 _RETURN_BEFORE = re.compile(r"(?:回来|回程|返程|返回|回去)(?:的|时|的时候|选|要|坐)?\s*$")
 _NEXT_DAY = re.compile(r"第二天|次日|隔天|第二日|第2天")
-_SAME_DAY_RETURN = re.compile(r"当天(?:就)?(?:回来|回|返回|往返|来回)|当日(?:往返|来回|回|返回)|一日往返")
+_SAME_DAY_RETURN = re.compile(
+    r"当天(?:就)?(?:回来|回|返回|往返|来回)|当日(?:往返|来回|回|返回)|一日往返"
+)
 
 _EN_NUMBER = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a)"
 _DAYS_NIGHTS = re.compile(

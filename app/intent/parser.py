@@ -17,6 +17,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from app.intent import templates
+from app.intent.constraints import scope_topics
 from app.intent.llm import LlmIntentParser, LlmParseError
 from app.intent.model import (
     PREFERENCE_TAGS,
@@ -26,7 +27,6 @@ from app.intent.model import (
     shanghai_today,
     with_derived_dates,
 )
-from app.intent.constraints import scope_topics
 from app.intent.offline import normalise_text, parse_offline, scope_topic
 from app.intent.places import NON_STATION_PLACES, gateway_for
 from app.metrics import Metrics
@@ -111,7 +111,10 @@ class IntentParser:
         numbers = [n for n in intent.train_numbers if is_train_number(n)]
         invalid = list(
             dict.fromkeys(
-                [*intent.invalid_train_numbers, *(n for n in intent.train_numbers if n not in numbers)]
+                [
+                    *intent.invalid_train_numbers,
+                    *(n for n in intent.train_numbers if n not in numbers),
+                ]
             )
         )
         if numbers:
