@@ -51,6 +51,7 @@ _CLAUSE_BREAK = ("要", "只", "但", "可以", "都行", "就行", "坐", "买"
 
 # Phrase → train types, longest first. A category word names several types at once.
 TRAIN_TYPE_WORDS: list[tuple[str, tuple[str, ...]]] = [
+    *((f"{t.lower()}字头", (t,)) for t in TRAIN_TYPE_ORDER),
     ("高铁动车", ("G", "D")),
     ("动车高铁", ("G", "D")),
     ("绿皮车", ("Z", "T", "K")),
@@ -120,9 +121,9 @@ _BARE_ORDER = re.compile(r"最(?P<w>早|晚)(?![0-9一二两三四五六七八�
 
 SCOPE_WORDS: dict[ScopeTopic, tuple[str, ...]] = {
     "refund": ("退票", "退掉", "退了", "退款", "refund"),
-    "change": ("改签", "改期", "换座"),
+    "change": ("改签", "改期", "换座", "票能改", "票改到", "票改成"),
     "hotel": ("酒店", "宾馆", "住宿", "民宿", "旅馆", "hotel"),
-    "weather": ("天气", "气温", "下雨", "下雪吗", "weather"),
+    "weather": ("天气", "气温", "下雨", "下雪吗", "冷不冷", "热不热", "温度", "weather"),
     "other": (
         "机票",
         "航班",
@@ -160,6 +161,17 @@ class Constraints:
     rest: str = ""  # the lower-cased text with every negated phrase masked
 
 
+_ALL_WORDS = sorted(
+    [p for p, _ in SEAT_WORDS] + [p for p, _ in TRAIN_TYPE_WORDS], key=len, reverse=True
+)
+_WORD = "(?:" + "|".join(re.escape(w) for w in _ALL_WORDS) + ")"
+# Negation after its objects: 无座不要, 高铁动车都不坐, 硬座和无座都不要, 绿皮车就算了.
+_POST_NEGATION = re.compile(
+    _WORD + r"(?:的车)?(?:\s*(?:和|、|跟|或|或者|以及)?\s*" + _WORD + r"(?:的车)?)*"
+    r"\s*(?:都|也|就|一律|统统)?\s*(?:不要|不坐|不想坐|不考虑|不行|算了|免了|不用|不乘|别)"
+)
+
+
 def _mask(text: str, start: int, end: int) -> str:
     return text[:start] + MASK * (end - start) + text[end:]
 
@@ -190,6 +202,16 @@ def read_constraints(lower: str) -> Constraints:
                     at = segment.find(phrase)
         if found:
             rest = _mask(rest, cue.start(), cue.end())
+    for post in _POST_NEGATION.finditer(rest):
+        span = post.group()
+        for words, into in ((SEAT_WORDS, seats), (TRAIN_TYPE_WORDS, types)):
+            for phrase, values in words:
+                at = span.find(phrase)
+                while at >= 0:
+                    into.update(values)  # type: ignore[arg-type]
+                    span = _mask(span, at, at + len(phrase))
+                    at = span.find(phrase)
+        rest = _mask(rest, post.start(), post.end())
     result = Constraints(
         exclude_seat_classes=[c for c in SeatClass if c in seats],
         exclude_train_types=[t for t in TRAIN_TYPE_ORDER if t in types],

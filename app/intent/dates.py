@@ -77,6 +77,7 @@ class DateFacts:
     end: dt.date | None = None
     vague: bool = False
     returning: bool = False
+    arrive: dt.date | None = None  # the outbound ride's arrival day ("明早到"), not a return
     spans: list[tuple[int, int]] = field(default_factory=list)
 
 
@@ -203,8 +204,8 @@ def _weekday_expr(start: int, end: int, shift: int | None, weekday: int) -> _Exp
 @_pattern(_WEEK_PREFIX + r"(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])")
 def _weekday(m: re.Match[str]) -> _Expr:
     pre, start = m.group("pre"), m.start()
-    # "查一下周六" is 查一下 + 周六: the 下 belongs to 一下, not to the week.
-    if pre and pre.startswith("下") and start > 0 and m.string[start - 1] == "一":
+    # "查一下周六" / "查下周五" are 查(一)下 + the weekday: the 下 belongs to the verb.
+    if pre and pre.startswith("下") and start > 0 and m.string[start - 1] in "一查":
         pre, start = (pre[1:] or None), start + 1
     return _weekday_expr(start, m.end(), _week_shift(pre), _WEEKDAYS[m.group("wd")])
 
@@ -391,6 +392,7 @@ def _en_month_day(m: re.Match[str]) -> _Expr:
 
 _LINK = re.compile(r"^\s*(?:到|至|-|~|～|—|－|to|until|till|through)\s*$", re.IGNORECASE)
 _RETURN_AFTER = re.compile(r"^[\s□]*(?:再|就)?(?:回来|回家|回程|返回|返程|回)")
+_ARRIVE_AFTER = re.compile(r"^[\s□]*(?:之前|以前|前)?\s*(?:能|就|可以)?(?:到|抵达)")
 
 
 def _expressions(text: str) -> list[_Expr]:
@@ -420,7 +422,12 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
     if start is not None and len(exprs) > 1:
         second = exprs[1]
         gap = text[first.end : second.start]
-        after = text[second.end : second.end + 4]
+        after = text[second.end : second.end + 10]
+        if _ARRIVE_AFTER.match(text[second.end : second.end + 10]) and not _LINK.match(gap):
+            other, _ = second.resolve(start, today, True)
+            if other is not None and other >= start:
+                spans.append((second.start, second.end))
+                return DateFacts(start=start, end=end, vague=first.vague, arrive=other, spans=spans)
         if _LINK.match(gap) or _RETURN_AFTER.match(after):
             other, _ = second.resolve(start, today, True)
             if other is not None and other >= start:

@@ -39,6 +39,11 @@ _CLOCK = re.compile(
     r"(?P<period>早上|上午|中午|下午|晚上)?(?P<h>" + _HOUR + r")\s*(?:点|:00|时)(?P<half>半)?\s*"
     r"(?P<rel>以后|之后|后|以前|之前|前)"
 )
+_CLOCK_RANGE = re.compile(
+    r"(?P<period>早上|上午|中午|下午|晚上)?(?P<h>" + _HOUR + r")\s*(?:点|:00|时)(?P<half>半)?\s*"
+    r"(?:到|至|-|~)\s*(?P<period2>早上|上午|中午|下午|晚上)?(?P<h2>" + _HOUR + r")\s*(?:点|:00|时)"
+    r"(?P<half2>半)?\s*(?:之间|以内)?"
+)
 _NOON_BOUND = re.compile(r"中午(?P<rel>以前|之前|前|以后|之后|后)")
 _PERIODS: list[tuple[str, str]] = [
     ("一大早", "早上"),
@@ -122,14 +127,33 @@ _AMOUNT = re.compile(NUMBER, re.IGNORECASE)
 
 _PARTY = re.compile(
     r"一家(?P<family>" + NUMBER + r")口|(?P<family2>" + NUMBER + r")口之家"
-    r"|(?P<adults>" + NUMBER + r")大(?P<kids>" + NUMBER + r")小"
+    r"|(?P<adults>"
+    + NUMBER
+    + r")\s*(?:个)?大(?:人)?[，, 和带]?\s*(?P<kids>"
+    + NUMBER
+    + r")\s*(?:个)?"
+    r"(?:小孩|孩子|儿童|小)"
     r"|(?P<tickets>" + NUMBER + r")\s*张"
-    r"|(?P<n>" + NUMBER + r")\s*(?:个大人|个人(?!\s*[0-9])|位|口人|人(?!均|\s*[0-9]|\s*预算))"
-    r"|(?P<en>" + _EN_NUMBER + r")\s+(?:people|persons|adults|travell?ers|passengers|pax)\b"
+    r"|(?P<n>"
+    + NUMBER
+    + r")\s*(?:个大人|个人(?!\s*[0-9])|位|口人|人(?!均|\s*[0-9一二两三四五六七八九十百千]|\s*预算))"
+    r"|(?P<en>"
+    + _EN_NUMBER
+    + r")\s+(?:people|persons|adults|travell?ers|passengers|pax|tickets?)\b"
     r"|family of (?P<fam_en>" + _EN_NUMBER + r")",
     re.IGNORECASE,
 )
-_PAIRS = {"我们俩": 2, "俩人": 2, "两口子": 2, "我们两个": 2, "我们仨": 3, "我们三个": 3}
+_PAIRS = {
+    "我们俩": 2,
+    "俩人": 2,
+    "两口子": 2,
+    "我们两个": 2,
+    "我们仨": 3,
+    "我们三个": 3,
+    "我们四个": 4,
+    "我们五个": 5,
+    "我们六个": 6,
+}
 _CHILDREN = re.compile(r"(?P<n>" + NUMBER + r")\s*个\s*(?:孩子|小孩|娃|宝宝|儿童)")
 
 
@@ -201,6 +225,11 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         fields.update(date_end=dates.start, return_trip=True)
     if next_day and dates.start is not None:
         fields["arrive_date"] = dates.start + dt.timedelta(days=1)
+    elif dates.arrive is not None:
+        fields["arrive_date"] = dates.arrive
+    if "return_window" in windows and dates.start is not None and fields["date_end"] is None:
+        # 晚上回来 with no other day: back the same day.
+        fields.update(date_end=dates.start, return_trip=True)
 
     days, nights = _duration(buf)
     if route.final_nights is not None:
@@ -279,8 +308,26 @@ def _window_kind(buf: _Text, end: int, start: int | None = None) -> str:
     return "depart_window"
 
 
+def _hour_of(period: str | None, hour_text: str, half: str | None) -> dt.time | None:
+    hour = to_int(hour_text) if hour_text != "零" else 0
+    if hour is None or hour > 24:
+        return None
+    if period in ("下午", "晚上") and hour < 12:
+        hour += 12
+    return dt.time(hour % 24, 30 if half else 0) if hour < 24 else END_OF_DAY
+
+
 def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
     found: list[tuple[int, str, TimeWindow]] = []
+    for match in _CLOCK_RANGE.finditer(buf.masked):
+        period = match.group("period")
+        lo = _hour_of(period, match.group("h"), match.group("half"))
+        hi = _hour_of(match.group("period2") or period, match.group("h2"), match.group("half2"))
+        if lo is None or hi is None or hi <= lo:
+            continue
+        window = TimeWindow(start=lo, end=hi, label=match.group())
+        found.append((match.start(), _window_kind(buf, match.end(), match.start()), window))
+        buf.mask(match.start(), match.end())
     for match in _CLOCK.finditer(buf.masked):
         hour = to_int(match.group("h")) if match.group("h") != "零" else 0
         if hour is None or hour > 24:
@@ -388,15 +435,16 @@ def _budget(buf: _Text) -> tuple[float | None, float | None]:
         if value is None:
             continue
         before = lower[max(0, match.start() - 8) : match.start()].rstrip()
-        near = lower[max(0, match.start() - 5) : match.start()].rstrip()
         after = lower[match.end() : match.end() + 4].lstrip()
         cued = any(c in before for c in _BUDGET_BEFORE) or after.startswith(_BUDGET_AFTER)
         strong = any(c in before for c in _STRONG_BUDGET)
         big = match.group()[-1:].lower() in "k千万w" and value >= 500
         if not (cued or big) or (value < 50 and not strong) or value <= 0:
             continue
+        if after.startswith(("人", "个人", "位", "张", "个大人")):
+            continue  # 一人五百: the 一 counts people, the budget follows
         buf.mask(match.start(), match.end())
-        if any(c in near for c in _PER_PERSON_BEFORE) or after.startswith(_PER_PERSON_AFTER):
+        if any(c in before for c in _PER_PERSON_BEFORE) or after.startswith(_PER_PERSON_AFTER):
             return None, value
         return value, None
     return None, None
@@ -442,8 +490,13 @@ def _kind(lower: str, intent: TravelIntent, topics: list[str]) -> str:
                 rest = rest.replace(word, MASK)
         acquires = any(cue in rest for cue in lexicon.ACQUIRE_CUES)
         tickets = any(word in rest for word in lexicon.TICKET_WORDS)
-        if set(topics) - {"hotel"}:
-            keeps = has_place and (acquires or (tickets and not {"refund", "change"} & set(topics)))
+        found = set(topics)
+        if found & {"refund", "change"}:
+            keeps = has_place and acquires
+        elif "other" in found:
+            keeps = has_place and tickets
+        elif "weather" in found:
+            keeps = journey or (has_place and (tickets or acquires))
         else:
             keeps = journey or (has_place and tickets)
         if not keeps:

@@ -59,8 +59,12 @@ _FREE_PLACE = re.compile(
 )
 
 _STAY = re.compile(
-    r"^[^，。,;；]{0,3}?(?:玩|住|待|呆|停留|逛|游)\s*(?P<n>" + NUMBER + r")\s*(?P<unit>天|日|晚|夜)"
+    r"^[^，。,;；]{0,3}?(?:(?:玩|住|待|呆|停留|逛|游)\s*(?P<n>"
+    + NUMBER
+    + r")\s*(?P<unit>天|日|晚|夜)"
+    r"|\s*(?P<n2>" + NUMBER + r")\s*(?P<unit2>晚|夜)(?!上|里))"
 )
+_COMPASS = {"east": "东", "west": "西", "south": "南", "north": "北"}
 
 
 @dataclass
@@ -121,6 +125,13 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
         i = 0
         while i < len(words):
             pair = words[i][2] + words[i + 1][2] if i + 1 < len(words) else None
+            compass = _COMPASS.get(words[i + 1][2]) if i + 1 < len(words) else None
+            city = index.get(words[i][2])
+            if compass and city and directory.by_name(city + compass) is not None:
+                # "Hangzhou East" is the station 杭州东, not the city.
+                hits.append(_Hit(words[i][0], words[i + 1][1], city + compass))
+                i += 2
+                continue
             if pair and pair in index:
                 hits.append(_Hit(words[i][0], words[i + 1][1], index[pair]))
                 i += 2
@@ -137,7 +148,8 @@ def _before(text: str, hit: _Hit) -> str:
 
 
 def _after(text: str, hit: _Hit) -> str:
-    return text[hit.end : hit.end + 8].lstrip().lower()
+    # "北京南站到天津站": the 站 after a station name belongs to it.
+    return text[hit.end : hit.end + 8].lstrip().removeprefix("站").lstrip().lower()
 
 
 def _assign_roles(text: str, hits: list[_Hit]) -> None:
@@ -160,7 +172,8 @@ def _stay_after(text: str, hit: _Hit, limit: int) -> tuple[int | None, tuple[int
     match = _STAY.match(segment)
     if not match:
         return None, None
-    return to_int(match.group("n")), (hit.end + match.start("n"), hit.end + match.end())
+    group = "n" if match.group("n") else "n2"
+    return to_int(match.group(group)), (hit.end + match.start(group), hit.end + match.end())
 
 
 def extract_route(text: str, directory: StationDirectory) -> Route:
