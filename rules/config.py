@@ -35,8 +35,9 @@ leave late and arrive early.
 MAX_TRANSFERS = 1
 """Changes of train per trip segment by default (the engine supports 0 or 1)."""
 
-WINDOW_SLACK = 60
-"""Minutes outside a preferred departure/arrival window still considered (with a penalty)."""
+WINDOW_SLACK = 0
+"""Minutes outside a stated departure/arrival window still considered: none, since a stated
+window is a hard constraint (8点前 never gives 08:08); a miss is relaxed in the open."""
 
 DEPARTURE_LEAD = 0
 """Minutes before departure a train stops being offered (0: only trains already gone)."""
@@ -155,10 +156,29 @@ class RuleConfig:
             return self.min_connection_same_station
         return self.min_connection_cross_station
 
-    def seat_order(self, offer: TrainOffer, preferred: SeatClass | None) -> tuple[SeatClass, ...]:
-        """Classes to try on `offer`, best first: the preferred one, then its fallbacks."""
-        wanted = preferred or default_class(offer)
-        return self.seat_fallback_order.get(wanted, (wanted,))
+    def seat_order(
+        self,
+        offer: TrainOffer,
+        preferred: SeatClass | None,
+        *,
+        accepted: frozenset[SeatClass] = frozenset(),
+        excluded: frozenset[SeatClass] = frozenset(),
+        strict: bool = False,
+    ) -> tuple[SeatClass, ...]:
+        """Classes to try on `offer`, best first: the preferred one, then its fallbacks.
+
+        `accepted` is a category (any sleeper): its classes in the default berth order.
+        `strict` keeps only what was asked; `excluded` classes are never tried.
+        """
+        if preferred is None and accepted:
+            order = tuple(c for c in (*DEFAULT_SLEEPER_ORDER, *SeatClass) if c in accepted)
+            order = tuple(dict.fromkeys(order))
+        else:
+            wanted = preferred or default_class(offer)
+            order = self.seat_fallback_order.get(wanted, (wanted,))
+            if strict and preferred is not None:
+                order = tuple(c for c in order if c is preferred or c in accepted)
+        return tuple(c for c in order if c not in excluded)
 
 
 DEFAULT_RULES = RuleConfig()

@@ -31,6 +31,7 @@ from app.agent.model import (
     TraceStep,
     worst_freshness,
 )
+from app.agent.readback import relaxed_items, relaxed_sentence, understood
 from app.agent.states import State, check_transition
 from app.agent.summary import header, plan_summary, train_numbers_in
 from app.agent.trip import TripProblem, trip_request
@@ -288,6 +289,7 @@ class PlanningAgent:
         if unknown:  # the templates only print the itinerary's trains; anything else is a bug
             raise RuntimeError(f"summary names trains outside the itinerary: {sorted(unknown)}")
         notes = []
+        run.relaxed_items = relaxed_items(run.original, run.request, best)
         if run.request.depart_date != run.original.depart_date:
             notes.append(
                 texts.SHIFTED_DAY.format(
@@ -295,8 +297,9 @@ class PlanningAgent:
                     chosen=texts.day_label(run.request.depart_date),
                 )
             )
-        if "relax" in run.tried and run.request.train_types != run.original.train_types:
-            notes.append(texts.RELAXED)
+        notes.append(
+            relaxed_sentence([r for r in run.relaxed_items if r.constraint != "date_start"])
+        )
         if len(best.legs) > len(required_legs(run.request)) and "transfer" in run.tried:
             notes.append(texts.VIA_TRANSFER)
         run.summary = "".join(notes) + summary
@@ -330,6 +333,8 @@ class PlanningAgent:
                 today=run.input.today,
                 last_sale_day=run.input.today + dt.timedelta(days=self.sale_window_days),
                 hub_offers={k: len(r.offers) for k, r in run.results.items()},
+                book=run.book(),
+                now=self.now(run),
             )
         if relaxation is None:
             run.summary = explain(
@@ -461,6 +466,8 @@ class PlanningAgent:
             agent=AgentInfo(mode=run.mode, steps=steps, trace=run.trace),
             warnings=run.warnings,
             clarify_question=run.clarify_question,
+            understood=understood(run.intent),
+            relaxed=run.relaxed_items if best is not None else [],
         )
 
 

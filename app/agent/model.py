@@ -9,6 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from app.agent.readback import Relaxed
 from app.intent.model import TravelIntent
 from app.tickets.model import Freshness, SourceReport, TicketResult
 from rules import Failure, Itinerary, LegKey, LegOffers, PlanResult, TripRequest
@@ -54,6 +55,13 @@ class PlanReply(BaseModel):
     agent: AgentInfo
     warnings: list[str] = Field(default_factory=list)
     clarify_question: str | None = None
+    understood: str = Field(
+        default="", description="one Chinese line: what was understood from the request"
+    )
+    relaxed: list[Relaxed] = Field(
+        default_factory=list,
+        description="stated constraints the plan could not honour; empty when all were",
+    )
 
 
 class ChatReply(PlanReply):
@@ -101,6 +109,7 @@ class Run:
     tools_done: bool = False
     hub_segments: tuple[int, ...] = ()  # pending phase 2 of the hub search
     parsed_by: str = "rules"  # which parser produced the intent: "llm" | "rules"
+    relaxed_items: list[Relaxed] = field(default_factory=list)
 
     def warn(self, text: str) -> None:
         """Add a warning once."""

@@ -75,6 +75,12 @@ class TimeWindow(Lenient):
     end: dt.time
     label: str = ""
 
+    @field_validator("start", "end")
+    @classmethod
+    def _wall_clock(cls, value: dt.time) -> dt.time:
+        # A time of day in Asia/Shanghai: an offset a model or client adds is dropped.
+        return value.replace(tzinfo=None)
+
     def span(self) -> str:
         """ "HH:MM-HH:MM", the form the evaluation set labels windows with."""
         return f"{self.start:%H:%M}-{self.end:%H:%M}"
