@@ -38,7 +38,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     plan.add_argument("text")
     plan.add_argument("--today", default=None, help="YYYY-MM-DD (default: today in Shanghai)")
     sub.add_parser("eval-intent", help="score the intent parser: eval-intent [--parser rules|llm]")
+    sub.add_parser("eval-plans", help="run the plan suites: eval-plans [--suite F] [--verbose]")
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["eval-plans"]:
+        from app.evaluation.plans import main as eval_plans
+
+        return eval_plans(argv[1:])
     if argv[:1] == ["eval-intent"]:
         from app.intent.evaluate import main as evaluate
 
