@@ -31,7 +31,7 @@ from app.agent.model import (
     TraceStep,
     worst_freshness,
 )
-from app.agent.readback import relaxed_items, relaxed_sentence, understood
+from app.agent.readback import Relaxed, relaxed_items, relaxed_sentence, understood
 from app.agent.states import State, check_transition
 from app.agent.summary import header, plan_summary, train_numbers_in
 from app.agent.trip import TripProblem, trip_request
@@ -290,6 +290,15 @@ class PlanningAgent:
             raise RuntimeError(f"summary names trains outside the itinerary: {sorted(unknown)}")
         notes = []
         run.relaxed_items = relaxed_items(run.original, run.request, best)
+        if run.absent_trains:
+            run.relaxed_items.append(
+                Relaxed(
+                    constraint="train_numbers",
+                    requested="、".join(run.absent_trains),
+                    offered="、".join(best.train_numbers),
+                    reason=texts.TRAIN_ABSENT_REASON.format(trains="、".join(run.absent_trains)),
+                )
+            )
         if run.request.depart_date != run.original.depart_date:
             notes.append(
                 texts.SHIFTED_DAY.format(

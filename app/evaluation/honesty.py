@@ -223,6 +223,8 @@ def judge(case: PlanCase, reply: dict[str, Any], offers: list[Offer]) -> Verdict
         {k: v for k, v in c.items() if k != "invalid_train_numbers"}, itinerary
     )
     relaxed = {r["constraint"] for r in reply.get("relaxed", [])}
+    if "budget" in relaxed:
+        relaxed.add("budget_per_person")  # one budget, stated per person
     unmet = [name for name, good in checks.items() if not good]
     if "order" in c:
         unmet += _order_unmet(c, itinerary, offers)
