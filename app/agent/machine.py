@@ -306,9 +306,10 @@ class PlanningAgent:
                     chosen=texts.day_label(run.request.depart_date),
                 )
             )
-        notes.append(
-            relaxed_sentence([r for r in run.relaxed_items if r.constraint != "date_start"])
-        )
+        # SHIFTED_DAY says the date; a missing named train is said in the warnings, since the
+        # summary names only the itinerary's own trains.
+        said = [r for r in run.relaxed_items if r.constraint not in ("date_start", "train_numbers")]
+        notes.append(relaxed_sentence(said))
         if len(best.legs) > len(required_legs(run.request)) and "transfer" in run.tried:
             notes.append(texts.VIA_TRANSFER)
         run.summary = "".join(notes) + summary
