@@ -62,7 +62,7 @@ def trip_request(
     via_stops = [
         ViaStop(
             city_of(directory, stop.city),
-            DEFAULT_VIA_NIGHTS if stop.nights is None else stop.nights,
+            stop.nights if stop.nights is not None else (0 if stop.through else DEFAULT_VIA_NIGHTS),
         )
         for stop in intent.via
     ]

@@ -58,46 +58,53 @@ def _within(moment: str, span: str) -> bool:
     return start <= clock <= end
 
 
-def _place_ok(station: dict[str, Any], wanted: str) -> bool:
-    return station["name"] == wanted or (station["city"] == wanted and station["name"] != wanted)
-
-
-def _segments(itinerary: dict[str, Any]) -> dict[int, list[Leg]]:
-    out: dict[int, list[Leg]] = {}
+def _segments(itinerary: dict[str, Any]) -> list[list[Leg]]:
+    by_index: dict[int, list[Leg]] = {}
     for leg in itinerary["legs"]:
-        out.setdefault(leg.get("segment", 0), []).append(leg)
-    return out
+        by_index.setdefault(leg.get("segment", 0), []).append(leg)
+    return [by_index[i] for i in sorted(by_index)]
 
 
-def _is_station(name: str, leg_station: dict[str, Any]) -> bool:
-    return leg_station["name"] == name and leg_station["city"] != name
+def _at(station: dict[str, Any], want: str) -> bool:
+    """A leg's station is the place asked for: the very station, or any station of a city."""
+    return station["name"] == want or station["city"] == want
+
+
+def _leading_stay(c: dict[str, Any]) -> int:
+    """Nights spent in the origin city before the first ride ("先在北京玩一天")."""
+    nights = 0
+    for stop in c.get("via", []):
+        if stop["city"] != c.get("origin"):
+            break
+        nights += stop.get("nights") or 0
+    return nights
 
 
 def check_leg_constraints(c: dict[str, Any], itinerary: dict[str, Any]) -> dict[str, bool]:
     """Each constraint → whether the itinerary meets it."""
     segments = _segments(itinerary)
-    out = segments[min(segments)]
-    back = segments[max(segments)] if len(segments) > 1 else []
+    out = segments[0]
+    home = out[0]["origin_station"]["city"]
+    returns = len(segments) > 1 and segments[-1][-1]["destination_station"]["city"] == home
+    back = segments[-1] if returns else []
+    onward = segments[:-1] if returns else segments
     legs = itinerary["legs"]
+    first_day = None
+    if "date_start" in c:
+        start = dt.date.fromisoformat(c["date_start"]) + dt.timedelta(days=_leading_stay(c))
+        first_day = start.isoformat()
     ok: dict[str, bool] = {}
     for name, want in c.items():
         if name == "origin":
-            ok[name] = _place_ok(out[0]["origin_station"], want) or (
-                out[0]["origin_station"]["city"] == want
+            ok[name] = _at(out[0]["origin_station"], want) and (
+                not back or _at(back[-1]["destination_station"], want)
             )
-            if (
-                not _is_station(want, out[0]["origin_station"])
-                and want != out[0]["origin_station"]["city"]
-            ):
-                ok[name] = out[0]["origin_station"]["name"] == want
         elif name == "destination":
-            onward = segments[max(segments) - 1] if back else out
-            if back and len(segments) == 2:
-                onward = out
-            station = onward[-1]["destination_station"]
-            ok[name] = station["name"] == want or station["city"] == want
+            ok[name] = _at(onward[-1][-1]["destination_station"], want) and (
+                not back or _at(back[0]["origin_station"], want)
+            )
         elif name == "date_start":
-            ok[name] = out[0]["depart_at"][:10] == want
+            ok[name] = out[0]["depart_at"][:10] == first_day
         elif name == "date_end":
             ok[name] = bool(back) and back[0]["depart_at"][:10] == want
         elif name == "passengers":
@@ -113,10 +120,8 @@ def check_leg_constraints(c: dict[str, Any], itinerary: dict[str, Any]) -> dict[
         elif name == "budget":
             ok[name] = itinerary["total_price"] <= want + 1e-6
         elif name == "budget_per_person":
-            ok[name] = (
-                all(leg["unit_price"] <= want for leg in legs)
-                and itinerary["total_price"] / max(1, legs[0]["passengers"]) <= want + 1e-6
-            )
+            party = max(1, legs[0]["passengers"])
+            ok[name] = itinerary["total_price"] / party <= want + 1e-6
         elif name == "exclude_seat_classes":
             ok[name] = all(leg["seat_class"] not in want for leg in legs)
         elif name == "exclude_train_types":
@@ -130,8 +135,9 @@ def check_leg_constraints(c: dict[str, Any], itinerary: dict[str, Any]) -> dict[
         elif name == "train_numbers":
             ok[name] = all(n in {leg["train_number"] for leg in legs} for n in want)
         elif name == "via":
-            stops = {leg["destination_station"]["city"] for leg in legs}
-            ok[name] = all(v["city"] in stops for v in want)
+            visited = {leg["destination_station"]["city"] for leg in legs}
+            visited |= {leg["origin_station"]["city"] for leg in legs}
+            ok[name] = all(v["city"] in visited for v in want)
     return ok
 
 
@@ -209,7 +215,28 @@ OUTBOUND_ONLY = {
 }
 
 
-def judge(case: PlanCase, reply: dict[str, Any], offers: list[Offer]) -> Verdict:
+def _first_ride(c: dict[str, Any]) -> dict[str, Any]:
+    """The constraints of the first ride: its day is after any stay in the origin city."""
+    if "date_start" not in c:
+        return c
+    day = dt.date.fromisoformat(c["date_start"]) + dt.timedelta(days=_leading_stay(c))
+    return c | {"date_start": day.isoformat()}
+
+
+def _return_ride(c: dict[str, Any]) -> dict[str, Any]:
+    """The constraints of the ride home: reversed ends, its own window as the departure."""
+    ride = {
+        k: v for k, v in c.items() if k not in ("depart_window", "arrive_window", "arrive_date")
+    }
+    ride.update(origin=c["destination"], destination=c["origin"], date_start=c["date_end"])
+    if "return_window" in c:
+        ride["depart_window"] = c["return_window"]
+    return ride
+
+
+def judge(
+    case: PlanCase, reply: dict[str, Any], offers: list[Offer], back: list[Offer] | None = None
+) -> Verdict:
     """The verdict on one reply, from the constraints and the live offers only."""
     c = case.data["constraints"]
     itinerary = reply.get("itinerary")
@@ -225,24 +252,33 @@ def judge(case: PlanCase, reply: dict[str, Any], offers: list[Offer]) -> Verdict
     relaxed = {r["constraint"] for r in reply.get("relaxed", [])}
     if "budget" in relaxed:
         relaxed.add("budget_per_person")  # one budget, stated per person
+    if "date_start" in relaxed:
+        relaxed.add("date_end")  # the whole trip moved
     unmet = [name for name, good in checks.items() if not good]
     if "order" in c:
-        unmet += _order_unmet(c, itinerary, offers)
+        unmet += _order_unmet(_first_ride(c), itinerary, offers)
     if not unmet:
         return Verdict(case.id, "met")
+    single_ride = "via" not in c
     for name in unmet:
-        if name not in relaxed and not (name == "date_end" and "date_start" in relaxed):
+        if name not in relaxed:
             return Verdict(case.id, "silent", f"{name} unmet, not in relaxed")
-        if name in OUTBOUND_ONLY and name not in ("budget",):
-            if feasible_offers(c, offers, drop=None):
+        if not single_ride:
+            continue
+        if name == "return_window" and back is not None and "date_end" in c:
+            if feasible_offers(_return_ride(c), back, drop=None):
+                return Verdict(case.id, "silent", f"{name} relaxed though an offer met it")
+        elif name in OUTBOUND_ONLY and not (name.startswith("budget") and "date_end" in c):
+            if feasible_offers(_first_ride(c), offers, drop=None):
                 return Verdict(case.id, "silent", f"{name} relaxed though an offer met it")
     return Verdict(case.id, "relaxed", ",".join(unmet))
 
 
 def _order_unmet(c: dict[str, Any], itinerary: dict[str, Any], offers: list[Offer]) -> list[str]:
     pool = feasible_offers(c, offers, drop="order")
-    first = _segments(itinerary)[min(_segments(itinerary))][0]
-    if not pool or len(_segments(itinerary)[min(_segments(itinerary))]) > 1:
+    out = _segments(itinerary)[0]
+    first = out[0]
+    if not pool or len(out) > 1:
         return []
     metric: Callable[[Offer], Any]
     order = c["order"]
@@ -262,6 +298,7 @@ def _order_unmet(c: dict[str, Any], itinerary: dict[str, Any], offers: list[Offe
 
 
 async def _offers(client: httpx.AsyncClient, c: dict[str, Any]) -> list[Offer]:
+    """The live offers of one ride (`origin` → `destination` on `date_start`)."""
     params = {"origin": c["origin"], "destination": c["destination"], "date": c["date_start"]}
     response = await client.get("/v1/tickets", params=params)
     if response.status_code != 200:
@@ -287,8 +324,10 @@ async def run_honesty(cases: list[PlanCase]) -> HonestyReport:
                         Verdict(case.id, "no_plan", f"HTTP {response.status_code}")
                     )
                     continue
-                offers = await _offers(client, case.data["constraints"])
-                report.verdicts.append(judge(case, response.json(), offers))
+                c = case.data["constraints"]
+                offers = await _offers(client, _first_ride(c))
+                back = await _offers(client, _return_ride(c)) if "date_end" in c else None
+                report.verdicts.append(judge(case, response.json(), offers, back))
     return report
 
 

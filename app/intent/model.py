@@ -104,6 +104,10 @@ class ViaStop(Lenient):
 
     city: str
     nights: int | None = Field(default=None, ge=0, le=60)
+    through: bool = Field(
+        default=False,
+        description="true when the traveller only passes through (经/途经济南): no night there",
+    )
 
 
 class TravelIntent(Lenient):

@@ -244,7 +244,9 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     else:
         fields["budget"] = budget
 
-    constraints = read_constraints(lower)
+    # Word tables read the text with places masked: 经济南 is no 经济 (a wish to save).
+    words = buf.masked.lower()
+    constraints = read_constraints(words)
     rest = constraints.rest
     fields.update(
         exclude_seat_classes=constraints.exclude_seat_classes,
@@ -252,7 +254,7 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         seat_classes=constraints.seat_classes,
         order=constraints.order,
     )
-    fields["train_types"] = _train_types(lower, rest)
+    fields["train_types"] = _train_types(words, rest)
     fields["seat_class"] = _seat_class(rest)
     fields["preferences"] = _preferences(rest)
 

@@ -35,6 +35,8 @@ _STOP_BEFORE = (
 _ORIGIN_AFTER = ("出发", "上车", "走", "始发", "动身", "发车", "启程")
 _PAIR_AFTER = ("到", "去", "往", "至", "回", "→", "->", "-", "—", "to")
 _RETURN_BEFORE = ("回", "返回", "回到", "back to")
+_THROUGH_BEFORE = ("经", "途经", "经过", "路过", "via")
+_STAY_BEFORE = ("在", "先在")
 
 # Non-station places travellers ask for, with a gateway city where the fact is well known.
 NON_STATION_PLACES: dict[str, str | None] = {
@@ -74,6 +76,7 @@ class _Hit:
     name: str
     role: str | None = None  # "origin" | "stop" | None
     returning: bool = False
+    through: bool = False  # 经/途经: passing through, no night
 
 
 @dataclass
@@ -157,6 +160,8 @@ def _assign_roles(text: str, hits: list[_Hit]) -> None:
         before, after = _before(text, hit), _after(text, hit)
         if before.endswith(_RETURN_BEFORE):
             hit.returning = True
+        if before.endswith(_THROUGH_BEFORE):
+            hit.through = True
         if before.endswith(_ORIGIN_BEFORE):
             hit.role = "origin"
         elif before.endswith(_STOP_BEFORE):
@@ -206,9 +211,13 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
     if stops:
         route.destination = stops[-1].name
         route.via = [
-            ViaStop(city=s.name, nights=stays[i][0] if per_stop else None)
+            ViaStop(city=s.name, nights=stays[i][0] if per_stop else None, through=s.through)
             for i, s in enumerate(stops[:-1])
         ]
+        first = stops[0]
+        if route.origin is None and len(stops) > 1 and _before(text, first).endswith(_STAY_BEFORE):
+            # "明天先在广州玩一天，然后去深圳": the trip starts where the first stay is.
+            route.origin = first.name
         if per_stop:
             route.final_nights = stays[-1][0]
             route.spans += [span for _, span in stays if span is not None]
