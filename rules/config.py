@@ -178,6 +178,13 @@ class RuleConfig:
             order = self.seat_fallback_order.get(wanted, (wanted,))
             if strict and preferred is not None:
                 order = tuple(c for c in order if c is preferred or c in accepted)
+            if preferred is None:
+                # Nothing asked: any class the train sells beats no train (a D with berths
+                # only, at the hour asked); standing stays the very last resort.
+                rest = [c for c in SeatClass if c not in order and c is not SeatClass.NO_SEAT]
+                order = (*order, *rest)
+                if SeatClass.NO_SEAT not in order:
+                    order = (*order, SeatClass.NO_SEAT)
         return tuple(c for c in order if c not in excluded)
 
 
