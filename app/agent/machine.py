@@ -22,6 +22,7 @@ from app.agent.fallback import (
     overnight_follow_legs,
 )
 from app.agent.fetch import TicketSearch, fetch_legs, merge_sources
+from app.agent.hygiene import traveller_warnings
 from app.agent.model import (
     AgentInfo,
     AgentInput,
@@ -466,6 +467,8 @@ class PlanningAgent:
             if result is not None and best is not None:
                 for warning in result.warnings:
                     run.warn(warning)
+        returns = best is not None and len({leg.segment for leg in best.legs}) > 1
+        run.warnings = traveller_warnings(run.warnings, returns=returns)
         return PlanReply(
             intent=run.intent,
             itinerary=best,

@@ -94,3 +94,4 @@ RELAX_REASON = "按「{requested}」查不到同时满足其他要求且有票�
 RELAXED_SENTENCE = "{reason}，已为你安排{offered}。"
 OVERNIGHT = "次日"
 TRAIN_ABSENT_REASON = "车次{trains}不在实时查询结果中"
+SOME_SOURCES_FAILED = "部分数据源本次未能返回结果，方案基于其余数据源的实时余票。"
