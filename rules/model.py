@@ -89,6 +89,8 @@ class TripRequest(Frozen):
     strict_seat: bool = True
     """Only the named class (or category) is taken; False lets the fallback order choose."""
     order: Literal["earliest", "latest", "cheapest", "fastest"] | None = None
+    budget_strict: bool = True
+    """False once the budget is relaxed: still shown and compared, no longer a filter."""
 
     @model_validator(mode="after")
     def _dates_in_order(self) -> TripRequest:

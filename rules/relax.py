@@ -44,7 +44,7 @@ RELAX_ORDER: tuple[tuple[str, Callable[[TripRequest], bool], Drop], ...] = (
     ),
     ("origin", lambda r: r.origin_station is not None, _drop(origin_station=None)),
     ("destination", lambda r: r.destination_station is not None, _drop(destination_station=None)),
-    ("budget", lambda r: r.budget is not None, _drop(budget=None)),
+    ("budget", lambda r: r.budget is not None and r.budget_strict, _drop(budget_strict=False)),
 )
 """Every constraint `minimal_relaxation` may drop; the date is moved by the agent instead."""
 

@@ -109,11 +109,11 @@ async def test_over_budget_relaxes_the_budget_openly_when_no_class_fits_it() -> 
     tickets = FakeTickets([offer("G1", BEIJING_SOUTH, HONGQIAO, "09:00", "13:30", day=DEC4)])
     intent = one_way(budget=100, seat_class=SeatClass.FIRST)
     reply = await agent(tickets).run(AgentInput(today=TODAY, intent=intent))
-    assert reply.itinerary is not None
+    assert reply.itinerary is not None and reply.itinerary.within_budget is False
     assert [s.detail for s in reply.agent.trace if s.state == "FALLBACK"] == ["relax"]
     assert [r.constraint for r in reply.relaxed] == ["budget"]
     assert reply.relaxed[0].requested == "预算100元"
-    assert "预算100元" in reply.summary
+    assert "预算100元" in reply.summary and "超出预算" in reply.summary
 
 
 async def test_relaxing_the_class_finds_a_plan_within_budget() -> None:
