@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 
+from app.settings import Settings
 from sources.models import SHANGHAI
 
 PLANS_DIR = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "plans"
@@ -57,14 +58,15 @@ class StillClock:
 
 
 @asynccontextmanager
-async def app_on(day: dt.date) -> AsyncIterator[httpx.AsyncClient]:
-    """The embedded-default app whose clock reads `day` 00:00 Asia/Shanghai."""
+async def app_on(
+    day: dt.date, settings: Settings | None = None
+) -> AsyncIterator[httpx.AsyncClient]:
+    """The app (embedded default unless `settings`) whose clock reads `day` 00:00 Shanghai."""
     from app.main import create_app
-    from app.settings import Settings
     from app.state import Runtime
 
     clock = StillClock(day)
-    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    settings = settings or Settings(_env_file=None)  # type: ignore[call-arg]
     app = create_app(
         settings, Runtime(clock=clock.now, monotonic=clock.monotonic, sleep=clock.sleep)
     )

@@ -23,6 +23,7 @@ from typing import Any, TextIO
 import httpx
 
 from app.evaluation.harness import PLANS_DIR, PlanCase, app_on, load_plan_cases
+from app.settings import Settings
 
 DEFAULT_SUITE = PLANS_DIR / "honesty.jsonl"
 SLEEPERS = {"premium_sleeper", "soft_sleeper", "emu_sleeper", "hard_sleeper"}
@@ -307,14 +308,14 @@ async def _offers(client: httpx.AsyncClient, c: dict[str, Any]) -> list[Offer]:
     return offers
 
 
-async def run_honesty(cases: list[PlanCase]) -> HonestyReport:
+async def run_honesty(cases: list[PlanCase], settings: Settings | None = None) -> HonestyReport:
     """Every case through `/v1/plan` on an app whose clock reads the case's day."""
     report = HonestyReport()
     by_day: dict[dt.date, list[PlanCase]] = {}
     for case in cases:
         by_day.setdefault(case.today, []).append(case)
     for day, group in sorted(by_day.items()):
-        async with app_on(day) as client:
+        async with app_on(day, settings) as client:
             for case in group:
                 response = await client.post(
                     "/v1/plan", json={"text": case.text, "today": case.today.isoformat()}
