@@ -137,9 +137,7 @@ def combine(
         unbounded, _ = _beam(lists, request, config, None, by_price=True)
         if unbounded:
             cheapest = unbounded[0].total
-            message = FAILURE_OVER_BUDGET.format(
-                budget=yuan(request.budget), cheapest=yuan(cheapest)
-            )
+            message = FAILURE_OVER_BUDGET.format(budget=yuan(limit), cheapest=yuan(cheapest))
             return [], Failure(OVER_BUDGET, message)
     key = keys[stuck]
     message = FAILURE_CHAIN.format(

@@ -66,7 +66,7 @@ async def app_on(
     from app.state import Runtime
 
     clock = StillClock(day)
-    settings = settings or Settings(_env_file=None)  # type: ignore[call-arg]
+    settings = settings or Settings(_env_file=None)
     app = create_app(
         settings, Runtime(clock=clock.now, monotonic=clock.monotonic, sleep=clock.sleep)
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
+from collections.abc import Sequence
 
 from app.intent import lexicon
 from app.intent.constraints import SCOPE_WORDS, read_constraints, scope_topics
@@ -185,7 +186,8 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     buf = _Text(text)
     fields: dict[str, object] = {"action": _action(lower)}
 
-    numbers, invalid = [], []
+    numbers: list[str] = []
+    invalid: list[str] = []
     for match in _TRAIN_NUMBER.finditer(text):
         token = match.group(1).upper()
         (numbers if is_train_number(token) else invalid).append(token)
@@ -481,7 +483,7 @@ def _preferences(rest: str) -> list[str]:
     ]
 
 
-def _kind(lower: str, intent: TravelIntent, topics: list[str]) -> str:
+def _kind(lower: str, intent: TravelIntent, topics: Sequence[str]) -> str:
     """The request kind; a sentence that also asks for tickets keeps its ticket part."""
     has_place = bool(intent.origin or intent.destination or intent.destination_text)
     journey = bool(intent.origin and intent.destination)
