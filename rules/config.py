@@ -32,6 +32,10 @@ An overnight ride in a sleeper class is exempt: the berth is the night's lodging
 leave late and arrive early.
 """
 
+RETURN_NOT_BEFORE = dt.time(9, 0)
+"""With no return time stated, a ride home before this is ranked down (not ruled out): the
+last day of a trip is not spent catching a dawn train."""
+
 MAX_TRANSFERS = 1
 """Changes of train per trip segment by default (the engine supports 0 or 1)."""
 
@@ -140,6 +144,7 @@ class RuleConfig:
     latest_arrival: dt.time = LATEST_ARRIVAL
     max_transfers: int = MAX_TRANSFERS
     window_slack: int = WINDOW_SLACK
+    return_not_before: dt.time = RETURN_NOT_BEFORE
     departure_lead: int = DEPARTURE_LEAD
     top_k_per_segment: int = TOP_K_PER_SEGMENT
     cheapest_k_per_segment: int = CHEAPEST_K_PER_SEGMENT

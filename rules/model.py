@@ -89,6 +89,9 @@ class TripRequest(Frozen):
     strict_seat: bool = True
     """Only the named class (or category) is taken; False lets the fallback order choose."""
     order: Literal["earliest", "latest", "cheapest", "fastest"] | None = None
+    rank_depart_after: dt.time | None = None
+    """Ranking only, never a filter: departures before this are ranked down (the ride home
+    of a trip with no return time stated is not a dawn train)."""
     budget_strict: bool = True
     """False once the budget is relaxed: still shown and compared, no longer a filter."""
 

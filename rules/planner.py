@@ -84,7 +84,11 @@ def plan(
     return_segment = len(keys) - 1 if returns_home else None
     # The stated windows describe the journey out; the return has its own (周日晚上回来).
     homeward = request.model_copy(
-        update={"depart_window": request.return_window, "arrive_window": None}
+        update={
+            "depart_window": request.return_window,
+            "arrive_window": None,
+            "rank_depart_after": None if request.return_window else config.return_not_before,
+        }
     )
     last_onward = len(keys) - 1 - (1 if returns_home else 0)
     segments = []

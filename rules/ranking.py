@@ -8,6 +8,7 @@ search find each train's best partner with a sliding window instead of trying al
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -57,6 +58,13 @@ def _ride_base(ride: Ride, w: RankingWeights) -> float:
     )
 
 
+def soft_gap(ride: Ride, request: TripRequest) -> int:
+    """Minutes a departure falls before `request.rank_depart_after` (0 when none is set)."""
+    if request.rank_depart_after is None:
+        return 0
+    return window_gap(ride.offer.depart_at, (request.rank_depart_after, dt.time(23, 59)))
+
+
 def lead_key(ride: Ride, request: TripRequest, w: RankingWeights, epoch: int = 0) -> float:
     """The part of a two-ride route's score owed to its first ride.
 
@@ -66,6 +74,7 @@ def lead_key(ride: Ride, request: TripRequest, w: RankingWeights, epoch: int = 0
         _ride_base(ride, w)
         - w.travel_time * (ride.depart - epoch) / 60
         + w.window_fit * window_gap(ride.offer.depart_at, request.depart_window) / 60
+        + w.window_fit * soft_gap(ride, request) / 60
     )
 
 
@@ -81,9 +90,8 @@ def tail_key(ride: Ride, request: TripRequest, w: RankingWeights, epoch: int = 0
 def route_parts(rides: tuple[Ride, ...], request: TripRequest, w: RankingWeights) -> Parts:
     """The weighted penalties of one route, component by component."""
     first, last = rides[0], rides[-1]
-    window = window_gap(first.offer.depart_at, request.depart_window) + window_gap(
-        last.offer.arrive_at, request.arrive_window
-    )
+    window = soft_gap(first, request) + window_gap(first.offer.depart_at, request.depart_window)
+    window += window_gap(last.offer.arrive_at, request.arrive_window)
     return (
         w.price * sum(r.unit_price for r in rides) / 100,
         w.travel_time * (last.arrive - first.depart) / 60,

@@ -66,7 +66,8 @@ def understood(intent: TravelIntent | None) -> str:
     head.append("→".join(places))
     parts.append(" ".join(head))
     parts.append(texts.HEADER_PARTY.format(n=intent.passengers))
-    if intent.return_trip:
+    round_trip = intent.date_end is not None or intent.nights is not None or intent.via
+    if intent.return_trip or (intent.return_trip is None and round_trip and intent.origin):
         parts.append(texts.UNDERSTOOD_RETURN)
     if intent.depart_window:
         parts.append(_span(intent.depart_window) + texts.DEPART)

@@ -191,3 +191,15 @@ def test_a_moved_date_is_named_as_a_relaxation():
     original = one_way()
     moved = original.model_copy(update={"depart_date": DAY + dt.timedelta(days=1)})
     assert relaxed_between(original, moved) == ["date_start"]
+
+
+def test_ride_home_of_a_stay_is_not_a_dawn_train_by_default():
+    entries = book(
+        offer("G1", BEIJING_SOUTH, HONGQIAO, "09:00", "13:28"),
+        offer("G2", HONGQIAO, BEIJING_SOUTH, "06:10", "10:38", day=DAY2),
+        offer("G6", HONGQIAO, BEIJING_SOUTH, "13:00", "17:28", day=DAY2),
+    )
+    request = one_way(return_trip=True, return_date=DAY2)
+    assert best_trains(request, entries) == ("G1", "G6")
+    early = request.model_copy(update={"return_window": (dt.time(6), dt.time(7))})
+    assert best_trains(early, entries) == ("G1", "G2")  # a stated time wins
