@@ -29,7 +29,8 @@ changing tickets, flights, weather, writing travel notes, anything that is not t
 - destination_text: a destination that has no railway station (e.g. "九寨沟"); then \
 destination is null.
 - via: ordered intermediate stops [{{"city": "西安", "nights": 2}}]; the last stop is \
-destination, not a via stop. "N天" at a stop counts as N nights.
+destination, not a via stop. "N天" at a stop counts as N nights; 经/途经X (passing \
+through, no stay) is {{"city": "X", "nights": null, "through": true}}.
 - date_start, date_end: ISO dates "YYYY-MM-DD"; date_end is the return/last day. \
 周末 = Saturday to Sunday; 下周五 = Friday of next week; 周五 alone = the next Friday; \
 holidays are their next occurrence (元旦 1-01, 五一 5-01, 国庆 10-01, 春节 lunar new year).
