@@ -32,9 +32,9 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validator
 
 from sources.models import SEAT_BY_LABEL, SHANGHAI, SeatClass
 
@@ -68,18 +68,32 @@ class Lenient(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
 
+WallClock = Annotated[
+    dt.time,
+    WithJsonSchema(
+        {
+            "type": "string",
+            "pattern": r"^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$",
+            "description": "a time of day in Asia/Shanghai, HH:MM[:SS]",
+        }
+    ),
+]
+"""A time of day without a zone: JSON Schema's `time` format demands an offset, so the
+documented shape is the pattern the reply really carries ("18:00:00")."""
+
+
 class TimeWindow(Lenient):
     """A span of the day the traveller wants to leave or arrive in."""
 
-    start: dt.time
-    end: dt.time
+    start: WallClock
+    end: WallClock
     label: str = ""
 
     @field_validator("start", "end")
     @classmethod
     def _wall_clock(cls, value: dt.time) -> dt.time:
-        # A time of day in Asia/Shanghai: an offset a model or client adds is dropped.
-        return value.replace(tzinfo=None)
+        # A time of day in Asia/Shanghai: an offset or fraction a model or client adds is dropped.
+        return value.replace(tzinfo=None, microsecond=0)
 
     def span(self) -> str:
         """ "HH:MM-HH:MM", the form the evaluation set labels windows with."""
