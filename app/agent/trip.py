@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from app.agent import texts
-from app.intent.model import TravelIntent
+from app.intent.model import TimeWindow, TravelIntent
 from rules import TripRequest, ViaStop
 from rules.relax import stated
 from sources.stations import StationDirectory, UnknownStationError
@@ -75,7 +75,10 @@ def trip_request(
     if passengers > MAX_PARTY:
         warnings.append(texts.PARTY_CAPPED.format(n=passengers, max=MAX_PARTY))
         passengers = MAX_PARTY
-    return_trip = intent.return_trip if intent.return_trip is not None else True
+    # A trip to plan comes home unless told otherwise; a ticket question is one ride.
+    return_trip = (
+        intent.return_trip if intent.return_trip is not None else intent.kind != "query_tickets"
+    )
     return_date = intent.date_end if return_trip else None
     onward_end = start + dt.timedelta(days=sum(stop.nights for stop in via))
     if return_date is not None and return_date < start:
@@ -115,7 +118,9 @@ def trip_request(
         seat_class=intent.seat_class,
         max_transfers=0 if "直达" in prefs else 1,
         # A stated time of day or a berth is the traveller's own choice of the night hours.
-        allow_night="卧铺" in prefs or bool(intent.seat_classes) or any(windows),
+        allow_night="卧铺" in prefs
+        or bool(intent.seat_classes)
+        or any(w is not None and asks_for_night(w) for w in windows),
         origin_station=exact_station(directory, intent.origin),
         destination_station=exact_station(directory, intent.destination),
         return_window=(intent.return_window.start, intent.return_window.end)
@@ -126,6 +131,21 @@ def trip_request(
         exclude_seat_classes=frozenset(intent.exclude_seat_classes),
         exclude_train_types=frozenset(intent.exclude_train_types),
         order=intent.order,
+    )
+
+
+NIGHT_ENDS = dt.time(6, 0)
+LATE_EVENING = dt.time(23, 0)
+
+
+def asks_for_night(window: TimeWindow) -> bool:
+    """A window that itself names night hours (凌晨, 3点前, 晚上11点后): the night rule yields.
+    An open bound ("8点前" = 00:00-08:00) does not ask for a 04:00 train."""
+    open_start = window.start == dt.time(0, 0)
+    return (
+        window.end <= NIGHT_ENDS
+        or (not open_start and window.start < NIGHT_ENDS)
+        or window.end > LATE_EVENING
     )
 
 
