@@ -36,6 +36,9 @@ RETURN_NOT_BEFORE = dt.time(9, 0)
 """With no return time stated, a ride home before this is ranked down (not ruled out): the
 last day of a trip is not spent catching a dawn train."""
 
+MAX_DETOUR = 2.0
+"""A transfer route may take at most this many times the quickest direct train of the day."""
+
 MAX_TRANSFERS = 1
 """Changes of train per trip segment by default (the engine supports 0 or 1)."""
 
@@ -145,6 +148,7 @@ class RuleConfig:
     max_transfers: int = MAX_TRANSFERS
     window_slack: int = WINDOW_SLACK
     return_not_before: dt.time = RETURN_NOT_BEFORE
+    max_detour: float = MAX_DETOUR
     departure_lead: int = DEPARTURE_LEAD
     top_k_per_segment: int = TOP_K_PER_SEGMENT
     cheapest_k_per_segment: int = CHEAPEST_K_PER_SEGMENT

@@ -89,9 +89,9 @@ class TripRequest(Frozen):
     strict_seat: bool = True
     """Only the named class (or category) is taken; False lets the fallback order choose."""
     order: Literal["earliest", "latest", "cheapest", "fastest"] | None = None
-    rank_depart_after: dt.time | None = None
-    """Ranking only, never a filter: departures before this are ranked down (the ride home
-    of a trip with no return time stated is not a dawn train)."""
+    rank_window: tuple[dt.time, dt.time] | None = None
+    """Ranking only, never a filter: departures outside it are ranked down (a relaxed window
+    still prefers the nearest train; the ride home is not a dawn train by default)."""
     budget_strict: bool = True
     """False once the budget is relaxed: still shown and compared, no longer a filter."""
 

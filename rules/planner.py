@@ -87,7 +87,9 @@ def plan(
         update={
             "depart_window": request.return_window,
             "arrive_window": None,
-            "rank_depart_after": None if request.return_window else config.return_not_before,
+            "rank_window": None
+            if request.return_window
+            else (config.return_not_before, dt.time(23, 59)),
         }
     )
     last_onward = len(keys) - 1 - (1 if returns_home else 0)
@@ -222,6 +224,10 @@ def _segment(
 
     if key in book:
         segment.routes = [make_route(index, (r,), request, weights) for r in rides(key, True, True)]
+    # A change of trains is a way round a gap, not a tour: no transfer route may take more
+    # than MAX_DETOUR times the quickest direct train of the day (南京→上海 via 汉口 is none).
+    direct = [o.duration_min for o in book[key].offers] if key in book else []
+    longest = int(config.max_detour * min(direct)) if direct else 10**9
     if transfers:
         for hub in sorted(hubs.get((key.origin, key.date), ())):
             second = LegKey(hub, key.destination, key.date)
@@ -236,7 +242,7 @@ def _segment(
                 seconds += rides(next_day, False, True)
             if firsts and seconds:
                 found = connect(index, firsts, seconds, request, config)
-                segment.routes.extend(found.routes)
+                segment.routes.extend(r for r in found.routes if r.arrive - r.depart <= longest)
                 if found.earliest is not None and found.fastest is not None:
                     segment.earliest.append(found.earliest)
                     segment.fastest.append(found.fastest)

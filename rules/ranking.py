@@ -8,7 +8,6 @@ search find each train's best partner with a sliding window instead of trying al
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -59,10 +58,8 @@ def _ride_base(ride: Ride, w: RankingWeights) -> float:
 
 
 def soft_gap(ride: Ride, request: TripRequest) -> int:
-    """Minutes a departure falls before `request.rank_depart_after` (0 when none is set)."""
-    if request.rank_depart_after is None:
-        return 0
-    return window_gap(ride.offer.depart_at, (request.rank_depart_after, dt.time(23, 59)))
+    """Minutes a departure falls outside `request.rank_window` (0 when none is set)."""
+    return window_gap(ride.offer.depart_at, request.rank_window)
 
 
 def lead_key(ride: Ride, request: TripRequest, w: RankingWeights, epoch: int = 0) -> float:

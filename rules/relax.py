@@ -26,7 +26,12 @@ def _drop(**update: object) -> Drop:
 # (constraint, is it stated?, the request without it), least important first.
 RELAX_ORDER: tuple[tuple[str, Callable[[TripRequest], bool], Drop], ...] = (
     ("return_window", lambda r: r.return_window is not None, _drop(return_window=None)),
-    ("depart_window", lambda r: r.depart_window is not None, _drop(depart_window=None)),
+    (
+        "depart_window",
+        lambda r: r.depart_window is not None,
+        # Still ranked toward the window: the nearest train, not any train.
+        lambda r: r.model_copy(update={"depart_window": None, "rank_window": r.depart_window}),
+    ),
     ("arrive_window", lambda r: r.arrive_window is not None, _drop(arrive_window=None)),
     ("arrive_date", lambda r: r.arrive_date is not None, _drop(arrive_date=None)),
     ("seat_class", lambda r: r.seat_class is not None, _drop(seat_class=None)),

@@ -3,11 +3,12 @@ and is named (pure: no event loop, no HTTP, no Redis)."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
 import pytest
 
-from rules import TripRequest, plan
+from rules import DEFAULT_RULES, TripRequest, plan
 from rules.relax import minimal_relaxation, relaxed_between, stated
 from sources.models import SLEEPER_CLASSES, SeatClass, Station
 from tests.rules.factory import (
@@ -203,3 +204,27 @@ def test_ride_home_of_a_stay_is_not_a_dawn_train_by_default():
     assert best_trains(request, entries) == ("G1", "G6")
     early = request.model_copy(update={"return_window": (dt.time(6), dt.time(7))})
     assert best_trains(early, entries) == ("G1", "G2")  # a stated time wins
+
+
+def test_a_relaxed_window_still_takes_the_nearest_train():
+    entries = book(
+        offer("G7", BEIJING_SOUTH, HONGQIAO, "08:12", "12:40", seats=high_speed_seats(700)),
+        offer("G9", BEIJING_SOUTH, HONGQIAO, "15:00", "19:28", seats=high_speed_seats(500)),
+    )
+    original = one_way(depart_window=(dt.time(0, 0), dt.time(8, 0)))
+    found = minimal_relaxation(original, entries, now=NOW)
+    assert found is not None and found[1] == ("depart_window",)
+    assert best_trains(found[0], entries) == ("G7",)
+
+
+def test_a_transfer_is_never_a_tour():
+    wuhan = Station(telecode="WHN", name="武汉", city="武汉")
+    entries = book(
+        offer("G1", BEIJING_SOUTH, HONGQIAO, "06:30", "11:00", seats=()),  # sold out entirely
+        offer("G81", BEIJING_SOUTH, wuhan, "07:00", "11:30"),
+        offer("G82", wuhan, HONGQIAO, "12:30", "17:30"),
+    )
+    result = plan(one_way(), entries, now=NOW)
+    assert result.best is None  # 10.5 h round by 武汉 against a 4.5 h direct train
+    roomy = dataclasses.replace(DEFAULT_RULES, max_detour=3.0)
+    assert plan(one_way(), entries, now=NOW, config=roomy).best is not None
