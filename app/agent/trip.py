@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from app.agent import texts
-from app.intent.model import TimeWindow, TravelIntent
+from app.intent.model import TravelIntent
 from rules import TripRequest, ViaStop
 from rules.relax import stated
 from sources.stations import StationDirectory, UnknownStationError
@@ -120,7 +120,9 @@ def trip_request(
         # A stated time of day or a berth is the traveller's own choice of the night hours.
         allow_night="卧铺" in prefs
         or bool(intent.seat_classes)
-        or any(w is not None and asks_for_night(w) for w in windows),
+        # A stated window is the traveller's own choice of hours, night ones included: the
+        # engine's night default must not overrule "8点前" with a later train.
+        or any(windows),
         origin_station=exact_station(directory, intent.origin),
         destination_station=exact_station(directory, intent.destination),
         return_window=(intent.return_window.start, intent.return_window.end)
@@ -131,21 +133,6 @@ def trip_request(
         exclude_seat_classes=frozenset(intent.exclude_seat_classes),
         exclude_train_types=frozenset(intent.exclude_train_types),
         order=intent.order,
-    )
-
-
-NIGHT_ENDS = dt.time(6, 0)
-LATE_EVENING = dt.time(23, 0)
-
-
-def asks_for_night(window: TimeWindow) -> bool:
-    """A window that itself names night hours (凌晨, 3点前, 晚上11点后): the night rule yields.
-    An open bound ("8点前" = 00:00-08:00) does not ask for a 04:00 train."""
-    open_start = window.start == dt.time(0, 0)
-    return (
-        window.end <= NIGHT_ENDS
-        or (not open_start and window.start < NIGHT_ENDS)
-        or window.end > LATE_EVENING
     )
 
 
