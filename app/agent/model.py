@@ -9,6 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from app.agent.readback import Relaxed
 from app.intent.model import TravelIntent
 from app.tickets.model import Freshness, SourceReport, TicketResult
 from rules import Failure, Itinerary, LegKey, LegOffers, PlanResult, TripRequest
@@ -55,6 +56,13 @@ class PlanReply(BaseModel):
     agent: AgentInfo
     warnings: list[str] = Field(default_factory=list)
     clarify_question: str | None = None
+    understood: str = Field(
+        default="", description="one Chinese line: what was understood from the request"
+    )
+    relaxed: list[Relaxed] = Field(
+        default_factory=list,
+        description="stated constraints the plan could not honour; empty when all were",
+    )
 
 
 class ChatReply(PlanReply):
@@ -109,6 +117,7 @@ class Run:
     hubs_tried: tuple[str, ...] = ()  # the hubs named in the reply
     parsed_by: str = "rules"  # which parser produced the intent: "llm" | "rules"
     observer: StepObserver | None = None  # told of each step as it is recorded (streaming)
+    relaxed_items: list[Relaxed] = field(default_factory=list)
 
     def warn(self, text: str) -> None:
         """Add a warning once."""
