@@ -1,4 +1,4 @@
-"""`python -m app serve|plan|tickets|stations|eval-intent …`"""
+"""`python -m app serve|plan|tickets|stations|mcp|eval-intent …`"""
 
 from app.cli import main
 

@@ -42,17 +42,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     plan = sub.add_parser("plan", help="plan a trip from a sentence")
     plan.add_argument("text")
     plan.add_argument("--today", default=None, help="YYYY-MM-DD (default: today in Shanghai)")
+    sub.add_parser("mcp", help="serve the tools over MCP on stdin/stdout")
     sub.add_parser("eval-intent", help="score the intent parser: eval-intent [--parser rules|llm]")
-    sub.add_parser("eval-plans", help="plan suites: eval-plans [--suite delivery] [--verbose]")
+    sub.add_parser("eval-plans", help="plan suites: eval-plans [--suite S] [--verbose]")
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["eval-plans"]:
+        from app.evaluation.plans import main as eval_plans
+
+        return eval_plans(argv[1:])
     if argv[:1] == ["eval-intent"]:
         from app.intent.evaluate import main as evaluate
 
         return evaluate(argv[1:])
-    if argv[:1] == ["eval-plans"]:
-        from app.evaluation.delivery import main as evaluate_delivery
-
-        return evaluate_delivery(argv[1:])
     args = parser.parse_args(argv)
 
     if args.command == "serve":
@@ -60,6 +61,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         serving.serve(args.host, args.port)  # uvicorn with bounded connections (README "Security")
         return 0
+    if args.command == "mcp":
+        from app.mcp.stdio import main as serve_mcp_stdio
+
+        return serve_mcp_stdio()
     if args.command == "stations":
         return _stations(args.query)
     if args.command == "tickets":

@@ -27,6 +27,7 @@ from app.intent.llm_guard import GuardedLlm, log_breaker_change
 from app.intent.parser import IntentParser
 from app.limits import BodyLimitMiddleware
 from app.logs import configure_logging, request_id, request_id_from
+from app.mcp import mount_mcp, serve_mcp
 from app.metrics import Metrics
 from app.playground import install_playground
 from app.redis_client import RedisClient, build_redis, connect
@@ -253,7 +254,8 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
             access=access,
         )
         try:
-            yield
+            async with serve_mcp(app, app.state.rt):
+                yield
         finally:
             await ticket_service.aclose()
             await http.aclose()
@@ -295,6 +297,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         app.include_router(sandbox_admin.router)
     install_docs(app)
     install_playground(app)
+    mount_mcp(app)
     return app
 
 

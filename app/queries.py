@@ -12,6 +12,7 @@ from functools import lru_cache
 from pydantic import ValidationError
 
 from app.errors import InvalidInput, UnknownStation, excerpt
+from app.tickets.model import TicketResult
 from sources.models import TRAIN_TYPES, SeatClass, Station, TicketQuery
 from sources.sale_window import SALE_DATES, last_sale_day
 from sources.stations import (
@@ -158,3 +159,19 @@ def resolve_query(
     except ValidationError as exc:  # pragma: no cover - fields are validated above
         raise InvalidInput("query", str(exc)) from exc
     return ResolvedQuery(query, origin_place, destination_place)
+
+
+def only_requested_stations(
+    result: TicketResult, origin: Place, destination: Place
+) -> TicketResult:
+    """A query for one station (北京南) keeps only rides at that station; a city keeps all."""
+    if origin.is_city and destination.is_city:
+        return result
+    wanted_from = {s.telecode for s in origin.stations}
+    wanted_to = {s.telecode for s in destination.stations}
+    offers = tuple(
+        o
+        for o in result.offers
+        if o.origin_station.telecode in wanted_from and o.destination_station.telecode in wanted_to
+    )
+    return result.with_offers(offers)

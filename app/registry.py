@@ -46,6 +46,7 @@ class SandboxMounts:
 
     transports: dict[str, httpx.AsyncBaseTransport] = field(default_factory=dict)
     faults: dict[str, FaultConfig] = field(default_factory=dict)
+    timetable: Timetable | None = None  # the sandbox's timetable, when a sandbox is enabled
 
 
 def build_sandbox(
@@ -81,6 +82,7 @@ def build_sandbox(
         base = settings.source(name).base_url or SANDBOX_BASE_URLS[name]
         mounts.transports[base] = httpx.ASGITransport(app=app)
         mounts.faults[vendor] = faults
+        mounts.timetable = timetable
     return mounts
 
 

@@ -129,6 +129,17 @@ class Settings(BaseSettings):
     # `python -m app serve`: open connections cap and how long a request may take to arrive.
     max_connections: int = Field(default=100, ge=1)
     request_read_timeout_s: float = Field(default=10.0, gt=0)
+    # MCP (`/mcp`): Host headers the Streamable HTTP transport accepts (DNS-rebinding guard).
+    mcp_allowed_hosts: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: ["127.0.0.1:*", "localhost:*"]
+    )
+
+    @field_validator("mcp_allowed_hosts", mode="before")
+    @classmethod
+    def _split_hosts(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
 
     @field_validator("sources", mode="before")
     @classmethod

@@ -129,16 +129,15 @@ def combine(
     config: RuleConfig,
 ) -> tuple[list[Combo], Failure | None]:
     """Whole trips best first (fitting the budget if one is given), or why there are none."""
-    combos, stuck = _beam(lists, request, config, request.budget)
+    limit = request.budget if request.budget_strict else None
+    combos, stuck = _beam(lists, request, config, limit)
     if combos:
         return combos, None
-    if request.budget is not None:
+    if limit is not None:
         unbounded, _ = _beam(lists, request, config, None, by_price=True)
         if unbounded:
             cheapest = unbounded[0].total
-            message = FAILURE_OVER_BUDGET.format(
-                budget=yuan(request.budget), cheapest=yuan(cheapest)
-            )
+            message = FAILURE_OVER_BUDGET.format(budget=yuan(limit), cheapest=yuan(cheapest))
             return [], Failure(OVER_BUDGET, message)
     key = keys[stuck]
     message = FAILURE_CHAIN.format(

@@ -32,11 +32,19 @@ An overnight ride in a sleeper class is exempt: the berth is the night's lodging
 leave late and arrive early.
 """
 
+RETURN_NOT_BEFORE = dt.time(9, 0)
+"""With no return time stated, a ride home before this is ranked down (not ruled out): the
+last day of a trip is not spent catching a dawn train."""
+
+MAX_DETOUR = 2.0
+"""A transfer route may take at most this many times the quickest direct train of the day."""
+
 MAX_TRANSFERS = 2
 """Changes of train per trip segment by default (the engine supports 0 or 1)."""
 
-WINDOW_SLACK = 60
-"""Minutes outside a preferred departure/arrival window still considered (with a penalty)."""
+WINDOW_SLACK = 0
+"""Minutes outside a stated departure/arrival window still considered: none, since a stated
+window is a hard constraint (8点前 never gives 08:08); a miss is relaxed in the open."""
 
 DEPARTURE_LEAD = 0
 """Minutes before departure a train stops being offered (0: only trains already gone)."""
@@ -139,6 +147,8 @@ class RuleConfig:
     latest_arrival: dt.time = LATEST_ARRIVAL
     max_transfers: int = MAX_TRANSFERS
     window_slack: int = WINDOW_SLACK
+    return_not_before: dt.time = RETURN_NOT_BEFORE
+    max_detour: float = MAX_DETOUR
     departure_lead: int = DEPARTURE_LEAD
     top_k_per_segment: int = TOP_K_PER_SEGMENT
     cheapest_k_per_segment: int = CHEAPEST_K_PER_SEGMENT
@@ -155,10 +165,36 @@ class RuleConfig:
             return self.min_connection_same_station
         return self.min_connection_cross_station
 
-    def seat_order(self, offer: TrainOffer, preferred: SeatClass | None) -> tuple[SeatClass, ...]:
-        """Classes to try on `offer`, best first: the preferred one, then its fallbacks."""
-        wanted = preferred or default_class(offer)
-        return self.seat_fallback_order.get(wanted, (wanted,))
+    def seat_order(
+        self,
+        offer: TrainOffer,
+        preferred: SeatClass | None,
+        *,
+        accepted: frozenset[SeatClass] = frozenset(),
+        excluded: frozenset[SeatClass] = frozenset(),
+        strict: bool = False,
+    ) -> tuple[SeatClass, ...]:
+        """Classes to try on `offer`, best first: the preferred one, then its fallbacks.
+
+        `accepted` is a category (any sleeper): its classes in the default berth order.
+        `strict` keeps only what was asked; `excluded` classes are never tried.
+        """
+        if preferred is None and accepted:
+            order = tuple(c for c in (*DEFAULT_SLEEPER_ORDER, *SeatClass) if c in accepted)
+            order = tuple(dict.fromkeys(order))
+        else:
+            wanted = preferred or default_class(offer)
+            order = self.seat_fallback_order.get(wanted, (wanted,))
+            if strict and preferred is not None:
+                order = tuple(c for c in order if c is preferred or c in accepted)
+            if preferred is None:
+                # Nothing asked: any class the train sells beats no train (a D with berths
+                # only, at the hour asked); standing stays the very last resort.
+                rest = [c for c in SeatClass if c not in order and c is not SeatClass.NO_SEAT]
+                order = (*order, *rest)
+                if SeatClass.NO_SEAT not in order:
+                    order = (*order, SeatClass.NO_SEAT)
+        return tuple(c for c in order if c not in excluded)
 
 
 DEFAULT_RULES = RuleConfig()

@@ -73,6 +73,27 @@ class TripRequest(Frozen):
     allow_waitlist: bool = False
     allow_night: bool = False
     required_trains: tuple[str, ...] = ()
+    # Hard constraints the traveller stated (DESIGN §1.5): met, or relaxed in the open.
+    origin_station: str | None = None
+    """The exact station to board at (北京西), when the traveller named one, not a city."""
+    destination_station: str | None = None
+    """The exact station to arrive at; the return leg runs between the same two stations."""
+    return_window: tuple[dt.time, dt.time] | None = None
+    """When the return leg should leave."""
+    arrive_date: dt.date | None = None
+    """The day the outbound ride must arrive (今晚出发第二天早上到)."""
+    seat_classes: frozenset[SeatClass] = frozenset()
+    """Acceptable classes as a category (any sleeper); `seat_class` is one named class."""
+    exclude_seat_classes: frozenset[SeatClass] = frozenset()
+    exclude_train_types: frozenset[str] = frozenset()
+    strict_seat: bool = True
+    """Only the named class (or category) is taken; False lets the fallback order choose."""
+    order: Literal["earliest", "latest", "cheapest", "fastest"] | None = None
+    rank_window: tuple[dt.time, dt.time] | None = None
+    """Ranking only, never a filter: departures outside it are ranked down (a relaxed window
+    still prefers the nearest train; the ride home is not a dawn train by default)."""
+    budget_strict: bool = True
+    """False once the budget is relaxed: still shown and compared, no longer a filter."""
 
     @model_validator(mode="after")
     def _dates_in_order(self) -> TripRequest:

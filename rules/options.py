@@ -99,11 +99,15 @@ def build_rides(
     *,
     depart_window: bool,
     arrive_window: bool,
+    board: str | None = None,
+    alight: str | None = None,
+    arrive_date: dt.date | None = None,
 ) -> tuple[list[Ride], Funnel]:
     """Every usable ride of one leg and the funnel counts explaining what was dropped.
 
     `depart_window`/`arrive_window` say whether this leg starts/ends its segment, i.e.
-    whether the traveller's preferred windows apply to it.
+    whether the traveller's windows apply to it; `board`/`alight` are the exact stations
+    the traveller named for the segment's ends, and `arrive_date` the day it must arrive.
     """
     funnel = Funnel()
     rides: list[Ride] = []
@@ -124,6 +128,14 @@ def build_rides(
         named = offer.train_number in required
         if not named:
             if request.train_types and offer.train_type not in request.train_types:
+                continue
+            if offer.train_type in request.exclude_train_types:
+                continue
+            if depart_window and board and offer.origin_station.name != board:
+                continue
+            if arrive_window and alight and offer.destination_station.name != alight:
+                continue
+            if arrive_window and arrive_date and offer.arrive_at.date() != arrive_date:
                 continue
             if depart_window and window_gap(offer.depart_at, request.depart_window) > slack:
                 continue
@@ -161,7 +173,14 @@ def _seat_options(
     depart = arrive = 0
     found: list[Ride] | None = None
     cheapest = float("inf")
-    for rank, seat_class in enumerate(config.seat_order(offer, request.seat_class)):
+    order = config.seat_order(
+        offer,
+        request.seat_class,
+        accepted=request.seat_classes,
+        excluded=request.exclude_seat_classes,
+        strict=request.strict_seat,
+    )
+    for rank, seat_class in enumerate(order):
         seat = seats.get(seat_class)
         if seat is None or seat.price is None:
             continue

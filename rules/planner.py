@@ -32,7 +32,7 @@ from rules.model import (
     TripRequest,
 )
 from rules.options import Funnel, Ride, build_rides
-from rules.ranking import Route, breakdown, make_route
+from rules.ranking import Route, breakdown, make_route, new_route
 from rules.timeline import build_days, hotel_nights, sleeper_nights, stays_of, transfers_of
 from rules.transfers import connect, connect_twice
 from rules.validate import OfferIndex, normalise_train_number, validate
@@ -82,10 +82,28 @@ def plan(
         hubs.setdefault((key.origin, key.date), set()).add(key.destination)
     transfers = min(request.max_transfers, config.max_transfers, ENGINE_MAX_TRANSFERS)
     return_segment = len(keys) - 1 if returns_home else None
-    # The preferred windows describe the journey out; the return keeps no time preference.
-    homeward = request.model_copy(update={"depart_window": None, "arrive_window": None})
-    segments = [
-        _segment(
+    # The stated windows describe the journey out; the return has its own (周日晚上回来).
+    homeward = request.model_copy(
+        update={
+            "depart_window": request.return_window,
+            "arrive_window": None,
+            "rank_window": None
+            if request.return_window
+            else (config.return_not_before, dt.time(23, 59)),
+        }
+    )
+    last_onward = len(keys) - 1 - (1 if returns_home else 0)
+    segments = []
+    for index, key in enumerate(keys):
+        if index == return_segment:
+            ends = _Ends(request.destination_station, request.origin_station)
+        else:
+            ends = _Ends(
+                request.origin_station if index == 0 else None,
+                request.destination_station if index == last_onward else None,
+                request.arrive_date if index == 0 else None,
+            )
+        segment = _segment(
             index,
             key,
             book,
@@ -94,9 +112,10 @@ def plan(
             config,
             now,
             transfers,
+            ends,
         )
-        for index, key in enumerate(keys)
-    ]
+        _apply_order(segment, request)
+        segments.append(segment)
     failures = _apply_required(request, segments, notes)
     failures.extend(_segment_failure(s, request, config) for s in segments if not s.routes)
     if any(f.segment is not None for f in failures):
@@ -132,6 +151,42 @@ def plan(
     return PlanResult(tuple(itineraries), tuple(notes), tuple(failures))
 
 
+@dataclass(frozen=True, slots=True)
+class _Ends:
+    """The exact stations a segment must start and end at, and the day it must arrive."""
+
+    board: str | None = None
+    alight: str | None = None
+    arrive_date: dt.date | None = None
+
+
+ORDER_WEIGHT = 1000.0
+"""Points per hour (or per 100 yuan) of an order preference: it outranks every other penalty."""
+
+
+def _apply_order(segment: _Segment, request: TripRequest) -> None:
+    """最早一班 / 最晚一班 / 最便宜 / 最快: the stated order decides, the score breaks ties."""
+    order, routes = request.order, segment.routes
+    if order is None or not routes:
+        return
+    if order in ("earliest", "latest") and segment.index != 0:
+        return  # the order is about the ride out
+    if order == "earliest":
+        first = min(r.depart for r in routes)
+        metric = [(r.depart - first) / 60 for r in routes]
+    elif order == "latest":
+        last = max(r.depart for r in routes)
+        metric = [(last - r.depart) / 60 for r in routes]
+    elif order == "cheapest":
+        metric = [r.unit_price / 100 for r in routes]
+    else:
+        metric = [(r.arrive - r.depart) / 60 for r in routes]
+    segment.routes = [
+        new_route(r.segment, r.rides, r.cost + ORDER_WEIGHT * m, r.unit_price)
+        for r, m in zip(routes, metric, strict=True)
+    ]
+
+
 def _segment(
     index: int,
     key: LegKey,
@@ -141,10 +196,12 @@ def _segment(
     config: RuleConfig,
     now: dt.datetime,
     transfers: int,
+    ends: _Ends | None = None,
 ) -> _Segment:
     """All routes of one segment: direct rides, and two-ride routes through fetched hubs."""
     segment = _Segment(index, key, request)
     weights = config.weights
+    ends = ends or _Ends()
 
     def rides(leg: LegKey, first: bool, last: bool) -> list[Ride]:
         entry = book[leg]
@@ -158,12 +215,19 @@ def _segment(
             now,
             depart_window=first,
             arrive_window=last,
+            board=ends.board if first else None,
+            alight=ends.alight if last else None,
+            arrive_date=ends.arrive_date if last else None,
         )
         segment.funnel.add(funnel)
         return found
 
     if key in book:
         segment.routes = [make_route(index, (r,), request, weights) for r in rides(key, True, True)]
+    # A change of trains is a way round a gap, not a tour: no transfer route may take more
+    # than MAX_DETOUR times the quickest direct train of the day (南京→上海 via 汉口 is none).
+    direct = [o.duration_min for o in book[key].offers] if key in book else []
+    longest = int(config.max_detour * min(direct)) if direct else 10**9
     if transfers:
         for hub in sorted(hubs.get((key.origin, key.date), ())):
             second = LegKey(hub, key.destination, key.date)
@@ -178,7 +242,7 @@ def _segment(
                 seconds += rides(next_day, False, True)
             if firsts and seconds:
                 found = connect(index, firsts, seconds, request, config)
-                segment.routes.extend(found.routes)
+                segment.routes.extend(r for r in found.routes if r.arrive - r.depart <= longest)
                 if found.earliest is not None and found.fastest is not None:
                     segment.earliest.append(found.earliest)
                     segment.fastest.append(found.fastest)

@@ -57,6 +57,11 @@ def _ride_base(ride: Ride, w: RankingWeights) -> float:
     )
 
 
+def soft_gap(ride: Ride, request: TripRequest) -> int:
+    """Minutes a departure falls outside `request.rank_window` (0 when none is set)."""
+    return window_gap(ride.offer.depart_at, request.rank_window)
+
+
 def lead_key(ride: Ride, request: TripRequest, w: RankingWeights, epoch: int = 0) -> float:
     """The part of a two-ride route's score owed to its first ride.
 
@@ -66,6 +71,7 @@ def lead_key(ride: Ride, request: TripRequest, w: RankingWeights, epoch: int = 0
         _ride_base(ride, w)
         - w.travel_time * (ride.depart - epoch) / 60
         + w.window_fit * window_gap(ride.offer.depart_at, request.depart_window) / 60
+        + w.window_fit * soft_gap(ride, request) / 60
     )
 
 
@@ -81,9 +87,8 @@ def tail_key(ride: Ride, request: TripRequest, w: RankingWeights, epoch: int = 0
 def route_parts(rides: tuple[Ride, ...], request: TripRequest, w: RankingWeights) -> Parts:
     """The weighted penalties of one route, component by component."""
     first, last = rides[0], rides[-1]
-    window = window_gap(first.offer.depart_at, request.depart_window) + window_gap(
-        last.offer.arrive_at, request.arrive_window
-    )
+    window = soft_gap(first, request) + window_gap(first.offer.depart_at, request.depart_window)
+    window += window_gap(last.offer.arrive_at, request.arrive_window)
     return (
         w.price * sum(r.unit_price for r in rides) / 100,
         w.travel_time * (last.arrive - first.depart) / 60,

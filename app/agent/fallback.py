@@ -5,8 +5,8 @@
    (stage `more_hubs`) via the next one if that failed; two hubs in a row where no single
    hub joins the ends; without a topology, two phases over the fixed list: probe which
    hubs reach the far end, then ask only those for both halves;
-2. the adjacent days (±1, the whole trip moved);
-3. other train types, seat classes and times of day (the budget kept);
+2. the fewest stated constraints dropped on the asked day (`rules.relax`);
+3. the adjacent days (±1, the whole trip moved), then those days with the fewest dropped;
 4. stop, with a Chinese explanation of what was tried and what the traveller could relax.
 
 Stages that cannot help the failure at hand are skipped (a budget shortfall is not cured by
@@ -16,14 +16,24 @@ a transfer), so the run stays well inside the step bound.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from app.agent import texts
 from app.agent.trip import has_preferences, relaxed, shifted
-from rules import MAJOR_HUBS, Failure, LegKey, TripRequest, required_legs, transfer_legs
+from rules import (
+    MAJOR_HUBS,
+    Failure,
+    LegKey,
+    LegOffers,
+    TripRequest,
+    required_legs,
+    transfer_legs,
+)
 from rules.hubs import Topology, one_change_hubs, two_change_hubs
 from rules.legs import two_change_query_legs
 from rules.model import FILTERED_OUT, OVER_BUDGET, PAST_DEPARTURE
+from rules.relax import minimal_relaxation
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +171,8 @@ def next_relaxation(
     hub_offers: dict[LegKey, int],
     topology: Topology | None = None,
     hubs_tried: tuple[str, ...] = (),
+    book: Mapping[LegKey, LegOffers] | None = None,
+    now: dt.datetime | None = None,
 ) -> Relaxation | None:
     """The next stage worth trying after `tried` (stage names), or None: time to stop."""
     failing = segment_failures(failures)
@@ -212,6 +224,13 @@ def next_relaxation(
                 probe=False,
                 hubs=tuple(named),
             )
+    filtered = any(f.code == FILTERED_OUT for f in failures)
+    may_relax = has_preferences(original) or over_budget or filtered
+    if "relax" not in tried and may_relax and book is not None and now is not None:
+        # The fewest stated constraints dropped on the asked day (DESIGN §1.5), said openly.
+        found = minimal_relaxation(original, book, now=now)
+        if found is not None:
+            return Relaxation("relax", (found[0],), (), needs_query=False)
     if "days" not in tried and failing:
         candidates = []
         for delta in (1, -1):
@@ -232,8 +251,16 @@ def next_relaxation(
                             LegKey(hub, key.destination, key.date),
                         ]
             return Relaxation("days", tuple(candidates), tuple(legs), needs_query=True)
-    filtered = any(f.code == FILTERED_OUT for f in failures)
-    if "relax" not in tried and (has_preferences(original) or over_budget or filtered):
+    if "days" in tried and "days_relax" not in tried and may_relax and book is not None:
+        assert now is not None
+        moved_found = [
+            found
+            for delta in (1, -1)
+            if (found := minimal_relaxation(shifted(original, delta), book, now=now))
+        ]
+        if moved_found:
+            return Relaxation("days_relax", tuple(r for r, _ in moved_found), (), needs_query=False)
+    if "relax" not in tried and may_relax and book is None:
         base = [original]
         if "days" in tried:
             base += [shifted(original, d) for d in (1, -1)]

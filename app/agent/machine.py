@@ -22,6 +22,7 @@ from app.agent.fallback import (
     overnight_follow_legs,
 )
 from app.agent.fetch import TicketSearch, fetch_legs, merge_sources
+from app.agent.hygiene import traveller_warnings
 from app.agent.model import (
     AgentInfo,
     AgentInput,
@@ -32,6 +33,7 @@ from app.agent.model import (
     TraceStep,
     worst_freshness,
 )
+from app.agent.readback import Relaxed, relaxed_items, relaxed_sentence, understood
 from app.agent.states import State, check_transition
 from app.agent.summary import header, plan_summary, train_numbers_in
 from app.agent.trip import TripProblem, trip_request
@@ -350,6 +352,16 @@ class PlanningAgent:
         if unknown:  # the templates only print the itinerary's trains; anything else is a bug
             raise RuntimeError(f"summary names trains outside the itinerary: {sorted(unknown)}")
         notes = []
+        run.relaxed_items = relaxed_items(run.original, run.request, best)
+        if run.absent_trains:
+            run.relaxed_items.append(
+                Relaxed(
+                    constraint="train_numbers",
+                    requested="、".join(run.absent_trains),
+                    offered="、".join(best.train_numbers),
+                    reason=texts.TRAIN_ABSENT_REASON.format(trains="、".join(run.absent_trains)),
+                )
+            )
         if run.request.depart_date != run.original.depart_date:
             notes.append(
                 texts.SHIFTED_DAY.format(
@@ -357,8 +369,10 @@ class PlanningAgent:
                     chosen=texts.day_label(run.request.depart_date),
                 )
             )
-        if "relax" in run.tried and run.request.train_types != run.original.train_types:
-            notes.append(texts.RELAXED)
+        # SHIFTED_DAY says the date; a missing named train is said in the warnings, since the
+        # summary names only the itinerary's own trains.
+        said = [r for r in run.relaxed_items if r.constraint not in ("date_start", "train_numbers")]
+        notes.append(relaxed_sentence(said))
         if len(best.legs) > len(required_legs(run.request)) and "transfer" in run.tried:
             # "没有直达车次" only when the direct query really found none
             direct = [run.results.get(k) for k in required_legs(run.request)]
@@ -397,6 +411,8 @@ class PlanningAgent:
                 hub_offers={k: len(r.offers) for k, r in run.results.items()},
                 topology=self.topology,
                 hubs_tried=run.hubs_tried,
+                book=run.book(),
+                now=self.now(run),
             )
         if relaxation is None:
             run.summary = explain(
@@ -536,17 +552,23 @@ class PlanningAgent:
             if result is not None and best is not None:
                 for warning in result.warnings:
                     run.warn(warning)
+        answers = self._results_used(run, best)
+        returns = best is not None and len({leg.segment for leg in best.legs}) > 1
+        run.warnings = traveller_warnings(run.warnings, returns=returns)
         return PlanReply(
             intent=run.intent,
             itinerary=best,
             alternatives=run.itineraries[1:],
             summary=run.summary,
             freshness=freshness,
-            sources=merge_sources(self._results_used(run, best)),
+            as_of=min((r.as_of for r in answers if r.as_of is not None), default=None),
+            sources=merge_sources(answers),
             agent=AgentInfo(mode=run.mode, steps=steps, trace=run.trace),
             warnings=run.warnings,
             clarify_question=run.clarify_question,
             parser="llm" if run.parsed_by == "llm" else "rules",
+            understood=understood(run.intent),
+            relaxed=run.relaxed_items if best is not None else [],
         )
 
 

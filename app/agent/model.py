@@ -9,6 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from app.agent.readback import Relaxed
 from app.errors import Overloaded
 from app.intent.model import TravelIntent
 from app.tickets.model import Freshness, SourceReport, TicketResult
@@ -51,11 +52,19 @@ class PlanReply(BaseModel):
     alternatives: list[Itinerary] = Field(default_factory=list)
     summary: str
     freshness: Freshness = "unavailable"
+    as_of: dt.datetime | None = None  # the oldest ticket answer the reply rests on
     sources: list[SourceReport] = Field(default_factory=list)
     agent: AgentInfo
     warnings: list[str] = Field(default_factory=list)
     clarify_question: str | None = None
     parser: Literal["llm", "rules"] = "rules"  # who understood the text (rules: no model)
+    understood: str = Field(
+        default="", description="one Chinese line: what was understood from the request"
+    )
+    relaxed: list[Relaxed] = Field(
+        default_factory=list,
+        description="stated constraints the plan could not honour; empty when all were",
+    )
 
 
 class ChatReply(PlanReply):
@@ -118,6 +127,7 @@ class Run:
     refused: list[Overloaded] = field(default_factory=list)  # legs our own queue refused
     queries: int = 0  # ticket queries made so far (bounded by the upstream budget)
     observer: StepObserver | None = None  # told of each step as it is recorded (streaming)
+    relaxed_items: list[Relaxed] = field(default_factory=list)
 
     def warn(self, text: str) -> None:
         """Add a warning once."""

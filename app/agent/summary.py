@@ -43,10 +43,17 @@ def _leg_text(label: str, leg: Leg) -> str:
         origin=leg.origin_station.name,
         depart=texts.clock(leg.depart_at.astimezone(SHANGHAI)),
         destination=leg.destination_station.name,
-        arrive=texts.clock(leg.arrive_at.astimezone(SHANGHAI)),
+        arrive=_arrival(leg),
         seat=leg.seat_class.label,
         price=texts.yuan(leg.price),
     ).strip()
+
+
+def _arrival(leg: Leg) -> str:
+    """`13:28`, or `次日07:10` for an overnight ride."""
+    depart, arrive = leg.depart_at.astimezone(SHANGHAI), leg.arrive_at.astimezone(SHANGHAI)
+    prefix = texts.OVERNIGHT if arrive.date() > depart.date() else ""
+    return prefix + texts.clock(arrive)
 
 
 def _label(segment: int, last: int, returns: bool) -> str:

@@ -80,3 +80,26 @@ def date_span(start: dt.date, end: dt.date | None) -> str:
     if end.month == start.month:
         return f"{day_label(start)}–{end.day}日"
     return f"{day_label(start)}–{day_label(end)}"
+
+
+# -- what was understood and what was relaxed ------------------------------------------------------
+BEFORE = "{time}前"
+AFTER = "{time}后"
+DEPART = "出发"
+ARRIVE = "到达"
+RETURN_AT = "{span}返程"
+UNDERSTOOD_RETURN = "往返"
+ONLY = "只坐{what}"
+NOT_TYPES = "不坐{what}"
+NOT_SEATS = "不要{what}"
+SLEEPER_CATEGORY = "卧铺"
+TRAINS = "车次{trains}"
+BUDGET_EACH = "预算每人{budget}元"
+FROM_STATION = "{station}出发"
+TO_STATION = "到{station}"
+TOTAL = "合计{total}元"
+RELAX_REASON = "按「{requested}」查不到同时满足其他要求且有票的车次"
+RELAXED_SENTENCE = "{reason}，已为你安排{offered}。"
+OVERNIGHT = "次日"
+TRAIN_ABSENT_REASON = "车次{trains}不在实时查询结果中"
+SOME_SOURCES_FAILED = "部分数据源本次未能返回结果，方案基于其余数据源的实时余票。"

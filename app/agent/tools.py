@@ -1,9 +1,11 @@
 """Tool-calling mode: the model picks read-only tools; code fetches, plans, validates and speaks.
 
-Tools (JSON-schema declared, OpenAI tool calling): `search_tickets` (the query service),
-`find_transfers` (hub legs + the rule engine), `build_itinerary` (the rule engine on what was
-fetched). Every `tool_call_id` is answered by a `tool` message and the assistant's calls are
-written back into the history. The step bound is checked before every model request, with
+The tools are the registry's (app/tools: one definition each, shared with the MCP server):
+`search_tickets` (the query service), `find_transfers` (hub legs + the rule engine),
+`build_itinerary` (the rule engine on what was fetched), offered as OpenAI tool calling with
+their input models' JSON schemas. What a tool fetches is kept in the run. Every
+`tool_call_id` is answered by a `tool` message and the assistant's calls are written back into
+the history. The step bound is checked before every model request, with
 room kept for the state machine to finish: the itinerary always comes from QUERY_TICKETS →
 EVALUATE_OPTIONS → GENERATE_PLAN, and the model's final text is used only when every train
 number in it is in this request's results. A failing model hands the turn to the state machine.
@@ -11,11 +13,10 @@ number in it is in this request's results. A failing model hands the turn to the
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, cast
 
 import httpx
@@ -24,12 +25,12 @@ import openai
 from app.agent import texts
 from app.agent.fetch import fetch_legs
 from app.agent.states import State
-from app.agent.trip import TripProblem, city_of
 from app.metrics import Metrics
+from app.queries import ResolvedQuery
 from app.tickets.breaker import CircuitBreaker
-from rules import MAJOR_HUBS, Itinerary, LegKey, TripRequest, plan, required_legs, transfer_legs
-from sources.models import SHANGHAI, TrainOffer
-from sources.sale_window import in_sale_window, last_sale_day
+from app.tickets.model import TicketResult
+from app.tools import ToolContext, ToolFailure, call_tool, tools_for
+from rules import LegKey, PlanResult, plan, required_legs
 
 if TYPE_CHECKING:
     from app.agent.machine import PlanningAgent
@@ -43,41 +44,16 @@ TOOL_STATE = "LLM_TOOLS"
 FINISH_RESERVE = 3
 """Steps kept for QUERY_TICKETS → EVALUATE_OPTIONS → GENERATE_PLAN after the model stops."""
 
-MAX_OFFERS_SHOWN = 12
-"""Offers per leg shown to the model: enough to choose, small enough for its context."""
-
-_PLACE = {"type": "string", "description": "城市或车站名，如 北京、上海虹桥"}
-_DATE = {"type": "string", "description": "YYYY-MM-DD"}
-
-
-def _route_tool(name: str, description: str) -> dict[str, Any]:
-    """A read-only tool over one route and date (origin, destination, date)."""
-    return {
-        "type": "function",
-        "function": {
-            "name": name,
-            "description": description,
-            "parameters": {
-                "type": "object",
-                "properties": {"origin": _PLACE, "destination": _PLACE, "date": _DATE},
-                "required": ["origin", "destination", "date"],
-                "additionalProperties": False,
-            },
-        },
-    }
-
-
 TOOLS: list[dict[str, Any]] = [
-    _route_tool("search_tickets", "查询两地之间某天的车次、时刻、余票和票价（只读）。"),
-    _route_tool("find_transfers", "没有直达车时，查询经枢纽城市一次中转的方案（只读）。"),
     {
         "type": "function",
         "function": {
-            "name": "build_itinerary",
-            "description": "用规则引擎根据已查询的余票为本次行程生成并校验行程（只读）。",
-            "parameters": {"type": "object", "properties": {}, "additionalProperties": False},
+            "name": spec.name,
+            "description": spec.description,
+            "parameters": spec.input_schema(),
         },
-    },
+    }
+    for spec in tools_for("agent")
 ]
 TOOL_NAMES = tuple(tool["function"]["name"] for tool in TOOLS)
 
@@ -86,10 +62,6 @@ SYSTEM_PROMPT = (
     "先用 search_tickets 查询需要的区间（没有直达时用 find_transfers），"
     "然后调用 build_itinerary 生成行程，最后用一两句中文简要说明推荐方案。"
 )
-
-
-class ToolError(ValueError):
-    """A tool call the model got wrong; the message goes back to the model as the result."""
 
 
 class ModelUnavailable(Exception):
@@ -201,19 +173,57 @@ class ToolRunner:
         try:
             args = json.loads(arguments or "{}")
             if not isinstance(args, dict):
-                raise ToolError("arguments must be a JSON object")
-            if name == "search_tickets":
-                result: dict[str, Any] = await _search(agent, run, args)
-            elif name == "find_transfers":
-                result = await _transfers(agent, run, args)
-            elif name == "build_itinerary":
-                result = _build(agent, run)
-            else:
-                raise ToolError(f"unknown tool {name!r}; available: {', '.join(TOOL_NAMES)}")
-        except (ToolError, TripProblem, json.JSONDecodeError) as exc:
+                raise ToolFailure("invalid_input", "arguments must be a JSON object")
+            answer = await call_tool(AgentToolContext(agent, run), "agent", name, args)
+            result: dict[str, Any] = answer.model_dump(mode="json")
+        except (ToolFailure, json.JSONDecodeError) as exc:
             log.info("tool call refused", extra={"tool": name, "error": str(exc)[:200]})
             result = {"error": str(exc)}
         return json.dumps(result, ensure_ascii=False, default=str)
+
+
+class AgentToolContext(ToolContext):
+    """The registry's tools inside one agent run: what they fetch is kept in the run, so the
+    state machine plans on exactly what the model saw."""
+
+    surface = "agent"
+
+    def __init__(self, agent: PlanningAgent, run: Run) -> None:
+        super().__init__(
+            tickets=agent.tickets,
+            directory=agent.directory,
+            metrics=agent.metrics,
+            today=run.input.sale_today,  # the server's date: the sale window is never the client's
+            clock=agent.clock,
+        )
+        self._agent = agent
+        self._run = run
+
+    async def search(self, resolved: ResolvedQuery) -> TicketResult:
+        # City to city, as the state machine queries, so the run can plan on it.
+        key = LegKey(resolved.origin.city, resolved.destination.city, resolved.query.date)
+        return (await self.legs([key]))[key]
+
+    async def legs(self, keys: Iterable[LegKey]) -> dict[LegKey, TicketResult]:
+        wanted = list(dict.fromkeys(keys))
+        run = self._run
+        missing = self._agent.budgeted(run, wanted)
+        run.results.update(await fetch_legs(self.tickets, self.directory, missing, run.refused))
+        run.wanted_legs.extend(k for k in wanted if k not in run.wanted_legs)
+        return {key: run.results[key] for key in wanted if key in run.results}
+
+    def plan_run(self) -> tuple[PlanResult, list[TicketResult]]:
+        request = self._run.request
+        assert request is not None
+        missing = [k for k in required_legs(request) if k not in self._run.results]
+        if missing:
+            wanted = ", ".join(f"{k.origin}→{k.destination} {k.date}" for k in missing)
+            raise ToolFailure("invalid_input", f"search these legs first: {wanted}")
+        found = plan(request, self._run.book(), now=self._agent.now(self._run), limit=3)
+        return found, [self._run.results[k] for k in required_legs(request)]
+
+    def answered(self, tool: str, freshness: str) -> None:
+        """Not counted here: the plan reply the run ends in is the answer."""
 
 
 def _brief(run: Run) -> str:
@@ -239,101 +249,3 @@ def _assistant_entry(message: Any) -> dict[str, Any]:
             for call in message.tool_calls
         ]
     return entry
-
-
-def _leg(agent: PlanningAgent, run: Run, args: dict[str, Any]) -> LegKey:
-    for name in ("origin", "destination", "date"):
-        if not isinstance(args.get(name), str):
-            raise ToolError(f"{name} is required (string)")
-    try:
-        day = dt.date.fromisoformat(args["date"])
-    except ValueError as exc:
-        raise ToolError("date must be YYYY-MM-DD") from exc
-    first = run.input.sale_today  # the server's: whatever today the client said
-    last = last_sale_day(first)
-    if not in_sale_window(day, first):
-        raise ToolError(f"date must be between {first} and {last}")
-    origin = city_of(agent.directory, args["origin"])
-    destination = city_of(agent.directory, args["destination"])
-    if origin == destination:
-        raise ToolError("origin and destination are the same city")
-    return LegKey(origin, destination, day)
-
-
-async def _fetch(agent: PlanningAgent, run: Run, keys: list[LegKey]) -> None:
-    missing = agent.budgeted(run, keys)
-    run.results.update(await fetch_legs(agent.tickets, agent.directory, missing, run.refused))
-    run.wanted_legs.extend(k for k in keys if k not in run.wanted_legs)
-
-
-def _offer_view(offer: TrainOffer) -> dict[str, Any]:
-    return {
-        "train_number": offer.train_number,
-        "from": offer.origin_station.name,
-        "to": offer.destination_station.name,
-        "depart": offer.depart_at.astimezone(SHANGHAI).strftime("%Y-%m-%d %H:%M"),
-        "arrive": offer.arrive_at.astimezone(SHANGHAI).strftime("%Y-%m-%d %H:%M"),
-        "seats": {
-            s.seat_class.label: {"status": s.status.value, "left": s.available, "price": s.price}
-            for s in offer.seats
-        },
-    }
-
-
-async def _search(agent: PlanningAgent, run: Run, args: dict[str, Any]) -> dict[str, Any]:
-    key = _leg(agent, run, args)
-    await _fetch(agent, run, [key])
-    result = run.results[key]
-    return {
-        "freshness": result.freshness,
-        "count": len(result.offers),
-        "offers": [_offer_view(o) for o in result.offers[:MAX_OFFERS_SHOWN]],
-        "warnings": list(result.warnings),
-    }
-
-
-async def _transfers(agent: PlanningAgent, run: Run, args: dict[str, Any]) -> dict[str, Any]:
-    key = _leg(agent, run, args)
-    await _fetch(agent, run, [key, *transfer_legs(key, MAJOR_HUBS)])
-    one_way = TripRequest(
-        origin=key.origin, destination=key.destination, depart_date=key.date, return_trip=False
-    )
-    found = plan(one_way, run.book(), now=agent.now(run), limit=3)
-    return {
-        "options": [_itinerary_view(it) for it in found.itineraries],
-        "failures": [f.message for f in found.failures],
-    }
-
-
-def _build(agent: PlanningAgent, run: Run) -> dict[str, Any]:
-    assert run.request is not None
-    missing = [k for k in required_legs(run.request) if k not in run.results]
-    if missing:
-        wanted = ", ".join(f"{k.origin}→{k.destination} {k.date}" for k in missing)
-        raise ToolError(f"search these legs first: {wanted}")
-    found = plan(run.request, run.book(), now=agent.now(run), limit=3)
-    return {
-        "itineraries": [_itinerary_view(it) for it in found.itineraries],
-        "notes": list(found.notes),
-        "failures": [f.message for f in found.failures],
-    }
-
-
-def _itinerary_view(itinerary: Itinerary) -> dict[str, Any]:
-    return {
-        "trains": list(itinerary.train_numbers),
-        "legs": [
-            {
-                "train_number": leg.train_number,
-                "from": leg.origin_station.name,
-                "to": leg.destination_station.name,
-                "depart": leg.depart_at.astimezone(SHANGHAI).strftime("%Y-%m-%d %H:%M"),
-                "arrive": leg.arrive_at.astimezone(SHANGHAI).strftime("%Y-%m-%d %H:%M"),
-                "seat": leg.seat_class.label,
-                "price": leg.price,
-            }
-            for leg in itinerary.legs
-        ],
-        "total_price": itinerary.total_price,
-        "within_budget": itinerary.within_budget,
-    }

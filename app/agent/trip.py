@@ -7,6 +7,7 @@ import datetime as dt
 from app.agent import texts
 from app.intent.model import TravelIntent
 from rules import TripRequest, ViaStop
+from rules.relax import stated
 from sources.sale_window import SALE_DATES, last_sale_day
 from sources.stations import StationDirectory, UnknownStationError
 
@@ -65,20 +66,30 @@ def trip_request(
     if len(stops) > MAX_VIA_STOPS:
         warnings.append(texts.VIA_CAPPED.format(n=len(stops), max=MAX_VIA_STOPS))
         stops = stops[:MAX_VIA_STOPS]
-    via = tuple(
+    via_stops = [
         ViaStop(
             city_of(directory, stop.city),
-            DEFAULT_VIA_NIGHTS if stop.nights is None else stop.nights,
+            stop.nights if stop.nights is not None else (0 if stop.through else DEFAULT_VIA_NIGHTS),
         )
         for stop in stops
-    )
+    ]
+    # A stop in the origin city is a stay before leaving ("先在北京玩一天"), one in the
+    # destination city a longer stay there: neither is a ride.
+    while via_stops and via_stops[0].city == origin:
+        start += dt.timedelta(days=via_stops.pop(0).nights)
+    via = tuple(stop for stop in via_stops if stop.city not in (origin, destination))
     passengers = intent.passengers
     if passengers > MAX_PARTY:
         warnings.append(texts.PARTY_CAPPED.format(n=passengers, max=MAX_PARTY))
         passengers = MAX_PARTY
-    return_trip = intent.return_trip if intent.return_trip is not None else True
+    # A trip to plan comes home unless told otherwise; a ticket question is one ride.
+    return_trip = (
+        intent.return_trip if intent.return_trip is not None else intent.kind != "query_tickets"
+    )
     return_date = intent.date_end if return_trip else None
     onward_end = start + dt.timedelta(days=sum(stop.nights for stop in via))
+    if return_date is not None and return_date < start:
+        return_date = None
     nights = None
     if return_date is not None and return_date <= onward_end and via:
         # A stop added after the dates were set ("再加一站杭州"): keep a night at the last stop
@@ -93,6 +104,7 @@ def trip_request(
         warnings.append(texts.RETURN_NOT_ON_SALE.format(date=texts.day_label(return_date)))
         return_date, nights = None, None
     prefs = set(intent.preferences)
+    windows = (intent.depart_window, intent.arrive_window, intent.return_window)
     return TripRequest(
         origin=origin,
         destination=destination,
@@ -112,8 +124,31 @@ def trip_request(
         train_types=frozenset(intent.train_types),
         seat_class=intent.seat_class,
         max_transfers=0 if "直达" in prefs else 2,
-        allow_night="卧铺" in prefs,
+        # A stated time of day or a berth is the traveller's own choice of the night hours.
+        allow_night="卧铺" in prefs
+        or bool(intent.seat_classes)
+        # A stated window is the traveller's own choice of hours, night ones included: the
+        # engine's night default must not overrule "8点前" with a later train.
+        or any(windows),
+        origin_station=exact_station(directory, intent.origin),
+        destination_station=exact_station(directory, intent.destination),
+        return_window=(intent.return_window.start, intent.return_window.end)
+        if intent.return_window and return_date is not None
+        else None,
+        arrive_date=intent.arrive_date,
+        seat_classes=frozenset(intent.seat_classes),
+        exclude_seat_classes=frozenset(intent.exclude_seat_classes),
+        exclude_train_types=frozenset(intent.exclude_train_types),
+        order=intent.order,
     )
+
+
+def exact_station(directory: StationDirectory, name: str) -> str | None:
+    """The station a traveller named (北京西), or None when they named a city (北京)."""
+    if name in directory.cities():
+        return None
+    station = directory.by_name(name)
+    return station.name if station is not None else None
 
 
 def shifted(request: TripRequest, days: int) -> TripRequest:
@@ -137,11 +172,15 @@ def relaxed(request: TripRequest) -> TripRequest:
             "arrive_window": None,
             "allow_night": True,
         }
-    )
+    )  # superseded by rules.relax for stated constraints; kept for the tool mode
 
 
 def has_preferences(request: TripRequest) -> bool:
     """True when relaxing types, classes or times could change anything."""
     return bool(
-        request.train_types or request.seat_class or request.depart_window or request.arrive_window
+        request.train_types
+        or request.seat_class
+        or request.depart_window
+        or request.arrive_window
+        or stated(request)
     )

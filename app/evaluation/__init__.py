@@ -1,1 +1,1 @@
-"""Plan evaluation suites run by `python -m app eval-plans`."""
+"""`python -m app eval-plans`: suites that run sentences through `/v1/plan` and check replies."""

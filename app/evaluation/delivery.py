@@ -23,15 +23,15 @@ how fast: `bench/planning.py` does that), so 121 cases take about a minute. Run:
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import datetime as dt
 import json
+import sys
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import httpx
 
@@ -329,19 +329,16 @@ def details(outcomes: Sequence[Outcome]) -> Iterable[str]:
             yield f"{o.case.id} [{o.case.kind}] {problem}"
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m app eval-plans", description=__doc__)
-    parser.add_argument("--suite", choices=("delivery",), default="delivery")
-    parser.add_argument("--file", type=Path, default=SUITE)
-    parser.add_argument("--verbose", action="store_true", help="list every miss and problem")
-    args = parser.parse_args(argv)
-    outcomes = asyncio.run(run_suite(load_suite(args.file)))
-    print(f"delivery suite: {args.file.name}, {len(outcomes)} cases")
-    print(report(outcomes))
-    if args.verbose:
+def main(path: Path | None = None, out: TextIO | None = None, verbose: bool = False) -> None:
+    """Run the delivery suite at `path` (default: the bundled one) and print its table."""
+    out = out or sys.stdout
+    path = path or SUITE
+    outcomes = asyncio.run(run_suite(load_suite(path)))
+    print(f"delivery suite: {path.name}, {len(outcomes)} cases", file=out)
+    print(report(outcomes), file=out)
+    if verbose:
         for line in details(outcomes):
-            print(line)
-    return 0
+            print(line, file=out)
 
 
 def summary_counts(outcomes: Sequence[Outcome]) -> Mapping[str, int]:

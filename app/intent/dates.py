@@ -8,6 +8,8 @@ Conventions (documented because every one of them is a choice):
   Monday; 下个月 alone is the 1st of next month; 月初 the 1st, 月中/中旬 the 15th, 下旬 the
   21st, 月底 the last day.
 - N号 is this month's when still ahead, else next month's; N月N日 likewise rolls to next year.
+  这个月10号 is this month's 10th, 下个月5号/下月5号 next month's 5th; numeric 12/6, 12-06,
+  12.6 are month/day, in the nearest year that keeps the date from being past.
 - Holidays are their next occurrence on or after today: 元旦 1/1, 五一 5/1, 国庆 10/1, 圣诞
   12/25, 跨年 12/31, and 春节 / 除夕 / 端午 / 中秋 from the lunar calendar.
 - A second date joined by 到/至/-, or followed by 回/回来/返回, is the return date; bare
@@ -75,6 +77,7 @@ class DateFacts:
     end: dt.date | None = None
     vague: bool = False
     returning: bool = False
+    arrive: dt.date | None = None  # the outbound ride's arrival day ("明早到"), not a return
     spans: list[tuple[int, int]] = field(default_factory=list)
 
 
@@ -201,8 +204,8 @@ def _weekday_expr(start: int, end: int, shift: int | None, weekday: int) -> _Exp
 @_pattern(_WEEK_PREFIX + r"(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])")
 def _weekday(m: re.Match[str]) -> _Expr:
     pre, start = m.group("pre"), m.start()
-    # "查一下周六" is 查一下 + 周六: the 下 belongs to 一下, not to the week.
-    if pre and pre.startswith("下") and start > 0 and m.string[start - 1] == "一":
+    # "查一下周六" / "查下周五" are 查(一)下 + the weekday: the 下 belongs to the verb.
+    if pre and pre.startswith("下") and start > 0 and m.string[start - 1] in "一查":
         pre, start = (pre[1:] or None), start + 1
     return _weekday_expr(start, m.end(), _week_shift(pre), _WEEKDAYS[m.group("wd")])
 
@@ -288,6 +291,37 @@ def _iso(m: re.Match[str]) -> _Expr:
     return _Expr(m.start(), m.end(), lambda a, t, s: (day, None))
 
 
+@_pattern(r"(?P<pre>下下个?|下个?|这个?|本|当)月\s*(?P<d>" + _NUM + r")\s*(?:号|日(?!游))")
+def _relative_month_day(m: re.Match[str]) -> _Expr | None:
+    day = to_int(m.group("d"))
+    if day is None or not 1 <= day <= 31:
+        return None
+    pre = m.group("pre")
+    shift = 0 if pre[0] in "这本当" else (2 if pre.startswith("下下") else 1)
+
+    def resolve(anchor: dt.date, today: dt.date, second: bool):
+        first = _add_months(today, shift, 1)
+        return _safe_date(first.year, first.month, day), None
+
+    return _Expr(m.start(), m.end(), resolve)
+
+
+@_pattern(
+    r"(?<![0-9./\-:：])(?P<m>\d{1,2})\s*(?P<sep>[/.\-])\s*(?P<d>\d{1,2})"
+    r"(?![0-9./\-:：]|\s*(?:天|日游|晚|夜|人|位|个|元|块|点|小时|分|k|w|万|千|%|折|张|次))"
+)
+def _numeric_month_day(m: re.Match[str]) -> _Expr | None:
+    month, day = int(m.group("m")), int(m.group("d"))
+    if not 1 <= month <= 12 or not 1 <= day <= 31:
+        return None
+
+    def resolve(anchor: dt.date, today: dt.date, second: bool):
+        base = anchor if second else today
+        return _next_yearly(base, lambda y: _safe_date(y, month, day), False), None
+
+    return _Expr(m.start(), m.end(), resolve)
+
+
 @_pattern(r"(?P<pre>下下个?|下个?|这个?|本)?月" + _MONTH_PART + r"?")
 def _month_part(m: re.Match[str]) -> _Expr | None:
     pre, part = m.group("pre"), m.group("part")
@@ -357,7 +391,8 @@ def _en_month_day(m: re.Match[str]) -> _Expr:
 
 
 _LINK = re.compile(r"^\s*(?:到|至|-|~|～|—|－|to|until|till|through)\s*$", re.IGNORECASE)
-_RETURN_AFTER = re.compile(r"^\s*(?:再|就)?(?:回来|回家|回程|返回|返程|回)")
+_RETURN_AFTER = re.compile(r"^[\s□]*(?:再|就)?(?:回来|回家|回程|返回|返程|回)")
+_ARRIVE_AFTER = re.compile(r"^[\s□]*(?:之前|以前|前)?\s*(?:能|就|可以)?(?:到|抵达)")
 
 
 def _expressions(text: str) -> list[_Expr]:
@@ -387,7 +422,12 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
     if start is not None and len(exprs) > 1:
         second = exprs[1]
         gap = text[first.end : second.start]
-        after = text[second.end : second.end + 4]
+        after = text[second.end : second.end + 10]
+        if _ARRIVE_AFTER.match(text[second.end : second.end + 10]) and not _LINK.match(gap):
+            other, _ = second.resolve(start, today, True)
+            if other is not None and other >= start:
+                spans.append((second.start, second.end))
+                return DateFacts(start=start, end=end, vague=first.vague, arrive=other, spans=spans)
         if _LINK.match(gap) or _RETURN_AFTER.match(after):
             other, _ = second.resolve(start, today, True)
             if other is not None and other >= start:

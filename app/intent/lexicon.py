@@ -16,6 +16,12 @@ TRAIN_TYPE_PHRASES: list[tuple[str, tuple[str, ...]]] = [
     ("不要普速", ("G", "D", "C")),
     ("不坐普速", ("G", "D", "C")),
     ("no slow train", ("G", "D", "C")),
+    ("g字头", ("G",)),
+    ("d字头", ("D",)),
+    ("c字头", ("C",)),
+    ("z字头", ("Z",)),
+    ("t字头", ("T",)),
+    ("k字头", ("K",)),
     ("高铁", ("G",)),
     ("high-speed", ("G",)),
     ("high speed", ("G",)),
@@ -98,6 +104,28 @@ OUT_OF_SCOPE_TOPICS: dict[str, tuple[str, ...]] = {
 }
 EXCLUSIVE_TOPICS = ("refund", "writing", "weather", "flight", "food", "other")
 TRAIN_WORDS = ("火车", "高铁", "动车", "车票", "火车票", "train", "车次")
+# Words that ask for tickets next to an out-of-scope topic ("退了G1，再买一张明天去上海的"):
+# the ticket part is kept. Read with the topic's own words masked out (退票 is no 票).
+TICKET_WORDS = ("票", "车次", "高铁", "动车", "火车", "train", "ticket", "座", "卧")
+ACQUIRE_CUES = (
+    "买",
+    "再订",
+    "另订",
+    "重新订",
+    "订票",
+    "订一张",
+    "订两张",
+    "查一下",
+    "查查",
+    "帮我查",
+    "有没有",
+    "还有没有",
+    "规划",
+    "安排",
+    "玩",
+    "旅游",
+    "出发",
+)
 
 PLAN_CUES = (
     "玩",
@@ -153,6 +181,8 @@ COMPANIONS: list[tuple[str, int]] = [
     ("同学", 1),
     ("闺蜜", 1),
     ("妈妈", 1),
+    ("我妈", 1),
+    ("我爸", 1),
     ("爸爸", 1),
     ("母亲", 1),
     ("父亲", 1),

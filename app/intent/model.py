@@ -14,24 +14,47 @@ Representation rules (shared by the offline parser, the LLM prompt and the merge
   the text gives one: date_start + days - 1, or date_start + nights when only nights are known;
   and `days` is derived from an explicit range (12月24日到26日 → 3 days).
 - `budget` is always for the whole party; with "人均" it is budget_per_person × passengers.
-- Times of day are the `TIME_WINDOWS` constants; 24:00 is written 23:59.
+- `budget_per_person` is set for a per-person wording (人均, 每人, 一人800, 每人预算);
+  "一共/总共 3000" sets `budget` only.
+- Times of day are the `TIME_WINDOWS` constants; 24:00 is written 23:59. An explicit bound
+  is a span ("8点前出发" → depart_window 00:00-08:00). `return_window` is when the traveller
+  travels back (周日晚上回来); `arrive_date` is the day the outbound ride arrives, only when
+  said apart from the departure day (今晚出发第二天早上到: not a return).
+- Exclusions: `exclude_seat_classes` (不要无座, 不要卧铺 = the four sleeper classes) and
+  `exclude_train_types` (不坐高铁 → G); `seat_classes` is a category of acceptable classes
+  (要卧铺 → the four sleepers), a single named class stays in `seat_class`.
+- `order`: earliest | latest | cheapest | fastest (最早一班, 最晚一班, 最便宜, 最快).
+- `invalid_train_numbers`: train-number-like tokens that cannot be one (G99999), reported.
+- `out_of_scope_topics`: what a ticket request also asked that is declined (["hotel"]).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+import re
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validator
 
 from sources.models import SEAT_BY_LABEL, SHANGHAI, SeatClass
 
 IntentKind = Literal["plan_trip", "query_tickets", "out_of_scope"]
+OrderPreference = Literal["earliest", "latest", "cheapest", "fastest"]
+ScopeTopic = Literal["refund", "change", "hotel", "weather", "other"]
 IntentAction = Literal["create", "update", "append"]
 TrainType = Literal["G", "D", "C", "Z", "T", "K"]
 RequiredField = Literal["origin", "destination", "date_start"]
 
 TRAIN_TYPE_ORDER: tuple[TrainType, ...] = ("G", "D", "C", "Z", "T", "K")
+SEAT_CLASS_ORDER: tuple[SeatClass, ...] = tuple(SeatClass)
+SLEEPER_SET: tuple[SeatClass, ...] = (
+    SeatClass.PREMIUM_SLEEPER,
+    SeatClass.SOFT_SLEEPER,
+    SeatClass.EMU_SLEEPER,
+    SeatClass.HARD_SLEEPER,
+)
+"""The sleeper classes as one category (要卧铺 / 不要卧铺), in SeatClass order."""
+SCOPE_TOPICS: tuple[ScopeTopic, ...] = ("refund", "change", "hotel", "weather", "other")
 REQUIRED_FIELDS: tuple[RequiredField, ...] = ("origin", "destination", "date_start")
 # Canonical preference tags; anything else a model invents is dropped in post-validation.
 PREFERENCE_TAGS: tuple[str, ...] = ("舒适", "便宜", "快", "直达", "卧铺")
@@ -45,12 +68,32 @@ class Lenient(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
 
+WallClock = Annotated[
+    dt.time,
+    WithJsonSchema(
+        {
+            "type": "string",
+            "pattern": r"^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$",
+            "description": "a time of day in Asia/Shanghai, HH:MM[:SS]",
+        }
+    ),
+]
+"""A time of day without a zone: JSON Schema's `time` format demands an offset, so the
+documented shape is the pattern the reply really carries ("18:00:00")."""
+
+
 class TimeWindow(Lenient):
     """A span of the day the traveller wants to leave or arrive in."""
 
-    start: dt.time
-    end: dt.time
+    start: WallClock
+    end: WallClock
     label: str = ""
+
+    @field_validator("start", "end")
+    @classmethod
+    def _wall_clock(cls, value: dt.time) -> dt.time:
+        # A time of day in Asia/Shanghai: an offset or fraction a model or client adds is dropped.
+        return value.replace(tzinfo=None, microsecond=0)
 
     def span(self) -> str:
         """ "HH:MM-HH:MM", the form the evaluation set labels windows with."""
@@ -67,11 +110,18 @@ TIME_WINDOWS: dict[str, TimeWindow] = {
 }
 
 
+_SPAN = re.compile(r"^(\d{1,2}:\d{2})\s*-\s*(\d{1,2}:\d{2})$")
+
+
 class ViaStop(Lenient):
     """An intermediate stop of a multi-city trip."""
 
     city: str
     nights: int | None = Field(default=None, ge=0, le=60)
+    through: bool = Field(
+        default=False,
+        description="true when the traveller only passes through (经/途经济南): no night there",
+    )
 
 
 class TravelIntent(Lenient):
@@ -96,6 +146,49 @@ class TravelIntent(Lenient):
     depart_window: TimeWindow | None = None
     arrive_window: TimeWindow | None = None
     train_numbers: list[str] = Field(default_factory=list)
+    exclude_seat_classes: list[SeatClass] = Field(
+        default_factory=list,
+        description='seat classes ruled out (不要无座 → ["no_seat"]; 不要卧铺 → '
+        '["premium_sleeper", "soft_sleeper", "emu_sleeper", "hard_sleeper"]; '
+        '不坐硬座 → ["hard_seat"])',
+    )
+    exclude_train_types: list[TrainType] = Field(
+        default_factory=list,
+        description='train types ruled out (不坐高铁 → ["G"]; 不要动车 → ["D"]; '
+        '不坐绿皮车/普速 → ["Z", "T", "K"]; 不坐高铁动车 → ["G", "D"])',
+    )
+    seat_classes: list[SeatClass] = Field(
+        default_factory=list,
+        description="a category of acceptable classes: 要卧铺/卧铺 → the four sleeper classes "
+        '["premium_sleeper", "soft_sleeper", "emu_sleeper", "hard_sleeper"]; a single named '
+        "class (硬卧, 二等座) goes to seat_class and leaves this empty",
+    )
+    return_window: TimeWindow | None = Field(
+        default=None,
+        description="when the traveller travels back, same form as depart_window "
+        "(周日晚上回来 → date_end that Sunday, return_trip true, 18:00-23:59)",
+    )
+    arrive_date: dt.date | None = Field(
+        default=None,
+        description="ISO day the OUTBOUND ride should arrive, only when said apart from the "
+        "departure day (今晚出发第二天早上到 → tomorrow; this is not a return)",
+    )
+    order: OrderPreference | None = Field(
+        default=None,
+        description='"earliest" (最早一班), "latest" (最晚一班, 末班), "cheapest" (最便宜), '
+        '"fastest" (最快, 用时最短), or null',
+    )
+    invalid_train_numbers: list[str] = Field(
+        default_factory=list,
+        description="train-number-like tokens that cannot be a train number (G99999, G0); "
+        "valid ones go to train_numbers",
+    )
+    out_of_scope_topics: list[ScopeTopic] = Field(
+        default_factory=list,
+        description='what the message also asks that is not train travel, from ["refund", '
+        '"change", "hotel", "weather", "other"]; a message that also asks for tickets keeps '
+        "its kind",
+    )
     action: IntentAction = "create"
     confidence: float = Field(default=0.5, ge=0, le=1)
     missing: list[RequiredField] = Field(default_factory=list)
@@ -106,17 +199,34 @@ class TravelIntent(Lenient):
         # A model that does not know the party size says null; one traveller is the default.
         return 1 if value is None else value
 
-    @field_validator("via", "preferences", "train_types", "train_numbers", "missing", mode="before")
+    @field_validator(
+        "via",
+        "preferences",
+        "train_types",
+        "train_numbers",
+        "missing",
+        "exclude_seat_classes",
+        "exclude_train_types",
+        "seat_classes",
+        "invalid_train_numbers",
+        "out_of_scope_topics",
+        mode="before",
+    )
     @classmethod
     def _null_list_is_empty(cls, value: object) -> object:
         return [] if value is None else value
 
-    @field_validator("depart_window", "arrive_window", mode="before")
+    @field_validator("depart_window", "arrive_window", "return_window", mode="before")
     @classmethod
     def _window_by_label(cls, value: object) -> object:
         # Models often answer "晚上" instead of the object: accept the documented labels.
         if isinstance(value, str):
-            return TIME_WINDOWS[value] if value in TIME_WINDOWS else None
+            if value in TIME_WINDOWS:
+                return TIME_WINDOWS[value]
+            span = _SPAN.match(value.strip())
+            if span:
+                return {"start": span.group(1), "end": span.group(2), "label": value.strip()}
+            return None
         return value
 
     @field_validator("seat_class", mode="before")
@@ -126,17 +236,39 @@ class TravelIntent(Lenient):
             return SEAT_BY_LABEL[value]
         return value
 
-    @field_validator("train_types", mode="before")
+    @field_validator("exclude_seat_classes", "seat_classes", mode="before")
+    @classmethod
+    def _seats_by_label(cls, value: object) -> object:
+        if isinstance(value, list):
+            return [SEAT_BY_LABEL.get(v, v) if isinstance(v, str) else v for v in value]
+        return value
+
+    @field_validator("exclude_seat_classes", "seat_classes")
+    @classmethod
+    def _seats_in_enum_order(cls, value: list[SeatClass]) -> list[SeatClass]:
+        return [c for c in SEAT_CLASS_ORDER if c in set(value)]
+
+    @field_validator("train_types", "exclude_train_types", mode="before")
     @classmethod
     def _upper_train_types(cls, value: object) -> object:
         if isinstance(value, list):
             return [v.upper() if isinstance(v, str) else v for v in value]
         return value
 
-    @field_validator("train_numbers")
+    @field_validator("exclude_train_types")
+    @classmethod
+    def _types_in_order(cls, value: list[TrainType]) -> list[TrainType]:
+        return [t for t in TRAIN_TYPE_ORDER if t in set(value)]
+
+    @field_validator("train_numbers", "invalid_train_numbers")
     @classmethod
     def _upper_train_numbers(cls, value: list[str]) -> list[str]:
-        return [v.strip().upper() for v in value if v and v.strip()]
+        return list(dict.fromkeys(v.strip().upper() for v in value if v and v.strip()))
+
+    @field_validator("out_of_scope_topics")
+    @classmethod
+    def _topics_once(cls, value: list[ScopeTopic]) -> list[ScopeTopic]:
+        return list(dict.fromkeys(value))
 
 
 def shanghai_today() -> dt.date:
@@ -214,6 +346,14 @@ TRAVEL_SLOTS: tuple[str, ...] = (
     "depart_window",
     "arrive_window",
     "train_numbers",
+    "exclude_seat_classes",
+    "exclude_train_types",
+    "seat_classes",
+    "return_window",
+    "arrive_date",
+    "order",
+    "invalid_train_numbers",
+    "out_of_scope_topics",
 )
 """The fields a traveller's words set, in the order the prompt shows them; the bookkeeping
 fields (kind, action, confidence, missing) are derived."""

@@ -11,8 +11,10 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
+from collections.abc import Sequence
 
 from app.intent import lexicon
+from app.intent.constraints import SCOPE_WORDS, read_constraints, scope_topics
 from app.intent.dates import extract_dates
 from app.intent.model import (
     END_OF_DAY,
@@ -25,16 +27,23 @@ from app.intent.model import (
 )
 from app.intent.numerals import NUMBER, to_int, to_number
 from app.intent.places import extract_route
+from rules.validate import TRAIN_NUMBER_LIKE, is_train_number
 from sources.models import SeatClass
 from sources.stations import StationDirectory
 
 MASK = "□"
 
-_TRAIN_NUMBER = re.compile(r"(?<![A-Za-z0-9])([GDCZTKgdcztk]\d{1,4})(?!\d)(?:次)?")
+_TRAIN_NUMBER = re.compile(r"(?<![A-Za-z0-9])(" + TRAIN_NUMBER_LIKE + r")(?!\d)(?:次)?")
 _HOUR = r"[0-9一二两三四五六七八九十]{1,3}"
+_CLOCK_AT = re.compile(r"\s*" + "[0-9一二两三四五六七八九十]{1,3}" + r"\s*(?:点|:00|时)半?")
 _CLOCK = re.compile(
     r"(?P<period>早上|上午|中午|下午|晚上)?(?P<h>" + _HOUR + r")\s*(?:点|:00|时)(?P<half>半)?\s*"
     r"(?P<rel>以后|之后|后|以前|之前|前)"
+)
+_CLOCK_RANGE = re.compile(
+    r"(?P<period>早上|上午|中午|下午|晚上)?(?P<h>" + _HOUR + r")\s*(?:点|:00|时)(?P<half>半)?\s*"
+    r"(?:到|至|-|~)\s*(?P<period2>早上|上午|中午|下午|晚上)?(?P<h2>" + _HOUR + r")\s*(?:点|:00|时)"
+    r"(?P<half2>半)?\s*(?:之间|以内)?"
 )
 _NOON_BOUND = re.compile(r"中午(?P<rel>以前|之前|前|以后|之后|后)")
 _PERIODS: list[tuple[str, str]] = [
@@ -62,7 +71,17 @@ _PERIODS: list[tuple[str, str]] = [
     ("tonight", "晚上"),
 ]
 _PERIOD_RE = re.compile("|".join(re.escape(p) for p, _ in _PERIODS), re.IGNORECASE)
-_ARRIVE_AFTER = re.compile(r"^\s*(?:前|以前|之前)?\s*(?:能|可以)?(?:到|抵达|arriv)", re.IGNORECASE)
+_ARRIVE_AFTER = re.compile(
+    r"^\s*(?:前|以前|之前)?\s*(?:能|可以|就)?(?:到|抵达|arriv)", re.IGNORECASE
+)
+_RETURN_AFTER = re.compile(
+    r"^\s*(?:的车|的票|坐车|坐火车)?\s*(?:再|就)?(?:回来|回家|回程|返回|返程|回)"
+)
+_RETURN_BEFORE = re.compile(r"(?:回来|回程|返程|返回|回去)(?:的|时|的时候|选|要|坐)?\s*$")
+_NEXT_DAY = re.compile(r"第二天|次日|隔天|第二日|第2天")
+_SAME_DAY_RETURN = re.compile(
+    r"当天(?:就)?(?:回来|回|返回|往返|来回)|当日(?:往返|来回|回|返回)|一日往返"
+)
 
 _EN_NUMBER = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a)"
 _DAYS_NIGHTS = re.compile(
@@ -81,19 +100,61 @@ _DAYS = re.compile(
     r"(?P<d>" + NUMBER + r")\s*个?\s*(?:天|日)|(?P<en>" + _EN_NUMBER + r")\s+days?\b", re.IGNORECASE
 )
 
-_BUDGET_BEFORE = ("预算", "人均", "不超过", "控制在", "花", "budget", "under", "below", "¥", "￥")
+_BUDGET_BEFORE = (
+    "预算",
+    "人均",
+    "每人",
+    "每个人",
+    "一人",
+    "一个人",
+    "一共",
+    "总共",
+    "总计",
+    "不超过",
+    "控制在",
+    "花",
+    "budget",
+    "under",
+    "below",
+    "¥",
+    "￥",
+)
+# Cues that make even a small amount a budget ("预算40块").
+_STRONG_BUDGET = ("预算", "人均", "每人", "每个人", "一共", "总共", "总计", "不超过", "控制在")
+_PER_PERSON_BEFORE = ("人均", "每人", "每个人", "一人", "一个人", "每位")
+_PER_PERSON_AFTER = ("/人", "每人", "一个人", "一人", "per person", "/位", "每位")
 _BUDGET_AFTER = ("元", "块", "以内", "以下", "之内", "左右", "预算", "yuan", "rmb", "cny")
 _AMOUNT = re.compile(NUMBER, re.IGNORECASE)
 
 _PARTY = re.compile(
     r"一家(?P<family>" + NUMBER + r")口|(?P<family2>" + NUMBER + r")口之家"
-    r"|(?P<adults>" + NUMBER + r")大(?P<kids>" + NUMBER + r")小"
-    r"|(?P<n>" + NUMBER + r")\s*(?:个大人|个人|位|口人|人(?!均))"
-    r"|(?P<en>" + _EN_NUMBER + r")\s+(?:people|persons|adults|travell?ers|passengers|pax)\b"
+    r"|(?P<adults>"
+    + NUMBER
+    + r")\s*(?:个)?大(?:人)?[，, 和带]?\s*(?P<kids>"
+    + NUMBER
+    + r")\s*(?:个)?"
+    r"(?:小孩|孩子|儿童|小)"
+    r"|(?P<tickets>" + NUMBER + r")\s*张"
+    r"|(?P<n>"
+    + NUMBER
+    + r")\s*(?:个大人|个人(?!\s*[0-9])|位|口人|人(?!均|\s*[0-9一二两三四五六七八九十百千]|\s*预算))"
+    r"|(?P<en>"
+    + _EN_NUMBER
+    + r")\s+(?:people|persons|adults|travell?ers|passengers|pax|tickets?)\b"
     r"|family of (?P<fam_en>" + _EN_NUMBER + r")",
     re.IGNORECASE,
 )
-_PAIRS = {"我们俩": 2, "俩人": 2, "两口子": 2, "我们两个": 2, "我们仨": 3, "我们三个": 3}
+_PAIRS = {
+    "我们俩": 2,
+    "俩人": 2,
+    "两口子": 2,
+    "我们两个": 2,
+    "我们仨": 3,
+    "我们三个": 3,
+    "我们四个": 4,
+    "我们五个": 5,
+    "我们六个": 6,
+}
 _CHILDREN = re.compile(r"(?P<n>" + NUMBER + r")\s*个\s*(?:孩子|小孩|娃|宝宝|儿童)")
 
 
@@ -125,11 +186,14 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     buf = _Text(text)
     fields: dict[str, object] = {"action": _action(lower)}
 
-    numbers = []
+    numbers: list[str] = []
+    invalid: list[str] = []
     for match in _TRAIN_NUMBER.finditer(text):
-        numbers.append(match.group(1).upper())
+        token = match.group(1).upper()
+        (numbers if is_train_number(token) else invalid).append(token)
         buf.mask(match.start(), match.end())
     fields["train_numbers"] = list(dict.fromkeys(numbers))
+    fields["invalid_train_numbers"] = list(dict.fromkeys(invalid))
 
     route = extract_route(buf.masked, directory)
     for start, end in route.spans:
@@ -148,13 +212,26 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     if route.return_trip is None and re.search(r"往返|回来|返程|回程|round trip|and back", lower):
         fields["return_trip"] = True
 
+    same_day = _SAME_DAY_RETURN.search(buf.masked)
+    if same_day:
+        buf.mask(same_day.start(), same_day.end())
+    next_day = _next_day_arrival(buf)
     windows = _time_windows(buf)
     dates = extract_dates(buf.masked, today)
     for start, end in dates.spans:
         buf.mask(start, end)
     fields.update(date_start=dates.start, date_end=dates.end, **windows)
-    if dates.returning:
+    if dates.returning or (dates.end is not None and "return_window" in windows):
         fields["return_trip"] = True
+    if same_day and dates.start is not None:
+        fields.update(date_end=dates.start, return_trip=True)
+    if next_day and dates.start is not None:
+        fields["arrive_date"] = dates.start + dt.timedelta(days=1)
+    elif dates.arrive is not None:
+        fields["arrive_date"] = dates.arrive
+    if "return_window" in windows and dates.start is not None and fields["date_end"] is None:
+        # 晚上回来 with no other day: back the same day.
+        fields.update(date_end=dates.start, return_trip=True)
 
     days, nights = _duration(buf)
     if route.final_nights is not None:
@@ -169,18 +246,44 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     else:
         fields["budget"] = budget
 
-    fields["train_types"] = _train_types(lower)
-    fields["seat_class"] = _seat_class(lower)
-    fields["preferences"] = _preferences(lower)
+    # Word tables read the text with places masked: 经济南 is no 经济 (a wish to save).
+    words = buf.masked.lower()
+    constraints = read_constraints(words)
+    rest = constraints.rest
+    fields.update(
+        exclude_seat_classes=constraints.exclude_seat_classes,
+        exclude_train_types=constraints.exclude_train_types,
+        seat_classes=constraints.seat_classes,
+        order=constraints.order,
+    )
+    fields["train_types"] = _train_types(words, rest)
+    fields["seat_class"] = _seat_class(rest)
+    fields["preferences"] = _preferences(rest)
 
     intent = with_derived_dates(TravelIntent.model_validate(fields))
-    kind = _kind(lower, intent)
-    intent = intent.model_copy(update={"kind": kind})
+    topics = scope_topics(lower)
+    kind = _kind(lower, intent, topics)
+    intent = intent.model_copy(update={"kind": kind, "out_of_scope_topics": topics})
     missing = missing_fields(intent)
     confidence = 0.9 if kind == "out_of_scope" else 0.95 - 0.15 * len(missing)
     if dates.vague:
         confidence -= 0.1
     return intent.model_copy(update={"missing": missing, "confidence": round(confidence, 2)})
+
+
+def _next_day_arrival(buf: _Text) -> bool:
+    """第二天早上到: the outbound ride arrives the next day (not a return); consumes the words."""
+    for match in _NEXT_DAY.finditer(buf.masked):
+        tail = buf.masked[match.end() : match.end() + 8]
+        period = _PERIOD_RE.match(tail)
+        rest = tail[period.end() :] if period else tail
+        clock = _CLOCK_AT.match(rest)
+        if clock:
+            rest = rest[clock.end() :]
+        if _ARRIVE_AFTER.match(rest):
+            buf.mask(match.start(), match.end())
+            return True
+    return False
 
 
 def scope_topic(lower_text: str) -> str | None:
@@ -199,12 +302,36 @@ def _action(lower: str) -> str:
     return "create"
 
 
-def _window_kind(buf: _Text, end: int) -> str:
-    return "arrive_window" if _ARRIVE_AFTER.match(buf.masked[end : end + 6]) else "depart_window"
+def _window_kind(buf: _Text, end: int, start: int | None = None) -> str:
+    after = buf.masked[end : end + 6]
+    if _ARRIVE_AFTER.match(after):
+        return "arrive_window"
+    before = buf.masked[max(0, (start or 0) - 6) : start or 0].rstrip(MASK) if start else ""
+    if _RETURN_AFTER.match(after) or (before and _RETURN_BEFORE.search(before)):
+        return "return_window"
+    return "depart_window"
+
+
+def _hour_of(period: str | None, hour_text: str, half: str | None) -> dt.time | None:
+    hour = to_int(hour_text) if hour_text != "零" else 0
+    if hour is None or hour > 24:
+        return None
+    if period in ("下午", "晚上") and hour < 12:
+        hour += 12
+    return dt.time(hour % 24, 30 if half else 0) if hour < 24 else END_OF_DAY
 
 
 def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
     found: list[tuple[int, str, TimeWindow]] = []
+    for match in _CLOCK_RANGE.finditer(buf.masked):
+        period = match.group("period")
+        lo = _hour_of(period, match.group("h"), match.group("half"))
+        hi = _hour_of(match.group("period2") or period, match.group("h2"), match.group("half2"))
+        if lo is None or hi is None or hi <= lo:
+            continue
+        window = TimeWindow(start=lo, end=hi, label=match.group())
+        found.append((match.start(), _window_kind(buf, match.end(), match.start()), window))
+        buf.mask(match.start(), match.end())
     for match in _CLOCK.finditer(buf.masked):
         hour = to_int(match.group("h")) if match.group("h") != "零" else 0
         if hour is None or hour > 24:
@@ -218,7 +345,7 @@ def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
             end=END_OF_DAY if after else bound,
             label=match.group(),
         )
-        found.append((match.start(), _window_kind(buf, match.end()), window))
+        found.append((match.start(), _window_kind(buf, match.end(), match.start()), window))
         buf.mask(match.start(), match.end())
     for match in _NOON_BOUND.finditer(buf.masked):
         after = match.group("rel") in ("以后", "之后", "后")
@@ -227,12 +354,13 @@ def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
             end=END_OF_DAY if after else dt.time(12, 0),
             label=match.group(),
         )
-        found.append((match.start(), _window_kind(buf, match.end()), window))
+        found.append((match.start(), _window_kind(buf, match.end(), match.start()), window))
         buf.mask(match.start(), match.end())
     periods = dict(_PERIODS)
     for match in _PERIOD_RE.finditer(buf.masked):
         label = periods[match.group().lower()]
-        found.append((match.start(), _window_kind(buf, match.end()), TIME_WINDOWS[label]))
+        kind = _window_kind(buf, match.end(), match.start())
+        found.append((match.start(), kind, TIME_WINDOWS[label]))
         # 今晚/明早 also carry a date: leave them for the date pass.
         if match.group() not in ("今晚", "明晚", "明早", "今早", "tonight"):
             buf.mask(match.start(), match.end())
@@ -284,7 +412,7 @@ def _passengers(buf: _Text) -> int:
         buf.mask(match.start(), match.end())
         if groups["adults"]:
             return (to_int(groups["adults"]) or 1) + (to_int(groups["kids"]) or 0)
-        for name in ("family", "family2", "n", "en", "fam_en"):
+        for name in ("family", "family2", "tickets", "n", "en", "fam_en"):
             if groups[name]:
                 return to_int(groups[name]) or 1
     people = 1
@@ -313,53 +441,70 @@ def _budget(buf: _Text) -> tuple[float | None, float | None]:
         before = lower[max(0, match.start() - 8) : match.start()].rstrip()
         after = lower[match.end() : match.end() + 4].lstrip()
         cued = any(c in before for c in _BUDGET_BEFORE) or after.startswith(_BUDGET_AFTER)
+        strong = any(c in before for c in _STRONG_BUDGET)
         big = match.group()[-1:].lower() in "k千万w" and value >= 500
-        if not (cued or big) or value < 50:
+        if not (cued or big) or (value < 50 and not strong) or value <= 0:
             continue
+        if after.startswith(("人", "个人", "位", "张", "个大人")):
+            continue  # 一人五百: the 一 counts people, the budget follows
         buf.mask(match.start(), match.end())
-        if "人均" in before or after.startswith(("/人", "每人", "一个人", "per person")):
+        if any(c in before for c in _PER_PERSON_BEFORE) or after.startswith(_PER_PERSON_AFTER):
             return None, value
         return value, None
     return None, None
 
 
-def _train_types(lower: str) -> list[str]:
+def _train_types(lower: str, rest: str) -> list[str]:
+    """Wanted train types: negated words are masked in `rest`; the legacy "不要绿皮" phrases
+    (which name the wanted types G, D, C) are read from the full text."""
     wanted: set[str] = set()
-    rest = lower
     for phrase, types in lexicon.TRAIN_TYPE_PHRASES:
-        if phrase in rest:
+        source = lower if phrase.startswith(("不", "别", "no ")) else rest
+        if phrase in source:
             wanted.update(types)
             rest = rest.replace(phrase, MASK)
     return [t for t in TRAIN_TYPE_ORDER if t in wanted]
 
 
-def _seat_class(lower: str) -> SeatClass | None:
+def _seat_class(rest: str) -> SeatClass | None:
     for phrase, seat in lexicon.SEAT_PHRASES:
-        if phrase in lower:
+        if phrase in rest:
             return seat
     return None
 
 
-def _preferences(lower: str) -> list[str]:
+def _preferences(rest: str) -> list[str]:
     # 动卧 and 卧铺 name a seat class, not the bare sleeper preference, when a class is named.
     return [
         tag
         for tag, phrases in lexicon.PREFERENCE_PHRASES.items()
-        if any(p in lower for p in phrases)
-        and not (tag == "卧铺" and any(s in lower for s in ("软卧", "硬卧", "动卧")))
+        if any(p in rest for p in phrases)
+        and not (tag == "卧铺" and any(s in rest for s in ("软卧", "硬卧", "动卧")))
     ]
 
 
-def _kind(lower: str, intent: TravelIntent) -> str:
-    topic = scope_topic(lower)
+def _kind(lower: str, intent: TravelIntent, topics: Sequence[str]) -> str:
+    """The request kind; a sentence that also asks for tickets keeps its ticket part."""
     has_place = bool(intent.origin or intent.destination or intent.destination_text)
-    if topic in lexicon.EXCLUSIVE_TOPICS and not any(w in lower for w in lexicon.TRAIN_WORDS):
-        return "out_of_scope"
-    if topic == "hotel" and not has_place:
-        return "out_of_scope"
-    if topic == "hotel" and not (intent.origin and intent.destination):
-        # "订一下北京的酒店": a city but no journey.
-        return "out_of_scope"
+    journey = bool(intent.origin and intent.destination)
+    if topics:
+        rest = lower
+        for words in SCOPE_WORDS.values():
+            for word in sorted(words, key=len, reverse=True):
+                rest = rest.replace(word, MASK)
+        acquires = any(cue in rest for cue in lexicon.ACQUIRE_CUES)
+        tickets = any(word in rest for word in lexicon.TICKET_WORDS)
+        found = set(topics)
+        if found & {"refund", "change"}:
+            keeps = has_place and acquires
+        elif "other" in found:
+            keeps = has_place and tickets
+        elif "weather" in found:
+            keeps = journey or (has_place and (tickets or acquires))
+        else:
+            keeps = journey or (has_place and tickets)
+        if not keeps:
+            return "out_of_scope"
     if (
         any(cue in lower for cue in lexicon.PLAN_CUES)
         or intent.days

@@ -17,6 +17,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from app.intent import templates
+from app.intent.constraints import scope_topics
 from app.intent.llm import LlmIntentParser, LlmParseError
 from app.intent.llm_guard import NOTICES, GuardedLlm
 from app.intent.model import (
@@ -30,11 +31,16 @@ from app.intent.model import (
 from app.intent.offline import normalise_text, parse_offline, scope_topic
 from app.intent.places import NON_STATION_PLACES, gateway_for
 from app.metrics import Metrics
+from rules.validate import is_train_number
 from sources.stations import StationDirectory, UnknownStationError
 
 log = logging.getLogger("railtrip.intent")
 
-_TRAIN_NUMBER = re.compile(r"^[GDCZTKLYS]?\d{1,5}$")
+# Where a place name sits: 从X / X出发 (origin), 去X / 到X (destination); two to four characters.
+_ORIGIN_SLOT = re.compile(r"从(?P<place>[\u4e00-\u9fff]{2,3}?)(?=出发|到|去|坐|上车|，|,|$)")
+_DESTINATION_SLOT = re.compile(
+    r"(?:去|到|前往)(?P<place>[\u4e00-\u9fff]{2,3}?)(?=玩|旅游|的|，|,|。|$|出差|看)"
+)
 
 
 class ParseOutcome(BaseModel):
@@ -108,11 +114,26 @@ class IntentParser:
                 message=templates.refusal(topic or "other"),
             )
         intent = self._resolve_places(intent, text, questions, warnings)
-        numbers = [n for n in intent.train_numbers if _TRAIN_NUMBER.match(n)]
+        numbers = [n for n in intent.train_numbers if is_train_number(n)]
+        invalid = list(
+            dict.fromkeys(
+                [
+                    *intent.invalid_train_numbers,
+                    *(n for n in intent.train_numbers if n not in numbers),
+                ]
+            )
+        )
         if numbers:
             warnings.append(templates.train_numbers_unverified(numbers))
-        if topic == "hotel":
-            warnings.append(templates.PARTLY_OUT_OF_SCOPE.format(refusal=templates.refusal(topic)))
+        if invalid:
+            warnings.append(templates.invalid_train_numbers(invalid))
+        topics = list(dict.fromkeys([*intent.out_of_scope_topics, *scope_topics(lower)]))
+        if topics:
+            declined = next((t for t in topics if t != "other"), topic or "other")
+            warnings.append(
+                templates.PARTLY_OUT_OF_SCOPE.format(refusal=templates.refusal(declined))
+            )
+        asked = self._suggest_typos(intent, text, questions)
         budget = intent.budget
         if budget is None and intent.budget_per_person is not None:
             budget = intent.budget_per_person * intent.passengers
@@ -120,6 +141,8 @@ class IntentParser:
             intent.model_copy(
                 update={
                     "train_numbers": numbers,
+                    "invalid_train_numbers": invalid,
+                    "out_of_scope_topics": topics,
                     "preferences": [p for p in intent.preferences if p in PREFERENCE_TAGS],
                     "budget": budget,
                 }
@@ -128,10 +151,15 @@ class IntentParser:
         missing = missing_fields(intent)
         intent = intent.model_copy(update={"missing": missing})
         if intent.destination_text and intent.destination is None:
-            gateway = gateway_for(intent.destination_text, self._directory)
-            questions.insert(0, templates.not_a_station(intent.destination_text, gateway))
+            place = intent.destination_text
+            near = [] if place in NON_STATION_PLACES else self._directory.suggest(place, limit=1)
+            if near:
+                questions.insert(0, templates.did_you_mean(place, near[0]))
+            else:
+                gateway = gateway_for(place, self._directory)
+                questions.insert(0, templates.not_a_station(place, gateway))
             missing = [m for m in missing if m != "destination"]
-        ask = templates.ask_for(missing)
+        ask = templates.ask_for([m for m in missing if m not in asked])
         if ask:
             questions.append(ask)
         question = None
@@ -176,6 +204,26 @@ class IntentParser:
                 via.append(stop.model_copy(update={"city": resolved}))
         update["via"] = via
         return intent.model_copy(update=update)
+
+    def _suggest_typos(self, intent: TravelIntent, text: str, questions: list[str]) -> set[str]:
+        """A misspelt place in an origin or destination slot: "您是指北京吗？"."""
+        asked: set[str] = set()
+        roles = (("origin", _ORIGIN_SLOT), ("destination", _DESTINATION_SLOT))
+        for name, slot in roles:
+            if getattr(intent, name) is not None:
+                continue
+            for match in slot.finditer(normalise_text(text)):
+                word = match.group("place")
+                if self._resolve(word) is not None or word in NON_STATION_PLACES:
+                    continue
+                if word == intent.destination_text:
+                    continue
+                found = self._directory.suggest(word, limit=1)
+                if found:
+                    questions.append(templates.did_you_mean(word, found[0]))
+                    asked.add(name)
+                    break
+        return asked
 
     def _resolve(self, name: str) -> str | None:
         try:

@@ -35,6 +35,8 @@ _STOP_BEFORE = (
 _ORIGIN_AFTER = ("出发", "上车", "走", "始发", "动身", "发车", "启程")
 _PAIR_AFTER = ("到", "去", "往", "至", "回", "→", "->", "-", "—", "to")
 _RETURN_BEFORE = ("回", "返回", "回到", "back to")
+_THROUGH_BEFORE = ("经", "途经", "经过", "路过", "via")
+_STAY_BEFORE = ("在", "先在")
 
 # Non-station places travellers ask for, with a gateway city where the fact is well known.
 NON_STATION_PLACES: dict[str, str | None] = {
@@ -59,8 +61,12 @@ _FREE_PLACE = re.compile(
 )
 
 _STAY = re.compile(
-    r"^[^，。,;；]{0,3}?(?:玩|住|待|呆|停留|逛|游)\s*(?P<n>" + NUMBER + r")\s*(?P<unit>天|日|晚|夜)"
+    r"^[^，。,;；]{0,3}?(?:(?:玩|住|待|呆|停留|逛|游)\s*(?P<n>"
+    + NUMBER
+    + r")\s*(?P<unit>天|日|晚|夜)"
+    r"|\s*(?P<n2>" + NUMBER + r")\s*(?P<unit2>晚|夜)(?!上|里))"
 )
+_COMPASS = {"east": "东", "west": "西", "south": "南", "north": "北"}
 
 
 @dataclass
@@ -70,6 +76,7 @@ class _Hit:
     name: str
     role: str | None = None  # "origin" | "stop" | None
     returning: bool = False
+    through: bool = False  # 经/途经: passing through, no night
 
 
 @dataclass
@@ -121,6 +128,13 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
         i = 0
         while i < len(words):
             pair = words[i][2] + words[i + 1][2] if i + 1 < len(words) else None
+            compass = _COMPASS.get(words[i + 1][2]) if i + 1 < len(words) else None
+            city = index.get(words[i][2])
+            if compass and city and directory.by_name(city + compass) is not None:
+                # "Hangzhou East" is the station 杭州东, not the city.
+                hits.append(_Hit(words[i][0], words[i + 1][1], city + compass))
+                i += 2
+                continue
             if pair and pair in index:
                 hits.append(_Hit(words[i][0], words[i + 1][1], index[pair]))
                 i += 2
@@ -137,7 +151,8 @@ def _before(text: str, hit: _Hit) -> str:
 
 
 def _after(text: str, hit: _Hit) -> str:
-    return text[hit.end : hit.end + 8].lstrip().lower()
+    # "北京南站到天津站": the 站 after a station name belongs to it.
+    return text[hit.end : hit.end + 8].lstrip().removeprefix("站").lstrip().lower()
 
 
 def _assign_roles(text: str, hits: list[_Hit]) -> None:
@@ -145,6 +160,8 @@ def _assign_roles(text: str, hits: list[_Hit]) -> None:
         before, after = _before(text, hit), _after(text, hit)
         if before.endswith(_RETURN_BEFORE):
             hit.returning = True
+        if before.endswith(_THROUGH_BEFORE):
+            hit.through = True
         if before.endswith(_ORIGIN_BEFORE):
             hit.role = "origin"
         elif before.endswith(_STOP_BEFORE):
@@ -160,7 +177,8 @@ def _stay_after(text: str, hit: _Hit, limit: int) -> tuple[int | None, tuple[int
     match = _STAY.match(segment)
     if not match:
         return None, None
-    return to_int(match.group("n")), (hit.end + match.start("n"), hit.end + match.end())
+    group = "n" if match.group("n") else "n2"
+    return to_int(match.group(group)), (hit.end + match.start(group), hit.end + match.end())
 
 
 def extract_route(text: str, directory: StationDirectory) -> Route:
@@ -193,9 +211,13 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
     if stops:
         route.destination = stops[-1].name
         route.via = [
-            ViaStop(city=s.name, nights=stays[i][0] if per_stop else None)
+            ViaStop(city=s.name, nights=stays[i][0] if per_stop else None, through=s.through)
             for i, s in enumerate(stops[:-1])
         ]
+        first = stops[0]
+        if route.origin is None and len(stops) > 1 and _before(text, first).endswith(_STAY_BEFORE):
+            # "明天先在广州玩一天，然后去深圳": the trip starts where the first stay is.
+            route.origin = first.name
         if per_stop:
             route.final_nights = stays[-1][0]
             route.spans += [span for _, span in stays if span is not None]

@@ -10,7 +10,7 @@ import datetime as dt
 import json
 from typing import Any
 
-from app.intent.model import TRAVEL_SLOTS
+from app.intent.model import TRAVEL_SLOTS, TravelIntent
 
 FIELD_ORDER = ("kind", *TRAVEL_SLOTS, "action")
 
@@ -29,15 +29,17 @@ changing tickets, flights, weather, writing travel notes, anything that is not t
 - destination_text: a destination that has no railway station (e.g. "九寨沟"); then \
 destination is null.
 - via: ordered intermediate stops [{{"city": "西安", "nights": 2}}]; the last stop is \
-destination, not a via stop. "N天" at a stop counts as N nights.
+destination, not a via stop. "N天" at a stop counts as N nights; 经/途经X (passing \
+through, no stay) is {{"city": "X", "nights": null, "through": true}}.
 - date_start, date_end: ISO dates "YYYY-MM-DD"; date_end is the return/last day. \
 周末 = Saturday to Sunday; 下周五 = Friday of next week; 周五 alone = the next Friday; \
 holidays are their next occurrence (元旦 1-01, 五一 5-01, 国庆 10-01, 春节 lunar new year).
 - days, nights: integers for the trip length (玩三天 → days 3; 五天四晚 → days 5, nights 4).
 - return_trip: true when the traveller comes back (往返, 回来, 回<origin>); else null.
 - budget: yuan for the whole party (两千 → 2000, 3k → 3000, 1.5万 → 15000); \
-budget_per_person when the text says 人均 (and then budget = per person × passengers).
-- passengers: integer, default 1 (一家三口 → 3; 我和老婆带一个孩子 → 3).
+budget_per_person when the text says 人均, 每人, 一人800, 每人预算 (and then budget = per \
+person × passengers); 一共/总共 3000 is budget only.
+- passengers: integer, default 1 (一家三口 → 3; 我和老婆带一个孩子 → 3; 两张二等座 → 2).
 - preferences: tags from ["舒适", "便宜", "快", "直达", "卧铺"] only.
 - train_types: from ["G", "D", "C", "Z", "T", "K"]; 高铁 → ["G"], 动车 → ["D"], \
 不要绿皮 → ["G", "D", "C"].
@@ -47,12 +49,24 @@ budget_per_person when the text says 人均 (and then budget = per person × pas
 null; 早上 06:00-09:00, 上午 06:00-12:00, 中午 11:00-14:00, 下午 12:00-18:00, \
 晚上 18:00-23:59, 凌晨 00:00-06:00.
 - train_numbers: train numbers the traveller names ("G1"); never add any yourself.
+{generated}
 - action: "update" when the message changes an earlier request (换成, 改成), "append" when \
 it adds a stop (再加一站, 顺便去), else "create".
 
 null means unknown: never guess a value the text does not give. Use null, not "" or 0."""
 
 _EXAMPLE_TODAY = dt.date(2026, 11, 30)
+
+
+def generated_field_lines() -> str:
+    """One prompt line per intent field whose rule lives on the model (`Field.description`),
+    so the prompt and the schema the reply is validated against cannot drift apart."""
+    lines = []
+    for name in TRAVEL_SLOTS:
+        description = TravelIntent.model_fields[name].description
+        if description:
+            lines.append(f"- {name}: {description}.")
+    return "\n".join(lines)
 
 
 def _blank() -> dict[str, Any]:
@@ -62,6 +76,11 @@ def _blank() -> dict[str, Any]:
         "preferences": [],
         "train_types": [],
         "train_numbers": [],
+        "exclude_seat_classes": [],
+        "exclude_train_types": [],
+        "seat_classes": [],
+        "invalid_train_numbers": [],
+        "out_of_scope_topics": [],
         "action": "create",
     }
 
@@ -98,12 +117,14 @@ FEW_SHOTS: list[tuple[str, str]] = [
         ),
     ),
     (
-        "明天晚上到成都的卧铺还有吗",
+        "明天晚上到成都的卧铺还有吗，不要无座",
         _example(
             kind="query_tickets",
             destination="成都",
             date_start="2026-12-01",
             preferences=["卧铺"],
+            seat_classes=["premium_sleeper", "soft_sleeper", "emu_sleeper", "hard_sleeper"],
+            exclude_seat_classes=["no_seat"],
             arrive_window={"start": "18:00", "end": "23:59", "label": "晚上"},
         ),
     ),
@@ -116,18 +137,28 @@ FEW_SHOTS: list[tuple[str, str]] = [
             via=[{"city": "西安", "nights": 2}],
             nights=2,
             return_trip=True,
+            out_of_scope_topics=["hotel"],
         ),
     ),
     (
         "帮我把明天G1次的票退了",
-        _example(kind="out_of_scope", date_start="2026-12-01", train_numbers=["G1"]),
+        _example(
+            kind="out_of_scope",
+            date_start="2026-12-01",
+            train_numbers=["G1"],
+            out_of_scope_topics=["refund"],
+        ),
     ),
 ]
 
 
 def system_prompt(today: dt.date) -> str:
     """The system message for one parse, stating today's date."""
-    return SYSTEM_TEMPLATE.format(today=today.isoformat(), weekday=_WEEKDAY_NAMES[today.weekday()])
+    return SYSTEM_TEMPLATE.format(
+        today=today.isoformat(),
+        weekday=_WEEKDAY_NAMES[today.weekday()],
+        generated=generated_field_lines(),
+    )
 
 
 def build_messages(text: str, today: dt.date) -> list[dict[str, str]]:

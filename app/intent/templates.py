@@ -28,6 +28,8 @@ UNKNOWN_PLACE_HINT = "您是不是想说：{names}？"
 AND_THEN = "另外，"
 
 TRAIN_NUMBERS_UNVERIFIED = "您提到的车次（{numbers}）会以实时余票查询结果为准。"
+INVALID_TRAIN_NUMBERS = "“{numbers}”不是有效的车次号，已按其余条件为您查询。"
+DID_YOU_MEAN = "抱歉，我没有找到“{place}”这个车站或城市，您是指{name}吗？"
 
 OUT_OF_SCOPE = {
     "hotel": "抱歉，我目前只能帮您查询火车票和规划铁路行程，暂时无法帮您预订酒店。",
@@ -76,3 +78,13 @@ def refusal(topic: str) -> str:
 def train_numbers_unverified(numbers: Sequence[str]) -> str:
     """Tell the traveller that the train numbers they named are checked, not trusted."""
     return TRAIN_NUMBERS_UNVERIFIED.format(numbers="、".join(numbers))
+
+
+def invalid_train_numbers(numbers: Sequence[str]) -> str:
+    """Tell the traveller which of their train numbers cannot exist (G99999)."""
+    return INVALID_TRAIN_NUMBERS.format(numbers="、".join(numbers))
+
+
+def did_you_mean(place: str, name: str) -> str:
+    """Ask whether a misspelt place is the directory's nearest name."""
+    return DID_YOU_MEAN.format(place=place, name=name)

@@ -78,10 +78,41 @@ class ChatIn(BaseModel):
     _text = field_validator("text")(_not_blank)
 
 
+MAX_VIA_STOPS = 8
+"""Via stops a structured intent may list."""
+
+
+def _check_intent(state: State, intent: TravelIntent) -> None:
+    """A structured intent is validated like the tickets query: 422 naming the field."""
+    for name in ("origin", "destination"):
+        value = getattr(intent, name)
+        if value is not None and state.directory.by_name(value) is None:
+            if value not in state.directory.cities():
+                near = state.directory.suggest(value, limit=3)
+                hint = f" (did you mean: {', '.join(near)})" if near else ""
+                message = f"intent.{name}: unknown station {value}{hint}"
+                raise InvalidInput(f"intent.{name}", message, suggestions=near)
+    for index, stop in enumerate(intent.via):
+        known = state.directory.by_name(stop.city) or stop.city in state.directory.cities()
+        if not known:
+            raise InvalidInput(f"intent.via.{index}", f"intent.via.{index}: unknown station")
+    if intent.date_start and intent.date_end and intent.date_end < intent.date_start:
+        raise InvalidInput("intent.date_end", "intent.date_end: before intent.date_start")
+    if len(intent.via) > MAX_VIA_STOPS:
+        raise InvalidInput("intent.via", f"intent.via: at most {MAX_VIA_STOPS} stops")
+    nights = sum(stop.nights or 0 for stop in intent.via) + (intent.nights or 0)
+    if nights > MAX_TRIP_DAYS:
+        raise InvalidInput("intent.nights", f"intent.nights: at most {MAX_TRIP_DAYS} in all")
+
+
 async def plan_turn(state: State, body: PlanIn) -> AgentInput:
     """The validated turn of `/v1/plan` (and its stream): refused with a 4xx before any work."""
     if body.text is None and body.intent is None:
         raise InvalidInput("text", "text: either text or intent is required")
+    if body.text is not None and body.intent is not None:
+        raise InvalidInput("intent", "intent: send either text or intent, not both")
+    if body.intent is not None:
+        _check_intent(state, body.intent)
     server_today = state.runtime.today()
     today = accepted_today(body.today, server_today)
     return AgentInput(today=today, text=body.text, intent=body.intent, server_today=server_today)

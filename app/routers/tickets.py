@@ -8,11 +8,10 @@ from starlette.datastructures import QueryParams
 
 from app.deps import State
 from app.errors import Conflict, InvalidInput, NoLiveAnswer, excerpt
-from app.queries import parse_seat_class, resolve_query
+from app.queries import only_requested_stations, parse_seat_class, resolve_query
 from app.state import AppState
 from app.tickets.model import TicketResult
 from sources.models import SeatStatus
-from sources.stations import Place
 
 router = APIRouter(prefix="/v1", tags=["tickets"])
 
@@ -92,7 +91,7 @@ async def get_tickets(request: Request) -> Response:
         resolved.destination_station,
         refresh=refresh,
     )
-    result = _only_requested_stations(result, resolved.origin, resolved.destination)
+    result = only_requested_stations(result, resolved.origin, resolved.destination)
     state.metrics.responses.labels(endpoint="/v1/tickets", freshness=result.freshness).inc()
     request.state.log_extra = {
         "freshness": result.freshness,
@@ -119,24 +118,6 @@ def _bool_param(params: QueryParams, name: str) -> bool:
     if value in ("false", "0", "no", "off", ""):
         return False
     raise InvalidInput(name, f"{name}: expected true or false, got {excerpt(value)}")
-
-
-def _only_requested_stations(
-    result: TicketResult, origin: object, destination: object
-) -> TicketResult:
-    """A query for one station (北京南) keeps only rides at that station; a city keeps all."""
-
-    assert isinstance(origin, Place) and isinstance(destination, Place)
-    if origin.is_city and destination.is_city:
-        return result
-    wanted_from = {s.telecode for s in origin.stations}
-    wanted_to = {s.telecode for s in destination.stations}
-    offers = tuple(
-        o
-        for o in result.offers
-        if o.origin_station.telecode in wanted_from and o.destination_station.telecode in wanted_to
-    )
-    return result.with_offers(offers)
 
 
 class PrecheckRequest(BaseModel):
@@ -181,7 +162,7 @@ async def precheck(state: State, body: PrecheckRequest) -> dict[str, object]:
             sources=[s.model_dump() for s in result.sources],
         )
     train = body.train_number.upper()
-    result = _only_requested_stations(result, resolved.origin, resolved.destination)
+    result = only_requested_stations(result, resolved.origin, resolved.destination)
     offer = next((o for o in result.offers if o.train_number == train), None)
     silent = [s.name for s in result.sources if s.status != "ok"]
     if offer is None and silent:

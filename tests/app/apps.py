@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import httpx
+from fastapi import FastAPI
 
 from app.main import create_app
 from app.settings import Settings
@@ -14,16 +15,25 @@ from tests.clocks import FakeTime
 
 
 @asynccontextmanager
-async def running(
+async def started(
     settings: Settings | None = None, time: FakeTime | None = None
-) -> AsyncIterator[tuple[httpx.AsyncClient, AppState]]:
-    """An app on a fixed clock whose sleeps (retry backoff) cost no real time."""
+) -> AsyncIterator[FastAPI]:
+    """An app, lifespan entered, on a fixed clock whose sleeps (retry backoff) cost no time."""
     time = time or FakeTime()
     app = create_app(
         settings or Settings(),
         Runtime(clock=time.now, monotonic=time.monotonic, sleep=time.sleep),
     )
     async with app.router.lifespan_context(app):
+        yield app
+
+
+@asynccontextmanager
+async def running(
+    settings: Settings | None = None, time: FakeTime | None = None
+) -> AsyncIterator[tuple[httpx.AsyncClient, AppState]]:
+    """An app on a fixed clock whose sleeps (retry backoff) cost no real time."""
+    async with started(settings, time) as app:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://railtrip") as client:
             yield client, app.state.rt

@@ -20,6 +20,8 @@ EVERY_FIELD = {
     "agent",
     "warnings",
     "clarify_question",
+    "understood",
+    "relaxed",
 }
 LEG_FIELDS = {
     "train_number",

@@ -240,7 +240,11 @@ def test_sold_out_preferred_class_falls_back_to_first_with_a_note():
         seat(SeatClass.FIRST, 933.0, 5),
     )
     entries = book(offer("G1", BEIJING_SOUTH, HONGQIAO, "09:00", "13:28", seats=seats))
-    result = plan(round_trip(return_trip=False, seat_class=SeatClass.SECOND), entries, now=NOW)
+    result = plan(
+        round_trip(return_trip=False, seat_class=SeatClass.SECOND, strict_seat=False),
+        entries,
+        now=NOW,
+    )
     best = result.best
     assert best is not None and best.legs[0].seat_class is SeatClass.FIRST
     assert "G1 二等座已售罄，已改为一等座" in result.notes
@@ -249,7 +253,9 @@ def test_sold_out_preferred_class_falls_back_to_first_with_a_note():
 
 def test_preferred_class_over_budget_falls_back_to_the_next_class_with_a_note():
     entries = book(offer("G1", BEIJING_SOUTH, HONGQIAO, "09:00", "13:28"))
-    request = round_trip(return_trip=False, seat_class=SeatClass.FIRST, budget=600)
+    request = round_trip(
+        return_trip=False, seat_class=SeatClass.FIRST, budget=600, strict_seat=False
+    )
     result = plan(request, entries, now=NOW)
     best = result.best
     assert best is not None and best.legs[0].seat_class is SeatClass.SECOND
@@ -258,7 +264,9 @@ def test_preferred_class_over_budget_falls_back_to_the_next_class_with_a_note():
 
 def test_preferred_class_is_kept_when_it_fits():
     entries = book(offer("G1", BEIJING_SOUTH, HONGQIAO, "09:00", "13:28"))
-    request = round_trip(return_trip=False, seat_class=SeatClass.FIRST, budget=1000)
+    request = round_trip(
+        return_trip=False, seat_class=SeatClass.FIRST, budget=1000, strict_seat=False
+    )
     result = plan(request, entries, now=NOW)
     assert result.best is not None and result.best.legs[0].seat_class is SeatClass.FIRST
     assert result.notes == ()

@@ -105,14 +105,15 @@ async def test_nothing_anywhere_stops_with_what_was_tried_and_what_to_relax() ->
     assert reply.agent.trace[-1].state == "FALLBACK" and reply.agent.trace[-1].next == "DONE"
 
 
-async def test_over_budget_relaxes_classes_then_advises_a_higher_budget() -> None:
+async def test_over_budget_relaxes_the_budget_openly_when_no_class_fits_it() -> None:
     tickets = FakeTickets([offer("G1", BEIJING_SOUTH, HONGQIAO, "09:00", "13:30", day=DEC4)])
     intent = one_way(budget=100, seat_class=SeatClass.FIRST)
     reply = await agent(tickets).run(AgentInput(today=TODAY, intent=intent))
-    assert reply.itinerary is None
-    assert [s.detail for s in reply.agent.trace if s.state == "FALLBACK"] == ["relax", "stop"]
-    assert "预算100元不足" in reply.summary and "适当提高预算" in reply.summary
-    assert "其他车型和席别" in reply.summary
+    assert reply.itinerary is not None and reply.itinerary.within_budget is False
+    assert [s.detail for s in reply.agent.trace if s.state == "FALLBACK"] == ["relax"]
+    assert [r.constraint for r in reply.relaxed] == ["budget"]
+    assert reply.relaxed[0].requested == "预算100元"
+    assert "预算100元" in reply.summary and "超出预算" in reply.summary
 
 
 async def test_relaxing_the_class_finds_a_plan_within_budget() -> None:

@@ -1,0 +1,172 @@
+"""What the reply says about constraints: the `understood` read-back and the `relaxed` list.
+
+Both are built from templates (app/agent/texts.py) over the parsed intent, the request the
+engine was first given and the one it finally planned, so the words can never disagree with
+what was done: a constraint the chosen request no longer holds is always listed in `relaxed`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+
+from pydantic import BaseModel
+
+from app.agent import texts
+from app.intent.model import TimeWindow, TravelIntent
+from rules import Itinerary, Leg, TripRequest
+from rules.relax import relaxed_between
+from sources.models import SHANGHAI, SeatClass
+
+ORDER_LABELS = {
+    "earliest": "最早一班",
+    "latest": "最晚一班",
+    "cheapest": "最便宜",
+    "fastest": "最快",
+}
+TYPE_LABELS = {"G": "高铁", "D": "动车", "C": "城际", "Z": "直达特快", "T": "特快", "K": "快速"}
+
+
+class Relaxed(BaseModel):
+    """One stated constraint the plan could not honour: what was asked, what is offered, why."""
+
+    constraint: str
+    requested: str
+    offered: str
+    reason: str
+
+
+def _span(window: tuple[dt.time, dt.time] | TimeWindow) -> str:
+    start, end = (window.start, window.end) if isinstance(window, TimeWindow) else window
+    if start == dt.time(0, 0):
+        return texts.BEFORE.format(time=f"{end:%H:%M}")
+    if end >= dt.time(23, 59):
+        return texts.AFTER.format(time=f"{start:%H:%M}")
+    return f"{start:%H:%M}-{end:%H:%M}"
+
+
+def _seats(classes: Sequence[SeatClass]) -> str:
+    return "、".join(c.label for c in classes)
+
+
+def _types(types: Sequence[str]) -> str:
+    return "、".join(TYPE_LABELS.get(t, t) for t in sorted(types, key="GDCZTK".index))
+
+
+def understood(intent: TravelIntent | None) -> str:
+    """One Chinese line: 12月10日 广州→长沙，1人，不要硬座，预算每人800元."""
+    if intent is None or intent.kind == "out_of_scope":
+        return ""
+    parts: list[str] = []
+    head = []
+    if intent.date_start is not None:
+        head.append(texts.date_span(intent.date_start, intent.date_end))
+    places = [intent.origin or "?", *(v.city for v in intent.via)]
+    places.append(intent.destination or intent.destination_text or "?")
+    head.append("→".join(places))
+    parts.append(" ".join(head))
+    parts.append(texts.HEADER_PARTY.format(n=intent.passengers))
+    round_trip = intent.date_end is not None or intent.nights is not None or intent.via
+    if intent.return_trip or (intent.return_trip is None and round_trip and intent.origin):
+        parts.append(texts.UNDERSTOOD_RETURN)
+    if intent.depart_window:
+        parts.append(_span(intent.depart_window) + texts.DEPART)
+    if intent.arrive_date and intent.arrive_window:
+        parts.append(
+            texts.day_label(intent.arrive_date) + _span(intent.arrive_window) + texts.ARRIVE
+        )
+    elif intent.arrive_window:
+        parts.append(_span(intent.arrive_window) + texts.ARRIVE)
+    elif intent.arrive_date:
+        parts.append(texts.day_label(intent.arrive_date) + texts.ARRIVE)
+    if intent.return_window:
+        parts.append(texts.RETURN_AT.format(span=_span(intent.return_window)))
+    if intent.train_types:
+        parts.append(texts.ONLY.format(what=_types(intent.train_types)))
+    if intent.exclude_train_types:
+        parts.append(texts.NOT_TYPES.format(what=_types(intent.exclude_train_types)))
+    if intent.seat_class:
+        parts.append(intent.seat_class.label)
+    elif intent.seat_classes:
+        parts.append(texts.SLEEPER_CATEGORY)
+    if intent.exclude_seat_classes:
+        parts.append(texts.NOT_SEATS.format(what=_seats(intent.exclude_seat_classes)))
+    if intent.order:
+        parts.append(ORDER_LABELS[intent.order])
+    if intent.train_numbers:
+        parts.append(texts.TRAINS.format(trains="、".join(intent.train_numbers)))
+    if intent.budget_per_person is not None:
+        parts.append(texts.BUDGET_EACH.format(budget=texts.yuan(intent.budget_per_person)))
+    elif intent.budget is not None:
+        parts.append(texts.HEADER_BUDGET.format(budget=texts.yuan(intent.budget)))
+    return "，".join(parts)
+
+
+def _segment_legs(itinerary: Itinerary, segment: int) -> list[Leg]:
+    return [leg for leg in itinerary.legs if leg.segment == segment]
+
+
+def _clock(moment: dt.datetime) -> str:
+    return texts.clock(moment.astimezone(SHANGHAI))
+
+
+def relaxed_items(
+    original: TripRequest, chosen: TripRequest, itinerary: Itinerary
+) -> list[Relaxed]:
+    """Every constraint `chosen` dropped from `original`, with what the itinerary offers."""
+    out = _segment_legs(itinerary, 0) or list(itinerary.legs)
+    back = _segment_legs(itinerary, max(leg.segment for leg in itinerary.legs))
+    classes = list(dict.fromkeys(leg.seat_class for leg in itinerary.legs))
+    types = list(dict.fromkeys(leg.train_number[0] for leg in itinerary.legs))
+    items = []
+    for name in relaxed_between(original, chosen):
+        if name == "date_start":
+            requested = texts.day_label(original.depart_date)
+            offered = texts.day_label(chosen.depart_date)
+        elif name == "depart_window" and original.depart_window:
+            requested = _span(original.depart_window) + texts.DEPART
+            offered = _clock(out[0].depart_at) + texts.DEPART
+        elif name == "arrive_window" and original.arrive_window:
+            requested = _span(original.arrive_window) + texts.ARRIVE
+            offered = _clock(out[-1].arrive_at) + texts.ARRIVE
+        elif name == "return_window" and original.return_window:
+            requested = texts.RETURN_AT.format(span=_span(original.return_window))
+            offered = texts.RETURN_AT.format(span=_clock(back[0].depart_at))
+        elif name == "arrive_date" and original.arrive_date:
+            requested = texts.day_label(original.arrive_date) + texts.ARRIVE
+            offered = texts.day_label(out[-1].arrive_at.astimezone(SHANGHAI).date()) + texts.ARRIVE
+        elif name == "seat_class" and original.seat_class:
+            requested, offered = original.seat_class.label, _seats(classes)
+        elif name == "seat_classes":
+            requested, offered = texts.SLEEPER_CATEGORY, _seats(classes)
+        elif name == "train_types":
+            requested = texts.ONLY.format(what=_types(sorted(original.train_types)))
+            offered = _types(types)
+        elif name == "exclude_train_types":
+            requested = texts.NOT_TYPES.format(what=_types(sorted(original.exclude_train_types)))
+            offered = _types(types)
+        elif name == "exclude_seat_classes":
+            wanted = [c for c in SeatClass if c in original.exclude_seat_classes]
+            requested = texts.NOT_SEATS.format(what=_seats(wanted))
+            offered = _seats(classes)
+        elif name == "origin" and original.origin_station:
+            requested = texts.FROM_STATION.format(station=original.origin_station)
+            offered = texts.FROM_STATION.format(station=out[0].origin_station.name)
+        elif name == "destination" and original.destination_station:
+            requested = texts.TO_STATION.format(station=original.destination_station)
+            offered = texts.TO_STATION.format(station=out[-1].destination_station.name)
+        elif name == "budget" and original.budget is not None:
+            requested = texts.HEADER_BUDGET.format(budget=texts.yuan(original.budget))
+            offered = texts.TOTAL.format(total=texts.yuan(itinerary.total_price))
+        else:
+            continue
+        reason = texts.RELAX_REASON.format(requested=requested)
+        items.append(Relaxed(constraint=name, requested=requested, offered=offered, reason=reason))
+    return items
+
+
+def relaxed_sentence(items: Sequence[Relaxed]) -> str:
+    """The summary's opening words for what was relaxed ("" when nothing was)."""
+    return "".join(
+        texts.RELAXED_SENTENCE.format(reason=item.reason, offered=item.offered) for item in items
+    )

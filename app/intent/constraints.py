@@ -1,0 +1,239 @@
+"""Hard constraints in free text: exclusions, seat-class categories, order preferences, and
+the out-of-scope topics a sentence also mentions.
+
+Negations are read first and their objects masked, so "不要卧铺" rules the sleepers out instead
+of switching the sleeper preference on, and "不坐高铁" never becomes a wish for a G train.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from app.intent.model import SLEEPER_SET, TRAIN_TYPE_ORDER, OrderPreference, ScopeTopic
+from sources.models import SeatClass
+
+MASK = "□"
+
+NEGATION_CUES = (
+    "不要坐",
+    "不想坐",
+    "不想要",
+    "不愿意坐",
+    "不愿坐",
+    "不考虑",
+    "不接受",
+    "不乘坐",
+    "不要",
+    "不坐",
+    "不想",
+    "不乘",
+    "不选",
+    "不买",
+    "别坐",
+    "别买",
+    "别给我",
+    "别要",
+    "别选",
+    "别",
+    "除了",
+    "避开",
+    "排除",
+    "拒绝",
+    "no ",
+    "not ",
+    "avoid ",
+)
+_NEGATION = re.compile("|".join(re.escape(c) for c in NEGATION_CUES), re.IGNORECASE)
+# How far after a negation cue its objects may sit ("不要无座和硬座"), stopping at a clause end.
+_SCOPE = re.compile(r"[^，,。.;；!！?？]{0,10}")
+_CLAUSE_BREAK = ("要", "只", "但", "可以", "都行", "就行", "坐", "买")
+
+# Phrase → train types, longest first. A category word names several types at once.
+TRAIN_TYPE_WORDS: list[tuple[str, tuple[str, ...]]] = [
+    *((f"{t.lower()}字头", (t,)) for t in TRAIN_TYPE_ORDER),
+    ("高铁动车", ("G", "D")),
+    ("动车高铁", ("G", "D")),
+    ("绿皮车", ("Z", "T", "K")),
+    ("绿皮", ("Z", "T", "K")),
+    ("普速", ("Z", "T", "K")),
+    ("慢车", ("Z", "T", "K")),
+    ("高铁", ("G",)),
+    ("动车", ("D",)),
+    ("城际", ("C",)),
+    ("普快", ("K",)),
+    ("特快", ("T",)),
+    ("直特", ("Z",)),
+    ("快速", ("K",)),
+    ("high-speed", ("G",)),
+    ("high speed", ("G",)),
+    ("slow train", ("Z", "T", "K")),
+]
+
+SEAT_WORDS: list[tuple[str, tuple[SeatClass, ...]]] = [
+    ("高级软卧", (SeatClass.PREMIUM_SLEEPER,)),
+    ("商务座", (SeatClass.BUSINESS,)),
+    ("特等座", (SeatClass.PREMIUM,)),
+    ("一等座", (SeatClass.FIRST,)),
+    ("二等座", (SeatClass.SECOND,)),
+    ("动卧", (SeatClass.EMU_SLEEPER,)),
+    ("软卧", (SeatClass.SOFT_SLEEPER,)),
+    ("硬卧", (SeatClass.HARD_SLEEPER,)),
+    ("卧铺", SLEEPER_SET),
+    ("软座", (SeatClass.SOFT_SEAT,)),
+    ("硬座", (SeatClass.HARD_SEAT,)),
+    ("无座", (SeatClass.NO_SEAT,)),
+    ("站票", (SeatClass.NO_SEAT,)),
+    ("站着", (SeatClass.NO_SEAT,)),
+    ("sleeper", SLEEPER_SET),
+    ("standing", (SeatClass.NO_SEAT,)),
+]
+
+# A sleeper category the traveller wants (要卧铺, 坐卧铺, 卧铺): any berth will do.
+_SLEEPER_CATEGORY = ("卧铺", "sleeper")
+_SPECIFIC_SLEEPERS = ("高级软卧", "软卧", "硬卧", "动卧")
+
+ORDER_PHRASES: list[tuple[str, OrderPreference]] = [
+    ("最早一班", "earliest"),
+    ("最早的", "earliest"),
+    ("最早那班", "earliest"),
+    ("头班", "earliest"),
+    ("首班", "earliest"),
+    ("最晚一班", "latest"),
+    ("最晚的", "latest"),
+    ("最晚那班", "latest"),
+    ("末班", "latest"),
+    ("最便宜", "cheapest"),
+    ("最省钱", "cheapest"),
+    ("票价最低", "cheapest"),
+    ("最实惠", "cheapest"),
+    ("最快", "fastest"),
+    ("用时最短", "fastest"),
+    ("时间最短", "fastest"),
+    ("耗时最短", "fastest"),
+    ("earliest", "earliest"),
+    ("latest", "latest"),
+    ("cheapest", "cheapest"),
+    ("fastest", "fastest"),
+]
+# 最早/最晚 alone, not a bound ("最晚8点到" is a time window, not an order).
+_BARE_ORDER = re.compile(r"最(?P<w>早|晚)(?![0-9一二两三四五六七八九十□]|点|于)")
+
+SCOPE_WORDS: dict[ScopeTopic, tuple[str, ...]] = {
+    "refund": ("退票", "退掉", "退了", "退款", "refund"),
+    "change": ("改签", "改期", "换座", "票能改", "票改到", "票改成"),
+    "hotel": ("酒店", "宾馆", "住宿", "民宿", "旅馆", "hotel"),
+    "weather": ("天气", "气温", "下雨", "下雪吗", "冷不冷", "热不热", "温度", "weather"),
+    "other": (
+        "机票",
+        "航班",
+        "飞机",
+        "flight",
+        "游记",
+        "写一篇",
+        "写篇",
+        "作文",
+        "文案",
+        "写攻略",
+        "餐厅",
+        "美食",
+        "饭店",
+        "好吃",
+        "restaurant",
+        "笑话",
+        "讲个故事",
+        "joke",
+        "门票",
+        "租车",
+        "打车",
+    ),
+}
+
+
+@dataclass
+class Constraints:
+    """What one text says about classes, types and order, after negations were read."""
+
+    exclude_seat_classes: list[SeatClass] = field(default_factory=list)
+    exclude_train_types: list[str] = field(default_factory=list)
+    seat_classes: list[SeatClass] = field(default_factory=list)
+    order: OrderPreference | None = None
+    rest: str = ""  # the lower-cased text with every negated phrase masked
+
+
+_ALL_WORDS = sorted(
+    [p for p, _ in SEAT_WORDS] + [p for p, _ in TRAIN_TYPE_WORDS], key=len, reverse=True
+)
+_WORD = "(?:" + "|".join(re.escape(w) for w in _ALL_WORDS) + ")"
+# Negation after its objects: 无座不要, 高铁动车都不坐, 硬座和无座都不要, 绿皮车就算了.
+_POST_NEGATION = re.compile(
+    _WORD + r"(?:的车)?(?:\s*(?:和|、|跟|或|或者|以及)?\s*" + _WORD + r"(?:的车)?)*"
+    r"\s*(?:都|也|就|一律|统统)?\s*(?:不要|不坐|不想坐|不考虑|不行|算了|免了|不用|不乘|别)"
+)
+
+
+def _mask(text: str, start: int, end: int) -> str:
+    return text[:start] + MASK * (end - start) + text[end:]
+
+
+def read_constraints(lower: str) -> Constraints:
+    """Exclusions (masked out of `rest`), the sleeper category and the order preference."""
+    seats: set[SeatClass] = set()
+    types: set[str] = set()
+    rest = lower
+    for cue in _NEGATION.finditer(lower):
+        scope_match = _SCOPE.match(lower, cue.end())
+        scope_end = scope_match.end() if scope_match else cue.end()
+        segment = lower[cue.end() : scope_end]
+        for word in _CLAUSE_BREAK:
+            at = segment.find(word, 1)
+            if at > 0:
+                segment = segment[:at]
+        found = False
+        for words, into in ((SEAT_WORDS, seats), (TRAIN_TYPE_WORDS, types)):
+            for phrase, values in words:
+                at = segment.find(phrase)
+                while at >= 0:
+                    into.update(values)  # type: ignore[arg-type]
+                    found = True
+                    start = cue.end() + at
+                    rest = _mask(rest, start, start + len(phrase))
+                    segment = _mask(segment, at, at + len(phrase))
+                    at = segment.find(phrase)
+        if found:
+            rest = _mask(rest, cue.start(), cue.end())
+    for post in _POST_NEGATION.finditer(rest):
+        span = post.group()
+        for words, into in ((SEAT_WORDS, seats), (TRAIN_TYPE_WORDS, types)):
+            for phrase, values in words:
+                at = span.find(phrase)
+                while at >= 0:
+                    into.update(values)  # type: ignore[arg-type]
+                    span = _mask(span, at, at + len(phrase))
+                    at = span.find(phrase)
+        rest = _mask(rest, post.start(), post.end())
+    result = Constraints(
+        exclude_seat_classes=[c for c in SeatClass if c in seats],
+        exclude_train_types=[t for t in TRAIN_TYPE_ORDER if t in types],
+        rest=rest,
+    )
+    if any(w in rest for w in _SLEEPER_CATEGORY) and not any(w in rest for w in _SPECIFIC_SLEEPERS):
+        result.seat_classes = list(SLEEPER_SET)
+    result.order = _order(rest)
+    return result
+
+
+def _order(rest: str) -> OrderPreference | None:
+    found: list[tuple[int, OrderPreference]] = []
+    for phrase, order in ORDER_PHRASES:
+        at = rest.find(phrase)
+        if at >= 0:
+            found.append((at, order))
+    for match in _BARE_ORDER.finditer(rest):
+        found.append((match.start(), "earliest" if match.group("w") == "早" else "latest"))
+    return min(found)[1] if found else None
+
+
+def scope_topics(lower: str) -> list[ScopeTopic]:
+    """Every out-of-scope topic the text mentions, in the schema's key order."""
+    return [topic for topic, words in SCOPE_WORDS.items() if any(w in lower for w in words)]

@@ -1,0 +1,77 @@
+"""Compact views of offers and itineraries: only what a model needs to choose and explain."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+
+from app.agent.model import worst_freshness
+from app.tickets.model import Freshness, TicketResult
+from app.tools.model import ItineraryView, LegView, OfferView, SeatView, TransferView
+from rules import Itinerary
+from sources.models import SHANGHAI, SeatClass, TrainOffer
+
+
+def clock_text(moment: dt.datetime | None) -> str | None:
+    """`2026-12-04 09:00` in Beijing time."""
+    return None if moment is None else moment.astimezone(SHANGHAI).strftime("%Y-%m-%d %H:%M")
+
+
+def offer_view(offer: TrainOffer, only: SeatClass | None = None) -> OfferView:
+    """One ride; with `only`, just that seat class (the one the caller asked about)."""
+    return OfferView(
+        train_number=offer.train_number,
+        origin=offer.origin_station.name,
+        destination=offer.destination_station.name,
+        depart=clock_text(offer.depart_at) or "",
+        arrive=clock_text(offer.arrive_at) or "",
+        duration_min=offer.duration_min,
+        seats=[
+            SeatView(
+                seat_class=s.seat_class,
+                label=s.seat_class.label,
+                status=s.status,
+                left=s.available,
+                price=s.price,
+            )
+            for s in offer.seats
+            if only is None or s.seat_class is only
+        ],
+    )
+
+
+def itinerary_view(itinerary: Itinerary) -> ItineraryView:
+    return ItineraryView(
+        trains=list(itinerary.train_numbers),
+        legs=[
+            LegView(
+                train_number=leg.train_number,
+                origin=leg.origin_station.name,
+                destination=leg.destination_station.name,
+                depart=clock_text(leg.depart_at) or "",
+                arrive=clock_text(leg.arrive_at) or "",
+                seat_class=leg.seat_class,
+                seat=leg.seat_class.label,
+                price=leg.price,
+                freshness=leg.freshness,
+            )
+            for leg in itinerary.legs
+        ],
+        transfers=[
+            TransferView(station=t.station.name, to_station=t.to_station.name, minutes=t.minutes)
+            for t in itinerary.transfers
+        ],
+        total_price=itinerary.total_price,
+        within_budget=itinerary.within_budget,
+    )
+
+
+def provenance(
+    itineraries: Iterable[Itinerary], results: Iterable[TicketResult]
+) -> tuple[Freshness, dt.datetime | None]:
+    """Freshness of the legs used (else of the results), and the oldest `as_of` behind them."""
+    answers = list(results)
+    legs = [leg.freshness for it in itineraries for leg in it.legs]
+    freshness = worst_freshness(legs or [r.freshness for r in answers])
+    stamps = [r.as_of for r in answers if r.as_of is not None]
+    return freshness, min(stamps, default=None)

@@ -1,0 +1,91 @@
+"""Minimal relaxation: when nothing meets every stated constraint, drop the fewest needed.
+
+Each constraint the traveller can state is named by its intent field (`depart_window`,
+`exclude_seat_classes`, …). `minimal_relaxation` tries dropping one constraint at a time, in
+`RELAX_ORDER` (the least important first), then pairs; the first request that plans wins.
+`relaxed_between` names what a chosen request gave up against the original, so the reply
+can never relax a constraint without saying so.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+from collections.abc import Callable, Mapping
+
+from rules.model import LegKey, LegOffers, TripRequest
+from rules.planner import plan
+
+Drop = Callable[[TripRequest], TripRequest]
+
+
+def _drop(**update: object) -> Drop:
+    return lambda request: request.model_copy(update=update)
+
+
+# (constraint, is it stated?, the request without it), least important first.
+RELAX_ORDER: tuple[tuple[str, Callable[[TripRequest], bool], Drop], ...] = (
+    ("return_window", lambda r: r.return_window is not None, _drop(return_window=None)),
+    (
+        "depart_window",
+        lambda r: r.depart_window is not None,
+        # Still ranked toward the window: the nearest train, not any train.
+        lambda r: r.model_copy(update={"depart_window": None, "rank_window": r.depart_window}),
+    ),
+    ("arrive_window", lambda r: r.arrive_window is not None, _drop(arrive_window=None)),
+    ("arrive_date", lambda r: r.arrive_date is not None, _drop(arrive_date=None)),
+    ("seat_class", lambda r: r.seat_class is not None, _drop(seat_class=None)),
+    ("seat_classes", lambda r: bool(r.seat_classes), _drop(seat_classes=frozenset())),
+    ("train_types", lambda r: bool(r.train_types), _drop(train_types=frozenset())),
+    (
+        "exclude_train_types",
+        lambda r: bool(r.exclude_train_types),
+        _drop(exclude_train_types=frozenset()),
+    ),
+    (
+        "exclude_seat_classes",
+        lambda r: bool(r.exclude_seat_classes),
+        _drop(exclude_seat_classes=frozenset()),
+    ),
+    ("origin", lambda r: r.origin_station is not None, _drop(origin_station=None)),
+    ("destination", lambda r: r.destination_station is not None, _drop(destination_station=None)),
+    ("budget", lambda r: r.budget is not None and r.budget_strict, _drop(budget_strict=False)),
+)
+"""Every constraint `minimal_relaxation` may drop; the date is moved by the agent instead."""
+
+MAX_DROPPED = 2
+"""Constraints dropped at once at most; beyond that the reply says what to relax instead."""
+
+
+def stated(request: TripRequest) -> list[str]:
+    """The droppable constraints `request` states, in relaxation order."""
+    return [name for name, present, _ in RELAX_ORDER if present(request)]
+
+
+def without(request: TripRequest, names: tuple[str, ...]) -> TripRequest:
+    """`request` with the named constraints dropped."""
+    drops = {name: drop for name, _, drop in RELAX_ORDER}
+    for name in names:
+        request = drops[name](request)
+    return request
+
+
+def minimal_relaxation(
+    request: TripRequest, book: Mapping[LegKey, LegOffers], *, now: dt.datetime
+) -> tuple[TripRequest, tuple[str, ...]] | None:
+    """The request with the fewest constraints dropped that yields an itinerary, or None."""
+    names = stated(request)
+    for size in range(1, min(MAX_DROPPED, len(names)) + 1):
+        for combo in itertools.combinations(names, size):
+            candidate = without(request, combo)
+            if plan(candidate, book, now=now, limit=1).itineraries:
+                return candidate, combo
+    return None
+
+
+def relaxed_between(original: TripRequest, chosen: TripRequest) -> list[str]:
+    """The constraints `chosen` no longer holds that `original` stated (date shifts included)."""
+    names = [name for name in stated(original) if name not in stated(chosen)]
+    if chosen.depart_date != original.depart_date:
+        names.insert(0, "date_start")
+    return names

@@ -1,0 +1,230 @@
+"""Every stated constraint is honoured by the engine, and each relaxation is the minimal one
+and is named (pure: no event loop, no HTTP, no Redis)."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+
+import pytest
+
+from rules import DEFAULT_RULES, TripRequest, plan
+from rules.relax import minimal_relaxation, relaxed_between, stated
+from sources.models import SLEEPER_CLASSES, SeatClass, Station
+from tests.rules.factory import (
+    BEIJING_SOUTH,
+    BEIJING_WEST,
+    DAY,
+    HONGQIAO,
+    NANJING_SOUTH,
+    NOW,
+    SHANGHAI_STATION,
+    book,
+    high_speed_seats,
+    offer,
+    seat,
+)
+
+NANJING = Station(telecode="NJH", name="南京", city="南京")
+DAY2 = DAY + dt.timedelta(days=2)
+SLEEPERS = (
+    seat(SeatClass.SOFT_SLEEPER, 420.0),
+    seat(SeatClass.HARD_SLEEPER, 280.0),
+    seat(SeatClass.HARD_SEAT, 160.0),
+    seat(SeatClass.NO_SEAT, 160.0),
+)
+
+
+def one_way(**changes: object) -> TripRequest:
+    fields: dict[str, object] = {
+        "origin": "北京",
+        "destination": "上海",
+        "depart_date": DAY,
+        "return_trip": False,
+    }
+    fields.update(changes)
+    return TripRequest.model_validate(fields)
+
+
+def mixed_day() -> dict:
+    return book(
+        offer("G1", BEIJING_SOUTH, HONGQIAO, "07:00", "11:28"),
+        offer("G3", BEIJING_SOUTH, HONGQIAO, "09:00", "13:40", seats=high_speed_seats(500)),
+        offer("D5", BEIJING_SOUTH, SHANGHAI_STATION, "08:10", "16:00", seats=high_speed_seats(300)),
+        offer("T109", BEIJING_WEST, SHANGHAI_STATION, "20:00", "09:00", seats=SLEEPERS),
+        offer("K99", BEIJING_WEST, SHANGHAI_STATION, "10:00", "05:00", seats=SLEEPERS[2:]),
+    )
+
+
+def best_trains(request: TripRequest, entries: dict) -> tuple[str, ...]:
+    result = plan(request, entries, now=NOW)
+    assert result.best is not None, result.failures
+    return result.best.train_numbers
+
+
+def test_excluded_train_types_are_never_planned():
+    assert best_trains(one_way(exclude_train_types=frozenset({"G", "D"})), mixed_day())[0] in (
+        "T109",
+        "K99",
+    )
+
+
+def test_excluded_seat_classes_are_never_planned():
+    request = one_way(exclude_train_types=frozenset({"G", "D"}), seat_class=SeatClass.HARD_SEAT)
+    assert plan(request, mixed_day(), now=NOW).best is not None
+    request = one_way(
+        train_types=frozenset({"K"}),
+        exclude_seat_classes=frozenset({SeatClass.HARD_SEAT, SeatClass.NO_SEAT}),
+        allow_night=True,
+    )
+    assert plan(request, mixed_day(), now=NOW).best is None
+
+
+def test_sleeper_category_takes_any_berth_and_never_a_seat():
+    request = one_way(seat_classes=SLEEPER_CLASSES, allow_night=True)
+    best = plan(request, mixed_day(), now=NOW).best
+    assert best is not None and best.train_numbers == ("T109",)
+    assert best.legs[0].seat_class in SLEEPER_CLASSES
+
+
+def test_named_class_is_strict_no_silent_fallback():
+    entries = book(
+        offer(
+            "G1",
+            BEIJING_SOUTH,
+            HONGQIAO,
+            "09:00",
+            "13:28",
+            seats=(seat(SeatClass.FIRST, 933.0), seat(SeatClass.SECOND, 553.0, 0)),
+        )
+    )
+    assert plan(one_way(seat_class=SeatClass.SECOND), entries, now=NOW).best is None
+
+
+def test_exact_origin_station_is_kept():
+    assert best_trains(one_way(origin_station="北京西", allow_night=True), mixed_day())[0] in (
+        "T109",
+        "K99",
+    )
+
+
+def test_exact_destination_station_is_kept():
+    best = best_trains(one_way(destination_station="上海虹桥"), mixed_day())
+    assert best[0] in ("G1", "G3")
+
+
+def test_stated_window_has_no_slack():
+    entries = book(
+        offer("G7", NANJING_SOUTH, HONGQIAO, "08:08", "09:20"),
+        offer("G9", NANJING, SHANGHAI_STATION, "07:30", "09:40"),
+    )
+    request = one_way(origin="南京", depart_window=(dt.time(0, 0), dt.time(8, 0)))
+    assert best_trains(request, entries) == ("G9",)
+    strict = request.model_copy(update={"origin_station": "南京南"})
+    assert plan(strict, entries, now=NOW).best is None
+
+
+def test_return_window_applies_to_the_ride_home():
+    entries = book(
+        offer("G1", BEIJING_SOUTH, HONGQIAO, "07:00", "11:28"),
+        offer("G2", HONGQIAO, BEIJING_SOUTH, "09:00", "13:28", day=DAY2),
+        offer(
+            "G6", HONGQIAO, BEIJING_SOUTH, "19:00", "23:28", day=DAY2, seats=high_speed_seats(700)
+        ),
+    )
+    request = one_way(
+        return_trip=True,
+        return_date=DAY2,
+        return_window=(dt.time(18), dt.time(23, 59)),
+        allow_night=True,
+    )
+    assert best_trains(request, entries) == ("G1", "G6")
+
+
+def test_arrival_day_is_the_outbound_ride_not_a_return():
+    request = one_way(arrive_date=DAY + dt.timedelta(days=1), allow_night=True)
+    assert best_trains(request, mixed_day()) in (("T109",), ("K99",))
+
+
+@pytest.mark.parametrize(
+    ("order", "train"),
+    [("earliest", "G1"), ("latest", "T109"), ("cheapest", "K99"), ("fastest", "G1")],
+)
+def test_order_preference_decides(order, train):
+    assert best_trains(one_way(order=order, allow_night=True), mixed_day())[0] == train
+
+
+def test_party_is_priced_per_passenger():
+    best = plan(one_way(passengers=3), mixed_day(), now=NOW).best
+    assert best is not None
+    assert best.total_price == round(3 * best.legs[0].unit_price, 2)
+
+
+@pytest.mark.parametrize(
+    ("request_changes", "dropped"),
+    [
+        ({"depart_window": (dt.time(0, 0), dt.time(6, 0))}, ("depart_window",)),
+        ({"exclude_train_types": frozenset("GDCZTK")}, ("exclude_train_types",)),
+        ({"seat_class": SeatClass.PREMIUM}, ("seat_class",)),
+        ({"origin_station": "北京北"}, ("origin",)),
+        ({"budget": 10.0}, ("budget",)),
+        ({"arrive_date": DAY + dt.timedelta(days=5)}, ("arrive_date",)),
+    ],
+)
+def test_minimal_relaxation_drops_only_the_constraint_that_cannot_be_met(request_changes, dropped):
+    original = one_way(exclude_seat_classes=frozenset({SeatClass.NO_SEAT}), **request_changes)
+    assert plan(original, mixed_day(), now=NOW).best is None
+    found = minimal_relaxation(original, mixed_day(), now=NOW)
+    assert found is not None
+    chosen, names = found
+    assert names == dropped
+    assert relaxed_between(original, chosen) == list(dropped)
+    assert "exclude_seat_classes" in stated(chosen)  # the rest is kept
+
+
+def test_two_constraints_are_dropped_only_when_one_is_not_enough():
+    original = one_way(depart_window=(dt.time(0, 0), dt.time(6, 0)), origin_station="北京北")
+    found = minimal_relaxation(original, mixed_day(), now=NOW)
+    assert found is not None and found[1] == ("depart_window", "origin")
+
+
+def test_a_moved_date_is_named_as_a_relaxation():
+    original = one_way()
+    moved = original.model_copy(update={"depart_date": DAY + dt.timedelta(days=1)})
+    assert relaxed_between(original, moved) == ["date_start"]
+
+
+def test_ride_home_of_a_stay_is_not_a_dawn_train_by_default():
+    entries = book(
+        offer("G1", BEIJING_SOUTH, HONGQIAO, "09:00", "13:28"),
+        offer("G2", HONGQIAO, BEIJING_SOUTH, "06:10", "10:38", day=DAY2),
+        offer("G6", HONGQIAO, BEIJING_SOUTH, "13:00", "17:28", day=DAY2),
+    )
+    request = one_way(return_trip=True, return_date=DAY2)
+    assert best_trains(request, entries) == ("G1", "G6")
+    early = request.model_copy(update={"return_window": (dt.time(6), dt.time(7))})
+    assert best_trains(early, entries) == ("G1", "G2")  # a stated time wins
+
+
+def test_a_relaxed_window_still_takes_the_nearest_train():
+    entries = book(
+        offer("G7", BEIJING_SOUTH, HONGQIAO, "08:12", "12:40", seats=high_speed_seats(700)),
+        offer("G9", BEIJING_SOUTH, HONGQIAO, "15:00", "19:28", seats=high_speed_seats(500)),
+    )
+    original = one_way(depart_window=(dt.time(0, 0), dt.time(8, 0)))
+    found = minimal_relaxation(original, entries, now=NOW)
+    assert found is not None and found[1] == ("depart_window",)
+    assert best_trains(found[0], entries) == ("G7",)
+
+
+def test_a_transfer_is_never_a_tour():
+    wuhan = Station(telecode="WHN", name="武汉", city="武汉")
+    entries = book(
+        offer("G1", BEIJING_SOUTH, HONGQIAO, "06:30", "11:00", seats=()),  # sold out entirely
+        offer("G81", BEIJING_SOUTH, wuhan, "07:00", "11:30"),
+        offer("G82", wuhan, HONGQIAO, "12:30", "17:30"),
+    )
+    result = plan(one_way(), entries, now=NOW)
+    assert result.best is None  # 10.5 h round by 武汉 against a 4.5 h direct train
+    roomy = dataclasses.replace(DEFAULT_RULES, max_detour=3.0)
+    assert plan(one_way(), entries, now=NOW, config=roomy).best is not None
