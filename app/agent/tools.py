@@ -24,6 +24,7 @@ import openai
 
 from app.agent import texts
 from app.agent.fetch import fetch_legs
+from app.agent.machine import MAX_LEG_QUERIES
 from app.agent.states import State
 from app.metrics import Metrics
 from app.queries import ResolvedQuery
@@ -202,7 +203,10 @@ class AgentToolContext(ToolContext):
     async def search(self, resolved: ResolvedQuery) -> TicketResult:
         # City to city, as the state machine queries, so the run can plan on it.
         key = LegKey(resolved.origin.city, resolved.destination.city, resolved.query.date)
-        return (await self.legs([key]))[key]
+        found = await self.legs([key])
+        if key not in found:  # the plan's query budget is spent
+            raise ToolFailure("query_budget", texts.QUERY_BUDGET.format(n=MAX_LEG_QUERIES))
+        return found[key]
 
     async def legs(self, keys: Iterable[LegKey]) -> dict[LegKey, TicketResult]:
         wanted = list(dict.fromkeys(keys))
