@@ -3,11 +3,15 @@ sale window always the server's, at most 8 via stops, and a deadline on ticket q
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 
 from app.agent import texts as agent_texts
 from app.agent.machine import MAX_LEG_QUERIES
-from app.agent.trip import MAX_VIA_STOPS
+from app.agent.trip import MAX_VIA_STOPS, trip_request
+from app.intent.model import TravelIntent, ViaStop
+from sources.stations import curated_directory
 from tests.app.apps import running, sample, upstream_requests
 from tests.clocks import FakeTime
 
@@ -57,18 +61,36 @@ async def test_the_sale_window_is_the_servers_whatever_today_the_client_sends():
         assert upstream_requests(state, "sandbox-12306") == 0
 
 
-async def test_a_plan_with_too_many_via_stops_plans_the_first_eight_and_says_so():
-    stops = [{"city": city, "nights": 0} for city in CITIES]
-    body = {"intent": intent(date_start="2026-12-04", return_trip=False, via=stops)}
+async def test_a_plan_with_too_many_via_stops_is_refused_and_eight_stay_within_the_budget():
+    too_many = [{"city": city, "nights": 0} for city in CITIES]
+    eight = too_many[:MAX_VIA_STOPS]
     async with running() as (client, state):
-        r = await client.post("/v1/plan", json=body)
+        r = await client.post(
+            "/v1/plan",
+            json={"intent": intent(date_start="2026-12-04", return_trip=False, via=too_many)},
+        )
+        assert r.status_code == 422 and r.json()["field"] == "intent.via"
+        r = await client.post(
+            "/v1/plan",
+            json={"intent": intent(date_start="2026-12-04", return_trip=False, via=eight)},
+        )
         assert r.status_code == 200
-        reply = r.json()
-        capped = agent_texts.VIA_CAPPED.format(n=len(CITIES), max=MAX_VIA_STOPS)
-        assert capped in reply["warnings"]
         # Each ticket query asks each source once (retries aside): the budget bounds both.
         # (juhe: 12306's adapter also sets up its session once, which is not a query.)
         assert 0 < upstream_requests(state, "sandbox-juhe") <= MAX_LEG_QUERIES
+
+
+def test_a_parsed_trip_with_too_many_stops_keeps_the_first_eight_and_says_so():
+    stops = [ViaStop(city=city, nights=0) for city in CITIES]
+    warnings: list[str] = []
+    request = trip_request(
+        TravelIntent(origin="北京", destination="上海", date_start=dt.date(2026, 12, 4), via=stops),
+        curated_directory(),
+        today=dt.date(2026, 12, 1),
+        warnings=warnings,
+    )
+    assert len(request.via) == MAX_VIA_STOPS
+    assert agent_texts.VIA_CAPPED.format(n=len(CITIES), max=MAX_VIA_STOPS) in warnings
 
 
 async def test_past_the_plan_deadline_no_further_ticket_query_is_made():
