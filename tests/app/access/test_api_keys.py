@@ -103,3 +103,9 @@ async def test_logs_never_contain_a_configured_key(caplog):
     captured = "\n".join(lines) + caplog.text
     for secret in (FRONTEND_KEY, OPS_KEY, "wrong-key-value"):
         assert secret not in captured
+
+
+async def test_mcp_passes_through_the_same_gate():
+    async with running(keyed()) as (client, _):
+        r = await client.post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+        assert r.status_code == 401 and r.json()["code"] == "unauthorized"
