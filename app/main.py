@@ -25,6 +25,7 @@ from app.intent.parser import IntentParser
 from app.limits import BodyLimitMiddleware
 from app.logs import configure_logging, request_id
 from app.metrics import Metrics
+from app.observe import count_error_answer, route_template
 from app.registry import (
     build_http_client,
     build_sandbox,
@@ -217,7 +218,7 @@ class ObserveRequests:
             await self.app(scope, receive, send_with_id)
         finally:
             elapsed = time.perf_counter() - started
-            endpoint = getattr(scope.get("route"), "path", None) or "unmatched"
+            endpoint = route_template(scope)
             method = scope["method"]
             state: AppState | None = getattr(scope["app"].state, "rt", None)
             if state is not None:
@@ -227,6 +228,7 @@ class ObserveRequests:
                 state.metrics.http_duration.labels(endpoint=endpoint, method=method).observe(
                     elapsed
                 )
+                count_error_answer(state.metrics, scope, endpoint, status)
             log.info(
                 "request",
                 extra={

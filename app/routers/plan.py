@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.agent import AgentInput, ChatReply, PlanReply
 from app.agent import texts as agent_texts
+from app.answers import count_answer, reply_kind
 from app.deps import State
 from app.errors import InvalidInput
 from app.intent.model import TravelIntent
@@ -110,9 +111,11 @@ async def chat(state: State, request: Request, body: ChatIn) -> ChatReply:
 
 
 def _observe(state: State, request: Request, endpoint: str, reply: PlanReply) -> None:
-    state.metrics.responses.labels(endpoint=endpoint, freshness=reply.freshness).inc()
+    kind = reply_kind(reply)
+    count_answer(state.metrics, request, endpoint, kind, reply.freshness)
     request.state.log_extra = {
-        "freshness": reply.freshness,
+        "answer": kind,
+        "freshness": reply.freshness if kind == "tickets" else None,
         "agent_mode": reply.agent.mode,
         "agent_steps": reply.agent.steps,
         "planned": reply.itinerary is not None,

@@ -6,6 +6,7 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.datastructures import QueryParams
 
+from app.answers import count_answer
 from app.deps import State
 from app.errors import Conflict, InvalidInput, NoLiveAnswer
 from app.queries import parse_seat_class, resolve_query
@@ -88,7 +89,7 @@ async def get_tickets(request: Request) -> Response:
         refresh=refresh,
     )
     result = _only_requested_stations(result, resolved.origin, resolved.destination)
-    state.metrics.responses.labels(endpoint="/v1/tickets", freshness=result.freshness).inc()
+    count_answer(state.metrics, request, "/v1/tickets", "tickets", result.freshness)
     request.state.log_extra = {
         "freshness": result.freshness,
         "sources": {s.name: s.status for s in result.sources},
@@ -150,7 +151,7 @@ class PrecheckRequest(BaseModel):
     "/bookings/precheck",
     responses={409: {"description": "not_found | sold_out | price_changed"}, 503: {}},
 )
-async def precheck(state: State, body: PrecheckRequest) -> dict[str, object]:
+async def precheck(state: State, request: Request, body: PrecheckRequest) -> dict[str, object]:
     """Re-check one train live before money moves; never answers from a cache."""
     seat_class = parse_seat_class(body.seat_class)
     resolved = resolve_query(
@@ -168,9 +169,7 @@ async def precheck(state: State, body: PrecheckRequest) -> dict[str, object]:
         refresh=True,
         allow_stale=False,
     )
-    state.metrics.responses.labels(
-        endpoint="/v1/bookings/precheck", freshness=result.freshness
-    ).inc()
+    count_answer(state.metrics, request, "/v1/bookings/precheck", "tickets", result.freshness)
     if result.freshness != "realtime":
         raise NoLiveAnswer(
             "暂时无法实时核验余票，请稍后再试。",
