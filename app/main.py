@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
 import httpx
 import openai
@@ -37,7 +39,11 @@ from app.sessions import SessionStore
 from app.settings import Settings
 from app.state import AppState, Runtime
 from app.tickets.cache import RedisTier
+from app.tracing import TraceRequests, instrument_http_client, otlp_tracer_provider
 from sources.stations import StationDirectory, load_directory
+
+if TYPE_CHECKING:
+    from opentelemetry.sdk.trace import TracerProvider
 
 log = logging.getLogger("railtrip.http")
 
@@ -100,10 +106,20 @@ def _tool_runner(
     return ToolRunner(client, settings.llm_model, metrics=metrics)
 
 
-def create_app(settings: Settings | None = None, runtime: Runtime | None = None) -> FastAPI:
-    """Build an app; nothing is opened until its lifespan starts."""
+def create_app(
+    settings: Settings | None = None,
+    runtime: Runtime | None = None,
+    *,
+    tracer_provider: TracerProvider | None = None,
+) -> FastAPI:
+    """Build an app; nothing is opened until its lifespan starts.
+
+    `tracer_provider` turns tracing on with the caller's provider (tests: the SDK's in-memory
+    exporter); otherwise `RAILTRIP_OTEL_ENDPOINT` decides (app/tracing.py).
+    """
     settings = settings or Settings()
     runtime = runtime or Runtime()
+    tracing = tracer_provider is not None or bool(settings.otel_endpoint)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -113,6 +129,9 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
             directory = await load_directory(settings.stations_url, bootstrap)
         sandbox = build_sandbox(settings, directory, runtime)
         http = build_http_client(sandbox)
+        provider = tracer_provider or otlp_tracer_provider(settings)
+        if provider is not None:
+            instrument_http_client(http, provider)
         redis = _redis_client(settings.redis_url) if settings.redis_url else None
         redis_tier = (
             RedisTier(
@@ -158,12 +177,16 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
             sessions=SessionStore(redis, settings.session_ttl_s),
             agent=agent,
             llm=llm,
+            tracer_provider=provider,
         )
         try:
             yield
         finally:
             await ticket_service.aclose()
             await http.aclose()
+            if provider is not None and tracer_provider is None:
+                # Flushes what the batch exporter still holds (a blocking HTTP call).
+                await asyncio.to_thread(provider.shutdown)
             if redis is not None:
                 await redis.aclose()
 
@@ -174,6 +197,8 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         lifespan=lifespan,
     )
     install_error_handlers(app)
+    if tracing:  # innermost: spans only for routes that may fan out upstream
+        app.add_middleware(TraceRequests)
     app.add_middleware(BodyLimitMiddleware)
     app.add_middleware(ObserveRequests)  # added last = outermost: sees every refusal
     app.include_router(health.router)

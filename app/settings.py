@@ -97,6 +97,9 @@ class Settings(BaseSettings):
     agent_mode: Literal["state_machine", "llm_tools"] = "state_machine"
     agent_max_steps: int = Field(default=10, ge=1, le=50)
     log_level: str = "INFO"
+    # Optional OpenTelemetry traces (app/tracing.py): an OTLP/HTTP traces URL, off when unset.
+    otel_endpoint: str | None = None
+    otel_service: str = "railtrip"
 
     _env_file: EnvFile = PrivateAttr(default=None)
     _sources: dict[str, SourceSettings] = PrivateAttr(default_factory=dict)
@@ -147,6 +150,15 @@ class Settings(BaseSettings):
     @property
     def llm_enabled(self) -> bool:
         return bool(self.llm_api_key)
+
+    def __eq__(self, other: object) -> bool:
+        # The same values (per-source settings included) are the same snapshot, whichever
+        # `.env` they were read from.
+        if not isinstance(other, Settings):
+            return NotImplemented
+        return self.model_dump() == other.model_dump() and self._sources == other._sources
+
+    __hash__ = None  # type: ignore[assignment]  # holds dicts: never hashable
 
     @property
     def env_file(self) -> EnvFile:
