@@ -229,6 +229,7 @@ class ObserveRequests:
         rid = (given.decode("latin-1").strip() or uuid.uuid4().hex)[:64]
         token = request_id.set(rid)
         started = time.perf_counter()
+        root_path = scope.get("root_path", "")
         status = 500
 
         async def send_with_id(message: Message) -> None:
@@ -243,7 +244,7 @@ class ObserveRequests:
             await self.app(scope, receive, send_with_id)
         finally:
             elapsed = time.perf_counter() - started
-            endpoint = route_template(scope)
+            endpoint = route_template(scope, root_path)
             method = scope["method"]
             state: AppState | None = getattr(scope["app"].state, "rt", None)
             if state is not None:

@@ -9,7 +9,7 @@ counted as `endpoint="unmatched"`, which now means only a path no route knows (4
 
 from __future__ import annotations
 
-from starlette.routing import Match, Route
+from starlette.routing import Match, Mount, Route
 from starlette.types import Scope
 
 from app.answers import ANSWERED
@@ -17,18 +17,23 @@ from app.limits import REFUSED_BEFORE_ROUTING
 from app.metrics import ANSWERING_ENDPOINTS, BEFORE_ROUTING_ENDPOINT, UNMATCHED_ENDPOINT, Metrics
 
 
-def route_template(scope: Scope) -> str:
+def route_template(scope: Scope, root_path: str = "") -> str:
     """The route template of this request (`/v1/trains/{train_number}/stops`), `before_routing`
-    for a body refused before the router saw it, or `unmatched` for a path no route knows."""
+    for a body refused before the router saw it, or `unmatched` for a path no route knows.
+
+    `root_path` is the scope's root path as the request arrived: a mount rewrites it in the
+    scope on the way in, after which the mount's own path would no longer match."""
     path = getattr(scope.get("route"), "path", None)
     if path:
         return str(path)
     if scope.get("state", {}).get(REFUSED_BEFORE_ROUTING):
         return BEFORE_ROUTING_ENDPOINT
-    # FastAPI serves its own pages (/docs, /openapi.json) as plain routes it does not record.
+    # FastAPI serves its own pages (/docs, /openapi.json) as plain routes it does not record;
+    # a mounted app (/mcp) is labelled by its mount path.
     app = scope.get("app")
+    arrived = {**scope, "root_path": root_path}
     for route in getattr(getattr(app, "router", None), "routes", ()):
-        if isinstance(route, Route) and route.matches(scope)[0] is not Match.NONE:
+        if isinstance(route, Route | Mount) and route.matches(arrived)[0] is not Match.NONE:
             return route.path
     return UNMATCHED_ENDPOINT
 

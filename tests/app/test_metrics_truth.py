@@ -3,6 +3,9 @@ and a circuit gauge that reads the same breaker state as /readyz."""
 
 from __future__ import annotations
 
+import httpx
+
+from app.main import create_app
 from app.settings import Settings
 from tests.app.apps import running, sample
 from tests.clocks import FakeTime
@@ -74,3 +77,17 @@ async def test_circuit_gauge_shows_half_open_after_the_cool_down_like_readyz() -
         assert (await client.get("/readyz")).json()["sources"]["sandbox-12306"] == (
             "half-open-circuit"
         )
+
+
+async def test_a_mounted_app_is_labelled_by_its_mount_path() -> None:
+    async def mounted(scope, receive, send) -> None:  # a bare ASGI app, as /mcp will be
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    app = create_app(Settings())
+    app.mount("/mcp", mounted)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://railtrip") as client:
+            assert (await client.post("/mcp/")).status_code == 200
+        assert http_count(app.state.rt, "/mcp", "POST", "200") == 1
