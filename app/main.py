@@ -39,7 +39,12 @@ from app.sessions import SessionStore
 from app.settings import Settings
 from app.state import AppState, Runtime
 from app.tickets.cache import RedisTier
-from app.tracing import TraceRequests, instrument_http_client, otlp_tracer_provider
+from app.tracing import (
+    end_request_span,
+    instrument_http_client,
+    otlp_tracer_provider,
+    request_span,
+)
 from sources.stations import StationDirectory, load_directory
 
 if TYPE_CHECKING:
@@ -119,7 +124,6 @@ def create_app(
     """
     settings = settings or Settings()
     runtime = runtime or Runtime()
-    tracing = tracer_provider is not None or bool(settings.otel_endpoint)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -197,8 +201,6 @@ def create_app(
         lifespan=lifespan,
     )
     install_error_handlers(app)
-    if tracing:  # innermost: spans only for routes that may fan out upstream
-        app.add_middleware(TraceRequests)
     app.add_middleware(BodyLimitMiddleware)
     app.add_middleware(ObserveRequests)  # added last = outermost: sees every refusal
     app.include_router(health.router)
@@ -212,7 +214,8 @@ def create_app(
 
 
 class ObserveRequests:
-    """Request id in and out, one JSON log line and the HTTP metrics per request.
+    """Request id in and out, one JSON log line and the HTTP metrics per request, and the
+    request's trace span on planning routes when tracing is on (app/tracing.py).
 
     A plain ASGI middleware: `@app.middleware("http")` (BaseHTTPMiddleware) would run every
     request in an extra task with memory streams between its two halves.
@@ -240,8 +243,16 @@ class ObserveRequests:
                 message = {**message, "headers": headers}
             await send(message)
 
+        span = request_span(scope)  # None unless tracing is on and this is a planning route
         try:
-            await self.app(scope, receive, send_with_id)
+            if span is None:
+                await self.app(scope, receive, send_with_id)
+            else:
+                with span as current:
+                    try:
+                        await self.app(scope, receive, send_with_id)
+                    finally:
+                        end_request_span(current, status)
         finally:
             elapsed = time.perf_counter() - started
             endpoint = route_template(scope, root_path)

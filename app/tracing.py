@@ -5,26 +5,28 @@ Off by default. With `RAILTRIP_OTEL_ENDPOINT` (an OTLP/HTTP traces URL such as
 in batches; tests pass their own provider (the SDK's in-memory exporter) to `create_app`.
 
 What is traced, and why only that:
-- `TraceRequests` opens a SERVER span for the planning routes (`TRACED_PATHS`). Their work
-  fans out to sources and maybe a model, which is what a trace is for.
+- The request middleware opens a SERVER span (`request_span`) for the planning routes
+  (`TRACED_PATHS`). Their work fans out to sources and maybe a model: what a trace is for.
 - The shared httpx client is instrumented with `HTTPXClientInstrumentor.instrument_client`,
   so every upstream request (sandbox vendors mounted in-process, 12306, the partner, the
   LLM endpoint) is a CLIENT span under the request that caused it. The global
   `HTTPXClientInstrumentor().instrument()` patches `httpx.AsyncClient` construction and
   would miss the sandbox mounts, which are transports of an already-built client.
 - Nothing else: `/v1/tickets` answered from the cache makes no upstream call and opens no
-  span; without tracing configured the middleware is not even installed.
+  span; any other path costs the middleware one set lookup, tracing on or off.
 """
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
 import httpx
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Scope
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.trace import Span
 
     from app.settings import Settings
 
@@ -55,34 +57,31 @@ def instrument_http_client(client: httpx.AsyncClient, provider: TracerProvider) 
     HTTPXClientInstrumentor.instrument_client(client, tracer_provider=provider)
 
 
-class TraceRequests:
-    """A SERVER span around each request to a planning route; other routes pass untouched."""
+def request_span(scope: Scope) -> AbstractContextManager[Span] | None:
+    """A SERVER span for a request to a planning route while tracing is on, else None.
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+    Called by the request middleware for every request: a path that is not a planning route
+    costs one set lookup, so the cache-hit path stays uninstrumented (no extra ASGI layer).
+    """
+    if scope["path"] not in TRACED_PATHS:
+        return None
+    provider = getattr(getattr(scope["app"].state, "rt", None), "tracer_provider", None)
+    if provider is None:
+        return None
+    from opentelemetry.trace import SpanKind
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        provider = None
-        if scope["type"] == "http" and scope["path"] in TRACED_PATHS:
-            state = getattr(scope["app"].state, "rt", None)
-            provider = getattr(state, "tracer_provider", None)
-        if provider is None:
-            await self.app(scope, receive, send)
-            return
-        from opentelemetry.trace import SpanKind, Status, StatusCode
+    method, path = scope["method"], scope["path"]
+    return provider.get_tracer(TRACER_NAME).start_as_current_span(
+        f"{method} {path}",
+        kind=SpanKind.SERVER,
+        attributes={"http.request.method": method, "http.route": path},
+    )
 
-        method, path = scope["method"], scope["path"]
-        tracer = provider.get_tracer(TRACER_NAME)
-        with tracer.start_as_current_span(f"{method} {path}", kind=SpanKind.SERVER) as span:
-            span.set_attribute("http.request.method", method)
-            span.set_attribute("http.route", path)
 
-            async def send_traced(message: Message) -> None:
-                if message["type"] == "http.response.start":
-                    status = message["status"]
-                    span.set_attribute("http.response.status_code", status)
-                    if status >= 500:
-                        span.set_status(Status(StatusCode.ERROR))
-                await send(message)
+def end_request_span(span: Span, status: int) -> None:
+    """Record the answer's status on the request's span (ERROR for a 5xx)."""
+    from opentelemetry.trace import Status, StatusCode
 
-            await self.app(scope, receive, send_traced)
+    span.set_attribute("http.response.status_code", status)
+    if status >= 500:
+        span.set_status(Status(StatusCode.ERROR))
