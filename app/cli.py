@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 
 from sources.models import SeatClass
-from sources.stations import curated_directory
+from sources.stations import default_directory
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -33,15 +33,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     tickets.add_argument("date", help="YYYY-MM-DD")
     tickets.add_argument("--types", default=None, help="train types, e.g. G,D")
     tickets.add_argument("--refresh", action="store_true")
+    stops = sub.add_parser("stops", help="a train's stops on a date")
+    stops.add_argument("train_number")
+    stops.add_argument("date", help="YYYY-MM-DD: the day the train leaves its origin")
+    stops.add_argument("--origin", default=None)
+    stops.add_argument("--destination", default=None)
     plan = sub.add_parser("plan", help="plan a trip from a sentence")
     plan.add_argument("text")
     plan.add_argument("--today", default=None, help="YYYY-MM-DD (default: today in Shanghai)")
     sub.add_parser("eval-intent", help="score the intent parser: eval-intent [--parser rules|llm]")
+    sub.add_parser("eval-plans", help="plan suites: eval-plans [--suite delivery] [--verbose]")
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["eval-intent"]:
         from app.intent.evaluate import main as evaluate
 
         return evaluate(argv[1:])
+    if argv[:1] == ["eval-plans"]:
+        from app.evaluation.delivery import main as evaluate_delivery
+
+        return evaluate_delivery(argv[1:])
     args = parser.parse_args(argv)
 
     if args.command == "serve":
@@ -57,6 +67,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.refresh:
             params["refresh"] = "true"
         return asyncio.run(_call("GET", "/v1/tickets", params=params, render=render_tickets))
+    if args.command == "stops":
+        params = {"date": args.date}
+        for name in ("origin", "destination"):
+            if getattr(args, name):
+                params[name] = getattr(args, name)
+        path = f"/v1/trains/{args.train_number}/stops"
+        return asyncio.run(_call("GET", path, params=params, render=render_stops))
     body: dict[str, Any] = {"text": args.text}
     if args.today:
         body["today"] = args.today
@@ -85,7 +102,7 @@ def _serve(host: str, port: int) -> int:
 
 
 def _stations(query: str) -> int:
-    directory = curated_directory()
+    directory = default_directory()
     rows = directory.search(query, limit=50)
     if not rows:
         print(f"没有找到「{query}」。您是不是要找：{'、'.join(directory.suggest(query)) or '—'}")
@@ -154,12 +171,33 @@ def render_tickets(payload: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def render_stops(payload: dict[str, Any]) -> str:
+    """A stop list as a table, with the answer's freshness."""
+    head = f"{payload['train_number']}  {payload['date']}  freshness={payload['freshness']}" + (
+        f" (age {payload['age_s']:.0f}s)" if payload.get("age_s") else ""
+    )
+    rows = [
+        [
+            str(stop["number"]),
+            stop["name"],
+            (stop.get("arrive_at") or "----")[11:16] or "----",
+            (stop.get("depart_at") or "----")[11:16] or "----",
+            "" if stop.get("stopover_min") is None else f"{stop['stopover_min']}分",
+        ]
+        for stop in payload["stops"]
+    ]
+    lines = [head, table(["站序", "站名", "到达", "出发", "停留"], rows)]
+    lines += [f"! {w}" for w in payload.get("warnings", [])]
+    return "\n".join(lines)
+
+
 def _seat_text(seat: dict[str, Any]) -> str:
     label = SeatClass(seat["seat_class"]).label
     status = {
         "available": "有" if seat["available"] is None else str(seat["available"]),
         "sold_out": "无",
         "waitlist": "候补",
+        "not_on_sale": "未开售",
     }[seat["status"]]
     price = f"¥{seat['price']:g}" if seat.get("price") is not None else "¥?"
     return f"{label}{status}{price}"

@@ -4,7 +4,8 @@
      ├── InvalidInput             422      invalid_input (names the offending `field`)
      │    └── UnknownStation      422      unknown_station (with `suggestions`)
      ├── NotFound                 404      not_found
-     ├── Conflict                 409      the reason (not_found | sold_out | price_changed)
+     ├── Conflict                 409      the reason (not_found | not_on_sale | sold_out |
+     │                                     price_changed)
      └── NoLiveAnswer             503      no_live_answer
 
 Domain code raises these; it never raises HTTPException.

@@ -8,6 +8,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import httpx
@@ -21,6 +22,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.agent import PlanningAgent
+from app.docs import install_docs
 from app.errors import install_error_handlers
 from app.intent.llm import LlmIntentParser
 from app.intent.parser import IntentParser
@@ -28,24 +30,28 @@ from app.limits import BodyLimitMiddleware
 from app.logs import configure_logging, request_id
 from app.metrics import Metrics
 from app.observe import count_error_answer, route_template
+from app.playground import install_playground
 from app.registry import (
     build_http_client,
     build_sandbox,
     build_sources,
     build_ticket_service,
 )
-from app.routers import health, intent, plan, sandbox_admin, stations, tickets
+from app.routers import health, intent, plan, sandbox_admin, stations, stream, tickets, trains
 from app.sessions import SessionStore
 from app.settings import Settings
 from app.state import AppState, Runtime
 from app.tickets.cache import RedisTier
+from app.tickets.stops import StopListService
 from app.tracing import (
     end_request_span,
     instrument_http_client,
     otlp_tracer_provider,
     request_span,
 )
-from sources.stations import StationDirectory, load_directory
+from sources.rail12306 import STATION_NAMES_PATH
+from sources.sandbox.network import default_network
+from sources.stations import StationDirectory, load_directory, refresh_directory
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import TracerProvider
@@ -111,6 +117,20 @@ def _tool_runner(
     return ToolRunner(client, settings.llm_model, metrics=metrics)
 
 
+async def _station_directory(settings: Settings, client: httpx.AsyncClient) -> StationDirectory:
+    """The configured list; with `rail12306` enabled, 12306's current one (bounded, cached on
+    disk, falling back to the bundled 3,364 stations with a warning)."""
+    if settings.stations_url or "rail12306" not in settings.sources:
+        return await load_directory(settings.stations_url, client)
+    url = settings.source("rail12306").base_url.rstrip("/") + STATION_NAMES_PATH
+    directory, origin = await refresh_directory(
+        url, Path(settings.stations_cache_path), client, settings.stations_refresh_timeout_s
+    )
+    if origin != "live":
+        log.warning("station list not refreshed from 12306: using the %s copy", origin)
+    return directory
+
+
 def create_app(
     settings: Settings | None = None,
     runtime: Runtime | None = None,
@@ -130,7 +150,7 @@ def create_app(
         configure_logging(settings.log_level)
         metrics = Metrics()
         async with httpx.AsyncClient(timeout=10) as bootstrap:
-            directory = await load_directory(settings.stations_url, bootstrap)
+            directory = await _station_directory(settings, bootstrap)
         sandbox = build_sandbox(settings, directory, runtime)
         http = build_http_client(sandbox)
         provider = tracer_provider or otlp_tracer_provider(settings)
@@ -161,10 +181,12 @@ def create_app(
             directory=directory,
             metrics=metrics,
             max_steps=settings.agent_max_steps,
-            sale_window_days=settings.sale_window_days,
             clock=runtime.clock,
             monotonic=runtime.monotonic,
             tool_runner=_tool_runner(settings, llm_client, metrics),
+            # The network's city topology picks transfer hubs (a 2019-2021 picture of the
+            # real network: a good prior for production too; live queries decide).
+            topology=default_network(),
         )
         app.state.rt = AppState(
             settings=settings,
@@ -182,6 +204,13 @@ def create_app(
             agent=agent,
             llm=llm,
             tracer_provider=provider,
+            stop_lists=StopListService(
+                guarded,
+                metrics,
+                deadline_s=settings.query_deadline_s,
+                clock=runtime.clock,
+                monotonic=runtime.monotonic,
+            ),
         )
         try:
             yield
@@ -199,6 +228,8 @@ def create_app(
         version="1.0.0",
         summary="Travel requests in plain language → itineraries from live train-ticket data.",
         lifespan=lifespan,
+        docs_url=None,  # served offline by install_docs
+        redoc_url=None,
     )
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware)
@@ -206,10 +237,14 @@ def create_app(
     app.include_router(health.router)
     app.include_router(stations.router)
     app.include_router(tickets.router)
+    app.include_router(trains.router)
     app.include_router(intent.router)
     app.include_router(plan.router)
+    app.include_router(stream.router)
     if settings.sandbox_admin:
         app.include_router(sandbox_admin.router)
+    install_docs(app)
+    install_playground(app)
     return app
 
 

@@ -13,6 +13,7 @@ from pydantic import ValidationError
 
 from app.errors import InvalidInput, UnknownStation
 from sources.models import TRAIN_TYPES, SeatClass, Station, TicketQuery
+from sources.sale_window import SALE_DATES, last_sale_day
 from sources.stations import (
     AmbiguousStationError,
     Place,
@@ -58,19 +59,20 @@ def resolve_place(directory: StationDirectory, field: str, text: str) -> Place:
         ) from exc
 
 
-def parse_date(field: str, text: str, today: dt.date, sale_window_days: int) -> dt.date:
-    """An ISO date within [today, today + sale window]."""
+def parse_date(field: str, text: str, today: dt.date) -> dt.date:
+    """An ISO date within the sale window (today … today + 14), refused before any query."""
     try:
         day = dt.date.fromisoformat(text)
     except (TypeError, ValueError) as exc:
         raise InvalidInput(field, f"{field}: expected YYYY-MM-DD, got {text!r}") from exc
     if day < today:
         raise InvalidInput(field, f"{field}: {day} is in the past (today is {today})")
-    last = today + dt.timedelta(days=sale_window_days)
+    last = last_sale_day(today)
     if day > last:
         raise InvalidInput(
             field,
-            f"{field}: {day} is beyond the {sale_window_days}-day sale window (last {last})",
+            f"{field}: {day} is not on sale yet: 12306 sells {SALE_DATES} dates, "
+            f"today through {last}",
         )
     return day
 
@@ -107,7 +109,6 @@ def resolve_query(
     date: str,
     *,
     today: dt.date,
-    sale_window_days: int,
     train_types: str | None = None,
 ) -> ResolvedQuery:
     """Validate every field of a ticket query, naming the first bad one.
@@ -122,7 +123,7 @@ def resolve_query(
             "destination",
             f"destination: {destination!r} is in the same city as the origin {origin!r}",
         )
-    day = parse_date("date", date, today, sale_window_days)
+    day = parse_date("date", date, today)
     types = parse_train_types(train_types)
     try:
         query = TicketQuery(

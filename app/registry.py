@@ -11,25 +11,28 @@ import asyncio
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 import httpx
 from dotenv import dotenv_values
 
 from app.metrics import Metrics
-from app.settings import SANDBOX_BASE_URLS, Settings
+from app.settings import DEFAULT_BASE_URLS, SANDBOX_BASE_URLS, Settings, env_name
 from app.state import Runtime
 from app.tickets.cache import MemoryTier, RedisTier
 from app.tickets.guard import GuardedSource
 from app.tickets.service import TicketService
 from sources.base import TicketSource
-from sources.partner import PartnerSource
+from sources.juhe import JuheSource
 from sources.rail12306 import Rail12306Source
-from sources.sandbox import Timetable, create_12306_app, create_partner_app
+from sources.sandbox import Timetable, create_12306_app, create_juhe_app
 from sources.sandbox.faults import FaultConfig
 from sources.stations import StationDirectory
 
-SANDBOX_VENDOR = {"sandbox-12306": "12306", "sandbox-partner": "partner"}
+SANDBOX_VENDOR = {"sandbox-12306": "12306", "sandbox-juhe": "juhe"}
+# The in-process Juhe accepts any key; the embedded default needs no account.
+SANDBOX_JUHE_KEY = "sandbox"
+TRAIN_SEARCH_URL = "https://search.12306.cn"
+LIVE_12306 = DEFAULT_BASE_URLS["rail12306"]
 
 
 @dataclass
@@ -53,13 +56,15 @@ def build_sandbox(
         dotenv = dotenv_values(settings.env_file) if settings.env_file else {}
         environ = {**{k: v for k, v in dotenv.items() if v is not None}, **os.environ}
     mounts = SandboxMounts()
-    timetable = Timetable(directory)  # one timetable shared by both vendors
+    # One timetable shared by both vendors, on the service's own directory (every official
+    # station), so the vendors' stations compare equal to what the app resolves.
+    timetable = Timetable(directory)
     for name in settings.sources:
         vendor = SANDBOX_VENDOR.get(name)
         if vendor is None:
             continue
         faults = FaultConfig.from_env(vendor, environ)
-        factory = create_12306_app if vendor == "12306" else create_partner_app
+        factory = create_12306_app if vendor == "12306" else create_juhe_app
         app = factory(
             faults=faults,
             clock=runtime.clock,
@@ -85,24 +90,35 @@ def build_sources(
     for name in settings.sources:
         conf = settings.source(name)
         if not conf.base_url:
-            raise ValueError(f"RAILTRIP_{name.upper().replace('-', '_')}_BASE_URL is required")
+            raise ValueError(f"RAILTRIP_{env_name(name)}_BASE_URL is required")
         adapter: TicketSource
-        kwargs: dict[str, Any] = {"clock": runtime.clock}
+        rail: Rail12306Source | None = None
         if name in ("rail12306", "sandbox-12306"):
-            adapter = Rail12306Source(name, client, conf.base_url, directory, **kwargs)
-        else:
-            adapter = PartnerSource(
-                name, client, conf.base_url, directory, api_key=conf.api_key, **kwargs
-            )
-        guarded.append(
-            GuardedSource(
-                adapter,
-                conf,
-                metrics,
-                sleep=runtime.sleep or asyncio.sleep,
+            adapter = rail = Rail12306Source(
+                name,
+                client,
+                conf.base_url,
+                directory,
+                clock=runtime.clock,
                 monotonic=runtime.monotonic,
+                # The live train search is on its own host; a sandbox answers it itself.
+                search_base_url=TRAIN_SEARCH_URL if conf.base_url == LIVE_12306 else None,
             )
+        else:
+            key = conf.api_key or (SANDBOX_JUHE_KEY if name == "sandbox-juhe" else None)
+            if not key:
+                raise ValueError(f"RAILTRIP_{env_name(name)}_API_KEY is required")
+            adapter = JuheSource(name, client, conf.base_url, directory, key, clock=runtime.clock)
+        source = GuardedSource(
+            adapter,
+            conf,
+            metrics,
+            sleep=runtime.sleep or asyncio.sleep,
+            monotonic=runtime.monotonic,
         )
+        if rail is not None:
+            rail.pacer = source  # its session refreshes and moved-path hops share the limiter
+        guarded.append(source)
     return tuple(guarded)
 
 

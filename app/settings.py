@@ -18,12 +18,22 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 DOTENV = ".env"
 
-KNOWN_SOURCES = ("rail12306", "partner", "sandbox-12306", "sandbox-partner")
+KNOWN_SOURCES = ("rail12306", "juhe", "sandbox-12306", "sandbox-juhe")
 SANDBOX_BASE_URLS = {
     "sandbox-12306": "http://sandbox-12306.internal",
-    "sandbox-partner": "http://sandbox-partner.internal",
+    "sandbox-juhe": "http://sandbox-juhe.internal",
 }
-DEFAULT_BASE_URLS = {"rail12306": "https://kyfw.12306.cn", **SANDBOX_BASE_URLS}
+DEFAULT_BASE_URLS = {
+    "rail12306": "https://kyfw.12306.cn",
+    "juhe": "https://apis.juhe.cn",
+    **SANDBOX_BASE_URLS,
+}
+# Politeness the long-lived clients of the real sites settled on (the sandboxes keep the
+# generic defaults); an environment variable still wins.
+REAL_SITE_DEFAULTS: dict[str, dict[str, object]] = {
+    "rail12306": {"rate_per_s": 1.0, "concurrency": 2, "timeout_s": 8.0},
+    "juhe": {"rate_per_s": 1.0},
+}
 PLACEHOLDER_SECRETS = {"changeme", "your-api-key", "sk-xxx", "xxx", "placeholder"}
 
 
@@ -48,21 +58,32 @@ class SourceSettings(BaseSettings):
     api_key: str | None = None
     breaker_failures: int = Field(default=5, ge=1)
     breaker_cooldown_s: float = Field(default=30.0, gt=0)
+    # A site that blocked us is left alone this long (never retried at once).
+    block_cooldown_s: float = Field(default=300.0, gt=0)
 
     @classmethod
     def for_source(
         cls, name: str, env_file: EnvFile = DOTENV, **overrides: object
     ) -> SourceSettings:
         """Read `RAILTRIP_<NAME>_*` for one source with explicit overrides on top, validated
-        together (an override is a field value like any other, never constructed around)."""
+        together (an override is a field value like any other, never constructed around);
+        a real site's politeness defaults fill what neither sets."""
         unknown = sorted(set(overrides) - set(cls.model_fields))
         if unknown:
             raise ValueError(f"unknown settings {unknown}; choose from {sorted(cls.model_fields)}")
-        loaded = cls(
-            _env_prefix=f"RAILTRIP_{env_name(name)}_",
-            _env_file=env_file,
-            **overrides,  # type: ignore[arg-type]
-        )
+        prefix = f"RAILTRIP_{env_name(name)}_"
+        loaded = cls(_env_prefix=prefix, _env_file=env_file, **overrides)  # type: ignore[arg-type]
+        defaults = {
+            key: value
+            for key, value in REAL_SITE_DEFAULTS.get(name, {}).items()
+            if key not in loaded.model_fields_set
+        }
+        if defaults:
+            loaded = cls(
+                _env_prefix=prefix,
+                _env_file=env_file,
+                **(defaults | overrides),  # type: ignore[arg-type]
+            )
         if not loaded.base_url:
             return loaded.model_copy(update={"base_url": DEFAULT_BASE_URLS.get(name, "")})
         return loaded
@@ -76,7 +97,7 @@ class Settings(BaseSettings):
     )
 
     sources: Annotated[list[str], NoDecode] = Field(
-        default_factory=lambda: ["sandbox-12306", "sandbox-partner"]
+        default_factory=lambda: ["sandbox-12306", "sandbox-juhe"]
     )
     source_overrides: dict[str, dict[str, object]] = Field(default_factory=dict)
     sandbox_admin: bool = True
@@ -87,8 +108,11 @@ class Settings(BaseSettings):
     stale_ttl_s: float = Field(default=1800.0, gt=0)
     refresh_after_s: float = Field(default=20.0, ge=0)
     query_deadline_s: float = Field(default=5.0, gt=0)
-    sale_window_days: int = Field(default=15, ge=1, le=60)
     stations_url: str | None = None
+    # With rail12306 enabled (and no stations_url): where 12306's station list is cached,
+    # and how long start-up may wait for it.
+    stations_cache_path: str = ".cache/railtrip/station_name.js"
+    stations_refresh_timeout_s: float = Field(default=5.0, gt=0, le=60)
     session_ttl_s: float = Field(default=1800.0, gt=0)
     llm_base_url: str | None = None
     llm_api_key: str | None = None

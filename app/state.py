@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # annotations only: these modules import app.state themselves
     from app.intent.llm import LlmIntentParser
     from app.intent.parser import IntentParser
     from app.sessions import SessionStore
+    from app.tickets.stops import StopListService
     from sources.sandbox.faults import FaultConfig
 
 
@@ -63,3 +64,4 @@ class AppState:
     sandbox_faults: dict[str, FaultConfig] = field(default_factory=dict)
     # Set only when tracing is on (app/tracing.py); None costs the hit path nothing.
     tracer_provider: TracerProvider | None = None
+    stop_lists: StopListService = None  # type: ignore[assignment]  # set by the lifespan

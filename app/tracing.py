@@ -8,7 +8,7 @@ What is traced, and why only that:
 - The request middleware opens a SERVER span (`request_span`) for the planning routes
   (`TRACED_PATHS`). Their work fans out to sources and maybe a model: what a trace is for.
 - The shared httpx client is instrumented with `HTTPXClientInstrumentor.instrument_client`,
-  so every upstream request (sandbox vendors mounted in-process, 12306, the partner, the
+  so every upstream request (sandbox vendors mounted in-process, 12306, Juhe, the
   LLM endpoint) is a CLIENT span under the request that caused it. The global
   `HTTPXClientInstrumentor().instrument()` patches `httpx.AsyncClient` construction and
   would miss the sandbox mounts, which are transports of an already-built client.

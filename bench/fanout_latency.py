@@ -1,7 +1,7 @@
 """Fan-out latency: three sources at 100, 200 and 300 ms should cost about the slowest one.
 
 Three sandbox vendors run in-process behind the real adapters and guards: the 12306 sandbox
-(100 ms), the partner sandbox (200 ms) and a second 12306 sandbox mounted at another host
+(100 ms), the Juhe sandbox (200 ms) and a second 12306 sandbox mounted at another host
 and read by a second `Rail12306Source` named `sandbox-12306-b` (300 ms). Latency is the
 vendors' `latency_ms` knob: a real `asyncio.sleep` per HTTP request. Per-source limits are
 the defaults (5 concurrent, 5 requests/s, 2 retries); each source is asked at most once per
@@ -32,15 +32,15 @@ from app.tickets.cache import MemoryTier
 from app.tickets.guard import GuardedSource
 from app.tickets.service import TicketService
 from sources.base import TicketSource
-from sources.partner import PartnerSource
+from sources.juhe import JuheSource
 from sources.rail12306 import Rail12306Source
-from sources.sandbox import FaultConfig, Timetable, create_12306_app, create_partner_app
+from sources.sandbox import FaultConfig, Timetable, create_12306_app, create_juhe_app
 from sources.stations import curated_directory
 
 # name, vendor, host, latency
 VENDORS = (
     ("sandbox-12306", "12306", "http://sandbox-12306.internal", 100.0),
-    ("sandbox-partner", "partner", "http://sandbox-partner.internal", 200.0),
+    ("sandbox-juhe", "juhe", "http://sandbox-juhe.internal", 200.0),
     ("sandbox-12306-b", "12306", "http://sandbox-12306-b.internal", 300.0),
 )
 
@@ -63,7 +63,7 @@ async def main() -> None:
     faults: dict[str, FaultConfig] = {}
     for name, vendor, host, _ in VENDORS:
         faults[name] = FaultConfig(vendor)
-        factory = create_12306_app if vendor == "12306" else create_partner_app
+        factory = create_12306_app if vendor == "12306" else create_juhe_app
         app = factory(faults=faults[name], directory=directory, timetable=timetable)
         mounts[host] = httpx.ASGITransport(app=app)
 
@@ -73,13 +73,13 @@ async def main() -> None:
             adapter: TicketSource = (
                 Rail12306Source(name, http, host, directory)
                 if vendor == "12306"
-                else PartnerSource(name, http, host, directory)
+                else JuheSource(name, http, host, directory, "bench")
             )
             guarded.append(GuardedSource(adapter, SourceSettings.for_source(name), metrics))
         service = TicketService(guarded, metrics, MemoryTier(30, 1800, 4096))
         query, origin, destination = query_for(directory, "北京", "上海", travel_day())
 
-        # Warm up without latency: 12306 sessions (init + c_url hop), imports, first parses.
+        # Warm up without latency: 12306 sessions (init), imports, first parses.
         await service.search(query, origin, destination, refresh=True)
         await asyncio.sleep(0.3)
         for name, *_, latency in VENDORS:

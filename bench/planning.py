@@ -8,7 +8,16 @@ limiters), later rounds mostly hit L1 (30 s TTL). Per-state time comes from each
 `agent.trace` (`ms` per step); what is outside the trace is routing, validation and
 serialisation.
 
-Run from the repository root: `.venv/bin/python bench/planning.py [--requests 30]`.
+Part 2 — per kind of request on the real network (direct, one transfer, two transfers,
+multi-city): each sentence is planned once cold in a fresh app (empty caches, fresh sandbox
+vendors) and then `--warm` times warm in the same app. Upstream requests per cold plan come
+from the sandbox vendors' own request counters (`FaultConfig.counters()`, data paths only:
+the 12306 init page and station list are not ticket queries), per source and per path. The
+station directory is the full official list when `../shared/data/station_name.js` exists
+(`RAILTRIP_STATIONS_URL`), as the default will be once it ships; else the curated one.
+
+Run from the repository root: `.venv/bin/python bench/planning.py [--requests 30]
+[--warm 5] [--kinds direct,one_transfer,two_transfers,multi_city]`.
 """
 
 from __future__ import annotations
@@ -16,10 +25,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 import httpx
-from harness import median, percentile
+from harness import ROOT, median, percentile
 
 from app.main import create_app
 from app.settings import Settings
@@ -34,10 +43,107 @@ SENTENCES = (
 )
 
 
+# Relative dates keep every request inside the sandbox's sale window by the real clock.
+BY_KIND: dict[str, tuple[str, ...]] = {
+    "direct": ("后天从北京去上海", "后天从广州去长沙", "大后天从杭州去南京"),
+    "one_transfer": ("后天从哈尔滨去厦门", "后天从南京去张家界", "后天从厦门去桂林"),
+    "two_transfers": ("后天从大理去威海", "后天从宜宾去丹东", "后天从汕头去承德"),
+    "multi_city": (
+        "后天从北京出发，先去西安玩两天，再去成都玩两天，然后回北京",
+        "后天从上海出发，去杭州玩一天，再去黄山玩两天，然后回上海",
+    ),
+}
+# Session set-up and the station list are not ticket queries; every other path is.
+NOT_DATA = ("/otn/leftTicket/init", "/otn/resources/js/framework/station_name.js")
+OFFICIAL_LIST = ROOT.parent / "shared" / "data" / "station_name.js"
+
+
+def bench_settings() -> Settings:
+    stations = str(OFFICIAL_LIST) if OFFICIAL_LIST.exists() else None
+    return Settings(log_level="WARNING", stations_url=stations)
+
+
+def upstream(state: object) -> dict[str, Counter[str]]:
+    """Data requests each sandbox vendor has received so far, by path."""
+    counts: dict[str, Counter[str]] = {}
+    for vendor, faults in state.sandbox_faults.items():  # type: ignore[attr-defined]
+        by_path = faults.counters()["requests_by_path"]
+        counts[vendor] = Counter({p: n for p, n in by_path.items() if p not in NOT_DATA})
+    return counts
+
+
+async def plan_once(client: httpx.AsyncClient, text: str) -> tuple[float, dict]:
+    started = time.perf_counter()
+    response = await client.post("/v1/plan", json={"text": text}, timeout=120)
+    elapsed = (time.perf_counter() - started) * 1000
+    assert response.status_code == 200, response.text[:400]
+    return elapsed, response.json()
+
+
+async def by_kind(kinds: list[str], warm_runs: int) -> None:
+    """Part 2: cold and warm latency and upstream requests per cold plan, per kind."""
+    print("== planning by kind (real network, default limits) ==")
+    header = (
+        f"{'kind':<14} {'plans':>5} {'delivered':>9} {'cold p50':>10} {'warm p50':>9} "
+        f"{'cold/warm':>9}  upstream per cold plan (median, per source)"
+    )
+    print(header)
+    for kind in kinds:
+        cold: list[float] = []
+        warm: list[float] = []
+        delivered = 0
+        per_source: dict[str, list[int]] = defaultdict(list)
+        paths: dict[str, Counter[str]] = defaultdict(Counter)
+        for text in BY_KIND[kind]:
+            app = create_app(bench_settings())
+            async with app.router.lifespan_context(app):
+                state = app.state.rt
+                before = upstream(state)
+                transport = httpx.ASGITransport(app=app)
+                async with httpx.AsyncClient(transport=transport, base_url="http://b") as client:
+                    elapsed, body = await plan_once(client, text)
+                    after = upstream(state)
+                    for vendor in after:
+                        diff = after[vendor] - before.get(vendor, Counter())
+                        per_source[vendor].append(sum(diff.values()))
+                        paths[vendor] += diff
+                    cold.append(elapsed)
+                    delivered += body["itinerary"] is not None
+                    for _ in range(warm_runs):
+                        elapsed, _ = await plan_once(client, text)
+                        warm.append(elapsed)
+        runs = len(BY_KIND[kind])
+        sources = ", ".join(f"{v} {median(n):g}" for v, n in sorted(per_source.items()))
+        cold_p50, warm_p50 = percentile(cold, 0.5), percentile(warm, 0.5) if warm else 0.0
+        ratio = cold_p50 / warm_p50 if warm_p50 else float("nan")
+        print(
+            f"{kind:<14} {runs:>5} {delivered:>9} {cold_p50:8.0f}ms {warm_p50:7.1f}ms "
+            f"{ratio:9.0f}  {sources}"
+        )
+        for vendor, counter in sorted(paths.items()):
+            detail = ", ".join(f"{p} {n / runs:.1f}" for p, n in counter.most_common())
+            print(f"{'':<14} {vendor} by path (mean): {detail}")
+    print(
+        "targets: one_transfer <= 4 upstream per source and cold p50 <= 1500 ms; "
+        "direct cold p50 <= 500 ms; warm <= 50 ms"
+    )
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=30)
+    parser.add_argument("--warm", type=int, default=5)
+    parser.add_argument("--kinds", default=",".join(BY_KIND))
+    parser.add_argument("--skip-round-robin", action="store_true")
     args = parser.parse_args()
+    if not args.skip_round_robin:
+        await round_robin(args.requests)
+        print()
+    await by_kind([k for k in args.kinds.split(",") if k], args.warm)
+
+
+async def round_robin(requests: int) -> None:
+    """Part 1: the sentences round-robin in one app, cold first round then warm."""
 
     app = create_app(Settings(log_level="WARNING"))
     wall: list[float] = []
@@ -50,7 +156,7 @@ async def main() -> None:
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
-            for index in range(args.requests):
+            for index in range(requests):
                 text = SENTENCES[index % len(SENTENCES)]
                 started = time.perf_counter()
                 response = await client.post("/v1/plan", json={"text": text}, timeout=60)
@@ -69,7 +175,7 @@ async def main() -> None:
     warm = wall[len(SENTENCES) :]
     outside = sum(wall) - trace_total
     print(
-        f"{args.requests} requests, {len(SENTENCES)} sentences round-robin; "
+        f"{requests} requests, {len(SENTENCES)} sentences round-robin; "
         f"{planned} with an itinerary; steps per run median {median(steps):g}"
     )
     print("time per agent state (sum over all requests):")

@@ -22,8 +22,8 @@ from harness import GENEROUS, ROOT, query_for, ticket_pipeline, travel_day
 
 from app.settings import Settings
 
-SOURCES = ("sandbox-12306", "sandbox-partner")
-DATA_PATHS = {"12306": "/otn/leftTicket/query", "partner": "/v2/trains/search"}
+SOURCES = ("sandbox-12306", "sandbox-juhe")
+DATA_PATHS = {"12306": "/otn/leftTicket/query", "juhe": "/fapigw/train/query"}
 
 
 async def one_run(callers: int, *, single_flight: bool) -> tuple[dict[str, int], dict, float, str]:

@@ -32,7 +32,7 @@ An overnight ride in a sleeper class is exempt: the berth is the night's lodging
 leave late and arrive early.
 """
 
-MAX_TRANSFERS = 1
+MAX_TRANSFERS = 2
 """Changes of train per trip segment by default (the engine supports 0 or 1)."""
 
 WINDOW_SLACK = 60

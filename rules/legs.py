@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from rules.model import LegKey, TripRequest
 
@@ -66,3 +66,51 @@ def transfer_legs(leg: LegKey, hubs: Sequence[str]) -> list[LegKey]:
         keys.append(LegKey(leg.origin, hub, leg.date))
         keys.append(LegKey(hub, leg.destination, leg.date))
     return keys
+
+
+TWO_CHANGE_DAYS = 4
+"""A two-change route's later halves are asked on the day and the next three: long journeys
+(漠河→丽江) run overnight more than once, and the engine never waits overnight in a station."""
+
+
+def two_change_query_legs(leg: LegKey, pairs: Sequence[tuple[str, str]]) -> list[LegKey]:
+    """For each hub pair (H1, H2): A→H1 on the day, H1→H2 and H2→B on that day and the next
+    `TWO_CHANGE_DAYS - 1`."""
+    keys: list[LegKey] = []
+    for first, second in pairs:
+        keys.append(LegKey(leg.origin, first, leg.date))
+        for offset in range(TWO_CHANGE_DAYS):
+            day = leg.date + dt.timedelta(days=offset)
+            keys.append(LegKey(first, second, day))
+            keys.append(LegKey(second, leg.destination, day))
+    return list(dict.fromkeys(keys))
+
+
+def two_change_legs(
+    leg: LegKey, book: Iterable[LegKey]
+) -> list[tuple[str, str, tuple[tuple[dt.date, ...], tuple[dt.date, ...]]]]:
+    """Hub pairs (H1, H2) the book holds all three halves of, with the middle and last days."""
+    keys = set(book)
+    days = [leg.date + dt.timedelta(days=offset) for offset in range(TWO_CHANGE_DAYS)]
+    firsts = sorted(
+        k.destination
+        for k in keys
+        if k.origin == leg.origin and k.date == leg.date and k.destination != leg.destination
+    )
+    found = []
+    for first in firsts:
+        seconds = sorted(
+            {
+                k.destination
+                for k in keys
+                if k.origin == first
+                and k.date in days
+                and k.destination not in (leg.origin, leg.destination)
+            }
+        )
+        for second in seconds:
+            middle = tuple(d for d in days if LegKey(first, second, d) in keys)
+            last = tuple(d for d in days if LegKey(second, leg.destination, d) in keys)
+            if middle and last:
+                found.append((first, second, (middle, last)))
+    return found

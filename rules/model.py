@@ -69,7 +69,7 @@ class TripRequest(Frozen):
     arrive_window: tuple[dt.time, dt.time] | None = None
     train_types: frozenset[str] = frozenset()
     seat_class: SeatClass | None = None
-    max_transfers: int = Field(default=1, ge=0)
+    max_transfers: int = Field(default=2, ge=0)
     allow_waitlist: bool = False
     allow_night: bool = False
     required_trains: tuple[str, ...] = ()

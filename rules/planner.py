@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from rules import texts
 from rules.budget import Combo, combine, remaining_per_day, shortlist, similar
 from rules.config import DEFAULT_RULES, RuleConfig, is_overnight
-from rules.legs import required_legs, stay_nights
+from rules.legs import required_legs, stay_nights, two_change_legs
 from rules.model import (
     FILTERED_OUT,
     NO_CONNECTION,
@@ -34,11 +34,11 @@ from rules.model import (
 from rules.options import Funnel, Ride, build_rides
 from rules.ranking import Route, breakdown, make_route
 from rules.timeline import build_days, hotel_nights, sleeper_nights, stays_of, transfers_of
-from rules.transfers import connect
+from rules.transfers import connect, connect_twice
 from rules.validate import OfferIndex, normalise_train_number, validate
 from sources.models import TrainOffer
 
-ENGINE_MAX_TRANSFERS = 1
+ENGINE_MAX_TRANSFERS = 2
 """Transfers the engine can plan per segment: `transfer_legs` fetches one hub at a time."""
 
 
@@ -182,6 +182,21 @@ def _segment(
                 if found.earliest is not None and found.fastest is not None:
                     segment.earliest.append(found.earliest)
                     segment.fastest.append(found.fastest)
+    if transfers >= 2 and not segment.routes:
+        # Two changes, only where nothing else joins the ends (the hub pairs the book holds).
+        for first_hub, second_hub, (middle_days, last_days) in two_change_legs(key, book):
+            firsts = rides(LegKey(key.origin, first_hub, key.date), True, False)
+            middles = [
+                r
+                for d in middle_days
+                for r in rides(LegKey(first_hub, second_hub, d), False, False)
+            ]
+            lasts = [
+                r
+                for d in last_days
+                for r in rides(LegKey(second_hub, key.destination, d), False, True)
+            ]
+            segment.routes.extend(connect_twice(index, firsts, middles, lasts, request, config))
     return segment
 
 

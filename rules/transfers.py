@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from rules.config import RuleConfig
 from rules.model import TripRequest
 from rules.options import Ride
-from rules.ranking import Route, lead_key, new_route, tail_key
+from rules.ranking import Route, lead_key, make_route, new_route, tail_key
 
 
 def connection_ok(arriving: Ride, leaving: Ride, config: RuleConfig) -> bool:
@@ -124,3 +124,34 @@ def connect(
             )
         )
     return Connections(routes, earliest, fastest)
+
+
+def connect_twice(
+    segment: int,
+    firsts: Sequence[Ride],
+    middles: Sequence[Ride],
+    lasts: Sequence[Ride],
+    request: TripRequest,
+    config: RuleConfig,
+) -> list[Route]:
+    """Three-ride routes (two changes): for every middle ride, the best first ride that
+    reaches it and the best last ride it reaches, each under the connection rules.
+
+    Only asked for when no direct or one-change route exists, over the few hubs the network
+    offers, so a scan per middle ride (O(m × (f + l))) is cheap enough.
+    """
+    w = config.weights
+    epoch = min((r.depart for r in firsts), default=0)
+    leads = [lead_key(r, request, w, epoch) for r in firsts]
+    tails = [tail_key(r, request, w, epoch) for r in lasts]
+    routes = []
+    for middle in middles:
+        before = [i for i, f in enumerate(firsts) if connection_ok(f, middle, config)]
+        after = [j for j, last in enumerate(lasts) if connection_ok(middle, last, config)]
+        if not before or not after:
+            continue
+        i = min(before, key=lambda k: (leads[k], k))
+        j = min(after, key=lambda k: (tails[k], k))
+        rides = (firsts[i], middle, lasts[j])
+        routes.append(make_route(segment, rides, request, w))
+    return routes

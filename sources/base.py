@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Protocol
 
 from sources.models import SHANGHAI, TicketQuery, TrainOffer
@@ -27,3 +28,22 @@ class TicketSource(Protocol):
     name: str
 
     async def search(self, query: TicketQuery) -> list[TrainOffer]: ...
+
+
+class RequestPacer(Protocol):
+    """Paces the upstream requests an adapter makes beyond the first one of an attempt.
+
+    An attempt (one `search`) is admitted and counted by its caller's limits; a session
+    refresh or a hop to a moved path inside it is another request to the same site, so it
+    waits for the same limiter and is counted the same way: `async with pacer.extra_request():`.
+    """
+
+    def extra_request(self) -> AbstractAsyncContextManager[None]: ...
+
+
+class Unpaced:
+    """No pacing (an adapter used on its own, e.g. in tests of its IO)."""
+
+    @asynccontextmanager
+    async def extra_request(self) -> AsyncIterator[None]:
+        yield

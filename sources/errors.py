@@ -5,11 +5,14 @@
      │    ├── SourceTimeout            no answer in time                    outcome=timeout
      │    ├── SourceConnectionError    could not connect / connection lost  outcome=error
      │    ├── SourceServerError        HTTP 5xx                             outcome=error
-     │    ├── SourceRateLimited        HTTP 429 (with retry_after seconds)  outcome=rate_limited
-     │    └── SourceBlocked            302 to an error page, HTML, no data  outcome=rate_limited
+     │    └── SourceRateLimited        HTTP 429 (with retry_after seconds)  outcome=rate_limited
+     ├── SourceBlocked                 302 to an error page, HTML, no data  outcome=rate_limited
+     │                                 never retried at once: the caller backs off for minutes
      └── PermanentSourceError          never retried
-          ├── SourceRejected           HTTP 4xx other than 429              outcome=error
-          └── SourceParseError         a payload we cannot read             outcome=error
+          ├── SourceRejected           HTTP 4xx other than 429, a refused key outcome=error
+          ├── SourceParseError         a payload we cannot read             outcome=error
+          ├── QueryRefused             refused before any upstream call (a date not on sale)
+          └── NotFoundAtSource         the source answered: no such thing (an unknown train)
 
 `map_http_errors` turns httpx's exceptions into this tree at the adapter boundary.
 """
@@ -59,8 +62,12 @@ class SourceRateLimited(TransientSourceError):
         self.retry_after = retry_after
 
 
-class SourceBlocked(TransientSourceError):
-    """12306's way of rate limiting: a redirect to an error page or HTML instead of JSON."""
+class SourceBlocked(SourceError):
+    """A site's way of refusing a client: a redirect to an error page, HTML instead of JSON.
+
+    Not transient: retrying at once only deepens a block, so the caller opens the source's
+    breaker for its block cool-down (minutes) instead.
+    """
 
     outcome = "rate_limited"
 
@@ -77,6 +84,16 @@ class SourceRejected(PermanentSourceError):
 
 class SourceParseError(PermanentSourceError):
     pass
+
+
+class QueryRefused(PermanentSourceError):
+    """The adapter refused the query before calling upstream (nothing reached the source)."""
+
+
+class NotFoundAtSource(PermanentSourceError):
+    """The source answered, and what was asked for does not exist (not a failure of it)."""
+
+    outcome = "ok"
 
 
 def parse_retry_after(value: str | None) -> float | None:

@@ -16,6 +16,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validato
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 
 TRAIN_TYPES: tuple[str, ...] = ("G", "D", "C", "Z", "T", "K")
+TRAIN_NUMBER_PATTERN = r"^[GDCZTKLYS]?\d{1,5}$"
 
 
 class Frozen(BaseModel):
@@ -35,6 +36,7 @@ class Station(Frozen):
 class SeatClass(StrEnum):
     BUSINESS = "business"
     PREMIUM = "premium"
+    PREMIUM_FIRST = "premium_first"
     FIRST = "first"
     SECOND = "second"
     PREMIUM_SLEEPER = "premium_sleeper"
@@ -58,6 +60,7 @@ class SeatClass(StrEnum):
 SEAT_LABELS: dict[SeatClass, str] = {
     SeatClass.BUSINESS: "商务座",
     SeatClass.PREMIUM: "特等座",
+    SeatClass.PREMIUM_FIRST: "优选一等座",
     SeatClass.FIRST: "一等座",
     SeatClass.SECOND: "二等座",
     SeatClass.PREMIUM_SLEEPER: "高级软卧",
@@ -83,15 +86,21 @@ class SeatStatus(StrEnum):
     AVAILABLE = "available"
     SOLD_OUT = "sold_out"
     WAITLIST = "waitlist"
+    NOT_ON_SALE = "not_on_sale"  # presale not open yet: 12306's "*" (see `TrainOffer.on_sale_at`)
 
 
 class Seat(Frozen):
-    """One seat class on one ride: `available` is None when the source only says "有"."""
+    """One seat class on one ride: `available` is None when the source only says "有".
+
+    `discount` is the fare's share of the full price when the source reports a discount
+    (0.88 for 12306's 8.8折), else None.
+    """
 
     seat_class: SeatClass
     status: SeatStatus
     available: int | None = Field(default=None, ge=0)
     price: float | None = Field(default=None, ge=0)
+    discount: float | None = Field(default=None, gt=0, le=1)
 
     def can_seat(self, passengers: int) -> bool:
         """True when the whole party can buy this class now ("有" counts as enough)."""
@@ -103,7 +112,7 @@ class Seat(Frozen):
 class TrainOffer(Frozen):
     """One ride of one train between two stations on one date, as reported by sources."""
 
-    train_number: str = Field(pattern=r"^[GDCZTKLYS]?\d{1,5}$")
+    train_number: str = Field(pattern=TRAIN_NUMBER_PATTERN)
     train_no: str = ""
     origin_station: Station
     destination_station: Station
@@ -113,11 +122,15 @@ class TrainOffer(Frozen):
     seats: tuple[Seat, ...] = ()
     sources: tuple[str, ...] = ()
     fetched_at: AwareDatetime
+    # Optional facts some sources report (None / empty when the source does not say):
+    on_sale_at: AwareDatetime | None = None  # when sale opens, for a ride not yet on sale
+    can_web_buy: bool | None = None  # 12306's canWebBuy: bookable online right now
+    features: tuple[str, ...] = ()  # 复兴号, 智能动车组, 静音车厢 … as the source names them
 
-    @field_validator("depart_at", "arrive_at", "fetched_at")
+    @field_validator("depart_at", "arrive_at", "fetched_at", "on_sale_at")
     @classmethod
-    def _in_shanghai(cls, value: dt.datetime) -> dt.datetime:
-        return value.astimezone(SHANGHAI)
+    def _in_shanghai(cls, value: dt.datetime | None) -> dt.datetime | None:
+        return value.astimezone(SHANGHAI) if value is not None else None
 
     @property
     def train_type(self) -> str:

@@ -1,8 +1,10 @@
 """The station directory: resolve a city, station name, pinyin, initials or telecode.
 
-The curated table (`sources/data/stations.csv`, every value copied from 12306's official
-`station_name.js` by `sources/data/build_stations.py`) is the default; a deployment can load the
-official list from a file or URL instead (`load_directory`).
+The default directory is every official station (`sources/data/official_stations.csv`, 3,364
+stations derived from 12306's `station_name.js` by `sources/data/build_stations.py`), with
+the curated table (`sources/data/stations.csv`) layered on top: its order ranks a city's
+stations and the cities themselves. A deployment can load another list from a file or URL
+(`load_directory`), and one that queries 12306 refreshes it at start-up (`refresh_directory`).
 
 What each kind of input resolves to (`StationDirectory.resolve`):
 
@@ -37,6 +39,8 @@ from pydantic import Field, ValidationError
 from sources.models import Frozen, Station
 
 CURATED_CSV = Path(__file__).parent / "data" / "stations.csv"
+OFFICIAL_CSV = Path(__file__).parent / "data" / "official_stations.csv"
+OFFICIAL_COLUMNS = ("telecode", "name", "city", "pinyin", "initials", "english")
 
 PROVINCIAL_CAPITALS: tuple[str, ...] = (
     "北京", "天津", "上海", "重庆", "石家庄", "太原", "呼和浩特", "沈阳", "长春", "哈尔滨",
@@ -211,7 +215,24 @@ class StationDirectory:
     @classmethod
     def from_station_name_js(cls, text: str) -> StationDirectory:
         """Parse 12306's `station_name.js` (`@bjb|北京北|VAP|beijingbei|bjb|0|0357|北京|||…`)."""
-        records = parse_official_records(text)
+        return cls.from_official_records(parse_official_records(text))
+
+    @classmethod
+    def from_official_csv(cls, path: Path) -> StationDirectory:
+        """Load `official_stations.csv` (the official list as `build_stations` writes it)."""
+        with path.open(encoding="utf-8", newline="") as fh:
+            rows = list(csv.DictReader(fh))
+        return cls.from_official_records(
+            OfficialRecord(
+                Station(**{k: row[k] for k in OFFICIAL_COLUMNS[:5]}), english=row["english"]
+            )
+            for row in rows
+        )
+
+    @classmethod
+    def from_official_records(cls, records: Iterable[OfficialRecord]) -> StationDirectory:
+        """The official stations, their English names as aliases, ranked by the curated table."""
+        records = list(records)
         aliases = {
             part: r.station.name
             for r in records
@@ -540,20 +561,66 @@ def parse_station_name_js(text: str) -> list[Station]:
 
 @cache
 def curated_directory() -> StationDirectory:
-    """The curated directory shipped with railtrip (loaded once per process)."""
+    """The curated subset shipped with railtrip (loaded once per process)."""
     return StationDirectory.from_csv(CURATED_CSV)
+
+
+@cache
+def default_directory() -> StationDirectory:
+    """Every official station with the curated ranking on top (loaded once per process)."""
+    return StationDirectory.from_official_csv(OFFICIAL_CSV)
+
+
+async def refresh_directory(
+    url: str,
+    cache_path: Path,
+    client: httpx.AsyncClient,
+    timeout_s: float = 5.0,
+) -> tuple[StationDirectory, str]:
+    """12306's current list, else the copy cached on disk, else the bundled one.
+
+    Bounded by `timeout_s`; a good answer is written to `cache_path` for the next start.
+    Returns the directory and where it came from (`live`, `disk cache`, `bundled`), so the
+    caller can warn when it fell back.
+    """
+    try:
+        async with asyncio.timeout(timeout_s):
+            text = await _fetch(url, client)
+        directory = StationDirectory.from_station_name_js(text)
+        if len(directory) < MIN_OFFICIAL_STATIONS:
+            raise StationListError(url, f"only {len(directory)} stations")
+    except (StationListError, TimeoutError) as exc:
+        reason = str(exc) or "timed out"
+        try:
+            text = await asyncio.to_thread(cache_path.read_text, encoding="utf-8")
+            cached = StationDirectory.from_station_name_js(text)
+        except (OSError, UnicodeDecodeError):
+            cached = None
+        if cached is not None and len(cached) >= MIN_OFFICIAL_STATIONS:
+            return cached, f"disk cache ({reason})"
+        return default_directory(), f"bundled ({reason})"
+    try:
+        cache_path.parent.mkdir(parents=True, exist_ok=True)
+        await asyncio.to_thread(cache_path.write_text, text, encoding="utf-8")
+    except OSError:
+        pass  # a read-only disk only costs the next start its fallback copy
+    return directory, "live"
+
+
+# A list much shorter than the official one is a broken answer, not a new railway.
+MIN_OFFICIAL_STATIONS = 3000
 
 
 async def load_directory(
     location: str | None, client: httpx.AsyncClient | None = None
 ) -> StationDirectory:
-    """The curated directory for None, else the list at a file path or http(s) URL.
+    """The default directory for None, else the list at a file path or http(s) URL.
 
     A `.csv` file is read as the curated format, anything else as `station_name.js`. A URL is
     fetched with `client` (a short-lived one when None). Raises `StationListError`.
     """
     if not location:
-        return curated_directory()
+        return default_directory()
     if location.startswith(("http://", "https://")):
         text = await _fetch(location, client)
     else:

@@ -26,7 +26,7 @@ SLICE = [
 ]
 STRAY = {
     "RAILTRIP_SANDBOX_12306_ERROR_RATE": "1",
-    "RAILTRIP_SANDBOX_PARTNER_ERROR_RATE": "1",
+    "RAILTRIP_SANDBOX_JUHE_ERROR_RATE": "1",
     "RAILTRIP_LLM_API_KEY": "sk-stray-developer-key",
     "RAILTRIP_LLM_BASE_URL": "http://llm.example.invalid/v1",
 }

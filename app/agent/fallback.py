@@ -1,7 +1,10 @@
 """FALLBACK: what to relax next, in a fixed order, each at most once; then say what was tried.
 
-1. one-transfer routes via hub cities (for the segments that failed), found in two phases:
-   probe which hubs reach the far end, then ask only those for both halves;
+1. one-transfer routes via hub cities (for every segment that failed): with the network's
+   topology (`rules.hubs`), both halves via the best hub within a bounded detour, then
+   (stage `more_hubs`) via the next one if that failed; two hubs in a row where no single
+   hub joins the ends; without a topology, two phases over the fixed list: probe which
+   hubs reach the far end, then ask only those for both halves;
 2. the adjacent days (±1, the whole trip moved);
 3. other train types, seat classes and times of day (the budget kept);
 4. stop, with a Chinese explanation of what was tried and what the traveller could relax.
@@ -18,6 +21,8 @@ from dataclasses import dataclass
 from app.agent import texts
 from app.agent.trip import has_preferences, relaxed, shifted
 from rules import MAJOR_HUBS, Failure, LegKey, TripRequest, required_legs, transfer_legs
+from rules.hubs import Topology, one_change_hubs, two_change_hubs
+from rules.legs import two_change_query_legs
 from rules.model import FILTERED_OUT, OVER_BUDGET, PAST_DEPARTURE
 
 
@@ -30,6 +35,8 @@ class Relaxation:
     legs: tuple[LegKey, ...]
     needs_query: bool
     hub_segments: tuple[int, ...] = ()  # failing segments whose hub legs follow the probe
+    probe: bool = True  # False: the legs already ask both halves via topology-chosen hubs
+    hubs: tuple[str, ...] = ()  # the hubs asked, for the reply
 
 
 def segment_failures(failures: tuple[Failure, ...]) -> list[Failure]:
@@ -53,6 +60,39 @@ def hub_probe_legs(request: TripRequest, failing: list[int]) -> list[LegKey]:
     if first.destination not in MAJOR_HUBS or first.origin in MAJOR_HUBS:
         return [LegKey(h, first.destination, first.date) for h in hubs]
     return [LegKey(first.origin, h, first.date) for h in hubs]
+
+
+def topology_transfer_legs(
+    request: TripRequest,
+    failing: list[int],
+    topology: Topology,
+    tried: tuple[str, ...] = (),
+) -> tuple[list[LegKey], list[str]]:
+    """Both halves of every failing segment via its best hub not yet `tried`, and the hubs.
+
+    One hub at a time: the best hub usually works, and then a transfer plan costs the direct
+    query and two more per source; the next hub is asked only when it did not.
+    """
+    keys = required_legs(request)
+    legs: list[LegKey] = []
+    hubs: list[str] = []
+    for index in dict.fromkeys(failing):
+        if not 0 <= index < len(keys):
+            continue
+        segment = keys[index]
+        ranked = one_change_hubs(topology, segment.origin, segment.destination)
+        found = [h for h in ranked if h not in tried][:1]
+        hubs.extend(found)
+        legs.extend(transfer_legs(segment, found))
+        # Two changes: at once where no single hub joins the ends (喀什→三亚), else with the
+        # second stage, once the best single hub has failed (漠河→张家界).
+        first_stage = not tried
+        if request.max_transfers < 2 or bool(ranked) == first_stage:
+            continue
+        pairs = two_change_hubs(topology, segment.origin, segment.destination)
+        hubs.extend(h for pair in pairs for h in pair)
+        legs.extend(two_change_query_legs(segment, pairs))
+    return list(dict.fromkeys(legs)), list(dict.fromkeys(hubs))
 
 
 def hub_follow_legs(
@@ -119,6 +159,8 @@ def next_relaxation(
     today: dt.date,
     last_sale_day: dt.date,
     hub_offers: dict[LegKey, int],
+    topology: Topology | None = None,
+    hubs_tried: tuple[str, ...] = (),
 ) -> Relaxation | None:
     """The next stage worth trying after `tried` (stage names), or None: time to stop."""
     failing = segment_failures(failures)
@@ -131,6 +173,18 @@ def next_relaxation(
         and any(f.code != PAST_DEPARTURE for f in failing)
     ):
         segments = [f.segment for f in failing if f.segment is not None]
+        if topology is not None:
+            hub_legs, named = topology_transfer_legs(original, segments, topology)
+            if hub_legs:
+                return Relaxation(
+                    "transfer",
+                    (original,),
+                    tuple(hub_legs),
+                    needs_query=True,
+                    hub_segments=tuple(dict.fromkeys(segments)),
+                    probe=False,
+                    hubs=tuple(named),
+                )
         return Relaxation(
             "transfer",
             (original,),
@@ -138,6 +192,26 @@ def next_relaxation(
             needs_query=True,
             hub_segments=tuple(dict.fromkeys(segments)),
         )
+    if (
+        topology is not None
+        and "transfer" in tried
+        and "more_hubs" not in tried
+        and "days" not in tried
+        and failing
+        and transfers_ok
+    ):
+        segments = [f.segment for f in failing if f.segment is not None]
+        hub_legs, named = topology_transfer_legs(original, segments, topology, hubs_tried)
+        if hub_legs:
+            return Relaxation(
+                "more_hubs",
+                (original,),
+                tuple(hub_legs),
+                needs_query=True,
+                hub_segments=tuple(dict.fromkeys(segments)),
+                probe=False,
+                hubs=tuple(named),
+            )
     if "days" not in tried and failing:
         candidates = []
         for delta in (1, -1):
@@ -176,13 +250,15 @@ def explain(
     tried: list[str],
     hubs_tried: bool,
     unavailable: list[str],
+    hubs: tuple[str, ...] = (),
 ) -> str:
     """Why nothing could be planned, what was tried, and what the traveller could relax."""
     why = "；".join(dict.fromkeys(f.message for f in failures)) + ("。" if failures else "")
     why += "".join(unavailable)
     steps = [texts.TRIED_DIRECT]
     if "transfer" in tried or hubs_tried:
-        steps.append(texts.TRIED_TRANSFER.format(hubs="、".join(MAJOR_HUBS[:3])))
+        named = hubs or MAJOR_HUBS
+        steps.append(texts.TRIED_TRANSFER.format(hubs="、".join(named[:3])))
     if "days" in tried:
         days = [texts.day_label(original.depart_date + dt.timedelta(days=d)) for d in (-1, 1)]
         steps.append(texts.TRIED_DAYS.format(days="、".join(days)))

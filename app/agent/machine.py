@@ -28,6 +28,7 @@ from app.agent.model import (
     AgentMode,
     PlanReply,
     Run,
+    StepObserver,
     TraceStep,
     worst_freshness,
 )
@@ -39,10 +40,15 @@ from app.intent.merge import merge_intent
 from app.metrics import Metrics
 from app.tickets.model import TicketResult
 from rules import Itinerary, LegKey, TripRequest, check_train_numbers, plan, required_legs, validate
+from rules.hubs import Topology
 from rules.validate import OfferIndex
 from sources.base import Clock, shanghai_now
 from sources.models import SHANGHAI
+from sources.sale_window import last_sale_day
 from sources.stations import StationDirectory
+
+EXECUTION_STATES = frozenset({State.QUERY_TICKETS, State.EVALUATE_OPTIONS})
+"""States that carry out a decision rather than take one: not counted by the step bound."""
 
 log = logging.getLogger("railtrip.agent")
 
@@ -60,20 +66,20 @@ class PlanningAgent:
         directory: StationDirectory,
         metrics: Metrics,
         max_steps: int = 10,
-        sale_window_days: int = 15,
         clock: Clock = shanghai_now,
         monotonic: Callable[[], float] = time.monotonic,
         tool_runner: Any = None,
+        topology: Topology | None = None,
     ) -> None:
         self.parser = parser
         self.tickets = tickets
         self.directory = directory
         self.metrics = metrics
         self.max_steps = max_steps
-        self.sale_window_days = sale_window_days
         self.clock = clock
         self.monotonic = monotonic
         self.tool_runner = tool_runner
+        self.topology = topology
         self._handlers: dict[State, Handler] = {
             State.PARSE_INTENT: self._parse_intent,
             State.CLARIFY: self._clarify,
@@ -89,16 +95,24 @@ class PlanningAgent:
 
     # -- the driver -------------------------------------------------------------------------
 
-    async def run(self, turn: AgentInput) -> PlanReply:
-        """Run the state machine (or tool mode, when configured) to DONE or the step bound."""
-        run = Run(input=turn, mode=self.mode)
+    async def run(self, turn: AgentInput, observer: StepObserver | None = None) -> PlanReply:
+        """Run the state machine (or tool mode, when configured) to DONE or the step bound.
+
+        `observer`, when given, hears of every step as it is recorded (the SSE stream).
+        """
+        run = Run(input=turn, mode=self.mode, observer=observer)
         state = State.PARSE_INTENT
         steps = 0
+        # The bound counts decisions (what was asked, what to relax next, the answer), not
+        # the fetching and evaluating each decision sets off: a long but converging search
+        # (transfer, another hub, other days, relaxations) is never cut short.
+        executions = 0
         while state is not State.DONE:
-            if steps >= self.max_steps:
-                self._stop_at_bound(run, steps)
+            if steps - executions >= self.max_steps:
+                self._stop_at_bound(run, steps - executions)
                 break
             steps += 1
+            executions += state in EXECUTION_STATES
             state = await self._step(run, state, steps)
             if (
                 state is State.QUERY_TICKETS
@@ -143,9 +157,10 @@ class PlanningAgent:
         number: int,
     ) -> None:
         """Trace and log one step (tool mode records its model requests here too)."""
-        run.trace.append(
-            TraceStep(step=number, state=state, next=target, ms=ms, detail=detail, error=error)
-        )
+        step = TraceStep(step=number, state=state, next=target, ms=ms, detail=detail, error=error)
+        run.trace.append(step)
+        if run.observer is not None:
+            run.observer(run, step)
         log.info(
             "agent step",
             extra={
@@ -159,9 +174,15 @@ class PlanningAgent:
             },
         )
 
-    def _stop_at_bound(self, run: Run, steps: int) -> None:
+    def _stop_at_bound(self, run: Run, decisions: int) -> None:
+        """End a run at the bound, saying what was found so far; counted as a degradation."""
         run.itineraries = []
-        text = texts.STEP_BOUND.format(steps=steps)
+        found = texts.STEP_BOUND.format(
+            steps=decisions,
+            legs=len(run.results),
+            offers=sum(len(r.offers) for r in run.results.values()),
+        )
+        text = found
         if run.original is not None:
             text += explain(
                 header=header(run.original),
@@ -172,8 +193,9 @@ class PlanningAgent:
                 unavailable=[],
             )
         run.summary = text
-        run.warn(texts.STEP_BOUND.format(steps=steps))
-        log.warning("agent step bound hit", extra={"agent_mode": run.mode, "step": steps})
+        run.warn(found)
+        self.metrics.degradations.labels(kind="step_bound").inc()
+        log.warning("agent step bound hit", extra={"agent_mode": run.mode, "step": decisions})
 
     # -- states -----------------------------------------------------------------------------
 
@@ -206,7 +228,6 @@ class PlanningAgent:
                 intent,
                 self.directory,
                 today=turn.today,
-                sale_window_days=self.sale_window_days,
                 warnings=run.warnings,
             )
         except TripProblem as problem:
@@ -228,12 +249,14 @@ class PlanningAgent:
         run.results.update(await fetch_legs(self.tickets, self.directory, missing))
         if run.hub_segments and run.original is not None:
             # Phase 2 of the hub search, within the same step: only hubs the probe found.
-            follow = hub_follow_legs(
-                run.original,
-                list(run.hub_segments),
-                {k: len(r.offers) for k, r in run.results.items()},
-            )
-            run.results.update(await fetch_legs(self.tickets, self.directory, follow))
+            follow = []
+            if run.hub_probe:
+                follow = hub_follow_legs(
+                    run.original,
+                    list(run.hub_segments),
+                    {k: len(r.offers) for k, r in run.results.items()},
+                )
+                run.results.update(await fetch_legs(self.tickets, self.directory, follow))
             overnight = overnight_follow_legs(
                 run.original,
                 list(run.hub_segments),
@@ -298,7 +321,10 @@ class PlanningAgent:
         if "relax" in run.tried and run.request.train_types != run.original.train_types:
             notes.append(texts.RELAXED)
         if len(best.legs) > len(required_legs(run.request)) and "transfer" in run.tried:
-            notes.append(texts.VIA_TRANSFER)
+            # "没有直达车次" only when the direct query really found none
+            direct = [run.results.get(k) for k in required_legs(run.request)]
+            none_direct = all(r is None or not r.offers for r in direct)
+            notes.append(texts.VIA_TRANSFER if none_direct else texts.VIA_TRANSFER_UNFIT)
         run.summary = "".join(notes) + summary
         if run.llm_text is not None:
             self._use_model_text(run)
@@ -328,8 +354,10 @@ class PlanningAgent:
                 failures=failures,
                 tried=run.tried,
                 today=run.input.today,
-                last_sale_day=run.input.today + dt.timedelta(days=self.sale_window_days),
+                last_sale_day=last_sale_day(run.input.today),
                 hub_offers={k: len(r.offers) for k, r in run.results.items()},
+                topology=self.topology,
+                hubs_tried=run.hubs_tried,
             )
         if relaxation is None:
             run.summary = explain(
@@ -339,12 +367,15 @@ class PlanningAgent:
                 tried=run.tried,
                 hubs_tried=run.hubs_fetched,
                 unavailable=unavailable,
+                hubs=run.hubs_tried,
             )
             run.detail = "stop"
             return State.DONE
         run.tried.append(relaxation.stage)
-        run.hubs_fetched |= relaxation.stage == "transfer"
+        run.hubs_fetched |= relaxation.stage in ("transfer", "more_hubs")
         run.hub_segments = relaxation.hub_segments
+        run.hub_probe = relaxation.probe
+        run.hubs_tried = tuple(dict.fromkeys((*run.hubs_tried, *relaxation.hubs)))
         run.candidates = list(relaxation.candidates)
         run.plan = None
         run.detail = relaxation.stage

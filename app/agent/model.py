@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -70,6 +70,10 @@ class AgentInput:
     previous: TravelIntent | None = None
 
 
+StepObserver = Callable[["Run", TraceStep], None]
+"""Called with the run and each step the moment it is recorded; must not block or raise."""
+
+
 @dataclass(slots=True)
 class Run:
     """Mutable state of one agent run; dependencies live on the agent, not here."""
@@ -100,7 +104,10 @@ class Run:
     llm_text: str | None = None
     tools_done: bool = False
     hub_segments: tuple[int, ...] = ()  # pending phase 2 of the hub search
+    hub_probe: bool = True  # phase 2 asks the probed hubs; False: topology hubs, asked already
+    hubs_tried: tuple[str, ...] = ()  # the hubs named in the reply
     parsed_by: str = "rules"  # which parser produced the intent: "llm" | "rules"
+    observer: StepObserver | None = None  # told of each step as it is recorded (streaming)
 
     def warn(self, text: str) -> None:
         """Add a warning once."""

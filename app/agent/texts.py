@@ -25,6 +25,7 @@ CACHED_PLAN = "注意：本方案部分余票信息来自缓存（非实时）�
 SHIFTED_DAY = "原定{wanted}没有合适的车次，已改为{chosen}出发。"
 RELAXED = "按原要求（车型/席别/时段）没有合适的车次，已放宽这些条件。"
 VIA_TRANSFER = "没有直达车次，已为你安排中转方案。"
+VIA_TRANSFER_UNFIT = "直达车次都不符合要求，已为你安排中转方案。"
 
 # -- the traveller's own train numbers ----------------------------------------------------------
 TRAIN_NOT_FOUND = (
@@ -47,7 +48,10 @@ ADVISE_TRANSFER = "允许中转"
 ADVISE_RELAX = "放宽车型、席别或出发时间的要求"
 ADVISE_LATER = "稍后再试"
 UNAVAILABLE = "暂时无法获取{route} {date}的余票信息。"
-STEP_BOUND = "抱歉，规划步骤已达上限（{steps}步），先到这里。"
+STEP_BOUND = (
+    "规划在第{steps}步决策时停止（已达上限）：已查询{legs}个区间，共{offers}个车次，"
+    "但还没有组成符合要求的行程。"
+)
 INTERNAL_ERROR = "抱歉，规划时出现内部错误（{state}），请稍后再试。"
 
 # -- questions -------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from app.agent.trip import TripProblem, city_of
 from app.metrics import Metrics
 from rules import MAJOR_HUBS, Itinerary, LegKey, TripRequest, plan, required_legs, transfer_legs
 from sources.models import SHANGHAI, TrainOffer
+from sources.sale_window import in_sale_window, last_sale_day
 
 if TYPE_CHECKING:
     from app.agent.machine import PlanningAgent
@@ -235,8 +236,8 @@ def _leg(agent: PlanningAgent, run: Run, args: dict[str, Any]) -> LegKey:
         day = dt.date.fromisoformat(args["date"])
     except ValueError as exc:
         raise ToolError("date must be YYYY-MM-DD") from exc
-    last = run.input.today + dt.timedelta(days=agent.sale_window_days)
-    if not run.input.today <= day <= last:
+    last = last_sale_day(run.input.today)
+    if not in_sale_window(day, run.input.today):
         raise ToolError(f"date must be between {run.input.today} and {last}")
     origin = city_of(agent.directory, args["origin"])
     destination = city_of(agent.directory, args["destination"])

@@ -7,6 +7,7 @@ import datetime as dt
 from app.agent import texts
 from app.intent.model import TravelIntent
 from rules import TripRequest, ViaStop
+from sources.sale_window import SALE_DATES, last_sale_day
 from sources.stations import StationDirectory, UnknownStationError
 
 MAX_PARTY = 9
@@ -37,7 +38,6 @@ def trip_request(
     directory: StationDirectory,
     *,
     today: dt.date,
-    sale_window_days: int,
     warnings: list[str],
 ) -> TripRequest:
     """The engine's view of `intent`; raises `TripProblem` with a question when it cannot."""
@@ -47,15 +47,15 @@ def trip_request(
     if origin == destination and not intent.via:
         raise TripProblem(texts.SAME_CITY.format(city=origin))
     start = intent.date_start
-    last_sale_day = today + dt.timedelta(days=sale_window_days)
+    last_day = last_sale_day(today)
     if start < today:
         raise TripProblem(texts.DATE_PAST.format(date=texts.day_label(start)))
-    if start > last_sale_day:
+    if start > last_day:
         raise TripProblem(
             texts.DATE_NOT_ON_SALE.format(
                 date=texts.day_label(start),
-                days=sale_window_days,
-                last=texts.day_label(last_sale_day),
+                days=SALE_DATES,
+                last=texts.day_label(last_day),
             )
         )
     via = tuple(
@@ -82,7 +82,7 @@ def trip_request(
         return_date = None
     if return_trip and return_date is None and nights is None and intent.nights is not None:
         nights = intent.nights
-    if return_date is not None and return_date > last_sale_day:
+    if return_date is not None and return_date > last_day:
         warnings.append(texts.RETURN_NOT_ON_SALE.format(date=texts.day_label(return_date)))
         return_date, nights = None, None
     prefs = set(intent.preferences)
@@ -104,7 +104,7 @@ def trip_request(
         else None,
         train_types=frozenset(intent.train_types),
         seat_class=intent.seat_class,
-        max_transfers=0 if "直达" in prefs else 1,
+        max_transfers=0 if "直达" in prefs else 2,
         allow_night="卧铺" in prefs,
     )
 

@@ -82,8 +82,9 @@ def load_cases(
 
 
 def observed(intent: TravelIntent, name: str) -> Any:
-    """A field of `intent` in the plain form the set labels it with."""
-    value = getattr(intent, name)
+    """A field of `intent` in the plain form the set labels it with (None for a field the
+    model does not have: a label the parser cannot fill is scored wrong, not a crash)."""
+    value: Any = getattr(intent, name, None)
     if name in ("depart_window", "arrive_window"):
         return value.span() if value is not None else None
     if name == "via":

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
+from typing import Annotated
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.agent import AgentInput, ChatReply, PlanReply
 from app.agent import texts as agent_texts
+from app.agent.model import StepObserver
 from app.answers import count_answer, reply_kind
 from app.deps import State
 from app.errors import InvalidInput
 from app.intent.model import TravelIntent
 from app.sessions import SESSION_ID_PATTERN, SessionUnavailable, new_session_id
+from app.state import AppState
 
 router = APIRouter(prefix="/v1", tags=["plan"])
 
@@ -72,21 +76,28 @@ class ChatIn(BaseModel):
     _text = field_validator("text")(_not_blank)
 
 
-@router.post("/plan", response_model=PlanReply)
-async def plan_trip(state: State, request: Request, body: PlanIn) -> PlanReply:
-    """Plan a trip from a sentence (or an intent) using live ticket data."""
+async def plan_turn(state: State, body: PlanIn) -> AgentInput:
+    """The validated turn of `/v1/plan` (and its stream): refused with a 4xx before any work."""
     if body.text is None and body.intent is None:
         raise InvalidInput("text", "text: either text or intent is required")
     today = body.today or state.runtime.today()
-    turn = AgentInput(today=today, text=body.text, intent=body.intent)
-    reply: PlanReply = await state.agent.run(turn)
-    _observe(state, request, "/v1/plan", reply)
-    return reply
+    return AgentInput(today=today, text=body.text, intent=body.intent)
 
 
-@router.post("/chat", response_model=ChatReply)
-async def chat(state: State, request: Request, body: ChatIn) -> ChatReply:
-    """One turn of a planning conversation; the intent so far lives in Redis for 30 minutes."""
+PlanTurn = Annotated[AgentInput, Depends(plan_turn)]
+
+
+@dataclass(frozen=True, slots=True)
+class ChatTurn:
+    """A chat turn ready to run: its session, the intent so far, and whether Redis is gone."""
+
+    session_id: str
+    input: AgentInput
+    single_turn: bool
+
+
+async def chat_turn(state: State, body: ChatIn) -> ChatTurn:
+    """The session's intent so far, loaded before the run (single-turn when Redis is down)."""
     session_id = body.session_id or new_session_id()
     today = body.today or state.runtime.today()
     previous = None
@@ -95,22 +106,54 @@ async def chat(state: State, request: Request, body: ChatIn) -> ChatReply:
         previous = await state.sessions.load(session_id)
     except SessionUnavailable:
         single_turn = True
-    reply: PlanReply = await state.agent.run(
-        AgentInput(today=today, text=body.text, previous=previous)
-    )
+    turn = AgentInput(today=today, text=body.text, previous=previous)
+    return ChatTurn(session_id=session_id, input=turn, single_turn=single_turn)
+
+
+ChatTurnIn = Annotated[ChatTurn, Depends(chat_turn)]
+
+
+async def run_agent(
+    state: AppState, turn: AgentInput, observer: StepObserver | None = None
+) -> PlanReply:
+    """The one planning path of every plan and chat endpoint, streamed or not."""
+    reply: PlanReply = await state.agent.run(turn, observer)
+    return reply
+
+
+async def finish_chat(state: AppState, turn: ChatTurn, reply: PlanReply) -> ChatReply:
+    """Keep the intent for the next turn; say so when the session could not be kept."""
+    single_turn = turn.single_turn
     if not single_turn and reply.intent is not None and reply.intent.kind != "out_of_scope":
         try:
-            await state.sessions.save(session_id, reply.intent)
+            await state.sessions.save(turn.session_id, reply.intent)
         except SessionUnavailable:
             single_turn = True
     if single_turn:
         state.metrics.degradations.labels(kind="session_single_turn").inc()
         reply.warnings.insert(0, agent_texts.SESSION_SINGLE_TURN)
-    _observe(state, request, "/v1/chat", reply)
-    return ChatReply(**dict(reply), session_id=session_id)
+    return ChatReply(**dict(reply), session_id=turn.session_id)
 
 
-def _observe(state: State, request: Request, endpoint: str, reply: PlanReply) -> None:
+@router.post("/plan", response_model=PlanReply)
+async def plan_trip(state: State, request: Request, turn: PlanTurn) -> PlanReply:
+    """Plan a trip from a sentence (or an intent) using live ticket data."""
+    reply = await run_agent(state, turn)
+    observe_reply(state, request, "/v1/plan", reply)
+    return reply
+
+
+@router.post("/chat", response_model=ChatReply)
+async def chat(state: State, request: Request, turn: ChatTurnIn) -> ChatReply:
+    """One turn of a planning conversation; the intent so far lives in Redis for 30 minutes."""
+    reply = await finish_chat(state, turn, await run_agent(state, turn.input))
+    observe_reply(state, request, "/v1/chat", reply)
+    return reply
+
+
+def observe_reply(state: AppState, request: Request, endpoint: str, reply: PlanReply) -> None:
+    """Count the answer (by kind; by freshness when it bears tickets) and add its outcome to
+    the request's log line."""
     kind = reply_kind(reply)
     count_answer(state.metrics, request, endpoint, kind, reply.freshness)
     request.state.log_extra = {

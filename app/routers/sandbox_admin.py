@@ -21,11 +21,12 @@ class FaultKnobs(BaseModel):
     rate_limit_rate: float | None = Field(default=None, ge=0, le=1)
     malformed_rate: float | None = Field(default=None, ge=0, le=1)
     hang_rate: float | None = Field(default=None, ge=0, le=1)
+    path_moved_rate: float | None = Field(default=None, ge=0, le=1)  # 12306 only
 
 
 @router.post("/{vendor}/faults")
 async def set_faults(
-    state: State, vendor: Literal["12306", "partner"], knobs: FaultKnobs
+    state: State, vendor: Literal["12306", "juhe"], knobs: FaultKnobs
 ) -> dict[str, object]:
     """Change a sandbox vendor's fault knobs (unset knobs keep their value)."""
     faults = state.sandbox_faults.get(vendor)
@@ -36,3 +37,14 @@ async def set_faults(
     except ValueError as exc:
         raise InvalidInput("faults", str(exc)) from exc
     return {"vendor": vendor, "faults": faults.knobs(), "counters": faults.counters()}
+
+
+@router.get("/faults")
+async def list_faults(state: State) -> dict[str, object]:
+    """Every mounted sandbox vendor with its fault knobs and request counters."""
+    return {
+        "vendors": [
+            {"vendor": vendor, "faults": faults.knobs(), "counters": faults.counters()}
+            for vendor, faults in state.sandbox_faults.items()
+        ]
+    }

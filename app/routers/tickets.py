@@ -12,6 +12,7 @@ from app.errors import Conflict, InvalidInput, NoLiveAnswer
 from app.queries import parse_seat_class, resolve_query
 from app.state import AppState
 from app.tickets.model import TicketResult
+from sources.models import SeatStatus
 from sources.stations import Place
 
 router = APIRouter(prefix="/v1", tags=["tickets"])
@@ -79,7 +80,6 @@ async def get_tickets(request: Request) -> Response:
         destination,
         date,
         today=state.runtime.today(),
-        sale_window_days=state.settings.sale_window_days,
         train_types=train_types or None,
     )
     result = await state.tickets.search(
@@ -149,7 +149,7 @@ class PrecheckRequest(BaseModel):
 
 @router.post(
     "/bookings/precheck",
-    responses={409: {"description": "not_found | sold_out | price_changed"}, 503: {}},
+    responses={409: {"description": "not_found | not_on_sale | sold_out | price_changed"}, 503: {}},
 )
 async def precheck(state: State, request: Request, body: PrecheckRequest) -> dict[str, object]:
     """Re-check one train live before money moves; never answers from a cache."""
@@ -160,7 +160,6 @@ async def precheck(state: State, request: Request, body: PrecheckRequest) -> dic
         body.destination,
         body.date,
         today=state.runtime.today(),
-        sale_window_days=state.settings.sale_window_days,
     )
     result = await state.tickets.search(
         resolved.query,
@@ -186,6 +185,14 @@ async def precheck(state: State, request: Request, body: PrecheckRequest) -> dic
             train_number=train,
         )
     seat = offer.seat(seat_class)
+    if seat is not None and seat.status is SeatStatus.NOT_ON_SALE:
+        opens = f"（{offer.on_sale_at:%m月%d日%H:%M}起售）" if offer.on_sale_at else ""
+        raise Conflict(
+            "not_on_sale",
+            f"{train} {seat_class.label}尚未开售{opens}。",
+            train_number=train,
+            on_sale_at=offer.on_sale_at.isoformat() if offer.on_sale_at else None,
+        )
     if seat is None or not seat.can_seat(body.passengers):
         raise Conflict(
             "sold_out",

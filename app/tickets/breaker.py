@@ -30,12 +30,13 @@ class CircuitBreaker:
         self._on_change = on_change
         self._failures = 0
         self._opened_at = 0.0
+        self._open_for = cooldown_s
         self._probe_out = False
         self._state = BreakerState.CLOSED
 
     @property
     def state(self) -> BreakerState:
-        if self._state is BreakerState.OPEN and self._clock() - self._opened_at >= self._cooldown:
+        if self._state is BreakerState.OPEN and self._clock() - self._opened_at >= self._open_for:
             return BreakerState.HALF_OPEN
         return self._state
 
@@ -60,8 +61,18 @@ class CircuitBreaker:
         probing = self._probe_out
         self._probe_out = False
         if probing or self._failures >= self._threshold:
-            self._opened_at = self._clock()
-            self._set(BreakerState.OPEN)
+            self._open(self._cooldown)
+
+    def trip(self, cooldown_s: float) -> None:
+        """Open at once for `cooldown_s` (a site that blocked us), whatever the count says."""
+        self._failures = max(self._failures, self._threshold)
+        self._probe_out = False
+        self._open(cooldown_s)
+
+    def _open(self, cooldown_s: float) -> None:
+        self._opened_at = self._clock()
+        self._open_for = cooldown_s
+        self._set(BreakerState.OPEN)
 
     def _set(self, state: BreakerState) -> None:
         if state is not self._state:

@@ -62,7 +62,7 @@ async def _ask(
     except TimeoutError:
         return SourceAnswer(report("timeout", f"no answer within the {deadline_s:g}s deadline"))
     except SourceError as exc:
-        return SourceAnswer(report(_status(exc.outcome), exc.message))
+        return SourceAnswer(report(report_status(exc.outcome), exc.message))
     kept = tuple(o for o in offers if query.admits(o))
     return SourceAnswer(report("ok", offers=len(kept)), kept)
 
@@ -74,6 +74,6 @@ _STATUS_OF_OUTCOME: dict[str, SourceStatus] = {
 }
 
 
-def _status(outcome: str) -> SourceStatus:
+def report_status(outcome: str) -> SourceStatus:
     """The report status for a `SourceError.outcome` (everything else is an error)."""
     return _STATUS_OF_OUTCOME.get(outcome, "error")

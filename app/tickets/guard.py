@@ -9,8 +9,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from typing import TypeVar
 
 from aiolimiter import AsyncLimiter
 from tenacity import (
@@ -25,12 +27,24 @@ from app.metrics import Metrics
 from app.settings import SourceSettings
 from app.tickets.breaker import BreakerState, CircuitBreaker
 from sources.base import TicketSource
-from sources.errors import SourceError, SourceRateLimited, SourceTimeout, TransientSourceError
+from sources.errors import (
+    NotFoundAtSource,
+    QueryRefused,
+    SourceBlocked,
+    SourceError,
+    SourceRateLimited,
+    SourceTimeout,
+    TransientSourceError,
+)
 from sources.models import TicketQuery, TrainOffer
 
 log = logging.getLogger("railtrip.sources")
 
 Sleep = Callable[[float], Awaitable[None]]
+T = TypeVar("T")
+
+ABANDONED = "abandoned: no caller waits for this query any more"
+"""The message a flight is cancelled with when its last caller left (a client disconnected)."""
 
 
 class CircuitOpenError(SourceError):
@@ -107,12 +121,17 @@ class GuardedSource:
 
     async def search(self, query: TicketQuery) -> list[TrainOffer]:
         """Query the source with retries; raises the last `SourceError` when all attempts fail."""
+        return await self.call(lambda: self.source.search(query))
+
+    async def call(self, operation: Callable[[], Awaitable[T]]) -> T:
+        """Run one of the adapter's calls (`search`, or a capability such as `stops`) under
+        the same limits and retries; raises the last `SourceError` when all attempts fail."""
         async for attempt in self._policy.retrying(self._sleep):
             with attempt:
-                return await self._attempt(query)
+                return await self._attempt(operation)
         raise AssertionError("unreachable: tenacity reraises")  # pragma: no cover
 
-    async def _attempt(self, query: TicketQuery) -> list[TrainOffer]:
+    async def _attempt(self, operation: Callable[[], Awaitable[T]]) -> T:
         if not self.breaker.allow():
             self._count("circuit_open")
             raise CircuitOpenError(self.name, "circuit open: failing fast")
@@ -121,21 +140,53 @@ class GuardedSource:
             started = self._monotonic()
             try:
                 async with asyncio.timeout(self.settings.timeout_s):
-                    offers = await self.source.search(query)
+                    answer = await operation()
             except TimeoutError as exc:
                 timeout = SourceTimeout(self.name, f"no answer in {self.settings.timeout_s}s")
                 self._failed(started, timeout)
                 raise timeout from exc
+            except QueryRefused:
+                raise  # refused before reaching the source: not an attempt, not a failure
+            except NotFoundAtSource:
+                self._observe(started, "ok")  # it answered, correctly: "no such train"
+                self.breaker.record_success()
+                raise
+            except SourceBlocked as exc:
+                # Never retried (not transient); the breaker stays open for the block cool-down.
+                self._failed(started, exc)
+                self.breaker.trip(self.settings.block_cooldown_s)
+                log.warning(
+                    "source blocked us: backing off",
+                    extra={"source": self.name, "cooldown_s": self.settings.block_cooldown_s},
+                )
+                raise
             except SourceError as exc:
                 self._failed(started, exc)
                 raise
-            except asyncio.CancelledError:
+            except asyncio.CancelledError as exc:
+                if ABANDONED in exc.args:
+                    # The caller went away: the attempt reached the source (counted), but the
+                    # source did nothing wrong, so the breaker does not hear of it.
+                    self._observe(started, SourceTimeout.outcome)
+                    raise
                 # The query deadline cancelled us mid-attempt: it reached the source and failed.
                 self._failed(started, SourceTimeout(self.name, "cancelled by the query deadline"))
                 raise
             self._observe(started, "ok")
             self.breaker.record_success()
-            return offers
+            return answer
+
+    @asynccontextmanager
+    async def extra_request(self) -> AsyncIterator[None]:
+        """Pace and count a request an adapter makes inside an attempt (`RequestPacer`).
+
+        It waits for the same limiter; answered, it counts as `ok`. A failure propagates and
+        is counted once, as the attempt's outcome.
+        """
+        await self._limiter.acquire()
+        started = self._monotonic()
+        yield
+        self._observe(started, "ok")
 
     def _failed(self, started: float, exc: SourceError) -> None:
         self._observe(started, exc.outcome)

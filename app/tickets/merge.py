@@ -10,9 +10,11 @@ from sources.models import Seat, SeatClass, TrainOffer
 def merge_offers(batches: Iterable[list[TrainOffer]]) -> list[TrainOffer]:
     """One offer per ride (train, date, from, to), sorted by departure.
 
-    Seat status and count come from the most recent answer; a price missing there is taken
-    from whichever other source has it; `sources` lists every source that reported the ride,
-    in the order the batches were given (source priority).
+    Seat status and count come from the most recent answer; a price (or discount) missing
+    there is taken from whichever other source has it; `sources` lists every source that
+    reported the ride, in the order the batches were given (source priority). Optional facts
+    (train_no, on_sale_at, can_web_buy) come from the newest answer that has them; features
+    are the union, in source priority order.
     """
     rides: dict[tuple[object, ...], list[TrainOffer]] = {}
     for batch in batches:
@@ -34,14 +36,25 @@ def _merge_ride(reports: list[TrainOffer]) -> TrainOffer:
             known = seats.get(seat.seat_class)
             if known is None:
                 seats[seat.seat_class] = seat
-            elif known.price is None and seat.price is not None:
-                seats[seat.seat_class] = known.model_copy(update={"price": seat.price})
+            else:
+                missing = {
+                    field: getattr(seat, field)
+                    for field in ("price", "discount")
+                    if getattr(known, field) is None and getattr(seat, field) is not None
+                }
+                if missing:
+                    seats[seat.seat_class] = known.model_copy(update=missing)
     sources = tuple(dict.fromkeys(name for report in reports for name in report.sources))
     ordered = tuple(sorted(seats.values(), key=lambda s: list(SeatClass).index(s.seat_class)))
     return newest.model_copy(
         update={
             "seats": ordered,
             "sources": sources,
-            "train_no": newest.train_no or next((r.train_no for r in reports if r.train_no), ""),
+            "train_no": next((r.train_no for r in newest_first if r.train_no), ""),
+            "on_sale_at": next((r.on_sale_at for r in newest_first if r.on_sale_at), None),
+            "can_web_buy": next(
+                (r.can_web_buy for r in newest_first if r.can_web_buy is not None), None
+            ),
+            "features": tuple(dict.fromkeys(f for report in reports for f in report.features)),
         }
     )

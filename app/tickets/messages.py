@@ -16,3 +16,7 @@ def age_text(age_s: float) -> str:
     if seconds < 3600:
         return f"{seconds // 60}分钟"
     return f"{seconds // 3600}小时"
+
+
+STOPS_CACHED = "以下为 {age} 前查询的经停信息（缓存）。"
+STOPS_UNAVAILABLE = "暂时无法获取 {train} 次列车 {date} 的经停信息，请稍后再试。"

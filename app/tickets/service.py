@@ -21,7 +21,7 @@ from app.metrics import Metrics
 from app.tickets import messages
 from app.tickets.cache import CacheEntry, MemoryTier, RedisTier
 from app.tickets.fanout import fan_out
-from app.tickets.guard import GuardedSource
+from app.tickets.guard import ABANDONED, GuardedSource
 from app.tickets.merge import merge_offers
 from app.tickets.model import QueryEcho, SourceReport, TicketResult
 from sources.base import Clock, shanghai_now
@@ -62,6 +62,7 @@ class TicketService:
         self._memory_miss = metrics.cache_requests.labels(tier="memory", result="miss")
         self._flights: dict[tuple[str, bool, bool], asyncio.Task[TicketResult]] = {}
         self._background: set[asyncio.Task[Any]] = set()
+        self._waiters: dict[asyncio.Task[TicketResult], int] = {}  # callers per flight
 
     async def search(
         self,
@@ -104,7 +105,18 @@ class TicketService:
         if not self._single_flight:
             return await self._fly(query, echo, refresh=refresh, allow_stale=allow_stale)
         task = self._flight(query, echo, refresh=refresh, allow_stale=allow_stale)
-        return await asyncio.shield(task)
+        self._waiters[task] = self._waiters.get(task, 0) + 1
+        try:
+            # Shielded: one caller leaving (a client that disconnected) must not cancel the
+            # answer others wait for ...
+            return await asyncio.shield(task)
+        finally:
+            left = self._waiters.pop(task) - 1
+            if left:
+                self._waiters[task] = left
+            elif not task.done() and task not in self._background:
+                # ... but once nobody waits, its upstream queries are wasted work: stop them.
+                task.cancel(ABANDONED)
 
     def _flight(
         self, query: TicketQuery, echo: QueryEcho, *, refresh: bool, allow_stale: bool

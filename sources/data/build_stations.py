@@ -1,6 +1,8 @@
-"""Regenerate `stations.csv` from the official 12306 `station_name.js`.
+"""Regenerate `stations.csv` and `official_stations.csv` from the official `station_name.js`.
 
 Run from the repository root: `python -m sources.data.build_stations [path/to/station_name.js]`.
+`official_stations.csv` is every official station (3,364 in the 2026-02 list), the default
+directory; `stations.csv` is the curated subset whose order ranks stations and cities.
 Every value written comes from the official list; this script only chooses which stations
 railtrip ships and in which order (a city's main station first). It refuses to write when a
 chosen name is missing or its official city differs from the group it is listed under, so a
@@ -13,7 +15,13 @@ import csv
 import sys
 from pathlib import Path
 
-from sources.stations import CURATED_CSV, parse_station_name_js
+from sources.stations import (
+    CURATED_CSV,
+    OFFICIAL_COLUMNS,
+    OFFICIAL_CSV,
+    parse_official_records,
+    parse_station_name_js,
+)
 
 OFFICIAL_JS = Path(__file__).resolve().parents[3] / "shared" / "data" / "station_name.js"
 
@@ -190,9 +198,24 @@ def build_rows(js_text: str) -> list[dict[str, str]]:
     return rows
 
 
+def official_rows(js_text: str) -> list[dict[str, str]]:
+    """Every official station, in the official order, with its English name if any."""
+    return [
+        {**record.station.model_dump(), "english": record.english}
+        for record in parse_official_records(js_text)
+    ]
+
+
 def main(argv: list[str]) -> None:
     source = Path(argv[0]) if argv else OFFICIAL_JS
-    rows = build_rows(source.read_text(encoding="utf-8"))
+    text = source.read_text(encoding="utf-8")
+    official = official_rows(text)
+    with OFFICIAL_CSV.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(OFFICIAL_COLUMNS))
+        writer.writeheader()
+        writer.writerows(official)
+    print(f"wrote {len(official)} official stations to {OFFICIAL_CSV}")
+    rows = build_rows(text)
     with CURATED_CSV.open("w", encoding="utf-8", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=["telecode", "name", "city", "pinyin", "initials"])
         writer.writeheader()

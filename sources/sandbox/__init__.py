@@ -1,5 +1,6 @@
-"""The sandbox vendors: a deterministic timetable with live-changing inventory, served as ASGI
-apps that speak the 12306 and partner wire formats, with fault knobs and request counters.
+"""The sandbox vendors: the real network as a deterministic timetable (`network.py`, built by
+`data/build_network.py`) with live-changing inventory, served as ASGI apps that speak the
+12306 and Juhe wire formats, with fault knobs and request counters.
 
     timetable = Timetable(directory)              # share one between both vendors
     app = create_12306_app(faults=FaultConfig.from_env("12306"), timetable=timetable)
@@ -7,17 +8,17 @@ apps that speak the 12306 and partner wire formats, with fault knobs and request
 
 `app.state.faults` is the vendor's `FaultConfig`: `update(**knobs)` changes knobs at run time
 (raises ValueError naming a bad knob), `knobs()` and `counters()` report them. Standalone:
-`python -m sources.sandbox --vendor 12306|partner --port 9001 [--host 127.0.0.1]`.
+`python -m sources.sandbox --vendor 12306|juhe --port 9001 [--host 127.0.0.1]`.
 """
 
 from sources.sandbox.faults import Fault, FaultConfig
-from sources.sandbox.inventory import PARTNER_LAG, SaleState, SeatInventory, ride_inventory
+from sources.sandbox.inventory import AGGREGATOR_LAG, SaleState, SeatInventory, ride_inventory
 from sources.sandbox.timetable import Ride, Stop, Timetable, Train
 from sources.sandbox.vendor12306 import create_12306_app
-from sources.sandbox.vendor_partner import create_partner_app
+from sources.sandbox.vendor_juhe import create_juhe_app
 
 __all__ = [
-    "PARTNER_LAG",
+    "AGGREGATOR_LAG",
     "Fault",
     "FaultConfig",
     "Ride",
@@ -27,6 +28,6 @@ __all__ = [
     "Timetable",
     "Train",
     "create_12306_app",
-    "create_partner_app",
+    "create_juhe_app",
     "ride_inventory",
 ]

@@ -9,8 +9,10 @@ frontend or a test can show every degraded state. Knobs come from the environmen
     RAILTRIP_SANDBOX_<VENDOR>_RATE_LIMIT_RATE  share answered 429 (12306: blocked)
     RAILTRIP_SANDBOX_<VENDOR>_MALFORMED_RATE   share answered 200 with a broken body
     RAILTRIP_SANDBOX_<VENDOR>_HANG_RATE        share never answered
+    RAILTRIP_SANDBOX_12306_PATH_MOVED_RATE     share answered 302 to the current query path,
+                                               as if the caller's path had gone stale
 
-`<VENDOR>` is `12306` or `PARTNER`; every knob defaults to 0.
+`<VENDOR>` is `12306` or `JUHE`; every knob defaults to 0.
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-VENDORS = ("12306", "partner")
-RATE_KNOBS = ("error_rate", "rate_limit_rate", "malformed_rate", "hang_rate")
+VENDORS = ("12306", "juhe")
+RATE_KNOBS = ("error_rate", "rate_limit_rate", "malformed_rate", "hang_rate", "path_moved_rate")
+VENDOR_ONLY_KNOBS = {"path_moved_rate": "12306"}
 KNOBS = ("latency_ms", *RATE_KNOBS)
 
 
@@ -36,6 +39,7 @@ class Fault(StrEnum):
     ERROR = "error"
     RATE_LIMIT = "rate_limit"
     MALFORMED = "malformed"
+    PATH_MOVED = "path_moved"
 
 
 _FAULT_OF_KNOB = {
@@ -43,11 +47,12 @@ _FAULT_OF_KNOB = {
     "error_rate": Fault.ERROR,
     "rate_limit_rate": Fault.RATE_LIMIT,
     "malformed_rate": Fault.MALFORMED,
+    "path_moved_rate": Fault.PATH_MOVED,
 }
 
 
 def env_prefix(vendor: str) -> str:
-    """`RAILTRIP_SANDBOX_12306_` or `RAILTRIP_SANDBOX_PARTNER_`."""
+    """`RAILTRIP_SANDBOX_12306_` or `RAILTRIP_SANDBOX_JUHE_`."""
     return f"RAILTRIP_SANDBOX_{_vendor(vendor).upper()}_"
 
 
@@ -63,6 +68,7 @@ class FaultConfig:
         rate_limit_rate: float = 0.0,
         malformed_rate: float = 0.0,
         hang_rate: float = 0.0,
+        path_moved_rate: float = 0.0,
         seed: int | str | None = None,
     ) -> None:
         self.vendor = _vendor(vendor)
@@ -71,12 +77,14 @@ class FaultConfig:
         self.rate_limit_rate = 0.0
         self.malformed_rate = 0.0
         self.hang_rate = 0.0
+        self.path_moved_rate = 0.0
         self.update(
             latency_ms=latency_ms,
             error_rate=error_rate,
             rate_limit_rate=rate_limit_rate,
             malformed_rate=malformed_rate,
             hang_rate=hang_rate,
+            path_moved_rate=path_moved_rate,
         )
         # A fixed default seed: the same run of requests meets the same faults.
         self._rng = random.Random(f"sandbox-{self.vendor}" if seed is None else seed)
@@ -126,6 +134,9 @@ class FaultConfig:
                 raise ValueError(f"{knob} must be a finite number >= 0, got {value!r}")
             if knob in RATE_KNOBS and number > 1:
                 raise ValueError(f"{knob} must be between 0 and 1, got {value!r}")
+            only = VENDOR_ONLY_KNOBS.get(knob)
+            if only is not None and only != self.vendor and number > 0:
+                raise ValueError(f"{knob} is a {only} knob; the {self.vendor} vendor has none")
             checked[knob] = number
         for knob, number in checked.items():
             setattr(self, knob, number)

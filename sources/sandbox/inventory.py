@@ -2,11 +2,11 @@
 
 Pure: the clock is an argument. Counts depend only on (train, start date, seat class, time
 bucket): a stable hash picks each class's capacity and demand, and a sales curve that only
-rises over the 15-day presale window (an opening burst, a steady middle, a rush in the last
-two days) decides how many are sold by the start of the bucket. So the same bucket always
-gives the same counts, a later bucket never shows more seats than an earlier one, classes sell
-out (some then open a waitlist), and a few hot trains sell out entirely. The partner vendor
-reads an earlier bucket (`lag`), as an aggregator's cache lags the railway.
+rises over the 14-day presale of `sources.sale_window` (an opening burst, a steady middle, a
+rush in the last two days) decides how many are sold by the start of the bucket. So the same
+bucket always gives the same counts, a later bucket never shows more seats than an earlier
+one, classes sell out (some then open a waitlist), and a few hot trains sell out entirely.
+The juhe vendor reads an earlier bucket (`lag`), as an aggregator's cache lags the railway.
 """
 
 from __future__ import annotations
@@ -17,12 +17,14 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from sources.models import SeatClass
+from sources.sale_window import SALE_WINDOW_DAYS
 from sources.sandbox.seeding import stable_int, stable_unit
 from sources.sandbox.timetable import Ride, Train
 
 BUCKET = dt.timedelta(minutes=10)
-PRESALE = dt.timedelta(days=15)
-PARTNER_LAG = BUCKET
+# A ride goes on sale SALE_WINDOW_DAYS before it departs (its `sale_time` on the wire).
+PRESALE = dt.timedelta(days=SALE_WINDOW_DAYS)
+AGGREGATOR_LAG = BUCKET
 HOT_TRAIN_RATE = 0.04
 WAITLIST_RATE = 0.6
 _EPOCH = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
@@ -75,7 +77,7 @@ def bucket_start(now: dt.datetime) -> dt.datetime:
 def capacity(train: Train, seat_class: SeatClass) -> int:
     """Seats of `seat_class` on `train` (stable across dates: it is the same rolling stock)."""
     low, high = _CAPACITY[seat_class]
-    return stable_int(low, high, train.code, seat_class.value, "capacity")
+    return stable_int(low, high, train.train_no, seat_class.value, "capacity")
 
 
 def is_hot(train: Train) -> bool:
@@ -107,7 +109,7 @@ def seat_inventory(ride: Ride, seat_class: SeatClass, now: dt.datetime) -> SeatI
 def ride_inventory(
     ride: Ride, now: dt.datetime, lag: dt.timedelta = dt.timedelta(0)
 ) -> tuple[SeatInventory, ...]:
-    """Every class of `ride` as seen `lag` behind `now` (the partner's view uses PARTNER_LAG)."""
+    """Every class of `ride` as seen `lag` behind `now` (the aggregator uses AGGREGATOR_LAG)."""
     seen_at = now - lag
     return tuple(seat_inventory(ride, cls, seen_at) for cls in ride.train.seat_classes)
 

@@ -1,14 +1,18 @@
 """The 12306 left-ticket wire format, rendered from sandbox rides (pure: no IO, no clock).
 
-A row is 57 `|`-joined fields; the indices follow 12306's front-end (see `rail12306`):
-0 secretStr, 2 train_no, 3 code, 4/5 the train's origin/terminus, 6/7 this row's own stations,
-8/9/10 depart/arrive/duration, 11 canWebBuy, 13 the train's start date, 16/17 station numbers,
-21–33 seat counts by class, 35 seat type codes, 37 waitlist flag, 39 yp_info_new.
+A row is 58 `|`-joined fields as the live site sends them (see `sources.rail12306_rows` and
+../shared/data/12306/README.md): 0 secretStr, 1 the button text (预订, or `12月06日12:45起售`
+before the presale opens), 2 train_no, 3 code, 4/5 the train's origin/terminus, 6/7 this
+row's own stations, 8/9/10 depart/arrive/duration, 11 canWebBuy, 13 the train's start date,
+16/17 station numbers, 20–33 seat cells by class (never 候补: `无`, with the waitlist flags
+37/38), 35 seat type codes, 39 yp_info_new (counts capped at 21; 无座 as a count of 3000+
+under the code of the seat it stands in), 46 feature flags, 55 sale_time.
 """
 
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
@@ -16,16 +20,19 @@ from typing import Any
 from urllib.parse import quote
 
 from sources.models import SeatClass
-from sources.sandbox.inventory import SaleState, SeatInventory
-from sources.sandbox.timetable import Ride
+from sources.sandbox.inventory import PRESALE, SaleState, SeatInventory
+from sources.sandbox.timetable import Ride, Train
 from sources.stations import StationDirectory
 
-ROW_FIELDS = 57
+ROW_FIELDS = 58
 ERROR_PAGE = "/mormhweb/logFiles/error.html"
 COOKIE_NAMES = ("JSESSIONID", "route", "BIGipServerotn")
 PLENTY = 20  # 12306 prints "有" from this many seats up
+COUNT_CAP = 21  # yp_info_new never reports more seats than this
+NO_SEAT_MARK = 3000  # a yp_info_new count from here up is the 无座 price
 
 SEAT_FIELD: dict[SeatClass, int] = {
+    SeatClass.PREMIUM_FIRST: 20,
     SeatClass.PREMIUM_SLEEPER: 21,
     SeatClass.SOFT_SLEEPER: 23,
     SeatClass.SOFT_SEAT: 24,
@@ -41,6 +48,7 @@ SEAT_FIELD: dict[SeatClass, int] = {
 SEAT_CODE: dict[SeatClass, str] = {
     SeatClass.BUSINESS: "9",
     SeatClass.PREMIUM: "P",
+    SeatClass.PREMIUM_FIRST: "D",
     SeatClass.FIRST: "M",
     SeatClass.SECOND: "O",
     SeatClass.PREMIUM_SLEEPER: "6",
@@ -53,25 +61,50 @@ SEAT_CODE: dict[SeatClass, str] = {
 }
 _SEAT_TEXT = {
     SaleState.SOLD_OUT: "无",
-    SaleState.WAITLIST: "候补",
+    SaleState.WAITLIST: "无",  # waitlisting shows in fields 37/38, never in the cell
     SaleState.NOT_ON_SALE: "*",
     SaleState.CLOSED: "无",
 }
+_FEATURES = {"G": "0#1#0#0#z#0#z#z", "D": "0#0#0#0#z#0#z#z"}  # 复兴号 on the G trains
+_CONVENTIONAL_FEATURES = "0#0#0#0#z#0#z#z"
 
 
 def seat_text(seat: SeatInventory) -> str:
-    """The seat cell: "有", a count, "无", "候补" or "*"."""
+    """The seat cell: "有", a count, "无" or "*"."""
     if seat.state is SaleState.AVAILABLE:
         return "有" if seat.remaining >= PLENTY else str(seat.remaining)
     return _SEAT_TEXT[seat.state]
 
 
-def yp_info_new(seats: Iterable[SeatInventory]) -> str:
+def no_seat_stands_in(seats: Sequence[SeatInventory]) -> SeatClass:
+    """The class whose code carries the 无座 price: 二等座 on EMUs, else 硬座."""
+    classes = {s.seat_class for s in seats}
+    return SeatClass.SECOND if SeatClass.SECOND in classes else SeatClass.HARD_SEAT
+
+
+def yp_info_new(seats: Sequence[SeatInventory]) -> str:
     """10-character chunks: seat code, price in jiao (5 digits), seats left (4 digits)."""
-    return "".join(
-        f"{SEAT_CODE[s.seat_class]}{round(s.price * 10):05d}{min(s.remaining, 9999):04d}"
-        for s in seats
-    )
+    chunks = []
+    for seat in seats:
+        left = min(seat.remaining, COUNT_CAP) if seat.purchasable else 0
+        code = SEAT_CODE[seat.seat_class]
+        if seat.seat_class is SeatClass.NO_SEAT:
+            code, left = SEAT_CODE[no_seat_stands_in(seats)], NO_SEAT_MARK + left
+        chunks.append(f"{code}{round(seat.price * 10):05d}{left:04d}")
+    return "".join(chunks)
+
+
+def sale_time(ride: Ride) -> str:
+    """Field 55: when the ride went (or goes) on sale, `YYYYMMDDHHMM`."""
+    return (ride.depart_at - PRESALE).strftime("%Y%m%d%H%M")
+
+
+def button_text(ride: Ride, seats: Sequence[SeatInventory]) -> str:
+    """Field 1: 预订, or the moment sale opens (`12月06日12:45起售`)."""
+    if any(s.state is SaleState.NOT_ON_SALE for s in seats):
+        opens = ride.depart_at - PRESALE
+        return f"{opens.month:02d}月{opens.day:02d}日{opens:%H:%M}起售"
+    return "预订"
 
 
 def can_web_buy(seats: Sequence[SeatInventory]) -> str:
@@ -81,13 +114,13 @@ def can_web_buy(seats: Sequence[SeatInventory]) -> str:
 
 
 def row(ride: Ride, seats: Sequence[SeatInventory]) -> str:
-    """One result row (57 fields) for `ride` with its current `seats`."""
+    """One result row (58 fields) for `ride` with its current `seats`."""
     train = ride.train
     fields = [""] * ROW_FIELDS
     prices = yp_info_new(seats)
     codes = "".join(SEAT_CODE[s.seat_class] for s in seats if s.seat_class is not SeatClass.NO_SEAT)
     fields[0] = _secret(ride)
-    fields[1] = "预订"
+    fields[1] = button_text(ride, seats)
     fields[2] = train.train_no
     fields[3] = train.code
     fields[4] = train.origin.telecode
@@ -108,14 +141,23 @@ def row(ride: Ride, seats: Sequence[SeatInventory]) -> str:
     fields[19] = "0"
     for seat in seats:
         fields[SEAT_FIELD[seat.seat_class]] = seat_text(seat)
-    fields[34] = "".join(f"{c}0" for c in codes)
+    fields[34] = "".join(f"{SEAT_CODE[s.seat_class]}0" for s in seats)
     fields[35] = codes
     fields[36] = "0"
-    fields[37] = "1" if any(s.state is SaleState.WAITLIST for s in seats) else "0"
+    waitlist = any(s.state is SaleState.WAITLIST for s in seats)
+    fields[37] = "1" if waitlist else "0"
+    if waitlist:  # the sold-out classes that cannot be waitlisted
+        fields[38] = "".join(
+            SEAT_CODE[s.seat_class] for s in seats if s.state is SaleState.SOLD_OUT
+        )
     fields[39] = prices
     fields[40] = "0"
-    fields[44] = "1"
-    fields[46] = "#1#0#0#z#0#z#z"
+    fields[45] = "1"
+    fields[46] = _FEATURES.get(train.kind, _CONVENTIONAL_FEATURES)
+    fields[49] = "CHN,CHN"
+    fields[52] = "N#N#"
+    fields[55] = sale_time(ride)
+    fields[56] = "Y"
     return "|".join(fields)
 
 
@@ -180,10 +222,159 @@ def _secret(ride: Ride) -> str:
 def broken_bodies(rows: list[str], station_names: dict[str, str]) -> list[bytes]:
     """Three malformed 200 bodies a real gateway has produced: no data, short rows, cut off."""
     no_data = {"httpstatus": 200, "messages": "", "status": True}
-    short = success_body([r.rsplit("|", 30)[0] for r in rows] or ["|预订|short"], station_names)
+    short = success_body([r.rsplit("|", 31)[0] for r in rows] or ["|预订|short"], station_names)
     whole = json.dumps(success_body(rows, station_names), ensure_ascii=False).encode()
     return [
         json.dumps(no_data).encode(),
         json.dumps(short, ensure_ascii=False).encode(),
         whole[: max(10, len(whole) // 2)],
     ]
+
+
+# -- the other public endpoints ---------------------------------------------------------
+
+
+def train_search_body(trains: Iterable[Train], date: dt.date) -> dict[str, Any]:
+    """`search/v1/train/search`: every train whose code starts with the keyword."""
+    return {
+        "data": [
+            {
+                "date": date.strftime("%Y%m%d"),
+                "from_station": t.origin.name,
+                "station_train_code": t.code,
+                "to_station": t.terminus.name,
+                "total_num": str(len(t.stops)),
+                "train_no": t.train_no,
+            }
+            for t in trains
+        ],
+        "status": True,
+        "errorMsg": "",
+    }
+
+
+def stop_list_body(train: Train, from_code: str, to_code: str) -> dict[str, Any]:
+    """`czxx/queryByTrainNo`: every stop; `isEnabled` marks the asked segment."""
+    codes = [s.station.telecode for s in train.stops]
+    first = codes.index(from_code) if from_code in codes else 0
+    last = codes.index(to_code) if to_code in codes else len(codes) - 1
+    rows = []
+    for i, stop in enumerate(train.stops):
+        origin, terminus = i == 0, i == len(train.stops) - 1
+        dwell = int((stop.depart - stop.arrive).total_seconds()) // 60
+        row = {
+            "arrive_time": "----" if origin else f"{stop.arrive:%H:%M}",
+            "station_name": stop.station.name,
+            "start_time": f"{stop.arrive:%H:%M}" if terminus else f"{stop.depart:%H:%M}",
+            "stopover_time": "----" if origin or terminus else f"{dwell}分钟",
+            "station_no": f"{stop.number:02d}",
+            "isEnabled": first <= i <= last,
+        }
+        if origin:
+            row |= {
+                "start_station_name": train.origin.name,
+                "end_station_name": train.terminus.name,
+                "station_train_code": train.code,
+                "train_class_name": {"G": "高速", "D": "动车"}.get(train.kind, "快速"),
+                "service_type": "2",
+            }
+        rows.append(row)
+    return {
+        "validateMessagesShowId": "_validatorMessage",
+        "status": True,
+        "httpstatus": 200,
+        "data": {"data": rows},
+        "messages": [],
+    }
+
+
+LC_INIT_PAGE = """<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>中转换乘</title>
+<script>var lc_search_url = '{path}';</script></head><body></body></html>"""
+
+
+def transfer_leg(ride: Ride, seats: Sequence[SeatInventory]) -> dict[str, Any]:
+    """One `fullList` leg, its fields named as in queryLeftNewDTO."""
+    fields = row(ride, seats).split("|")
+    named = {
+        "station_train_code": ride.train.code,
+        "train_no": ride.train.train_no,
+        "start_station_telecode": ride.train.origin.telecode,
+        "end_station_telecode": ride.train.terminus.telecode,
+        "from_station_telecode": ride.board.station.telecode,
+        "from_station_name": ride.board.station.name,
+        "to_station_telecode": ride.alight.station.telecode,
+        "to_station_name": ride.alight.station.name,
+        "start_time": fields[8],
+        "arrive_time": fields[9],
+        "lishi": fields[10],
+        "start_train_date": fields[13],
+        "from_station_no": fields[16],
+        "to_station_no": fields[17],
+        "yp_info_new": fields[39],
+        "dw_flag": fields[46],
+    }
+    for name, index in LEG_CELLS.items():
+        named[name] = fields[index] or "--"
+    return named
+
+
+LEG_CELLS = {
+    "swz_num": 32,
+    "tz_num": 25,
+    "gg_num": 20,
+    "zy_num": 31,
+    "ze_num": 30,
+    "gr_num": 21,
+    "rw_num": 23,
+    "srrb_num": 33,
+    "yw_num": 28,
+    "rz_num": 24,
+    "yz_num": 29,
+    "wz_num": 26,
+}
+
+
+def transfer_plan(
+    first: Ride, second: Ride, seats: tuple[Sequence[SeatInventory], Sequence[SeatInventory]]
+) -> dict[str, Any]:
+    """One `middleList` entry: the two legs and the change between them."""
+    wait = int((second.depart_at - first.arrive_at).total_seconds()) // 60
+    total = int((second.arrive_at - first.depart_at).total_seconds()) // 60
+    same = first.alight.station.telecode == second.board.station.telecode
+    return {
+        "train_date": first.depart_at.date().isoformat(),
+        "middle_date": second.depart_at.date().isoformat(),
+        "arrive_date": second.arrive_at.date().isoformat(),
+        "start_time": f"{first.depart_at:%H:%M}",
+        "arrive_time": f"{second.arrive_at:%H:%M}",
+        "from_station_code": first.board.station.telecode,
+        "from_station_name": first.board.station.name,
+        "middle_station_code": first.alight.station.telecode,
+        "middle_station_name": first.alight.station.name,
+        "end_station_code": second.alight.station.telecode,
+        "end_station_name": second.alight.station.name,
+        "first_train_no": first.train.train_no,
+        "second_train_no": second.train.train_no,
+        "same_station": "0" if same else "1",
+        "same_train": "N",
+        "train_count": 2,
+        "wait_time": f"{wait // 60}小时{wait % 60}分" if wait >= 60 else f"{wait}分钟",
+        "wait_time_minutes": wait,
+        "all_lishi": f"{total // 60}小时{total % 60}分",
+        "all_lishi_minutes": total,
+        "fullList": [transfer_leg(first, seats[0]), transfer_leg(second, seats[1])],
+    }
+
+
+def transfer_body(plans: list[dict[str, Any]], next_index: int | None) -> dict[str, Any]:
+    """A page of `lcquery/queryG`; `can_query` Y and `result_index` when more follow."""
+    return {
+        "data": {
+            "middleList": plans,
+            "can_query": "Y" if next_index is not None else "N",
+            "result_index": next_index if next_index is not None else len(plans),
+        },
+        "status": True,
+        "errorMsg": "",
+    }

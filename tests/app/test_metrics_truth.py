@@ -13,7 +13,7 @@ from tests.clocks import FakeTime
 TODAY = "2026-12-01"
 # Two attempts open the breaker; no retries, so each query is one attempt.
 BRITTLE = {"breaker_failures": 2, "breaker_cooldown_s": 30, "retries": 0, "rate_per_s": 1000}
-OVERRIDES = {"sandbox-12306": BRITTLE, "sandbox-partner": {"rate_per_s": 1000}}
+OVERRIDES = {"sandbox-12306": BRITTLE, "sandbox-juhe": {"rate_per_s": 1000}}
 
 
 def http_count(state: object, endpoint: str, method: str, status: str) -> float:

@@ -44,7 +44,7 @@ async def test_a_bookable_train_is_confirmed_live() -> None:
         assert body["price"] == pick["price"] and body["checked_at"]
         assert (
             sample(state, "railtrip_source_requests_total", source="sandbox-12306", outcome="ok")
-            == 2
+            == 3  # the session init, the search, the live re-check
         )
 
 
@@ -89,7 +89,7 @@ async def test_sources_down_is_503_even_though_the_cache_holds_the_train() -> No
     time = FakeTime()
     async with running(time=time) as (client, _):
         pick = await _bookable_second_class(client)
-        for vendor in ("12306", "partner"):
+        for vendor in ("12306", "juhe"):
             await client.post(f"/sandbox/{vendor}/faults", json={"error_rate": 1})
         cached = await client.get(
             "/v1/tickets", params={"origin": "北京", "destination": "上海", "date": DAY}
@@ -97,3 +97,23 @@ async def test_sources_down_is_503_even_though_the_cache_holds_the_train() -> No
         assert cached.json()["freshness"] == "cached"
         r = await client.post("/v1/bookings/precheck", json=check(pick["train"]))
     assert r.status_code == 503 and r.json()["code"] == "no_live_answer"
+
+
+async def test_a_seat_not_yet_on_sale_is_409_not_on_sale_with_its_sale_time() -> None:
+    last = "2026-12-15"  # the last date on sale; the clock says 2026-12-01 08:00
+    async with running() as (client, _):
+        offers = (
+            await client.get(
+                "/v1/tickets", params={"origin": "北京", "destination": "上海", "date": last}
+            )
+        ).json()["offers"]
+        later = next(
+            o
+            for o in offers
+            if o["on_sale_at"] and any(s["seat_class"] == "second" for s in o["seats"])
+        )
+        assert later["depart_at"][11:16] > "08:00"
+        r = await client.post("/v1/bookings/precheck", json=check(later["train_number"], date=last))
+    body = r.json()
+    assert r.status_code == 409 and body["reason"] == "not_on_sale"
+    assert body["on_sale_at"].startswith("2026-12-01T") and "尚未开售" in body["message"]

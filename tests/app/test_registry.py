@@ -18,13 +18,13 @@ def test_fault_knobs_are_read_from_dotenv_and_the_environment_wins(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (tmp_path / ".env").write_text(
-        "RAILTRIP_SANDBOX_PARTNER_ERROR_RATE=1\nRAILTRIP_SANDBOX_12306_LATENCY_MS=50\n"
+        "RAILTRIP_SANDBOX_JUHE_ERROR_RATE=1\nRAILTRIP_SANDBOX_12306_LATENCY_MS=50\n"
     )
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("RAILTRIP_SANDBOX_12306_LATENCY_MS", "7")
     # The suite reads no `.env` unless a test asks for one, as this one does.
     mounts = build_sandbox(Settings(_env_file=".env"), curated_directory(), Runtime())
-    assert mounts.faults["partner"].knobs()["error_rate"] == 1
+    assert mounts.faults["juhe"].knobs()["error_rate"] == 1
     assert mounts.faults["12306"].knobs()["latency_ms"] == 7
 
 
@@ -36,9 +36,10 @@ def test_only_enabled_sandbox_vendors_are_mounted() -> None:
     assert list(mounts.transports) == ["http://sandbox-12306.internal"]
 
 
-async def test_a_partner_without_a_base_url_is_refused_at_start_up() -> None:
+async def test_juhe_without_an_api_key_is_refused_at_start_up(monkeypatch) -> None:
+    monkeypatch.delenv("RAILTRIP_JUHE_API_KEY", raising=False)
     async with httpx.AsyncClient() as client:
-        with pytest.raises(ValueError, match="RAILTRIP_PARTNER_BASE_URL"):
+        with pytest.raises(ValueError, match="RAILTRIP_JUHE_API_KEY"):
             build_sources(
-                Settings(sources=["partner"]), client, curated_directory(), Metrics(), Runtime()
+                Settings(sources=["juhe"]), client, curated_directory(), Metrics(), Runtime()
             )

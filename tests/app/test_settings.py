@@ -33,8 +33,8 @@ def test_overrides_for_an_unknown_source_are_refused() -> None:
 def test_an_invalid_per_source_variable_refuses_the_whole_snapshot(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setenv("RAILTRIP_SANDBOX_PARTNER_RATE_PER_S", "-5")
-    with pytest.raises(ValueError, match="sandbox-partner"):
+    monkeypatch.setenv("RAILTRIP_SANDBOX_JUHE_RATE_PER_S", "-5")
+    with pytest.raises(ValueError, match="sandbox-juhe"):
         Settings()
 
 

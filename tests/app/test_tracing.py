@@ -26,7 +26,7 @@ from app.state import AppState, Runtime
 from tests.clocks import FakeTime
 
 TODAY = "2026-12-01"
-SOURCES = ("sandbox-12306", "sandbox-partner")
+SOURCES = ("sandbox-12306", "sandbox-juhe")
 FAST = {name: {"rate_per_s": 1000} for name in SOURCES}
 
 
@@ -87,7 +87,7 @@ async def test_each_plan_is_one_trace_with_a_span_per_upstream_request(exporter)
         # One CLIENT span per request a sandbox vendor received, all inside the plan.
         assert upstream > 0 and len(clients) == upstream
         hosts = {httpx.URL(str((s.attributes or {})["http.url"])).host for s in clients}
-        assert hosts == {"sandbox-12306.internal", "sandbox-partner.internal"}
+        assert hosts == {"sandbox-12306.internal", "sandbox-juhe.internal"}
         assert all(s.parent is not None for s in clients)
 
 

@@ -12,7 +12,7 @@ from tests.chaos.conftest import assert_honest_freshness, running, sample, ticke
 
 pytestmark = pytest.mark.chaos
 
-SOURCES = ("sandbox-12306", "sandbox-partner")
+SOURCES = ("sandbox-12306", "sandbox-juhe")
 FAST_BREAKERS = {
     name: {"breaker_failures": 3, "breaker_cooldown_s": 0.2, "rate_per_s": 100.0}
     for name in SOURCES
@@ -38,7 +38,7 @@ async def test_outage_serves_stale_then_unavailable_and_breakers_close_after_rec
             assert response.json()["freshness"] == "realtime"
             before[tuple(params.values())] = response.json()["offers"]
 
-        for vendor in ("12306", "partner"):
+        for vendor in ("12306", "juhe"):
             await set_faults(client, vendor, error_rate=1.0)
 
         for params in seen:
@@ -68,7 +68,7 @@ async def test_outage_serves_stale_then_unavailable_and_breakers_close_after_rec
                 > 0
             ), "an open breaker should have refused calls during the outage"
 
-        for vendor in ("12306", "partner"):
+        for vendor in ("12306", "juhe"):
             await set_faults(client, vendor, error_rate=0.0)
 
         # Poll, bounded: the half-open probe may go out only after the 0.2 s cool-down.
@@ -103,7 +103,7 @@ async def test_plan_during_a_full_outage_is_cached_for_seen_routes_and_explained
         assert live.status_code == 200 and live.json()["itinerary"] is not None
         assert live.json()["freshness"] == "realtime"
 
-        for vendor in ("12306", "partner"):
+        for vendor in ("12306", "juhe"):
             await set_faults(client, vendor, error_rate=1.0)
 
         cached = await client.post("/v1/plan", json=seen)

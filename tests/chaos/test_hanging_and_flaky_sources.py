@@ -35,9 +35,9 @@ WORKERS = 4
 
 
 def test_hanging_and_flaky_sources_answer_within_deadline_with_retries_counted():
-    """12306 never answers (hang_rate=1), the partner answers 429/500 to ~30% of requests:
-    each response is back within the query deadline, the hanging source is reported
-    timeout/unavailable, the partner ok/realtime whenever it answered, and its retries show
+    """12306 never answers (hang_rate=1), juhe answers a spent quota or an error to ~30% of
+    requests: each response is back within the query deadline, the hanging source is reported
+    timeout/unavailable, juhe ok/realtime whenever it answered, and its retries show
     in `railtrip_source_requests_total`."""
     run_on_virtual_time(hanging_and_flaky_scenario())
 
@@ -47,14 +47,14 @@ async def hanging_and_flaky_scenario() -> None:
     per_source = {"timeout_s": 0.5, "rate_per_s": 50.0}
     settings = Settings(
         query_deadline_s=DEADLINE_S,
-        source_overrides={"sandbox-12306": per_source, "sandbox-partner": per_source},
+        source_overrides={"sandbox-12306": per_source, "sandbox-juhe": per_source},
     )
     # Breakers, caches and durations on the same virtual clock as the deadlines.
     runtime = Runtime(clock=lambda: NOW, monotonic=loop.time)
     async with running(settings, runtime) as (app, client):
         for vendor, knobs in (
             ("12306", {"hang_rate": 1.0}),
-            ("partner", {"rate_limit_rate": 0.15, "error_rate": 0.15}),
+            ("juhe", {"rate_limit_rate": 0.15, "error_rate": 0.15}),
         ):
             response = await client.post(f"/sandbox/{vendor}/faults", json=knobs)
             assert response.status_code == 200
@@ -98,13 +98,13 @@ async def hanging_and_flaky_scenario() -> None:
             else:
                 assert flaky["freshness"] == "unavailable"
                 assert body["freshness"] in {"cached", "unavailable"}
-        assert answered >= QUERIES // 2, f"the partner answered only {answered}/{QUERIES}"
+        assert answered >= QUERIES // 2, f"juhe answered only {answered}/{QUERIES}"
 
-        partner = source_attempts(app, "sandbox-partner")
-        reached = sum(n for outcome, n in partner.items() if outcome != "circuit_open")
-        assert partner["error"] + partner["rate_limited"] > 0, partner
+        juhe = source_attempts(app, "sandbox-juhe")
+        reached = sum(n for outcome, n in juhe.items() if outcome != "circuit_open")
+        assert juhe["error"] + juhe["rate_limited"] > 0, juhe
         assert reached > QUERIES, f"retries should add attempts beyond {QUERIES} queries"
-        assert reached <= state_faults_requests(app, "partner"), partner
+        assert reached <= state_faults_requests(app, "juhe"), juhe
 
         stuck = source_attempts(app, "sandbox-12306")
         assert stuck["ok"] == 0 and stuck["timeout"] > 0, stuck

@@ -78,7 +78,7 @@ async def test_redis_killed_and_restarted_under_load_never_5xx_and_l2_returns(ow
     settings = Settings(
         redis_url=own_redis.url,
         memory_ttl_s=0.5,  # short L1, so repeated queries keep reaching L2 through the outage
-        source_overrides={"sandbox-12306": fast, "sandbox-partner": fast},
+        source_overrides={"sandbox-12306": fast, "sandbox-juhe": fast},
     )
     direct = aioredis.Redis.from_url(own_redis.url, socket_timeout=1.0)
     run = Run()
@@ -142,7 +142,7 @@ async def test_l2_reconnects_from_ticket_traffic_alone_without_readyz(own_redis)
     fast = {"rate_per_s": 100.0}
     settings = Settings(
         redis_url=own_redis.url,
-        source_overrides={"sandbox-12306": fast, "sandbox-partner": fast},
+        source_overrides={"sandbox-12306": fast, "sandbox-juhe": fast},
     )
     direct = aioredis.Redis.from_url(own_redis.url, socket_timeout=1.0)
     async with running(settings) as (app, client):
@@ -181,7 +181,7 @@ async def test_chat_degrades_to_single_turn_while_redis_is_down_and_resumes_afte
     fast = {"rate_per_s": 100.0}
     settings = Settings(
         redis_url=own_redis.url,
-        source_overrides={"sandbox-12306": fast, "sandbox-partner": fast},
+        source_overrides={"sandbox-12306": fast, "sandbox-juhe": fast},
     )
     async with running(settings) as (app, client):
         await asyncio.to_thread(own_redis.stop)

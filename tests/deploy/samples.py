@@ -11,7 +11,7 @@ def sampled_metrics() -> Metrics:
     m.cache_requests.labels(tier="memory", result="hit").inc()
     m.cache_requests.labels(tier="redis", result="stale").inc()
     m.source_requests.labels(source="sandbox-12306", outcome="ok").inc()
-    m.source_requests.labels(source="partner", outcome="circuit_open").inc()
+    m.source_requests.labels(source="juhe", outcome="circuit_open").inc()
     m.source_duration.labels(source="sandbox-12306").observe(0.12)
     m.responses.labels(endpoint="/v1/tickets", freshness="realtime").inc()
     m.responses.labels(endpoint="/v1/bookings/precheck", freshness="unavailable").inc()

@@ -20,7 +20,7 @@ from tests.app.apps import running
 from tests.deploy.conftest import RULES, run_promtool
 
 TODAY = "2026-12-01"
-FAST = {name: {"rate_per_s": 1000} for name in ("sandbox-12306", "sandbox-partner")}
+FAST = {name: {"rate_per_s": 1000} for name in ("sandbox-12306", "sandbox-juhe")}
 # A three-turn chat that asks twice before it plans, and a turn that is out of scope.
 THREE_TURNS = ("我想去上海玩", "从北京出发", "12月5日走")
 REFUSED = "帮我订个酒店"
@@ -30,7 +30,7 @@ async def chat_scenario(redis_url: str, *, sources_fail: bool) -> str:
     """Two three-turn chats and one refusal against the real app; returns its /metrics."""
     async with running(Settings(source_overrides=FAST, redis_url=redis_url)) as (client, _):
         if sources_fail:
-            for vendor in ("12306", "partner"):
+            for vendor in ("12306", "juhe"):
                 faults = await client.post(f"/sandbox/{vendor}/faults", json={"error_rate": 1})
                 assert faults.status_code == 200
         for _ in range(2):

@@ -92,7 +92,7 @@ def test_embedded_example_is_the_embedded_default(clean_environ: None) -> None:
     default = Settings(_env_file=None)  # type: ignore[call-arg]
     assert settings == default
     values = assignments(path)
-    for vendor in ("12306", "partner"):
+    for vendor in ("12306", "juhe"):
         faults = FaultConfig.from_env(vendor, values)
         assert faults.latency_ms == 0
 

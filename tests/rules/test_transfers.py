@@ -66,3 +66,37 @@ def test_connect_keeps_only_catchable_pairs_and_every_first_train_gets_its_best_
     assert ("G101", "G7001") not in {route.trains for route in routes}  # 15 minutes
     assert found.earliest == min(route.arrive for route in routes)
     assert found.fastest == min(route.arrive - route.depart for route in routes)
+
+
+def test_two_changes_chain_three_rides_each_change_catchable_and_plan_uses_them():
+    from rules import plan
+    from rules.transfers import connect_twice
+    from tests.rules.factory import WUHAN, ZHENGZHOU_EAST
+
+    request = TripRequest(origin="北京", destination="武汉", depart_date=DAY, return_trip=False)
+    entries = book(
+        offer("G101", BEIJING_SOUTH, NANJING_SOUTH, "08:00", "11:30"),
+        offer("D301", NANJING_SOUTH, ZHENGZHOU_EAST, "12:00", "15:00"),
+        offer("D303", NANJING_SOUTH, ZHENGZHOU_EAST, "11:40", "14:30"),  # 10 min: too short
+        offer("G501", ZHENGZHOU_EAST, WUHAN, "15:30", "17:30"),
+        offer("G503", ZHENGZHOU_EAST, WUHAN, "21:30", "23:30"),  # 6 h 30 wait: too long
+    )
+    legs = {key.destination: entry for key, entry in entries.items()}
+
+    def rides(city: str, first: bool, last: bool):
+        entry = legs[city]
+        found, _ = build_rides(
+            entry.key, entry.offers, "realtime", request, DEFAULT_RULES, NOW,
+            depart_window=first, arrive_window=last,
+        )  # fmt: skip
+        return found
+
+    routes = connect_twice(
+        0, rides("南京", True, False), rides("郑州", False, False), rides("武汉", False, True),
+        request, DEFAULT_RULES,
+    )  # fmt: skip
+    assert [route.trains for route in routes] == [("G101", "D301", "G501")]
+    result = plan(request, entries, now=NOW)
+    assert result.itineraries
+    assert [leg.train_number for leg in result.itineraries[0].legs] == ["G101", "D301", "G501"]
+    assert len(result.itineraries[0].transfers) == 2

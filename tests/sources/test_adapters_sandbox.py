@@ -14,10 +14,10 @@ from sources.errors import (
     SourceRateLimited,
     SourceServerError,
 )
+from sources.juhe import JuheSource
 from sources.models import SHANGHAI, SeatClass, TicketQuery, TrainOffer
-from sources.partner import PartnerSource
 from sources.rail12306 import Rail12306Source
-from sources.sandbox import FaultConfig, create_12306_app, create_partner_app
+from sources.sandbox import FaultConfig, create_12306_app, create_juhe_app
 from sources.stations import curated_directory
 
 NOW = dt.datetime(2026, 12, 1, 10, 0, tzinfo=SHANGHAI)
@@ -39,8 +39,8 @@ def faults_12306() -> FaultConfig:
 
 
 @pytest.fixture
-def faults_partner() -> FaultConfig:
-    return FaultConfig("partner", seed=1)
+def faults_juhe() -> FaultConfig:
+    return FaultConfig("juhe", seed=1)
 
 
 @pytest.fixture
@@ -53,11 +53,11 @@ async def rail(faults_12306: FaultConfig) -> AsyncIterator[Rail12306Source]:
 
 
 @pytest.fixture
-async def partner(faults_partner: FaultConfig) -> AsyncIterator[PartnerSource]:
-    app = create_partner_app(faults=faults_partner, clock=clock, sleep=no_sleep)
+async def juhe(faults_juhe: FaultConfig) -> AsyncIterator[JuheSource]:
+    app = create_juhe_app(faults=faults_juhe, clock=clock, sleep=no_sleep)
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app)) as client:
-        yield PartnerSource(
-            "sandbox-partner", client, "http://sandbox-partner", curated_directory(), clock
+        yield JuheSource(
+            "sandbox-juhe", client, "http://sandbox-juhe", curated_directory(), "k", clock
         )
 
 
@@ -65,7 +65,7 @@ def in_city(offer: TrainOffer, origin: str, destination: str) -> bool:
     return (offer.origin_station.city, offer.destination_station.city) == (origin, destination)
 
 
-async def test_rail12306_reads_the_sandbox_through_init_and_c_url(rail, faults_12306):
+async def test_rail12306_reads_the_sandbox_at_the_path_its_init_page_names(rail, faults_12306):
     offers = await rail.search(BEIJING_SHANGHAI)
     assert len(offers) >= 20
     assert any(o.train_type == "G" for o in offers)
@@ -78,7 +78,6 @@ async def test_rail12306_reads_the_sandbox_through_init_and_c_url(rail, faults_1
     await rail.search(BEIJING_SHANGHAI)
     assert faults_12306.requests_by_path == {
         "/otn/leftTicket/init": 1,
-        "/otn/leftTicket/query": 1,
         "/otn/leftTicket/queryG": 2,
     }
 
@@ -91,34 +90,34 @@ async def test_overnight_sandbox_trains_arrive_the_next_day(rail):
         assert offer.arrive_at - offer.depart_at == dt.timedelta(minutes=offer.duration_min)
 
 
-async def test_partner_reads_the_sandbox(partner, faults_partner):
-    offers = await partner.search(BEIJING_SHANGHAI)
+async def test_juhe_reads_the_sandbox(juhe, faults_juhe):
+    offers = await juhe.search(BEIJING_SHANGHAI)
     assert len(offers) >= 20
     assert all(in_city(o, "北京", "上海") for o in offers)
-    assert all(o.sources == ("sandbox-partner",) for o in offers)
-    assert faults_partner.requests_total == 1
+    assert all(o.sources == ("sandbox-juhe",) for o in offers)
+    assert faults_juhe.requests_total == 1
 
 
-async def test_both_adapters_see_the_same_rides_and_prices(rail, partner):
+async def test_both_adapters_see_the_same_rides_and_prices(rail, juhe):
     from_12306 = {o.ride_key: o for o in await rail.search(BEIJING_SHANGHAI)}
-    from_partner = {o.ride_key: o for o in await partner.search(BEIJING_SHANGHAI)}
-    assert from_12306.keys() == from_partner.keys()
+    from_juhe = {o.ride_key: o for o in await juhe.search(BEIJING_SHANGHAI)}
+    assert from_12306.keys() == from_juhe.keys()
     for key, offer in from_12306.items():
-        twin = from_partner[key]
+        twin = from_juhe[key]
         assert (twin.depart_at, twin.arrive_at, twin.duration_min) == (
             offer.depart_at,
             offer.arrive_at,
             offer.duration_min,
         )
-        partner_prices = {s.seat_class: s.price for s in twin.seats}
+        juhe_prices = {s.seat_class: s.price for s in twin.seats}
         for seat in offer.seats:
-            if seat.seat_class in partner_prices:
-                assert partner_prices[seat.seat_class] == seat.price, (key, seat.seat_class)
+            if seat.seat_class in juhe_prices:
+                assert juhe_prices[seat.seat_class] == seat.price, (key, seat.seat_class)
 
 
-async def test_train_type_filter_reaches_both_sandboxes(rail, partner):
+async def test_train_type_filter_reaches_both_sandboxes(rail, juhe):
     query = TicketQuery(origin="BJP", destination="SHH", date=DATE, train_types={"Z", "T", "K"})
-    for adapter in (rail, partner):
+    for adapter in (rail, juhe):
         offers = await adapter.search(query)
         assert offers
         assert {o.train_type for o in offers} <= {"Z", "T", "K"}
@@ -152,18 +151,18 @@ async def test_sandbox_12306_malformed_bodies_never_crash(rail, faults_12306):
     assert outcomes == ["SourceBlocked", "SourceParseError", "SourceBlocked"]
 
 
-async def test_sandbox_partner_429_carries_retry_after(partner, faults_partner):
-    faults_partner.update(rate_limit_rate=1)
-    with pytest.raises(SourceRateLimited) as info:
-        await partner.search(BEIJING_SHANGHAI)
-    assert info.value.retry_after == 1.0
+async def test_sandbox_juhe_quota_spent_is_rate_limited(juhe, faults_juhe):
+    faults_juhe.update(rate_limit_rate=1)
+    with pytest.raises(SourceRateLimited, match="10012"):
+        await juhe.search(BEIJING_SHANGHAI)
 
 
-async def test_sandbox_partner_errors_and_malformed_bodies_are_classified(partner, faults_partner):
-    faults_partner.update(error_rate=1)
-    with pytest.raises(SourceServerError):
-        await partner.search(BEIJING_SHANGHAI)
-    faults_partner.update(error_rate=0, malformed_rate=1)
+async def test_sandbox_juhe_errors_and_malformed_bodies_are_classified(juhe, faults_juhe):
+    faults_juhe.update(error_rate=1)
+    for _ in range(2):  # error_code 10014, then an HTTP 502
+        with pytest.raises(SourceServerError):
+            await juhe.search(BEIJING_SHANGHAI)
+    faults_juhe.update(error_rate=0, malformed_rate=1)
     for _ in range(3):
         with pytest.raises(SourceParseError):
-            await partner.search(BEIJING_SHANGHAI)
+            await juhe.search(BEIJING_SHANGHAI)

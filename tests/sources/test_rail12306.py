@@ -7,6 +7,8 @@ import datetime as dt
 import json
 import re
 import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -19,6 +21,7 @@ from hypothesis import strategies as st
 from pytest_httpx import HTTPXMock
 
 from sources.errors import (
+    QueryRefused,
     SourceBlocked,
     SourceConnectionError,
     SourceParseError,
@@ -41,13 +44,16 @@ from sources.stations import StationDirectory
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "rail12306"
 BASE = "https://kyfw.12306.test"
 INIT = re.compile(r"^https://kyfw\.12306\.test/otn/leftTicket/init$")
-QUERY = re.compile(r"^https://kyfw\.12306\.test/otn/leftTicket/query\?")
-QUERY_G = re.compile(r"^https://kyfw\.12306\.test/otn/leftTicket/queryG\?")
+QUERY = re.compile(r"^https://kyfw\.12306\.test/otn/leftTicket/queryG\?")
+STALE = re.compile(r"^https://kyfw\.12306\.test/otn/leftTicket/query\?")
+QUERY_Z = re.compile(r"^https://kyfw\.12306\.test/otn/leftTicket/queryZ\?")
 ANY_QUERY = re.compile(r"^https://kyfw\.12306\.test/otn/leftTicket/query[A-Za-z]*\?")
 FETCHED_AT = dt.datetime(2026, 12, 1, 10, 0, tzinfo=SHANGHAI)
 DATE = dt.date(2026, 12, 4)
 SAME_DAY_QUERY = TicketQuery(origin="BJP", destination="SHH", date=DATE)
 INIT_COOKIES = [("Set-Cookie", "JSESSIONID=S1; Path=/otn"), ("Set-Cookie", "route=r1; Path=/")]
+REAL_DATE = dt.date(2025, 12, 20)
+REAL_FETCHED_AT = dt.datetime(2025, 12, 19, 9, 0, tzinfo=SHANGHAI)
 
 # A deliberately small directory: 上海南 (SNH) is missing, as a station might be in production.
 DIRECTORY = StationDirectory(
@@ -143,12 +149,13 @@ def test_sleeper_train_with_eleven_character_price_chunks():
     }
 
 
-def test_not_on_sale_waitlist_zero_and_sold_out_cells():
+def test_not_on_sale_waitlist_from_the_flags_zero_and_sold_out_cells():
     assert seats_of(recorded_offers()["K1806"]) == {
-        SeatClass.SOFT_SLEEPER: (SeatStatus.SOLD_OUT, None, 453.0),  # "*"
-        SeatClass.HARD_SLEEPER: (SeatStatus.WAITLIST, None, 293.0),  # "候补"
-        SeatClass.HARD_SEAT: (SeatStatus.SOLD_OUT, 0, 164.5),  # "0"
-        SeatClass.NO_SEAT: (SeatStatus.SOLD_OUT, 0, 164.5),  # "无"
+        SeatClass.SOFT_SLEEPER: (SeatStatus.NOT_ON_SALE, None, 453.0),  # "*"
+        # "无", and field 37 is 1 with 3 (硬卧) not among field 38's codes: waitlist
+        SeatClass.HARD_SLEEPER: (SeatStatus.WAITLIST, None, 293.0),
+        SeatClass.HARD_SEAT: (SeatStatus.SOLD_OUT, 0, 164.5),  # "0", code 1 listed in 38
+        SeatClass.NO_SEAT: (SeatStatus.SOLD_OUT, 0, 164.5),  # "无", code W listed in 38
     }
 
 
@@ -180,8 +187,8 @@ def test_classes_a_train_does_not_offer_are_omitted():
         ("12", (SeatStatus.AVAILABLE, 12)),
         ("0", (SeatStatus.SOLD_OUT, 0)),
         ("无", (SeatStatus.SOLD_OUT, 0)),
-        ("*", (SeatStatus.SOLD_OUT, None)),
-        ("候补", (SeatStatus.WAITLIST, None)),
+        ("*", (SeatStatus.NOT_ON_SALE, None)),
+        ("候补", None),  # real rows never print it
         ("", None),
         ("--", None),
         ("？", None),
@@ -198,8 +205,24 @@ def test_seat_cell_values(cell, expected):
         ("O0553000021M0933000012", {SeatClass.SECOND: 553.0, SeatClass.FIRST: 933.0}),
         ("1017750000W01775000", {SeatClass.HARD_SEAT: 177.5}),  # a truncated chunk is lost
         ("1017750000O017753000", {SeatClass.HARD_SEAT: 177.5, SeatClass.NO_SEAT: 177.5}),
-        # alignment lost: the damaged tail is dropped rather than misread as a 无座 price
-        ("1017750000O01775003000", {SeatClass.HARD_SEAT: 177.5}),
+        # a damaged chunk is skipped and decoding resumes at the next letter code
+        ("1017750000MX0933O055300021", {SeatClass.HARD_SEAT: 177.5, SeatClass.SECOND: 553.0}),
+        # unknown codes (H 其他, a new letter) keep their place: neighbours are unharmed
+        (
+            "9233700001H012340000D147100004",
+            {SeatClass.BUSINESS: 2337.0, SeatClass.PREMIUM_FIRST: 1471.0},
+        ),
+        ("Q012340005O066900021", {SeatClass.SECOND: 669.0}),
+        # the full code table: 二等包座 S, 一等卧 I, 二等卧 J, 高级动卧 A
+        (
+            "S070000010I080000005J050000003A150000001",
+            {
+                SeatClass.SECOND: 700.0,
+                SeatClass.SOFT_SLEEPER: 800.0,
+                SeatClass.HARD_SLEEPER: 500.0,
+                SeatClass.PREMIUM_SLEEPER: 1500.0,
+            },
+        ),
         ("", {}),
         ("garbage", {}),
     ],
@@ -208,7 +231,7 @@ def test_price_chunks_of_ten_and_eleven_characters(text, expected):
     assert parse_prices(text) == expected
 
 
-@given(st.text(alphabet="0123456789OMPW9F|x", max_size=60))
+@given(st.text(alphabet="0123456789OMPWDSHIJAF|x", max_size=60))
 def test_price_parsing_never_crashes_on_odd_input(text):
     prices = parse_prices(text)
     assert all(price >= 0 for price in prices.values())
@@ -295,8 +318,8 @@ async def test_search_inits_first_then_queries_with_the_session_cookies(httpx_mo
     requests = httpx_mock.get_requests()
     assert [r.url.path for r in requests] == [
         "/otn/leftTicket/init",
-        "/otn/leftTicket/query",
-        "/otn/leftTicket/query",
+        "/otn/leftTicket/queryG",
+        "/otn/leftTicket/queryG",
     ]
     assert requests[1].headers["Cookie"] == requests[2].headers["Cookie"]
     assert set(requests[1].headers["Cookie"].split("; ")) == {"JSESSIONID=S1", "route=r1"}
@@ -310,7 +333,7 @@ async def test_concurrent_first_searches_share_one_init(httpx_mock, client):
     await asyncio.gather(*(adapter.search(SAME_DAY_QUERY) for _ in range(3)))
     paths = [r.url.path for r in httpx_mock.get_requests()]
     assert paths.count("/otn/leftTicket/init") == 1
-    assert paths.count("/otn/leftTicket/query") == 3
+    assert paths.count("/otn/leftTicket/queryG") == 3
 
 
 async def test_query_sends_browser_headers_and_parameters_in_12306_order(httpx_mock, client):
@@ -328,12 +351,35 @@ async def test_query_sends_browser_headers_and_parameters_in_12306_order(httpx_m
     assert query.headers["User-Agent"].startswith("Mozilla/5.0 (Windows NT")
 
 
-async def test_c_url_is_followed_once_and_remembered_for_later_queries(httpx_mock, client):
-    mock_init(httpx_mock)
-    mock_payload(httpx_mock, "c_url_redirect.json")
-    mock_payload(httpx_mock, "beijing_shanghai_2026-12-04.json", QUERY_G)
-    mock_payload(httpx_mock, "empty_result.json", QUERY_G)
+def mock_bare_init(httpx_mock: HTTPXMock) -> None:
+    """An init page that names no query path: the adapter keeps the one it has."""
+    httpx_mock.add_response(url=INIT, text="<html></html>", headers=INIT_COOKIES)
+
+
+async def test_the_first_query_goes_to_queryG_and_the_init_page_can_name_another(
+    httpx_mock, client
+):
+    httpx_mock.add_response(
+        url=INIT, text="<script>var CLeftTicketUrl = 'leftTicket/queryZ';</script>"
+    )
+    mock_payload(httpx_mock, "empty_result.json", QUERY_Z)
     adapter = source(client)
+    assert adapter.query_suffix == "queryG"
+    assert await adapter.search(SAME_DAY_QUERY) == []
+    assert adapter.query_suffix == "queryZ"
+
+
+async def test_a_302_to_the_current_path_is_a_move_followed_once_and_remembered(httpx_mock, client):
+    mock_bare_init(httpx_mock)
+    httpx_mock.add_response(
+        url=STALE,
+        status_code=302,
+        headers={"Location": "leftTicket/queryG?leftTicketDTO.train_date=2026-12-04"},
+    )
+    mock_payload(httpx_mock, "beijing_shanghai_2026-12-04.json")
+    mock_payload(httpx_mock, "empty_result.json")
+    adapter = source(client)
+    adapter.query_suffix = "query"  # as the live site answers a client that still uses it
     assert len(await adapter.search(SAME_DAY_QUERY)) == 6
     assert adapter.query_suffix == "queryG"
     assert await adapter.search(SAME_DAY_QUERY) == []
@@ -346,12 +392,37 @@ async def test_c_url_is_followed_once_and_remembered_for_later_queries(httpx_moc
     ]
 
 
-async def test_a_second_c_url_in_a_row_is_a_block_not_a_loop(httpx_mock, client):
+async def test_an_absolute_302_to_another_query_path_is_a_move_too(httpx_mock, client):
     mock_init(httpx_mock)
-    mock_payload(httpx_mock, "c_url_redirect.json")
-    mock_payload(httpx_mock, "c_url_redirect.json", QUERY_G)
+    httpx_mock.add_response(
+        url=QUERY,
+        status_code=302,
+        headers={"Location": "https://kyfw.12306.test/otn/leftTicket/queryZ?x=1"},
+    )
+    mock_payload(httpx_mock, "empty_result.json", QUERY_Z)
+    adapter = source(client)
+    assert await adapter.search(SAME_DAY_QUERY) == []
+    assert adapter.query_suffix == "queryZ"
+
+
+async def test_the_older_c_url_answer_is_a_move_too(httpx_mock, client):
+    mock_bare_init(httpx_mock)
+    mock_payload(httpx_mock, "c_url_redirect.json", STALE)
+    mock_payload(httpx_mock, "beijing_shanghai_2026-12-04.json")
+    adapter = source(client)
+    adapter.query_suffix = "query"
+    assert len(await adapter.search(SAME_DAY_QUERY)) == 6
+    assert adapter.query_suffix == "queryG"
+
+
+async def test_a_second_move_in_a_row_is_a_block_not_a_loop(httpx_mock, client):
+    mock_bare_init(httpx_mock)
+    mock_payload(httpx_mock, "c_url_redirect.json", STALE)
+    httpx_mock.add_response(url=QUERY, status_code=302, headers={"Location": "leftTicket/queryZ"})
+    adapter = source(client)
+    adapter.query_suffix = "query"
     with pytest.raises(SourceBlocked, match="again"):
-        await source(client).search(SAME_DAY_QUERY)
+        await adapter.search(SAME_DAY_QUERY)
     assert len(httpx_mock.get_requests()) == 3
 
 
@@ -360,6 +431,62 @@ async def test_c_url_outside_the_left_ticket_query_is_refused(httpx_mock, client
     httpx_mock.add_response(url=QUERY, json={"status": False, "c_url": "../../evil"})
     with pytest.raises(SourceParseError, match="c_url"):
         await source(client).search(SAME_DAY_QUERY)
+
+
+@pytest.mark.parametrize(
+    "location", ["/mormhweb/logFiles/error.html", "https://www.12306.cn/mormhweb/ntce/"]
+)
+async def test_a_302_to_an_error_or_notice_page_is_a_block(httpx_mock, client, location):
+    mock_init(httpx_mock)
+    httpx_mock.add_response(url=QUERY, status_code=302, headers={"Location": location})
+    with pytest.raises(SourceBlocked, match="302"):
+        await source(client).search(SAME_DAY_QUERY)
+    assert len(httpx_mock.get_requests()) == 2  # no retry of its own
+
+
+async def test_a_date_not_on_sale_is_refused_before_any_request(httpx_mock, client):
+    adapter = source(client)  # its clock says 2026-12-01: the last date on sale is 12-15
+    for day in (dt.date(2026, 12, 16), dt.date(2026, 11, 30)):
+        with pytest.raises(QueryRefused, match="not on sale"):
+            await adapter.search(TicketQuery(origin="BJP", destination="SHH", date=day))
+    assert httpx_mock.get_requests() == []
+
+
+async def test_the_session_is_refreshed_after_ten_minutes_through_the_pacer(httpx_mock, client):
+    mock_init(httpx_mock)
+    mock_init(httpx_mock)
+    httpx_mock.add_response(url=QUERY, json=load("empty_result.json"), is_reusable=True)
+    now = [0.0]
+    pacer = CountingPacer()
+    adapter = Rail12306Source(
+        "rail12306",
+        client,
+        BASE,
+        DIRECTORY,
+        clock=lambda: FETCHED_AT,
+        monotonic=lambda: now[0],
+        pacer=pacer,
+    )
+    await adapter.search(SAME_DAY_QUERY)  # init + query: the query is the extra request
+    now[0] = 599.0
+    await adapter.search(SAME_DAY_QUERY)  # same session: one request, the attempt's own
+    now[0] = 600.0
+    await adapter.search(SAME_DAY_QUERY)  # refreshed: init + query again
+    paths = [r.url.path for r in httpx_mock.get_requests()]
+    assert paths.count("/otn/leftTicket/init") == 2 and len(paths) == 5
+    assert pacer.extra == 2 and adapter.sessions_started == 2
+
+
+class CountingPacer:
+    """A `RequestPacer` that counts the extra requests it admits."""
+
+    def __init__(self) -> None:
+        self.extra = 0
+
+    @asynccontextmanager
+    async def extra_request(self) -> AsyncIterator[None]:
+        self.extra += 1
+        yield
 
 
 async def test_redirect_to_the_error_page_is_a_block_and_the_next_search_reinits(
@@ -539,7 +666,6 @@ async def test_adapter_against_a_plain_http_server_returns_correct_offers(fake_1
 
     assert [path.split("?")[0] for path, _ in seen] == [
         "/otn/leftTicket/init",
-        "/otn/leftTicket/query",
         "/otn/leftTicket/queryG",
         "/otn/leftTicket/queryG",
     ]
@@ -568,7 +694,7 @@ async def test_adapter_against_a_plain_http_server_returns_correct_offers(fake_1
         944,
     )
     assert seats_of(k1806) == {
-        SeatClass.SOFT_SLEEPER: (SeatStatus.SOLD_OUT, None, 453.0),
+        SeatClass.SOFT_SLEEPER: (SeatStatus.NOT_ON_SALE, None, 453.0),
         SeatClass.HARD_SLEEPER: (SeatStatus.WAITLIST, None, 293.0),
         SeatClass.HARD_SEAT: (SeatStatus.SOLD_OUT, 0, 164.5),
         SeatClass.NO_SEAT: (SeatStatus.SOLD_OUT, 0, 164.5),

@@ -8,8 +8,10 @@ from pathlib import Path
 import httpx
 import pytest
 
+from sources.data.build_stations import official_rows
 from sources.stations import (
     CURATED_CSV,
+    OFFICIAL_CSV,
     PROVINCIAL_CAPITALS,
     AmbiguousStationError,
     StationDirectory,
@@ -17,17 +19,25 @@ from sources.stations import (
     UnknownStationError,
     ascii_key,
     curated_directory,
+    default_directory,
     edit_distance,
     load_directory,
     normalise_input,
     parse_official_records,
     parse_station_name_js,
+    refresh_directory,
 )
 
 # A verbatim subset of the official list (tests/fixtures/trim_station_list.py writes it), so
 # no test depends on, or skips without, the full list kept beside the checkout.
 OFFICIAL_JS = Path(__file__).parents[1] / "fixtures" / "station_name_trimmed.js"
 SAMPLE_JS = Path(__file__).parents[1] / "fixtures" / "station_name_sample.js"
+# The full list, beside the checkout: only the check that the committed official CSV is
+# derived from it reads it (nothing else can stand in for it there).
+FULL_OFFICIAL_JS = Path(__file__).parents[3] / "shared" / "data" / "station_name.js"
+needs_official = pytest.mark.skipif(
+    not FULL_OFFICIAL_JS.exists(), reason=f"official station list not present at {FULL_OFFICIAL_JS}"
+)
 
 # Station names the sandbox timetable runs trains between: each must exist exactly so.
 TIMETABLE_NAMES = """
@@ -525,8 +535,75 @@ def test_official_list_loads_every_record() -> None:
 # -- loading ------------------------------------------------------------------------------
 
 
-async def test_load_directory_without_location_is_the_curated_directory() -> None:
-    assert await load_directory(None) is curated_directory()
+async def test_load_directory_without_location_is_the_default_directory() -> None:
+    assert await load_directory(None) is default_directory()
+
+
+def test_the_default_directory_is_every_official_station_with_the_curated_ranking() -> None:
+    full = default_directory()
+    assert len(full) == 3364
+    assert {s.telecode for s in curated_directory()} <= {s.telecode for s in full}
+    assert full.resolve("北京通州").telecode == "BUI"  # opened after the curated table
+    assert full.resolve("北京").telecode == "BJP"
+    # the curated order still ranks a city's stations: 北京南 before the newer ones
+    names = [s.name for s in full.in_city("北京")]
+    assert names.index("北京南") < names.index("北京通州")
+    assert full.resolve("beijingnan").telecode == "VNP"
+
+
+@needs_official
+def test_the_committed_official_csv_is_what_the_build_script_derives() -> None:
+    text = FULL_OFFICIAL_JS.read_text(encoding="utf-8")
+    with OFFICIAL_CSV.open(encoding="utf-8", newline="") as fh:
+        assert list(csv.DictReader(fh)) == official_rows(text)
+
+
+def js_of(*records: str) -> str:
+    return "var station_names ='" + "".join(records) + "';"
+
+
+# A list of the official size in the official format, written from the bundled directory (the
+# refresh refuses lists much shorter than the real one).
+FULL_JS = js_of(
+    *(
+        f"@{s.initials}|{s.name}|{s.telecode}|{s.pinyin}|{s.initials}|{i}|0000|{s.city}|||"
+        for i, s in enumerate(default_directory())
+    )
+)
+
+
+async def test_refresh_takes_the_live_list_and_caches_it_on_disk(tmp_path: Path) -> None:
+    transport = httpx.MockTransport(lambda request: httpx.Response(200, text=FULL_JS))
+    cache = tmp_path / "cache" / "station_name.js"
+    async with httpx.AsyncClient(transport=transport) as client:
+        directory, origin = await refresh_directory("https://x.test/s.js", cache, client)
+    assert origin == "live" and len(directory) == 3364
+    assert cache.read_text(encoding="utf-8") == FULL_JS
+
+
+async def test_refresh_falls_back_to_the_disk_cache_then_to_the_bundled_list(
+    tmp_path: Path,
+) -> None:
+    transport = httpx.MockTransport(lambda request: httpx.Response(503))
+    cache = tmp_path / "station_name.js"
+    async with httpx.AsyncClient(transport=transport) as client:
+        directory, origin = await refresh_directory("https://x.test/s.js", cache, client)
+        assert origin.startswith("bundled") and "503" in origin
+        assert directory is default_directory()
+        cache.write_text(FULL_JS, encoding="utf-8")
+        directory, origin = await refresh_directory("https://x.test/s.js", cache, client)
+    assert origin.startswith("disk cache") and len(directory) == 3364
+
+
+async def test_a_truncated_live_list_is_not_taken(tmp_path: Path) -> None:
+    short = js_of("@bjb|北京北|VAP|beijingbei|bjb|0|0357|北京|||")
+    transport = httpx.MockTransport(lambda request: httpx.Response(200, text=short))
+    async with httpx.AsyncClient(transport=transport) as client:
+        directory, origin = await refresh_directory(
+            "https://x.test/s.js", tmp_path / "s.js", client
+        )
+    assert origin.startswith("bundled") and directory is default_directory()
+    assert not (tmp_path / "s.js").exists()
 
 
 async def test_load_directory_reads_a_station_name_js_file() -> None:

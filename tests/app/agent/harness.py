@@ -19,7 +19,7 @@ NOW = dt.datetime(2026, 12, 1, 8, 0, tzinfo=SHANGHAI)
 TODAY = "2026-12-01"
 # Generous limits so the sandbox answers fast; the limits themselves are tested elsewhere.
 FAST_SOURCES: dict[str, dict[str, object]] = {
-    name: {"rate_per_s": 1000.0, "concurrency": 50} for name in ("sandbox-12306", "sandbox-partner")
+    name: {"rate_per_s": 1000.0, "concurrency": 50} for name in ("sandbox-12306", "sandbox-juhe")
 }
 
 

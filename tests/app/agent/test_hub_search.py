@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 
-from app.agent.fallback import hub_follow_legs, hub_probe_legs, overnight_follow_legs
+from app.agent.fallback import (
+    hub_follow_legs,
+    hub_probe_legs,
+    overnight_follow_legs,
+    topology_transfer_legs,
+)
 from rules import MAJOR_HUBS, LegKey, TripRequest
 
 DAY = dt.date(2026, 12, 5)
@@ -54,3 +59,37 @@ def test_next_day_second_halves_are_asked_only_where_a_first_half_runs_overnight
         LegKey("西宁", "乌鲁木齐", DAY): {DAY},
     }
     assert overnight_follow_legs(request, [0], arrivals) == [LegKey("兰州", "乌鲁木齐", next_day)]
+
+
+class _Lines:
+    """A topology from direct pairs `{(a, b): (km, trains)}`."""
+
+    def __init__(self, links: dict[tuple[str, str], tuple[int, int]]) -> None:
+        self.links = links
+
+    def reach(self, city: str) -> dict[str, tuple[int, int]]:
+        return {b: v for (a, b), v in self.links.items() if a == city}
+
+    def reached_from(self, city: str) -> dict[str, tuple[int, int]]:
+        return {a: v for (a, b), v in self.links.items() if b == city}
+
+
+def test_topology_hubs_are_asked_one_at_a_time_then_two_changes_with_the_second_stage():
+    topology = _Lines(
+        {
+            ("北京", "长沙"): (1600, 30),
+            ("长沙", "昆明"): (1200, 20),
+            ("北京", "怀化"): (1900, 10),
+            ("怀化", "昆明"): (1000, 10),
+            ("北京", "郑州"): (700, 50),
+            ("郑州", "贵阳"): (1500, 10),
+            ("贵阳", "昆明"): (500, 30),
+        }
+    )
+    one_way = TripRequest(origin="北京", destination="昆明", depart_date=DAY, return_trip=False)
+    legs, hubs = topology_transfer_legs(one_way, [0], topology)
+    assert hubs == ["长沙"]
+    assert legs == [LegKey("北京", "长沙", DAY), LegKey("长沙", "昆明", DAY)]
+    legs, hubs = topology_transfer_legs(one_way, [0], topology, tried=("长沙",))
+    assert hubs[0] == "怀化" and {"郑州", "贵阳"} <= set(hubs)
+    assert LegKey("郑州", "贵阳", DAY + dt.timedelta(days=1)) in legs

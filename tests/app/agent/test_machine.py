@@ -144,12 +144,23 @@ async def test_a_loop_that_never_ends_stops_at_the_step_bound_with_a_clear_answe
 
     monkeypatch.setattr(machine_module, "next_relaxation", always_again)
     tickets = FakeTickets()
-    reply = await agent(tickets, max_steps=7).run(AgentInput(today=TODAY, intent=one_way()))
-    assert reply.agent.steps == 7
-    assert len(reply.agent.trace) == 7
+    metrics = Metrics()
+    reply = await agent(tickets, max_steps=7, metrics=metrics).run(
+        AgentInput(today=TODAY, intent=one_way())
+    )
+    # decisions are PARSE and each FALLBACK; QUERY and EVALUATE carry them out
+    states = [s.state for s in reply.agent.trace]
+    assert states[:3] == ["PARSE_INTENT", "QUERY_TICKETS", "EVALUATE_OPTIONS"]
+    assert sum(s not in ("QUERY_TICKETS", "EVALUATE_OPTIONS") for s in states) == 7
+    assert reply.agent.steps == len(states)
     assert reply.itinerary is None
-    assert reply.summary.startswith("抱歉，规划步骤已达上限（7步）")
-    assert texts.STEP_BOUND.format(steps=7) in reply.warnings
+    said = texts.STEP_BOUND.format(steps=7, legs=len(set(tickets.asked)), offers=0)
+    assert reply.summary.startswith(said) and said in reply.warnings
+    assert "规划步骤已达上限" not in reply.summary
+    assert (
+        metrics.registry.get_sample_value("railtrip_degradations_total", {"kind": "step_bound"})
+        == 1
+    )
 
 
 async def test_a_state_that_raises_is_visible_in_trace_and_log_and_ends_clearly(

@@ -10,10 +10,26 @@ import json
 import pytest
 
 from app.intent import evaluate
+from app.intent.model import TravelIntent
 from app.intent.offline import parse_offline
 from tests.app.intent.conftest import FIXTURES
 
 EVAL_SET = FIXTURES / "eval.jsonl"
+# The items written before the extended TravelIntent of issue 11. The items after them
+# (dev-099…, heldout-056…) label its new fields and new wordings of the old ones; they are
+# that issue's acceptance set, measured by `python -m app eval-intent` against its targets
+# (held-out: per field >= 0.97, exact match >= 0.90), so the 95% gate below covers only these.
+PRE_EXTENSION_ITEMS = {"dev": 98, "heldout": 55}
+EXTENDED_FIELDS = (
+    "exclude_seat_classes",
+    "exclude_train_types",
+    "seat_classes",
+    "return_window",
+    "arrive_date",
+    "order",
+    "invalid_train_numbers",
+    "out_of_scope_topics",
+)
 PHRASE_FAMILIES = {
     "date_start",
     "date_end",
@@ -49,9 +65,41 @@ def test_set_is_large_enough_with_a_held_out_split_and_covers_every_phrase_famil
     assert {c.expected.get("kind") for c in cases} >= {"plan_trip", "query_tickets", "out_of_scope"}
 
 
+def _pre_extension(case: evaluate.EvalCase) -> bool:
+    return int(case.id.rsplit("-", 1)[1]) <= PRE_EXTENSION_ITEMS[case.split]
+
+
+def test_set_has_the_sizes_of_issue_11_and_labels_every_extended_field_in_both_splits():
+    cases = evaluate.load_cases(EVAL_SET)
+    for split, size in (("dev", 400), ("heldout", 150)):
+        in_split = [c for c in cases if c.split == split]
+        assert len(in_split) >= size
+        for name in EXTENDED_FIELDS:
+            labelled = [c for c in in_split if name in c.expected]
+            assert len(labelled) >= 5, (split, name)  # several wordings each
+            assert len({c.text for c in labelled}) == len(labelled)
+
+
+def test_a_field_the_model_lacks_is_scored_wrong_not_raised():
+    case = evaluate.EvalCase(
+        id="x",
+        split="dev",
+        today=dt.date(2026, 11, 30),
+        text="明天北京到上海，不要无座",
+        expected={"origin": "北京", "no_such_field": ["no_seat"]},
+    )
+    intent = TravelIntent(origin="北京")
+    report = evaluate.score([case], [intent])
+    assert report.right == {"origin": 1, "no_such_field": 0}
+    assert report.exact_rate == 0.0
+
+
 @pytest.mark.parametrize("split", ["dev", "heldout"])
-def test_offline_parser_reaches_95_percent_per_field_accuracy(directory, split):
-    cases = evaluate.load_cases(EVAL_SET, (split,))
+def test_offline_parser_reaches_95_percent_per_field_accuracy_on_the_pre_extension_items(
+    directory, split
+):
+    cases = [c for c in evaluate.load_cases(EVAL_SET, (split,)) if _pre_extension(c)]
+    assert len(cases) == PRE_EXTENSION_ITEMS[split]
 
     async def parse(text: str, today: dt.date):
         return parse_offline(text, today, directory)

@@ -13,6 +13,7 @@ from app.tickets.breaker import BreakerState, CircuitBreaker
 from app.tickets.fanout import fan_out
 from app.tickets.guard import CircuitOpenError, GuardedSource
 from sources.errors import (
+    QueryRefused,
     SourceBlocked,
     SourceParseError,
     SourceRateLimited,
@@ -42,7 +43,8 @@ def attempts(metrics: Metrics, source: str, outcome: str) -> float:
 async def test_transient_errors_are_retried_with_growing_backoff() -> None:
     time = FakeTime()
     src = FakeSource(
-        "s", script=[SourceServerError("s", "HTTP 502", 502), SourceBlocked("s", "HTML page")]
+        "s",
+        script=[SourceServerError("s", "HTTP 502", 502), SourceRateLimited("s", "HTTP 429")],
     )
     guarded, metrics = guard(src, time, retries=2)
     offers = await guarded.search(query())
@@ -52,6 +54,48 @@ async def test_transient_errors_are_retried_with_growing_backoff() -> None:
     assert attempts(metrics, "s", "error") == 1
     assert attempts(metrics, "s", "rate_limited") == 1
     assert attempts(metrics, "s", "ok") == 1
+
+
+async def test_a_block_is_not_retried_at_once_and_opens_the_breaker_for_minutes() -> None:
+    time = FakeTime()
+    src = FakeSource("s", script=[SourceBlocked("s", "302 to error.html")])
+    guarded, metrics = guard(src, time, retries=2, block_cooldown_s=300)
+    with pytest.raises(SourceBlocked):
+        await guarded.search(query())
+    assert len(src.calls) == 1 and time.sleeps == []  # no retry, no backoff sleep
+    assert attempts(metrics, "s", "rate_limited") == 1
+    assert guarded.breaker.state is BreakerState.OPEN
+    time.advance(299)
+    with pytest.raises(CircuitOpenError):
+        await guarded.search(query())
+    assert len(src.calls) == 1 and attempts(metrics, "s", "circuit_open") == 1
+    time.advance(1)  # the block cool-down is over: one probe goes out and succeeds
+    assert await guarded.search(query())
+    assert guarded.breaker.state is BreakerState.CLOSED
+
+
+async def test_a_query_refused_before_any_request_is_neither_counted_nor_a_failure() -> None:
+    time = FakeTime()
+    src = FakeSource("s", script=[QueryRefused("s", "2026-12-20 is not on sale")] * 6)
+    guarded, metrics = guard(src, time, retries=2, breaker_failures=1)
+    for _ in range(3):
+        with pytest.raises(QueryRefused):
+            await guarded.search(query())
+    assert len(src.calls) == 3  # permanent: not retried
+    assert sum(attempts(metrics, "s", o) for o in ("ok", "error", "rate_limited")) == 0
+    assert guarded.breaker.state is BreakerState.CLOSED
+
+
+async def test_extra_requests_inside_an_attempt_wait_for_the_limiter_and_are_counted() -> None:
+    # aiolimiter runs on the loop's real clock; at 50/s five requests need four intervals.
+    rate = 50.0
+    guarded, metrics = guard(FakeSource("s"), FakeTime(), rate_per_s=rate)
+    stamps: list[float] = []
+    for _ in range(5):
+        async with guarded.extra_request():
+            stamps.append(time.monotonic())
+    assert attempts(metrics, "s", "ok") == 5
+    assert stamps[-1] - stamps[0] >= 4 / rate * 0.95
 
 
 async def test_rate_limited_answers_honour_retry_after() -> None:

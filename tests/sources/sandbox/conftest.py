@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from sources.models import SHANGHAI
-from sources.sandbox import FaultConfig, Timetable, create_12306_app, create_partner_app
+from sources.sandbox import FaultConfig, Timetable, create_12306_app, create_juhe_app
 
 # Three days before the trip: presale is open and trains are part sold.
 NOW = dt.datetime(2026, 12, 1, 10, 3, tzinfo=SHANGHAI)
@@ -61,8 +61,8 @@ def faults_12306() -> FaultConfig:
 
 
 @pytest.fixture
-def faults_partner() -> FaultConfig:
-    return FaultConfig("partner", seed=7)
+def faults_juhe() -> FaultConfig:
+    return FaultConfig("juhe", seed=7)
 
 
 @pytest.fixture
@@ -71,8 +71,8 @@ def app_12306(faults_12306, clock, sleep, timetable):
 
 
 @pytest.fixture
-def app_partner(faults_partner, clock, sleep, timetable):
-    return create_partner_app(faults=faults_partner, clock=clock, sleep=sleep, timetable=timetable)
+def app_juhe(faults_juhe, clock, sleep, timetable):
+    return create_juhe_app(faults=faults_juhe, clock=clock, sleep=sleep, timetable=timetable)
 
 
 @pytest.fixture
@@ -84,6 +84,6 @@ async def rail(app_12306) -> AsyncIterator[httpx.AsyncClient]:
 
 
 @pytest.fixture
-async def partner(app_partner) -> AsyncIterator[httpx.AsyncClient]:
-    async with client_for(app_partner) as client:
+async def juhe(app_juhe) -> AsyncIterator[httpx.AsyncClient]:
+    async with client_for(app_juhe) as client:
         yield client

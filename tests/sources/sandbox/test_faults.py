@@ -17,20 +17,21 @@ def test_every_knob_defaults_to_zero():
 
 def test_knobs_are_read_from_the_vendor_environment_names():
     environ = {
-        "RAILTRIP_SANDBOX_PARTNER_LATENCY_MS": "250",
-        "RAILTRIP_SANDBOX_PARTNER_ERROR_RATE": "0.1",
-        "RAILTRIP_SANDBOX_PARTNER_RATE_LIMIT_RATE": "0.2",
-        "RAILTRIP_SANDBOX_PARTNER_MALFORMED_RATE": "0.3",
-        "RAILTRIP_SANDBOX_PARTNER_HANG_RATE": "0.05",
+        "RAILTRIP_SANDBOX_JUHE_LATENCY_MS": "250",
+        "RAILTRIP_SANDBOX_JUHE_ERROR_RATE": "0.1",
+        "RAILTRIP_SANDBOX_JUHE_RATE_LIMIT_RATE": "0.2",
+        "RAILTRIP_SANDBOX_JUHE_MALFORMED_RATE": "0.3",
+        "RAILTRIP_SANDBOX_JUHE_HANG_RATE": "0.05",
         "RAILTRIP_SANDBOX_12306_ERROR_RATE": "1",
     }
-    faults = FaultConfig.from_env("partner", environ)
+    faults = FaultConfig.from_env("juhe", environ)
     assert faults.knobs() == {
         "latency_ms": 250.0,
         "error_rate": 0.1,
         "rate_limit_rate": 0.2,
         "malformed_rate": 0.3,
         "hang_rate": 0.05,
+        "path_moved_rate": 0.0,
     }
     assert FaultConfig.from_env("12306", environ).error_rate == 1.0
     assert env_prefix("12306") == "RAILTRIP_SANDBOX_12306_"
@@ -74,7 +75,7 @@ def test_update_is_all_or_nothing():
 
 
 def test_a_rate_of_one_always_fires_and_is_counted():
-    faults = FaultConfig("partner", malformed_rate=1.0)
+    faults = FaultConfig("juhe", malformed_rate=1.0)
     assert [faults.decide() for _ in range(5)] == [Fault.MALFORMED] * 5
     assert faults.counters()["faults_injected"] == {"malformed": 5}
 
@@ -115,3 +116,10 @@ def test_request_counter_counts_total_and_per_path():
         faults.record(path)
     assert faults.counters()["requests_total"] == 3
     assert faults.counters()["requests_by_path"] == {"/a": 2, "/b": 1}
+
+
+def test_path_moved_is_a_12306_knob_only():
+    environ = {"RAILTRIP_SANDBOX_12306_PATH_MOVED_RATE": "0.25"}
+    assert FaultConfig.from_env("12306", environ).path_moved_rate == 0.25
+    with pytest.raises(ValueError, match="12306 knob"):
+        FaultConfig("juhe", path_moved_rate=0.5)

@@ -1,4 +1,4 @@
-"""Inventory drifts with time: deterministic per bucket, only ever going down, partner lagging."""
+"""Inventory drifts with time: deterministic per bucket, only ever going down, Juhe lagging."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 
 from sources.models import SHANGHAI
 from sources.sandbox.inventory import (
+    AGGREGATOR_LAG,
     BUCKET,
-    PARTNER_LAG,
     PRESALE,
     SaleState,
     bucket_start,
@@ -39,7 +39,9 @@ def test_counts_never_rise_as_departure_approaches(timetable):
     rides = beijing_shanghai(timetable)
     for ride in rides:
         opens = ride.train.departs_at - PRESALE
-        moments = [opens + dt.timedelta(hours=h) for h in range(0, 15 * 24, 7)]
+        moments = [
+            opens + dt.timedelta(hours=h) for h in range(0, int(PRESALE / dt.timedelta(hours=1)), 7)
+        ]
         moments += [ride.train.departs_at - dt.timedelta(minutes=m) for m in (90, 60, 30, 10)]
         for seat_class in ride.train.seat_classes:
             counts = [remaining_seats(ride.train, seat_class, t) for t in moments]
@@ -91,11 +93,11 @@ def test_presale_not_open_and_departed_trains_cannot_be_bought(timetable):
     assert all(s.remaining == 0 and not s.purchasable for s in early + gone)
 
 
-def test_partner_lag_reads_an_earlier_bucket(timetable):
+def test_aggregator_lag_reads_an_earlier_bucket(timetable):
     for ride in beijing_shanghai(timetable):
         now = ride.depart_at - dt.timedelta(hours=2)
-        lagged = ride_inventory(ride, now, lag=PARTNER_LAG)
-        assert lagged == ride_inventory(ride, now - PARTNER_LAG)
+        lagged = ride_inventory(ride, now, lag=AGGREGATOR_LAG)
+        assert lagged == ride_inventory(ride, now - AGGREGATOR_LAG)
         for late, early in zip(ride_inventory(ride, now), lagged, strict=True):
             assert late.remaining <= early.remaining
 

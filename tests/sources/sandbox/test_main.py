@@ -23,11 +23,11 @@ def test_serves_the_12306_vendor_on_the_given_port(served, monkeypatch):
     assert app.state.require_cookies is True
 
 
-def test_serves_the_partner_vendor(served):
-    cli.main(["--vendor", "partner", "--host", "0.0.0.0", "--port", "9002"])
+def test_serves_the_juhe_vendor(served):
+    cli.main(["--vendor", "juhe", "--host", "0.0.0.0", "--port", "9002"])
     ((app, options),) = served
     assert options["host"] == "0.0.0.0"
-    assert app.state.faults.vendor == "partner"
+    assert app.state.faults.vendor == "juhe"
 
 
 def test_unknown_vendor_is_a_usage_error(served):

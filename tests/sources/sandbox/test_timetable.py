@@ -1,4 +1,4 @@
-"""The sandbox timetable: deterministic, realistic corridors, city-wide ride search."""
+"""The sandbox timetable: the real network, deterministic, with a city-wide ride search."""
 
 from __future__ import annotations
 
@@ -9,15 +9,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sources.models import SeatClass
+from sources.models import SeatClass, Station, TrainOffer
 from sources.sandbox import Timetable
-from sources.sandbox.lines import LINES, station_names
-from sources.stations import curated_directory
+from sources.stations import StationDirectory, curated_directory
 
 from .conftest import TRIP
 
 WEEK = [TRIP + dt.timedelta(days=i) for i in range(7)]
 ROOT = Path(__file__).resolve().parents[3]
+NUMBER = TrainOffer.model_fields["train_number"].metadata[0].pattern
 
 
 def city(name: str) -> str:
@@ -31,10 +31,22 @@ def fingerprint(timetable: Timetable, date: dt.date) -> list[tuple]:
     ]
 
 
-def test_every_station_the_lines_name_is_in_the_directory():
+def clocks(ride) -> tuple[str, str, str, str]:
+    return (
+        ride.board.station.name,
+        ride.depart_at.strftime("%H:%M"),
+        ride.alight.station.name,
+        ride.arrive_at.strftime("%H:%M"),
+    )
+
+
+def test_the_directory_agrees_with_the_network_on_every_station_it_knows(timetable):
     directory = curated_directory()
-    missing = sorted(n for n in station_names() if directory.by_name(n) is None)
-    assert missing == []
+    known = [code for code in timetable.network.stations if directory.get(code)]
+    assert len(known) > 200
+    for code in known:
+        ours, theirs = timetable.network.stations[code], directory.get(code)
+        assert (ours.name, ours.city) == (theirs.name, theirs.city)
 
 
 def test_same_date_gives_the_same_timetable_in_separate_instances(timetable):
@@ -46,7 +58,8 @@ def test_timetable_does_not_depend_on_the_process_hash_seed(timetable):
         "import datetime as dt, hashlib\n"
         "from sources.sandbox import Timetable\n"
         "t = Timetable().trains(dt.date(2026, 12, 4))\n"
-        "print(hashlib.sha1(repr([(x.code, x.stops[0].depart) for x in t]).encode()).hexdigest())"
+        "print(hashlib.sha1(repr([(x.train_no, x.stops[0].depart) for x in t]).encode())"
+        ".hexdigest())"
     )
     digests = {
         subprocess.run(
@@ -62,85 +75,90 @@ def test_timetable_does_not_depend_on_the_process_hash_seed(timetable):
     assert len(digests) == 1
 
 
-def test_different_dates_may_run_different_trains(timetable):
-    sets = {tuple(t.code for t in timetable.trains(date)) for date in WEEK}
-    assert len(sets) > 1
-
-
-def test_train_numbers_are_unique_realistic_and_internal_ids_have_twelve_chars(timetable):
+def test_the_network_runs_thousands_of_real_trains_every_day(timetable):
     trains = timetable.trains(TRIP)
-    codes = [t.code for t in trains]
-    assert len(codes) == len(set(codes))
+    assert len(trains) > 7000
+    assert {t.kind for t in trains} >= set("GDCZTKS")
+    assert len({t.code for t in trains}) == len(trains)
     assert len({t.train_no for t in trains}) == len(trains)
-    assert {t.kind for t in trains} == set("GDCZTK")
     for train in trains:
-        assert re.fullmatch(r"[GDCZTK]\d{1,4}", train.code)
-        assert 1 <= int(train.code[1:]) <= 9999
-        assert len(train.train_no) == 12 and train.code in train.train_no
+        assert re.fullmatch(NUMBER, train.code), train.code
+        assert len(train.train_no) == 12 and train.codes[0] in train.train_no
 
 
-def test_beijing_to_shanghai_has_at_least_twenty_trains_with_g_trains_every_day(timetable):
+def test_g1_runs_beijing_south_to_shanghai_hongqiao_at_its_real_times(timetable):
     for date in WEEK:
-        rides = timetable.rides(city("北京"), city("上海"), date)
-        assert len(rides) >= 20, date
-        assert sum(r.train.kind == "G" for r in rides) >= 15
-        assert all(r.depart_at.date() == date for r in rides)
+        g1 = next(
+            r for r in timetable.rides(city("北京"), city("上海"), date) if r.train.code == "G1"
+        )
+        assert clocks(g1) == ("北京南", "09:00", "上海虹桥", "13:28")
+        assert g1.distance_km == 1318
+    stops = timetable.train("G1", TRIP).stops
+    assert [(s.station.name, f"{s.arrive:%H:%M}", f"{s.depart:%H:%M}") for s in stops] == [
+        ("北京南", "09:00", "09:00"),
+        ("济南西", "10:22", "10:24"),
+        ("上海虹桥", "13:28", "13:28"),
+    ]
 
 
-def test_both_directions_of_a_line_run(timetable):
-    assert len(timetable.rides(city("上海"), city("北京"), TRIP)) >= 20
-
-
-def test_departures_spread_over_the_day(timetable):
+def test_beijing_to_shanghai_has_dozens_of_g_trains_and_overnight_sleepers(timetable):
     rides = timetable.rides(city("北京"), city("上海"), TRIP)
+    assert sum(r.train.kind == "G" for r in rides) >= 30
+    assert all(r.depart_at.date() == TRIP for r in rides)
     hours = {r.depart_at.hour for r in rides}
     assert max(hours) - min(hours) >= 12
-    assert len(hours) >= 10
-
-
-def test_g_train_beijing_shanghai_takes_four_to_seven_hours(timetable):
-    for ride in timetable.rides(city("北京"), city("上海"), TRIP):
+    for ride in rides:
         if ride.train.kind == "G":
             assert 4 * 60 <= ride.duration_min <= 7 * 60, ride.train.code
-
-
-def test_overnight_sleeper_arrives_the_next_day(timetable):
-    rides = timetable.rides(city("北京"), city("上海"), TRIP)
-    sleepers = [r for r in rides if r.train.kind in "ZTK" and r.depart_at.hour >= 17]
-    assert sleepers
+    sleepers = [r for r in rides if r.depart_at.hour >= 18 and r.train.kind in "ZTKD"]
+    assert {"T109", "D701"} <= {r.train.code for r in sleepers}
     for ride in sleepers:
         assert ride.arrive_at.date() == TRIP + dt.timedelta(days=1)
-        assert SeatClass.HARD_SLEEPER in ride.train.seat_classes
-        assert SeatClass.HARD_SEAT in ride.train.seat_classes
-        assert ride.board.station.name == "北京" and ride.alight.station.name == "上海"
+        assert {SeatClass.SOFT_SLEEPER, SeatClass.HARD_SLEEPER, SeatClass.EMU_SLEEPER} & set(
+            ride.train.seat_classes
+        )
 
 
-def test_high_speed_trains_sell_business_first_and_second(timetable):
+def test_both_directions_run(timetable):
+    back = timetable.rides(city("上海"), city("北京"), TRIP)
+    assert "G2" in {r.train.code for r in back}
+    assert len(back) >= 30
+
+
+def test_seat_classes_follow_the_train_type(timetable):
     for train in timetable.trains(TRIP):
+        classes = set(train.seat_classes)
         if train.kind == "G":
-            assert {SeatClass.FIRST, SeatClass.SECOND} <= set(train.seat_classes)
-            assert {SeatClass.BUSINESS, SeatClass.PREMIUM} & set(train.seat_classes)
-        if train.kind in "ZTK":
-            assert not {SeatClass.SECOND, SeatClass.FIRST} & set(train.seat_classes)
+            assert classes == {
+                SeatClass.BUSINESS,
+                SeatClass.FIRST,
+                SeatClass.SECOND,
+                SeatClass.NO_SEAT,
+            }
+        elif train.kind in "ZTK":
+            assert {SeatClass.SOFT_SLEEPER, SeatClass.HARD_SLEEPER, SeatClass.HARD_SEAT} <= classes
+            assert not {SeatClass.SECOND, SeatClass.FIRST} & classes
 
 
-def test_prices_follow_distance_and_class_rates_in_half_yuan(timetable):
-    rides = timetable.rides(city("北京"), city("上海"), TRIP)
-    g = next(r for r in rides if r.train.kind == "G")
-    second = g.price(SeatClass.SECOND)
-    assert second == round(1318 * 0.46 * 2) / 2
-    assert g.price(SeatClass.FIRST) > second * 1.5
-    k = next(r for r in rides if r.train.kind in "ZTK")
-    assert k.price(SeatClass.HARD_SEAT) < k.price(SeatClass.HARD_SLEEPER)
-    assert k.price(SeatClass.HARD_SLEEPER) < k.price(SeatClass.SOFT_SLEEPER)
-    assert k.price(SeatClass.HARD_SEAT) < second / 2
-    for ride in rides:
+def test_prices_follow_the_published_rates_with_distance_bands(timetable):
+    g1 = next(r for r in timetable.rides("VNP", "AOH", TRIP) if r.train.code == "G1")
+    # 0.46 yuan/km, full to 500 km, -10 % to 1000 km, -15 % beyond: 1318 km
+    assert g1.price(SeatClass.SECOND) == round((500 + 500 * 0.9 + 318 * 0.85) * 0.46 * 2) / 2
+    assert g1.price(SeatClass.FIRST) > g1.price(SeatClass.SECOND) * 1.5
+    assert g1.price(SeatClass.BUSINESS) > g1.price(SeatClass.FIRST) * 1.9
+    z69 = timetable.rides(city("北京"), city("乌鲁木齐"), TRIP)[0]
+    assert z69.train.code == "Z69" and z69.distance_km == 3144
+    assert z69.price(SeatClass.HARD_SEAT) < z69.price(SeatClass.HARD_SLEEPER)
+    assert z69.price(SeatClass.HARD_SLEEPER) < z69.price(SeatClass.SOFT_SLEEPER)
+    # the long-distance taper: 3144 km of hard seat costs far less than 3144 x the base rate
+    assert z69.price(SeatClass.HARD_SEAT) < 3144 * 0.05861 * 2.2
+    for ride in timetable.rides(city("北京"), city("上海"), TRIP):
         for seat_class in ride.train.seat_classes:
             assert (ride.price(seat_class) * 2).is_integer()
 
 
 def test_d_trains_are_cheaper_per_km_than_g_trains(timetable):
-    rides = timetable.rides(city("上海"), city("成都"), TRIP)
+    rides = timetable.rides(city("上海"), city("杭州"), TRIP)
     per_km = {
         kind: min(r.price(SeatClass.SECOND) / r.distance_km for r in rides if r.train.kind == kind)
         for kind in "GD"
@@ -160,6 +178,12 @@ def test_a_station_code_stands_for_its_whole_city(timetable):
     assert [r.train.code for r in by_station] == [r.train.code for r in by_city]
 
 
+def test_a_ride_alights_at_a_station_named_after_the_city_before_a_county_station(timetable):
+    rides = timetable.rides(city("深圳"), city("桂林"), TRIP)
+    assert rides
+    assert {r.alight.station.name for r in rides} <= {"桂林", "桂林北", "桂林西"}
+
+
 def test_intermediate_stations_are_served_with_their_own_stops(timetable):
     rides = timetable.rides(city("济南"), city("南京"), TRIP)
     assert rides
@@ -168,63 +192,50 @@ def test_intermediate_stations_are_served_with_their_own_stops(timetable):
         assert 0 < ride.distance_km < ride.train.stops[-1].km + 1
 
 
-def test_not_every_train_stops_everywhere(timetable):
-    trains = [t for t in timetable.trains(TRIP) if t.line == "京沪高铁"]
-    assert len({len(t.stops) for t in trains}) > 3
-
-
-def test_every_pair_of_stations_on_a_line_has_a_train(timetable):
-    directory = curated_directory()
-    for line in LINES:
-        if line.name not in ("京沪高铁", "沪昆高铁", "兰新高铁"):
-            continue
-        names = [s.name for s in line.stops]
-        for i, a in enumerate(names):
-            for b in names[i + 1 :]:
-                x, y = directory.by_name(a), directory.by_name(b)
-                assert x and y
-                if x.city == y.city:
-                    continue
-                assert timetable.rides(x.telecode, y.telecode, TRIP), (line.name, a, b)
+def test_a_number_that_changes_en_route_is_the_one_valid_where_the_ride_boards(timetable):
+    first = next(
+        r for r in timetable.rides(city("宁波"), city("金华"), TRIP) if "K1075" in r.train.codes
+    )
+    later = next(
+        r for r in timetable.rides(city("株洲"), city("重庆"), TRIP) if "K1075" in r.train.codes
+    )
+    assert (first.train.code, later.train.code) == ("K1075", "K1078")
+    assert first.train.train_no == later.train.train_no
+    assert timetable.train("K1078", TRIP).train_no == first.train.train_no
 
 
 def test_boarding_mid_route_after_midnight_belongs_to_the_previous_days_train(timetable):
     rides = timetable.rides(city("武汉"), city("广州"), TRIP)
-    early = [r for r in rides if r.train.start_date == TRIP - dt.timedelta(days=1)]
+    early = [r for r in rides if r.train.start_date < TRIP]
     assert early
     for ride in early:
         assert ride.depart_at.date() == TRIP
-        assert ride.train.departs_at.date() == TRIP - dt.timedelta(days=1)
+        assert ride.train.departs_at.date() < TRIP
+
+
+def test_long_distance_routes_are_served_by_their_real_through_trains(timetable):
+    assert [r.train.code for r in timetable.rides(city("北京"), city("拉萨"), TRIP)] == ["Z21"]
+    z21 = timetable.rides(city("北京"), city("拉萨"), TRIP)[0]
+    assert z21.arrive_at.date() == TRIP + dt.timedelta(days=2)
+    assert timetable.rides(city("南京"), city("西安"), TRIP)
 
 
 def test_some_city_pairs_need_a_transfer(timetable):
-    assert timetable.rides(city("北京"), city("昆明"), TRIP) == []
-    assert timetable.rides(city("北京"), city("乌鲁木齐"), TRIP) == []
-    assert timetable.rides(city("北京"), city("长沙"), TRIP)
-    assert timetable.rides(city("长沙"), city("昆明"), TRIP)
+    assert timetable.rides(city("三亚"), city("哈尔滨"), TRIP) == []
+    assert timetable.rides(city("厦门"), city("西宁"), TRIP) == []
 
 
 def test_unknown_or_same_city_codes_give_no_rides(timetable):
     assert timetable.rides("XXX", city("上海"), TRIP) == []
     assert timetable.rides("VNP", "BJP", TRIP) == []
+    assert timetable.train("G99999", TRIP) is None
 
 
-def test_a_small_directory_just_shortens_the_lines():
-    from sources.stations import StationDirectory
-
-    directory = curated_directory()
-    small = StationDirectory(
-        s for s in directory if s.name in {"北京南", "南京南", "上海虹桥", "北京", "上海"}
-    )
-    rides = Timetable(small).rides("VNP", "AOH", TRIP)
-    assert rides
-    assert all(len(r.train.stops) <= 3 for r in rides)
-
-
-def test_every_line_runs_end_to_end_in_both_directions(timetable):
-    for line in LINES:
-        first, last = (curated_directory().by_name(s.name) for s in (line.stops[0], line.stops[-1]))
-        assert first and last
-        trains = [t for t in timetable.trains(TRIP) if t.line == line.name]
-        ends = {(t.origin.name, t.terminus.name) for t in trains}
-        assert (first.name, last.name) in ends and (last.name, first.name) in ends, line.name
+def test_a_station_the_directory_does_not_know_is_served_under_its_official_record():
+    small = StationDirectory(s for s in curated_directory() if s.city in {"北京", "上海"})
+    timetable = Timetable(small)
+    g1 = next(r for r in timetable.rides("VNP", "AOH", TRIP) if r.train.code == "G1")
+    jinan = g1.train.stops[1].station
+    assert isinstance(jinan, Station) and (jinan.name, jinan.city) == ("济南西", "济南")
+    assert small.get(jinan.telecode) is None
+    assert timetable.station(jinan.telecode) == jinan

@@ -8,7 +8,9 @@ import json
 
 import pytest
 
+from sources.models import SeatClass
 from sources.sandbox import FaultConfig, create_12306_app
+from sources.sandbox.fares import fare
 from sources.sandbox.serving import HANG_S
 from sources.sandbox.wire12306 import ERROR_PAGE, ROW_FIELDS, SEAT_CODE
 from sources.stations import StationDirectory, curated_directory, parse_station_name_js
@@ -16,7 +18,7 @@ from sources.stations import StationDirectory, curated_directory, parse_station_
 from .conftest import NOW, TRIP, client_for, query_params
 
 QUERY = "/otn/leftTicket/queryG"
-SEAT_VALUES = {"有", "无", "候补", "*", ""}
+SEAT_VALUES = {"有", "无", "*", ""}  # never 候补: waitlisting is fields 37/38
 
 
 def codes(city_name: str) -> set[str]:
@@ -31,7 +33,7 @@ async def rows_for(rail, origin: str = "BJP", destination: str = "SHH", date=TRI
     return [row.split("|") for row in body["data"]["result"]]
 
 
-async def test_query_returns_rows_of_exactly_57_fields_with_the_rows_own_stations(rail):
+async def test_query_returns_rows_of_exactly_58_fields_with_the_rows_own_stations(rail):
     response = await rail.get(QUERY, params=query_params("BJP", "SHH"))
     body = response.json()
     data = body["data"]
@@ -46,6 +48,9 @@ async def test_query_returns_rows_of_exactly_57_fields_with_the_rows_own_station
         assert row[6] in data["map"] and row[7] in data["map"]
         assert len(row[2]) == 12 and row[3] in row[2]
         assert row[13] == "20261204"
+        on_sale = TRIP - dt.timedelta(days=14)  # sale_time: 14 days ahead, at departure time
+        assert row[55] == f"{on_sale:%Y%m%d}{row[8].replace(':', '')}"
+        assert row[57] == ""
 
 
 async def test_city_query_returns_rows_from_several_stations(rail):
@@ -66,22 +71,27 @@ async def test_times_durations_and_station_numbers_are_consistent(rail):
 
 async def test_seat_cells_and_price_chunks_agree(rail):
     rows = await rows_for(rail)
-    code_to_field = {"9": 32, "P": 25, "M": 31, "O": 30, "6": 21, "4": 23, "F": 33, "3": 28}
-    code_to_field |= {"2": 24, "1": 29, "W": 26}
+    code_to_field = {"9": 32, "P": 25, "D": 20, "M": 31, "O": 30, "6": 21, "4": 23, "F": 33}
+    code_to_field |= {"3": 28, "2": 24, "1": 29}
     for row in rows:
         chunks = [row[39][i : i + 10] for i in range(0, len(row[39]), 10)]
         assert chunks and all(len(c) == 10 for c in chunks)
+        offered = set()
         for chunk in chunks:
             code, jiao, count = chunk[0], int(chunk[1:6]), int(chunk[6:])
-            assert code in SEAT_CODE.values() and jiao > 0
-            cell = row[code_to_field[code]]
+            assert code in SEAT_CODE.values() and code != "W" and jiao > 0
+            # 无座 is a count of 3000+ under the code of the seat it stands in
+            field = 26 if count >= 3000 else code_to_field[code]
+            count = count - 3000 if count >= 3000 else count
+            assert count <= 21  # counts are capped as the live site caps them
+            offered.add(field)
+            cell = row[field]
             assert cell in SEAT_VALUES or cell.isdigit()
             if cell.isdigit():
                 assert int(cell) == count
             if cell == "有":
                 assert count >= 20
-        offered = {code_to_field[c[0]] for c in chunks}
-        for index in set(code_to_field.values()) - offered:
+        for index in {*code_to_field.values(), 26} - offered:
             assert row[index] == ""
 
 
@@ -89,7 +99,7 @@ async def test_g_row_prices_in_jiao_match_the_timetable(rail, timetable):
     rows = await rows_for(rail, "VNP", "AOH")
     g = next(r for r in rows if r[3].startswith("G") and r[6] == "VNP" and r[7] == "AOH")
     second = next(c for c in (g[39][i : i + 10] for i in range(0, len(g[39]), 10)) if c[0] == "O")
-    assert int(second[1:6]) == round(1318 * 0.46 * 2) / 2 * 10
+    assert int(second[1:6]) == fare("emu350", SeatClass.SECOND, 1318) * 10
 
 
 async def test_overnight_row_arrives_the_next_morning(rail):
@@ -105,7 +115,8 @@ async def test_mid_route_boarding_after_midnight_carries_the_trains_start_date(r
     rows = await rows_for(rail, "WHN", curated_directory().city_code("广州"))
     early = [r for r in rows if r[13] == "20261203"]
     assert early
-    assert all(r[8] < "12:00" and r[4] != r[6] for r in early)
+    assert all(r[4] != r[6] for r in early)  # boarded mid-route, not at the origin
+    assert any(r[8] < "06:00" for r in early)
 
 
 async def test_seat_values_cover_sold_out_waitlist_and_counts_near_departure(
@@ -115,23 +126,35 @@ async def test_seat_values_cover_sold_out_waitlist_and_counts_near_departure(
     app = create_12306_app(
         faults=faults_12306, clock=lambda: late, sleep=sleep, timetable=timetable
     )
-    cells = set()
+    cells: set[str] = set()
+    flags: set[tuple[str, str]] = set()
     async with client_for(app) as rail:
         await rail.get("/otn/leftTicket/init")
         for destination in ("SHH", "NJH", "TJP", "JNK"):
             for row in await rows_for(rail, "BJP", destination):
                 cells.update(row[21:34])
-                if "候补" in row[21:34]:
-                    assert row[37] == "1"
-    assert {"有", "无", "候补", ""} <= cells
+                flags.add((row[37], row[38]))
+    assert {"有", "无", ""} <= cells and "候补" not in cells
     assert any(cell.isdigit() for cell in cells)
+    assert any(flag == "1" for flag, _ in flags)  # some sold-out classes can be waitlisted
+    assert any(flag == "1" and closed for flag, closed in flags)  # and some cannot
 
 
-async def test_dates_beyond_presale_show_not_on_sale(rail):
-    rows = await rows_for(rail, date=NOW.date() + dt.timedelta(days=20))
-    assert rows
-    assert all(r[11] == "IS_TIME_NOT_BUY" for r in rows)
-    assert all(cell in ("*", "") for r in rows for cell in r[21:34])
+async def test_the_last_date_on_sale_shows_later_trains_as_not_yet_on_sale(rail):
+    last = NOW.date() + dt.timedelta(days=14)  # NOW is 10:03: trains leaving later open later
+    rows = await rows_for(rail, date=last)
+    later = [r for r in rows if r[8] > "10:03"]
+    assert later and all(r[11] == "IS_TIME_NOT_BUY" for r in later)
+    assert all(r[1] == f"{last.month:02d}月{NOW.day:02d}日{r[8]}起售" for r in later)
+    assert all(cell in ("*", "") for r in later for cell in r[20:34])
+
+
+async def test_a_date_beyond_the_sale_window_is_an_html_page_as_on_the_live_site(rail):
+    response = await rail.get(
+        QUERY, params=query_params("BJP", "SHH", NOW.date() + dt.timedelta(days=15))
+    )
+    assert response.status_code == 200 and "text/html" in response.headers["content-type"]
+    assert "铁路客户服务中心" in response.text
 
 
 async def test_unknown_telecode_is_an_empty_result_not_an_error(rail):
@@ -150,22 +173,36 @@ async def test_unreadable_query_is_refused_in_12306s_way(rail):
     assert response.json()["status"] is False
 
 
-async def test_outdated_suffix_answers_with_the_current_c_url(rail, app_12306):
-    response = await rail.get("/otn/leftTicket/query", params=query_params("BJP", "SHH"))
-    assert response.status_code == 200
-    assert response.json() == {
-        "status": False,
-        "c_url": "leftTicket/queryG",
-        "c_name": "CLeftTicketUrl",
-        "messages": [],
-        "validateMessagesShowId": "_validatorMessage",
-    }
+async def test_a_stale_path_is_redirected_to_the_current_one_with_the_same_query(rail, app_12306):
+    params = query_params("BJP", "SHH")
+    response = await rail.get("/otn/leftTicket/query", params=params)
+    assert response.status_code == 302
+    assert response.headers["location"].startswith("/otn/leftTicket/queryG?")
+    assert "leftTicketDTO.from_station=BJP" in response.headers["location"]
     app_12306.state.query_suffix = "queryA"
-    moved = await rail.get(QUERY, params=query_params("BJP", "SHH"))
-    assert moved.json()["c_url"] == "leftTicket/queryA"
-    assert (await rail.get("/otn/leftTicket/queryA", params=query_params("BJP", "SHH"))).json()[
-        "status"
-    ]
+    moved = await rail.get(QUERY, params=params)
+    assert moved.headers["location"].startswith("/otn/leftTicket/queryA?")
+    assert (await rail.get("/otn/leftTicket/queryA", params=params)).json()["status"]
+
+
+async def test_init_page_names_the_current_query_path(rail, app_12306):
+    app_12306.state.query_suffix = "queryZ"
+    page = await rail.get("/otn/leftTicket/init", params={"linktypeid": "dc"})
+    assert "var CLeftTicketUrl = 'leftTicket/queryZ';" in page.text
+
+
+async def test_path_moved_fault_moves_the_path_once_and_the_follower_is_served(
+    rail, app_12306, faults_12306
+):
+    faults_12306.update(path_moved_rate=1)
+    params = query_params("BJP", "SHH")
+    response = await rail.get(QUERY, params=params)
+    assert response.status_code == 302
+    assert response.headers["location"].startswith("/otn/leftTicket/queryZ?")
+    assert app_12306.state.query_suffix == "queryZ"
+    followed = await rail.get("/otn/leftTicket/queryZ", params=params)
+    assert followed.json()["status"] is True
+    assert faults_12306.faults_injected["path_moved"] == 2  # the second roll was waived
 
 
 async def test_paths_that_are_not_queries_are_not_found(rail):
@@ -297,3 +334,14 @@ async def test_default_faults_come_from_the_environment(monkeypatch, timetable):
     monkeypatch.setenv("RAILTRIP_SANDBOX_12306_ERROR_RATE", "0.25")
     app = create_12306_app(timetable=timetable)
     assert app.state.faults.error_rate == 0.25
+
+
+async def test_path_moved_alternates_the_302_and_the_older_c_url_answer(
+    rail, app_12306, faults_12306
+):
+    faults_12306.update(path_moved_rate=1)
+    params = query_params("BJP", "SHH")
+    assert (await rail.get(QUERY, params=params)).status_code == 302  # to queryZ
+    assert (await rail.get("/otn/leftTicket/queryZ", params=params)).json()["status"] is True
+    moved = (await rail.get("/otn/leftTicket/queryZ", params=params)).json()
+    assert moved["status"] is False and moved["c_url"] == "leftTicket/queryO"

@@ -1,0 +1,1 @@
+"""Plan evaluation suites run by `python -m app eval-plans`."""

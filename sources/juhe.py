@@ -1,0 +1,267 @@
+"""聚合数据 (Juhe)'s train query, API 817, as a ticket source.
+
+    GET {base}/fapigw/train/query?key=…&search_type=1&departure_station=北京&arrival_station=上海
+        &date=YYYY-MM-DD&enable_booking=1
+    → {"error_code": 0, "reason": "success", "result": [{"train_no": "G25", …}]}
+
+`train_no` there is the train number (G25), not 12306's internal id; stations come with their
+telecodes, so an offer merges with 12306's for the same ride (number, date and telecodes).
+Juhe answers errors with HTTP 200 and `error_code != 0`; `error_for` maps its codes onto the
+source error tree (a refused key is permanent, a spent quota is rate limiting, maintenance is
+transient). `parse_juhe_trains` is pure; `JuheSource.search` is the thin IO around it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import re
+from typing import Any
+
+import httpx
+import orjson
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from sources.base import Clock, shanghai_now
+from sources.errors import (
+    QueryRefused,
+    SourceError,
+    SourceParseError,
+    SourceRateLimited,
+    SourceRejected,
+    SourceServerError,
+    map_http_errors,
+    raise_for_status,
+)
+from sources.models import (
+    SEAT_BY_LABEL,
+    SHANGHAI,
+    Seat,
+    SeatClass,
+    SeatStatus,
+    Station,
+    TicketQuery,
+    TrainOffer,
+)
+from sources.sale_window import in_sale_window
+from sources.stations import StationDirectory
+
+log = logging.getLogger(__name__)
+
+QUERY_PATH = "/fapigw/train/query"
+
+# Seat names Juhe prints beyond the contract's labels (SEAT_LABELS): the same classes 12306
+# files them under.
+SEAT_ALIASES: dict[str, SeatClass] = {
+    "二等包座": SeatClass.SECOND,
+    "一等卧": SeatClass.SOFT_SLEEPER,
+    "二等卧": SeatClass.HARD_SLEEPER,
+    "高级动卧": SeatClass.PREMIUM_SLEEPER,
+    "站票": SeatClass.NO_SEAT,
+}
+
+# Juhe's platform-wide error codes (every keyed API shares them). Codes not listed are the
+# API's own (a bad station, no such route): the request itself is wrong, so not retried.
+REJECTED_CODES = frozenset(
+    {10001, 10002, 10003, 10004, 10005, 10007, 10008, 10009, 10021}
+)  # bad / unauthorised / expired / banned key, unknown source, banned IP, API retired
+RATE_LIMITED_CODES = frozenset({10011, 10012, 10013})  # per-IP limit, quota, test-key quota
+TRANSIENT_CODES = frozenset({10014, 10020})  # internal error, API under maintenance
+
+CLOCK = re.compile(r"^(\d{2}):(\d{2})$")
+
+
+class Wire(BaseModel):
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+
+class WirePrice(Wire):
+    seat_name: str
+    price: float | None = Field(default=None, ge=0)
+    num: str | int | None = None
+
+
+class WireTrain(Wire):
+    train_no: str
+    departure_station: str
+    arrival_station: str
+    departure_station_code: str
+    arrival_station_code: str
+    departure_time: str
+    arrival_time: str
+    duration: str
+    enable_booking: str | None = None
+    prices: list[WirePrice] = Field(default_factory=list)
+    train_flags: list[str] = Field(default_factory=list)
+
+
+class WireAnswer(Wire):
+    error_code: int
+    reason: str = ""
+    result: list[WireTrain] | None = None
+
+
+def error_for(source: str, code: int, reason: str) -> SourceError:
+    """The source error for a Juhe `error_code` other than 0."""
+    message = f"juhe error {code}: {reason or 'no reason given'}"
+    if code in RATE_LIMITED_CODES:
+        return SourceRateLimited(source, message)
+    if code in TRANSIENT_CODES:
+        return SourceServerError(source, message, 503)
+    return SourceRejected(source, message, 400)
+
+
+def parse_juhe_trains(
+    payload: object,
+    directory: StationDirectory,
+    fetched_at: dt.datetime,
+    source_name: str,
+    date: dt.date,
+) -> list[TrainOffer]:
+    """Offers from one answer; an `error_code` becomes its source error, a body off the
+    schema a `SourceParseError`. A train that cannot be read is skipped, not fatal."""
+    try:
+        answer = WireAnswer.model_validate(payload)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "the body"
+        raise SourceParseError(source_name, f"off schema at {where}: {first['msg']}") from exc
+    if answer.error_code != 0:
+        raise error_for(source_name, answer.error_code, answer.reason)
+    offers: list[TrainOffer] = []
+    for train in answer.result or []:
+        try:
+            offers.append(_offer(train, directory, fetched_at, source_name, date))
+        except ValueError as exc:
+            log.warning("%s: skipped %s (%s)", source_name, train.train_no, exc)
+    if answer.result and not offers:
+        raise SourceParseError(source_name, "no readable train in the result")
+    return offers
+
+
+def parse_seat(price: WirePrice) -> Seat | None:
+    """One `prices[]` entry as a seat; None for a class or count we cannot read."""
+    seat_class = SEAT_BY_LABEL.get(price.seat_name) or SEAT_ALIASES.get(price.seat_name)
+    if seat_class is None:
+        return None
+    num = str(price.num if price.num is not None else "").strip()
+    if num == "有":
+        status, available = SeatStatus.AVAILABLE, None
+    elif num in ("无", "0"):
+        status, available = SeatStatus.SOLD_OUT, 0
+    elif num == "候补":
+        status, available = SeatStatus.WAITLIST, None
+    elif num == "*":
+        status, available = SeatStatus.NOT_ON_SALE, None
+    elif num.isascii() and num.isdigit():
+        status, available = SeatStatus.AVAILABLE, int(num)
+    else:
+        return None
+    return Seat(seat_class=seat_class, status=status, available=available, price=price.price)
+
+
+def _offer(
+    train: WireTrain,
+    directory: StationDirectory,
+    fetched_at: dt.datetime,
+    source_name: str,
+    date: dt.date,
+) -> TrainOffer:
+    depart_at = dt.datetime.combine(date, _clock(train.departure_time), tzinfo=SHANGHAI)
+    hours, minutes = _clock_parts(train.duration, hours_max=99)
+    arrive_at = depart_at + dt.timedelta(hours=hours, minutes=minutes)
+    if arrive_at.time() != _clock(train.arrival_time):
+        raise ValueError(f"arrival {train.arrival_time} disagrees with duration {train.duration}")
+    seats: dict[SeatClass, Seat] = {}
+    for price in train.prices:
+        seat = parse_seat(price)
+        if seat is not None:
+            seats.setdefault(seat.seat_class, seat)  # 二等座 before 二等包座: the first wins
+    try:
+        return TrainOffer(
+            train_number=train.train_no.upper(),
+            origin_station=_station(
+                train.departure_station_code, train.departure_station, directory
+            ),
+            destination_station=_station(
+                train.arrival_station_code, train.arrival_station, directory
+            ),
+            depart_at=depart_at,
+            arrive_at=arrive_at,
+            duration_min=hours * 60 + minutes,
+            seats=tuple(sorted(seats.values(), key=lambda s: list(SeatClass).index(s.seat_class))),
+            sources=(source_name,),
+            fetched_at=fetched_at,
+            can_web_buy={"Y": True, "N": False}.get(train.enable_booking or ""),
+            features=tuple(train.train_flags),
+        )
+    except ValidationError as exc:
+        raise ValueError(str(exc.errors()[0]["msg"])) from exc
+
+
+def _station(code: str, name: str, directory: StationDirectory) -> Station:
+    known = directory.get(code.upper())
+    if known is not None:
+        return known
+    # Unknown to our directory: keep the ride with Juhe's name; the city is a best guess.
+    return Station(telecode=code.upper(), name=name, city=name)
+
+
+def _clock(text: str) -> dt.time:
+    hours, minutes = _clock_parts(text, hours_max=23)
+    return dt.time(hours, minutes)
+
+
+def _clock_parts(text: str, *, hours_max: int) -> tuple[int, int]:
+    match = CLOCK.match(text.strip())
+    if match is None or int(match[1]) > hours_max or int(match[2]) >= 60:
+        raise ValueError(f"bad time {text!r}")
+    return int(match[1]), int(match[2])
+
+
+class JuheSource:
+    """Juhe's train query at `base_url`, with the account's key."""
+
+    def __init__(
+        self,
+        name: str,
+        client: httpx.AsyncClient,
+        base_url: str,
+        directory: StationDirectory,
+        api_key: str,
+        clock: Clock = shanghai_now,
+    ) -> None:
+        self.name = name
+        self._client = client
+        self._base_url = base_url.rstrip("/")
+        self._directory = directory
+        self._api_key = api_key
+        self._clock = clock
+
+    async def search(self, query: TicketQuery) -> list[TrainOffer]:
+        """One query, parsed and filtered by the query's train types."""
+        if not in_sale_window(query.date, self._clock().date()):
+            raise QueryRefused(self.name, f"{query.date} is not on sale")
+        params = {
+            "key": self._api_key,
+            "search_type": "1",
+            "departure_station": self._name_of(query.origin),
+            "arrival_station": self._name_of(query.destination),
+            "date": query.date.isoformat(),
+            "enable_booking": "1",
+        }
+        with map_http_errors(self.name):
+            response = await self._client.get(
+                self._base_url + QUERY_PATH, params=params, headers={"Accept": "application/json"}
+            )
+        raise_for_status(self.name, response)
+        try:
+            payload: Any = orjson.loads(response.content)
+        except orjson.JSONDecodeError as exc:
+            raise SourceParseError(self.name, "200 body is not JSON") from exc
+        offers = parse_juhe_trains(payload, self._directory, self._clock(), self.name, query.date)
+        return [offer for offer in offers if query.admits(offer)]
+
+    def _name_of(self, telecode: str) -> str:
+        station = self._directory.get(telecode)
+        return station.name if station is not None else telecode

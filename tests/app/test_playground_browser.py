@@ -1,0 +1,231 @@
+"""The playground in a real browser: Debian's headless chromium driven by Playwright.
+
+The page is loaded from the app served by uvicorn on a free port; every request to anywhere
+but that server is refused and recorded, so "nothing loaded from outside" is checked too.
+Screenshots are saved under test-artifacts/playground/ (their paths are printed).
+
+CI installs chromium and fonts-wqy-zenhei (.ci/run): a missing browser fails this test.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from playwright.async_api import Browser, Page, Route, async_playwright, expect
+
+from tests.app.served import GatedSleep, gated_runtime, served, served_settings
+
+CHROMIUM = Path("/usr/bin/chromium")
+LAUNCH_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "playground"
+PHONE = {"width": 390, "height": 844}
+WAIT_MS = 60_000  # a guard against a hang on a loaded machine, not a measurement
+
+
+@pytest.fixture
+def chromium() -> Path:
+    """Debian's chromium; a missing one fails the test (CI installs it), never skips it."""
+    assert CHROMIUM.exists(), (
+        "Debian's chromium is missing: apt-get install -y chromium fonts-wqy-zenhei"
+    )
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return CHROMIUM
+
+
+@pytest.fixture
+async def browser(chromium: Path) -> AsyncIterator[Browser]:
+    async with async_playwright() as playwright:
+        launched = await playwright.chromium.launch(executable_path=str(chromium), args=LAUNCH_ARGS)
+        try:
+            yield launched
+        finally:
+            await launched.close()
+
+
+async def shoot(page: Page, name: str) -> None:
+    path = ARTIFACTS / f"{name}.png"
+    await page.screenshot(path=str(path), full_page=True)
+    print(f"screenshot: {path}")
+
+
+async def open_page(browser: Browser, url: str, outside: list[str], **context: object) -> Page:
+    ctx = await browser.new_context(locale="zh-CN", **context)  # type: ignore[arg-type]
+
+    async def only_our_server(route: Route) -> None:
+        if route.request.url.startswith(url):
+            await route.continue_()
+        else:
+            outside.append(route.request.url)
+            await route.abort()
+
+    await ctx.route("**/*", only_our_server)
+    page = await ctx.new_page()
+    page.set_default_timeout(WAIT_MS)
+    return page
+
+
+async def plan(page: Page, text: str) -> None:
+    await page.fill("#request-text", text)
+    await page.click("#submit")
+    await expect(page.locator('#progress li[data-state="done"]')).to_be_visible()
+
+
+async def test_playground_streams_a_plan_shows_degraded_sources_and_continues_a_session(
+    browser: Browser, redis_url: str
+) -> None:
+    sleep = GatedSleep()
+    settings = served_settings(redis_url=redis_url, query_deadline_s=600.0)
+    async with served(settings, gated_runtime(sleep)) as server:
+        faults = server.state.sandbox_faults
+        for knobs in faults.values():
+            knobs.update(latency_ms=1)  # vendor answers wait on the gate until the test opens it
+        outside: list[str] = []
+        page = await open_page(browser, server.url, outside, viewport=PHONE)
+        await page.goto(f"{server.url}/")
+        await expect(page.locator("body[data-ready='1']")).to_have_count(1)
+
+        # 1. Progress arrives while the vendors still hold the query; then the itinerary.
+        await page.fill("#request-text", "12月4日从北京去上海")
+        await page.press("#request-text", "Control+Enter")  # submitted from the keyboard
+        first = page.locator('#progress li[data-state="PARSE_INTENT"]')
+        await expect(first).to_contain_text("已理解")
+        await sleep.until(lambda: sleep.waiting >= len(faults))
+        assert await page.locator("#result").is_hidden()
+        await shoot(page, "1-progress-while-querying")
+        sleep.gate.set()
+        await expect(page.locator('#progress li[data-state="done"]')).to_be_visible()
+        await expect(page.locator('#progress li[data-state="QUERY_TICKETS"]')).to_contain_text(
+            "个来源"
+        )
+        states = await page.locator("#progress li").evaluate_all(
+            "items => items.map(i => i.dataset.state)"
+        )
+        assert states == [
+            "PARSE_INTENT",
+            "QUERY_TICKETS",
+            "EVALUATE_OPTIONS",
+            "GENERATE_PLAN",
+            "done",
+        ]
+        await expect(page.locator("#overall-badge")).to_have_text("实时")
+        source_badges = page.locator("#source-badges li")
+        await expect(source_badges).to_have_count(len(faults))
+        for text in await source_badges.all_inner_texts():
+            assert "实时" in text
+        leg = page.locator("#timeline .leg").first
+        train = await leg.locator(".train").inner_text()
+        planned = page.locator('#progress li[data-state="GENERATE_PLAN"]')
+        await expect(planned).to_contain_text(f"行程已生成：{train}")
+        await expect(leg.locator(".seats tr.chosen")).to_have_count(1)
+        await expect(leg.locator(".seats caption .badge")).to_have_count(1)
+        assert "元" in await leg.inner_text()
+        assert await page.locator("#timeline .day h3").first.inner_text() == "12月4日"
+        alternative = page.locator("#alternatives details").first
+        await alternative.locator("summary").click()
+        await expect(alternative.locator(".leg .seats tr.chosen")).to_have_count(1)
+        await shoot(page, "2-itinerary-realtime")
+
+        # 2. One vendor fails (named by the page's own fault panel); a new day is asked live.
+        vendor = await page.locator("#fault-vendors fieldset").first.get_attribute("data-vendor")
+        assert vendor in faults
+        await page.select_option(f"#fault-mode-{vendor}", "error")
+        await page.click(f'#fault-vendors button[data-vendor="{vendor}"]')
+        await expect(page.locator("#fault-status")).to_contain_text("返回错误")
+        assert faults[vendor].error_rate == 1
+        await plan(page, "12月5日从北京去上海")
+        degraded = page.locator("#source-badges li", has=page.locator(".badge-unavailable"))
+        await expect(degraded).to_have_count(1)
+        await expect(degraded).to_contain_text("不可用")
+        await expect(page.locator("#source-badges .badge-realtime")).to_have_count(len(faults) - 1)
+        await expect(page.locator("#warnings li").first).to_be_visible()
+        await shoot(page, "3-one-vendor-failing")
+
+        # 3. A question is asked; the answer, typed and sent with the keyboard, continues it.
+        await plan(page, "下周末，预算2000")
+        question = page.locator("#clarify-question")
+        await expect(question).to_have_text("请问您从哪个城市出发，想去哪里？")
+        await expect(page.locator("#clarify-text")).to_be_focused()
+        await expect(page.locator("#freshness")).to_be_hidden()  # a question rates no data
+        session = await page.locator("#session").inner_text()
+        await shoot(page, "4-clarifying-question")
+        await page.keyboard.type("北京到上海")
+        await page.keyboard.press("Enter")
+        await expect(page.locator("#clarify-form")).to_be_hidden()
+        await expect(page.locator("#timeline .leg").first).to_be_visible()
+        assert await page.locator("#session").inner_text() == session
+        await expect(page.locator("#summary")).to_contain_text("预算2000元")
+        await shoot(page, "5-answered-in-place")
+        # Phone width: nothing wider than the screen (no sideways scrolling).
+        width = await page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"]
+        await page.set_viewport_size({"width": 1280, "height": 900})
+        await shoot(page, "7-desktop-width")
+    assert outside == []
+
+
+async def test_understood_and_relaxed_are_shown_when_the_reply_carries_them(
+    browser: Browser,
+) -> None:
+    async with served() as server:
+        outside: list[str] = []
+        page = await open_page(browser, server.url, outside)
+        shown: dict[str, object] = {}
+
+        async def with_honesty_fields(route: Route) -> None:
+            # The real stream, with the two fields filled in where the reply lacks them.
+            response = await route.fetch()
+            blocks = (await response.text()).split("\n\n")
+            for i, block in enumerate(blocks):
+                head, _, data = block.partition("\ndata: ")
+                if head == "event: plan":
+                    reply = json.loads(data)
+                    reply.setdefault("understood", "北京→上海，12月4日出发，1人")
+                    reply["relaxed"] = reply.get("relaxed") or [
+                        {
+                            "constraint": "depart_window",
+                            "requested": "08:00前",
+                            "offered": "09:41",
+                            "reason": "08:00前没有二等座余票",
+                        }
+                    ]
+                    shown.update(reply)
+                    blocks[i] = f"{head}\ndata: {json.dumps(reply, ensure_ascii=False)}"
+            await route.fulfill(response=response, body="\n\n".join(blocks))
+
+        await page.route("**/v1/chat/stream", with_honesty_fields)
+        await page.goto(f"{server.url}/")
+        await expect(page.locator("body[data-ready='1']")).to_have_count(1)
+        await plan(page, "12月4日从北京去上海")
+        await expect(page.locator("#understood")).to_have_text(f"理解为：{shown['understood']}")
+        relaxed = shown["relaxed"][0]  # type: ignore[index]
+        await expect(page.locator("#relaxed li")).to_have_text(
+            f"{relaxed['constraint']}：{relaxed['requested']} → {relaxed['offered']}"
+            f"（{relaxed['reason']}）"
+        )
+        await shoot(page, "8-understood-and-relaxed")
+    assert outside == []
+
+
+async def test_docs_render_offline(browser: Browser) -> None:
+    async with served() as server:
+        outside: list[str] = []
+        page = await open_page(browser, server.url, outside)
+        await page.goto(f"{server.url}/docs")
+        await expect(page.locator(".swagger-ui .info .title")).to_contain_text("railtrip")
+        await expect(
+            page.locator("#operations-plan-plan_stream_v1_plan_stream_post")
+        ).to_have_count(1)
+        await shoot(page, "6-docs-offline")
+    assert outside == []

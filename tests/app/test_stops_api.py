@@ -1,0 +1,67 @@
+"""GET /v1/trains/{train_number}/stops: through the guarded 12306 source, cached, tagged."""
+
+from __future__ import annotations
+
+from tests.app.apps import running, sample, upstream_requests
+
+DATE = "2026-12-04"  # the apps' clock says 2026-12-01
+
+
+async def test_a_stop_list_is_live_first_then_cached_and_counted() -> None:
+    async with running() as (client, state):
+        first = await client.get("/v1/trains/G1/stops", params={"date": DATE})
+        assert first.status_code == 200
+        body = first.json()
+        assert body["freshness"] == "realtime" and body["train_number"] == "G1"
+        assert [s["name"] for s in body["stops"]][:2] and body["train_no"]
+        assert body["stops"][0]["arrive_at"] is None and body["stops"][-1]["depart_at"] is None
+        assert [s["name"] for s in body["sources"]] == ["sandbox-12306"]  # juhe has no stops
+        again = await client.get("/v1/trains/g1/stops", params={"date": DATE})
+        assert again.json()["freshness"] == "cached"
+        assert upstream_requests(state, "sandbox-12306") == 2  # train search + stop list
+        endpoint = "/v1/trains/{train_number}/stops"
+        assert sample(state, "railtrip_responses_total", endpoint=endpoint, freshness="cached") == 1
+
+
+async def test_the_segment_between_origin_and_destination() -> None:
+    async with running() as (client, _):
+        whole = (await client.get("/v1/trains/G1/stops", params={"date": DATE})).json()["stops"]
+        names = [s["name"] for s in whole]
+        params = {"date": DATE, "origin": names[1], "destination": names[-2]}
+        part = (await client.get("/v1/trains/G1/stops", params=params)).json()["stops"]
+        assert [s["name"] for s in part] == names[1:-1]
+        wrong = await client.get(
+            "/v1/trains/G1/stops",
+            params={"date": DATE, "origin": names[-1], "destination": names[0]},
+        )
+        assert wrong.status_code == 422 and wrong.json()["field"] == "destination"
+        off_route = await client.get(
+            "/v1/trains/G1/stops", params={"date": DATE, "origin": "乌鲁木齐"}
+        )
+        assert off_route.status_code == 422 and off_route.json()["field"] == "origin"
+
+
+async def test_an_unknown_train_is_404_and_bad_input_is_422_naming_the_field() -> None:
+    async with running() as (client, state):
+        missing = await client.get("/v1/trains/G9999/stops", params={"date": DATE})
+        assert missing.status_code == 404 and missing.json()["code"] == "not_found"
+        bad = await client.get("/v1/trains/XYZ/stops", params={"date": DATE})
+        assert bad.status_code == 422 and bad.json()["field"] == "train_number"
+        late = await client.get("/v1/trains/G1/stops", params={"date": "2026-12-16"})
+        assert late.status_code == 422 and late.json()["field"] == "date"
+        assert upstream_requests(state, "sandbox-12306") == 1  # only the search for G9999
+
+
+async def test_a_source_down_without_a_copy_is_unavailable_not_an_error() -> None:
+    async with running() as (client, _):
+        # A block on a left-ticket query opens the source's breaker for minutes: the stop
+        # list is then refused without reaching the source.
+        await client.post("/sandbox/12306/faults", json={"rate_limit_rate": 1})
+        await client.get(
+            "/v1/tickets", params={"origin": "北京", "destination": "上海", "date": DATE}
+        )
+        answer = await client.get("/v1/trains/G1/stops", params={"date": DATE})
+        assert answer.status_code == 200
+        body = answer.json()
+        assert body["freshness"] == "unavailable" and body["stops"] == []
+        assert body["sources"][0]["status"] == "circuit_open" and body["warnings"]
