@@ -20,7 +20,6 @@ from sources.stations import default_directory
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    os.environ.setdefault("RAILTRIP_LOG_LEVEL", "WARNING")  # tables on stdout, not logs
     parser = argparse.ArgumentParser(prog="python -m app", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="serve the HTTP API")
@@ -44,9 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     plan.add_argument("--today", default=None, help="YYYY-MM-DD (default: today in Shanghai)")
     sub.add_parser("mcp", help="serve the tools over MCP on stdin/stdout")
     sub.add_parser("eval-intent", help="score the intent parser: eval-intent [--parser rules|llm]")
-    sub.add_parser(
-        "eval-plans", help="plan suites: eval-plans [--suite S] [--verbose]"
-    )
+    sub.add_parser("eval-plans", help="plan suites: eval-plans [--suite S] [--verbose]")
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["eval-plans"]:
         from app.evaluation.plans import main as eval_plans
@@ -59,14 +56,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if args.command == "serve":
-        import uvicorn
-
-        uvicorn.run("app.main:app", host=args.host, port=args.port, log_level="info")
-        return 0
+        return _serve(args.host, args.port)
     if args.command == "mcp":
         from app.mcp.stdio import main as serve_mcp_stdio
 
         return serve_mcp_stdio()
+    # The other commands print tables on stdout: logs only for warnings, unless asked.
+    os.environ.setdefault("RAILTRIP_LOG_LEVEL", "WARNING")
     if args.command == "stations":
         return _stations(args.query)
     if args.command == "tickets":
@@ -89,6 +85,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     from app.render import render_plan
 
     return asyncio.run(_call("POST", "/v1/plan", json=body, render=render_plan))
+
+
+def _serve(host: str, port: int) -> int:
+    """Serve the API; JSON request lines at INFO (RAILTRIP_LOG_LEVEL), uvicorn's lines too."""
+    import uvicorn
+
+    from app.logs import uvicorn_log_config
+    from app.settings import Settings
+
+    level = Settings().log_level
+    uvicorn.run(
+        "app.main:app",
+        host=host,
+        port=port,
+        log_config=uvicorn_log_config(level),
+        log_level=level.lower(),
+        access_log=False,
+    )
+    return 0
 
 
 def _stations(query: str) -> int:
