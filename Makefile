@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum requirements.txt | cut -d' ' -f1)
+HOST ?= 127.0.0.1
+PORT ?= 8000
 
 .PHONY: run test lint bench clean
 
@@ -11,8 +13,8 @@ $(STAMP): requirements.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	@rm -f $(VENV)/.installed-* && touch $(STAMP)
 
-run: $(STAMP)  ## serve the API on 127.0.0.1:8000 on the embedded default
-	$(PY) -m app serve --host 127.0.0.1 --port 8000
+run: $(STAMP)  ## serve the API on 127.0.0.1:8000 (`make run PORT=8123`) on the embedded default
+	$(PY) -m app serve --host $(HOST) --port $(PORT)
 
 test: $(STAMP)  ## the whole suite; starts (and stops) its own throwaway redis-server
 	$(PY) -m pytest -q -p no:cacheprovider

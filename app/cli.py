@@ -20,7 +20,6 @@ from sources.stations import default_directory
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    os.environ.setdefault("RAILTRIP_LOG_LEVEL", "WARNING")  # tables on stdout, not logs
     parser = argparse.ArgumentParser(prog="python -m app", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="serve the HTTP API")
@@ -57,14 +56,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if args.command == "serve":
-        from app import serving
-
-        serving.serve(args.host, args.port)  # uvicorn with bounded connections (README "Security")
-        return 0
+        return _serve(args.host, args.port)
     if args.command == "mcp":
         from app.mcp.stdio import main as serve_mcp_stdio
 
         return serve_mcp_stdio()
+    # The other commands print tables on stdout: logs only for warnings, unless asked.
+    os.environ.setdefault("RAILTRIP_LOG_LEVEL", "WARNING")
     if args.command == "stations":
         return _stations(args.query)
     if args.command == "tickets":
@@ -87,6 +85,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     from app.render import render_plan
 
     return asyncio.run(_call("POST", "/v1/plan", json=body, render=render_plan))
+
+
+def _serve(host: str, port: int) -> int:
+    """Serve the API; JSON request lines at INFO (RAILTRIP_LOG_LEVEL), uvicorn's lines too."""
+    from app import serving
+    from app.logs import uvicorn_log_config
+    from app.settings import Settings
+
+    level = Settings().log_level
+    # uvicorn with bounded connections (README "Security").
+    serving.serve(
+        host,
+        port,
+        log_config=uvicorn_log_config(level),
+        log_level=level.lower(),
+        access_log=False,
+    )
+    return 0
 
 
 def _stations(query: str) -> int:

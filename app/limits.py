@@ -12,6 +12,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MAX_BODY_BYTES = 64 * 1024
 MAX_JSON_DEPTH = 32
+# Scope-state flag: this request was refused here, before routing (metrics label it so).
+REFUSED_BEFORE_ROUTING = "refused_before_routing"
 
 
 def json_depth_exceeds(raw: bytes, limit: int) -> bool:
@@ -53,7 +55,9 @@ class BodyLimitMiddleware:
             return
         declared = dict(scope.get("headers", [])).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
-            await _refuse(send, 413, "payload_too_large", f"body over {self.max_bytes} bytes")
+            await _refuse(
+                scope, send, 413, "payload_too_large", f"body over {self.max_bytes} bytes"
+            )
             return
         chunks: list[bytes] = []
         size = 0
@@ -65,14 +69,16 @@ class BodyLimitMiddleware:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.max_bytes:
-                await _refuse(send, 413, "payload_too_large", f"body over {self.max_bytes} bytes")
+                await _refuse(
+                    scope, send, 413, "payload_too_large", f"body over {self.max_bytes} bytes"
+                )
                 return
             chunks.append(chunk)
             more = message.get("more_body", False)
         body = b"".join(chunks)
         if json_depth_exceeds(body, self.max_depth):
             await _refuse(
-                send, 422, "invalid_input", f"body: JSON nested deeper than {self.max_depth}"
+                scope, send, 422, "invalid_input", f"body: JSON nested deeper than {self.max_depth}"
             )
             return
         replayed = False
@@ -87,7 +93,8 @@ class BodyLimitMiddleware:
         await self.app(scope, replay, send)
 
 
-async def _refuse(send: Send, status: int, code: str, message: str) -> None:
+async def _refuse(scope: Scope, send: Send, status: int, code: str, message: str) -> None:
+    scope.setdefault("state", {})[REFUSED_BEFORE_ROUTING] = True
     payload = json.dumps({"code": code, "message": message, "field": "body"}).encode()
     await send(
         {

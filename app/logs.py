@@ -25,7 +25,13 @@ def request_id_from(given: bytes) -> str | None:
 
 
 # Attributes every LogRecord has; anything else was passed through `extra=` and is logged.
-_STANDARD = set(logging.makeLogRecord({}).__dict__) | {"message", "asctime", "taskName"}
+# uvicorn adds `color_message` (the same text with ANSI colours) to its own records.
+_STANDARD = set(logging.makeLogRecord({}).__dict__) | {
+    "message",
+    "asctime",
+    "taskName",
+    "color_message",
+}
 
 
 class JsonFormatter(logging.Formatter):
@@ -61,3 +67,23 @@ def configure_logging(level: str = "INFO") -> None:
         handler.setFormatter(JsonFormatter())
         logger.addHandler(handler)
     logger.propagate = True
+
+
+def uvicorn_log_config(level: str = "INFO") -> dict[str, Any]:
+    """A `logging.dictConfig` for `uvicorn.run`: its own lines as JSON too, on stderr.
+
+    uvicorn's access log is off (`access_log=False` at the call site): railtrip's request
+    middleware already writes one JSON line per request, with the route template and the
+    request id.
+    """
+    handler = {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"json": {"()": JsonFormatter}},
+        "handlers": {"json": handler},
+        "loggers": {
+            "uvicorn": {"handlers": ["json"], "level": level.upper(), "propagate": False},
+            "uvicorn.error": {"level": level.upper()},
+        },
+    }

@@ -9,6 +9,7 @@ import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 import openai
@@ -29,6 +30,7 @@ from app.limits import BodyLimitMiddleware
 from app.logs import configure_logging, request_id, request_id_from
 from app.mcp import mount_mcp, serve_mcp
 from app.metrics import Metrics
+from app.observe import count_error_answer, route_template
 from app.playground import install_playground
 from app.redis_client import RedisClient, build_redis, connect
 from app.redis_health import REDIS_ERRORS, RedisHealth
@@ -46,9 +48,18 @@ from app.tickets.breaker import CircuitBreaker
 from app.tickets.cache import RedisTier
 from app.tickets.fleet_flight import FleetFlight
 from app.tickets.stops import StopListService
+from app.tracing import (
+    end_request_span,
+    instrument_http_client,
+    otlp_tracer_provider,
+    request_span,
+)
 from sources.rail12306 import STATION_NAMES_PATH
 from sources.sandbox.network import default_network
 from sources.stations import StationDirectory, load_directory, refresh_directory
+
+if TYPE_CHECKING:
+    from opentelemetry.sdk.trace import TracerProvider
 
 log = logging.getLogger("railtrip.http")
 
@@ -152,8 +163,17 @@ async def _station_directory(settings: Settings, client: httpx.AsyncClient) -> S
     return directory
 
 
-def create_app(settings: Settings | None = None, runtime: Runtime | None = None) -> FastAPI:
-    """Build an app; nothing is opened until its lifespan starts."""
+def create_app(
+    settings: Settings | None = None,
+    runtime: Runtime | None = None,
+    *,
+    tracer_provider: TracerProvider | None = None,
+) -> FastAPI:
+    """Build an app; nothing is opened until its lifespan starts.
+
+    `tracer_provider` turns tracing on with the caller's provider (tests: the SDK's in-memory
+    exporter); otherwise `RAILTRIP_OTEL_ENDPOINT` decides (app/tracing.py).
+    """
     settings = settings or Settings()
     runtime = runtime or Runtime()
 
@@ -165,6 +185,9 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
             directory = await _station_directory(settings, bootstrap)
         sandbox = build_sandbox(settings, directory, runtime)
         http = build_http_client(sandbox)
+        provider = tracer_provider or otlp_tracer_provider(settings)
+        if provider is not None:
+            instrument_http_client(http, provider)
         redis = _redis_client(settings.redis_url, settings) if settings.redis_url else None
         # Probes while down run in the background (no request pays them), so they can be
         # frequent: Redis back is noticed within half a second.
@@ -244,6 +267,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
             ),
             agent=agent,
             llm=llm,
+            tracer_provider=provider,
             stop_lists=StopListService(
                 guarded,
                 metrics,
@@ -261,6 +285,9 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
             await http.aclose()
             if health is not None:
                 await health.aclose()
+            if provider is not None and tracer_provider is None:
+                # Flushes what the batch exporter still holds (a blocking HTTP call).
+                await asyncio.to_thread(provider.shutdown)
             if redis is not None:
                 await redis.aclose()
 
@@ -302,7 +329,8 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
 
 
 class ObserveRequests:
-    """Request id in and out, one JSON log line and the HTTP metrics per request.
+    """Request id in and out, one JSON log line and the HTTP metrics per request, and the
+    request's trace span on planning routes when tracing is on (app/tracing.py).
 
     A plain ASGI middleware: `@app.middleware("http")` (BaseHTTPMiddleware) would run every
     request in an extra task with memory streams between its two halves.
@@ -319,6 +347,7 @@ class ObserveRequests:
         rid = request_id_from(given) or uuid.uuid4().hex
         token = request_id.set(rid)
         started = time.perf_counter()
+        root_path = scope.get("root_path", "")
         status = 500
         started_response = False
 
@@ -338,11 +367,19 @@ class ObserveRequests:
                 message = {**message, "headers": headers}
             await send(message)
 
+        span = request_span(scope)  # None unless tracing is on and this is a planning route
         try:
-            await self.app(scope, receive_noting_disconnect, send_with_id)
+            if span is None:
+                await self.app(scope, receive_noting_disconnect, send_with_id)
+            else:
+                with span as current:
+                    try:
+                        await self.app(scope, receive_noting_disconnect, send_with_id)
+                    finally:
+                        end_request_span(current, status)
         finally:
             elapsed = time.perf_counter() - started
-            endpoint = getattr(scope.get("route"), "path", None) or "unmatched"
+            endpoint = route_template(scope, root_path)
             method = scope["method"]
             state: AppState | None = getattr(scope["app"].state, "rt", None)
             if state is not None:
@@ -352,6 +389,7 @@ class ObserveRequests:
                 state.metrics.http_duration.labels(endpoint=endpoint, method=method).observe(
                     elapsed
                 )
+                count_error_answer(state.metrics, scope, endpoint, status)
             log.info(
                 "request",
                 extra={

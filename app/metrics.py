@@ -7,7 +7,11 @@ train numbers, stations, texts or session ids.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
 
 # Steps per agent run: integers up to the hard bound (default 10).
 AGENT_STEP_BUCKETS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20)
@@ -16,6 +20,59 @@ LLM_BUCKETS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 
 # Circuit-breaker states as gauge values (documented in README "Operating railtrip").
 BREAKER_STATE_VALUES = {"closed": 0, "half_open": 1, "open": 2}
+
+# `railtrip_answers_total{kind}`: what an answering endpoint replied. Only `tickets` answers
+# are also counted in `railtrip_responses_total{freshness}` (DESIGN.md §6).
+ANSWER_KINDS = ("tickets", "clarification", "refusal", "error")
+# Routes whose replies are answers to a traveller; a 4xx/5xx there counts as kind="error".
+ANSWERING_ENDPOINTS = frozenset(
+    {
+        "/v1/tickets",
+        "/v1/plan",
+        "/v1/chat",
+        "/v1/plan/stream",
+        "/v1/chat/stream",
+        "/v1/bookings/precheck",
+        "/v1/trains/{train_number}/stops",
+    }
+)
+# `endpoint` label of a request no route matches (404s for unknown paths), and of a request
+# refused by the body limits before the router saw it (413, 422 for JSON nested too deep).
+UNMATCHED_ENDPOINT = "unmatched"
+BEFORE_ROUTING_ENDPOINT = "before_routing"
+
+
+class CircuitStateCollector(Collector):
+    """`railtrip_source_circuit_state`, read from each breaker at scrape time.
+
+    A stored gauge only changes when something calls the breaker, so an idle source whose
+    cool-down ended stayed at "open" while /readyz (which reads the breaker) said half-open.
+    Reading the same `state` property here makes the two agree by construction.
+    """
+
+    def __init__(self) -> None:
+        self._states: dict[str, Callable[[], str]] = {}
+
+    def watch(self, source: str, state: Callable[[], str]) -> None:
+        """Export `state()` (closed | half_open | open) as the gauge of `source`."""
+        self._states[source] = state
+
+    def describe(self) -> Iterator[GaugeMetricFamily]:
+        yield self._family()
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        family = self._family()
+        for source, state in self._states.items():
+            family.add_metric([source], BREAKER_STATE_VALUES[str(state())])
+        yield family
+
+    @staticmethod
+    def _family() -> GaugeMetricFamily:
+        return GaugeMetricFamily(
+            "railtrip_source_circuit_state",
+            "Circuit-breaker state per source: 0 closed, 1 half-open, 2 open.",
+            labels=["source"],
+        )
 
 
 class Metrics:
@@ -47,6 +104,13 @@ class Metrics:
             "railtrip_responses_total",
             "Ticket-bearing responses by endpoint and freshness.",
             ["endpoint", "freshness"],
+            registry=r,
+        )
+        self.answers = Counter(
+            "railtrip_answers_total",
+            "Answers of the answering endpoints by kind: tickets (also counted in "
+            "railtrip_responses_total), clarification, refusal, error.",
+            ["endpoint", "kind"],
             registry=r,
         )
         self.degradations = Counter(
@@ -112,12 +176,8 @@ class Metrics:
             ["reason"],
             registry=r,
         )
-        self.breaker_state = Gauge(
-            "railtrip_source_circuit_state",
-            "Circuit-breaker state per source: 0 closed, 1 half-open, 2 open.",
-            ["source"],
-            registry=r,
-        )
+        self.breaker_state = CircuitStateCollector()
+        r.register(self.breaker_state)
         # Registered only by `track_redis()`: absent (not 0) when Redis is not configured,
         # so the RedisDown alert cannot fire on the embedded default.
         self.redis_up = Gauge(

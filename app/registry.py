@@ -57,11 +57,10 @@ def build_sandbox(
 ) -> SandboxMounts:
     """ASGI apps for the enabled sandbox sources, keyed by their base URL."""
     if environ is None:
-        # Fault knobs come from `.env` too, like every other RAILTRIP_ setting.
-        environ = {
-            **{k: v for k, v in dotenv_values(".env").items() if v is not None},
-            **os.environ,
-        }
+        # Fault knobs come from `.env` too (the one these settings read), like every other
+        # RAILTRIP_ setting; the process environment wins.
+        dotenv = dotenv_values(settings.env_file) if settings.env_file else {}
+        environ = {**{k: v for k, v in dotenv.items() if v is not None}, **os.environ}
     mounts = SandboxMounts()
     # One timetable shared by both vendors, on the service's own directory (every official
     # station), so the vendors' stations compare equal to what the app resolves.

@@ -152,9 +152,12 @@ def accept_backlog(max_connections: int) -> int:
     return max(64, max_connections)
 
 
-def server_config(host: str, port: int, settings: Settings | None = None) -> uvicorn.Config:
-    """The uvicorn configuration `python -m app serve` runs."""
+def server_config(
+    host: str, port: int, settings: Settings | None = None, **options: Any
+) -> uvicorn.Config:
+    """The uvicorn configuration `python -m app serve` runs (`options`: more uvicorn ones)."""
     settings = settings or Settings()
+    options.setdefault("log_level", "info")
     return uvicorn.Config(
         "app.main:app",
         host=host,
@@ -162,12 +165,12 @@ def server_config(host: str, port: int, settings: Settings | None = None) -> uvi
         http=bounded_protocol(settings.max_connections, settings.request_read_timeout_s),
         timeout_keep_alive=KEEP_ALIVE_S,
         backlog=accept_backlog(settings.max_connections),
-        log_level="info",
+        **options,
     )
 
 
-def serve(host: str, port: int, settings: Settings | None = None) -> None:
+def serve(host: str, port: int, settings: Settings | None = None, **options: Any) -> None:
     """Serve the API with bounded connections until interrupted."""
-    config = server_config(host, port, settings)  # configures uvicorn's loggers first
+    config = server_config(host, port, settings, **options)  # configures uvicorn's loggers
     quiet_floods()
     uvicorn.Server(config).run()

@@ -2,16 +2,23 @@
 
 Per-source settings use dynamic names (`RAILTRIP_<SOURCE>_RATE_PER_S`, with the source name
 upper-cased and `-` as `_`), so they are read by `SourceSettings` with a per-source prefix.
+
+`Settings()` is one validated snapshot: every enabled source's settings (environment, `.env`
+and `source_overrides` together) are read and validated when it is built, so a rate of -5
+or an unknown override key refuses to start instead of reaching a limiter.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from pathlib import Path
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import Field, PrivateAttr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from app.redis_client import parse_redis_url
+
+DOTENV = ".env"
 
 KNOWN_SOURCES = ("rail12306", "juhe", "sandbox-12306", "sandbox-juhe")
 SANDBOX_BASE_URLS = {
@@ -32,6 +39,9 @@ REAL_SITE_DEFAULTS: dict[str, dict[str, object]] = {
 PLACEHOLDER_SECRETS = {"changeme", "your-api-key", "sk-xxx", "xxx", "placeholder"}
 
 
+EnvFile = Path | str | None
+
+
 def env_name(source: str) -> str:
     """`sandbox-12306` → `SANDBOX_12306` (the infix of its environment variables)."""
     return source.upper().replace("-", "_")
@@ -40,7 +50,7 @@ def env_name(source: str) -> str:
 class SourceSettings(BaseSettings):
     """Limits and address of one ticket source; never shared between sources."""
 
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
+    model_config = SettingsConfigDict(env_file=DOTENV, extra="ignore", frozen=True)
 
     base_url: str = ""
     concurrency: int = Field(default=5, ge=1, le=100)
@@ -58,25 +68,38 @@ class SourceSettings(BaseSettings):
     queue_limit: int | None = Field(default=None, ge=0, le=100000)
 
     @classmethod
-    def for_source(cls, name: str, **overrides: object) -> SourceSettings:
-        """Read `RAILTRIP_<NAME>_*` for one source, then apply explicit overrides."""
-        loaded = cls(_env_prefix=f"RAILTRIP_{env_name(name)}_")
+    def for_source(
+        cls, name: str, env_file: EnvFile = DOTENV, **overrides: object
+    ) -> SourceSettings:
+        """Read `RAILTRIP_<NAME>_*` for one source with explicit overrides on top, validated
+        together (an override is a field value like any other, never constructed around);
+        a real site's politeness defaults fill what neither sets."""
+        unknown = sorted(set(overrides) - set(cls.model_fields))
+        if unknown:
+            raise ValueError(f"unknown settings {unknown}; choose from {sorted(cls.model_fields)}")
+        prefix = f"RAILTRIP_{env_name(name)}_"
+        loaded = cls(_env_prefix=prefix, _env_file=env_file, **overrides)  # type: ignore[arg-type]
         defaults = {
             key: value
             for key, value in REAL_SITE_DEFAULTS.get(name, {}).items()
             if key not in loaded.model_fields_set
         }
-        values = loaded.model_dump() | defaults | overrides
-        if not values["base_url"]:
-            values["base_url"] = DEFAULT_BASE_URLS.get(name, "")
-        return cls.model_construct(**values)
+        if defaults:
+            loaded = cls(
+                _env_prefix=prefix,
+                _env_file=env_file,
+                **(defaults | overrides),  # type: ignore[arg-type]
+            )
+        if not loaded.base_url:
+            return loaded.model_copy(update={"base_url": DEFAULT_BASE_URLS.get(name, "")})
+        return loaded
 
 
 class Settings(BaseSettings):
     """Everything railtrip reads from its environment."""
 
     model_config = SettingsConfigDict(
-        env_prefix="RAILTRIP_", env_file=".env", extra="ignore", frozen=True
+        env_prefix="RAILTRIP_", env_file=DOTENV, extra="ignore", frozen=True
     )
 
     sources: Annotated[list[str], NoDecode] = Field(
@@ -141,6 +164,30 @@ class Settings(BaseSettings):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
 
+    # Optional OpenTelemetry traces (app/tracing.py): an OTLP/HTTP traces URL, off when unset.
+    otel_endpoint: str | None = None
+    otel_service: str = "railtrip"
+
+    _env_file: EnvFile = PrivateAttr(default=None)
+    _sources: dict[str, SourceSettings] = PrivateAttr(default_factory=dict)
+
+    def __init__(self, **values: Any) -> None:
+        super().__init__(**values)
+        # The same `.env` (or none) for the per-source settings and the sandbox fault knobs.
+        self._env_file = values.get("_env_file", self.model_config.get("env_file"))
+        unknown = sorted(set(self.source_overrides) - set(KNOWN_SOURCES))
+        if unknown:
+            raise ValueError(f"source_overrides: unknown sources {unknown}")
+        for name in self.sources:
+            overrides = self.source_overrides.get(name, {})
+            try:
+                self._sources[name] = SourceSettings.for_source(name, self._env_file, **overrides)
+            except (ValidationError, ValueError) as exc:
+                raise ValueError(
+                    f"settings of source {name!r} (RAILTRIP_{env_name(name)}_* or "
+                    f"source_overrides[{name!r}]) are invalid: {exc}"
+                ) from exc
+
     @field_validator("sources", mode="before")
     @classmethod
     def _split_sources(cls, value: object) -> object:
@@ -190,6 +237,33 @@ class Settings(BaseSettings):
         """True when every enabled source is an in-process sandbox vendor."""
         return all(name in SANDBOX_BASE_URLS for name in self.sources)
 
+    def __eq__(self, other: object) -> bool:
+        # The same values (per-source settings included) are the same snapshot, whichever
+        # `.env` they were read from.
+        if not isinstance(other, Settings):
+            return NotImplemented
+        return self.model_dump() == other.model_dump() and self._sources == other._sources
+
+    __hash__ = None  # type: ignore[assignment]  # holds dicts: never hashable
+
+    @property
+    def env_file(self) -> EnvFile:
+        """The `.env` this snapshot read (None when reading it was turned off)."""
+        return self._env_file
+
     def source(self, name: str) -> SourceSettings:
-        """The settings of one enabled source (environment, then `source_overrides`)."""
-        return SourceSettings.for_source(name, **self.source_overrides.get(name, {}))
+        """The settings of one source (environment, then `source_overrides`), validated."""
+        if name not in self._sources:  # a source that is not enabled, asked for by name
+            overrides = self.source_overrides.get(name, {})
+            return SourceSettings.for_source(name, self._env_file, **overrides)
+        return self._sources[name]
+
+
+def read_dotenv(enabled: bool) -> None:
+    """Whether settings built without an explicit `_env_file` read `.env`.
+
+    The test suite turns it off at start-up: tests build their own settings and must not
+    pick up a developer's `.env` (`Settings(_env_file=".env")` still reads one on purpose).
+    """
+    for cls in (Settings, SourceSettings):
+        cls.model_config["env_file"] = DOTENV if enabled else None

@@ -22,6 +22,8 @@ from sources.models import SHANGHAI
 from sources.stations import StationDirectory
 
 if TYPE_CHECKING:  # annotations only: these modules import app.state themselves
+    from opentelemetry.sdk.trace import TracerProvider
+
     from app.access.middleware import AccessControl
     from app.agent import PlanningAgent
     from app.intent.llm import LlmIntentParser
@@ -63,5 +65,7 @@ class AppState:
     llm: LlmIntentParser | None = None
     redis_health: RedisHealth | None = None
     sandbox_faults: dict[str, FaultConfig] = field(default_factory=dict)
+    # Set only when tracing is on (app/tracing.py); None costs the hit path nothing.
+    tracer_provider: TracerProvider | None = None
     stop_lists: StopListService = None  # type: ignore[assignment]  # set by the lifespan
     access: AccessControl | None = None

@@ -16,8 +16,9 @@ the share of each part is printed; the full tree is written to
 /tmp/railtrip-bench/cache_hit_profile.txt.
 
 Run from the repository root: `.venv/bin/python bench/cache_hit.py [--duration 8]
-[--connections 16] [--rounds 2] [--generator auto|wrk|python] [--serve-from DIR]`.
-`--serve-from` serves railtrip from another checkout (to measure a proposed change).
+[--connections 16] [--rounds 2] [--generator auto|wrk|python] [--serve-from DIR]
+[--versus bare|tracing]`. `--serve-from` serves railtrip from another checkout (to measure a
+proposed change); `--versus tracing` compares hits with tracing configured and not.
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ from harness import ROOT, percentile, travel_day
 
 OUT = Path(tempfile.gettempdir()) / "railtrip-bench"
 BENCH_ENV = {"RAILTRIP_MEMORY_TTL_S": "600", "RAILTRIP_REFRESH_AFTER_S": "600"}
+# `--versus tracing`: the same app with tracing configured (a loopback OTLP endpoint nobody
+# listens on: a cache hit must open no span, so nothing is ever exported).
+TRACING_ENV = BENCH_ENV | {"RAILTRIP_OTEL_ENDPOINT": "http://127.0.0.1:9/v1/traces"}
 
 
 @dataclass
@@ -197,9 +201,16 @@ def measure(args: argparse.Namespace) -> None:
         assert first.status_code == hit.status_code == 200, (first.status_code, first.text[:300])
         assert hit.json()["freshness"] == "cached", "the second request must be an L1 hit"
         body_file.write_bytes(hit.content)
-        bare = Server("bare_endpoint:app", ROOT / "bench", {"BENCH_BODY_FILE": str(body_file)})
-        bare.wait_ready("/v1/tickets")
-        assert httpx.get(bare.base + path).content == hit.content
+        if args.versus == "tracing":
+            bare = Server("app.main:app", args.serve_from, TRACING_ENV)
+            bare.wait_ready("/healthz")
+            assert httpx.get(bare.base + path, timeout=30.0).status_code == 200  # the miss
+            assert httpx.get(bare.base + path).json()["freshness"] == "cached"
+        else:
+            env = {"BENCH_BODY_FILE": str(body_file)}
+            bare = Server("bare_endpoint:app", ROOT / "bench", env)
+            bare.wait_ready("/v1/tickets")
+            assert httpx.get(bare.base + path).content == hit.content
 
         before = httpx.get(railtrip.base + "/metrics").text
         # Short warm-up of both under load (first-request imports, connection setup).
@@ -245,6 +256,14 @@ def measure(args: argparse.Namespace) -> None:
             )
     rps_ratio = agg("railtrip", "rps") / agg("bare", "rps")
     p99_ratio = agg("railtrip", "p99_ms") / agg("bare", "p99_ms")
+    if args.versus == "tracing":
+        print()
+        print("== cache hit (L1): tracing configured vs not ('bare' above = traced) ==")
+        print(f"throughput, tracing off: {agg('railtrip', 'rps'):.0f} req/s")
+        print(f"throughput, tracing on : {agg('bare', 'rps'):.0f} req/s")
+        print(f"throughput ratio on/off: {1 / rps_ratio:.2f}  (expected ~1.00, within noise)")
+        print(f"p99 latency ratio on/off: {1 / p99_ratio:.2f}")
+        return
     print()
     print("== cache hit (L1) vs bare endpoint ==")
     print(f"throughput, railtrip L1 hit: {agg('railtrip', 'rps'):.0f} req/s")
@@ -264,6 +283,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--generator", choices=("auto", "wrk", "python"), default="auto")
     parser.add_argument("--serve-from", type=Path, default=ROOT)
+    parser.add_argument(
+        "--versus",
+        choices=("bare", "tracing"),
+        default="bare",
+        help="compare with the bare endpoint, or with the same app with tracing configured",
+    )
     parser.add_argument("--profile-requests", type=int, default=2000)
     parser.add_argument("--no-profile", action="store_true")
     args = parser.parse_args()

@@ -171,7 +171,8 @@ class LlmIntentParser:
     def _record(
         self, attempt: int, outcome: str, tokens: tuple[int, int] | None, seconds: float
     ) -> None:
-        """Time one call and write its audit line: one JSON object, never key or text."""
+        """Time one call and write its audit line (never key or text); its fields are the
+        line's own JSON keys, not a JSON string inside `msg`."""
         self._metrics.llm_duration.labels(model=self.model, outcome=outcome).observe(seconds)
         fields = {
             "event": "llm_call",
@@ -182,4 +183,4 @@ class LlmIntentParser:
             "outcome": outcome,
             "attempt": attempt,
         }
-        audit_log.info(json.dumps(fields), extra=fields)
+        audit_log.info("llm call", extra=fields)

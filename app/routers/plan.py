@@ -14,6 +14,7 @@ from app.access.session_ids import new_session_id, storage_id
 from app.agent import AgentInput, ChatReply, PlanReply
 from app.agent import texts as agent_texts
 from app.agent.model import StepObserver
+from app.answers import count_answer, reply_kind
 from app.deps import State
 from app.errors import InvalidInput
 from app.intent.model import TravelIntent
@@ -204,10 +205,13 @@ async def chat(state: State, request: Request, turn: ChatTurnIn) -> ChatReply:
 
 
 def observe_reply(state: AppState, request: Request, endpoint: str, reply: PlanReply) -> None:
-    """Count a ticket-bearing answer and add its outcome to the request's log line."""
-    state.metrics.responses.labels(endpoint=endpoint, freshness=reply.freshness).inc()
+    """Count the answer (by kind; by freshness when it bears tickets) and add its outcome to
+    the request's log line."""
+    kind = reply_kind(reply)
+    count_answer(state.metrics, request, endpoint, kind, reply.freshness)
     request.state.log_extra = {
-        "freshness": reply.freshness,
+        "answer": kind,
+        "freshness": reply.freshness if kind == "tickets" else None,
         "agent_mode": reply.agent.mode,
         "agent_steps": reply.agent.steps,
         "planned": reply.itinerary is not None,

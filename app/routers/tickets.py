@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.datastructures import QueryParams
 
+from app.answers import count_answer
 from app.deps import State
 from app.errors import Conflict, InvalidInput, NoLiveAnswer, excerpt
 from app.queries import only_requested_stations, parse_seat_class, resolve_query
@@ -92,7 +95,7 @@ async def get_tickets(request: Request) -> Response:
         refresh=refresh,
     )
     result = only_requested_stations(result, resolved.origin, resolved.destination)
-    state.metrics.responses.labels(endpoint="/v1/tickets", freshness=result.freshness).inc()
+    count_answer(state.metrics, request, "/v1/tickets", "tickets", result.freshness)
     request.state.log_extra = {
         "freshness": result.freshness,
         "sources": {s.name: s.status for s in result.sources},
@@ -136,8 +139,20 @@ class PrecheckRequest(BaseModel):
     "/bookings/precheck",
     responses={409: {"description": "not_found | not_on_sale | sold_out | price_changed"}, 503: {}},
 )
-async def precheck(state: State, body: PrecheckRequest) -> dict[str, object]:
+async def precheck(state: State, request: Request, body: PrecheckRequest) -> dict[str, object]:
     """Re-check one train live before money moves; never answers from a cache."""
+
+    def count(freshness: str) -> None:
+        count_answer(state.metrics, request, "/v1/bookings/precheck", "tickets", freshness)
+
+    return await live_precheck(state, body, count)
+
+
+async def live_precheck(
+    state: AppState, body: PrecheckRequest, count: Callable[[str], None] | None = None
+) -> dict[str, object]:
+    """The precheck itself (the HTTP route and the MCP tool): a live query, then the verdict;
+    `count` is told the answer's freshness before any verdict is raised."""
     seat_class = parse_seat_class(body.seat_class)
     resolved = resolve_query(
         state.directory,
@@ -153,9 +168,8 @@ async def precheck(state: State, body: PrecheckRequest) -> dict[str, object]:
         refresh=True,
         allow_stale=False,
     )
-    state.metrics.responses.labels(
-        endpoint="/v1/bookings/precheck", freshness=result.freshness
-    ).inc()
+    if count is not None:
+        count(result.freshness)
     if result.freshness != "realtime":
         raise NoLiveAnswer(
             PRECHECK_NO_LIVE_ANSWER,

@@ -22,7 +22,7 @@ from tenacity import (
     wait_exponential_jitter,
 )
 
-from app.metrics import BREAKER_STATE_VALUES, Metrics
+from app.metrics import Metrics
 from app.settings import SourceSettings
 from app.tickets.admission import SourceAdmission
 from app.tickets.breaker import BreakerState, CircuitBreaker
@@ -115,7 +115,7 @@ class GuardedSource:
             clock=monotonic,
             on_change=self._breaker_changed,
         )
-        metrics.breaker_state.labels(source=self.name).set(0)
+        metrics.breaker_state.watch(self.name, lambda: self.breaker.state)
         # None: unbounded (unit tests of the guard alone); the registry always sets a bound.
         self.admission = (
             SourceAdmission(self.name, settings.concurrency, queue_limit, settings.rate_per_s)
@@ -124,10 +124,8 @@ class GuardedSource:
         )
 
     def readiness(self) -> str:
-        """`ok`, `open-circuit` or `half-open-circuit`; also refreshes the breaker gauge, so an
-        idle source's gauge follows the cool-down instead of sticking at "open"."""
+        """`ok`, `open-circuit` or `half-open-circuit` (the gauge reads the same state)."""
         state = self.breaker.state
-        self._metrics.breaker_state.labels(source=self.name).set(BREAKER_STATE_VALUES[state])
         return "ok" if state is BreakerState.CLOSED else f"{state.replace('_', '-')}-circuit"
 
     async def search(self, query: TicketQuery) -> list[TrainOffer]:
@@ -224,5 +222,4 @@ class GuardedSource:
         self._metrics.source_requests.labels(source=self.name, outcome=outcome).inc()
 
     def _breaker_changed(self, state: BreakerState) -> None:
-        self._metrics.breaker_state.labels(source=self.name).set(BREAKER_STATE_VALUES[state])
         log.info("circuit breaker changed", extra={"source": self.name, "state": str(state)})

@@ -10,7 +10,7 @@ from app.agent.model import AgentInput
 from app.errors import Conflict, InvalidInput, NoLiveAnswer
 from app.queries import parse_seat_class
 from app.routers.plan import PlanIn
-from app.routers.tickets import PrecheckRequest, precheck
+from app.routers.tickets import PrecheckRequest, live_precheck
 from app.tools import texts
 from app.tools.context import ToolContext
 from app.tools.model import BuildItineraryIn, BuildItineraryOut, CheckBookingOut, PlanTripOut
@@ -48,7 +48,7 @@ async def plan_trip(ctx: ToolContext, args: PlanIn) -> PlanTripOut:
     )
 
 
-Reason = Literal["not_found", "sold_out", "price_changed", "no_live_answer"]
+Reason = Literal["not_found", "not_on_sale", "sold_out", "price_changed", "no_live_answer"]
 
 
 async def check_booking(ctx: ToolContext, args: PrecheckRequest) -> CheckBookingOut:
@@ -60,7 +60,7 @@ async def check_booking(ctx: ToolContext, args: PrecheckRequest) -> CheckBooking
     seat_class = parse_seat_class(args.seat_class)
     train = args.train_number.upper()
     try:
-        found = await precheck(ctx.app, args)
+        found = await live_precheck(ctx.app, args)
     except Conflict as exc:
         return CheckBookingOut(
             summary=texts.NOT_BOOKABLE.format(train=train, seat=seat_class.label, message=exc),

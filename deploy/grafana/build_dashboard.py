@@ -240,7 +240,8 @@ def sections() -> list[tuple[str, list[Panel]]]:
         panel(
             "timeseries",
             "Freshness by endpoint",
-            "Answers per second by endpoint and freshness.",
+            "Ticket-bearing answers per second by endpoint and freshness (clarifying "
+            "questions, refusals and errors carry no tickets: see the next panel).",
             [
                 target(
                     f"sum by (endpoint, freshness) (rate(railtrip_responses_total[{RATE}]))",
@@ -249,6 +250,15 @@ def sections() -> list[tuple[str, list[Panel]]]:
                 )
             ],
             unit="reqps",
+        ),
+        panel(
+            "timeseries",
+            "Answers by kind",
+            "Share of each endpoint's answers that carry tickets, ask a clarifying question, "
+            "refuse (out of scope) or fail (railtrip:answer_kind_share:rate5m).",
+            [target("railtrip:answer_kind_share:rate5m", "{{endpoint}} {{kind}}", "A")],
+            unit="percentunit",
+            max_value=1,
         ),
         panel(
             "timeseries",

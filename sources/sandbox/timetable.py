@@ -175,8 +175,8 @@ class Timetable:
         )
 
     def train(self, number: str, start_date: dt.date) -> Train | None:
-        """The train `number` (either code of a renumbered one, or 12306's train_no) leaving
-        its origin on `start_date`."""
+        """The train `number` leaving its origin that day: either code of a renumbered one
+        (G1, K1078), or 12306's train_no."""
         index = self._by_code.get(number.upper())
         if index is not None:
             return self._train(index, start_date, number.upper())

@@ -22,7 +22,8 @@ def test_fault_knobs_are_read_from_dotenv_and_the_environment_wins(
     )
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("RAILTRIP_SANDBOX_12306_LATENCY_MS", "7")
-    mounts = build_sandbox(Settings(), curated_directory(), Runtime())
+    # The suite reads no `.env` unless a test asks for one, as this one does.
+    mounts = build_sandbox(Settings(_env_file=".env"), curated_directory(), Runtime())
     assert mounts.faults["juhe"].knobs()["error_rate"] == 1
     assert mounts.faults["12306"].knobs()["latency_ms"] == 7
 

@@ -25,7 +25,8 @@ def sampled_metrics() -> Metrics:
     m.http_requests.labels(endpoint="/v1/plan", method="POST", status="200").inc()
     m.http_requests.labels(endpoint="/v1/plan", method="POST", status="500").inc()
     m.http_duration.labels(endpoint="/v1/plan", method="POST").observe(0.3)
-    m.breaker_state.labels(source="sandbox-12306").set(2)
+    m.breaker_state.watch("sandbox-12306", lambda: "open")
+    m.answers.labels(endpoint="/v1/chat", kind="clarification").inc()
     m.rejections.labels(reason="overloaded").inc()
     m.track_redis()  # as the Redis cache tier does when Redis is configured
     m.redis_up.set(1)

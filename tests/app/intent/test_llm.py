@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from app.intent.llm import LlmParseError, extract_json_object
+from app.logs import JsonFormatter
 from tests.app.intent.conftest import LLM_URL, MODEL, TODAY, completion, intent_json, sample
 
 CLEAN = intent_json(
@@ -136,15 +137,19 @@ async def test_each_call_writes_one_json_audit_line_without_key_or_text(llm, htt
     text = "我的身份证号是110101199001011234，下周五北京去上海"
     with caplog.at_level(logging.INFO, logger="railtrip.llm"):
         await llm.parse(text, TODAY)
-    lines = [r for r in caplog.records if r.name == "railtrip.llm"]
-    assert [json.loads(r.getMessage())["outcome"] for r in lines] == ["invalid", "ok"]
-    first = json.loads(lines[0].getMessage())
+    records = [r for r in caplog.records if r.name == "railtrip.llm"]
+    # As the JSON formatter writes them: every field a top-level key, none in a string.
+    lines = [json.loads(JsonFormatter().format(r)) for r in records]
+    assert [line["outcome"] for line in lines] == ["invalid", "ok"]
+    first = lines[0]
+    assert first["msg"] == "llm call" and first["event"] == "llm_call"
     assert first["model"] == MODEL and first["prompt_tokens"] == 900
     assert first["latency_ms"] == 250.0 and first["attempt"] == 1
-    assert lines[1].completion_tokens == 80  # also as structured `extra` fields
-    for record in lines:
-        assert "test-key" not in record.getMessage()
-        assert "110101199001011234" not in record.getMessage()
+    assert lines[1]["completion_tokens"] == 80
+    for record in records:
+        rendered = JsonFormatter().format(record)
+        assert "test-key" not in rendered
+        assert "110101199001011234" not in rendered
 
 
 async def test_common_model_shorthands_are_accepted(llm, httpx_mock):

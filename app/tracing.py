@@ -1,0 +1,87 @@
+"""Optional OpenTelemetry traces: one trace per plan or chat request, a span per upstream call.
+
+Off by default. With `RAILTRIP_OTEL_ENDPOINT` (an OTLP/HTTP traces URL such as
+`http://collector:4318/v1/traces`) the lifespan builds a tracer provider that exports there
+in batches; tests pass their own provider (the SDK's in-memory exporter) to `create_app`.
+
+What is traced, and why only that:
+- The request middleware opens a SERVER span (`request_span`) for the planning routes
+  (`TRACED_PATHS`). Their work fans out to sources and maybe a model: what a trace is for.
+- The shared httpx client is instrumented with `HTTPXClientInstrumentor.instrument_client`,
+  so every upstream request (sandbox vendors mounted in-process, 12306, Juhe, the
+  LLM endpoint) is a CLIENT span under the request that caused it. The global
+  `HTTPXClientInstrumentor().instrument()` patches `httpx.AsyncClient` construction and
+  would miss the sandbox mounts, which are transports of an already-built client.
+- Nothing else: `/v1/tickets` answered from the cache makes no upstream call and opens no
+  span; any other path costs the middleware one set lookup, tracing on or off.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING
+
+import httpx
+from starlette.types import Scope
+
+if TYPE_CHECKING:
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.trace import Span
+
+    from app.settings import Settings
+
+TRACED_PATHS = frozenset({"/v1/plan", "/v1/chat", "/v1/plan/stream", "/v1/chat/stream"})
+TRACER_NAME = "railtrip"
+
+
+def otlp_tracer_provider(settings: Settings) -> TracerProvider | None:
+    """A provider exporting over OTLP/HTTP to `settings.otel_endpoint`, or None when unset."""
+    if not settings.otel_endpoint:
+        return None
+    from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+    from opentelemetry.sdk.resources import Resource
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import BatchSpanProcessor
+
+    provider = TracerProvider(resource=Resource.create({"service.name": settings.otel_service}))
+    provider.add_span_processor(
+        BatchSpanProcessor(OTLPSpanExporter(endpoint=settings.otel_endpoint))
+    )
+    return provider
+
+
+def instrument_http_client(client: httpx.AsyncClient, provider: TracerProvider) -> None:
+    """A CLIENT span for every request the shared client sends, mounts included."""
+    from opentelemetry.instrumentation.httpx import HTTPXClientInstrumentor
+
+    HTTPXClientInstrumentor.instrument_client(client, tracer_provider=provider)
+
+
+def request_span(scope: Scope) -> AbstractContextManager[Span] | None:
+    """A SERVER span for a request to a planning route while tracing is on, else None.
+
+    Called by the request middleware for every request: a path that is not a planning route
+    costs one set lookup, so the cache-hit path stays uninstrumented (no extra ASGI layer).
+    """
+    if scope["path"] not in TRACED_PATHS:
+        return None
+    provider = getattr(getattr(scope["app"].state, "rt", None), "tracer_provider", None)
+    if provider is None:
+        return None
+    from opentelemetry.trace import SpanKind
+
+    method, path = scope["method"], scope["path"]
+    return provider.get_tracer(TRACER_NAME).start_as_current_span(
+        f"{method} {path}",
+        kind=SpanKind.SERVER,
+        attributes={"http.request.method": method, "http.route": path},
+    )
+
+
+def end_request_span(span: Span, status: int) -> None:
+    """Record the answer's status on the request's span (ERROR for a 5xx)."""
+    from opentelemetry.trace import Status, StatusCode
+
+    span.set_attribute("http.response.status_code", status)
+    if status >= 500:
+        span.set_status(Status(StatusCode.ERROR))
