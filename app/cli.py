@@ -89,16 +89,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _serve(host: str, port: int) -> int:
     """Serve the API; JSON request lines at INFO (RAILTRIP_LOG_LEVEL), uvicorn's lines too."""
-    import uvicorn
-
+    from app import serving
     from app.logs import uvicorn_log_config
     from app.settings import Settings
 
     level = Settings().log_level
-    uvicorn.run(
-        "app.main:app",
-        host=host,
-        port=port,
+    # uvicorn with bounded connections (README "Security").
+    serving.serve(
+        host,
+        port,
         log_config=uvicorn_log_config(level),
         log_level=level.lower(),
         access_log=False,

@@ -6,13 +6,15 @@
      ├── NotFound                 404      not_found
      ├── Conflict                 409      the reason (not_found | not_on_sale | sold_out |
      │                                     price_changed)
-     └── NoLiveAnswer             503      no_live_answer
+     ├── NoLiveAnswer             503      no_live_answer
+     └── Overloaded               503      overloaded (with Retry-After; not the sources' failure)
 
 Domain code raises these; it never raises HTTPException.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,6 +22,15 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+
+EXCERPT_CHARS = 24
+
+
+def excerpt(value: object, limit: int = EXCERPT_CHARS) -> str:
+    """A short, escaped quote of client input for an error message (never the whole input)."""
+    text = str(value)
+    cut = text[:limit]
+    return repr(cut) + ("…" if len(text) > limit else "")
 
 
 class ServiceError(Exception):
@@ -65,6 +76,21 @@ class NoLiveAnswer(ServiceError):
     code = "no_live_answer"
 
 
+class Overloaded(ServiceError):
+    """Refused at once: this service's own queue is full (counted as a rejection)."""
+
+    status_code = 503
+    code = "overloaded"
+
+    def __init__(self, message: str, retry_after_s: float) -> None:
+        self.retry_after_s = max(1, math.ceil(retry_after_s))
+        super().__init__(message, reason="overloaded", retry_after_s=self.retry_after_s)
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(self.retry_after_s)}
+
+
 def _field_of(loc: Sequence[Any]) -> str:
     parts = [str(p) for p in loc if p not in ("body", "query", "path", "header")]
     return ".".join(parts) or "body"
@@ -74,8 +100,14 @@ def install_error_handlers(app: FastAPI) -> None:
     """Every error leaves as JSON with a machine-readable `code` and a human `message`."""
 
     @app.exception_handler(ServiceError)
-    async def _service_error(_: Request, exc: ServiceError) -> JSONResponse:
-        return JSONResponse(exc.body(), status_code=exc.status_code)
+    async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
+        headers = None
+        if isinstance(exc, Overloaded):
+            state = getattr(request.app.state, "rt", None)
+            if state is not None:
+                state.metrics.rejections.labels(reason="overloaded").inc()
+            headers = exc.headers
+        return JSONResponse(exc.body(), status_code=exc.status_code, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:

@@ -6,12 +6,23 @@ from __future__ import annotations
 import contextvars
 import datetime as dt
 import logging
+import re
 import sys
 from typing import Any
 
 import orjson
 
 request_id: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
+
+# A client's X-Request-ID is kept only when it is a plain token; anything else is replaced.
+_PLAIN_TOKEN = re.compile(rb"^[A-Za-z0-9._:-]{1,64}$")
+
+
+def request_id_from(given: bytes) -> str | None:
+    """The client's request id when it is a plain token (1-64 of A-Z a-z 0-9 . _ : -)."""
+    value = given.strip()
+    return value.decode("ascii") if _PLAIN_TOKEN.match(value) else None
+
 
 # Attributes every LogRecord has; anything else was passed through `extra=` and is logged.
 # uvicorn adds `color_message` (the same text with ANSI colours) to its own records.

@@ -14,16 +14,20 @@ from typing import TYPE_CHECKING
 import httpx
 import openai
 from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.access import AccessMiddleware, ClientQuotas
+from app.access.build import build_access
 from app.agent import PlanningAgent
 from app.docs import install_docs
 from app.errors import install_error_handlers
 from app.gcra import Gcra
 from app.intent.llm import LlmIntentParser
+from app.intent.llm_guard import GuardedLlm, log_breaker_change
 from app.intent.parser import IntentParser
 from app.limits import BodyLimitMiddleware
-from app.logs import configure_logging, request_id
+from app.logs import configure_logging, request_id, request_id_from
 from app.mcp import mount_mcp, serve_mcp
 from app.metrics import Metrics
 from app.observe import count_error_answer, route_template
@@ -40,6 +44,7 @@ from app.routers import health, intent, plan, sandbox_admin, stations, stream, t
 from app.sessions import SessionStore
 from app.settings import Settings
 from app.state import AppState, Runtime
+from app.tickets.breaker import CircuitBreaker
 from app.tickets.cache import RedisTier
 from app.tickets.fleet_flight import FleetFlight
 from app.tickets.stops import StopListService
@@ -57,6 +62,8 @@ if TYPE_CHECKING:
     from opentelemetry.sdk.trace import TracerProvider
 
 log = logging.getLogger("railtrip.http")
+
+RATE_LIMIT_HEADERS = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]
 
 
 def _redis_client(url: str, settings: Settings | None = None) -> RedisClient:
@@ -102,15 +109,44 @@ def _llm_parser(
     )
 
 
+def _guarded_llm(
+    settings: Settings,
+    llm: LlmIntentParser | None,
+    metrics: Metrics,
+    runtime: Runtime,
+    quotas: ClientQuotas,
+) -> GuardedLlm | None:
+    """The parser behind its breaker, capped so a hanging model leaves the plan deadline
+    room for the ticket queries (half of it, at most `llm_timeout_s`)."""
+    if llm is None:
+        return None
+    breaker = CircuitBreaker(
+        settings.llm_breaker_failures,
+        settings.llm_breaker_cooldown_s,
+        clock=runtime.monotonic,
+        on_change=log_breaker_change,
+    )
+    cap = min(settings.llm_timeout_s, settings.plan_deadline_s / 2)
+    return GuardedLlm(llm, breaker, metrics, timeout_s=cap, quotas=quotas)
+
+
 def _tool_runner(
-    settings: Settings, client: openai.AsyncOpenAI | None, metrics: Metrics
+    settings: Settings,
+    client: openai.AsyncOpenAI | None,
+    metrics: Metrics,
+    llm: GuardedLlm | None = None,
 ) -> object | None:
-    """Tool-calling mode (`RAILTRIP_AGENT_MODE=llm_tools` with a model configured), else None."""
+    """Tool-calling mode (`RAILTRIP_AGENT_MODE=llm_tools` with a model configured), else None;
+    behind the intent parser's breaker and time cap when there is one."""
     if settings.agent_mode != "llm_tools" or client is None:
         return None
     from app.agent.tools import ToolRunner
 
-    return ToolRunner(client, settings.llm_model, metrics=metrics)
+    if llm is None:
+        return ToolRunner(client, settings.llm_model, metrics=metrics)
+    return ToolRunner(
+        client, settings.llm_model, metrics=metrics, timeout_s=llm.timeout_s, breaker=llm.breaker
+    )
 
 
 async def _station_directory(settings: Settings, client: httpx.AsyncClient) -> StationDirectory:
@@ -192,7 +228,9 @@ def create_app(
         )
         llm_client = _openai_client(settings, http)
         llm = _llm_parser(settings, llm_client, metrics, directory)
-        intent_parser = IntentParser(directory=directory, metrics=metrics, llm=llm)
+        access = build_access(settings, redis, metrics, runtime)
+        guarded_llm = _guarded_llm(settings, llm, metrics, runtime, access.quotas)
+        intent_parser = IntentParser(directory=directory, metrics=metrics, llm=guarded_llm)
         agent = PlanningAgent(
             parser=intent_parser,
             tickets=ticket_service,
@@ -201,7 +239,8 @@ def create_app(
             max_steps=settings.agent_max_steps,
             clock=runtime.clock,
             monotonic=runtime.monotonic,
-            tool_runner=_tool_runner(settings, llm_client, metrics),
+            tool_runner=_tool_runner(settings, llm_client, metrics, guarded_llm),
+            deadline_s=settings.plan_deadline_s,
             # The network's city topology picks transfer hubs (a 2019-2021 picture of the
             # real network: a good prior for production too; live queries decide).
             topology=default_network(),
@@ -236,6 +275,7 @@ def create_app(
                 clock=runtime.clock,
                 monotonic=runtime.monotonic,
             ),
+            access=access,
         )
         try:
             async with serve_mcp(app, app.state.rt):
@@ -261,6 +301,16 @@ def create_app(
     )
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware)
+    app.add_middleware(AccessMiddleware)  # keys and quotas before any body is read
+    if settings.cors_origins:  # closed by default: no CORS headers at all
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=settings.cors_origins,
+            allow_methods=["GET", "POST"],
+            allow_headers=["Authorization", "X-API-Key", "Content-Type", "X-Request-ID"],
+            expose_headers=["X-Request-ID", "Retry-After", *RATE_LIMIT_HEADERS],
+            max_age=600,
+        )
     app.add_middleware(ObserveRequests)  # added last = outermost: sees every refusal
     app.include_router(health.router)
     app.include_router(stations.router)
@@ -269,7 +319,8 @@ def create_app(
     app.include_router(intent.router)
     app.include_router(plan.router)
     app.include_router(stream.router)
-    if settings.sandbox_admin:
+    if settings.sandbox_admin and settings.all_sandbox:
+        # Fault knobs exist only in the sandbox; with API keys on they need an admin key.
         app.include_router(sandbox_admin.router)
     install_docs(app)
     install_playground(app)
@@ -293,15 +344,24 @@ class ObserveRequests:
             await self.app(scope, receive, send)
             return
         given = next((v for k, v in scope["headers"] if k == b"x-request-id"), b"")
-        rid = (given.decode("latin-1").strip() or uuid.uuid4().hex)[:64]
+        rid = request_id_from(given) or uuid.uuid4().hex
         token = request_id.set(rid)
         started = time.perf_counter()
         root_path = scope.get("root_path", "")
         status = 500
+        started_response = False
+
+        async def receive_noting_disconnect() -> Message:
+            nonlocal status
+            message = await receive()
+            if message["type"] == "http.disconnect" and not started_response:
+                status = 499  # the client went away before any response (nginx's code)
+            return message
 
         async def send_with_id(message: Message) -> None:
-            nonlocal status
+            nonlocal status, started_response
             if message["type"] == "http.response.start":
+                started_response = True
                 status = message["status"]
                 headers = [*message.get("headers", ()), (b"x-request-id", rid.encode("latin-1"))]
                 message = {**message, "headers": headers}
@@ -310,11 +370,11 @@ class ObserveRequests:
         span = request_span(scope)  # None unless tracing is on and this is a planning route
         try:
             if span is None:
-                await self.app(scope, receive, send_with_id)
+                await self.app(scope, receive_noting_disconnect, send_with_id)
             else:
                 with span as current:
                     try:
-                        await self.app(scope, receive, send_with_id)
+                        await self.app(scope, receive_noting_disconnect, send_with_id)
                     finally:
                         end_request_span(current, status)
         finally:

@@ -170,6 +170,12 @@ class Metrics:
             buckets=LATENCY_BUCKETS,
             registry=r,
         )
+        self.rejections = Counter(
+            "railtrip_rejections_total",
+            "Requests refused before any work, by reason (overloaded | quota | unauthorized).",
+            ["reason"],
+            registry=r,
+        )
         self.breaker_state = CircuitStateCollector()
         r.register(self.breaker_state)
         # Registered only by `track_redis()`: absent (not 0) when Redis is not configured,

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from pydantic import ValidationError
 
-from app.errors import InvalidInput, UnknownStation
+from app.errors import InvalidInput, UnknownStation, excerpt
 from app.tickets.model import TicketResult
 from sources.models import TRAIN_TYPES, SeatClass, Station, TicketQuery
 from sources.sale_window import SALE_DATES, last_sale_day
@@ -49,13 +49,14 @@ def resolve_place(directory: StationDirectory, field: str, text: str) -> Place:
     except AmbiguousStationError as exc:
         raise UnknownStation(
             field,
-            f"{field}: {text!r} is ambiguous; did you mean one of {', '.join(exc.suggestions)}?",
+            f"{field}: {excerpt(text)} is ambiguous; "
+            f"did you mean one of {', '.join(exc.suggestions)}?",
             suggestions=exc.suggestions,
         ) from exc
     except UnknownStationError as exc:
         raise UnknownStation(
             field,
-            f"{field}: unknown station or city {text!r}",
+            f"{field}: unknown station or city {excerpt(text)}",
             suggestions=exc.suggestions,
         ) from exc
 
@@ -65,7 +66,7 @@ def parse_date(field: str, text: str, today: dt.date) -> dt.date:
     try:
         day = dt.date.fromisoformat(text)
     except (TypeError, ValueError) as exc:
-        raise InvalidInput(field, f"{field}: expected YYYY-MM-DD, got {text!r}") from exc
+        raise InvalidInput(field, f"{field}: expected YYYY-MM-DD, got {excerpt(text)}") from exc
     if day < today:
         raise InvalidInput(field, f"{field}: {day} is in the past (today is {today})")
     last = last_sale_day(today)
@@ -76,6 +77,26 @@ def parse_date(field: str, text: str, today: dt.date) -> dt.date:
             f"today through {last}",
         )
     return day
+
+
+CLIENT_TODAY_SLACK_DAYS = 1
+"""How far a client's `today` may be from the server's (time zones, a clock slightly off)."""
+
+
+def accepted_today(given: dt.date | None, server_today: dt.date) -> dt.date:
+    """The client's `today` when within a day of the server's, else a 422 naming `today`.
+
+    It only anchors relative dates ("明天"); the sale window always starts at the server's.
+    """
+    if given is None:
+        return server_today
+    if abs((given - server_today).days) > CLIENT_TODAY_SLACK_DAYS:
+        raise InvalidInput(
+            "today",
+            f"today: {given} is more than {CLIENT_TODAY_SLACK_DAYS} day from the server's date "
+            f"({server_today}); omit it or send the traveller's current date",
+        )
+    return given
 
 
 def parse_train_types(text: str | None) -> frozenset[str]:
@@ -98,7 +119,8 @@ def parse_seat_class(text: str) -> SeatClass:
     except ValueError as exc:
         raise InvalidInput(
             "seat_class",
-            f"seat_class: unknown {text!r}; choose from {', '.join(c.value for c in SeatClass)}",
+            f"seat_class: unknown {excerpt(text)}; "
+            f"choose from {', '.join(c.value for c in SeatClass)}",
         ) from exc
 
 
@@ -122,7 +144,8 @@ def resolve_query(
     if origin_place.city == destination_place.city:
         raise InvalidInput(
             "destination",
-            f"destination: {destination!r} is in the same city as the origin {origin!r}",
+            f"destination: {excerpt(destination)} is in the same city as the origin "
+            f"{excerpt(origin)}",
         )
     day = parse_date("date", date, today)
     types = parse_train_types(train_types)

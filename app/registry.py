@@ -20,6 +20,7 @@ from app.metrics import Metrics
 from app.redis_health import RedisHealth
 from app.settings import DEFAULT_BASE_URLS, SANDBOX_BASE_URLS, Settings, env_name
 from app.state import Runtime
+from app.tickets.admission import default_queue_limit
 from app.tickets.cache import MemoryTier, RedisTier
 from app.tickets.fleet_flight import FleetFlight
 from app.tickets.guard import GuardedSource
@@ -128,7 +129,15 @@ def build_sources(
             sleep=sleep,
         )
         source = GuardedSource(
-            adapter, conf, metrics, sleep=sleep, monotonic=runtime.monotonic, limiter=limiter
+            adapter,
+            conf,
+            metrics,
+            sleep=sleep,
+            monotonic=runtime.monotonic,
+            limiter=limiter,
+            queue_limit=conf.queue_limit
+            if conf.queue_limit is not None
+            else default_queue_limit(conf.rate_per_s, settings.query_deadline_s, conf.timeout_s),
         )
         if rail is not None:
             rail.pacer = source  # its session refreshes and moved-path hops share the limiter

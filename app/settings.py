@@ -62,6 +62,10 @@ class SourceSettings(BaseSettings):
     breaker_cooldown_s: float = Field(default=30.0, gt=0)
     # A site that blocked us is left alone this long (never retried at once).
     block_cooldown_s: float = Field(default=300.0, gt=0)
+    # Requests allowed to wait for this source beyond `concurrency`; None = what the rate
+    # drains while an attempt still fits: rate_per_s x (query deadline - timeout_s). More are
+    # refused `overloaded`.
+    queue_limit: int | None = Field(default=None, ge=0, le=100000)
 
     @classmethod
     def for_source(
@@ -130,6 +134,24 @@ class Settings(BaseSettings):
     agent_mode: Literal["state_machine", "llm_tools"] = "state_machine"
     agent_max_steps: int = Field(default=10, ge=1, le=50)
     log_level: str = "INFO"
+    # -- access, quotas and overload (README "Security") ------------------------------------
+    # `name:sha256hex[:admin]` entries; unset (with no keys file) = the API is open.
+    api_keys: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    api_keys_file: str | None = None
+    api_keys_required: bool = True  # False: keys are optional (a key gets its own quota)
+    precheck_requires_key: bool = False
+    cors_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    # Per client (API key name, else client address); 0 = no limit.
+    client_rate_per_s: float = Field(default=0.0, ge=0, le=10000)
+    client_burst: int = Field(default=20, ge=1, le=10000)
+    client_refresh_per_min: float = Field(default=0.0, ge=0, le=10000)
+    client_llm_per_day: int = Field(default=200, ge=0)
+    plan_deadline_s: float = Field(default=10.0, gt=0, le=120)
+    llm_breaker_failures: int = Field(default=3, ge=1)
+    llm_breaker_cooldown_s: float = Field(default=30.0, gt=0)
+    # `python -m app serve`: open connections cap and how long a request may take to arrive.
+    max_connections: int = Field(default=100, ge=1)
+    request_read_timeout_s: float = Field(default=10.0, gt=0)
     # MCP (`/mcp`): Host headers the Streamable HTTP transport accepts (DNS-rebinding guard).
     mcp_allowed_hosts: Annotated[list[str], NoDecode] = Field(
         default_factory=lambda: ["127.0.0.1:*", "localhost:*"]
@@ -173,6 +195,13 @@ class Settings(BaseSettings):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
 
+    @field_validator("api_keys", "cors_origins", mode="before")
+    @classmethod
+    def _split_list(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
     @field_validator("sources")
     @classmethod
     def _known_sources(cls, value: list[str]) -> list[str]:
@@ -202,6 +231,11 @@ class Settings(BaseSettings):
     @property
     def llm_enabled(self) -> bool:
         return bool(self.llm_api_key)
+
+    @property
+    def all_sandbox(self) -> bool:
+        """True when every enabled source is an in-process sandbox vendor."""
+        return all(name in SANDBOX_BASE_URLS for name in self.sources)
 
     def __eq__(self, other: object) -> bool:
         # The same values (per-source settings included) are the same snapshot, whichever

@@ -24,6 +24,7 @@ from sources.stations import StationDirectory
 if TYPE_CHECKING:  # annotations only: these modules import app.state themselves
     from opentelemetry.sdk.trace import TracerProvider
 
+    from app.access.middleware import AccessControl
     from app.agent import PlanningAgent
     from app.intent.llm import LlmIntentParser
     from app.intent.parser import IntentParser
@@ -67,3 +68,4 @@ class AppState:
     # Set only when tracing is on (app/tracing.py); None costs the hit path nothing.
     tracer_provider: TracerProvider | None = None
     stop_lists: StopListService = None  # type: ignore[assignment]  # set by the lifespan
+    access: AccessControl | None = None

@@ -8,6 +8,7 @@ import logging
 from collections.abc import Iterable
 from typing import Protocol
 
+from app.errors import Overloaded
 from app.tickets.model import QueryEcho, SourceReport, TicketResult
 from rules import LegKey
 from sources.models import Station, TicketQuery
@@ -54,10 +55,31 @@ def _failed(key: LegKey, origin: Station, destination: Station, exc: BaseExcepti
     )
 
 
+def _refused(key: LegKey, origin: Station, destination: Station, exc: Overloaded) -> TicketResult:
+    """A leg our own queue refused: no offers, and the reason is ours, not the sources'."""
+    return TicketResult(
+        query=QueryEcho(origin=origin, destination=destination, date=key.date),
+        freshness="unavailable",
+        sources=(
+            SourceReport(
+                name="query-service", status="overloaded", freshness="unavailable", error=exc.code
+            ),
+        ),
+        warnings=(exc.message,),
+    )
+
+
 async def fetch_legs(
-    tickets: TicketSearch, directory: StationDirectory, keys: Iterable[LegKey]
+    tickets: TicketSearch,
+    directory: StationDirectory,
+    keys: Iterable[LegKey],
+    refused: list[Overloaded] | None = None,
 ) -> dict[LegKey, TicketResult]:
-    """Results for every key (queried city-wide, every train type; the engine filters)."""
+    """Results for every key (queried city-wide, every train type; the engine filters).
+
+    A leg refused by admission control is kept as `overloaded` and its refusal appended to
+    `refused`, so the caller can refuse the whole plan when that leg was needed.
+    """
     wanted = list(dict.fromkeys(keys))
 
     async def one(key: LegKey) -> TicketResult:
@@ -66,6 +88,10 @@ async def fetch_legs(
         query = TicketQuery(origin=origin.telecode, destination=destination.telecode, date=key.date)
         try:
             return await tickets.search(query, origin, destination)
+        except Overloaded as exc:
+            if refused is not None:
+                refused.append(exc)
+            return _refused(key, origin, destination, exc)
         except Exception as exc:  # one broken leg must not sink the others
             log.warning(
                 "leg query failed",

@@ -37,6 +37,7 @@ from app.agent.readback import Relaxed, relaxed_items, relaxed_sentence, underst
 from app.agent.states import State, check_transition
 from app.agent.summary import header, plan_summary, train_numbers_in
 from app.agent.trip import TripProblem, trip_request
+from app.errors import Overloaded
 from app.intent import templates as intent_templates
 from app.intent.merge import merge_intent
 from app.metrics import Metrics
@@ -56,6 +57,9 @@ log = logging.getLogger("railtrip.agent")
 
 Handler = Callable[[Run], Awaitable[State]]
 
+MAX_LEG_QUERIES = 24
+"""The upstream budget of one plan: ticket queries (each asks every source) per request."""
+
 
 class PlanningAgent:
     """Turns one turn (text or intent, plus the conversation so far) into a `PlanReply`."""
@@ -71,6 +75,7 @@ class PlanningAgent:
         clock: Clock = shanghai_now,
         monotonic: Callable[[], float] = time.monotonic,
         tool_runner: Any = None,
+        deadline_s: float | None = None,
         topology: Topology | None = None,
     ) -> None:
         self.parser = parser
@@ -81,6 +86,7 @@ class PlanningAgent:
         self.clock = clock
         self.monotonic = monotonic
         self.tool_runner = tool_runner
+        self.deadline_s = deadline_s
         self.topology = topology
         self._handlers: dict[State, Handler] = {
             State.PARSE_INTENT: self._parse_intent,
@@ -105,6 +111,7 @@ class PlanningAgent:
         run = Run(input=turn, mode=self.mode, observer=observer)
         state = State.PARSE_INTENT
         steps = 0
+        ends = None if self.deadline_s is None else self.monotonic() + self.deadline_s
         # The bound counts decisions (what was asked, what to relax next, the answer), not
         # the fetching and evaluating each decision sets off: a long but converging search
         # (transfer, another hub, other days, relaxations) is never cut short.
@@ -112,6 +119,10 @@ class PlanningAgent:
         while state is not State.DONE:
             if steps - executions >= self.max_steps:
                 self._stop_at_bound(run, steps - executions)
+                break
+            if ends is not None and state is State.QUERY_TICKETS and self.monotonic() >= ends:
+                # Only states that cost upstream queries are refused: what was fetched is used.
+                self._stop_at_deadline(run, state)
                 break
             steps += 1
             executions += state in EXECUTION_STATES
@@ -125,7 +136,22 @@ class PlanningAgent:
                 # Tool mode takes over after the intent is understood; it shares the bound.
                 state, steps = await self.tool_runner.run(self, run, steps)
         self.metrics.agent_steps.labels(mode=run.mode).observe(steps)
+        refusal = self._overload_refusal(run)
+        if refusal is not None:
+            raise refusal
         return self._reply(run, steps)
+
+    @staticmethod
+    def _overload_refusal(run: Run) -> Overloaded | None:
+        """No plan, and one of the trip's own legs was refused by our queue: refuse it all
+        (503 overloaded) rather than blame the sources; a plan made anyway is answered."""
+        if run.itineraries or not run.refused or run.original is None:
+            return None
+        for key in required_legs(run.original):
+            result = run.results.get(key)
+            if result is not None and any(s.status == "overloaded" for s in result.sources):
+                return max(run.refused, key=lambda exc: exc.retry_after_s)
+        return None
 
     async def _step(self, run: Run, state: State, number: int) -> State:
         """Run one state: time it, log it, count it, trace it; errors become FALLBACK."""
@@ -136,6 +162,8 @@ class PlanningAgent:
         try:
             target = await self._handlers[state](run)
             check_transition(state, target)
+        except Overloaded:
+            raise  # refused at once with 503 overloaded (the router's error handler)
         except Exception as exc:
             error = f"{type(exc).__name__}: {exc}"
             log.exception("agent state raised", extra={"agent_state": state.value, "step": number})
@@ -199,6 +227,15 @@ class PlanningAgent:
         self.metrics.degradations.labels(kind="step_bound").inc()
         log.warning("agent step bound hit", extra={"agent_mode": run.mode, "step": decisions})
 
+    def _stop_at_deadline(self, run: Run, state: State) -> None:
+        """Out of time: answer with what was found so far (a plan only if one was made)."""
+        assert self.deadline_s is not None
+        text = texts.PLAN_DEADLINE.format(seconds=self.deadline_s)
+        if not run.itineraries:
+            run.summary = text
+        run.warn(text)
+        log.warning("plan deadline hit", extra={"agent_mode": run.mode, "agent_state": state.value})
+
     # -- states -----------------------------------------------------------------------------
 
     async def _parse_intent(self, run: Run) -> State:
@@ -229,7 +266,7 @@ class PlanningAgent:
             request = trip_request(
                 intent,
                 self.directory,
-                today=turn.today,
+                today=turn.sale_today,
                 warnings=run.warnings,
             )
         except TripProblem as problem:
@@ -247,8 +284,8 @@ class PlanningAgent:
         return State.DONE
 
     async def _query_tickets(self, run: Run) -> State:
-        missing = [key for key in run.wanted_legs if key not in run.results]
-        run.results.update(await fetch_legs(self.tickets, self.directory, missing))
+        missing = self.budgeted(run, run.wanted_legs)
+        run.results.update(await self._fetch(run, missing))
         if run.hub_segments and run.original is not None:
             # Phase 2 of the hub search, within the same step: only hubs the probe found.
             follow = []
@@ -258,14 +295,16 @@ class PlanningAgent:
                     list(run.hub_segments),
                     {k: len(r.offers) for k, r in run.results.items()},
                 )
-                run.results.update(await fetch_legs(self.tickets, self.directory, follow))
+                follow = self.budgeted(run, follow)
+                run.results.update(await self._fetch(run, follow))
             overnight = overnight_follow_legs(
                 run.original,
                 list(run.hub_segments),
                 {k: {o.arrive_at.date() for o in r.offers} for k, r in run.results.items()},
             )
             run.hub_segments = ()
-            run.results.update(await fetch_legs(self.tickets, self.directory, overnight))
+            overnight = self.budgeted(run, overnight)
+            run.results.update(await self._fetch(run, overnight))
             missing += follow + overnight
         fresh = [run.results[k].freshness for k in missing]
         run.detail = f"{len(missing)} legs: " + ",".join(
@@ -367,8 +406,8 @@ class PlanningAgent:
                 original=original,
                 failures=failures,
                 tried=run.tried,
-                today=run.input.today,
-                last_sale_day=last_sale_day(run.input.today),
+                today=run.input.sale_today,
+                last_sale_day=last_sale_day(run.input.sale_today),
                 hub_offers={k: len(r.offers) for k, r in run.results.items()},
                 topology=self.topology,
                 hubs_tried=run.hubs_tried,
@@ -399,6 +438,21 @@ class PlanningAgent:
             run.wanted_legs = list(relaxation.legs)
             return State.QUERY_TICKETS
         return State.EVALUATE_OPTIONS
+
+    async def _fetch(self, run: Run, keys: list[LegKey]) -> dict[LegKey, TicketResult]:
+        return await fetch_legs(self.tickets, self.directory, keys, run.refused)
+
+    @staticmethod
+    def budgeted(run: Run, keys: list[LegKey]) -> list[LegKey]:
+        """The keys not fetched yet, within the run's upstream budget (the rest is said)."""
+        wanted = [key for key in dict.fromkeys(keys) if key not in run.results]
+        left = max(0, MAX_LEG_QUERIES - run.queries)
+        if len(wanted) > left:
+            run.warn(texts.QUERY_BUDGET.format(n=MAX_LEG_QUERIES))
+            log.warning("plan query budget hit", extra={"agent_mode": run.mode})
+            wanted = wanted[:left]
+        run.queries += len(wanted)
+        return wanted
 
     # -- helpers ----------------------------------------------------------------------------
 
@@ -512,6 +566,7 @@ class PlanningAgent:
             agent=AgentInfo(mode=run.mode, steps=steps, trace=run.trace),
             warnings=run.warnings,
             clarify_question=run.clarify_question,
+            parser="llm" if run.parsed_by == "llm" else "rules",
             understood=understood(run.intent),
             relaxed=run.relaxed_items if best is not None else [],
         )

@@ -10,6 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from app.agent.readback import Relaxed
+from app.errors import Overloaded
 from app.intent.model import TravelIntent
 from app.tickets.model import Freshness, SourceReport, TicketResult
 from rules import Failure, Itinerary, LegKey, LegOffers, PlanResult, TripRequest
@@ -56,6 +57,7 @@ class PlanReply(BaseModel):
     agent: AgentInfo
     warnings: list[str] = Field(default_factory=list)
     clarify_question: str | None = None
+    parser: Literal["llm", "rules"] = "rules"  # who understood the text (rules: no model)
     understood: str = Field(
         default="", description="one Chinese line: what was understood from the request"
     )
@@ -77,6 +79,12 @@ class AgentInput:
     text: str | None = None
     intent: TravelIntent | None = None
     previous: TravelIntent | None = None
+    server_today: dt.date | None = None  # the sale window's today, whatever the client said
+
+    @property
+    def sale_today(self) -> dt.date:
+        """The first day of the sale window: the server's date when known."""
+        return self.server_today or self.today
 
 
 StepObserver = Callable[["Run", TraceStep], None]
@@ -116,6 +124,8 @@ class Run:
     hub_probe: bool = True  # phase 2 asks the probed hubs; False: topology hubs, asked already
     hubs_tried: tuple[str, ...] = ()  # the hubs named in the reply
     parsed_by: str = "rules"  # which parser produced the intent: "llm" | "rules"
+    refused: list[Overloaded] = field(default_factory=list)  # legs our own queue refused
+    queries: int = 0  # ticket queries made so far (bounded by the upstream budget)
     observer: StepObserver | None = None  # told of each step as it is recorded (streaming)
     relaxed_items: list[Relaxed] = field(default_factory=list)
 

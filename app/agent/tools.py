@@ -24,9 +24,11 @@ import openai
 
 from app.agent import texts
 from app.agent.fetch import fetch_legs
+from app.agent.machine import MAX_LEG_QUERIES
 from app.agent.states import State
 from app.metrics import Metrics
 from app.queries import ResolvedQuery
+from app.tickets.breaker import CircuitBreaker
 from app.tickets.model import TicketResult
 from app.tools import ToolContext, ToolFailure, call_tool, tools_for
 from rules import LegKey, PlanResult, plan, required_legs
@@ -63,6 +65,10 @@ SYSTEM_PROMPT = (
 )
 
 
+class ModelUnavailable(Exception):
+    """The model is not asked at all: its breaker is open."""
+
+
 class ToolRunner:
     """Drives the model's tool calls for one run, within the agent's step bound."""
 
@@ -74,7 +80,9 @@ class ToolRunner:
         metrics: Metrics,
         timeout_s: float = 15.0,
         clock: Callable[[], float] = time.monotonic,
+        breaker: CircuitBreaker | None = None,
     ) -> None:
+        self._breaker = breaker  # the intent parser's: one model, one view of its health
         self._client = client
         self.model = model
         self._metrics = metrics
@@ -97,8 +105,12 @@ class ToolRunner:
             agent.metrics.agent_state.labels(state=TOOL_STATE).inc()
             started = self._clock()
             try:
+                if self._breaker is not None and not self._breaker.allow():
+                    raise ModelUnavailable("the LLM breaker is open")
                 message = await self._ask(messages)
-            except (openai.OpenAIError, httpx.HTTPError, ValueError) as exc:
+            except (openai.OpenAIError, httpx.HTTPError, ValueError, ModelUnavailable) as exc:
+                if self._breaker is not None and not isinstance(exc, ModelUnavailable):
+                    self._breaker.record_failure()
                 ms = round((self._clock() - started) * 1000, 2)
                 error = f"{type(exc).__name__}: {exc}"[:300]
                 agent.record(
@@ -108,6 +120,8 @@ class ToolRunner:
                 run.warn(texts.LLM_FAILED)
                 run.mode = "state_machine"
                 break
+            if self._breaker is not None:
+                self._breaker.record_success()
             calls = list(message.tool_calls or [])
             messages.append(_assistant_entry(message))
             if not calls:
@@ -180,7 +194,7 @@ class AgentToolContext(ToolContext):
             tickets=agent.tickets,
             directory=agent.directory,
             metrics=agent.metrics,
-            today=run.input.today,
+            today=run.input.sale_today,  # the server's date: the sale window is never the client's
             clock=agent.clock,
         )
         self._agent = agent
@@ -189,15 +203,18 @@ class AgentToolContext(ToolContext):
     async def search(self, resolved: ResolvedQuery) -> TicketResult:
         # City to city, as the state machine queries, so the run can plan on it.
         key = LegKey(resolved.origin.city, resolved.destination.city, resolved.query.date)
-        return (await self.legs([key]))[key]
+        found = await self.legs([key])
+        if key not in found:  # the plan's query budget is spent
+            raise ToolFailure("query_budget", texts.QUERY_BUDGET.format(n=MAX_LEG_QUERIES))
+        return found[key]
 
     async def legs(self, keys: Iterable[LegKey]) -> dict[LegKey, TicketResult]:
         wanted = list(dict.fromkeys(keys))
         run = self._run
-        missing = [key for key in wanted if key not in run.results]
-        run.results.update(await fetch_legs(self.tickets, self.directory, missing))
+        missing = self._agent.budgeted(run, wanted)
+        run.results.update(await fetch_legs(self.tickets, self.directory, missing, run.refused))
         run.wanted_legs.extend(k for k in wanted if k not in run.wanted_legs)
-        return {key: run.results[key] for key in wanted}
+        return {key: run.results[key] for key in wanted if key in run.results}
 
     def plan_run(self) -> tuple[PlanResult, list[TicketResult]]:
         request = self._run.request

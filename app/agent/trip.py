@@ -14,6 +14,9 @@ from sources.stations import StationDirectory, UnknownStationError
 MAX_PARTY = 9
 """12306 sells at most nine tickets per order; the engine plans for that many."""
 
+MAX_VIA_STOPS = 8
+"""The upstream budget of one plan: each stop costs ticket queries, so more are not planned."""
+
 DEFAULT_VIA_NIGHTS = 1
 """A stop named without a length of stay ("再加一站杭州") is one night."""
 
@@ -59,12 +62,16 @@ def trip_request(
                 last=texts.day_label(last_day),
             )
         )
+    stops = intent.via
+    if len(stops) > MAX_VIA_STOPS:
+        warnings.append(texts.VIA_CAPPED.format(n=len(stops), max=MAX_VIA_STOPS))
+        stops = stops[:MAX_VIA_STOPS]
     via_stops = [
         ViaStop(
             city_of(directory, stop.city),
             stop.nights if stop.nights is not None else (0 if stop.through else DEFAULT_VIA_NIGHTS),
         )
-        for stop in intent.via
+        for stop in stops
     ]
     # A stop in the origin city is a stay before leaving ("先在北京玩一天"), one in the
     # destination city a longer stay there: neither is a ride.

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from app.intent import templates
 from app.intent.constraints import scope_topics
 from app.intent.llm import LlmIntentParser, LlmParseError
+from app.intent.llm_guard import NOTICES, GuardedLlm
 from app.intent.model import (
     PREFERENCE_TAGS,
     TravelIntent,
@@ -61,7 +62,7 @@ class IntentParser:
         *,
         directory: StationDirectory,
         metrics: Metrics,
-        llm: LlmIntentParser | None = None,
+        llm: LlmIntentParser | GuardedLlm | None = None,
     ) -> None:
         self._directory = directory
         self._metrics = metrics
@@ -70,10 +71,12 @@ class IntentParser:
     async def parse(self, text: str, today: dt.date | None = None) -> ParseOutcome:
         """Parse `text` (dates resolved against `today`, default today in Asia/Shanghai)."""
         today = today or shanghai_today()
+        notice = None
         if self._llm is not None:
             try:
                 result = await self._llm.parse_detailed(text, today)
             except LlmParseError as exc:
+                notice = NOTICES.get(exc.reason)
                 log.warning("llm parse failed (%s); falling back to rules", exc.reason)
                 self._metrics.intent_parse.labels(parser="llm", outcome="fallback").inc()
                 self._metrics.degradations.labels(kind="llm_fallback").inc()
@@ -89,7 +92,10 @@ class IntentParser:
             intent = TravelIntent(kind="plan_trip", confidence=0.0)
         else:
             self._metrics.intent_parse.labels(parser="rules", outcome="ok").inc()
-        return self.finish(intent, text, "rules")
+        parsed = self.finish(intent, text, "rules")
+        if notice is not None:
+            parsed.warnings.insert(0, notice)
+        return parsed
 
     def finish(
         self, intent: TravelIntent, text: str, parser: Literal["llm", "rules"]

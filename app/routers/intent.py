@@ -7,6 +7,7 @@ from fastapi import APIRouter
 from app.deps import State
 from app.intent.model import StrictIntentIn
 from app.intent.parser import ParseOutcome
+from app.queries import accepted_today
 
 router = APIRouter(prefix="/v1", tags=["intent"])
 
@@ -14,4 +15,5 @@ router = APIRouter(prefix="/v1", tags=["intent"])
 @router.post("/intent/parse", response_model=ParseOutcome)
 async def parse_intent(state: State, body: StrictIntentIn) -> ParseOutcome:
     """Parse a travel request (LLM when configured, else the offline rules)."""
-    return await state.intent_parser.parse(body.text, body.today or state.runtime.today())
+    today = accepted_today(body.today, state.runtime.today())
+    return await state.intent_parser.parse(body.text, today)

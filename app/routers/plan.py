@@ -9,6 +9,8 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from app.access.context import Caller
+from app.access.session_ids import new_session_id, storage_id
 from app.agent import AgentInput, ChatReply, PlanReply
 from app.agent import texts as agent_texts
 from app.agent.model import StepObserver
@@ -16,7 +18,8 @@ from app.answers import count_answer, reply_kind
 from app.deps import State
 from app.errors import InvalidInput
 from app.intent.model import TravelIntent
-from app.sessions import SESSION_ID_PATTERN, SessionLost, SessionUnavailable, new_session_id
+from app.queries import accepted_today
+from app.sessions import SESSION_ID_PATTERN, SessionLost, SessionUnavailable
 from app.state import AppState
 
 router = APIRouter(prefix="/v1", tags=["plan"])
@@ -111,8 +114,9 @@ async def plan_turn(state: State, body: PlanIn) -> AgentInput:
         raise InvalidInput("intent", "intent: send either text or intent, not both")
     if body.intent is not None:
         _check_intent(state, body.intent)
-    today = body.today or state.runtime.today()
-    return AgentInput(today=today, text=body.text, intent=body.intent)
+    server_today = state.runtime.today()
+    today = accepted_today(body.today, server_today)
+    return AgentInput(today=today, text=body.text, intent=body.intent, server_today=server_today)
 
 
 PlanTurn = Annotated[AgentInput, Depends(plan_turn)]
@@ -127,22 +131,32 @@ class ChatTurn:
     input: AgentInput
     single_turn: bool
     lost: bool = False
+    owner: str | None = None  # the API key name the session is bound to (keys on)
 
 
-async def chat_turn(state: State, body: ChatIn) -> ChatTurn:
+async def chat_turn(state: State, request: Request, body: ChatIn) -> ChatTurn:
     """The session's intent so far, loaded before the run (memory when Redis is down)."""
+    caller: Caller | None = request.scope.get("state", {}).get("caller")
+    owner = caller.key_name if caller is not None else None
     session_id = body.session_id or new_session_id()
-    today = body.today or state.runtime.today()
+    server_today = state.runtime.today()
+    today = accepted_today(body.today, server_today)
     previous = None
     single_turn = lost = False
     try:
-        previous = await state.sessions.load(session_id) if body.session_id else None
+        previous = (
+            await state.sessions.load(storage_id(session_id, owner)) if body.session_id else None
+        )
     except SessionUnavailable:
         single_turn = True
     except SessionLost:
+        # Unknown, expired or another key's: a client cannot pick or borrow an id.
         lost = True
-    turn = AgentInput(today=today, text=body.text, previous=previous)
-    return ChatTurn(session_id=session_id, input=turn, single_turn=single_turn, lost=lost)
+        session_id = new_session_id()
+    turn = AgentInput(today=today, text=body.text, previous=previous, server_today=server_today)
+    return ChatTurn(
+        session_id=session_id, input=turn, single_turn=single_turn, lost=lost, owner=owner
+    )
 
 
 ChatTurnIn = Annotated[ChatTurn, Depends(chat_turn)]
@@ -162,7 +176,8 @@ async def finish_chat(state: AppState, turn: ChatTurn, reply: PlanReply) -> Chat
     # Redis still holds with one that lacks the earlier turns.
     keep = not turn.single_turn and reply.intent is not None
     if keep and reply.intent is not None and reply.intent.kind != "out_of_scope":
-        if not await state.sessions.save(turn.session_id, reply.intent):
+        stored = await state.sessions.save(storage_id(turn.session_id, turn.owner), reply.intent)
+        if not stored:
             state.metrics.degradations.labels(kind="session_memory_only").inc()
     if turn.single_turn:
         state.metrics.degradations.labels(kind="session_single_turn").inc()

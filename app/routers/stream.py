@@ -24,6 +24,7 @@ from app.agent import PlanReply
 from app.agent.model import Run, StepObserver, TraceStep
 from app.agent.progress import ProgressEvent, progress_event
 from app.deps import State
+from app.errors import Overloaded
 from app.routers.plan import ChatTurnIn, PlanTurn, finish_chat, observe_reply, run_agent
 from app.state import AppState
 
@@ -86,9 +87,13 @@ async def _events(
     try:
         while (event := await steps.get()) is not None:
             yield ServerSentEvent(event="progress", data=event)
-        if task.cancelled() or task.exception() is not None:
+        error = None if task.cancelled() else task.exception()
+        if isinstance(error, Overloaded):
+            # Our own queue refused a leg the plan needed: the same refusal as `/v1/plan`'s 503.
+            state.metrics.rejections.labels(reason="overloaded").inc()
+            yield ServerSentEvent(event="error", data=error.body())
+        elif task.cancelled() or error is not None:
             # The agent turns its own errors into answers; this is a bug, not input: say so.
-            error = None if task.cancelled() else task.exception()
             log.error("streamed run failed", exc_info=error)
             yield ServerSentEvent(event="error", data={"code": "internal", "message": RUN_FAILED})
         else:

@@ -10,13 +10,18 @@ from starlette.datastructures import QueryParams
 
 from app.answers import count_answer
 from app.deps import State
-from app.errors import Conflict, InvalidInput, NoLiveAnswer
+from app.errors import Conflict, InvalidInput, NoLiveAnswer, excerpt
 from app.queries import only_requested_stations, parse_seat_class, resolve_query
 from app.state import AppState
 from app.tickets.model import TicketResult
 from sources.models import SeatStatus
 
 router = APIRouter(prefix="/v1", tags=["tickets"])
+
+PRECHECK_NO_LIVE_ANSWER = "暂时无法实时核验余票，请稍后再试。"
+PRECHECK_INCOMPLETE = (
+    "数据源 {sources} 本次未能返回结果，无法确认 {train} 次列车是否存在，请稍后再试。"
+)
 
 
 _TICKET_PARAMS = [
@@ -115,7 +120,7 @@ def _bool_param(params: QueryParams, name: str) -> bool:
         return True
     if value in ("false", "0", "no", "off", ""):
         return False
-    raise InvalidInput(name, f"{name}: expected true or false, got {value!r}")
+    raise InvalidInput(name, f"{name}: expected true or false, got {excerpt(value)}")
 
 
 class PrecheckRequest(BaseModel):
@@ -167,12 +172,19 @@ async def live_precheck(
         count(result.freshness)
     if result.freshness != "realtime":
         raise NoLiveAnswer(
-            "暂时无法实时核验余票，请稍后再试。",
+            PRECHECK_NO_LIVE_ANSWER,
             sources=[s.model_dump() for s in result.sources],
         )
     train = body.train_number.upper()
     result = only_requested_stations(result, resolved.origin, resolved.destination)
     offer = next((o for o in result.offers if o.train_number == train), None)
+    silent = [s.name for s in result.sources if s.status != "ok"]
+    if offer is None and silent:
+        # A source that did not answer may be the one that lists this train: no verdict.
+        raise NoLiveAnswer(
+            PRECHECK_INCOMPLETE.format(train=train, sources="、".join(silent)),
+            sources=[s.model_dump() for s in result.sources],
+        )
     if offer is None:
         state.metrics.invented_trains.labels(origin="user").inc()
         raise Conflict(

@@ -71,6 +71,7 @@ _STATUS_OF_OUTCOME: dict[str, SourceStatus] = {
     "timeout": "timeout",
     "rate_limited": "rate_limited",
     "circuit_open": "circuit_open",
+    "overloaded": "overloaded",
 }
 
 

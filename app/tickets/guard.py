@@ -24,6 +24,7 @@ from tenacity import (
 
 from app.metrics import Metrics
 from app.settings import SourceSettings
+from app.tickets.admission import SourceAdmission
 from app.tickets.breaker import BreakerState, CircuitBreaker
 from app.tickets.rate_limit import SourceRateLimit
 from sources.base import TicketSource
@@ -95,6 +96,7 @@ class GuardedSource:
         *,
         sleep: Sleep = asyncio.sleep,
         monotonic: Callable[[], float] = time.monotonic,
+        queue_limit: int | None = None,
         limiter: SourceRateLimit | None = None,
     ) -> None:
         self.source = source
@@ -114,6 +116,12 @@ class GuardedSource:
             on_change=self._breaker_changed,
         )
         metrics.breaker_state.watch(self.name, lambda: self.breaker.state)
+        # None: unbounded (unit tests of the guard alone); the registry always sets a bound.
+        self.admission = (
+            SourceAdmission(self.name, settings.concurrency, queue_limit, settings.rate_per_s)
+            if queue_limit is not None
+            else None
+        )
 
     def readiness(self) -> str:
         """`ok`, `open-circuit` or `half-open-circuit` (the gauge reads the same state)."""
@@ -126,7 +134,14 @@ class GuardedSource:
 
     async def call(self, operation: Callable[[], Awaitable[T]]) -> T:
         """Run one of the adapter's calls (`search`, or a capability such as `stops`) under
-        the same limits and retries; raises the last `SourceError` when all attempts fail."""
+        the same limits and retries; raises the last `SourceError` when all attempts fail,
+        or `SourceOverloaded` at once, without an attempt, when the source's queue is full."""
+        if self.admission is None:
+            return await self._with_retries(operation)
+        with self.admission.enter():
+            return await self._with_retries(operation)
+
+    async def _with_retries(self, operation: Callable[[], Awaitable[T]]) -> T:
         async for attempt in self._policy.retrying(self._sleep):
             with attempt:
                 return await self._attempt(operation)

@@ -1,6 +1,12 @@
 """Traveller-facing warnings of the query service (Chinese templates)."""
 
 SOURCE_FAILED = "数据源 {name} 本次未能返回结果（{status}），以下结果来自其他数据源。"
+SOURCE_OVERLOADED = (
+    "数据源 {name} 的查询在本服务排队已满（服务繁忙，并非数据源故障），以下结果来自其他数据源。"
+)
+SERVICE_OVERLOADED = (
+    "服务当前繁忙，本次查询未能排队（并非数据源故障），请在 {retry_after} 秒后重试。"
+)
 STALE_COPY = "所有数据源暂时无法访问，以下为 {age} 前缓存的余票信息，可能已经变化，请以购票时为准。"
 CACHED_COPY = "以下为 {age} 前查询的余票信息（缓存），余票变化较快，购票前会重新核验。"
 UNAVAILABLE = (

@@ -10,7 +10,7 @@ from pydantic import Field, PrivateAttr
 from sources.models import Frozen, Station, TrainOffer
 
 Freshness = Literal["realtime", "cached", "unavailable"]
-SourceStatus = Literal["ok", "error", "timeout", "rate_limited", "circuit_open"]
+SourceStatus = Literal["ok", "error", "timeout", "rate_limited", "circuit_open", "overloaded"]
 
 
 class SourceReport(Frozen):

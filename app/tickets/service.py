@@ -15,14 +15,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from app.errors import Overloaded
 from app.metrics import Metrics
 from app.tickets import messages
 from app.tickets.cache import CacheEntry, MemoryTier, RedisTier
-from app.tickets.fanout import fan_out
+from app.tickets.fanout import SourceAnswer, fan_out
 from app.tickets.fleet_flight import FleetFlight, Lease
 from app.tickets.guard import ABANDONED, GuardedSource
 from app.tickets.merge import merge_offers
@@ -194,15 +196,21 @@ class TicketService:
     ) -> TicketResult:
         answers = await fan_out(self.sources, query, self._deadline, self._monotonic)
         reports = tuple(answer.report for answer in answers)
+        if not any(a.ok for a in answers) and any(_overloaded(a) for a in answers):
+            # Our own queue refused it: say so, rather than blame the sources or go stale.
+            raise self._overloaded(answers)
         warnings = [
-            messages.SOURCE_FAILED.format(name=a.report.name, status=a.report.status)
+            (messages.SOURCE_OVERLOADED if _overloaded(a) else messages.SOURCE_FAILED).format(
+                name=a.report.name, status=a.report.status
+            )
             for a in answers
             if not a.ok
         ]
         if any(a.ok for a in answers):
             for answer in answers:
                 if not answer.ok:
-                    self._metrics.degradations.labels(kind="source_down").inc()
+                    kind = "source_overloaded" if _overloaded(answer) else "source_down"
+                    self._metrics.degradations.labels(kind=kind).inc()
             entry = CacheEntry(
                 as_of=self._clock(),
                 sources=reports,
@@ -219,6 +227,18 @@ class TicketService:
                 warnings=tuple(warnings) if any(not a.ok for a in answers) else (),
             )
         return await self._degrade(query, echo, reports, allow_stale=allow_stale)
+
+    def _overloaded(self, answers: Sequence[SourceAnswer]) -> Overloaded:
+        names = {a.report.name for a in answers if _overloaded(a)}
+        waits = [
+            s.admission.retry_after_s()
+            for s in self.sources
+            if s.name in names and s.admission is not None
+        ]
+        retry_after = min(waits, default=1.0)
+        return Overloaded(
+            messages.SERVICE_OVERLOADED.format(retry_after=math.ceil(retry_after)), retry_after
+        )
 
     async def _store(self, key: str, entry: CacheEntry) -> None:
         self.memory.put(key, entry)
@@ -310,6 +330,7 @@ class TicketService:
             task.add_done_callback(lambda _: self._refreshing.discard(query.key))
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+        task.add_done_callback(_observe_refusal)
 
     async def _refresh_for_fleet(
         self, fleet: FleetFlight, query: TicketQuery, echo: QueryEcho
@@ -333,3 +354,16 @@ class TicketService:
 
     def _age(self, entry: CacheEntry) -> float:
         return max(0.0, round((self._clock() - entry.as_of).total_seconds(), 3))
+
+
+def _overloaded(answer: SourceAnswer) -> bool:
+    return answer.report.status == "overloaded"
+
+
+def _observe_refusal(task: asyncio.Task[TicketResult]) -> None:
+    """A background refresh refused by admission control is simply skipped."""
+    error = None if task.cancelled() else task.exception()
+    if isinstance(error, Overloaded):
+        log.debug("background refresh skipped: source queue full")
+    elif error is not None:
+        log.warning("background refresh failed", exc_info=error)

@@ -158,7 +158,9 @@ class PlanTripOut(Answer):
 
 class CheckBookingOut(Answer):
     bookable: bool
-    reason: Literal["not_found", "not_on_sale", "sold_out", "price_changed", "no_live_answer"] | None
+    reason: (
+        Literal["not_found", "not_on_sale", "sold_out", "price_changed", "no_live_answer"] | None
+    )
     train_number: str
     seat_class: SeatClass
     available: int | None = None

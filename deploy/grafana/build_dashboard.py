@@ -260,6 +260,21 @@ def sections() -> list[tuple[str, list[Panel]]]:
             unit="percentunit",
             max_value=1,
         ),
+        panel(
+            "timeseries",
+            "Refusals by reason",
+            "Requests refused before any work: overloaded (this service's own source queue was "
+            "full, not an upstream failure), quota (the client's own rate), unauthorized.",
+            [
+                target(
+                    f"sum by (reason) (rate(railtrip_rejections_total[{RATE}]))",
+                    "{{reason}}",
+                    "A",
+                )
+            ],
+            unit="reqps",
+            stack=True,
+        ),
     ]
     caches = [
         panel(

@@ -99,6 +99,19 @@ async def test_sources_down_is_503_even_though_the_cache_holds_the_train() -> No
     assert r.status_code == 503 and r.json()["code"] == "no_live_answer"
 
 
+async def test_a_train_missing_while_a_source_did_not_answer_is_503_not_409() -> None:
+    async with running() as (client, state):
+        down = await client.post("/sandbox/juhe/faults", json={"error_rate": 1.0})
+        assert down.status_code == 200
+        r = await client.post("/v1/bookings/precheck", json=check("G99999"))
+        assert r.status_code == 503, r.text
+        body = r.json()
+        assert body["code"] == "no_live_answer"
+        statuses = {s["name"]: s["status"] for s in body["sources"]}
+        assert statuses["sandbox-12306"] == "ok" and statuses["sandbox-juhe"] != "ok"
+        assert sample(state, "railtrip_invented_train_rejections_total", origin="user") == 0
+
+
 async def test_a_seat_not_yet_on_sale_is_409_not_on_sale_with_its_sale_time() -> None:
     last = "2026-12-15"  # the last date on sale; the clock says 2026-12-01 08:00
     async with running() as (client, _):

@@ -1,0 +1,164 @@
+"""Per-client quotas shared by every replica through Redis, with a per-process fallback.
+
+    request rate     GCRA `client:<id>` (rate, burst)            → 429 + Retry-After
+    refresh=true     GCRA `refresh:<id>` (per minute, burst 3)   → 429 + Retry-After
+    LLM per day      INCR railtrip:quota:llm:v1:<day>:<id>,       → offline parser
+                     expiring at the next Asia/Shanghai midnight
+
+A client is an API key's name when one was presented, else the client address. When Redis is
+not configured or does not answer, the same limits apply per process (a replica then grants
+up to N times the fleet budget; the change is logged once per outage, not per request).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from redis.exceptions import RedisError
+
+from app.gcra import Decision, Gcra
+from app.metrics import Metrics
+from sources.base import Clock, shanghai_now
+from sources.models import SHANGHAI
+
+log = logging.getLogger("railtrip.access")
+
+LLM_DAY_KEY = "railtrip:quota:llm:v1:{day}:{client}"
+REFRESH_BURST = 3
+"""`refresh=true` requests a client may send at once before its per-minute rate applies."""
+_LOCAL_MAX_KEYS = 100_000
+
+
+@dataclass(frozen=True)
+class QuotaLimits:
+    """The per-client limits; a rate of 0 (or a daily budget of 0) means no limit."""
+
+    rate_per_s: float = 0.0
+    burst: int = 20
+    refresh_per_min: float = 0.0
+    llm_per_day: int = 0
+
+
+class LocalGcra:
+    """The GCRA of `app.gcra`, in this process's memory on an injectable monotonic clock."""
+
+    def __init__(self, monotonic: Callable[[], float] = time.monotonic) -> None:
+        self._monotonic = monotonic
+        self._tat: dict[str, float] = {}
+
+    def check(self, name: str, rate: float, burst: int) -> Decision:
+        """Take a slot of `name` if one is free now, else say when one will be."""
+        now = self._monotonic()
+        interval = 1.0 / rate
+        horizon = burst * interval
+        tat = max(self._tat.get(name, now), now)
+        new_tat = tat + interval
+        wait = new_tat - now - horizon
+        if wait > 0:
+            return Decision(False, wait, 0)
+        if len(self._tat) >= _LOCAL_MAX_KEYS:
+            self._tat = {k: v for k, v in self._tat.items() if v > now}
+        self._tat[name] = new_tat
+        return Decision(True, 0.0, max(0, math.floor((horizon - (new_tat - now)) / interval)))
+
+
+def next_midnight(now: dt.datetime) -> dt.datetime:
+    """The next midnight in Asia/Shanghai after `now` (when a daily counter expires)."""
+    day = now.astimezone(SHANGHAI).date() + dt.timedelta(days=1)
+    return dt.datetime.combine(day, dt.time(0, 0), tzinfo=SHANGHAI)
+
+
+def _seconds_until(when: dt.datetime, now: dt.datetime) -> int:
+    return max(1, math.ceil((when - now).total_seconds()))
+
+
+class ClientQuotas:
+    """Checks one client's limits; never raises for a Redis failure."""
+
+    def __init__(
+        self,
+        redis: Any,
+        limits: QuotaLimits,
+        metrics: Metrics,
+        *,
+        clock: Clock = shanghai_now,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.limits = limits
+        self._redis = redis
+        self._gcra = Gcra(redis) if redis is not None else None
+        self._local = LocalGcra(monotonic)
+        self._local_days: dict[tuple[dt.date, str], int] = {}
+        self._metrics = metrics
+        self._clock = clock
+        self._redis_down = False
+
+    async def request(self, client: str) -> Decision | None:
+        """This request against the client's rate; None when no rate is configured."""
+        if not self.limits.rate_per_s:
+            return None
+        return await self._check(f"client:{client}", self.limits.rate_per_s, self.limits.burst)
+
+    async def refresh(self, client: str) -> Decision | None:
+        """A `refresh=true` against the client's refresh budget; None when unlimited."""
+        if not self.limits.refresh_per_min:
+            return None
+        rate = self.limits.refresh_per_min / 60.0
+        return await self._check(f"refresh:{client}", rate, REFRESH_BURST)
+
+    async def take_llm(self, client: str) -> bool:
+        """Count one LLM-backed parse today; False once the client's daily budget is spent."""
+        budget = self.limits.llm_per_day
+        if not budget:
+            return True
+        now = self._clock()
+        day = now.astimezone(SHANGHAI).date()
+        if self._redis is not None:
+            key = LLM_DAY_KEY.format(day=day.strftime("%Y%m%d"), client=client)
+            try:
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    pipe.incr(key)
+                    # Relative to the service's clock, so the counter dies at its midnight.
+                    pipe.expire(key, _seconds_until(next_midnight(now), now))
+                    used, _ = await pipe.execute()
+            except (RedisError, OSError) as exc:
+                self._fell_back(exc)
+            else:
+                self._recovered()
+                return int(used) <= budget
+        if len(self._local_days) >= _LOCAL_MAX_KEYS or any(d != day for d, _ in self._local_days):
+            self._local_days = {k: v for k, v in self._local_days.items() if k[0] == day}
+        used = self._local_days.get((day, client), 0) + 1
+        self._local_days[(day, client)] = used
+        return used <= budget
+
+    async def _check(self, name: str, rate: float, burst: int) -> Decision:
+        if self._gcra is not None:
+            try:
+                decision = await self._gcra.check(name, rate, burst)
+            except (RedisError, OSError) as exc:
+                self._fell_back(exc)
+            else:
+                self._recovered()
+                return decision
+        return self._local.check(name, rate, burst)
+
+    def _fell_back(self, exc: BaseException) -> None:
+        self._metrics.degradations.labels(kind="quota_local").inc()
+        if not self._redis_down:
+            self._redis_down = True
+            log.warning(
+                "quota store unreachable; per-process quotas apply",
+                extra={"error": type(exc).__name__},
+            )
+
+    def _recovered(self) -> None:
+        if self._redis_down:
+            self._redis_down = False
+            log.info("quota store reachable again; fleet-wide quotas apply")
