@@ -48,6 +48,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv[:1] == ["eval-plans"]:
         from app.evaluation.plans import main as eval_plans
 
+        # The suites print tables on stdout: the app's own logs only for warnings.
+        os.environ.setdefault("RAILTRIP_LOG_LEVEL", "WARNING")
         return eval_plans(argv[1:])
     if argv[:1] == ["eval-intent"]:
         from app.intent.evaluate import main as evaluate

@@ -128,8 +128,10 @@ def trip_request(
         allow_night="卧铺" in prefs
         or bool(intent.seat_classes)
         # A stated window is the traveller's own choice of hours, night ones included: the
-        # engine's night default must not overrule "8点前" with a later train.
-        or any(windows),
+        # engine's night default must not overrule "8点前" with a later train; nor may it
+        # hide the last train of the day from "最晚一班" (or the first from "最早一班").
+        or any(windows)
+        or intent.order in ("earliest", "latest"),
         origin_station=exact_station(directory, intent.origin),
         destination_station=exact_station(directory, intent.destination),
         return_window=(intent.return_window.start, intent.return_window.end)
