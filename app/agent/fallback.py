@@ -161,6 +161,28 @@ def useful_hubs(offers_of: dict[LegKey, int]) -> set[str]:
     return {hub for hub, _ in arriving & leaving}
 
 
+def _via_hubs(
+    stage: str,
+    original: TripRequest,
+    segments: list[int],
+    topology: Topology,
+    hubs_tried: tuple[str, ...],
+) -> Relaxation | None:
+    """Both halves of every failing segment via the next topology-chosen hubs, or None."""
+    hub_legs, named = topology_transfer_legs(original, segments, topology, hubs_tried)
+    if not hub_legs:
+        return None
+    return Relaxation(
+        stage,
+        (original,),
+        tuple(hub_legs),
+        needs_query=True,
+        hub_segments=tuple(dict.fromkeys(segments)),
+        probe=False,
+        hubs=tuple(named),
+    )
+
+
 def next_relaxation(
     *,
     original: TripRequest,
@@ -186,17 +208,9 @@ def next_relaxation(
     ):
         segments = [f.segment for f in failing if f.segment is not None]
         if topology is not None:
-            hub_legs, named = topology_transfer_legs(original, segments, topology)
-            if hub_legs:
-                return Relaxation(
-                    "transfer",
-                    (original,),
-                    tuple(hub_legs),
-                    needs_query=True,
-                    hub_segments=tuple(dict.fromkeys(segments)),
-                    probe=False,
-                    hubs=tuple(named),
-                )
+            via_hubs = _via_hubs("transfer", original, segments, topology, ())
+            if via_hubs is not None:
+                return via_hubs
         return Relaxation(
             "transfer",
             (original,),
@@ -213,17 +227,9 @@ def next_relaxation(
         and transfers_ok
     ):
         segments = [f.segment for f in failing if f.segment is not None]
-        hub_legs, named = topology_transfer_legs(original, segments, topology, hubs_tried)
-        if hub_legs:
-            return Relaxation(
-                "more_hubs",
-                (original,),
-                tuple(hub_legs),
-                needs_query=True,
-                hub_segments=tuple(dict.fromkeys(segments)),
-                probe=False,
-                hubs=tuple(named),
-            )
+        via_hubs = _via_hubs("more_hubs", original, segments, topology, hubs_tried)
+        if via_hubs is not None:
+            return via_hubs
     filtered = any(f.code == FILTERED_OUT for f in failures)
     may_relax = has_preferences(original) or over_budget or filtered
     if "relax" not in tried and may_relax and book is not None and now is not None:
