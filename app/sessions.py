@@ -16,7 +16,6 @@ from __future__ import annotations
 import logging
 import re
 import time
-import uuid
 from collections.abc import Callable
 
 from cachetools import TTLCache
@@ -39,11 +38,6 @@ class SessionUnavailable(Exception):
 
 class SessionLost(Exception):
     """The presented session is in no store any more (Redis restarted, or it expired)."""
-
-
-def new_session_id() -> str:
-    """A fresh server-generated session id (uuid4, hex)."""
-    return uuid.uuid4().hex
 
 
 def valid_session_id(session_id: str) -> bool:
