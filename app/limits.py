@@ -93,9 +93,14 @@ class BodyLimitMiddleware:
         await self.app(scope, replay, send)
 
 
-async def _refuse(scope: Scope, send: Send, status: int, code: str, message: str) -> None:
-    scope.setdefault("state", {})[REFUSED_BEFORE_ROUTING] = True
-    payload = json.dumps({"code": code, "message": message, "field": "body"}).encode()
+async def send_json(
+    send: Send,
+    status: int,
+    body: dict[str, object],
+    headers: list[tuple[bytes, bytes]] | None = None,
+) -> None:
+    """A whole JSON answer from plain ASGI middleware (before any route or FastAPI runs)."""
+    payload = json.dumps(body, ensure_ascii=False).encode()
     await send(
         {
             "type": "http.response.start",
@@ -103,7 +108,13 @@ async def _refuse(scope: Scope, send: Send, status: int, code: str, message: str
             "headers": [
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(payload)).encode()),
+                *(headers or []),
             ],
         }
     )
     await send({"type": "http.response.body", "body": payload})
+
+
+async def _refuse(scope: Scope, send: Send, status: int, code: str, message: str) -> None:
+    scope.setdefault("state", {})[REFUSED_BEFORE_ROUTING] = True
+    await send_json(send, status, {"code": code, "message": message, "field": "body"})

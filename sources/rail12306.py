@@ -94,6 +94,9 @@ TRAIN_SEARCH_PATH = "/search/v1/train/search"
 STOPS_PATH = "/otn/czxx/queryByTrainNo"
 LC_INIT_PATH = "/otn/lcQuery/init"
 DEFAULT_LC_PATH = "/lcquery/queryG"
+
+Params = list[tuple[str, str | int | float | bool | None]]
+"""Query parameters in the order 12306 expects them."""
 MAX_TRANSFER_PAGES = 3
 STATION_NAMES_PATH = "/otn/resources/js/framework/station_name.js"
 
@@ -178,7 +181,7 @@ class Rail12306Source:
         if hit is None:
             raise NotFoundAtSource(self.name, f"no train {train_number} on {date}")
         ends = [self._directory.by_name(hit.get(key, "")) for key in ("from_station", "to_station")]
-        params: list[tuple[str, str | int | float | bool | None]] = [
+        params: Params = [
             ("train_no", hit["train_no"]),
             ("from_station_telecode", ends[0].telecode if ends[0] else ""),
             ("to_station_telecode", ends[1].telecode if ends[1] else ""),
@@ -209,7 +212,7 @@ class Rail12306Source:
         offers: list[TransferOffer] = []
         index: int | None = 0
         for _ in range(MAX_TRANSFER_PAGES):
-            params: list[tuple[str, str | int | float | bool | None]] = [
+            params: Params = [
                 ("train_date", query.date.isoformat()),
                 ("from_station_telecode", query.origin),
                 ("to_station_telecode", query.destination),
@@ -240,21 +243,27 @@ class Rail12306Source:
         raise_for_status(self.name, response)
         return response.text
 
-    async def _get_json(
-        self, url: str, params: list[tuple[str, str | int | float | bool | None]]
-    ) -> dict[str, Any]:
+    async def _xhr_get(
+        self, url: str, params: Params, *, referer: str | None = None
+    ) -> httpx.Response:
+        """A GET as the site's own page script sends it: XHR headers and the session cookies."""
         headers = {
             "User-Agent": USER_AGENT,
             "X-Requested-With": "XMLHttpRequest",
             "Accept": "application/json, text/javascript, */*; q=0.01",
         }
+        if referer is not None:
+            headers["Referer"] = referer
         cookie = self._cookie_header(url)
         if cookie:
             headers["Cookie"] = cookie
         with map_http_errors(self.name):
-            response = await self._client.get(
+            return await self._client.get(
                 url, params=params, headers=headers, follow_redirects=False
             )
+
+    async def _get_json(self, url: str, params: Params) -> dict[str, Any]:
+        response = await self._xhr_get(url, params)
         if response.is_redirect:
             self._block(
                 f"redirected ({response.status_code}) to {response.headers.get('Location')}"
@@ -329,25 +338,13 @@ class Rail12306Source:
         """The JSON body, or the suffix the query moved to."""
         url = self._base_url + QUERY_PATH + suffix
         # 12306 expects this parameter order.
-        params: list[tuple[str, str | int | float | bool | None]] = [
+        params: Params = [
             ("leftTicketDTO.train_date", query.date.isoformat()),
             ("leftTicketDTO.from_station", query.origin),
             ("leftTicketDTO.to_station", query.destination),
             ("purpose_codes", "ADULT"),
         ]
-        headers = {
-            "User-Agent": USER_AGENT,
-            "Referer": self._base_url + INIT_PATH,
-            "X-Requested-With": "XMLHttpRequest",
-            "Accept": "application/json, text/javascript, */*; q=0.01",
-        }
-        cookie = self._cookie_header(url)
-        if cookie:
-            headers["Cookie"] = cookie
-        with map_http_errors(self.name):
-            response = await self._client.get(
-                url, params=params, headers=headers, follow_redirects=False
-            )
+        response = await self._xhr_get(url, params, referer=self._base_url + INIT_PATH)
         if response.is_redirect:
             location = response.headers.get("Location", "")
             moved = moved_to(location)

@@ -14,7 +14,6 @@ message}`; none of them echoes a header or the presented key.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -26,6 +25,7 @@ from app.access.context import Caller, current_caller
 from app.access.keys import KeyRing, presented_key
 from app.access.quotas import ClientQuotas
 from app.gcra import Decision
+from app.limits import send_json
 
 if TYPE_CHECKING:
     from app.state import AppState
@@ -172,21 +172,7 @@ async def _refuse(
     headers: list[tuple[bytes, bytes]] | None = None,
 ) -> None:
     state.metrics.rejections.labels(reason=reason).inc()
-    payload = json.dumps(
-        {"code": code, "reason": reason, "message": message}, ensure_ascii=False
-    ).encode()
     extra = list(headers or [])
     if status == 401:
         extra.append((b"www-authenticate", b'Bearer realm="railtrip"'))
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(payload)).encode()),
-                *extra,
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": payload})
+    await send_json(send, status, {"code": code, "reason": reason, "message": message}, extra)
