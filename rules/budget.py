@@ -3,11 +3,19 @@
 Each segment keeps a short list (its best-scored distinct routes plus its cheapest ones), then
 a beam search chains the lists in trip order, dropping any partial trip that could no longer
 fit the budget even with the cheapest route for every remaining segment.
+
+A short list cut without regard to its neighbours can lose the only return that connects, or
+the only berth that fits what the budget leaves. So when the short lists yield no whole trip,
+the beam runs again over the full lists, shortlisting each segment per partial trip among the
+routes that chain with it and still fit the budget: bounded (beam width × routes per segment),
+and only paid for when the cheap pass found nothing.
 """
 
 from __future__ import annotations
 
+import bisect
 import heapq
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -84,7 +92,8 @@ def shortlist(routes: Sequence[Route], config: RuleConfig) -> list[Route]:
 def _chains(before: Route, after: Route, config: RuleConfig) -> bool:
     last = before.rides[-1].offer.destination_station
     first = after.rides[0].offer.origin_station
-    return after.depart - before.arrive >= config.min_connection(last.telecode == first.telecode)
+    gap = config.min_gap_between_segments(last.telecode == first.telecode)
+    return after.depart - before.arrive >= gap
 
 
 def _beam(
@@ -94,24 +103,42 @@ def _beam(
     budget: float | None,
     *,
     by_price: bool = False,
+    conditioned: bool = False,
 ) -> tuple[list[Combo], int]:
-    """Best combos by score; with them, the index of the segment where the search emptied."""
+    """Best combos by score; with them, the index of the segment where the search emptied.
+
+    `conditioned`: `lists` are full, and each partial trip takes the short list of the routes
+    that chain with it and fit the budget (instead of every route of the list).
+    """
     party = request.passengers
     cheapest_rest = [0.0] * (len(lists) + 1)
     for index in range(len(lists) - 1, -1, -1):
         cheapest = min(route.unit_price for route in lists[index])
         cheapest_rest[index] = cheapest_rest[index + 1] + cheapest * party
+    # Routes by departure: those leaving before a partial trip could go on are skipped whole.
+    earliest_gap = config.min_gap_between_segments(True)
     partial = [Combo((), 0.0, 0.0)]
-    for index, routes in enumerate(lists):
+    for index, listed in enumerate(lists):
+        routes = sorted(listed, key=lambda r: r.depart)
+        departs = [route.depart for route in routes]
         grown: list[Combo] = []
         for combo in partial:
-            for route in routes:
+            start = 0
+            if combo.routes:
+                start = bisect.bisect_left(departs, combo.routes[-1].arrive + earliest_gap)
+            fitting = []
+            for route in itertools.islice(routes, start, None):
                 if combo.routes and not _chains(combo.routes[-1], route, config):
                     continue
                 total = combo.total + route.unit_price * party
                 floor = total + cheapest_rest[index + 1]
                 if budget is not None and floor > budget + BUDGET_EPSILON:
                     continue
+                fitting.append(route)
+            if conditioned:
+                fitting = shortlist(fitting, config) if fitting else []
+            for route in fitting:
+                total = combo.total + route.unit_price * party
                 grown.append(Combo((*combo.routes, route), combo.cost + route.cost, total))
         if not grown:
             return [], index
@@ -123,18 +150,26 @@ def _beam(
 
 
 def combine(
-    lists: Sequence[Sequence[Route]],
+    routes: Sequence[Sequence[Route]],
     keys: Sequence[LegKey],
     request: TripRequest,
     config: RuleConfig,
 ) -> tuple[list[Combo], Failure | None]:
-    """Whole trips best first (fitting the budget if one is given), or why there are none."""
+    """Whole trips best first (fitting the budget if one is given), or why there are none.
+
+    `routes` are every segment's full list: the short lists are cut here, and the full lists
+    searched (conditioned on chaining and budget) only when the short lists yield no trip.
+    """
     limit = request.budget if request.budget_strict else None
+    lists = [shortlist(segment, config) for segment in routes]
     combos, stuck = _beam(lists, request, config, limit)
     if combos:
         return combos, None
+    combos, stuck = _beam(routes, request, config, limit, conditioned=True)
+    if combos:
+        return combos, None
     if limit is not None:
-        unbounded, _ = _beam(lists, request, config, None, by_price=True)
+        unbounded, _ = _beam(routes, request, config, None, by_price=True, conditioned=True)
         if unbounded:
             cheapest = unbounded[0].total
             message = FAILURE_OVER_BUDGET.format(budget=yuan(limit), cheapest=yuan(cheapest))

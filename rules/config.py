@@ -36,6 +36,17 @@ RETURN_NOT_BEFORE = dt.time(9, 0)
 """With no return time stated, a ride home before this is ranked down (not ruled out): the
 last day of a trip is not spent catching a dawn train."""
 
+HUB_STOP_MAX_WAIT = 24 * 60
+"""Longest stop at a transfer city where no connection within `MAX_CONNECTION` exists
+(喀什→三亚 changes at 吐鲁番 the same evening and at 广州 the next afternoon, after a night
+there): the rest of the day or a night in the city, up to a day. Planned only where no
+regular connection joins the ends, and said as a stay (a hotel night when it spans one)."""
+
+MIN_STAY = 180
+"""Minutes at least between arriving in a city of the trip and leaving it again: a stop with
+no night (先在南京玩一天, 顺路去苏州逛逛) or a same-day return is a visit, not a change of
+trains, so it gets a few hours in the city rather than the 20 minutes of a transfer."""
+
 MAX_DETOUR = 2.0
 """A transfer route may take at most this many times the quickest direct train of the day."""
 
@@ -143,6 +154,8 @@ class RuleConfig:
     min_connection_same_station: int = MIN_CONNECTION_SAME_STATION
     min_connection_cross_station: int = MIN_CONNECTION_CROSS_STATION
     max_connection: int = MAX_CONNECTION
+    min_stay: int = MIN_STAY
+    hub_stop_max_wait: int = HUB_STOP_MAX_WAIT
     earliest_departure: dt.time = EARLIEST_DEPARTURE
     latest_arrival: dt.time = LATEST_ARRIVAL
     max_transfers: int = MAX_TRANSFERS
@@ -164,6 +177,18 @@ class RuleConfig:
         if same_station:
             return self.min_connection_same_station
         return self.min_connection_cross_station
+
+    def connects(self, arrive_at: dt.datetime, depart_at: dt.datetime, same_station: bool) -> bool:
+        """True when a change of trains within a segment is allowed: at least the minimum
+        change time, and at most `max_connection` or, as a stop at the hub, a day."""
+        wait = (depart_at - arrive_at).total_seconds() / 60
+        longest = max(self.max_connection, self.hub_stop_max_wait)
+        return self.min_connection(same_station) <= wait <= longest
+
+    def min_gap_between_segments(self, same_station: bool) -> int:
+        """The shortest time between two segments: a visit to the city, and never less than
+        the change itself takes."""
+        return max(self.min_stay, self.min_connection(same_station))
 
     def seat_order(
         self,

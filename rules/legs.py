@@ -53,9 +53,8 @@ def required_legs(request: TripRequest) -> list[LegKey]:
 
 
 def transfer_legs(leg: LegKey, hubs: Sequence[str]) -> list[LegKey]:
-    """For each hub H other than the leg's ends: A→H and H→B on the leg's date.
-
-    Connections stay within one day: the engine never plans an overnight wait in a station.
+    """For each hub H other than the leg's ends: A→H and H→B on the leg's date (the next
+    day's H→B is asked only after, where a first half arrives late: `overnight_follow_legs`).
     """
     keys: list[LegKey] = []
     seen: set[str] = set()
@@ -68,9 +67,10 @@ def transfer_legs(leg: LegKey, hubs: Sequence[str]) -> list[LegKey]:
     return keys
 
 
-TWO_CHANGE_DAYS = 4
-"""A two-change route's later halves are asked on the day and the next three: long journeys
-(漠河→丽江) run overnight more than once, and the engine never waits overnight in a station."""
+TWO_CHANGE_DAYS = 5
+"""A two-change route's later halves are asked on the day and the next four: long journeys
+(漠河→丽江) run overnight more than once, and where no connection is regular a stop at a
+hub may add a day (喀什→三亚 reaches 广州 on the third day and leaves it on the fourth)."""
 
 
 def two_change_query_legs(leg: LegKey, pairs: Sequence[tuple[str, str]]) -> list[LegKey]:

@@ -75,6 +75,26 @@ def window_gap(moment: dt.datetime, window: tuple[dt.time, dt.time] | None) -> i
     return 0
 
 
+def expected_arrival(
+    depart: dt.date,
+    depart_window: tuple[dt.time, dt.time] | None,
+    arrive_window: tuple[dt.time, dt.time] | None,
+) -> dt.date | None:
+    """The day an arrival window with no stated day means: the day of departure.
+
+    A window is a time of day, so without a day "中午之前到" would accept a ride arriving the
+    next noon, a 23-hour trip the traveller never asked for. The one exception is a departure
+    window that opens after the arrival window closes (晚上走、早上到): that arrival can only
+    be the next morning. Where no ride arrives on the day meant, the planner relaxes the day
+    in the open (`rules.relax`), never silently.
+    """
+    if arrive_window is None:
+        return None
+    if depart_window is not None and depart_window[0] > arrive_window[1]:
+        return depart + dt.timedelta(days=1)
+    return depart
+
+
 def at_night(moment: dt.datetime, config: RuleConfig) -> bool:
     """True in the hours the engine avoids: before the earliest departure or after the latest."""
     clock = moment.time()

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rules import texts
-from rules.budget import Combo, combine, remaining_per_day, shortlist, similar
+from rules.budget import Combo, combine, remaining_per_day, similar
 from rules.config import DEFAULT_RULES, RuleConfig, is_overnight
 from rules.legs import required_legs, stay_nights, two_change_legs
 from rules.model import (
@@ -120,8 +120,7 @@ def plan(
     failures.extend(_segment_failure(s, request, config) for s in segments if not s.routes)
     if any(f.segment is not None for f in failures):
         return PlanResult(notes=tuple(notes), failures=tuple(failures))
-    lists = [shortlist(s.routes, config) for s in segments]
-    combos, failure = combine(lists, keys, request, config)
+    combos, failure = combine([s.routes for s in segments], keys, request, config)
     if failure is not None:
         return PlanResult(notes=tuple(notes), failures=(*failures, failure))
     # Index only the offers of trains that appear in a candidate trip: validation stays cheap.
@@ -198,7 +197,8 @@ def _segment(
     transfers: int,
     ends: _Ends | None = None,
 ) -> _Segment:
-    """All routes of one segment: direct rides, and two-ride routes through fetched hubs."""
+    """All routes of one segment: direct rides, and routes with one or two changes through
+    fetched hubs; a night at a hub only where no same-day route exists."""
     segment = _Segment(index, key, request)
     weights = config.weights
     ends = ends or _Ends()
@@ -228,7 +228,8 @@ def _segment(
     # than MAX_DETOUR times the quickest direct train of the day (南京→上海 via 汉口 is none).
     direct = [o.duration_min for o in book[key].offers] if key in book else []
     longest = int(config.max_detour * min(direct)) if direct else 10**9
-    if transfers:
+
+    def one_change(overnight: bool) -> None:
         for hub in sorted(hubs.get((key.origin, key.date), ())):
             second = LegKey(hub, key.destination, key.date)
             if hub in (key.origin, key.destination) or second not in book:
@@ -236,17 +237,19 @@ def _segment(
             firsts = rides(LegKey(key.origin, hub, key.date), True, False)
             seconds = rides(second, False, True)
             # An overnight first ride reaches the hub the next morning: its connection
-            # leaves the next day (the night is spent on the train, not in the station).
+            # leaves the next day (the night is spent on the train, not in the station);
+            # a night at the hub, too, goes on the next day.
             next_day = LegKey(hub, key.destination, key.date + dt.timedelta(days=1))
             if next_day in book:
                 seconds += rides(next_day, False, True)
             if firsts and seconds:
-                found = connect(index, firsts, seconds, request, config)
+                found = connect(index, firsts, seconds, request, config, overnight=overnight)
                 segment.routes.extend(r for r in found.routes if r.arrive - r.depart <= longest)
                 if found.earliest is not None and found.fastest is not None:
                     segment.earliest.append(found.earliest)
                     segment.fastest.append(found.fastest)
-    if transfers >= 2 and not segment.routes:
+
+    def two_changes(overnight: bool) -> None:
         # Two changes, only where nothing else joins the ends (the hub pairs the book holds).
         for first_hub, second_hub, (middle_days, last_days) in two_change_legs(key, book):
             firsts = rides(LegKey(key.origin, first_hub, key.date), True, False)
@@ -260,7 +263,17 @@ def _segment(
                 for d in last_days
                 for r in rides(LegKey(second_hub, key.destination, d), False, True)
             ]
-            segment.routes.extend(connect_twice(index, firsts, middles, lasts, request, config))
+            segment.routes.extend(
+                connect_twice(index, firsts, middles, lasts, request, config, overnight=overnight)
+            )
+
+    # A night in a hotel at a hub is a last resort: tried only where no same-day connection
+    # exists, so it never outranks one.
+    for overnight in (False, True):
+        if transfers and not (overnight and segment.routes):
+            one_change(overnight)
+        if transfers >= 2 and not segment.routes:
+            two_changes(overnight)
     return segment
 
 
@@ -368,8 +381,8 @@ def _itinerary(
                     segment=route.segment,
                 )
             )
-    stays = stays_of(legs, returns_home)
-    days = build_days(legs, stays, return_segment)
+    stays = stays_of(legs, returns_home, config.max_connection)
+    days = build_days(legs, stays, return_segment, config.max_connection)
     sleepers = sleeper_nights(legs)
     return Itinerary(
         legs=tuple(legs),

@@ -6,6 +6,7 @@ import datetime as dt
 from collections.abc import Callable, Sequence
 
 from rules import texts
+from rules.config import MAX_CONNECTION
 from rules.model import DayPlan, Leg, Stay, Transfer
 from sources.models import SHANGHAI
 
@@ -30,11 +31,21 @@ def transfers_of(legs: Sequence[Leg]) -> list[Transfer]:
     return found
 
 
-def stays_of(legs: Sequence[Leg], returns_home: bool) -> list[Stay]:
-    """Each city between two segments (arrive → leave), and the final one on a one-way trip."""
+def hub_stop(before: Leg, after: Leg, max_connection: int = MAX_CONNECTION) -> bool:
+    """True when the change from `before` to `after` is a stop at the hub city, longer than
+    any regular connection (`HUB_STOP_MAX_WAIT`): time in the city, so a stay."""
+    wait = after.depart_at - before.arrive_at
+    return before.segment == after.segment and wait > dt.timedelta(minutes=max_connection)
+
+
+def stays_of(
+    legs: Sequence[Leg], returns_home: bool, max_connection: int = MAX_CONNECTION
+) -> list[Stay]:
+    """Each city between two segments (arrive → leave), each stop at a hub, and the final
+    city on a one-way trip."""
     stays = []
     for before, after in zip(legs, legs[1:], strict=False):
-        if before.segment != after.segment:
+        if before.segment != after.segment or hub_stop(before, after, max_connection):
             stays.append(
                 Stay(
                     city=before.destination_station.city,
@@ -78,7 +89,10 @@ def _free_time(arrive: dt.datetime, city: str) -> str:
 
 
 def build_days(
-    legs: Sequence[Leg], stays: Sequence[Stay], return_segment: int | None
+    legs: Sequence[Leg],
+    stays: Sequence[Stay],
+    return_segment: int | None,
+    max_connection: int = MAX_CONNECTION,
 ) -> tuple[DayPlan, ...]:
     """Day by day, in Chinese: travel, arrival and free time, whole free days, departure."""
     if not legs:
@@ -116,11 +130,18 @@ def build_days(
             continue
         same = before.destination_station.telecode == after.origin_station.telecode
         template = texts.DAY_TRANSFER_SAME if same else texts.DAY_TRANSFER_CROSS
+        if after.depart_at.date() > before.arrive_at.date() and hub_stop(
+            before, after, max_connection
+        ):
+            template = texts.DAY_TRANSFER_NIGHT
         minutes = int((after.depart_at - before.arrive_at).total_seconds() // 60)
         text = template.format(
             station=before.destination_station.name,
             to_station=after.origin_station.name,
             minutes=minutes,
+            city=before.destination_station.city,
+            depart=texts.clock(after.depart_at),
+            train=after.train_number,
         )
         # A second after the arrival so the change sorts between arriving and leaving.
         put(before.arrive_at + dt.timedelta(seconds=1), text)

@@ -18,11 +18,21 @@ from rules.options import Ride
 from rules.ranking import Route, lead_key, make_route, new_route, tail_key
 
 
-def connection_ok(arriving: Ride, leaving: Ride, config: RuleConfig) -> bool:
-    """True when `leaving` can be caught after `arriving`, under the connection rules."""
+def connection_ok(
+    arriving: Ride, leaving: Ride, config: RuleConfig, *, overnight: bool = False
+) -> bool:
+    """True when `leaving` can be caught after `arriving`, under the connection rules;
+    `overnight` also allows a stop at the hub of up to a day (`HUB_STOP_MAX_WAIT`)."""
     same = arriving.offer.destination_station.telecode == leaving.offer.origin_station.telecode
     gap = leaving.depart - arriving.arrive
-    return config.min_connection(same) <= gap <= config.max_connection
+    return config.min_connection(same) <= gap <= _longest(config, overnight)
+
+
+def _longest(config: RuleConfig, overnight: bool) -> int:
+    """The longest wait at a hub: a same-day connection, or with `overnight` a day's stop."""
+    if overnight:
+        return max(config.max_connection, config.hub_stop_max_wait)
+    return config.max_connection
 
 
 def window_min(
@@ -73,10 +83,15 @@ def connect(
     seconds: Sequence[Ride],
     request: TripRequest,
     config: RuleConfig,
+    *,
+    overnight: bool = False,
 ) -> Connections:
     """For every ride its best partner by score, and for every first ride its cheapest one;
     plus the earliest arrival and shortest journey over all catchable pairs (exact, so that
-    "最早到达" and "用时最短" are true of the routes chosen)."""
+    "最早到达" and "用时最短" are true of the routes chosen).
+
+    `overnight`: stops at the hub of up to a day, for when no regular connection exists.
+    """
     w = config.weights
     epoch = min((r.depart for r in firsts), default=0)
     leads = [lead_key(r, request, w, epoch) for r in firsts]
@@ -88,7 +103,7 @@ def connect(
     pairs: set[int] = set()
     earliest: int | None = None
     fastest: int | None = None
-    longest = config.max_connection
+    longest = _longest(config, overnight)
     arrivals = _groups(firsts, by_arrival=True)
     departures = _groups(seconds, by_arrival=False)
     for here, f_idx in arrivals.items():
@@ -133,9 +148,12 @@ def connect_twice(
     lasts: Sequence[Ride],
     request: TripRequest,
     config: RuleConfig,
+    *,
+    overnight: bool = False,
 ) -> list[Route]:
     """Three-ride routes (two changes): for every middle ride, the best first ride that
-    reaches it and the best last ride it reaches, each under the connection rules.
+    reaches it and the best last ride it reaches, each under the connection rules
+    (`overnight`: a change may also be a stop at the hub of up to a day).
 
     Only asked for when no direct or one-change route exists, over the few hubs the network
     offers, so a scan per middle ride (O(m × (f + l))) is cheap enough.
@@ -146,8 +164,14 @@ def connect_twice(
     tails = [tail_key(r, request, w, epoch) for r in lasts]
     routes = []
     for middle in middles:
-        before = [i for i, f in enumerate(firsts) if connection_ok(f, middle, config)]
-        after = [j for j, last in enumerate(lasts) if connection_ok(middle, last, config)]
+        before = [
+            i for i, f in enumerate(firsts) if connection_ok(f, middle, config, overnight=overnight)
+        ]
+        after = [
+            j
+            for j, last in enumerate(lasts)
+            if connection_ok(middle, last, config, overnight=overnight)
+        ]
         if not before or not after:
             continue
         i = min(before, key=lambda k: (leads[k], k))

@@ -5,8 +5,9 @@ from __future__ import annotations
 import datetime as dt
 
 from app.agent import texts
-from app.intent.model import TravelIntent
+from app.intent.model import TimeWindow, TravelIntent
 from rules import TripRequest, ViaStop
+from rules.options import expected_arrival
 from rules.relax import stated
 from sources.sale_window import SALE_DATES, last_sale_day
 from sources.stations import StationDirectory, UnknownStationError
@@ -115,12 +116,8 @@ def trip_request(
         via=via,
         passengers=passengers,
         budget=intent.budget,
-        depart_window=(intent.depart_window.start, intent.depart_window.end)
-        if intent.depart_window
-        else None,
-        arrive_window=(intent.arrive_window.start, intent.arrive_window.end)
-        if intent.arrive_window
-        else None,
+        depart_window=_window(intent.depart_window),
+        arrive_window=_window(intent.arrive_window),
         train_types=frozenset(intent.train_types),
         seat_class=intent.seat_class,
         max_transfers=0 if "直达" in prefs else 2,
@@ -137,12 +134,18 @@ def trip_request(
         return_window=(intent.return_window.start, intent.return_window.end)
         if intent.return_window and return_date is not None
         else None,
-        arrive_date=intent.arrive_date,
+        arrive_date=intent.arrive_date
+        or expected_arrival(start, _window(intent.depart_window), _window(intent.arrive_window)),
         seat_classes=frozenset(intent.seat_classes),
         exclude_seat_classes=frozenset(intent.exclude_seat_classes),
         exclude_train_types=frozenset(intent.exclude_train_types),
         order=intent.order,
     )
+
+
+def _window(window: TimeWindow | None) -> tuple[dt.time, dt.time] | None:
+    """A stated time window as the engine's (start, end) pair."""
+    return (window.start, window.end) if window else None
 
 
 def exact_station(directory: StationDirectory, name: str) -> str | None:

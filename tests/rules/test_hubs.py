@@ -6,7 +6,7 @@ import datetime as dt
 from collections.abc import Mapping
 
 from rules.hubs import one_change_hubs, route_cost, two_change_hubs
-from rules.legs import two_change_legs, two_change_query_legs
+from rules.legs import TWO_CHANGE_DAYS, two_change_legs, two_change_query_legs
 from rules.model import LegKey
 from sources.sandbox.network import default_network
 
@@ -85,8 +85,9 @@ def test_two_change_legs_ask_the_later_halves_on_later_days_and_are_found_in_the
     asked = two_change_query_legs(leg, [("吐鲁番", "广州")])
     assert LegKey("喀什", "吐鲁番", DAY) in asked
     assert LegKey("广州", "三亚", DAY + dt.timedelta(days=2)) in asked
-    assert len(asked) == len(set(asked)) == 9
+    # One first half, then both later halves on each of TWO_CHANGE_DAYS days.
+    assert len(asked) == len(set(asked)) == 1 + 2 * TWO_CHANGE_DAYS
     found = two_change_legs(leg, asked)
     assert [(a, b) for a, b, _ in found] == [("吐鲁番", "广州")]
     middle, last = found[0][2]
-    assert len(middle) == len(last) == 4
+    assert len(middle) == len(last) == TWO_CHANGE_DAYS

@@ -152,11 +152,22 @@ def test_connections_must_respect_minimum_and_maximum():
         arrive_at=tight[-1].arrive_at,
     )
     assert [v.code for v in validate(quick, tight)] == [CONNECTION_TOO_SHORT]
-    slow_offer = offer("G7011", NANJING_SOUTH, HONGQIAO, "16:00", "17:10")
-    slow = with_leg(
+    # A stop at the hub of up to a day is allowed (where nothing connects sooner); longer not.
+    next_day = DAY + dt.timedelta(days=1)
+    stop_offer = offer("G7011", NANJING_SOUTH, HONGQIAO, "11:00", "12:10", day=next_day)
+    stop = with_leg(
         best,
         1,
         train_number="G7011",
+        depart_at=stop_offer.depart_at,
+        arrive_at=stop_offer.arrive_at,
+    )
+    assert validate(stop, OFFERS + [stop_offer]) == []
+    slow_offer = offer("G7013", NANJING_SOUTH, HONGQIAO, "12:00", "13:10", day=next_day)
+    slow = with_leg(
+        best,
+        1,
+        train_number="G7013",
         depart_at=slow_offer.depart_at,
         arrive_at=slow_offer.arrive_at,
     )
