@@ -180,10 +180,10 @@ def _check_connections(
         where = f"change {before['train_number']}→{after['train_number']} at {arrived['name']}"
         if arrived["city"] != leaving["city"]:
             problems.append(f"{where}: the next train leaves from {leaving['name']}, another city")
-        elif not config.min_connection(same) <= gap <= config.max_connection:
+        elif not config.connects(_instant(before["arrive_at"]), _instant(after["depart_at"]), same):
             problems.append(
                 f"{where}: {gap:.0f} min, allowed {config.min_connection(same)}"
-                f"–{config.max_connection}"
+                f"–{config.max_connection}, or a night at the hub"
             )
     if len(transfers) != len(changes):
         problems.append(f"{len(transfers)} transfers stated, {len(changes)} changes made")
