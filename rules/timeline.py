@@ -38,6 +38,15 @@ def hub_stop(before: Leg, after: Leg, max_connection: int = MAX_CONNECTION) -> b
     return before.segment == after.segment and wait > dt.timedelta(minutes=max_connection)
 
 
+def hub_night(before: Leg, after: Leg, max_connection: int = MAX_CONNECTION) -> bool:
+    """True when a stop at the hub (`hub_stop`) spans a night: the next train leaves on a
+    later day, so the traveller sleeps in the city (a hotel night)."""
+    later_day = (
+        after.depart_at.astimezone(SHANGHAI).date() > before.arrive_at.astimezone(SHANGHAI).date()
+    )
+    return later_day and hub_stop(before, after, max_connection)
+
+
 def stays_of(
     legs: Sequence[Leg], returns_home: bool, max_connection: int = MAX_CONNECTION
 ) -> list[Stay]:
@@ -130,9 +139,7 @@ def build_days(
             continue
         same = before.destination_station.telecode == after.origin_station.telecode
         template = texts.DAY_TRANSFER_SAME if same else texts.DAY_TRANSFER_CROSS
-        if after.depart_at.date() > before.arrive_at.date() and hub_stop(
-            before, after, max_connection
-        ):
+        if hub_night(before, after, max_connection):
             template = texts.DAY_TRANSFER_NIGHT
         minutes = int((after.depart_at - before.arrive_at).total_seconds() // 60)
         text = template.format(

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from app.agent import texts
 from rules import Itinerary, Leg, TripRequest
+from rules.timeline import hub_night
 from sources.models import SHANGHAI
 
 TRAIN_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])([GDCZTKLYS]\d{1,5})(?!\d)", re.IGNORECASE)
@@ -50,9 +51,14 @@ def _leg_text(label: str, leg: Leg) -> str:
 
 
 def _arrival(leg: Leg) -> str:
-    """`13:28`, or `次日07:10` for an overnight ride."""
+    """`13:28`, `次日07:10` for an overnight ride, `第3日16:51` for one of two nights."""
     depart, arrive = leg.depart_at.astimezone(SHANGHAI), leg.arrive_at.astimezone(SHANGHAI)
-    prefix = texts.OVERNIGHT if arrive.date() > depart.date() else ""
+    nights = (arrive.date() - depart.date()).days
+    prefix = ""
+    if nights == 1:
+        prefix = texts.OVERNIGHT
+    elif nights > 1:
+        prefix = texts.LATER_DAY.format(n=nights + 1)
     return prefix + texts.clock(arrive)
 
 
@@ -78,7 +84,11 @@ def plan_summary(
         label = _label(segment, last, returns)
         text = _leg_text(label, legs[0])
         for before, after in zip(legs, legs[1:], strict=False):
-            text += texts.LEG_TRANSFER.format(station=before.destination_station.name)
+            if hub_night(before, after):
+                # A night at the hub: the next train's clock is the next day's, said so.
+                text += texts.LEG_HUB_NIGHT.format(city=before.destination_station.city)
+            else:
+                text += texts.LEG_TRANSFER.format(station=before.destination_station.name)
             text += _leg_text("", after)
         parts.append(text)
     if itinerary.within_budget is True:
