@@ -29,3 +29,21 @@ def test_asking_the_first_or_last_train_lifts_the_night_default(order: str) -> N
 @pytest.mark.parametrize("order", [None, "cheapest", "fastest"])
 def test_other_orders_keep_the_night_default(order: str | None) -> None:
     assert request_for(order=order).allow_night is False
+
+
+def test_an_arrival_window_without_a_day_means_arriving_the_day_of_departure() -> None:
+    # 中午之前到 is the departure day, not any noon (a 23-hour ride arriving the next morning).
+    noon = {"start": "00:00", "end": "12:00", "label": "中午之前"}
+    assert request_for(arrive_window=noon).arrive_date == dt.date(2026, 12, 3)
+    # 晚上走、早上到: the only morning after an evening departure is the next one.
+    evening = {"start": "18:00", "end": "23:59", "label": "晚上"}
+    morning = {"start": "06:00", "end": "10:00", "label": "早上"}
+    overnight = request_for(depart_window=evening, arrive_window=morning)
+    assert overnight.arrive_date == dt.date(2026, 12, 4)
+
+
+def test_a_stated_arrival_day_is_kept_and_no_window_sets_none() -> None:
+    morning = {"start": "06:00", "end": "10:00", "label": "早上"}
+    stated = request_for(arrive_window=morning, arrive_date=dt.date(2026, 12, 4))
+    assert stated.arrive_date == dt.date(2026, 12, 4)
+    assert request_for().arrive_date is None
