@@ -16,7 +16,7 @@ a transfer), so the run stays well inside the step bound.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from app.agent import texts
@@ -30,10 +30,12 @@ from rules import (
     required_legs,
     transfer_legs,
 )
+from rules.config import DEFAULT_RULES
 from rules.hubs import Topology, one_change_hubs, two_change_hubs
 from rules.legs import two_change_query_legs
 from rules.model import FILTERED_OUT, OVER_BUDGET, PAST_DEPARTURE
 from rules.relax import minimal_relaxation
+from sources.models import TrainOffer
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,10 +129,11 @@ def hub_follow_legs(
 
 
 def overnight_follow_legs(
-    request: TripRequest, failing: list[int], arrivals: dict[LegKey, set[dt.date]]
+    request: TripRequest, failing: list[int], offers: Mapping[LegKey, Sequence[TrainOffer]]
 ) -> list[LegKey]:
-    """Phase 3, only when needed: a first half that runs overnight (北京→兰州 by sleeper)
-    reaches its hub the next day, so ask for the second half on that day as well."""
+    """Phase 3, only when needed: the second half on the next day, where a first half
+    reaches its hub the next day (北京→兰州 by sleeper), or reaches it the same day after the
+    last train on (a night at the hub, `rules.config.HUB_STOP_MAX_WAIT`)."""
     keys = required_legs(request)
     legs: list[LegKey] = []
     for index in failing:
@@ -138,20 +141,28 @@ def overnight_follow_legs(
             continue
         segment = keys[index]
         next_day = segment.date + dt.timedelta(days=1)
-        for key, days in arrivals.items():
+        for key, firsts in offers.items():
             hub = key.destination
             if key.origin != segment.origin or key.date != segment.date:
                 continue
-            if hub == segment.destination or next_day not in days:
+            if hub == segment.destination or not firsts:
                 continue
-            # Where trains reach the hub the same day and leave it for the destination the
-            # same day, a same-day connection is likely: skip the extra query.
-            same_day = segment.date in days and arrivals.get(
-                LegKey(hub, segment.destination, segment.date)
-            )
-            if not same_day:
-                legs.append(LegKey(hub, segment.destination, next_day))
-    return [k for k in dict.fromkeys(legs) if k not in arrivals]
+            seconds = offers.get(LegKey(hub, segment.destination, segment.date), ())
+            overnight = any(o.arrive_at.date() == next_day for o in firsts)
+            same_day = [o.arrive_at for o in firsts if o.arrive_at.date() == segment.date]
+            # Skipped where some train leaves the hub within a connection of a same-day
+            # arrival, and after same-day arrivals only where the hub serves the destination.
+            if _catchable(same_day, seconds) or not (overnight or seconds):
+                continue
+            legs.append(LegKey(hub, segment.destination, next_day))
+    return [k for k in dict.fromkeys(legs) if k not in offers]
+
+
+def _catchable(arrivals: Sequence[dt.datetime], seconds: Sequence[TrainOffer]) -> bool:
+    """True when some second half leaves within a connection (`DEFAULT_RULES`) of an arrival."""
+    shortest = dt.timedelta(minutes=DEFAULT_RULES.min_connection(True))
+    longest = dt.timedelta(minutes=DEFAULT_RULES.max_connection)
+    return any(shortest <= o.depart_at - arrive <= longest for arrive in arrivals for o in seconds)
 
 
 def useful_hubs(offers_of: dict[LegKey, int]) -> set[str]:

@@ -300,7 +300,7 @@ class PlanningAgent:
             overnight = overnight_follow_legs(
                 run.original,
                 list(run.hub_segments),
-                {k: {o.arrive_at.date() for o in r.offers} for k, r in run.results.items()},
+                {k: r.offers for k, r in run.results.items()},
             )
             run.hub_segments = ()
             overnight = self.budgeted(run, overnight)

@@ -11,6 +11,8 @@ from app.agent.fallback import (
     topology_transfer_legs,
 )
 from rules import MAJOR_HUBS, LegKey, TripRequest
+from sources.models import Station, TrainOffer
+from tests.rules.factory import offer
 
 DAY = dt.date(2026, 12, 5)
 ROUND_TRIP = TripRequest(origin="北京", destination="昆明", depart_date=DAY, nights=2)
@@ -47,18 +49,48 @@ def test_phase_two_covers_every_failing_segment_via_the_responsive_hubs_only() -
     assert probe_plus_follow < every_hub_both_halves / 2
 
 
-def test_next_day_second_halves_are_asked_only_where_a_first_half_runs_overnight() -> None:
+TELECODES = {
+    "北京": "BJP",
+    "兰州": "LZJ",
+    "西安": "XAY",
+    "西宁": "XNO",
+    "银川": "YIJ",
+    "乌鲁木齐": "WAR",
+}
+
+
+def _city(name: str) -> Station:
+    return Station(telecode=TELECODES[name], name=name, city=name)
+
+
+def _rides(origin: str, destination: str, *times: tuple[str, str]) -> tuple[TrainOffer, ...]:
+    """Offers on DAY; an arrival clock before the departure is the next day."""
+    return tuple(
+        offer(f"K{i}", _city(origin), _city(destination), depart, arrive, day=DAY)
+        for i, (depart, arrive) in enumerate(times, start=1)
+    )
+
+
+def test_next_day_second_halves_are_asked_only_where_no_same_day_connection_is_likely() -> None:
     request = TripRequest(origin="北京", destination="乌鲁木齐", depart_date=DAY, return_trip=False)
     next_day = DAY + dt.timedelta(days=1)
-    arrivals = {
-        LegKey("北京", "兰州", DAY): {next_day},  # only sleepers, arriving the next day
-        LegKey("北京", "西安", DAY): {DAY},
-        LegKey("兰州", "乌鲁木齐", DAY): {DAY},
-        # same-day arrivals and same-day onward trains: a same-day connection, no extra query
-        LegKey("北京", "西宁", DAY): {DAY, next_day},
-        LegKey("西宁", "乌鲁木齐", DAY): {DAY},
+    offers = {
+        # only sleepers, arriving the next day: ask the next day's second half
+        LegKey("北京", "兰州", DAY): _rides("北京", "兰州", ("20:00", "09:00")),
+        LegKey("兰州", "乌鲁木齐", DAY): _rides("兰州", "乌鲁木齐", ("10:00", "20:00")),
+        # the hub serves no train on: nothing to ask
+        LegKey("北京", "西安", DAY): _rides("北京", "西安", ("08:00", "12:30")),
+        # a train on within a connection of an arrival: a same-day connection, no query
+        LegKey("北京", "西宁", DAY): _rides("北京", "西宁", ("07:00", "15:00"), ("21:00", "10:00")),
+        LegKey("西宁", "乌鲁木齐", DAY): _rides("西宁", "乌鲁木齐", ("16:00", "23:00")),
+        # arriving after the last train on: a night at the hub, so ask the next day
+        LegKey("北京", "银川", DAY): _rides("北京", "银川", ("08:00", "19:00")),
+        LegKey("银川", "乌鲁木齐", DAY): _rides("银川", "乌鲁木齐", ("09:00", "21:00")),
     }
-    assert overnight_follow_legs(request, [0], arrivals) == [LegKey("兰州", "乌鲁木齐", next_day)]
+    assert overnight_follow_legs(request, [0], offers) == [
+        LegKey("兰州", "乌鲁木齐", next_day),
+        LegKey("银川", "乌鲁木齐", next_day),
+    ]
 
 
 class _Lines:
