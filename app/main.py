@@ -47,7 +47,7 @@ from app.state import AppState, Runtime
 from app.tickets.breaker import CircuitBreaker
 from app.tickets.cache import RedisTier
 from app.tickets.fleet_flight import FleetFlight
-from app.tickets.stops import StopListService
+from app.tickets.stops import SharedStopLists, StopListService
 from app.tracing import (
     end_request_span,
     instrument_http_client,
@@ -196,7 +196,7 @@ def create_app(
             if redis
             else None
         )
-        redis_tier = fleet = gcra = None
+        redis_tier = fleet = gcra = shared_stops = None
         if redis is not None and health is not None:
             try:
                 await connect(redis)  # a Cluster learns its slots before any traffic
@@ -212,6 +212,7 @@ def create_app(
                 health=health,
             )
             gcra = Gcra(redis)
+            shared_stops = SharedStopLists(redis, health)
             fleet = FleetFlight(
                 redis,
                 health,
@@ -271,6 +272,7 @@ def create_app(
             stop_lists=StopListService(
                 guarded,
                 metrics,
+                shared=shared_stops,
                 deadline_s=settings.query_deadline_s,
                 clock=runtime.clock,
                 monotonic=runtime.monotonic,
