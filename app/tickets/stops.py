@@ -22,6 +22,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Literal
 
+from cachetools import LRUCache
 from pydantic import AwareDatetime, ValidationError
 
 from app.errors import NotFound
@@ -39,6 +40,8 @@ from sources.models import Frozen
 
 FRESH_FOR_S = 6 * 3600.0
 STALE_FOR_S = 48 * 3600.0
+MAX_MEMORY_COPIES = 4096
+"""Stop lists kept in process memory (a few KiB each), least recently used dropped first."""
 STOPS_FORMAT: Literal[1] = 1
 
 Copy = tuple[float, StopList]
@@ -120,6 +123,7 @@ class StopListService:
         *,
         shared: SharedStopLists | None = None,
         deadline_s: float = 5.0,
+        max_copies: int = MAX_MEMORY_COPIES,
         clock: Clock = shanghai_now,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -129,7 +133,8 @@ class StopListService:
         self._deadline = deadline_s
         self._clock = clock
         self._monotonic = monotonic
-        self._copies: dict[tuple[str, dt.date], tuple[float, StopList]] = {}
+        # Bounded: a crawler asking every train of every date must not grow the process.
+        self._copies: LRUCache[tuple[str, dt.date], tuple[float, StopList]] = LRUCache(max_copies)
         self._flights: dict[tuple[str, dt.date], asyncio.Task[StopListResult]] = {}
 
     async def stops(self, train_number: str, date: dt.date) -> StopListResult:

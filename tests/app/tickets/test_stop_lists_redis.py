@@ -167,3 +167,22 @@ async def test_a_stalled_redis_costs_one_timeout_then_is_skipped(
     # One read waited out the short timeout; everything after asked the health and skipped.
     assert sent == ["GET"]
     assert count(metrics, "railtrip_degradations_total", kind="redis_down") == 4
+
+
+async def test_the_memory_copies_are_bounded_least_recently_used_first() -> None:
+    time = FakeTime()
+    source = FakeStopSource("a")
+    metrics = Metrics()
+    service = StopListService(
+        [guarded(source, metrics, time)],
+        metrics,
+        max_copies=2,
+        clock=time.now,
+        monotonic=time.monotonic,
+    )
+    for train in ("G1", "G3", "G1", "G5"):  # G1 used again, so G3 is the one dropped
+        await service.stops(train, DAY)
+    assert source.stop_calls == [("G1", DAY), ("G3", DAY), ("G5", DAY)]
+    assert (await service.stops("G1", DAY)).freshness == "cached"
+    assert (await service.stops("G3", DAY)).freshness == "realtime"  # asked again
+    assert source.stop_calls[-1] == ("G3", DAY)
