@@ -207,8 +207,10 @@ class Rail12306Source:
         today = self._clock().date()
         if not in_sale_window(query.date, today):
             raise QueryRefused(self.name, f"{query.date} is not on sale")
-        first = self._lc_path is None
-        if first:
+        # The attempt's first request goes as admitted: the init page when it is due (once per
+        # adapter), else the first page; every request after it is paced and counted.
+        first = self._lc_path is not None
+        if not first:
             page = await self._get_text(self._base_url + LC_INIT_PATH)
             self._lc_path = parse_lc_search_url(page) or DEFAULT_LC_PATH
         assert self._lc_path is not None

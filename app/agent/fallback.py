@@ -203,9 +203,11 @@ STAGES_AFTER: dict[str, tuple[str, ...]] = {
     # No train at all, or none that connects: another route first, then other days.
     NO_OFFERS: ("transfer", "hubs", "more_hubs", "days", "relax", "days_relax"),
     NO_CONNECTION: ("transfer", "hubs", "more_hubs", "days", "relax", "days_relax"),
-    # Trains exist but a stated constraint removed them all: relax that constraint (said
-    # openly); a transfer that honours it comes next, then other days.
-    FILTERED_OUT: ("relax", "transfer", "hubs", "more_hubs", "days", "days_relax"),
+    # Trains exist but a stated constraint removed them all. A route that honours it beats
+    # one that drops it (不坐高铁 北京西→西安北: only the hub search's full legs hold a non-G
+    # pair; the official search's first page ranks G trains first), so every transfer stage
+    # comes before the constraint gives way (said openly), and other days last.
+    FILTERED_OUT: ("transfer", "hubs", "more_hubs", "relax", "days", "days_relax"),
     # Too dear: cheaper classes or types first, then other days; a change of trains rarely
     # costs less than the direct train it replaces.
     OVER_BUDGET: ("relax", "days", "days_relax"),

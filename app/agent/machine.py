@@ -300,8 +300,11 @@ class PlanningAgent:
     async def _query_tickets(self, run: Run) -> State:
         missing = self.budgeted(run, run.wanted_legs)
         run.results.update(await self._fetch(run, missing))
+        official = ""
         if run.official_segments and run.original is not None:
+            segments = len(run.official_segments)
             missing += await self._official_transfers(run, run.original)
+            official = f"transfer search {segments} segments, {len(run.middles_tried)} middles; "
         if run.hub_segments and run.original is not None:
             # Phase 2 of the hub search, within the same step: only hubs the probe found.
             follow = []
@@ -323,8 +326,12 @@ class PlanningAgent:
             run.results.update(await self._fetch(run, overnight))
             missing += follow + overnight
         fresh = [run.results[k].freshness for k in missing]
-        run.detail = f"{len(missing)} legs: " + ",".join(
-            f"{f}={fresh.count(f)}" for f in ("realtime", "cached", "unavailable") if f in fresh
+        run.detail = (
+            official
+            + f"{len(missing)} legs: "
+            + ",".join(
+                f"{f}={fresh.count(f)}" for f in ("realtime", "cached", "unavailable") if f in fresh
+            )
         )
         return State.EVALUATE_OPTIONS
 

@@ -98,8 +98,7 @@ async def test_nothing_anywhere_stops_with_what_was_tried_and_what_to_relax() ->
     assert "没有查到车次" in reply.summary
     # The hubs named are the ones probed (the trip's own ends are not hubs of it).
     assert (
-        "已尝试：直达车次、经南京、郑州、武汉等中转、前后一天（12月3日、12月5日）"
-        in reply.summary
+        "已尝试：直达车次、经南京、郑州、武汉等中转、前后一天（12月3日、12月5日）" in reply.summary
     )
     assert "适当提高预算" in reply.summary and "换一个出发日期" in reply.summary
     assert reply.summary in reply.warnings, "a null itinerary says why in warnings too"
