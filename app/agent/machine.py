@@ -350,9 +350,6 @@ class PlanningAgent:
             plan.middle_station.city for answer in answers.values() for plan in answer.offers
         ]
         run.middles_tried = tuple(dict.fromkeys((*run.middles_tried, *middles)))
-        for answer in answers.values():
-            for warning in answer.warnings:
-                run.warn(warning)
         priced = self.budgeted(run, unpriced_legs(legs))
         run.results.update(await self._fetch(run, priced))
         return priced
