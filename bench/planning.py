@@ -48,7 +48,17 @@ SENTENCES = (
 # Relative dates keep every request inside the sandbox's sale window by the real clock.
 BY_KIND: dict[str, tuple[str, ...]] = {
     "direct": ("后天从北京去上海", "后天从广州去长沙", "大后天从杭州去南京"),
-    "one_transfer": ("后天从哈尔滨去厦门", "后天从南京去张家界", "后天从厦门去桂林"),
+    # The target holds for every one of these, so there are enough of them to mean it.
+    "one_transfer": (
+        "后天从哈尔滨去厦门",
+        "后天从南京去张家界",
+        "后天从厦门去桂林",
+        "后天从大连去成都",
+        "后天从大理去上海",
+        "后天从丽江去北京",
+        "后天从北海去上海",
+        "后天从延吉西去上海",
+    ),
     "two_transfers": ("后天从大理去威海", "后天从宜宾去丹东", "后天从汕头去承德"),
     "multi_city": (
         "后天从北京出发，先去西安玩两天，再去成都玩两天，然后回北京",
