@@ -302,6 +302,22 @@ class _Context:
         return [f.segment for f in failing if f.segment is not None]
 
     @property
+    def asks_official(self) -> bool:
+        """Whether the stage "transfer" asks the official search: a source has it, and some
+        failing segment has a one-change route at all (the search finds one change only;
+        喀什→三亚 needs two, so asking would cost requests and find nothing)."""
+        if not self.official_search:
+            return False
+        if self.topology is None:
+            return True
+        keys = required_legs(self.original)
+        return any(
+            one_change_hubs(self.topology, keys[i].origin, keys[i].destination)
+            for i in self.segments
+            if 0 <= i < len(keys)
+        )
+
+    @property
     def may_relax(self) -> bool:
         return has_preferences(self.original) or any(
             f.code in (OVER_BUDGET, FILTERED_OUT) for f in self.failures
@@ -309,11 +325,11 @@ class _Context:
 
 
 def _transfer(c: _Context) -> Relaxation | None:
-    """The railway's own transfer search when a source has it, else the own hub search."""
+    """The railway's own transfer search when it can help, else the own hub search."""
     segments = c.segments
     if not segments:
         return None
-    if c.official_search:
+    if c.asks_official:
         return Relaxation(
             "transfer",
             (c.original,),
@@ -327,7 +343,7 @@ def _transfer(c: _Context) -> Relaxation | None:
 
 def _hubs(c: _Context) -> Relaxation | None:
     """The own hub search, after the official transfer search found no plan."""
-    if not c.official_search or "transfer" not in c.tried:
+    if not c.asks_official or "transfer" not in c.tried:
         return None
     return _own_hubs("hubs", c)
 
@@ -355,7 +371,7 @@ def _own_hubs(stage: str, c: _Context) -> Relaxation | None:
 
 def _more_hubs(c: _Context) -> Relaxation | None:
     """The next topology hubs, once the first hub search failed (and before other days)."""
-    first = "hubs" if c.official_search else "transfer"
+    first = "hubs" if c.asks_official else "transfer"
     if c.topology is None or first not in c.tried or "days" in c.tried or not c.segments:
         return None
     return _via_hubs("more_hubs", c.original, c.segments, c.topology, c.hubs_tried)

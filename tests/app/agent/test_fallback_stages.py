@@ -160,3 +160,18 @@ def test_the_first_failure_leads_and_each_stage_runs_at_most_once() -> None:
 def test_no_transfer_is_asked_when_the_traveller_wants_direct_trains_only() -> None:
     direct_only = ONE_WAY.model_copy(update={"max_transfers": 0})
     assert stage_after(failed(NO_OFFERS), request=direct_only) == "days"
+
+
+def test_where_no_single_change_joins_the_ends_the_official_search_is_not_asked() -> None:
+    far = TripRequest(origin="南京", destination="三亚", depart_date=DAY, return_trip=False)
+    found = next_relaxation(
+        original=far,
+        failures=failed(NO_OFFERS),
+        tried=[],
+        today=TODAY,
+        last_sale_day=TODAY + dt.timedelta(days=14),
+        hub_offers={},
+        topology=TOPOLOGY,  # no city joins 南京 and 三亚 with one change
+        official_search=True,
+    )
+    assert found is not None and found.stage == "transfer" and not found.official
