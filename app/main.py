@@ -47,7 +47,8 @@ from app.state import AppState, Runtime
 from app.tickets.breaker import CircuitBreaker
 from app.tickets.cache import RedisTier
 from app.tickets.fleet_flight import FleetFlight
-from app.tickets.stops import StopListService
+from app.tickets.stops import SharedStopLists, StopListService
+from app.tickets.transfers import TransferSearchService
 from app.tracing import (
     end_request_span,
     instrument_http_client,
@@ -196,7 +197,7 @@ def create_app(
             if redis
             else None
         )
-        redis_tier = fleet = gcra = None
+        redis_tier = fleet = gcra = shared_stops = None
         if redis is not None and health is not None:
             try:
                 await connect(redis)  # a Cluster learns its slots before any traffic
@@ -212,6 +213,7 @@ def create_app(
                 health=health,
             )
             gcra = Gcra(redis)
+            shared_stops = SharedStopLists(redis, health)
             fleet = FleetFlight(
                 redis,
                 health,
@@ -225,6 +227,15 @@ def create_app(
         )
         ticket_service = build_ticket_service(
             settings, runtime, guarded, metrics, redis_tier, fleet=fleet
+        )
+        transfer_search = TransferSearchService(
+            guarded,
+            metrics,
+            deadline_s=settings.query_deadline_s,
+            fresh_for_s=settings.memory_ttl_s,
+            stale_for_s=settings.stale_ttl_s,
+            clock=runtime.clock,
+            monotonic=runtime.monotonic,
         )
         llm_client = _openai_client(settings, http)
         llm = _llm_parser(settings, llm_client, metrics, directory)
@@ -244,6 +255,7 @@ def create_app(
             # The network's city topology picks transfer hubs (a 2019-2021 picture of the
             # real network: a good prior for production too; live queries decide).
             topology=default_network(),
+            transfer_search=transfer_search,
         )
         app.state.rt = AppState(
             settings=settings,
@@ -271,11 +283,13 @@ def create_app(
             stop_lists=StopListService(
                 guarded,
                 metrics,
+                shared=shared_stops,
                 deadline_s=settings.query_deadline_s,
                 clock=runtime.clock,
                 monotonic=runtime.monotonic,
             ),
             access=access,
+            transfer_search=transfer_search,
         )
         try:
             async with serve_mcp(app, app.state.rt):

@@ -146,9 +146,12 @@ def quiet_floods() -> None:
 
 def accept_backlog(max_connections: int) -> int:
     """The listen backlog, which is also how many sockets asyncio accepts in one go before
-    any of them is checked against the cap: descriptors peak at cap + backlog + the
-    process's own (so allow `ulimit -n` >= 2 x cap + 64). Connections waiting in the kernel
-    queue cost no descriptor; past it, new connects are refused until the queue drains."""
+    any of them is checked against the cap. A socket accepted in one loop iteration meets the
+    cap two iterations later, and the one it evicts frees its descriptor a third later, so on a
+    lagging loop up to three bursts are open at once: descriptors peak at cap + 3 x backlog +
+    the process's own (allow `ulimit -n` >= 4 x cap + 64; a loaded CI box hit EMFILE at
+    2 x cap + 56). Connections waiting in the kernel queue cost no descriptor; past it, new
+    connects are refused until the queue drains."""
     return max(64, max_connections)
 
 

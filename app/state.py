@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # annotations only: these modules import app.state themselves
     from app.intent.parser import IntentParser
     from app.sessions import SessionStore
     from app.tickets.stops import StopListService
+    from app.tickets.transfers import TransferSearchService
     from sources.sandbox.faults import FaultConfig
 
 
@@ -69,3 +70,4 @@ class AppState:
     tracer_provider: TracerProvider | None = None
     stop_lists: StopListService = None  # type: ignore[assignment]  # set by the lifespan
     access: AccessControl | None = None
+    transfer_search: TransferSearchService = None  # type: ignore[assignment]  # set by the lifespan

@@ -199,19 +199,24 @@ class Rail12306Source:
             source_name=self.name,
         )
 
-    async def transfers(self, query: TicketQuery) -> list[TransferOffer]:
-        """The official transfer search for `query`, its pages followed (bounded)."""
+    async def transfers(
+        self, query: TicketQuery, pages: int = MAX_TRANSFER_PAGES
+    ) -> list[TransferOffer]:
+        """The official transfer search for `query`, at most `pages` of it (ranked best first,
+        so a planner that only needs a few good plans asks one page and saves requests)."""
         today = self._clock().date()
         if not in_sale_window(query.date, today):
             raise QueryRefused(self.name, f"{query.date} is not on sale")
-        first = self._lc_path is None
-        if first:
+        # The attempt's first request goes as admitted: the init page when it is due (once per
+        # adapter), else the first page; every request after it is paced and counted.
+        first = self._lc_path is not None
+        if not first:
             page = await self._get_text(self._base_url + LC_INIT_PATH)
             self._lc_path = parse_lc_search_url(page) or DEFAULT_LC_PATH
         assert self._lc_path is not None
         offers: list[TransferOffer] = []
         index: int | None = 0
-        for _ in range(MAX_TRANSFER_PAGES):
+        for _ in range(max(1, min(pages, MAX_TRANSFER_PAGES))):
             params: Params = [
                 ("train_date", query.date.isoformat()),
                 ("from_station_telecode", query.origin),

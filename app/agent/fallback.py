@@ -1,16 +1,23 @@
-"""FALLBACK: what to relax next, in a fixed order, each at most once; then say what was tried.
+"""FALLBACK: what to try next, chosen by what failed, each stage at most once; then say what
+was tried.
 
-1. one-transfer routes via hub cities (for every segment that failed): with the network's
-   topology (`rules.hubs`), both halves via the best hub within a bounded detour, then
-   (stage `more_hubs`) via the next one if that failed; two hubs in a row where no single
-   hub joins the ends; without a topology, two phases over the fixed list: probe which
-   hubs reach the far end, then ask only those for both halves;
-2. the fewest stated constraints dropped on the asked day (`rules.relax`);
-3. the adjacent days (±1, the whole trip moved), then those days with the fewest dropped;
-4. stop, with a Chinese explanation of what was tried and what the traveller could relax.
+The stages (`stage_order` maps each failure code to the ones that can cure it, in order):
 
-Stages that cannot help the failure at hand are skipped (a budget shortfall is not cured by
-a transfer), so the run stays well inside the step bound.
+- `transfer`: the sources' own transfer search (12306's lcquery, one page per failing
+  segment) when a source has it; its plans' halves join the book. Without it (or when it
+  found no plan) the planner's own hub search: `hubs` (or `transfer` when there is no
+  official search), both halves via the best hub of the network's topology (`rules.hubs`)
+  within a bounded detour, then `more_hubs` via the next one; two hubs in a row where no
+  single hub joins the ends; without a topology, probe which of the fixed hubs reach the
+  far end, then ask only those for both halves. Leg queries stay within the run's budget;
+- `relax`: the fewest stated constraints dropped on the asked day (`rules.relax`);
+- `days`: the adjacent days (±1, the whole trip moved), then `days_relax`: those days with
+  the fewest dropped;
+- stop, with a Chinese explanation of what was really tried and what the traveller could relax.
+
+No offers at all calls for a transfer first; a stated constraint that filtered everything
+out, for relaxing it; a budget shortfall, for cheaper classes and other days; a sold-out or
+departed day, for other days. Stages the failures do not call for are not tried.
 """
 
 from __future__ import annotations
@@ -33,7 +40,15 @@ from rules import (
 from rules.config import DEFAULT_RULES
 from rules.hubs import Topology, one_change_hubs, two_change_hubs
 from rules.legs import two_change_query_legs
-from rules.model import FILTERED_OUT, OVER_BUDGET, PAST_DEPARTURE
+from rules.model import (
+    FILTERED_OUT,
+    NO_CONNECTION,
+    NO_OFFERS,
+    OVER_BUDGET,
+    PAST_DEPARTURE,
+    SOLD_OUT,
+    UNKNOWN_TRAIN,
+)
 from rules.relax import minimal_relaxation
 from sources.models import TrainOffer
 
@@ -49,6 +64,7 @@ class Relaxation:
     hub_segments: tuple[int, ...] = ()  # failing segments whose hub legs follow the probe
     probe: bool = True  # False: the legs already ask both halves via topology-chosen hubs
     hubs: tuple[str, ...] = ()  # the hubs asked, for the reply
+    official: bool = False  # ask the sources' own transfer search for `hub_segments`
 
 
 def segment_failures(failures: tuple[Failure, ...]) -> list[Failure]:
@@ -194,6 +210,42 @@ def _via_hubs(
     )
 
 
+STAGES_AFTER: dict[str, tuple[str, ...]] = {
+    # No train at all, or none that connects: another route first, then other days.
+    NO_OFFERS: ("transfer", "hubs", "more_hubs", "days", "relax", "days_relax"),
+    NO_CONNECTION: ("transfer", "hubs", "more_hubs", "days", "relax", "days_relax"),
+    # Trains exist but a stated constraint removed them all. A route that honours it beats
+    # one that drops it (不坐高铁 北京西→西安北: only the hub search's full legs hold a non-G
+    # pair; the official search's first page ranks G trains first), so every transfer stage
+    # comes before the constraint gives way (said openly), and other days last.
+    FILTERED_OUT: ("transfer", "hubs", "more_hubs", "relax", "days", "days_relax"),
+    # Too dear: cheaper classes or types first, then other days; a change of trains rarely
+    # costs less than the direct train it replaces.
+    OVER_BUDGET: ("relax", "days", "days_relax"),
+    # Sold out on the day: the same trains on another day, then a route whose trains have
+    # seats, then relaxations.
+    SOLD_OUT: ("days", "transfer", "hubs", "more_hubs", "relax", "days_relax"),
+    # Every train of the day has left: only another day can help.
+    PAST_DEPARTURE: ("days", "relax", "days_relax"),
+    # A named train that does not run: drop it openly, then other days.
+    UNKNOWN_TRAIN: ("relax", "days", "days_relax"),
+}
+DEFAULT_STAGES = ("transfer", "hubs", "more_hubs", "relax", "days", "days_relax")
+
+
+def stage_order(failures: tuple[Failure, ...]) -> tuple[str, ...]:
+    """The stages worth trying, in the order the failures call for (the first failure leads).
+
+    A fixed order (transfer, then other days, then relaxations) spends queries on transfers
+    when the trouble is a budget or a stated constraint; each failure code instead names the
+    stages that can cure it, and stages the failures do not call for are not tried at all.
+    """
+    order: list[str] = []
+    for failure in failures:
+        order.extend(STAGES_AFTER.get(failure.code, DEFAULT_STAGES))
+    return tuple(dict.fromkeys(order or DEFAULT_STAGES))
+
+
 def next_relaxation(
     *,
     original: TripRequest,
@@ -206,84 +258,193 @@ def next_relaxation(
     hubs_tried: tuple[str, ...] = (),
     book: Mapping[LegKey, LegOffers] | None = None,
     now: dt.datetime | None = None,
+    official_search: bool = False,
 ) -> Relaxation | None:
-    """The next stage worth trying after `tried` (stage names), or None: time to stop."""
-    failing = segment_failures(failures)
-    over_budget = any(f.code == OVER_BUDGET for f in failures)
-    transfers_ok = original.max_transfers >= 1
-    if (
-        "transfer" not in tried
-        and failing
-        and transfers_ok
-        and any(f.code != PAST_DEPARTURE for f in failing)
-    ):
-        segments = [f.segment for f in failing if f.segment is not None]
-        if topology is not None:
-            via_hubs = _via_hubs("transfer", original, segments, topology, ())
-            if via_hubs is not None:
-                return via_hubs
+    """The next stage worth trying after `tried` (stage names), or None: time to stop.
+
+    Stages follow what failed (`stage_order`), each at most once. With `official_search`
+    (a source runs the railway's own transfer search) the stage "transfer" asks it, and the
+    planner's own hub search ("hubs", then "more_hubs") runs only if that found no plan.
+    """
+    context = _Context(
+        original,
+        failures,
+        tried,
+        today,
+        last_sale_day,
+        hub_offers,
+        topology,
+        hubs_tried,
+        book,
+        now,
+        official_search,
+    )
+    for stage in stage_order(failures):
+        if stage in tried:
+            continue
+        found = _BUILDERS[stage](context)
+        if found is not None:
+            return found
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    original: TripRequest
+    failures: tuple[Failure, ...]
+    tried: list[str]
+    today: dt.date
+    last_sale_day: dt.date
+    hub_offers: dict[LegKey, int]
+    topology: Topology | None
+    hubs_tried: tuple[str, ...]
+    book: Mapping[LegKey, LegOffers] | None
+    now: dt.datetime | None
+    official_search: bool
+
+    @property
+    def segments(self) -> list[int]:
+        """The failing segments a transfer could cure (not those whose trains have all left)."""
+        if self.original.max_transfers < 1:
+            return []
+        failing = segment_failures(self.failures)
+        if all(f.code == PAST_DEPARTURE for f in failing):
+            return []
+        return [f.segment for f in failing if f.segment is not None]
+
+    @property
+    def asks_official(self) -> bool:
+        """Whether the stage "transfer" asks the official search: a source has it, and some
+        failing segment has a one-change route at all (the search finds one change only;
+        喀什→三亚 needs two, so asking would cost requests and find nothing)."""
+        if not self.official_search:
+            return False
+        if self.topology is None:
+            return True
+        keys = required_legs(self.original)
+        return any(
+            one_change_hubs(self.topology, keys[i].origin, keys[i].destination)
+            for i in self.segments
+            if 0 <= i < len(keys)
+        )
+
+    @property
+    def may_relax(self) -> bool:
+        return has_preferences(self.original) or any(
+            f.code in (OVER_BUDGET, FILTERED_OUT) for f in self.failures
+        )
+
+
+def _transfer(c: _Context) -> Relaxation | None:
+    """The railway's own transfer search when it can help, else the own hub search."""
+    segments = c.segments
+    if not segments:
+        return None
+    if c.asks_official:
         return Relaxation(
             "transfer",
-            (original,),
-            tuple(hub_probe_legs(original, segments)),
+            (c.original,),
+            (),
             needs_query=True,
             hub_segments=tuple(dict.fromkeys(segments)),
+            official=True,
         )
-    if (
-        topology is not None
-        and "transfer" in tried
-        and "more_hubs" not in tried
-        and "days" not in tried
-        and failing
-        and transfers_ok
-    ):
-        segments = [f.segment for f in failing if f.segment is not None]
-        via_hubs = _via_hubs("more_hubs", original, segments, topology, hubs_tried)
+    return _own_hubs("transfer", c)
+
+
+def _hubs(c: _Context) -> Relaxation | None:
+    """The own hub search, after the official transfer search found no plan."""
+    if not c.asks_official or "transfer" not in c.tried:
+        return None
+    return _own_hubs("hubs", c)
+
+
+def _own_hubs(stage: str, c: _Context) -> Relaxation | None:
+    segments = c.segments
+    if not segments:
+        return None
+    if c.topology is not None:
+        via_hubs = _via_hubs(stage, c.original, segments, c.topology, ())
         if via_hubs is not None:
             return via_hubs
-    filtered = any(f.code == FILTERED_OUT for f in failures)
-    may_relax = has_preferences(original) or over_budget or filtered
-    if "relax" not in tried and may_relax and book is not None and now is not None:
+    probe = hub_probe_legs(c.original, segments)
+    ends = {end for k in required_legs(c.original) for end in (k.origin, k.destination)}
+    probed = {k.origin for k in probe} | {k.destination for k in probe}
+    return Relaxation(
+        stage,
+        (c.original,),
+        tuple(probe),
+        needs_query=True,
+        hub_segments=tuple(dict.fromkeys(segments)),
+        hubs=tuple(h for h in MAJOR_HUBS if h in probed - ends),
+    )
+
+
+def _more_hubs(c: _Context) -> Relaxation | None:
+    """The next topology hubs, once the first hub search failed (and before other days)."""
+    first = "hubs" if c.asks_official else "transfer"
+    if c.topology is None or first not in c.tried or "days" in c.tried or not c.segments:
+        return None
+    return _via_hubs("more_hubs", c.original, c.segments, c.topology, c.hubs_tried)
+
+
+def _relax(c: _Context) -> Relaxation | None:
+    if not c.may_relax:
+        return None
+    if c.book is not None and c.now is not None:
         # The fewest stated constraints dropped on the asked day (DESIGN §1.5), said openly.
-        found = minimal_relaxation(original, book, now=now)
-        if found is not None:
-            return Relaxation("relax", (found[0],), (), needs_query=False)
-    if "days" not in tried and failing:
-        candidates = []
-        for delta in (1, -1):
-            moved = shifted(original, delta)
-            last = moved.return_date or moved.depart_date
-            if moved.depart_date >= today and last <= last_sale_day:
-                candidates.append(moved)
-        if candidates:
-            hubs = useful_hubs(hub_offers) if "transfer" in tried else set()
-            legs: list[LegKey] = []
-            for moved in candidates:
-                keys = required_legs(moved)
-                legs.extend(keys)
-                for key in keys:
-                    for hub in sorted(hubs - {key.origin, key.destination}):
-                        legs += [
-                            LegKey(key.origin, hub, key.date),
-                            LegKey(hub, key.destination, key.date),
-                        ]
-            return Relaxation("days", tuple(candidates), tuple(legs), needs_query=True)
-    if "days" in tried and "days_relax" not in tried and may_relax and book is not None:
-        assert now is not None
-        moved_found = [
-            found
-            for delta in (1, -1)
-            if (found := minimal_relaxation(shifted(original, delta), book, now=now))
-        ]
-        if moved_found:
-            return Relaxation("days_relax", tuple(r for r, _ in moved_found), (), needs_query=False)
-    if "relax" not in tried and may_relax and book is None:
-        base = [original]
-        if "days" in tried:
-            base += [shifted(original, d) for d in (1, -1)]
-        candidates_r = tuple(relaxed(r) for r in base)
-        return Relaxation("relax", candidates_r, (), needs_query=False)
-    return None
+        found = minimal_relaxation(c.original, c.book, now=c.now)
+        return Relaxation("relax", (found[0],), (), needs_query=False) if found else None
+    base = [c.original]
+    if "days" in c.tried:
+        base += [shifted(c.original, d) for d in (1, -1)]
+    return Relaxation("relax", tuple(relaxed(r) for r in base), (), needs_query=False)
+
+
+def _days(c: _Context) -> Relaxation | None:
+    if not segment_failures(c.failures):
+        return None
+    candidates = []
+    for delta in (1, -1):
+        moved = shifted(c.original, delta)
+        last = moved.return_date or moved.depart_date
+        if moved.depart_date >= c.today and last <= c.last_sale_day:
+            candidates.append(moved)
+    if not candidates:
+        return None
+    hubs = useful_hubs(c.hub_offers) if set(c.tried) & {"transfer", "hubs"} else set()
+    legs: list[LegKey] = []
+    for moved in candidates:
+        keys = required_legs(moved)
+        legs.extend(keys)
+        for key in keys:
+            for hub in sorted(hubs - {key.origin, key.destination}):
+                legs += [LegKey(key.origin, hub, key.date), LegKey(hub, key.destination, key.date)]
+    return Relaxation("days", tuple(candidates), tuple(legs), needs_query=True)
+
+
+def _days_relax(c: _Context) -> Relaxation | None:
+    if "days" not in c.tried or not c.may_relax or c.book is None or c.now is None:
+        return None
+    now = c.now
+    moved_found = [
+        found
+        for delta in (1, -1)
+        if (found := minimal_relaxation(shifted(c.original, delta), c.book, now=now))
+    ]
+    if not moved_found:
+        return None
+    return Relaxation("days_relax", tuple(r for r, _ in moved_found), (), needs_query=False)
+
+
+_BUILDERS = {
+    "transfer": _transfer,
+    "hubs": _hubs,
+    "more_hubs": _more_hubs,
+    "relax": _relax,
+    "days": _days,
+    "days_relax": _days_relax,
+}
 
 
 def explain(
@@ -295,14 +456,22 @@ def explain(
     hubs_tried: bool,
     unavailable: list[str],
     hubs: tuple[str, ...] = (),
+    middles: tuple[str, ...] = (),
 ) -> str:
-    """Why nothing could be planned, what was tried, and what the traveller could relax."""
+    """Why nothing could be planned, what was tried, and what the traveller could relax.
+
+    Only what was really asked is named: the middle cities of the official transfer plans
+    and the hubs whose legs were queried, never a list of hubs nobody asked.
+    """
     why = "；".join(dict.fromkeys(f.message for f in failures)) + ("。" if failures else "")
     why += "".join(unavailable)
     steps = [texts.TRIED_DIRECT]
-    if "transfer" in tried or hubs_tried:
-        named = hubs or MAJOR_HUBS
-        steps.append(texts.TRIED_TRANSFER.format(hubs="、".join(named[:3])))
+    if "transfer" in tried and middles:
+        steps.append(texts.TRIED_OFFICIAL.format(cities=texts.some_of(middles)))
+    elif "transfer" in tried and not hubs_tried:
+        steps.append(texts.TRIED_OFFICIAL_NONE)
+    if hubs_tried and hubs:
+        steps.append(texts.TRIED_TRANSFER.format(hubs=texts.some_of(hubs)))
     if "days" in tried:
         days = [texts.day_label(original.depart_date + dt.timedelta(days=d)) for d in (-1, 1)]
         steps.append(texts.TRIED_DAYS.format(days="、".join(days)))
@@ -314,7 +483,7 @@ def explain(
     if any(f.code == OVER_BUDGET for f in failures) or original.budget is not None:
         advice.append(texts.ADVISE_BUDGET)
     advice.append(texts.ADVISE_DATE)
-    if original.max_transfers == 0 or "transfer" not in tried:
+    if original.max_transfers == 0 or not set(tried) & {"transfer", "hubs", "more_hubs"}:
         advice.append(texts.ADVISE_TRANSFER)
     if has_preferences(original) and "relax" not in tried:
         advice.append(texts.ADVISE_RELAX)

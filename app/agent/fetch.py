@@ -5,13 +5,20 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Protocol
 
 from app.errors import Overloaded
-from app.tickets.model import QueryEcho, SourceReport, TicketResult
+from app.tickets.model import (
+    FRESHNESS_ORDER,
+    QueryEcho,
+    SourceReport,
+    TicketResult,
+    worst_freshness,
+)
+from app.tickets.transfers import TransferResult
 from rules import LegKey
-from sources.models import Station, TicketQuery
+from sources.models import Station, TicketQuery, TrainOffer
 from sources.stations import StationDirectory
 
 log = logging.getLogger("railtrip.agent")
@@ -109,7 +116,6 @@ async def fetch_legs(
 
 def merge_sources(results: Iterable[TicketResult]) -> list[SourceReport]:
     """One report per source over many queries: its worst status and freshness."""
-    order = {"realtime": 0, "cached": 1, "unavailable": 2}
     merged: dict[str, SourceReport] = {}
     for result in results:
         for report in result.sources:
@@ -118,7 +124,7 @@ def merge_sources(results: Iterable[TicketResult]) -> list[SourceReport]:
                 merged[report.name] = report
                 continue
             status = seen.status if seen.status != "ok" else report.status
-            freshness = max(seen.freshness, report.freshness, key=order.__getitem__)
+            freshness = max(seen.freshness, report.freshness, key=FRESHNESS_ORDER.__getitem__)
             latency = max(
                 (v for v in (seen.latency_ms, report.latency_ms) if v is not None), default=None
             )
@@ -139,3 +145,123 @@ def today_start(day: dt.date) -> dt.datetime:
     from sources.models import SHANGHAI
 
     return dt.datetime.combine(day, dt.time(0, 0), tzinfo=SHANGHAI)
+
+
+class TransferSearch(Protocol):
+    """The part of `TransferSearchService` the agent uses."""
+
+    @property
+    def available(self) -> bool: ...
+
+    async def search(
+        self, query: TicketQuery, origin: Station, destination: Station, *, pages: int = 1
+    ) -> TransferResult: ...
+
+
+async def fetch_transfers(
+    search: TransferSearch, directory: StationDirectory, keys: Iterable[LegKey]
+) -> dict[LegKey, TransferResult]:
+    """The railway's own transfer search for every key, concurrently, one page each.
+
+    The first page holds the best-ranked plans (earliest arrival first); the planner needs a
+    few good ones, so later pages are not worth their requests.
+    """
+    wanted = list(dict.fromkeys(keys))
+
+    async def one(key: LegKey) -> TransferResult:
+        origin = _city_station(directory, key.origin)
+        destination = _city_station(directory, key.destination)
+        query = TicketQuery(origin=origin.telecode, destination=destination.telecode, date=key.date)
+        return await search.search(query, origin, destination, pages=1)
+
+    results = await asyncio.gather(*(one(key) for key in wanted))
+    return dict(zip(wanted, results, strict=True))
+
+
+def transfer_leg_results(
+    answers: Iterable[TransferResult], directory: StationDirectory
+) -> dict[LegKey, TicketResult]:
+    """The halves of the official plans as leg answers (origin→middle, middle→destination).
+
+    Each half is a train a source returned, so the engine chains the halves with its own
+    connection rules and the grounding check accepts them; each keeps its answer's freshness
+    and sources. A second half that leaves the next day (an overnight first train) also makes
+    the same-day key exist, empty, because the engine looks for hub legs from that key.
+    """
+    offers: dict[LegKey, dict[tuple[str, str, dt.datetime], TrainOffer]] = {}
+    answer_of: dict[LegKey, TransferResult] = {}
+    for answer in answers:
+        for plan in answer.offers:
+            halves = []
+            for half in (plan.first, plan.second):
+                key = LegKey(half.origin_station.city, half.destination_station.city, half.date)
+                halves.append(key)
+                offers.setdefault(key, {})[_ride(half)] = half
+                answer_of.setdefault(key, answer)
+            first, second = halves
+            same_day = LegKey(second.origin, second.destination, first.date)
+            if second.date != first.date and same_day not in offers:
+                offers[same_day] = {}
+                answer_of[same_day] = answer
+    results: dict[LegKey, TicketResult] = {}
+    for key, found in offers.items():
+        answer = answer_of[key]
+        results[key] = TicketResult(
+            query=QueryEcho(
+                origin=_city_station(directory, key.origin),
+                destination=_city_station(directory, key.destination),
+                date=key.date,
+            ),
+            freshness=answer.freshness,
+            as_of=answer.as_of,
+            age_s=answer.age_s,
+            sources=answer.sources,
+            offers=tuple(found.values()),
+            warnings=answer.warnings,
+        )
+    return results
+
+
+def unpriced_legs(results: dict[LegKey, TicketResult]) -> list[LegKey]:
+    """Halves with a seat on sale but no fare: the leg query must price them before planning.
+
+    The official search's rows normally carry `yp_info_new` (fares); a row without it would
+    leave the engine to plan on unknown prices, so that leg is asked the usual way.
+    """
+    return [
+        key
+        for key, result in results.items()
+        if any(
+            seat.price is None and seat.status == "available"
+            for offer in result.offers
+            for seat in offer.seats
+        )
+    ]
+
+
+def with_transfer_halves(
+    results: Mapping[LegKey, TicketResult], halves: Mapping[LegKey, TicketResult]
+) -> dict[LegKey, TicketResult]:
+    """Leg answers with the official plans' halves added where the leg query lacks them.
+
+    A key answered by both keeps the leg query's offers plus the halves it did not return,
+    tagged with the less fresh of the two answers.
+    """
+    merged = dict(results)
+    for key, half in halves.items():
+        full = merged.get(key)
+        if full is None or not full.offers:
+            merged[key] = half
+            continue
+        seen = {_ride(o) for o in full.offers}
+        extra = tuple(o for o in half.offers if _ride(o) not in seen)
+        if extra:
+            freshness = worst_freshness([full.freshness, half.freshness])
+            merged[key] = full.with_offers(full.offers + extra).model_copy(
+                update={"freshness": freshness}
+            )
+    return merged
+
+
+def _ride(offer: TrainOffer) -> tuple[str, str, dt.datetime]:
+    return (offer.train_number, offer.origin_station.telecode, offer.depart_at)

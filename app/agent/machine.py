@@ -21,7 +21,15 @@ from app.agent.fallback import (
     next_relaxation,
     overnight_follow_legs,
 )
-from app.agent.fetch import TicketSearch, fetch_legs, merge_sources
+from app.agent.fetch import (
+    TicketSearch,
+    TransferSearch,
+    fetch_legs,
+    fetch_transfers,
+    merge_sources,
+    transfer_leg_results,
+    unpriced_legs,
+)
 from app.agent.hygiene import traveller_warnings
 from app.agent.model import (
     AgentInfo,
@@ -31,7 +39,6 @@ from app.agent.model import (
     Run,
     StepObserver,
     TraceStep,
-    worst_freshness,
 )
 from app.agent.readback import Relaxed, relaxed_items, relaxed_sentence, understood
 from app.agent.states import State, check_transition
@@ -41,7 +48,7 @@ from app.errors import Overloaded
 from app.intent import templates as intent_templates
 from app.intent.merge import merge_intent
 from app.metrics import Metrics
-from app.tickets.model import TicketResult
+from app.tickets.model import TicketResult, worst_freshness
 from rules import Itinerary, LegKey, TripRequest, check_train_numbers, plan, required_legs, validate
 from rules.hubs import Topology
 from rules.validate import OfferIndex
@@ -56,6 +63,9 @@ EXECUTION_STATES = frozenset({State.QUERY_TICKETS, State.EVALUATE_OPTIONS})
 log = logging.getLogger("railtrip.agent")
 
 Handler = Callable[[Run], Awaitable[State]]
+
+HUB_STAGES = ("transfer", "hubs", "more_hubs")
+"""Stages that search for transfers (the official search, then the own hub search)."""
 
 MAX_LEG_QUERIES = 24
 """The upstream budget of one plan: ticket queries (each asks every source) per request."""
@@ -77,6 +87,7 @@ class PlanningAgent:
         tool_runner: Any = None,
         deadline_s: float | None = None,
         topology: Topology | None = None,
+        transfer_search: TransferSearch | None = None,
     ) -> None:
         self.parser = parser
         self.tickets = tickets
@@ -88,6 +99,7 @@ class PlanningAgent:
         self.tool_runner = tool_runner
         self.deadline_s = deadline_s
         self.topology = topology
+        self.transfer_search = transfer_search
         self._handlers: dict[State, Handler] = {
             State.PARSE_INTENT: self._parse_intent,
             State.CLARIFY: self._clarify,
@@ -221,6 +233,8 @@ class PlanningAgent:
                 tried=run.tried,
                 hubs_tried=run.hubs_fetched,
                 unavailable=[],
+                hubs=run.hubs_tried,
+                middles=run.middles_tried,
             )
         run.summary = text
         run.warn(found)
@@ -286,6 +300,11 @@ class PlanningAgent:
     async def _query_tickets(self, run: Run) -> State:
         missing = self.budgeted(run, run.wanted_legs)
         run.results.update(await self._fetch(run, missing))
+        official = ""
+        if run.official_segments and run.original is not None:
+            segments = len(run.official_segments)
+            missing += await self._official_transfers(run, run.original)
+            official = f"transfer search {segments} segments, {len(run.middles_tried)} middles; "
         if run.hub_segments and run.original is not None:
             # Phase 2 of the hub search, within the same step: only hubs the probe found.
             follow = []
@@ -307,10 +326,33 @@ class PlanningAgent:
             run.results.update(await self._fetch(run, overnight))
             missing += follow + overnight
         fresh = [run.results[k].freshness for k in missing]
-        run.detail = f"{len(missing)} legs: " + ",".join(
-            f"{f}={fresh.count(f)}" for f in ("realtime", "cached", "unavailable") if f in fresh
+        run.detail = (
+            official
+            + f"{len(missing)} legs: "
+            + ",".join(
+                f"{f}={fresh.count(f)}" for f in ("realtime", "cached", "unavailable") if f in fresh
+            )
         )
         return State.EVALUATE_OPTIONS
+
+    async def _official_transfers(self, run: Run, original: TripRequest) -> list[LegKey]:
+        """Ask the sources' own transfer search once per failing segment (one page each);
+        its halves join the book, and a half without fares is priced by its leg query."""
+        assert self.transfer_search is not None
+        keys = required_legs(original)
+        segments = [keys[i] for i in run.official_segments if 0 <= i < len(keys)]
+        run.official_segments = ()
+        asked = self.budgeted(run, segments, transfer=True)
+        answers = await fetch_transfers(self.transfer_search, self.directory, asked)
+        legs = transfer_leg_results(answers.values(), self.directory)
+        run.transfer_legs.update(legs)
+        middles = [
+            plan.middle_station.city for answer in answers.values() for plan in answer.offers
+        ]
+        run.middles_tried = tuple(dict.fromkeys((*run.middles_tried, *middles)))
+        priced = self.budgeted(run, unpriced_legs(legs))
+        run.results.update(await self._fetch(run, priced))
+        return priced
 
     async def _evaluate_options(self, run: Run) -> State:
         if not run.trains_checked:
@@ -336,7 +378,7 @@ class PlanningAgent:
 
     async def _generate_plan(self, run: Run) -> State:
         assert run.plan is not None and run.request is not None and run.original is not None
-        index = OfferIndex(o for r in run.results.values() for o in r.offers)
+        index = OfferIndex(o for r in run.answers().values() for o in r.offers)
         valid = [
             it
             for it in run.plan.itineraries
@@ -376,7 +418,7 @@ class PlanningAgent:
         if len(best.legs) > len(required_legs(run.request)) and "transfer" in run.tried:
             # "没有直达车次" only when the direct query really found none
             direct = [run.results.get(k) for k in required_legs(run.request)]
-            none_direct = all(r is None or not r.offers for r in direct)
+            none_direct = all(r is not None and not r.offers for r in direct)
             notes.append(texts.VIA_TRANSFER if none_direct else texts.VIA_TRANSFER_UNFIT)
         run.summary = "".join(notes) + summary
         if run.llm_text is not None:
@@ -413,6 +455,7 @@ class PlanningAgent:
                 hubs_tried=run.hubs_tried,
                 book=run.book(),
                 now=self.now(run),
+                official_search=self.transfer_search is not None and self.transfer_search.available,
             )
         if relaxation is None:
             run.summary = explain(
@@ -423,12 +466,14 @@ class PlanningAgent:
                 hubs_tried=run.hubs_fetched,
                 unavailable=unavailable,
                 hubs=run.hubs_tried,
+                middles=run.middles_tried,
             )
             run.detail = "stop"
             return State.DONE
         run.tried.append(relaxation.stage)
-        run.hubs_fetched |= relaxation.stage in ("transfer", "more_hubs")
-        run.hub_segments = relaxation.hub_segments
+        run.hubs_fetched |= relaxation.stage in HUB_STAGES and not relaxation.official
+        run.hub_segments = () if relaxation.official else relaxation.hub_segments
+        run.official_segments = relaxation.hub_segments if relaxation.official else ()
         run.hub_probe = relaxation.probe
         run.hubs_tried = tuple(dict.fromkeys((*run.hubs_tried, *relaxation.hubs)))
         run.candidates = list(relaxation.candidates)
@@ -443,9 +488,14 @@ class PlanningAgent:
         return await fetch_legs(self.tickets, self.directory, keys, run.refused)
 
     @staticmethod
-    def budgeted(run: Run, keys: list[LegKey]) -> list[LegKey]:
-        """The keys not fetched yet, within the run's upstream budget (the rest is said)."""
-        wanted = [key for key in dict.fromkeys(keys) if key not in run.results]
+    def budgeted(run: Run, keys: list[LegKey], *, transfer: bool = False) -> list[LegKey]:
+        """The keys not fetched yet, within the run's upstream budget (the rest is said).
+
+        `transfer`: the keys are asked of the transfer search (one call each, counted in
+        the same budget) rather than of the leg query.
+        """
+        fetched = () if transfer else run.results
+        wanted = [key for key in dict.fromkeys(keys) if key not in fetched]
         left = max(0, MAX_LEG_QUERIES - run.queries)
         if len(wanted) > left:
             run.warn(texts.QUERY_BUDGET.format(n=MAX_LEG_QUERIES))
@@ -488,7 +538,7 @@ class PlanningAgent:
     def _use_model_text(self, run: Run) -> None:
         """The model's closing words replace the template only if every train in them is real."""
         assert run.llm_text is not None
-        known = {o.train_number for r in run.results.values() for o in r.offers}
+        known = {o.train_number for r in run.answers().values() for o in r.offers}
         invented = [n for n in dict.fromkeys(train_numbers_in(run.llm_text)) if n not in known]
         if invented:
             for _ in invented:
@@ -525,8 +575,9 @@ class PlanningAgent:
             keys = required_legs(run.request)
         else:
             keys = []
-        used = [run.results[k] for k in dict.fromkeys(keys) if k in run.results]
-        return used or list(run.results.values())
+        answers = run.answers()
+        used = [answers[k] for k in dict.fromkeys(keys) if k in answers]
+        return used or list(answers.values())
 
     def now(self, run: Run) -> dt.datetime:
         midnight = dt.datetime.combine(run.input.today, dt.time(0, 0), tzinfo=SHANGHAI)

@@ -3,28 +3,24 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from app.agent.fetch import with_transfer_halves
 from app.agent.readback import Relaxed
 from app.errors import Overloaded
 from app.intent.model import TravelIntent
-from app.tickets.model import Freshness, SourceReport, TicketResult
+from app.tickets.model import (
+    Freshness,
+    SourceReport,
+    TicketResult,
+)
 from rules import Failure, Itinerary, LegKey, LegOffers, PlanResult, TripRequest
 
 AgentMode = Literal["state_machine", "llm_tools"]
-FRESHNESS_ORDER: dict[str, int] = {"realtime": 0, "cached": 1, "unavailable": 2}
-
-
-def worst_freshness(values: Sequence[str]) -> Freshness:
-    """The least fresh of `values` (realtime < cached < unavailable); none is unavailable."""
-    if not values:
-        return "unavailable"
-    worst = max(values, key=lambda v: FRESHNESS_ORDER.get(v, 2))
-    return worst if worst in ("realtime", "cached") else "unavailable"  # type: ignore[return-value]
 
 
 class TraceStep(BaseModel):
@@ -128,15 +124,23 @@ class Run:
     queries: int = 0  # ticket queries made so far (bounded by the upstream budget)
     observer: StepObserver | None = None  # told of each step as it is recorded (streaming)
     relaxed_items: list[Relaxed] = field(default_factory=list)
+    official_segments: tuple[int, ...] = ()  # pending: ask the sources' own transfer search
+    transfer_legs: dict[LegKey, TicketResult] = field(default_factory=dict)  # its halves
+    middles_tried: tuple[str, ...] = ()  # the middle cities its plans went through
 
     def warn(self, text: str) -> None:
         """Add a warning once."""
         if text and text not in self.warnings:
             self.warnings.append(text)
 
+    def answers(self) -> dict[LegKey, TicketResult]:
+        """Every leg answer of the run: the leg queries, and the halves of the official
+        transfer plans (kept apart, so a half never stands in for the full leg query)."""
+        return with_transfer_halves(self.results, self.transfer_legs)
+
     def book(self) -> dict[LegKey, LegOffers]:
         """The fetched offers in the shape the rule engine reads."""
         return {
             key: LegOffers(key, result.offers, result.freshness)
-            for key, result in self.results.items()
+            for key, result in self.answers().items()
         }

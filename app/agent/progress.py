@@ -25,7 +25,14 @@ RELAXING = "调整条件：{stage}"
 STOPPED = "无法继续调整，整理说明"
 TOOL_STEP = "智能助手调用工具：{detail}"
 STEP_FAILED = "步骤出错，转入兜底处理"
-STAGES = {"transfer": "尝试中转", "days": "尝试前后一天", "relax": "放宽车型和席别"}
+STAGES = {
+    "transfer": "尝试中转",
+    "hubs": "尝试经枢纽中转",
+    "more_hubs": "尝试经其他枢纽中转",
+    "days": "尝试前后一天",
+    "relax": "放宽车型和席别",
+    "days_relax": "前后一天并放宽车型和席别",
+}
 
 
 class ProgressEvent(BaseModel):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 
 from rules.texts import clock, day_label, route_label, yuan
 
@@ -40,7 +41,9 @@ TRIED = "已尝试：{steps}。"
 ADVICE = "建议{advice}。"
 ADVICE_JOIN = "，或"
 TRIED_DIRECT = "直达车次"
-TRIED_TRANSFER = "经{hubs}等枢纽中转"
+TRIED_TRANSFER = "经{hubs}中转"
+TRIED_OFFICIAL = "铁路官方中转查询（经{cities}）"
+TRIED_OFFICIAL_NONE = "铁路官方中转查询"
 TRIED_DAYS = "前后一天（{days}）"
 TRIED_RELAX = "其他车型和席别"
 ADVISE_BUDGET = "适当提高预算"
@@ -105,3 +108,9 @@ OVERNIGHT = "次日"
 LATER_DAY = "第{n}日"  # a ride of two nights or more (Z232 吐鲁番北→广州 arrives on day 3)
 TRAIN_ABSENT_REASON = "车次{trains}不在实时查询结果中"
 SOME_SOURCES_FAILED = "部分数据源本次未能返回结果，方案基于其余数据源的实时余票。"
+
+
+def some_of(names: Sequence[str], shown: int = 3) -> str:
+    """The first `shown` names joined, with 等 only when more were tried than are named."""
+    text = "、".join(names[:shown])
+    return text + "等" if len(names) > shown else text

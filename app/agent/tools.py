@@ -1,14 +1,15 @@
 """Tool-calling mode: the model picks read-only tools; code fetches, plans, validates and speaks.
 
 The tools are the registry's (app/tools: one definition each, shared with the MCP server):
-`search_tickets` (the query service), `find_transfers` (hub legs + the rule engine),
-`build_itinerary` (the rule engine on what was fetched), offered as OpenAI tool calling with
-their input models' JSON schemas. What a tool fetches is kept in the run. Every
-`tool_call_id` is answered by a `tool` message and the assistant's calls are written back into
-the history. The step bound is checked before every model request, with
-room kept for the state machine to finish: the itinerary always comes from QUERY_TICKETS →
-EVALUATE_OPTIONS → GENERATE_PLAN, and the model's final text is used only when every train
-number in it is in this request's results. A failing model hands the turn to the state machine.
+`search_tickets` (the query service), `find_transfers` (the sources' transfer search, then
+hub legs, planned by the rule engine), `build_itinerary` (the rule engine on what was
+fetched), offered as OpenAI tool calling with their input models' JSON schemas. What a tool
+fetches is kept in the run. Every `tool_call_id` is answered by a `tool` message and the
+assistant's calls are written back into the history. The step bound is checked before every
+model request, with room kept for the state machine to finish: the itinerary always comes
+from QUERY_TICKETS → EVALUATE_OPTIONS → GENERATE_PLAN, and the model's final text is used
+only when every train number in it is in this request's results. A failing model hands the
+turn to the state machine.
 """
 
 from __future__ import annotations
@@ -196,6 +197,8 @@ class AgentToolContext(ToolContext):
             metrics=agent.metrics,
             today=run.input.sale_today,  # the server's date: the sale window is never the client's
             clock=agent.clock,
+            transfer_search=agent.transfer_search,
+            topology=agent.topology,
         )
         self._agent = agent
         self._run = run
@@ -215,6 +218,17 @@ class AgentToolContext(ToolContext):
         run.results.update(await fetch_legs(self.tickets, self.directory, missing, run.refused))
         run.wanted_legs.extend(k for k in wanted if k not in run.wanted_legs)
         return {key: run.results[key] for key in wanted if key in run.results}
+
+    async def official_transfers(self, key: LegKey) -> dict[LegKey, TicketResult]:
+        # Counted in the run's budget and kept in its book, as the FALLBACK stage keeps them.
+        search = self.transfer_search
+        if search is None or not search.available:
+            return {}
+        if not self._agent.budgeted(self._run, [key], transfer=True):
+            return {}
+        halves = await super().official_transfers(key)
+        self._run.transfer_legs.update(halves)
+        return halves
 
     def plan_run(self) -> tuple[PlanResult, list[TicketResult]]:
         request = self._run.request

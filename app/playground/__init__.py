@@ -1,6 +1,8 @@
 """The playground at `/`: one HTML page, a stylesheet and a script, no build step and nothing
 loaded from outside. It shows what the API gives a frontend: the streamed progress, the
-itinerary, freshness per source, warnings, clarifying questions and the sandbox's faults."""
+itinerary, freshness per source, warnings, clarifying questions and the sandbox's faults.
+With API keys required it takes a key (kept in the tab's sessionStorage, sent as `X-API-Key`);
+the page and its assets are open paths of the access gate, so it loads without one."""
 
 from __future__ import annotations
 

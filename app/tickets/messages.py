@@ -26,3 +26,5 @@ def age_text(age_s: float) -> str:
 
 STOPS_CACHED = "以下为 {age} 前查询的经停信息（缓存）。"
 STOPS_UNAVAILABLE = "暂时无法获取 {train} 次列车 {date} 的经停信息，请稍后再试。"
+TRANSFERS_CACHED = "以下为 {age} 前查询的中转方案（缓存），余票变化较快，购票前会重新核验。"
+TRANSFERS_UNAVAILABLE = "暂时无法获取 {origin}→{destination} {date} 的官方中转方案。"

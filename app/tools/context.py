@@ -10,12 +10,19 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from app.agent.fetch import TicketSearch, fetch_legs
+from app.agent.fetch import (
+    TicketSearch,
+    TransferSearch,
+    fetch_legs,
+    fetch_transfers,
+    transfer_leg_results,
+)
 from app.errors import ServiceError
 from app.metrics import Metrics
 from app.queries import ResolvedQuery, resolve_query
 from app.tickets.model import TicketResult
 from rules import LegKey, PlanResult
+from rules.hubs import Topology
 from sources.base import Clock
 from sources.models import SHANGHAI
 from sources.stations import StationDirectory
@@ -65,8 +72,12 @@ class ToolContext:
         today: dt.date,
         clock: Clock,
         state: AppState | None = None,
+        transfer_search: TransferSearch | None = None,
+        topology: Topology | None = None,
     ) -> None:
         self.tickets = tickets
+        self.transfer_search = transfer_search
+        self.topology = topology
         self.directory = directory
         self.metrics = metrics
         self.today = today
@@ -83,6 +94,8 @@ class ToolContext:
             today=state.runtime.today(),
             clock=state.runtime.clock,
             state=state,
+            transfer_search=state.transfer_search,
+            topology=state.agent.topology,
         )
 
     @property
@@ -116,6 +129,14 @@ class ToolContext:
     async def legs(self, keys: Iterable[LegKey]) -> dict[LegKey, TicketResult]:
         """City-to-city legs, concurrently, as the agent fetches them."""
         return await fetch_legs(self.tickets, self.directory, keys)
+
+    async def official_transfers(self, key: LegKey) -> dict[LegKey, TicketResult]:
+        """The halves of the sources' own transfer plans for `key` (one page), as leg answers;
+        empty when no source has the capability."""
+        if self.transfer_search is None or not self.transfer_search.available:
+            return {}
+        answers = await fetch_transfers(self.transfer_search, self.directory, [key])
+        return transfer_leg_results(answers.values(), self.directory)
 
     def plan_run(self) -> tuple[PlanResult, list[TicketResult]]:
         """The rule engine on the current run's trip (tool mode only)."""

@@ -7,7 +7,7 @@ anything the caller can correct into a `ToolFailure` (an MCP tool error, an agen
 
     tool             agent  mcp   over
     search_tickets     ✓     ✓    the query service (as GET /v1/tickets)
-    find_transfers     ✓     ✓    the query service + the rule engine's transfer planning
+    find_transfers     ✓     ✓    the transfer search, then hub legs + the rule engine
     build_itinerary    ✓          the rule engine on what this agent run fetched
     train_stops              ✓    the stop-list service
     plan_trip                ✓    the planning agent (as POST /v1/plan)
@@ -64,7 +64,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     ),
     ToolSpec(
         "find_transfers",
-        "没有直达车时，查询经枢纽城市一次中转的方案（只读）。",
+        "没有直达车时，查询中转方案：先查铁路官方中转，再经枢纽城市查询（只读）。",
         model.FindTransfersIn,
         model.FindTransfersOut,
         tickets.find_transfers,

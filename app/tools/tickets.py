@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 
+from app.agent.fallback import topology_transfer_legs
+from app.agent.fetch import with_transfer_halves
 from app.queries import only_requested_stations, parse_date, parse_train_types
+from app.tickets.model import TicketResult
 from app.tools import texts
 from app.tools.context import ToolContext, ToolFailure
 from app.tools.model import (
@@ -20,7 +23,7 @@ from app.tools.model import (
     TrainStopsOut,
 )
 from app.tools.views import clock_text, itinerary_view, offer_view, provenance
-from rules import MAJOR_HUBS, LegKey, LegOffers, TripRequest, plan, transfer_legs
+from rules import LegKey, LegOffers, PlanResult, TripRequest, plan
 from sources.models import SHANGHAI, TrainOffer
 
 
@@ -86,21 +89,28 @@ async def search_tickets(ctx: ToolContext, args: SearchTicketsIn) -> SearchTicke
 
 
 async def find_transfers(ctx: ToolContext, args: FindTransfersIn) -> FindTransfersOut:
-    """One-transfer plans through the major hubs, by the rule engine over fetched legs."""
+    """Transfer plans as the agent finds them: the sources' own transfer search first, then
+    the network's derived hubs (both halves queried), planned by the rule engine."""
     resolved = ctx.resolve(args.origin, args.destination, args.date)
     key = LegKey(resolved.origin.city, resolved.destination.city, resolved.query.date)
-    results = await ctx.legs([key, *transfer_legs(key, MAJOR_HUBS)])
-    book = {k: LegOffers(k, r.offers, r.freshness) for k, r in results.items()}
     one_way = TripRequest(
         origin=key.origin, destination=key.destination, depart_date=key.date, return_trip=False
     )
-    found = plan(one_way, book, now=ctx.now(), limit=args.max_results)
+    results = await ctx.legs([key])
+    halves = await ctx.official_transfers(key)
+    found = _plan_on(one_way, with_transfer_halves(results, halves), ctx, args.max_results)
+    if not _has_transfer(found) and ctx.topology is not None:
+        hub_legs, _ = topology_transfer_legs(one_way, [0], ctx.topology)
+        results |= await ctx.legs(hub_legs)
+        found = _plan_on(one_way, with_transfer_halves(results, halves), ctx, args.max_results)
+    answers = with_transfer_halves(results, halves)
     used_keys = {
         LegKey(leg.origin_station.city, leg.destination_station.city, leg.depart_at.date())
         for it in found.itineraries
         for leg in it.legs
     }
-    used = [r for k, r in results.items() if k in used_keys] or [results[key]]
+    used = [r for k, r in answers.items() if k in used_keys]
+    used = used or ([answers[key]] if key in answers else [])
     freshness, as_of = provenance(found.itineraries, used)
     ctx.answered("find_transfers", freshness)
     route = {"date": key.date, "origin": key.origin, "destination": key.destination}
@@ -125,6 +135,17 @@ async def find_transfers(ctx: ToolContext, args: FindTransfersIn) -> FindTransfe
         options=[itinerary_view(it) for it in found.itineraries],
         failures=[f.message for f in found.failures],
     )
+
+
+def _plan_on(
+    request: TripRequest, answers: dict[LegKey, TicketResult], ctx: ToolContext, limit: int
+) -> PlanResult:
+    book = {k: LegOffers(k, r.offers, r.freshness) for k, r in answers.items()}
+    return plan(request, book, now=ctx.now(), limit=limit)
+
+
+def _has_transfer(found: PlanResult) -> bool:
+    return any(len(it.legs) > 1 for it in found.itineraries)
 
 
 async def train_stops(ctx: ToolContext, args: TrainStopsIn) -> TrainStopsOut:

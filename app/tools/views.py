@@ -5,8 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 
-from app.agent.model import worst_freshness
-from app.tickets.model import Freshness, TicketResult
+from app.tickets.model import Freshness, TicketResult, worst_freshness
 from app.tools.model import ItineraryView, LegView, OfferView, SeatView, TransferView
 from rules import Itinerary
 from sources.models import SHANGHAI, SeatClass, TrainOffer

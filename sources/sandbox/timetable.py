@@ -174,6 +174,14 @@ class Timetable:
             for index, run in enumerate(self.network.runs)
         )
 
+    def calling_at(self, city: str, start_date: dt.date) -> list[Train]:
+        """The trains leaving their origin on `start_date` that call somewhere in `city`
+        (the station index: a few hundred trains, not the whole network's thousands)."""
+        return [
+            self._train(index, start_date, self.network.runs[index].codes[0])
+            for index in self._by_city.get(city, {})
+        ]
+
     def train(self, number: str, start_date: dt.date) -> Train | None:
         """The train `number` leaving its origin that day: either code of a renumbered one
         (G1, K1078), or 12306's train_no."""

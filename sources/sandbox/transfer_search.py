@@ -1,6 +1,6 @@
 """The sandbox's answer to 12306's transfer search: two rides joined at a middle station.
 
-Written only against the `Timetable` interface (`trains`, `rides`, `directory`), so any
+Written only against the `Timetable` interface (`calling_at`, `rides`, `directory`), so any
 network behind it (the generated corridors, or a real timetable) plugs in. Pure: no clock.
 """
 
@@ -43,7 +43,7 @@ def transfer_plans(
     ends = {origin.city, destination.city}
     firsts: dict[str, list[Ride]] = {}
     for start in (date - dt.timedelta(days=1), date):
-        for train in timetable.trains(start):
+        for train in timetable.calling_at(origin.city, start):
             for i, board in enumerate(train.stops):
                 if board.station.city != origin.city or board.depart.date() != date:
                     continue

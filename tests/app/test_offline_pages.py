@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from app.access import hash_key
+from app.settings import Settings
 from tests.app.apps import running
 
 OUTSIDE = re.compile(r"""(?:src|href)\s*=\s*["']?(?:https?:)?//""", re.IGNORECASE)
@@ -41,3 +43,15 @@ async def test_swagger_ui_is_pointed_at_local_assets_and_the_schema() -> None:
         "text/event-stream"
         in schema["paths"]["/v1/plan/stream"]["post"]["responses"]["200"]["content"]
     )
+
+
+async def test_with_keys_required_the_page_loads_without_one_and_the_api_refuses() -> None:
+    keys = [f"frontend:{hash_key('rt_frontend_6b1f0e9a77c4')}"]
+    async with running(Settings(api_keys=keys)) as (client, _):
+        html = (await client.get("/")).text
+        assets = LOCAL_ASSETS.findall(html) + ["/playground/labels.json"]
+        statuses = {asset: (await client.get(asset)).status_code for asset in assets}
+        refused = await client.get("/v1/stations", params={"q": "北京"})
+    assert 'id="api-key"' in html  # where the page takes the key it then sends
+    assert set(statuses.values()) == {200}, statuses
+    assert refused.status_code == 401

@@ -14,8 +14,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from playwright.async_api import Browser, Page, Route, async_playwright, expect
+from playwright.async_api import Browser, Page, Request, Route, async_playwright, expect
 
+from app.access import hash_key
 from tests.app.served import GatedSleep, gated_runtime, served, served_settings
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -32,6 +33,10 @@ LAUNCH_ARGS = [
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "playground"
 PHONE = {"width": 390, "height": 844}
 WAIT_MS = 60_000  # a guard against a hang on a loaded machine, not a measurement
+FRONTEND_KEY = "rt_frontend_6b1f0e9a77c4"
+ADMIN_KEY = "rt_ops_02d8c3aa5e11"
+KEYS = [f"frontend:{hash_key(FRONTEND_KEY)}", f"ops:{hash_key(ADMIN_KEY)}:admin"]
+KEY_STORE = "railtrip.apiKey"  # the page's sessionStorage item
 
 
 @pytest.fixture
@@ -215,6 +220,82 @@ async def test_understood_and_relaxed_are_shown_when_the_reply_carries_them(
             f"（{relaxed['reason']}）"
         )
         await shoot(page, "8-understood-and-relaxed")
+    assert outside == []
+
+
+async def test_with_keys_required_the_page_sends_the_tabs_key_and_explains_401_and_403(
+    browser: Browser,
+) -> None:
+    async with served(served_settings(api_keys=KEYS)) as server:
+        outside: list[str] = []
+        page = await open_page(browser, server.url, outside)
+        sent: list[tuple[str, str | None]] = []  # (path, key header) of every API request
+
+        def record(request: Request) -> None:
+            path = request.url.removeprefix(server.url).split("?")[0]
+            if path.startswith(("/v1/", "/sandbox/")):
+                sent.append((path, request.headers.get("x-api-key")))
+
+        page.on("request", record)
+        await page.goto(f"{server.url}/")
+        await expect(page.locator("body[data-ready='1']")).to_have_count(1)  # page, assets open
+        await expect(page.locator("#faults")).to_be_hidden()  # no key: no fault panel
+        key = page.locator("#api-key")
+        error = page.locator("#error")
+
+        # 1. No key: the API's 401 is said in the page's words, the key field marked, focused.
+        await page.fill("#request-text", "12月4日从北京去上海")
+        await page.click("#submit")
+        await expect(error).to_have_text(
+            "请求被拒绝（401）：此服务需要 API 密钥：请在上方「API 密钥」一栏填写后重试。"
+        )
+        await expect(key).to_be_focused()
+        await expect(key).to_have_attribute("aria-invalid", "true")
+        await shoot(page, "9-key-missing")
+
+        # 2. A wrong key is refused as invalid.
+        await key.fill(FRONTEND_KEY + "x")
+        await expect(key).not_to_have_attribute("aria-invalid", "true")  # typing clears the mark
+        await page.click("#submit")
+        await expect(error).to_have_text(
+            "请求被拒绝（401）：API 密钥无效：请检查上方「API 密钥」一栏后重试。"
+        )
+
+        # 3. The frontend key: the plan streams, the seat tables (/v1/tickets) load too.
+        await key.fill(FRONTEND_KEY)
+        await plan(page, "12月4日从北京去上海")
+        await expect(error).to_be_hidden()
+        await expect(page.locator("#timeline .leg .seats").first).to_be_visible()
+        assert await page.evaluate(f"sessionStorage.getItem('{KEY_STORE}')") == FRONTEND_KEY
+        assert await page.evaluate("localStorage.length + document.cookie.length") == 0
+        await expect(page.locator("#faults")).to_be_hidden()  # the sandbox is admin-only
+        streams = [k for path, k in sent if path == "/v1/chat/stream"]
+        assert streams == [None, FRONTEND_KEY + "x", FRONTEND_KEY]
+        assert {k for path, k in sent if path == "/v1/tickets"} == {FRONTEND_KEY}
+
+        # 4. The key is this tab's: kept across a reload, absent from a new tab.
+        await page.reload()
+        await expect(page.locator("body[data-ready='1']")).to_have_count(1)
+        await expect(key).to_have_value(FRONTEND_KEY)
+        other = await page.context.new_page()
+        await other.goto(f"{server.url}/")
+        await expect(other.locator("body[data-ready='1']")).to_have_count(1)
+        await expect(other.locator("#api-key")).to_have_value("")
+        await other.close()
+
+        # 5. An admin key opens the fault panel; a non-admin key's 403 there is explained.
+        await key.fill(ADMIN_KEY)
+        await key.blur()
+        await expect(page.locator("#faults")).to_be_visible()
+        vendor = await page.locator("#fault-vendors fieldset").first.get_attribute("data-vendor")
+        await key.fill(FRONTEND_KEY)
+        await page.select_option(f"#fault-mode-{vendor}", "error")
+        await page.click(f'#fault-vendors button[data-vendor="{vendor}"]')
+        await expect(page.locator("#fault-status")).to_have_text(
+            "切换失败，请求被拒绝（403）：当前 API 密钥无权执行此操作（需要管理员密钥）。"
+        )
+        assert server.state.sandbox_faults[str(vendor)].error_rate == 0
+        await shoot(page, "10-key-not-admin")
     assert outside == []
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from app.settings import Settings
 from tests.app.apps import running, sample, upstream_requests
+from tests.clocks import FakeTime
 
 DATE = "2026-12-04"  # the apps' clock says 2026-12-01
+STOPS = "/v1/trains/G1/stops"
 
 
 async def test_a_stop_list_is_live_first_then_cached_and_counted() -> None:
@@ -65,3 +68,18 @@ async def test_a_source_down_without_a_copy_is_unavailable_not_an_error() -> Non
         body = answer.json()
         assert body["freshness"] == "unavailable" and body["stops"] == []
         assert body["sources"][0]["status"] == "circuit_open" and body["warnings"]
+
+
+async def test_with_redis_a_second_replica_answers_from_the_first_ones_copy(
+    redis_url: str,
+) -> None:
+    time = FakeTime()
+    settings = Settings(redis_url=redis_url)
+    async with running(settings, time) as (first, _):
+        assert (await first.get(STOPS, params={"date": DATE})).json()["freshness"] == "realtime"
+    time.advance(30)
+    async with running(settings, time) as (second, state):  # its own, empty memory
+        body = (await second.get(STOPS, params={"date": DATE})).json()
+        assert body["freshness"] == "cached" and body["age_s"] == 30 and body["stops"]
+        assert upstream_requests(state, "sandbox-12306") == 0
+        assert sample(state, "railtrip_cache_requests_total", tier="redis", result="hit") == 1

@@ -1,6 +1,7 @@
 """300 idle and slow sockets against a served instance (`python -m app serve` in a subprocess
-on a free port, `ulimit -n 256`): it keeps answering normal requests, its descriptors stay
-bounded, every hostile socket is dropped, and the logs stay short.
+on a free port, `ulimit -n 464`, the documented 4 x cap + 64): it keeps answering normal
+requests, its descriptors stay bounded, every hostile socket is dropped, and the logs stay
+short.
 
 Real sockets and a real server: the waits here are on I/O (a readiness line, sockets closing)
 with generous bounds, never a sleep, and no duration is asserted.
@@ -29,8 +30,8 @@ from app.serving import accept_backlog
 pytestmark = pytest.mark.chaos
 
 ROOT = Path(__file__).resolve().parents[2]
-FD_LIMIT = 256
 MAX_CONNECTIONS = 100
+FD_LIMIT = 4 * MAX_CONNECTIONS + 64  # the sizing rule `accept_backlog` documents
 HOSTILE = 300
 NORMAL = 20
 READY_BOUND_S = 60.0
@@ -187,7 +188,8 @@ def test_idle_and_slow_sockets_leave_the_server_answering_with_bounded_descripto
             f"connected={len(hostile)}/{HOSTILE} baseline={baseline} "
             f"under_attack={under_attack} peak={peak} after={after}"
         )
-        assert peak <= baseline + MAX_CONNECTIONS + accept_backlog(MAX_CONNECTIONS) + 5, figures
+        bursts = 3 * accept_backlog(MAX_CONNECTIONS)  # on a lagging loop; see accept_backlog
+        assert peak <= baseline + MAX_CONNECTIONS + bursts + 5, figures
         assert peak < FD_LIMIT, figures
         # Most of the flood got in (the rest the kernel refused); every one that did is dropped.
         assert len(hostile) >= HOSTILE // 2, f"only {len(hostile)} hostile sockets connected"
@@ -210,7 +212,7 @@ def test_past_the_descriptor_limit_the_accept_errors_do_not_flood_the_logs():
     with served(max_connections=1000) as server:
         hostile = []
         try:
-            for _ in range(HOSTILE):
+            for _ in range(FD_LIMIT + 100):  # past the server's descriptor limit
                 try:
                     hostile.append(socket.create_connection(("127.0.0.1", server.port), timeout=2))
                 except OSError:

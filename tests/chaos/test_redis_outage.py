@@ -20,7 +20,10 @@ pytestmark = pytest.mark.chaos
 
 UP_S, DOWN_S, AFTER_S = 2.5, 3.0, 2.5
 TICKET_WORKERS = 6
-L2_BACK_WITHIN_S = 3.0  # the tier probes again 1 s after a failure; /readyz probes at once
+# The tier probes again 1 s after a failure and /readyz probes at once. The bound is generous:
+# on a loaded 2-core box the test's own Redis client took 3.5 s for its first command after the
+# restart. An app that never reconnects without a restart still fails it.
+L2_BACK_WITHIN_S = 6.0
 HOT_QUERIES = 5
 
 
@@ -59,6 +62,7 @@ async def ticket_worker(client, run: Run, seed: int) -> None:
         phase = run.phase
         response = await client.get("/v1/tickets", params=params)
         run.tickets.append((phase, response.status_code, response.json()))
+        await asyncio.sleep(0.005)  # pacing: six flat-out workers starve the loop they measure
 
 
 async def readiness_worker(client, run: Run) -> None:

@@ -188,3 +188,16 @@ async def test_transfers_read_the_path_from_the_init_page_and_follow_the_pages(h
     assert len(plans) == 4
     indexes = [r.url.params.get("result_index") for r in httpx_mock.get_requests()[1:]]
     assert indexes == ["0", "10"]
+
+
+async def test_transfers_read_only_the_pages_asked_for(httpx_mock, client):
+    httpx_mock.add_response(
+        url=f"{BASE}/otn/lcQuery/init",
+        text="<script>var lc_search_url = '/lcquery/queryZ';</script>",
+    )
+    page = load("lcquery_BJP_KMM_2026-12-04.json")  # says can_query=Y: more pages exist
+    httpx_mock.add_response(url=re.compile(rf"^{BASE}/lcquery/queryZ\?"), json=page)
+    query = TicketQuery(origin="BJP", destination="KMM", date=dt.date(2026, 12, 4))
+    plans = await adapter(client).transfers(query, pages=1)
+    assert plans
+    assert len(httpx_mock.get_requests()) == 2, "the init page and the first page only"

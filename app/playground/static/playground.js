@@ -20,6 +20,15 @@ const FAULT_MODES = [
   { id: "hang", label: "无响应", knobs: { hang_rate: 1 } },
 ];
 const RATE_KNOBS = ["error_rate", "rate_limit_rate", "malformed_rate", "hang_rate"];
+// The API key lives in this tab only (sessionStorage: gone when the tab closes), never in
+// localStorage or a cookie; it is sent in the header the access gate reads.
+const KEY_STORE = "railtrip.apiKey";
+const KEY_HEADER = "X-API-Key";
+const KEY_REFUSALS = {
+  missing: "此服务需要 API 密钥：请在上方「API 密钥」一栏填写后重试。",
+  invalid: "API 密钥无效：请检查上方「API 密钥」一栏后重试。",
+  forbidden: "当前 API 密钥无权执行此操作（需要管理员密钥）。",
+};
 
 const page = { sessionId: null, seatLabels: {}, busy: false };
 const $ = (id) => document.getElementById(id);
@@ -36,6 +45,39 @@ function el(tag, attrs, ...children) {
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return node;
+}
+
+// -- calling the API ------------------------------------------------------------------------
+
+// Every API call goes through here, so each one carries the key when one is set.
+function api(path, options = {}) {
+  const headers = new Headers(options.headers);
+  const key = $("api-key").value.trim();
+  if (key) headers.set(KEY_HEADER, key);
+  return fetch(path, { ...options, headers });
+}
+
+// A refusal in the page's words: 401 and 403 are about the key (a 401 marks the key field),
+// any other says the API's own message.
+async function refusal(response) {
+  const problem = await response.json().catch(() => ({ message: response.statusText }));
+  let text = problem.message || problem.code;
+  if (response.status === 401) {
+    const field = $("api-key");
+    text = field.value.trim() ? KEY_REFUSALS.invalid : KEY_REFUSALS.missing;
+    field.setAttribute("aria-invalid", "true");
+  } else if (response.status === 403) {
+    text = KEY_REFUSALS.forbidden;
+  }
+  return `请求被拒绝（${response.status}）：${text}`;
+}
+
+function keepKey() {
+  const field = $("api-key");
+  field.removeAttribute("aria-invalid");
+  const key = field.value.trim();
+  if (key) sessionStorage.setItem(KEY_STORE, key);
+  else sessionStorage.removeItem(KEY_STORE);
 }
 
 // -- Server-Sent Events over fetch (EventSource cannot POST) ---------------------------------
@@ -140,7 +182,7 @@ async function ticketsForLegs(legs) {
   await Promise.all(
     [...wanted.keys()].map(async (query) => {
       try {
-        const response = await fetch(`/v1/tickets?${query}`);
+        const response = await api(`/v1/tickets?${query}`);
         if (response.ok) wanted.set(query, await response.json());
       } catch (error) {
         wanted.set(query, null);
@@ -300,14 +342,14 @@ async function run(endpoint, body) {
   $("result").setAttribute("aria-busy", "true"); // the previous reply, dimmed until replaced
   resetProgress();
   try {
-    const response = await fetch(endpoint, {
+    const response = await api(endpoint, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "text/event-stream" },
       body: JSON.stringify(body),
     });
     if (!response.ok) {
-      const problem = await response.json().catch(() => ({ message: response.statusText }));
-      showError(`请求被拒绝（${response.status}）：${problem.message || problem.code}`);
+      showError(await refusal(response));
+      if (response.status === 401) $("api-key").focus();
       return;
     }
     for await (const { event, data } of sseEvents(response)) {
@@ -386,11 +428,12 @@ function vendorControls(vendor) {
 async function loadFaults() {
   let response;
   try {
-    response = await fetch("/sandbox/faults");
+    response = await api("/sandbox/faults");
   } catch (error) {
     return;
   }
-  if (!response.ok) return; // not mounted: the panel stays hidden
+  // Not mounted, or not for this key (401/403 without an admin key): the panel stays hidden.
+  if (!response.ok) return;
   const { vendors } = await response.json();
   $("fault-vendors").replaceChildren(...vendors.map(vendorControls));
   $("faults").hidden = vendors.length === 0;
@@ -403,21 +446,27 @@ async function setFaults(vendor, modeId, latencyMs) {
     for (const knob of RATE_KNOBS) knobs[knob] = 0;
     Object.assign(knobs, mode.knobs);
   }
-  const response = await fetch(`/sandbox/${encodeURIComponent(vendor)}/faults`, {
+  const response = await api(`/sandbox/${encodeURIComponent(vendor)}/faults`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(knobs),
   });
+  if (!response.ok) {
+    $("fault-status").textContent = `切换失败，${await refusal(response)}`;
+    return;
+  }
   const body = await response.json();
-  $("fault-status").textContent = response.ok
-    ? `供应商 ${vendor} 已切换为「${mode ? mode.label : "自定义"}」，延迟 ${body.faults.latency_ms} 毫秒`
-    : `切换失败：${body.message}`;
+  $("fault-status").textContent = `供应商 ${vendor} 已切换为「${mode ? mode.label : "自定义"}」，延迟 ${body.faults.latency_ms} 毫秒`;
   await loadFaults();
 }
 
 // -- start ----------------------------------------------------------------------------------
 
 async function start() {
+  $("api-key").value = sessionStorage.getItem(KEY_STORE) || "";
+  $("api-key").addEventListener("input", keepKey);
+  // A new key may open the fault panel (an admin key); a shown panel stays as it is.
+  $("api-key").addEventListener("change", () => $("faults").hidden && loadFaults());
   $("request-form").addEventListener("submit", submitRequest);
   $("request-text").addEventListener("keydown", (event) => {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) $("request-form").requestSubmit();

@@ -23,9 +23,18 @@ FAST_SOURCES: dict[str, dict[str, object]] = {
 }
 
 
+# The plan deadline is a wall-clock bound (tested on its own); a relaxation case that plans in
+# 2.5 s alone hit the 10 s default on a 2-core box running four suites.
+PLAN_DEADLINE_S = 60.0
+
+
 def settings(**overrides: Any) -> Settings:
     """Embedded-default settings with fast sources (and whatever a test overrides)."""
-    values: dict[str, Any] = {"source_overrides": FAST_SOURCES, "log_level": "WARNING"}
+    values: dict[str, Any] = {
+        "source_overrides": FAST_SOURCES,
+        "log_level": "WARNING",
+        "plan_deadline_s": PLAN_DEADLINE_S,
+    }
     values.update(overrides)
     return Settings(**values)
 

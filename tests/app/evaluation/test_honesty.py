@@ -97,7 +97,9 @@ async def test_smoke_suite_on_the_embedded_default_has_no_silent_violation():
     # The sandbox's own rate limits would make the test wait for real; lift them.
     fast = {"rate_per_s": 1000.0}
     settings = Settings(
-        _env_file=None, source_overrides={"sandbox-12306": fast, "sandbox-juhe": fast}
+        _env_file=None,
+        source_overrides={"sandbox-12306": fast, "sandbox-juhe": fast},
+        plan_deadline_s=60,  # a wall-clock bound, tested on its own; not what is judged here
     )
     report = await run_honesty(cases, settings)
     counts = report.counts()

@@ -6,8 +6,13 @@ import asyncio
 import datetime as dt
 from collections.abc import Callable
 
+from app.metrics import Metrics
+from app.settings import SourceSettings
+from app.tickets.guard import GuardedSource
+from sources.capabilities import StopCall, StopList
 from sources.errors import SourceError
 from sources.models import SHANGHAI, Seat, SeatClass, SeatStatus, Station, TicketQuery, TrainOffer
+from tests.clocks import FakeTime
 
 BJN = Station(telecode="VNP", name="北京南", city="北京", pinyin="beijingnan", initials="bjn")
 SHQ = Station(
@@ -75,3 +80,40 @@ class FakeSource:
         if step is not None:
             raise step
         return self._answer(query)
+
+
+def stop_list(number: str = "G1", day: dt.date = DAY) -> StopList:
+    """A two-stop list of `number` on `day`: 北京南 09:00 → 上海虹桥 13:30."""
+    depart = dt.datetime(day.year, day.month, day.day, 9, 0, tzinfo=SHANGHAI)
+    return StopList(
+        train_number=number,
+        train_no=f"24000{number}0",
+        date=day,
+        stops=(
+            StopCall(number=1, name=BJN.name, station=BJN, depart_at=depart),
+            StopCall(
+                number=2, name=SHQ.name, station=SHQ, arrive_at=depart + dt.timedelta(hours=4.5)
+            ),
+        ),
+        fetched_at=dt.datetime(2026, 12, 1, 8, 0, tzinfo=SHANGHAI),
+    )
+
+
+class FakeStopSource(FakeSource):
+    """A fake source that also gives stop lists, failing with `error` while it is set."""
+
+    def __init__(self, name: str, *, error: SourceError | None = None) -> None:
+        super().__init__(name, error=error)
+        self.stop_calls: list[tuple[str, dt.date]] = []
+
+    async def stops(self, train_number: str, date: dt.date) -> StopList:
+        self.stop_calls.append((train_number, date))
+        if self.error is not None:
+            raise self.error
+        return stop_list(train_number, date)
+
+
+def guarded(source: FakeSource, metrics: Metrics, time: FakeTime) -> GuardedSource:
+    """`source` behind a guard that neither retries nor limits, on `time`'s clocks."""
+    settings = SourceSettings(retries=0, rate_per_s=1000)
+    return GuardedSource(source, settings, metrics, sleep=time.sleep, monotonic=time.monotonic)

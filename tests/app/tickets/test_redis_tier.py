@@ -6,12 +6,10 @@ import redis.asyncio as aioredis
 
 from app.main import _redis_client
 from app.metrics import Metrics
-from app.settings import SourceSettings
 from app.tickets.cache import CacheEntry, MemoryTier, RedisTier
-from app.tickets.guard import GuardedSource
 from app.tickets.service import TicketService
 from sources.errors import SourceServerError
-from tests.app.tickets.fakes import BJN, SHQ, FakeSource, query
+from tests.app.tickets.fakes import BJN, SHQ, FakeSource, guarded, query
 from tests.clocks import FakeTime
 from tests.redis_server import RedisServer
 
@@ -21,16 +19,14 @@ def service_on(url: str, source: FakeSource, time: FakeTime) -> tuple[TicketServ
     tier = RedisTier(
         _redis_client(url), metrics, 300, 1800, retry_pause_s=0.0, monotonic=time.monotonic
     )
-    guarded = GuardedSource(
-        source,
-        SourceSettings(retries=0, rate_per_s=1000),
-        metrics,
-        sleep=time.sleep,
-        monotonic=time.monotonic,
-    )
     memory = MemoryTier(30, 1800, 64, timer=time.monotonic)
     return TicketService(
-        [guarded], metrics, memory, tier, clock=time.now, monotonic=time.monotonic
+        [guarded(source, metrics, time)],
+        metrics,
+        memory,
+        tier,
+        clock=time.now,
+        monotonic=time.monotonic,
     ), metrics
 
 
