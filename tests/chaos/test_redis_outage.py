@@ -84,6 +84,10 @@ async def test_redis_killed_and_restarted_under_load_never_5xx_and_l2_returns(ow
     settings = Settings(
         redis_url=own_redis.url,
         memory_ttl_s=0.5,  # short L1, so repeated queries keep reaching L2 through the outage
+        # A kill refuses connections at once, so the timeout does not shape this test; at the
+        # 0.1 s default a loaded CI box timed out on a live Redis and /readyz said "down"
+        # before the kill. The short timeout is the stall test's subject.
+        redis_timeout_s=1.0,
         source_overrides={"sandbox-12306": fast, "sandbox-juhe": fast},
     )
     direct = aioredis.Redis.from_url(own_redis.url, socket_timeout=1.0)
