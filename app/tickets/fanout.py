@@ -1,16 +1,20 @@
-"""Ask every enabled source at once; keep whatever answers by the deadline."""
+"""Ask every enabled source at once and keep whatever answers by the deadline (`fan_out`),
+or ask the sources with a capability one after another until one answers (`first_answer`)."""
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence, Sized
 from dataclasses import dataclass
+from typing import TypeVar
 
 from app.tickets.guard import GuardedSource
 from app.tickets.model import SourceReport, SourceStatus
-from sources.errors import SourceError
+from sources.errors import NotFoundAtSource, SourceError
 from sources.models import TicketQuery, TrainOffer
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -47,14 +51,7 @@ async def _ask(
     started = monotonic()
 
     def report(status: SourceStatus, error: str | None = None, offers: int = 0) -> SourceReport:
-        return SourceReport(
-            name=source.name,
-            status=status,
-            freshness="realtime" if status == "ok" else "unavailable",
-            latency_ms=round((monotonic() - started) * 1000),
-            error=error,
-            offers=offers,
-        )
+        return source_report(source.name, status, monotonic() - started, error, offers)
 
     try:
         async with asyncio.timeout(deadline_s):
@@ -65,6 +62,57 @@ async def _ask(
         return SourceAnswer(report(report_status(exc.outcome), exc.message))
     kept = tuple(o for o in offers if query.admits(o))
     return SourceAnswer(report("ok", offers=len(kept)), kept)
+
+
+async def first_answer(
+    sources: Sequence[GuardedSource],
+    ask: Callable[[GuardedSource], Awaitable[T]],
+    deadline_s: float,
+    monotonic: Callable[[], float] = time.monotonic,
+    *,
+    counted: Callable[[Sized], int] | None = None,
+) -> tuple[T | None, list[SourceReport]]:
+    """`ask(source)` of each source in priority order, under its guard and the deadline,
+    until one answers: that answer (None when all failed) and a report per source asked.
+
+    `NotFoundAtSource` is an answer, not a failure: it is raised to the caller at once.
+    `counted(answer)` (e.g. `len`), when given, is the report's `offers` figure.
+    """
+    reports: list[SourceReport] = []
+    for source in sources:
+        started = monotonic()
+
+        def operation(source: GuardedSource = source) -> Awaitable[T]:
+            return ask(source)
+
+        try:
+            async with asyncio.timeout(deadline_s):
+                found = await source.call(operation)
+        except NotFoundAtSource:
+            raise
+        except (SourceError, TimeoutError) as exc:
+            status = report_status(exc.outcome) if isinstance(exc, SourceError) else "timeout"
+            reports.append(source_report(source.name, status, monotonic() - started, str(exc)))
+            continue
+        took = monotonic() - started
+        offers = counted(found) if counted is not None and isinstance(found, Sized) else 0
+        reports.append(source_report(source.name, "ok", took, None, offers))
+        return found, reports
+    return None, reports
+
+
+def source_report(
+    name: str, status: SourceStatus, took_s: float, error: str | None = None, offers: int = 0
+) -> SourceReport:
+    """How one source did: its status, latency, error and the offers it gave."""
+    return SourceReport(
+        name=name,
+        status=status,
+        freshness="realtime" if status == "ok" else "unavailable",
+        latency_ms=round(took_s * 1000),
+        error=error,
+        offers=offers,
+    )
 
 
 _STATUS_OF_OUTCOME: dict[str, SourceStatus] = {

@@ -30,12 +30,12 @@ from app.metrics import Metrics
 from app.redis_client import RedisClient
 from app.redis_health import REDIS_ERRORS, RedisHealth
 from app.tickets import messages
-from app.tickets.fanout import report_status
+from app.tickets.fanout import first_answer
 from app.tickets.guard import GuardedSource
-from app.tickets.model import Freshness, SourceReport, SourceStatus
+from app.tickets.model import Freshness, SourceReport
 from sources.base import Clock, shanghai_now
 from sources.capabilities import StopCall, StopList, StopListSource
-from sources.errors import NotFoundAtSource, SourceError
+from sources.errors import NotFoundAtSource
 from sources.models import Frozen
 
 FRESH_FOR_S = 6 * 3600.0
@@ -179,29 +179,19 @@ class StopListService:
             # Kept here too, dated back by its age, so it expires when the original does.
             self._copies[key] = (self._monotonic() - shared[0], shared[1])
             return self._cached(shared, ())
-        reports: list[SourceReport] = []
-        for source in self.sources:
-            started = self._monotonic()
+
+        def ask(source: GuardedSource) -> Awaitable[StopList]:
             adapter = source.source
             assert isinstance(adapter, StopListSource)
+            return adapter.stops(train_number, date)
 
-            def ask(adapter: StopListSource = adapter) -> Awaitable[StopList]:
-                return adapter.stops(train_number, date)
-
-            try:
-                async with asyncio.timeout(self._deadline):
-                    found = await source.call(ask)
-            except NotFoundAtSource as exc:
-                raise NotFound(
-                    f"{date} 没有 {train_number} 次列车。", train_number=train_number
-                ) from exc
-            except (SourceError, TimeoutError) as exc:
-                status: SourceStatus = (
-                    report_status(exc.outcome) if isinstance(exc, SourceError) else "timeout"
-                )
-                reports.append(self._report(source.name, status, started, str(exc)))
-                continue
-            reports.append(self._report(source.name, "ok", started, None))
+        try:
+            found, reports = await first_answer(self.sources, ask, self._deadline, self._monotonic)
+        except NotFoundAtSource as exc:
+            raise NotFound(
+                f"{date} 没有 {train_number} 次列车。", train_number=train_number
+            ) from exc
+        if found is not None:
             self._copies[key] = (self._monotonic(), found)
             if self.shared is not None:
                 stored = StoredStopList(stored_at=self._clock(), stop_list=found)
@@ -246,15 +236,4 @@ class StopListService:
             sources=reports,
             stops=found.stops,
             warnings=(messages.STOPS_CACHED.format(age=messages.age_text(age)),),
-        )
-
-    def _report(
-        self, name: str, status: SourceStatus, started: float, error: str | None
-    ) -> SourceReport:
-        return SourceReport(
-            name=name,
-            status=status,
-            freshness="realtime" if status == "ok" else "unavailable",
-            latency_ms=round((self._monotonic() - started) * 1000),
-            error=error,
         )

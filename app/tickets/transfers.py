@@ -22,12 +22,11 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from app.metrics import Metrics
 from app.tickets import messages
-from app.tickets.fanout import report_status
+from app.tickets.fanout import first_answer
 from app.tickets.guard import GuardedSource
-from app.tickets.model import Freshness, QueryEcho, SourceReport, SourceStatus
+from app.tickets.model import Freshness, QueryEcho, SourceReport
 from sources.base import Clock, shanghai_now
 from sources.capabilities import TransferOffer, TransferSource
-from sources.errors import SourceError
 from sources.models import Frozen, Station, TicketQuery
 
 FRESH_FOR_S = 30.0
@@ -105,25 +104,15 @@ class TransferSearchService:
     async def _fetch(
         self, key: CopyKey, query: TicketQuery, echo: QueryEcho, pages: int
     ) -> TransferResult:
-        reports: list[SourceReport] = []
-        for source in self.sources:
-            started = self._monotonic()
+        def ask(source: GuardedSource) -> Awaitable[list[TransferOffer]]:
             adapter = source.source
             assert isinstance(adapter, TransferSource)
+            return adapter.transfers(query, pages=pages)
 
-            def ask(adapter: TransferSource = adapter) -> Awaitable[list[TransferOffer]]:
-                return adapter.transfers(query, pages=pages)
-
-            try:
-                async with asyncio.timeout(self._deadline):
-                    found = await source.call(ask)
-            except (SourceError, TimeoutError) as exc:
-                status: SourceStatus = (
-                    report_status(exc.outcome) if isinstance(exc, SourceError) else "timeout"
-                )
-                reports.append(self._report(source.name, status, started, str(exc)))
-                continue
-            reports.append(self._report(source.name, "ok", started, None, len(found)))
+        found, reports = await first_answer(
+            self.sources, ask, self._deadline, self._monotonic, counted=len
+        )
+        if found is not None:
             result = TransferResult(
                 query=echo,
                 freshness="realtime",
@@ -161,16 +150,4 @@ class TransferSearchService:
                 "sources": reports + answered if reports else answered,
                 "warnings": (messages.TRANSFERS_CACHED.format(age=messages.age_text(age)),),
             }
-        )
-
-    def _report(
-        self, name: str, status: SourceStatus, started: float, error: str | None, offers: int = 0
-    ) -> SourceReport:
-        return SourceReport(
-            name=name,
-            status=status,
-            freshness="realtime" if status == "ok" else "unavailable",
-            latency_ms=round((self._monotonic() - started) * 1000),
-            error=error,
-            offers=offers,
         )
