@@ -13,6 +13,7 @@ from app.tickets.model import (
     FRESHNESS_ORDER,
     QueryEcho,
     SourceReport,
+    SourceStatus,
     TicketResult,
     worst_freshness,
 )
@@ -45,34 +46,23 @@ def _city_station(directory: StationDirectory, city: str) -> Station:
     return station
 
 
-def _failed(key: LegKey, origin: Station, destination: Station, exc: BaseException) -> TicketResult:
-    """A leg whose query raised: no offers, unavailable, and the reason as a warning."""
+def _unanswered(
+    key: LegKey,
+    origin: Station,
+    destination: Station,
+    status: SourceStatus,
+    error: str,
+    warning: str,
+) -> TicketResult:
+    """A leg without an answer (its query raised, or our own queue refused it): no offers,
+    unavailable, and the reason as a warning."""
     return TicketResult(
         query=QueryEcho(origin=origin, destination=destination, date=key.date),
         freshness="unavailable",
         sources=(
-            SourceReport(
-                name="query-service",
-                status="error",
-                freshness="unavailable",
-                error=type(exc).__name__,
-            ),
+            SourceReport(name="query-service", status=status, freshness="unavailable", error=error),
         ),
-        warnings=(f"{key.origin}→{key.destination} {key.date}: 查询失败",),
-    )
-
-
-def _refused(key: LegKey, origin: Station, destination: Station, exc: Overloaded) -> TicketResult:
-    """A leg our own queue refused: no offers, and the reason is ours, not the sources'."""
-    return TicketResult(
-        query=QueryEcho(origin=origin, destination=destination, date=key.date),
-        freshness="unavailable",
-        sources=(
-            SourceReport(
-                name="query-service", status="overloaded", freshness="unavailable", error=exc.code
-            ),
-        ),
-        warnings=(exc.message,),
+        warnings=(warning,),
     )
 
 
@@ -98,7 +88,8 @@ async def fetch_legs(
         except Overloaded as exc:
             if refused is not None:
                 refused.append(exc)
-            return _refused(key, origin, destination, exc)
+            # The reason is ours, not the sources'.
+            return _unanswered(key, origin, destination, "overloaded", exc.code, exc.message)
         except Exception as exc:  # one broken leg must not sink the others
             log.warning(
                 "leg query failed",
@@ -108,7 +99,8 @@ async def fetch_legs(
                     "error": repr(exc),
                 },
             )
-            return _failed(key, origin, destination, exc)
+            failed = f"{key.origin}→{key.destination} {key.date}: 查询失败"
+            return _unanswered(key, origin, destination, "error", type(exc).__name__, failed)
 
     results = await asyncio.gather(*(one(key) for key in wanted))
     return dict(zip(wanted, results, strict=True))
