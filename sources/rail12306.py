@@ -274,6 +274,10 @@ class Rail12306Source:
                 f"redirected ({response.status_code}) to {response.headers.get('Location')}"
             )
         raise_for_status(self.name, response)
+        return self._json_object(response)
+
+    def _json_object(self, response: httpx.Response) -> dict[str, Any]:
+        """The body as a JSON object; anything else is the site blocking us (a page, a list)."""
         try:
             body = orjson.loads(response.content)
         except orjson.JSONDecodeError:
@@ -358,12 +362,7 @@ class Rail12306Source:
             self._block(f"redirected ({response.status_code}) to {location or 'nowhere'}")
         raise_for_status(self.name, response)
         self._cookies.extract_cookies(response)
-        try:
-            body = orjson.loads(response.content)
-        except orjson.JSONDecodeError:
-            self._block(f"not JSON ({response.headers.get('content-type', 'no content-type')})")
-        if not isinstance(body, dict):
-            self._block(f"JSON {type(body).__name__} instead of an object")
+        body = self._json_object(response)
         c_url = body.get("c_url")
         if body.get("status") is False and c_url:
             moved = moved_to(str(c_url))
