@@ -11,13 +11,34 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from sources.models import SeatClass, TrainOffer
+from sources.models import SeatClass, Station, TrainOffer
 
 MIN_CONNECTION_SAME_STATION = 20
 """Minutes to change trains inside one station: get off, find the platform, board."""
 
 MIN_CONNECTION_CROSS_STATION = 90
 """Minutes to change between two stations of one city (北京南 → 北京西 by metro, with margin)."""
+
+
+def can_change(arriving: Station, leaving: Station) -> bool:
+    """True when a traveller can change trains from `arriving` to `leaving` inside a segment:
+    the same station, or two stations of the city proper, both named after their official city
+    (北京南 → 北京西, 上海 → 上海虹桥, 吐鲁番 → 吐鲁番北).
+
+    The official city is a prefecture, which is too wide for a change within the
+    `MIN_CONNECTION_CROSS_STATION` minutes: 柳园 and 酒泉南 are both 酒泉's, 300 km apart;
+    义乌 is 金华's, 50 km away. A station not named after its city (清河, 福田) is not offered
+    for a change across stations, even where one would be possible: the conservative way,
+    since the engine knows no distances.
+    """
+    if arriving.telecode == leaving.telecode:
+        return True
+    return (
+        arriving.city == leaving.city
+        and arriving.name.startswith(arriving.city)
+        and leaving.name.startswith(leaving.city)
+    )
+
 
 MAX_CONNECTION = 240
 """No connection longer than this: past four hours a transfer is a wasted afternoon."""

@@ -12,7 +12,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from rules.config import RuleConfig
+from rules.config import RuleConfig, can_change
 from rules.model import TripRequest
 from rules.options import Ride
 from rules.ranking import Route, lead_key, make_route, new_route, tail_key
@@ -23,9 +23,13 @@ def connection_ok(
 ) -> bool:
     """True when `leaving` can be caught after `arriving`, under the connection rules;
     `overnight` also allows a stop at the hub of up to a day (`HUB_STOP_MAX_WAIT`)."""
-    same = arriving.offer.destination_station.telecode == leaving.offer.origin_station.telecode
+    here, there = arriving.offer.destination_station, leaving.offer.origin_station
+    if not can_change(here, there):
+        return False
     gap = leaving.depart - arriving.arrive
-    return config.min_connection(same) <= gap <= _longest(config, overnight)
+    return (
+        config.min_connection(here.telecode == there.telecode) <= gap <= _longest(config, overnight)
+    )
 
 
 def _longest(config: RuleConfig, overnight: bool) -> int:
@@ -108,7 +112,10 @@ def connect(
     departures = _groups(seconds, by_arrival=False)
     for here, f_idx in arrivals.items():
         arrive_times = [firsts[i].arrive for i in f_idx]
+        arrived_at = firsts[f_idx[0]].offer.destination_station
         for there, s_idx in departures.items():
+            if not can_change(arrived_at, seconds[s_idx[0]].offer.origin_station):
+                continue
             shortest = config.min_connection(here == there)
             depart_times = [seconds[j].depart for j in s_idx]
             for keys in (tails, second_prices):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from rules.config import DEFAULT_RULES, RuleConfig
+from rules.config import DEFAULT_RULES, RuleConfig, can_change
 from rules.model import (
     CONNECTION_TOO_LONG,
     CONNECTION_TOO_SHORT,
@@ -147,7 +147,16 @@ def _check_sequence(legs: Sequence[Leg], config: RuleConfig) -> list[Violation]:
             continue
         same = before.destination_station.telecode == after.origin_station.telecode
         if before.segment == after.segment:
-            if minutes < config.min_connection(same):
+            if not can_change(before.destination_station, after.origin_station):
+                found.append(
+                    Violation(
+                        STATION_MISMATCH,
+                        f"{before.destination_station.name}与{after.origin_station.name}"
+                        f"不在同一城区，无法换乘{number}",
+                        number,
+                    )
+                )
+            elif minutes < config.min_connection(same):
                 found.append(
                     Violation(CONNECTION_TOO_SHORT, f"换乘{number}只有{minutes}分钟", number)
                 )

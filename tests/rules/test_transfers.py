@@ -100,3 +100,57 @@ def test_two_changes_chain_three_rides_each_change_catchable_and_plan_uses_them(
     assert result.itineraries
     assert [leg.train_number for leg in result.itineraries[0].legs] == ["G101", "D301", "G501"]
     assert len(result.itineraries[0].transfers) == 2
+
+
+def official(name: str):
+    """A station as the shipped official list (2026-02) has it: telecode, name, official city."""
+    from sources.stations import default_directory
+
+    station = default_directory().by_name(name)
+    assert station is not None, name
+    return station
+
+
+def test_a_change_across_stations_stays_in_the_city_proper_though_the_official_city_is_wider():
+    from rules.config import can_change
+
+    # The official list files 酒泉南 and 柳园 (300 km apart) under one city, 义乌 under 金华.
+    assert official("酒泉南").city == official("柳园").city == "酒泉"
+    assert official("义乌").city == "金华"
+    assert can_change(official("北京南"), official("北京西"))
+    assert can_change(official("上海"), official("上海虹桥"))
+    assert can_change(official("酒泉南"), official("酒泉"))
+    assert can_change(official("柳园"), official("柳园"))
+    assert not can_change(official("酒泉南"), official("柳园"))
+    assert not can_change(official("金华"), official("义乌"))
+    assert not can_change(official("北京南"), official("上海虹桥"))
+
+
+def test_no_route_changes_from_jiuquan_south_to_liuyuan_and_the_validator_says_why():
+    """Seen on the real network: 西安北 → 乌鲁木齐 planned D2673 to 酒泉南 and "a cross-station
+    change" to Z138 at 柳园, 300 km on. Only the 酒泉 departure may follow now."""
+    from rules import plan
+
+    xian, jiuquan_south = official("西安北"), official("酒泉南")
+    jiuquan, liuyuan, urumqi = official("酒泉"), official("柳园"), official("乌鲁木齐")
+    request = TripRequest(origin="西安", destination="乌鲁木齐", depart_date=DAY, return_trip=False)
+    first = offer("D2671", xian, jiuquan_south, "07:35", "15:42")
+    far = offer("Z138", liuyuan, urumqi, "17:30", "08:49")
+    near = offer("T283", jiuquan, urumqi, "19:42", "07:04")
+    only_far = plan(request, book(first, far), now=NOW)
+    assert only_far.itineraries == ()
+    result = plan(request, book(first, far, near), now=NOW)
+    assert result.best is not None
+    assert result.best.train_numbers == ("D2671", "T283")
+    assert result.best.transfers[0].to_station == jiuquan
+
+    from rules import validate
+
+    forged = result.best.legs[1].model_copy(
+        update={"train_number": "Z138", "origin_station": liuyuan, "depart_at": far.depart_at,
+                "arrive_at": far.arrive_at}
+    )  # fmt: skip
+    itinerary = result.best.model_copy(update={"legs": (result.best.legs[0], forged)})
+    violations = validate(itinerary, [first, far, near])
+    assert [v.code for v in violations if v.train_number == "Z138"][:1] == ["STATION_MISMATCH"]
+    assert any("不在同一城区" in v.message for v in violations)
