@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from rules.city_proper import CITY_PROPER_EXTRA
 from sources.models import SeatClass, Station, TrainOffer
 
 MIN_CONNECTION_SAME_STATION = 20
@@ -20,24 +21,33 @@ MIN_CONNECTION_CROSS_STATION = 90
 """Minutes to change between two stations of one city (北京南 → 北京西 by metro, with margin)."""
 
 
+def in_city_proper(station: Station, open_cities: frozenset[str] = frozenset()) -> bool:
+    """True when `station` is in its city proper: named after its official city (金华, 金华南),
+    or one of the few inside it under another name (武昌 and 汉口 for 武汉, `CITY_PROPER_EXTRA`,
+    within 20 km of the city's station by the reference coordinates).
+
+    The official city is a prefecture, too wide for a traveller's "金华": 义乌 (50 km away) is
+    金华's too, and 柳园 and 敦煌 are 酒泉's, 300 km from it. `open_cities` are the cities where
+    every station counts (one with no station named after it, such as 延边).
+    """
+    return (
+        station.city in open_cities
+        or station.name.startswith(station.city)
+        or station.name in CITY_PROPER_EXTRA
+    )
+
+
 def can_change(arriving: Station, leaving: Station) -> bool:
     """True when a traveller can change trains from `arriving` to `leaving` inside a segment:
-    the same station, or two stations of the city proper, both named after their official city
-    (北京南 → 北京西, 上海 → 上海虹桥, 吐鲁番 → 吐鲁番北).
-
-    The official city is a prefecture, which is too wide for a change within the
-    `MIN_CONNECTION_CROSS_STATION` minutes: 柳园 and 酒泉南 are both 酒泉's, 300 km apart;
-    义乌 is 金华's, 50 km away. A station not named after its city (清河, 福田) is not offered
-    for a change across stations, even where one would be possible: the conservative way,
-    since the engine knows no distances.
+    the same station, or two stations of one city proper (北京南 → 北京西, 上海 → 上海虹桥,
+    吐鲁番 → 吐鲁番北), never across a prefecture (酒泉南 → 柳园) within the
+    `MIN_CONNECTION_CROSS_STATION` minutes. A station not named after its city (清河, 福田) is
+    not offered for a change across stations, even where one would be possible: the
+    conservative way, since the engine knows no distances.
     """
     if arriving.telecode == leaving.telecode:
         return True
-    return (
-        arriving.city == leaving.city
-        and arriving.name.startswith(arriving.city)
-        and leaving.name.startswith(leaving.city)
-    )
+    return arriving.city == leaving.city and in_city_proper(arriving) and in_city_proper(leaving)
 
 
 MAX_CONNECTION = 240

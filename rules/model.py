@@ -86,6 +86,10 @@ class TripRequest(Frozen):
     """Acceptable classes as a category (any sleeper); `seat_class` is one named class."""
     exclude_seat_classes: frozenset[SeatClass] = frozenset()
     exclude_train_types: frozenset[str] = frozenset()
+    open_cities: frozenset[str] = frozenset()
+    """Cities where any station of the official city will do at a segment's end. Elsewhere a
+    city without an exact station means its city proper (`rules.config.in_city_proper`):
+    金华 is 金华 and 金华南, not 义乌, which is 金华's too but a town of its own."""
     strict_seat: bool = True
     """Only the named class (or category) is taken; False lets the fallback order choose."""
     order: Literal["earliest", "latest", "cheapest", "fastest"] | None = None

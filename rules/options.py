@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from rules.config import RuleConfig, is_overnight
+from rules.config import RuleConfig, in_city_proper, is_overnight
 from rules.model import Freshness, LegKey, TripRequest
 from sources.models import SLEEPER_CLASSES, Seat, SeatClass, SeatStatus, TrainOffer
 
@@ -43,9 +43,12 @@ class Funnel:
     eligible: int = 0
     seated: int = 0
     usable: int = 0
+    outlying: set[str] = field(default_factory=set)
+    """Stations outside the city proper that had trains (青铜峡 for 吴忠), not counted above."""
 
     def add(self, other: Funnel) -> None:
         """Accumulate another leg's counts (the legs of a route or of a segment)."""
+        self.outlying |= other.outlying
         self.total += other.total
         self.future += other.future
         self.eligible += other.eligible
@@ -109,6 +112,18 @@ def seat_scarcity(available: int | None, passengers: int) -> float:
     return max(0.0, 1.0 - spare / SCARCE_BELOW)
 
 
+def _outside_city_proper(
+    offer: TrainOffer, request: TripRequest, *, ends: tuple[bool, bool]
+) -> str | None:
+    """The station at a segment's end, boarding or alighting (`ends`), where the traveller
+    named a city, not a station, when it is outside that city proper (义乌 for "金华")."""
+    board, alight = ends
+    for end, station in ((board, offer.origin_station), (alight, offer.destination_station)):
+        if end and not in_city_proper(station, request.open_cities):
+            return station.name
+    return None
+
+
 def build_rides(
     key: LegKey,
     offers: Iterable[TrainOffer],
@@ -133,6 +148,7 @@ def build_rides(
     rides: list[Ride] = []
     cutoff = now + dt.timedelta(minutes=config.departure_lead)
     required = {number.strip().upper() for number in request.required_trains}
+    city_ends = (depart_window and board is None, arrive_window and alight is None)
     slack = config.window_slack
     for offer in offers:
         if (
@@ -141,11 +157,14 @@ def build_rides(
             or offer.destination_station.city != key.destination
         ):
             continue
+        named = offer.train_number in required
+        if not named and (outside := _outside_city_proper(offer, request, ends=city_ends)):
+            funnel.outlying.add(outside)
+            continue  # not a train to or from the city the traveller named
         funnel.total += 1
         if offer.depart_at <= cutoff:
             continue
         funnel.future += 1
-        named = offer.train_number in required
         if not named:
             if request.train_types and offer.train_type not in request.train_types:
                 continue

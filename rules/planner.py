@@ -299,7 +299,7 @@ def _apply_required(
 def _segment_failure(segment: _Segment, request: TripRequest, config: RuleConfig) -> Failure:
     """The first filtering step that left a segment with nothing, as a coded Failure."""
     funnel, key = segment.funnel, segment.key
-    fields = {
+    fields: dict[str, object] = {
         "route": texts.route_label(key.origin, key.destination),
         "date": texts.day_label(key.date),
         "passengers": request.passengers,
@@ -307,7 +307,10 @@ def _segment_failure(segment: _Segment, request: TripRequest, config: RuleConfig
         "cross": config.min_connection_cross_station,
         "longest": config.max_connection,
     }
-    if not funnel.total:
+    if not funnel.total and funnel.outlying:
+        code, template = NO_OFFERS, texts.FAILURE_ONLY_OUTLYING
+        fields["stations"] = "、".join(sorted(funnel.outlying)[:3])
+    elif not funnel.total:
         code, template = NO_OFFERS, texts.FAILURE_NO_OFFERS
     elif not funnel.future:
         code, template = PAST_DEPARTURE, texts.FAILURE_PAST_DEPARTURE

@@ -6,6 +6,10 @@ import datetime as dt
 
 # -- failures (why a segment or the trip has no option) ----------------------------------------
 FAILURE_NO_OFFERS = "{route} {date}没有查到车次"
+FAILURE_ONLY_OUTLYING = (
+    "{route} {date}没有到发城区车站的车次；同属该地级市的{stations}有车次，"
+    "但不在城区，如要从那里上下车请直接说车站名"
+)
 FAILURE_PAST_DEPARTURE = "{route} {date}的车次都已发车"
 FAILURE_FILTERED_OUT = "{route} {date}没有符合车型、出发/到达时间或夜间出行要求的车次"
 FAILURE_SOLD_OUT = "{route} {date}所需席别均无{passengers}人的余票"

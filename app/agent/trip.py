@@ -7,6 +7,7 @@ import datetime as dt
 from app.agent import texts
 from app.intent.model import TimeWindow, TravelIntent
 from rules import TripRequest, ViaStop
+from rules.config import in_city_proper
 from rules.options import expected_arrival
 from rules.relax import stated
 from sources.sale_window import SALE_DATES, last_sale_day
@@ -67,6 +68,7 @@ def trip_request(
     if len(stops) > MAX_VIA_STOPS:
         warnings.append(texts.VIA_CAPPED.format(n=len(stops), max=MAX_VIA_STOPS))
         stops = stops[:MAX_VIA_STOPS]
+    stop_names = [stop.city for stop in stops]
     via_stops = [
         ViaStop(
             city_of(directory, stop.city),
@@ -140,12 +142,26 @@ def trip_request(
         exclude_seat_classes=frozenset(intent.exclude_seat_classes),
         exclude_train_types=frozenset(intent.exclude_train_types),
         order=intent.order,
+        open_cities=open_cities(directory, [intent.origin, intent.destination, *stop_names]),
     )
 
 
 def _window(window: TimeWindow | None) -> tuple[dt.time, dt.time] | None:
     """A stated time window as the engine's (start, end) pair."""
     return (window.start, window.end) if window else None
+
+
+def open_cities(directory: StationDirectory, names: list[str]) -> frozenset[str]:
+    """The cities among `names` where any station of the official city will do: those named
+    by a station or town (义乌 is 金华's; an exact station, where kept, narrows it further) and
+    those with no station named after them. A city named as such means its city proper."""
+    found = set()
+    for name in names:
+        place = directory.resolve(name)
+        proper = any(in_city_proper(s) for s in directory.in_city(place.city))
+        if not place.is_city or not proper:
+            found.add(place.city)
+    return frozenset(found)
 
 
 def exact_station(directory: StationDirectory, name: str) -> str | None:

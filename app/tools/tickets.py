@@ -93,8 +93,14 @@ async def find_transfers(ctx: ToolContext, args: FindTransfersIn) -> FindTransfe
     the network's derived hubs (both halves queried), planned by the rule engine."""
     resolved = ctx.resolve(args.origin, args.destination, args.date)
     key = LegKey(resolved.origin.city, resolved.destination.city, resolved.query.date)
+    places = (resolved.origin, resolved.destination)
     one_way = TripRequest(
-        origin=key.origin, destination=key.destination, depart_date=key.date, return_trip=False
+        origin=key.origin,
+        destination=key.destination,
+        depart_date=key.date,
+        return_trip=False,
+        # A station asked for keeps its whole official city (义乌: 金华's); a city, its proper.
+        open_cities=frozenset(place.city for place in places if not place.is_city),
     )
     results = await ctx.legs([key])
     halves = await ctx.official_transfers(key)

@@ -154,3 +154,32 @@ def test_no_route_changes_from_jiuquan_south_to_liuyuan_and_the_validator_says_w
     violations = validate(itinerary, [first, far, near])
     assert [v.code for v in violations if v.train_number == "Z138"][:1] == ["STATION_MISMATCH"]
     assert any("不在同一城区" in v.message for v in violations)
+
+
+def test_a_city_is_its_city_proper_at_the_ends_of_a_trip_and_says_where_trains_went_instead():
+    """ "杭州去金华" was planned to 义乌, 金华's too but 50 km away; 武昌 is 武汉's city proper."""
+    from rules import plan
+    from rules.config import in_city_proper
+    from rules.model import NO_OFFERS
+
+    assert in_city_proper(official("武昌")) and in_city_proper(official("金华南"))
+    assert not in_city_proper(official("义乌")) and not in_city_proper(official("青铜峡"))
+    hangzhou, jinhua, yiwu = official("杭州东"), official("金华"), official("义乌")
+    to_yiwu = offer("G7341", hangzhou, yiwu, "06:00", "06:32")
+    to_jinhua = offer("G1633", hangzhou, jinhua, "13:28", "14:12")
+    request = TripRequest(origin="杭州", destination="金华", depart_date=DAY, return_trip=False)
+
+    best = plan(request, book(to_yiwu, to_jinhua), now=NOW).best
+    assert best is not None and best.train_numbers == ("G1633",)
+    only_yiwu = plan(request, book(to_yiwu), now=NOW)
+    assert only_yiwu.best is None
+    assert [f.code for f in only_yiwu.failures] == [NO_OFFERS]
+    assert "义乌有车次" in only_yiwu.failures[0].message
+    # Named as a station, or the city left open, 义乌 is the traveller's own choice.
+    for asked in (
+        request.model_copy(update={"destination_station": "义乌", "open_cities": {"金华"}}),
+        request.model_copy(update={"open_cities": frozenset({"金华"})}),
+    ):
+        assert plan(asked, book(to_yiwu), now=NOW).best is not None
+    named = request.model_copy(update={"required_trains": ("G7341",)})
+    assert plan(named, book(to_yiwu), now=NOW).best is not None  # a named train is kept

@@ -47,3 +47,22 @@ def test_a_stated_arrival_day_is_kept_and_no_window_sets_none() -> None:
     stated = request_for(arrive_window=morning, arrive_date=dt.date(2026, 12, 4))
     assert stated.arrive_date == dt.date(2026, 12, 4)
     assert request_for().arrive_date is None
+
+
+def test_a_city_named_means_its_city_proper_and_a_station_named_keeps_its_whole_city() -> None:
+    from sources.stations import default_directory
+
+    def opened(origin: str, destination: str, *via: str) -> frozenset[str]:
+        intent = TravelIntent(
+            origin=origin,
+            destination=destination,
+            date_start=dt.date(2026, 12, 3),
+            via=[{"city": stop} for stop in via],
+        )
+        return trip_request(intent, default_directory(), today=TODAY, warnings=[]).open_cities
+
+    assert opened("杭州", "金华") == frozenset()  # 金华 is 金华 and 金华南, not 义乌
+    assert opened("杭州", "义乌") == {"金华"}  # the exact station 义乌 narrows it
+    assert opened("上海", "北京", "义乌") == {"金华"}  # a via stop keeps no exact station
+    # 延边 has no station named after it (延吉, 敦化…): every one of its stations counts.
+    assert opened("长春", "延边") == {"延边"}
