@@ -120,6 +120,7 @@ def test_a_change_across_stations_stays_in_the_city_proper_though_the_official_c
     assert can_change(official("北京南"), official("北京西"))
     assert can_change(official("上海"), official("上海虹桥"))
     assert can_change(official("酒泉南"), official("酒泉"))
+    assert can_change(official("汉口"), official("武昌"))  # 武汉's, not named after it
     assert can_change(official("柳园"), official("柳园"))
     assert not can_change(official("酒泉南"), official("柳园"))
     assert not can_change(official("金华"), official("义乌"))
