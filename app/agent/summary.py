@@ -21,7 +21,13 @@ def train_numbers_in(text: str) -> list[str]:
 
 def header(request: TripRequest) -> str:
     """`北京→上海 · 12月4日–6日 · 预算2000元` (what the plan was built for)."""
-    cities = [request.origin, *(stop.city for stop in request.via), request.destination]
+    # The traveller's own words for the ends: the station when one was named (杭州→义乌, not
+    # 杭州→金华, though 义乌 is 金华's in the official list).
+    cities = [
+        request.origin_station or request.origin,
+        *(stop.city for stop in request.via),
+        request.destination_station or request.destination,
+    ]
     end = request.return_date
     if end is None and request.nights is not None:
         import datetime as dt

@@ -49,3 +49,19 @@ def test_a_ride_of_two_nights_arrives_on_the_third_day() -> None:
     best = plan(request, book(two_nights), now=NOW).best
     assert best is not None
     assert "Z41 北京西 10:00→西安北 第3日09:00" in plan_summary(request, best, [])
+
+
+def test_the_header_names_the_station_the_traveller_named_not_its_official_city():
+    from app.agent.summary import header
+
+    day = dt.date(2026, 12, 3)
+    to_yiwu = TripRequest(
+        origin="杭州",
+        destination="金华",
+        destination_station="义乌",  # 金华's in the official list, a town of its own
+        depart_date=day,
+        return_trip=False,
+    )
+    assert header(to_yiwu) == "杭州→义乌 · 12月3日"
+    city = to_yiwu.model_copy(update={"destination_station": None})
+    assert header(city) == "杭州→金华 · 12月3日"
