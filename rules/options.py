@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from rules.config import RuleConfig, in_city_proper, is_overnight
 from rules.model import Freshness, LegKey, TripRequest
@@ -43,12 +43,9 @@ class Funnel:
     eligible: int = 0
     seated: int = 0
     usable: int = 0
-    outlying: set[str] = field(default_factory=set)
-    """Stations outside the city proper that had trains (青铜峡 for 吴忠), not counted above."""
 
     def add(self, other: Funnel) -> None:
         """Accumulate another leg's counts (the legs of a route or of a segment)."""
-        self.outlying |= other.outlying
         self.total += other.total
         self.future += other.future
         self.eligible += other.eligible
@@ -148,19 +145,23 @@ def build_rides(
     rides: list[Ride] = []
     cutoff = now + dt.timedelta(minutes=config.departure_lead)
     required = {number.strip().upper() for number in request.required_trains}
-    city_ends = (depart_window and board is None, arrive_window and alight is None)
     slack = config.window_slack
+    offers = [
+        offer
+        for offer in offers
+        if offer.depart_at.date() == key.date
+        and offer.origin_station.city == key.origin
+        and offer.destination_station.city == key.destination
+    ]
+    city_ends = (depart_window and board is None, arrive_window and alight is None)
+    if all(_outside_city_proper(offer, request, ends=city_ends) for offer in offers):
+        # No train at the city proper at all (银川→吴忠 runs to 青铜峡 and 盐池 only): the
+        # outlying stations are planned, and the plan says so (NOTE_OUTLYING).
+        city_ends = (False, False)
     for offer in offers:
-        if (
-            offer.depart_at.date() != key.date
-            or offer.origin_station.city != key.origin
-            or offer.destination_station.city != key.destination
-        ):
-            continue
         named = offer.train_number in required
-        if not named and (outside := _outside_city_proper(offer, request, ends=city_ends)):
-            funnel.outlying.add(outside)
-            continue  # not a train to or from the city the traveller named
+        if not named and _outside_city_proper(offer, request, ends=city_ends):
+            continue  # 义乌 for "金华": not a train to or from the city the traveller named
         funnel.total += 1
         if offer.depart_at <= cutoff:
             continue

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from rules import texts
 from rules.budget import Combo, combine, remaining_per_day, similar
-from rules.config import DEFAULT_RULES, RuleConfig, is_overnight
+from rules.config import DEFAULT_RULES, RuleConfig, in_city_proper, is_overnight
 from rules.legs import required_legs, stay_nights, two_change_legs
 from rules.model import (
     FILTERED_OUT,
@@ -147,6 +147,7 @@ def plan(
     if itineraries:
         notes.extend(_class_notes(request, picked[0]))
         notes.extend(_freshness_notes(picked[0]))
+        notes.extend(_outlying_notes(request, picked[0]))
     return PlanResult(tuple(itineraries), tuple(notes), tuple(failures))
 
 
@@ -299,7 +300,7 @@ def _apply_required(
 def _segment_failure(segment: _Segment, request: TripRequest, config: RuleConfig) -> Failure:
     """The first filtering step that left a segment with nothing, as a coded Failure."""
     funnel, key = segment.funnel, segment.key
-    fields: dict[str, object] = {
+    fields = {
         "route": texts.route_label(key.origin, key.destination),
         "date": texts.day_label(key.date),
         "passengers": request.passengers,
@@ -307,10 +308,7 @@ def _segment_failure(segment: _Segment, request: TripRequest, config: RuleConfig
         "cross": config.min_connection_cross_station,
         "longest": config.max_connection,
     }
-    if not funnel.total and funnel.outlying:
-        code, template = NO_OFFERS, texts.FAILURE_ONLY_OUTLYING
-        fields["stations"] = "、".join(sorted(funnel.outlying)[:3])
-    elif not funnel.total:
+    if not funnel.total:
         code, template = NO_OFFERS, texts.FAILURE_NO_OFFERS
     elif not funnel.future:
         code, template = PAST_DEPARTURE, texts.FAILURE_PAST_DEPARTURE
@@ -428,6 +426,21 @@ def _class_notes(request: TripRequest, combo: Combo) -> list[str]:
                 )
             )
     return notes
+
+
+def _outlying_notes(request: TripRequest, combo: Combo) -> list[str]:
+    """Say where a segment starts or ends outside the city proper the traveller named (only
+    when the city proper has no train at all: `build_rides`)."""
+    named = {request.origin_station, request.destination_station}
+    notes: dict[str, None] = {}
+    for route in combo.routes:
+        for station in (
+            route.rides[0].offer.origin_station,
+            route.rides[-1].offer.destination_station,
+        ):
+            if station.name not in named and not in_city_proper(station, request.open_cities):
+                notes[texts.NOTE_OUTLYING.format(station=station.name, city=station.city)] = None
+    return list(notes)
 
 
 def _freshness_notes(combo: Combo) -> list[str]:

@@ -6,10 +6,6 @@ import datetime as dt
 
 # -- failures (why a segment or the trip has no option) ----------------------------------------
 FAILURE_NO_OFFERS = "{route} {date}没有查到车次"
-FAILURE_ONLY_OUTLYING = (
-    "{route} {date}没有到发城区车站的车次；同属该地级市的{stations}有车次，"
-    "但不在城区，如要从那里上下车请直接说车站名"
-)
 FAILURE_PAST_DEPARTURE = "{route} {date}的车次都已发车"
 FAILURE_FILTERED_OUT = "{route} {date}没有符合车型、出发/到达时间或夜间出行要求的车次"
 FAILURE_SOLD_OUT = "{route} {date}所需席别均无{passengers}人的余票"
@@ -25,6 +21,7 @@ FAILURE_UNKNOWN_TRAIN = "指定的车次{train}不在查询结果中"
 NOTE_SOLD_OUT_SWITCH = "{train} {wanted}已售罄，已改为{chosen}"
 NOTE_BUDGET_SWITCH = "{train} {wanted}超出预算，已改为{chosen}"
 NOTE_MISSING_SWITCH = "{train} 没有{wanted}，已改为{chosen}"
+NOTE_OUTLYING = "{station}是{city}市辖下的外围车站，不在{city}城区：城区车站这一程没有车次"
 NOTE_ONE_WAY = "未指定返程日期或天数，仅规划单程"
 NOTE_CACHED = "{route} 的余票信息来自缓存，购票前请以实时查询为准"
 NOTE_REQUIRED_UNUSABLE = "指定的车次{train}已发车或无余票，已为您另选车次"

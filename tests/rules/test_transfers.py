@@ -157,11 +157,10 @@ def test_no_route_changes_from_jiuquan_south_to_liuyuan_and_the_validator_says_w
     assert any("不在同一城区" in v.message for v in violations)
 
 
-def test_a_city_is_its_city_proper_at_the_ends_of_a_trip_and_says_where_trains_went_instead():
+def test_a_city_is_its_city_proper_at_the_ends_of_a_trip_and_an_outlying_station_is_said():
     """ "杭州去金华" was planned to 义乌, 金华's too but 50 km away; 武昌 is 武汉's city proper."""
     from rules import plan
     from rules.config import in_city_proper
-    from rules.model import NO_OFFERS
 
     assert in_city_proper(official("武昌")) and in_city_proper(official("金华南"))
     assert not in_city_proper(official("义乌")) and not in_city_proper(official("青铜峡"))
@@ -170,17 +169,19 @@ def test_a_city_is_its_city_proper_at_the_ends_of_a_trip_and_says_where_trains_w
     to_jinhua = offer("G1633", hangzhou, jinhua, "13:28", "14:12")
     request = TripRequest(origin="杭州", destination="金华", depart_date=DAY, return_trip=False)
 
-    best = plan(request, book(to_yiwu, to_jinhua), now=NOW).best
-    assert best is not None and best.train_numbers == ("G1633",)
+    both = plan(request, book(to_yiwu, to_jinhua), now=NOW)
+    assert both.best is not None and both.best.train_numbers == ("G1633",)
+    assert not [n for n in both.notes if "外围" in n]
+    # Only 义乌 has a train that day: planned, and said.
     only_yiwu = plan(request, book(to_yiwu), now=NOW)
-    assert only_yiwu.best is None
-    assert [f.code for f in only_yiwu.failures] == [NO_OFFERS]
-    assert "义乌有车次" in only_yiwu.failures[0].message
-    # Named as a station, or the city left open, 义乌 is the traveller's own choice.
+    assert only_yiwu.best is not None and only_yiwu.best.train_numbers == ("G7341",)
+    assert "义乌是金华市辖下的外围车站，不在金华城区：城区车站这一程没有车次" in only_yiwu.notes
+    # Named as a station, or the city left open, 义乌 is the traveller's own choice: no note.
     for asked in (
         request.model_copy(update={"destination_station": "义乌", "open_cities": {"金华"}}),
         request.model_copy(update={"open_cities": frozenset({"金华"})}),
     ):
-        assert plan(asked, book(to_yiwu), now=NOW).best is not None
-    named = request.model_copy(update={"required_trains": ("G7341",)})
-    assert plan(named, book(to_yiwu), now=NOW).best is not None  # a named train is kept
+        chosen = plan(asked, book(to_yiwu, to_jinhua), now=NOW)
+        assert chosen.best is not None and not [n for n in chosen.notes if "外围" in n]
+    exact = request.model_copy(update={"destination_station": "义乌", "open_cities": {"金华"}})
+    assert plan(exact, book(to_yiwu, to_jinhua), now=NOW).best.train_numbers == ("G7341",)
