@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import DEFAULT_RULES, TripRequest, plan, validate
+from rules.config import can_change
 from sources.models import Seat, SeatClass, SeatStatus, Station, TrainOffer
 from tests.rules.factory import (
     BEIJING_SOUTH,
@@ -153,6 +154,7 @@ def test_every_connection_respects_the_minimums_and_maximum(offers, request, now
             assert change.minutes <= longest, (change, regular)
             assert change.same_station == (change.station == change.to_station)
             assert change.station.city == change.to_station.city
+            assert can_change(change.station, change.to_station)  # inside one city proper
 
 
 @PROFILE
