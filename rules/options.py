@@ -111,14 +111,14 @@ def seat_scarcity(available: int | None, passengers: int) -> float:
 
 def _outside_city_proper(
     offer: TrainOffer, request: TripRequest, *, ends: tuple[bool, bool]
-) -> str | None:
-    """The station at a segment's end, boarding or alighting (`ends`), where the traveller
-    named a city, not a station, when it is outside that city proper (义乌 for "金华")."""
+) -> bool:
+    """True when a segment's end, boarding or alighting (`ends`), where the traveller named a
+    city and not a station, is outside that city proper (义乌 for "金华")."""
     board, alight = ends
-    for end, station in ((board, offer.origin_station), (alight, offer.destination_station)):
-        if end and not in_city_proper(station, request.open_cities):
-            return station.name
-    return None
+    open_cities = request.open_cities
+    return (board and not in_city_proper(offer.origin_station, open_cities)) or (
+        alight and not in_city_proper(offer.destination_station, open_cities)
+    )
 
 
 def build_rides(
