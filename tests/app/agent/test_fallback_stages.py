@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from app.agent.fallback import next_relaxation, stage_order
+from app.agent.fallback import Relaxation, next_relaxation, stage_order
 from rules import Failure, LegKey, TripRequest
 from rules.model import (
     FILTERED_OUT,
@@ -39,15 +39,16 @@ def failed(code: str, segment: int | None = 0) -> tuple[Failure, ...]:
     return (Failure(code, "no", segment=segment),)
 
 
-def stage_after(
+def relaxation_after(
     failures: tuple[Failure, ...],
     tried: list[str] | None = None,
     *,
     request: TripRequest = ONE_WAY,
     official: bool = True,
     hubs_tried: tuple[str, ...] = (),
-) -> str | None:
-    found = next_relaxation(
+) -> Relaxation | None:
+    """What the agent tries next after `failures`, with `tried` stages behind it."""
+    return next_relaxation(
         original=request,
         failures=failures,
         tried=tried or [],
@@ -58,51 +59,37 @@ def stage_after(
         hubs_tried=hubs_tried,
         official_search=official,
     )
+
+
+def stage_after(
+    failures: tuple[Failure, ...],
+    tried: list[str] | None = None,
+    *,
+    request: TripRequest = ONE_WAY,
+    official: bool = True,
+    hubs_tried: tuple[str, ...] = (),
+) -> str | None:
+    found = relaxation_after(
+        failures, tried, request=request, official=official, hubs_tried=hubs_tried
+    )
     return None if found is None else found.stage
 
 
 def test_no_offers_asks_the_official_transfer_search_first_with_no_leg_query() -> None:
-    found = next_relaxation(
-        original=ONE_WAY,
-        failures=failed(NO_OFFERS),
-        tried=[],
-        today=TODAY,
-        last_sale_day=TODAY + dt.timedelta(days=14),
-        hub_offers={},
-        topology=TOPOLOGY,
-        official_search=True,
-    )
+    found = relaxation_after(failed(NO_OFFERS))
     assert found is not None and found.stage == "transfer" and found.official
     assert found.legs == () and found.hub_segments == (0,) and found.hubs == ()
 
 
 def test_the_own_hub_search_runs_only_after_the_official_search_found_nothing() -> None:
-    found = next_relaxation(
-        original=ONE_WAY,
-        failures=failed(NO_OFFERS),
-        tried=["transfer"],
-        today=TODAY,
-        last_sale_day=TODAY + dt.timedelta(days=14),
-        hub_offers={},
-        topology=TOPOLOGY,
-        official_search=True,
-    )
+    found = relaxation_after(failed(NO_OFFERS), ["transfer"])
     assert found is not None and found.stage == "hubs" and not found.official
     assert found.hubs == ("长沙",)
     assert set(found.legs) == {LegKey("南京", "长沙", DAY), LegKey("长沙", "张家界", DAY)}
 
 
 def test_without_the_capability_the_transfer_stage_is_the_own_hub_search() -> None:
-    found = next_relaxation(
-        original=ONE_WAY,
-        failures=failed(NO_OFFERS),
-        tried=[],
-        today=TODAY,
-        last_sale_day=TODAY + dt.timedelta(days=14),
-        hub_offers={},
-        topology=TOPOLOGY,
-        official_search=False,
-    )
+    found = relaxation_after(failed(NO_OFFERS), official=False)
     assert found is not None and found.stage == "transfer" and not found.official
     assert found.hubs == ("长沙",) and LegKey("长沙", "张家界", DAY) in found.legs
     # 长沙 was the only hub: no "hubs" stage (that follows the official search), other days.
@@ -164,14 +151,6 @@ def test_no_transfer_is_asked_when_the_traveller_wants_direct_trains_only() -> N
 
 def test_where_no_single_change_joins_the_ends_the_official_search_is_not_asked() -> None:
     far = TripRequest(origin="南京", destination="三亚", depart_date=DAY, return_trip=False)
-    found = next_relaxation(
-        original=far,
-        failures=failed(NO_OFFERS),
-        tried=[],
-        today=TODAY,
-        last_sale_day=TODAY + dt.timedelta(days=14),
-        hub_offers={},
-        topology=TOPOLOGY,  # no city joins 南京 and 三亚 with one change
-        official_search=True,
-    )
+    # No city joins 南京 and 三亚 with one change in the topology.
+    found = relaxation_after(failed(NO_OFFERS), request=far)
     assert found is not None and found.stage == "transfer" and not found.official
