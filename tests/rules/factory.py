@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 
-from rules.model import Freshness, LegKey, LegOffers
+from rules.model import Freshness, LegKey, LegOffers, TripRequest
 from sources.models import SHANGHAI, Seat, SeatClass, SeatStatus, Station, TrainOffer
 
 BEIJING = Station(telecode="BJP", name="北京", city="北京")
@@ -89,3 +89,14 @@ def book(*offers: TrainOffer, freshness: Freshness = "realtime") -> dict[LegKey,
 def empty(*keys: LegKey) -> dict[LegKey, LegOffers]:
     """Legs that were queried but returned nothing."""
     return {key: LegOffers(key, (), "unavailable") for key in keys}
+
+
+def night_at_nanjing() -> tuple[TripRequest, dict[LegKey, LegOffers]]:
+    """北京→上海 where the only way is G7 to 南京南 in the evening and G7001 on next morning."""
+    entries = book(
+        offer("G7", BEIJING_SOUTH, NANJING_SOUTH, "17:00", "20:30"),
+        offer("G7001", NANJING_SOUTH, HONGQIAO, "08:00", "09:10", day=DAY + dt.timedelta(days=1)),
+    )
+    entries |= empty(LegKey("北京", "上海", DAY), LegKey("南京", "上海", DAY))
+    request = TripRequest(origin="北京", destination="上海", depart_date=DAY, return_trip=False)
+    return request, entries

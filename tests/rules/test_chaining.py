@@ -28,6 +28,7 @@ from tests.rules.factory import (
     book,
     empty,
     high_speed_seats,
+    night_at_nanjing,
     offer,
     seat,
 )
@@ -215,12 +216,7 @@ def test_a_same_day_connection_is_always_preferred_to_a_night_at_the_hub():
 
 
 def test_a_one_change_trip_waits_overnight_at_the_hub_only_within_a_day():
-    entries = book(
-        offer("G7", BEIJING_SOUTH, NANJING_SOUTH, "17:00", "20:30"),
-        offer("G7001", NANJING_SOUTH, HONGQIAO, "08:00", "09:10", day=NEXT_DAY),
-    )
-    entries |= empty(LegKey("北京", "上海", DAY), LegKey("南京", "上海", DAY))
-    request = TripRequest(origin="北京", destination="上海", depart_date=DAY, return_trip=False)
+    request, entries = night_at_nanjing()
     best = plan(request, entries, now=NOW).best
     assert best is not None
     assert best.train_numbers == ("G7", "G7001")

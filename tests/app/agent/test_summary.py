@@ -6,18 +6,15 @@ from __future__ import annotations
 import datetime as dt
 
 from app.agent.summary import plan_summary
-from rules import LegKey, TripRequest, plan
+from rules import TripRequest, plan
 from sources.models import SeatClass
 from tests.rules.factory import (
-    BEIJING_SOUTH,
     BEIJING_WEST,
     DAY,
-    HONGQIAO,
-    NANJING_SOUTH,
     NOW,
     XIAN_NORTH,
     book,
-    empty,
+    night_at_nanjing,
     offer,
     seat,
 )
@@ -26,12 +23,7 @@ NEXT_DAY = DAY + dt.timedelta(days=1)
 
 
 def test_a_night_at_the_hub_is_said_before_the_next_days_train() -> None:
-    entries = book(
-        offer("G7", BEIJING_SOUTH, NANJING_SOUTH, "17:00", "20:30"),
-        offer("G7001", NANJING_SOUTH, HONGQIAO, "08:00", "09:10", day=NEXT_DAY),
-    )
-    entries |= empty(LegKey("北京", "上海", DAY), LegKey("南京", "上海", DAY))
-    request = TripRequest(origin="北京", destination="上海", depart_date=DAY, return_trip=False)
+    request, entries = night_at_nanjing()
     best = plan(request, entries, now=NOW).best
     assert best is not None
     text = plan_summary(request, best, [])
