@@ -1,0 +1,193 @@
+"""Text matching over the station directory: what a traveller typed, tidied and compared.
+
+`normalise_input` and `ascii_key` tidy input (full-width forms, tone marks, spaces, "station"
+words); `TextSearch` is the directory's prefix search and typo suggestions (`search`,
+`suggest`), ranked by `edit_distance` and by how likely a traveller means each place.
+"""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+
+from sources.models import Station
+
+PROVINCIAL_CAPITALS: tuple[str, ...] = (
+    "北京", "天津", "上海", "重庆", "石家庄", "太原", "呼和浩特", "沈阳", "长春", "哈尔滨",
+    "南京", "杭州", "合肥", "福州", "南昌", "济南", "郑州", "武汉", "长沙", "广州", "南宁",
+    "海口", "成都", "贵阳", "昆明", "拉萨", "西安", "兰州", "西宁", "银川", "乌鲁木齐",
+)  # fmt: skip
+CAPITALS = frozenset(PROVINCIAL_CAPITALS)
+
+DIRECTIONS = {"东": "dong", "西": "xi", "南": "nan", "北": "bei"}
+ENGLISH_DIRECTIONS = {"east": "dong", "west": "xi", "south": "nan", "north": "bei"}
+STATION_WORDS = ("railwaystation", "trainstation", "station", "huochezhan", "zhan")
+STATION_SUFFIXES = ("火车站", "站")
+
+
+def normalise_input(text: str) -> str:
+    """Tidy what a traveller typed: full-width forms, tone marks, stray spaces in Chinese.
+
+    "ＶＮＰ" -> "VNP", "Běijīng Nán" -> "Beijing Nan", "Lüliang" -> "Lvliang" (12306 writes ü
+    as v), "北京 南" -> "北京南". Romanised text keeps its spaces for `ascii_key`.
+    """
+    text = unicodedata.normalize("NFKC", text).strip()
+    if text.isascii():
+        return text
+    plain = unicodedata.normalize("NFKD", text)
+    plain = plain.replace("u\u0308", "v").replace("U\u0308", "V")  # ü, ǚ … keep their dots as v
+    plain = "".join(ch for ch in plain if not unicodedata.combining(ch))
+    return plain if plain.isascii() else "".join(text.split())
+
+
+def ascii_key(text: str) -> str:
+    """Normalise romanised input: "Xi'an North Railway Station" -> "xianbei"."""
+    return _ascii_key(text)[0]
+
+
+def _ascii_key(text: str) -> tuple[str, bool]:
+    """`ascii_key` and whether the text said "station" (Beijing Station is not all Beijing)."""
+    key = "".join(ch for ch in text.lower() if ch.isalnum())
+    said_station = False
+    for word in STATION_WORDS:
+        if key.endswith(word) and len(key) > len(word):
+            key, said_station = key.removesuffix(word), True
+            break
+    for english, pinyin in ENGLISH_DIRECTIONS.items():
+        if key.endswith(english) and len(key) > len(english):
+            return key.removesuffix(english) + pinyin, said_station
+    return key, said_station
+
+
+def edit_distance(a: str, b: str) -> int:
+    """Levenshtein distance where swapping two neighbours costs one edit (shanghia/shanghai)."""
+    previous: list[int] = []
+    current = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        before, previous, current = previous, current, [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                current[j] = min(current[j], before[j - 2] + 1)
+    return current[len(b)]
+
+
+class TextSearch:
+    """Prefix search and typo suggestions over a directory's indexes (`StationDirectory`)."""
+
+    _by_name: dict[str, Station]
+    _by_city: dict[str, list[Station]]
+    _city_order: dict[str, int]
+    _ascii: dict[str, list[str]]
+    _city_pinyin: dict[str, str]
+    _city_initials: dict[str, str]
+
+    def search(self, q: str, limit: int = 20) -> list[Station]:
+        """Stations whose name, city, pinyin, initials or telecode start with `q`.
+
+        Results come grouped by city (a city's stations together, main station first). Naming
+        a whole city (北京, beijing, Peking, bj) brings all its stations; a prefix brings only
+        the stations it matches. Groups are ordered by their best match (exact before prefix
+        before initials before telecode), then groups whose city itself matches, then
+        provincial capitals, then directory order."""
+        text = normalise_input(q)
+        text = next((text.removesuffix(s) for s in STATION_SUFFIXES if text.endswith(s)), text)
+        if not text or limit <= 0:
+            return []
+        score = self._ascii_score if text.isascii() else self._chinese_score
+        needle = ascii_key(text) if text.isascii() else text
+        if not needle:
+            return []
+        groups: dict[str, list[tuple[int, Station]]] = {}
+        for city, members in self._by_city.items():
+            for station in members:
+                s = score(needle, station)
+                if s is not None:
+                    groups.setdefault(city, []).append((s, station))
+        ranked = sorted(
+            groups.items(),
+            key=lambda item: (
+                min(s for s, _ in item[1]),
+                not self._city_matches(needle, item[0]),  # 上海 before 北京's 沙河 for "sh"
+                item[0] not in CAPITALS,
+                self._city_order[item[0]],
+            ),
+        )
+        return [station for _, hits in ranked for _, station in hits][:limit]
+
+    def _city_matches(self, needle: str, city: str) -> bool:
+        if not needle.isascii():
+            return city.startswith(needle)
+        romanised = (self._city_pinyin.get(city, ""), self._city_initials.get(city, ""))
+        return any(r and r.startswith(needle) for r in romanised)
+
+    def _chinese_score(self, needle: str, station: Station) -> int | None:
+        # A city's other stations join only when the whole city is named (北京 -> 清河 too):
+        # a prefix such as 北 would otherwise drag in every small station of every 北 city.
+        if needle in (station.name, station.city):
+            return 0
+        if station.name.startswith(needle):
+            return 1
+        if len(needle) >= 2 and needle in station.name:
+            return 3
+        return None
+
+    def _ascii_score(self, needle: str, station: Station) -> int | None:
+        pinyin, initials = station.pinyin.lower(), station.initials.lower()
+        code = station.telecode.lower()
+        named = self._ascii.get(needle, ())  # pinyin and aliases: beijing, peking -> 北京
+        if needle in (pinyin, code) or station.name in named or station.city in named:
+            return 0
+        if needle in (initials, self._city_initials.get(station.city)):
+            return 1
+        if pinyin.startswith(needle):
+            return 1
+        if initials.startswith(needle):
+            return 2
+        if code.startswith(needle):
+            return 3
+        return None
+
+    def suggest(self, text: str, limit: int = 5) -> list[str]:
+        """The nearest known names for a misspelt `text` (北惊 -> 北京, shanghia -> 上海).
+
+        Ranked by edit distance counting a swap of neighbours as one edit (typing order slips),
+        then by `_rank` (a capital before a small station), then by similarity.
+        """
+        key = normalise_input(text)
+        if not key or limit <= 0:
+            return []
+        if key.isascii():
+            needle = ascii_key(key)
+            # difflib's quick filters keep the candidate set small before the exact ranking.
+            pool = difflib.get_close_matches(needle, list(self._ascii), n=limit * 8, cutoff=0.6)
+            targets = [(k, name) for k in pool for name in self._ascii[k]]
+        else:
+            needle = key
+            chars = set(key)
+            targets = [
+                (name, name)
+                for name in set(self._by_name) | set(self._by_city)
+                if chars & set(name)  # a typo keeps at least one character right
+            ]
+        scored = []
+        for spelling, name in targets:
+            ratio = difflib.SequenceMatcher(None, needle, spelling).ratio()
+            if ratio >= 0.5:
+                scored.append((edit_distance(needle, spelling), self._rank(name), -ratio, name))
+        return list(dict.fromkeys(entry[-1] for entry in sorted(scored)))[:limit]
+
+    # -- ranking --------------------------------------------------------------------------
+
+    def _rank(self, name: str) -> int:
+        """How likely a traveller means `name` when romanised input fits several places:
+        0 a provincial capital, 1 another city, 2 a station of a capital, 3 any other station.
+
+        Pinyin settles on any unique best rank (nanjing is 南京, not the station 南靖); initials
+        only on a capital or a capital's station (bj is 北京 over 宝鸡, bjn 北京南 over 宝鸡南,
+        while hs, 黄山 or 华山, stays ambiguous).
+        """
+        if name in self._by_city:
+            return 0 if name in CAPITALS else 1
+        return 2 if self._by_name[name].city in CAPITALS else 3
