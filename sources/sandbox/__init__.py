@@ -1,5 +1,5 @@
 """The sandbox vendors: the real network as a deterministic timetable (`network.py`, built by
-`data/build_network.py`) with live-changing inventory, served as ASGI apps that speak the
+`scripts/build_network.py`) with live-changing inventory, served as ASGI apps that speak the
 12306 and Juhe wire formats, with fault knobs and request counters.
 
     timetable = Timetable(directory)              # share one between both vendors

@@ -1,10 +1,11 @@
-"""The committed sandbox network (`data/network.json.gz`), loaded into date-independent runs.
+"""The committed sandbox network (`sources/data/network.json.gz`) as date-independent runs.
 
 Pure apart from reading the packaged file once (`default_network`). A `Run` is one train
 number's stop pattern with clock minutes counted from midnight of the day it leaves its
 origin (so `depart[i] // 1440` is the stop's day offset); `Network.by_city` indexes every
 city by the runs that call there, so a ride search intersects two small dicts instead of
-scanning trains. How the file is derived: `data/build_network.py` and `data/README.md`.
+scanning trains. How the file is derived: `scripts/build_network.py` and
+`sources/data/README.md`.
 """
 
 from __future__ import annotations
@@ -14,13 +15,13 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from pathlib import Path
+from importlib.resources import files
 from typing import NamedTuple
 
 from sources.models import SeatClass, Station
 from sources.sandbox.seeding import stable_int
 
-NETWORK_FILE = Path(__file__).parent / "data" / "network.json.gz"
+NETWORK_FILE = files("sources") / "data" / "network.json.gz"
 FORMAT = 2
 MINUTES_PER_DAY = 24 * 60
 

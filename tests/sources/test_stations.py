@@ -8,7 +8,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from sources.data.build_stations import official_rows
+from scripts import SHARED_DATA
+from scripts.build_stations import official_rows
 from sources.stations import (
     CURATED_CSV,
     OFFICIAL_CSV,
@@ -34,7 +35,7 @@ OFFICIAL_JS = Path(__file__).parents[1] / "fixtures" / "station_name_trimmed.js"
 SAMPLE_JS = Path(__file__).parents[1] / "fixtures" / "station_name_sample.js"
 # The full list, beside the checkout: only the check that the committed official CSV is
 # derived from it reads it (nothing else can stand in for it there).
-FULL_OFFICIAL_JS = Path(__file__).parents[3] / "shared" / "data" / "station_name.js"
+FULL_OFFICIAL_JS = SHARED_DATA / "station_name.js"
 needs_official = pytest.mark.skipif(
     not FULL_OFFICIAL_JS.exists(), reason=f"official station list not present at {FULL_OFFICIAL_JS}"
 )
@@ -87,7 +88,7 @@ def test_every_curated_row_is_copied_verbatim_from_the_official_list() -> None:
 
 
 def test_curated_table_is_exactly_what_the_generator_writes() -> None:
-    from sources.data.build_stations import build_rows
+    from scripts.build_stations import build_rows
 
     with CURATED_CSV.open(encoding="utf-8", newline="") as fh:
         rows = list(csv.DictReader(fh))

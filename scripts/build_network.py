@@ -1,11 +1,11 @@
 """Build the sandbox network (`network.json.gz`) from real stop patterns and timetables.
 
 Run from the repository root:
-`python -m sources.sandbox.data.build_network [--shared ../shared/data]`.
+`python -m scripts.build_network [--shared ../shared/data]`.
 Inputs (read-only, not shipped; see `../shared/data/timetable/README.md`): the TrainVis stop
 patterns `trainvis-routes.json` (2019), the RailwayVIS clock times `railwayvis-schedules.json`
-(about 2021) and 12306's official `station_name.js` (2026). Output: `network.json.gz` beside
-this file and `STATIONS.md` (every renamed and dropped station). Every choice, in order:
+(about 2021) and 12306's official `station_name.js` (2026). Output: `sources/data/network.json.gz`
+and `sources/data/STATIONS.md` (every renamed and dropped station). Every choice, in order:
 
 1. **Trains.** Each number of a pattern's `forward` list runs the pattern's stations in order,
    each of `backward` runs them reversed (distances and running minutes per hop reversed with
@@ -53,14 +53,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from scripts import SHARED_DATA, SOURCES_DATA
 from sources.models import SeatClass
 from sources.sandbox.seeding import stable_unit
 from sources.stations import OfficialRecord, parse_official_records
 
-HERE = Path(__file__).resolve().parent
-NETWORK_FILE = HERE / "network.json.gz"
-STATIONS_REPORT = HERE / "STATIONS.md"
-DEFAULT_SHARED = Path(__file__).resolve().parents[4] / "shared" / "data"
+NETWORK_FILE = SOURCES_DATA / "network.json.gz"
+STATIONS_REPORT = SOURCES_DATA / "STATIONS.md"
+DEFAULT_SHARED = SHARED_DATA
 FORMAT = 2
 
 # Renamed since the data was collected; each checked against the stops on either side.
@@ -169,7 +169,7 @@ def build(
         "about": (
             "railtrip sandbox network: TrainVis stop patterns (2019) with RailwayVIS clock "
             "times (2021) on 12306's 2026 station list; a picture of the real network, "
-            "not today's timetable. Built by sources/sandbox/data/build_network.py."
+            "not today's timetable. Built by scripts/build_network.py."
         ),
         "stations": [
             [

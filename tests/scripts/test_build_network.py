@@ -1,14 +1,17 @@
-"""The network build on small inputs in the real file formats, and the fare rules."""
+"""The network build on small inputs in the real file formats, and the committed network is
+what the build makes of the reference data."""
 
 from __future__ import annotations
 
+import gzip
+import json
+
 import pytest
 
+from scripts.build_network import DEFAULT_SHARED, NETWORK_FILE, STATIONS_REPORT, build
 from sources.models import SeatClass, Station
-from sources.sandbox.data.build_network import build
-from sources.sandbox.fares import fare, tapered_km
-from sources.sandbox.network import Network
-from sources.stations import OfficialRecord
+from sources.sandbox.network import Network, default_network
+from sources.stations import OfficialRecord, parse_official_records
 
 
 def record(telecode: str, name: str, city: str) -> OfficialRecord:
@@ -114,22 +117,17 @@ def test_the_network_indexes_each_station_by_the_runs_calling_there(built):
     }
 
 
-def test_distance_bands_taper_long_journeys():
-    assert tapered_km(200, ((200, 1.0), (500, 0.9))) == 200
-    assert tapered_km(300, ((200, 1.0), (500, 0.9))) == 290
-    short, long = fare("tk", SeatClass.HARD_SEAT, 300), fare("tk", SeatClass.HARD_SEAT, 3000)
-    assert long / 3000 < short / 300 * 0.75
-
-
-def test_fares_rank_classes_as_12306_does_and_round_to_half_a_yuan():
-    for km in (30, 120, 800, 2500):
-        assert fare("tk", SeatClass.HARD_SEAT, km) < fare("tk", SeatClass.HARD_SLEEPER, km)
-        assert fare("tk", SeatClass.HARD_SLEEPER, km) < fare("tk", SeatClass.SOFT_SLEEPER, km)
-        assert fare("pk", SeatClass.HARD_SEAT, km) < fare("tk", SeatClass.HARD_SEAT, km)
-        assert fare("emu250", SeatClass.SECOND, km) < fare("emu350", SeatClass.SECOND, km)
-        assert fare("emu350", SeatClass.NO_SEAT, km) == fare("emu350", SeatClass.SECOND, km)
-        for tier, cls in (("emu350", SeatClass.BUSINESS), ("pt", SeatClass.HARD_SEAT)):
-            assert (fare(tier, cls, km) * 2).is_integer()
-    assert fare("emu250", SeatClass.SECOND, 100) == 28.0  # 100 km x 0.2805
-    with pytest.raises(ValueError, match="fare tier"):
-        fare("maglev", SeatClass.SECOND, 10)
+@pytest.mark.skipif(
+    not (DEFAULT_SHARED / "timetable" / "trainvis-routes.json").exists(),
+    reason="the reference timetables live beside the checkout, not in it",
+)
+def test_the_committed_network_is_what_the_build_makes_of_the_reference_data():
+    timetable = DEFAULT_SHARED / "timetable"
+    document, report = build(
+        json.loads((timetable / "trainvis-routes.json").read_text("utf-8")),
+        json.loads((timetable / "railwayvis-schedules.json").read_text("utf-8")),
+        parse_official_records((DEFAULT_SHARED / "station_name.js").read_text("utf-8-sig")),
+    )
+    assert json.loads(gzip.decompress(NETWORK_FILE.read_bytes())) == document
+    assert STATIONS_REPORT.read_text("utf-8") == report
+    assert len(default_network().runs) == len(document["trains"])

@@ -1,6 +1,6 @@
 """Regenerate `stations.csv` and `official_stations.csv` from the official `station_name.js`.
 
-Run from the repository root: `python -m sources.data.build_stations [path/to/station_name.js]`.
+Run from the repository root: `python -m scripts.build_stations [path/to/station_name.js]`.
 `official_stations.csv` is every official station (3,364 in the 2026-02 list), the default
 directory; `stations.csv` is the curated subset whose order ranks stations and cities.
 Every value written comes from the official list; this script only chooses which stations
@@ -15,15 +15,13 @@ import csv
 import sys
 from pathlib import Path
 
-from sources.stations import (
-    CURATED_CSV,
-    OFFICIAL_COLUMNS,
-    OFFICIAL_CSV,
-    parse_official_records,
-    parse_station_name_js,
-)
+from scripts import SHARED_DATA, SOURCES_DATA
+from sources.stations import OFFICIAL_COLUMNS, parse_official_records, parse_station_name_js
 
-OFFICIAL_JS = Path(__file__).resolve().parents[3] / "shared" / "data" / "station_name.js"
+OFFICIAL_JS = SHARED_DATA / "station_name.js"
+# Written into the checkout (the package reads them as package data, `sources.stations`).
+OFFICIAL_CSV = SOURCES_DATA / "official_stations.csv"
+CURATED_CSV = SOURCES_DATA / "stations.csv"
 
 # Official city -> station names, main station first. Where the official city is not what a
 # traveller would say (义乌 under 金华, 昆山南 under 苏州, 华山北 under 华阴) the directory

@@ -1,0 +1,19 @@
+"""Generators of railtrip's committed data (run from the repository root; not shipped).
+
+    python -m scripts.build_stations [station_name.js]  sources/data/official_stations.csv,
+                                                        sources/data/stations.csv
+    python -m scripts.build_network [--shared DIR]      sources/data/network.json.gz, STATIONS.md
+    python -m scripts.build_city_proper [--shared DIR]  rules/data/city_proper.csv
+
+Their inputs are the reference data beside the checkout (`../shared/data/`, not shipped); each
+build is deterministic (same inputs, same bytes), and a test checks that what is committed is
+what the generator writes (tests/scripts/).
+"""
+
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_DATA = REPO.parent / "shared" / "data"
+"""The reference data the generators read (read-only, beside the checkout)."""
+SOURCES_DATA = REPO / "sources" / "data"
+RULES_DATA = REPO / "rules" / "data"
