@@ -13,10 +13,7 @@ from typing import Literal
 
 from pydantic import AwareDatetime, Field, model_validator
 
-from sources.models import Frozen, SeatClass, Station, TrainOffer
-
-Freshness = Literal["realtime", "cached", "unavailable"]
-
+from sources.models import Freshness, Frozen, SeatClass, Station, TrainOffer
 
 # -- inputs ------------------------------------------------------------------------------------
 

@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rules.config import RuleConfig, in_city_proper, is_overnight
-from rules.model import Freshness, LegKey, TripRequest
-from sources.models import SLEEPER_CLASSES, Seat, SeatClass, SeatStatus, TrainOffer
+from rules.model import LegKey, TripRequest
+from sources.models import SLEEPER_CLASSES, Freshness, Seat, SeatClass, SeatStatus, TrainOffer
 
 SCARCE_BELOW = 20
 """Spare seats under which a class counts as scarce (12306 prints "有" from 20 up)."""

@@ -8,12 +8,28 @@ Asia/Shanghai, and an overnight arrival carries the next day's date.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from enum import StrEnum
+from typing import Literal
 from zoneinfo import ZoneInfo
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
+
+Freshness = Literal["realtime", "cached", "unavailable"]
+"""How fresh an answer is: fetched live for this request, served from a cache (with its age),
+or none could be had. Every ticket-bearing answer, and every leg built from one, carries it."""
+FRESHNESS_ORDER: dict[str, int] = {"realtime": 0, "cached": 1, "unavailable": 2}
+
+
+def worst_freshness(values: Sequence[str]) -> Freshness:
+    """The least fresh of `values` (realtime < cached < unavailable); none is unavailable."""
+    if not values:
+        return "unavailable"
+    worst = max(values, key=lambda v: FRESHNESS_ORDER.get(v, 2))
+    return worst if worst in ("realtime", "cached") else "unavailable"  # type: ignore[return-value]
+
 
 TRAIN_TYPES: tuple[str, ...] = ("G", "D", "C", "Z", "T", "K")
 TRAIN_NUMBER_PATTERN = r"^[GDCZTKLYS]?\d{1,5}$"

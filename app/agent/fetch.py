@@ -9,17 +9,16 @@ from collections.abc import Iterable, Mapping
 from typing import Protocol
 
 from app.errors import Overloaded
-from app.tickets.model import (
-    FRESHNESS_ORDER,
-    QueryEcho,
-    SourceReport,
-    SourceStatus,
-    TicketResult,
-    worst_freshness,
-)
+from app.tickets.model import QueryEcho, SourceReport, SourceStatus, TicketResult
 from app.tickets.transfers import TransferResult
 from rules import LegKey
-from sources.models import Station, TicketQuery, TrainOffer
+from sources.models import (
+    FRESHNESS_ORDER,
+    Station,
+    TicketQuery,
+    TrainOffer,
+    worst_freshness,
+)
 from sources.stations import StationDirectory
 
 log = logging.getLogger("railtrip.agent")

@@ -48,12 +48,12 @@ from app.errors import Overloaded
 from app.intent import templates as intent_templates
 from app.intent.merge import merge_intent
 from app.metrics import Metrics
-from app.tickets.model import TicketResult, worst_freshness
+from app.tickets.model import TicketResult
 from rules import Itinerary, LegKey, TripRequest, check_train_numbers, plan, required_legs, validate
 from rules.hubs import Topology
 from rules.validate import OfferIndex
 from sources.base import Clock, shanghai_now
-from sources.models import SHANGHAI
+from sources.models import SHANGHAI, worst_freshness
 from sources.sale_window import last_sale_day
 from sources.stations import StationDirectory
 

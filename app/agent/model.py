@@ -13,12 +13,9 @@ from app.agent.fetch import with_transfer_halves
 from app.agent.readback import Relaxed
 from app.errors import Overloaded
 from app.intent.model import TravelIntent
-from app.tickets.model import (
-    Freshness,
-    SourceReport,
-    TicketResult,
-)
+from app.tickets.model import SourceReport, TicketResult
 from rules import Failure, Itinerary, LegKey, LegOffers, PlanResult, TripRequest
+from sources.models import Freshness
 
 AgentMode = Literal["state_machine", "llm_tools"]
 

@@ -3,24 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import Field, PrivateAttr
 
-from sources.models import Frozen, Station, TrainOffer
-
-Freshness = Literal["realtime", "cached", "unavailable"]
-FRESHNESS_ORDER: dict[str, int] = {"realtime": 0, "cached": 1, "unavailable": 2}
-
-
-def worst_freshness(values: Sequence[str]) -> Freshness:
-    """The least fresh of `values` (realtime < cached < unavailable); none is unavailable."""
-    if not values:
-        return "unavailable"
-    worst = max(values, key=lambda v: FRESHNESS_ORDER.get(v, 2))
-    return worst if worst in ("realtime", "cached") else "unavailable"  # type: ignore[return-value]
-
+from sources.models import Freshness, Frozen, Station, TrainOffer
 
 SourceStatus = Literal["ok", "error", "timeout", "rate_limited", "circuit_open", "overloaded"]
 

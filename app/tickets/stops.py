@@ -32,11 +32,11 @@ from app.redis_health import REDIS_ERRORS, RedisHealth
 from app.tickets import messages
 from app.tickets.fanout import first_answer
 from app.tickets.guard import GuardedSource
-from app.tickets.model import Freshness, SourceReport
+from app.tickets.model import SourceReport
 from sources.base import Clock, shanghai_now
 from sources.capabilities import StopCall, StopList, StopListSource
 from sources.errors import NotFoundAtSource
-from sources.models import Frozen
+from sources.models import Freshness, Frozen
 
 FRESH_FOR_S = 6 * 3600.0
 STALE_FOR_S = 48 * 3600.0

@@ -24,10 +24,10 @@ from app.metrics import Metrics
 from app.tickets import messages
 from app.tickets.fanout import first_answer
 from app.tickets.guard import GuardedSource
-from app.tickets.model import Freshness, QueryEcho, SourceReport
+from app.tickets.model import QueryEcho, SourceReport
 from sources.base import Clock, shanghai_now
 from sources.capabilities import TransferOffer, TransferSource
-from sources.models import Frozen, Station, TicketQuery
+from sources.models import Freshness, Frozen, Station, TicketQuery
 
 FRESH_FOR_S = 30.0
 STALE_FOR_S = 300.0

@@ -10,8 +10,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.routers.tickets import PrecheckRequest
-from app.tickets.model import Freshness
-from sources.models import TRAIN_TYPES, SeatClass, SeatStatus
+from sources.models import TRAIN_TYPES, Freshness, SeatClass, SeatStatus
 
 _PLACE = "城市、站名、拼音或电报码，如 北京、上海虹桥、shanghai、AOH"
 _CLOCK = r"^([01]\d|2[0-3]):[0-5]\d$"

@@ -5,10 +5,10 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 
-from app.tickets.model import Freshness, TicketResult, worst_freshness
+from app.tickets.model import TicketResult
 from app.tools.model import ItineraryView, LegView, OfferView, SeatView, TransferView
 from rules import Itinerary
-from sources.models import SHANGHAI, SeatClass, TrainOffer
+from sources.models import SHANGHAI, Freshness, SeatClass, TrainOffer, worst_freshness
 
 
 def clock_text(moment: dt.datetime | None) -> str | None:

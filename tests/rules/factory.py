@@ -5,8 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 
-from rules.model import Freshness, LegKey, LegOffers, TripRequest
-from sources.models import SHANGHAI, Seat, SeatClass, SeatStatus, Station, TrainOffer
+from rules.model import LegKey, LegOffers, TripRequest
+from sources.models import SHANGHAI, Freshness, Seat, SeatClass, SeatStatus, Station, TrainOffer
 
 BEIJING = Station(telecode="BJP", name="北京", city="北京")
 BEIJING_SOUTH = Station(telecode="VNP", name="北京南", city="北京")

@@ -9,11 +9,11 @@ from app.agent.fetch import transfer_leg_results, unpriced_legs, with_transfer_h
 from app.intent.model import TravelIntent
 from app.intent.parser import IntentParser
 from app.metrics import Metrics
-from app.tickets.model import Freshness, QueryEcho, SourceReport, TicketResult
+from app.tickets.model import QueryEcho, SourceReport, TicketResult
 from app.tickets.transfers import TransferResult
 from rules import LegKey
 from sources.capabilities import TransferOffer
-from sources.models import SeatClass, Station, TicketQuery, TrainOffer
+from sources.models import Freshness, SeatClass, Station, TicketQuery, TrainOffer
 from sources.stations import curated_directory
 from tests.app.agent.harness import NOW, FakeTickets
 from tests.rules.factory import BEIJING_SOUTH, HONGQIAO, NANJING_SOUTH, offer, seat
