@@ -35,8 +35,8 @@ from rules.options import Funnel, Ride, build_rides
 from rules.ranking import Route, breakdown, make_route, new_route
 from rules.timeline import build_days, hotel_nights, sleeper_nights, stays_of, transfers_of
 from rules.transfers import connect, connect_twice
-from rules.validate import OfferIndex, normalise_train_number, validate
-from sources.models import TrainOffer
+from rules.validate import OfferIndex, validate
+from sources.models import TrainOffer, normalise_train_number
 
 ENGINE_MAX_TRANSFERS = 2
 """Transfers the engine can plan per segment: `transfer_legs` fetches one hub at a time."""

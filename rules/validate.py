@@ -4,7 +4,6 @@ the fetched offers, priced and timed as they say, with feasible connections and 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 
 from rules.config import DEFAULT_RULES, RuleConfig, can_change
@@ -22,26 +21,10 @@ from rules.model import (
     Leg,
     Violation,
 )
-from sources.models import SHANGHAI, SeatStatus, TrainOffer
+from sources.models import SHANGHAI, SeatStatus, TrainOffer, normalise_train_number
 
 PRICE_TOLERANCE = 0.005
 """Yuan: prices are compared after rounding to fen."""
-
-
-TRAIN_NUMBER_LIKE = r"[GDCZTKgdcztk]\d{1,6}"
-"""A token a traveller means as a train number (G1, g7, G99999): a type letter and digits."""
-
-_PASSENGER_TRAIN_NUMBER = re.compile(r"^[GDCZTK][1-9]\d{0,3}$")
-
-
-def is_train_number(number: str) -> bool:
-    """True when a lettered token can be a passenger train number (G1..G9999; not G0, G99999)."""
-    return bool(_PASSENGER_TRAIN_NUMBER.match(normalise_train_number(number)))
-
-
-def normalise_train_number(number: str) -> str:
-    """`g1 ` → `G1`: how travellers and models type train numbers."""
-    return number.strip().upper()
 
 
 def check_train_numbers(numbers: Iterable[str], offers: Iterable[TrainOffer]) -> list[Violation]:

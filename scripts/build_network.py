@@ -9,8 +9,8 @@ and `sources/data/STATIONS.md` (every renamed and dropped station). Every choice
 
 1. **Trains.** Each number of a pattern's `forward` list runs the pattern's stations in order,
    each of `backward` runs them reversed (distances and running minutes per hop reversed with
-   them). Numbers whose letter prefix the ticket model refuses (`P`) are dropped; so is a
-   train left with fewer than two known stations.
+   them). Numbers that are not passenger train numbers (`sources.models.TRAIN_NUMBER`; a `P`
+   prefix) are dropped; so is a train left with fewer than two known stations.
 2. **Stations.** A pattern's station name is looked up in the official list by name. A name
    absent there is mapped through `RENAMED` (stations renamed since 2019, each checked against
    the stops around it), else dropped; a dropped stop leaves the train, and the hops on
@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scripts import SHARED_DATA, SOURCES_DATA
-from sources.models import SeatClass
+from sources.models import SeatClass, is_train_number
 from sources.sandbox.seeding import stable_unit
 from sources.stations import OfficialRecord, parse_official_records
 
@@ -77,7 +77,6 @@ RENAMED: dict[str, str] = {
 
 EMU_TYPES = frozenset({"高速动车组", "普通动车组", "城际动车组"})
 EXPRESS_TYPES = frozenset({"直达特快", "特快", "快速"})
-ALLOWED_PREFIX = frozenset("GDCZTKLYS0123456789")
 HIGH_SPEED_KMH = 180
 OVERNIGHT_RUN_MIN = 8 * 60
 EMU_SLEEPER_RUN_MIN = 7 * 60
@@ -141,7 +140,7 @@ def build(
             names, km, minutes = _run(pattern, reverse=direction == "backward")
             for number in numbers:
                 codes = tuple(number.split("_"))
-                if any(code[0] not in ALLOWED_PREFIX for code in codes):
+                if not all(is_train_number(code) for code in codes):
                     skipped.append(number)
                     continue
                 kept: list[tuple[str, int, int]] = []

@@ -8,6 +8,7 @@ Asia/Shanghai, and an overnight arrival carries the next day's date.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Sequence
 from enum import StrEnum
 from typing import Literal
@@ -32,7 +33,32 @@ def worst_freshness(values: Sequence[str]) -> Freshness:
 
 
 TRAIN_TYPES: tuple[str, ...] = ("G", "D", "C", "Z", "T", "K")
-TRAIN_NUMBER_PATTERN = r"^[GDCZTKLYS]?\d{1,5}$"
+"""The train types a query or a traveller may filter by (a train number's first letter)."""
+
+# -- train numbers: one grammar, every use derived from it ------------------------------------
+TRAIN_LETTERS = "GDCZTKLYS"
+"""The letters a passenger train number starts with: G/D/C (EMUs), Z/T/K (conventional
+expresses), L/Y/S (temporary, tourist, suburban); an ordinary train's number has none."""
+TRAIN_NUMBER = rf"[{TRAIN_LETTERS}]?[1-9]\d{{0,3}}"
+"""A passenger train number: an optional letter, then 1-4 digits without a leading zero
+(G1 … G9999, K1075, 6001); G0 and G99999 are not train numbers."""
+TRAIN_NUMBER_PATTERN = rf"^{TRAIN_NUMBER}$"
+TRAIN_NUMBER_INPUT_PATTERN = rf"^[{TRAIN_LETTERS}{TRAIN_LETTERS.lower()}]?[1-9]\d{{0,3}}$"
+"""`TRAIN_NUMBER` as a caller may type it (g5): the JSON Schema of the inputs that take one."""
+TRAIN_NUMBER_LIKE = rf"[{TRAIN_LETTERS}]\d{{1,6}}"
+"""What a lettered train number looks like in free text (G1, G99999), matched without case:
+wider than `TRAIN_NUMBER` so that an invalid or invented one is caught and named, not missed."""
+_TRAIN_NUMBER = re.compile(TRAIN_NUMBER)
+
+
+def normalise_train_number(number: str) -> str:
+    """`g1 ` → `G1`: how travellers and models type train numbers."""
+    return number.strip().upper()
+
+
+def is_train_number(number: str) -> bool:
+    """True when `number` (in any case, spaces around) can be a passenger train number."""
+    return _TRAIN_NUMBER.fullmatch(normalise_train_number(number)) is not None
 
 
 class Frozen(BaseModel):

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from app.agent import texts
 from rules import Itinerary, Leg, TripRequest
 from rules.timeline import hub_night
-from sources.models import SHANGHAI
+from sources.models import SHANGHAI, TRAIN_NUMBER_LIKE
 
-TRAIN_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])([GDCZTKLYS]\d{1,5})(?!\d)", re.IGNORECASE)
+TRAIN_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])(" + TRAIN_NUMBER_LIKE + r")(?!\d)", re.IGNORECASE)
 """Lettered train numbers inside Chinese prose (no word boundaries between CJK and Latin)."""
 
 

@@ -27,13 +27,14 @@ from app.intent.model import (
 )
 from app.intent.numerals import NUMBER, to_int, to_number
 from app.intent.places import extract_route
-from rules.validate import TRAIN_NUMBER_LIKE, is_train_number
-from sources.models import SeatClass
+from sources.models import TRAIN_NUMBER_LIKE, SeatClass, is_train_number
 from sources.stations import StationDirectory
 
 MASK = "□"
 
-_TRAIN_NUMBER = re.compile(r"(?<![A-Za-z0-9])(" + TRAIN_NUMBER_LIKE + r")(?!\d)(?:次)?")
+_TRAIN_NUMBER = re.compile(
+    r"(?<![A-Za-z0-9])(" + TRAIN_NUMBER_LIKE + r")(?!\d)(?:次)?", re.IGNORECASE
+)
 _HOUR = r"[0-9一二两三四五六七八九十]{1,3}"
 _CLOCK_AT = re.compile(r"\s*" + "[0-9一二两三四五六七八九十]{1,3}" + r"\s*(?:点|:00|时)半?")
 _CLOCK = re.compile(

@@ -14,7 +14,7 @@ from app.errors import Conflict, InvalidInput, NoLiveAnswer, excerpt
 from app.queries import only_requested_stations, parse_seat_class, resolve_query
 from app.state import AppState
 from app.tickets.model import TicketResult
-from sources.models import SeatStatus
+from sources.models import TRAIN_NUMBER_INPUT_PATTERN, SeatStatus
 
 router = APIRouter(prefix="/v1", tags=["tickets"])
 
@@ -126,7 +126,7 @@ def _bool_param(params: QueryParams, name: str) -> bool:
 class PrecheckRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    train_number: str = Field(min_length=2, max_length=8, pattern=r"^[A-Za-z]?\d{1,5}$")
+    train_number: str = Field(max_length=8, pattern=TRAIN_NUMBER_INPUT_PATTERN)
     date: str = Field(description="YYYY-MM-DD")
     origin: str = Field(min_length=1, max_length=40)
     destination: str = Field(min_length=1, max_length=40)

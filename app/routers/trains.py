@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from fastapi import APIRouter, Query
 
 from app.deps import State
@@ -11,11 +9,10 @@ from app.errors import InvalidInput
 from app.queries import parse_date, resolve_place
 from app.tickets.stops import StopListResult
 from sources.capabilities import StopCall
-from sources.models import TRAIN_NUMBER_PATTERN
+from sources.models import is_train_number, normalise_train_number
 from sources.stations import StationDirectory
 
 router = APIRouter(prefix="/v1", tags=["trains"])
-_TRAIN_NUMBER = re.compile(TRAIN_NUMBER_PATTERN)
 
 
 @router.get(
@@ -31,8 +28,8 @@ async def get_stops(
     destination: str | None = Query(default=None, max_length=40, description="last stop"),
 ) -> StopListResult:
     """The stops of a train on a date, optionally only from `origin` to `destination`."""
-    number = train_number.strip().upper()
-    if not _TRAIN_NUMBER.match(number):
+    number = normalise_train_number(train_number)
+    if not is_train_number(number):
         raise InvalidInput("train_number", f"train_number: {train_number!r} is not a train number")
     day = parse_date("date", date, state.runtime.today())
     result = await state.stop_lists.stops(number, day)

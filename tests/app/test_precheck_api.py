@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from tests.app.apps import running, sample
+import pytest
+
+from tests.app.apps import running, sample, upstream_requests
 from tests.clocks import FakeTime
 
 DAY = "2026-12-04"
@@ -50,9 +52,19 @@ async def test_a_bookable_train_is_confirmed_live() -> None:
 
 async def test_an_invented_train_number_is_409_not_found_and_counted() -> None:
     async with running() as (client, state):
-        r = await client.post("/v1/bookings/precheck", json=check("G99999"))
+        r = await client.post("/v1/bookings/precheck", json=check("G9999"))
         assert r.status_code == 409 and r.json()["reason"] == "not_found"
         assert sample(state, "railtrip_invented_train_rejections_total", origin="user") == 1
+
+
+@pytest.mark.parametrize("number", ["G99999", "G0", "X123", "G012"])
+async def test_what_cannot_be_a_train_number_is_a_422_naming_it_before_any_query(
+    number: str,
+) -> None:
+    async with running() as (client, state):
+        r = await client.post("/v1/bookings/precheck", json=check(number))
+        assert r.status_code == 422 and r.json()["field"] == "train_number"
+        assert upstream_requests(state, "sandbox-12306") == 0
 
 
 async def test_a_changed_price_is_409_with_the_new_price() -> None:
@@ -103,7 +115,7 @@ async def test_a_train_missing_while_a_source_did_not_answer_is_503_not_409() ->
     async with running() as (client, state):
         down = await client.post("/sandbox/juhe/faults", json={"error_rate": 1.0})
         assert down.status_code == 200
-        r = await client.post("/v1/bookings/precheck", json=check("G99999"))
+        r = await client.post("/v1/bookings/precheck", json=check("G9999"))
         assert r.status_code == 503, r.text
         body = r.json()
         assert body["code"] == "no_live_answer"
