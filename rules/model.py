@@ -13,6 +13,7 @@ from typing import Literal
 
 from pydantic import AwareDatetime, Field, model_validator
 
+from rules.limits import MAX_PARTY
 from sources.models import Freshness, Frozen, SeatClass, Station, TrainOffer
 
 # -- inputs ------------------------------------------------------------------------------------
@@ -60,7 +61,7 @@ class TripRequest(Frozen):
     nights: int | None = Field(default=None, ge=0)
     return_trip: bool = True
     via: tuple[ViaStop, ...] = ()
-    passengers: int = Field(default=1, ge=1, le=9)
+    passengers: int = Field(default=1, ge=1, le=MAX_PARTY)
     budget: float | None = Field(default=None, ge=0)
     depart_window: tuple[dt.time, dt.time] | None = None
     arrive_window: tuple[dt.time, dt.time] | None = None

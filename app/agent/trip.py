@@ -8,16 +8,11 @@ from app.agent import texts
 from app.intent.model import TimeWindow, TravelIntent
 from rules import TripRequest, ViaStop
 from rules.config import in_city_proper
+from rules.limits import MAX_PARTY, MAX_VIA_STOPS
 from rules.options import expected_arrival
 from rules.relax import stated
 from sources.sale_window import SALE_DATES, last_sale_day
 from sources.stations import StationDirectory, UnknownStationError
-
-MAX_PARTY = 9
-"""12306 sells at most nine tickets per order; the engine plans for that many."""
-
-MAX_VIA_STOPS = 8
-"""The upstream budget of one plan: each stop costs ticket queries, so more are not planned."""
 
 DEFAULT_VIA_NIGHTS = 1
 """A stop named without a length of stay ("再加一站杭州") is one night."""

@@ -36,6 +36,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validator
 
+from rules.limits import MAX_STATED_PARTY, MAX_TRIP_DAYS
 from sources.models import SEAT_BY_LABEL, SHANGHAI, SeatClass
 
 IntentKind = Literal["plan_trip", "query_tickets", "out_of_scope"]
@@ -117,7 +118,7 @@ class ViaStop(Lenient):
     """An intermediate stop of a multi-city trip."""
 
     city: str
-    nights: int | None = Field(default=None, ge=0, le=60)
+    nights: int | None = Field(default=None, ge=0, le=MAX_TRIP_DAYS)
     through: bool = Field(
         default=False,
         description="true when the traveller only passes through (经/途经济南): no night there",
@@ -134,12 +135,12 @@ class TravelIntent(Lenient):
     via: list[ViaStop] = Field(default_factory=list)
     date_start: dt.date | None = None
     date_end: dt.date | None = None
-    days: int | None = Field(default=None, ge=1, le=60)
-    nights: int | None = Field(default=None, ge=0, le=60)
+    days: int | None = Field(default=None, ge=1, le=MAX_TRIP_DAYS)
+    nights: int | None = Field(default=None, ge=0, le=MAX_TRIP_DAYS)
     return_trip: bool | None = None
     budget: float | None = Field(default=None, ge=0)
     budget_per_person: float | None = Field(default=None, ge=0)
-    passengers: int = Field(default=1, ge=1, le=20)
+    passengers: int = Field(default=1, ge=1, le=MAX_STATED_PARTY)
     preferences: list[str] = Field(default_factory=list)
     train_types: list[TrainType] = Field(default_factory=list)
     seat_class: SeatClass | None = None
@@ -281,9 +282,6 @@ def missing_fields(intent: TravelIntent) -> list[RequiredField]:
     if intent.kind == "out_of_scope":
         return []
     return [name for name in REQUIRED_FIELDS if getattr(intent, name) is None]
-
-
-MAX_TRIP_DAYS = 60  # the bound of `days` below; a derived value must respect it too
 
 
 def with_derived_dates(intent: TravelIntent) -> TravelIntent:

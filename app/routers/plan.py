@@ -21,6 +21,7 @@ from app.intent.model import TravelIntent
 from app.queries import accepted_today
 from app.sessions import SESSION_ID_PATTERN, SessionLost, SessionUnavailable
 from app.state import AppState
+from rules.limits import MAX_TRIP_DAYS, MAX_VIA_STOPS
 
 router = APIRouter(prefix="/v1", tags=["plan"])
 
@@ -38,10 +39,6 @@ def _not_blank(value: str | None) -> str | None:
     if value is not None and not value.strip():
         raise ValueError("text must not be blank")
     return value
-
-
-MAX_TRIP_DAYS = 60
-"""The longest trip an intent may describe (`TravelIntent.days` allows no more)."""
 
 
 class PlanIn(BaseModel):
@@ -77,10 +74,6 @@ class ChatIn(BaseModel):
 
     _today = field_validator("today", mode="before")(_iso_date)
     _text = field_validator("text")(_not_blank)
-
-
-MAX_VIA_STOPS = 8
-"""Via stops a structured intent may list."""
 
 
 def _check_intent(state: State, intent: TravelIntent) -> None:

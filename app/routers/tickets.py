@@ -14,6 +14,7 @@ from app.errors import Conflict, InvalidInput, NoLiveAnswer, excerpt
 from app.queries import only_requested_stations, parse_seat_class, resolve_query
 from app.state import AppState
 from app.tickets.model import TicketResult
+from rules.limits import MAX_PARTY
 from sources.models import TRAIN_NUMBER_INPUT_PATTERN, SeatStatus
 
 router = APIRouter(prefix="/v1", tags=["tickets"])
@@ -132,7 +133,7 @@ class PrecheckRequest(BaseModel):
     destination: str = Field(min_length=1, max_length=40)
     seat_class: str
     expected_price: float | None = Field(default=None, ge=0, le=100000)
-    passengers: int = Field(default=1, ge=1, le=9)
+    passengers: int = Field(default=1, ge=1, le=MAX_PARTY)
 
 
 @router.post(

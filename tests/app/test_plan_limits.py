@@ -9,8 +9,9 @@ import pytest
 
 from app.agent import texts as agent_texts
 from app.agent.machine import MAX_LEG_QUERIES
-from app.agent.trip import MAX_VIA_STOPS, trip_request
+from app.agent.trip import trip_request
 from app.intent.model import TravelIntent, ViaStop
+from rules.limits import MAX_VIA_STOPS
 from sources.stations import curated_directory
 from tests.app.apps import running, sample, upstream_requests
 from tests.clocks import FakeTime
