@@ -11,7 +11,7 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Literal
+from typing import Literal, get_args
 from zoneinfo import ZoneInfo
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
@@ -32,8 +32,9 @@ def worst_freshness(values: Sequence[str]) -> Freshness:
     return worst if worst in ("realtime", "cached") else "unavailable"  # type: ignore[return-value]
 
 
-TRAIN_TYPES: tuple[str, ...] = ("G", "D", "C", "Z", "T", "K")
+TrainType = Literal["G", "D", "C", "Z", "T", "K"]
 """The train types a query or a traveller may filter by (a train number's first letter)."""
+TRAIN_TYPES: tuple[TrainType, ...] = get_args(TrainType)
 
 # -- train numbers: one grammar, every use derived from it ------------------------------------
 TRAIN_LETTERS = "GDCZTKLYS"

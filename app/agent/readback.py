@@ -16,7 +16,7 @@ from app.agent import texts
 from app.intent.model import TimeWindow, TravelIntent
 from rules import Itinerary, Leg, TripRequest
 from rules.relax import relaxed_between
-from sources.models import SHANGHAI, SeatClass
+from sources.models import SHANGHAI, TRAIN_TYPES, SeatClass
 
 ORDER_LABELS = {
     "earliest": "最早一班",
@@ -50,7 +50,7 @@ def _seats(classes: Sequence[SeatClass]) -> str:
 
 
 def _types(types: Sequence[str]) -> str:
-    return "、".join(TYPE_LABELS.get(t, t) for t in sorted(types, key="GDCZTK".index))
+    return "、".join(TYPE_LABELS.get(t, t) for t in sorted(types, key=TRAIN_TYPES.index))
 
 
 def understood(intent: TravelIntent | None) -> str:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from app.intent.model import SLEEPER_SET, TRAIN_TYPE_ORDER, OrderPreference, ScopeTopic
-from sources.models import SeatClass
+from app.intent.model import SLEEPER_SET, OrderPreference, ScopeTopic
+from sources.models import TRAIN_TYPES, SeatClass
 
 MASK = "□"
 
@@ -51,7 +51,7 @@ _CLAUSE_BREAK = ("要", "只", "但", "可以", "都行", "就行", "坐", "买"
 
 # Phrase → train types, longest first. A category word names several types at once.
 TRAIN_TYPE_WORDS: list[tuple[str, tuple[str, ...]]] = [
-    *((f"{t.lower()}字头", (t,)) for t in TRAIN_TYPE_ORDER),
+    *((f"{t.lower()}字头", (t,)) for t in TRAIN_TYPES),
     ("高铁动车", ("G", "D")),
     ("动车高铁", ("G", "D")),
     ("绿皮车", ("Z", "T", "K")),
@@ -214,7 +214,7 @@ def read_constraints(lower: str) -> Constraints:
         rest = _mask(rest, post.start(), post.end())
     result = Constraints(
         exclude_seat_classes=[c for c in SeatClass if c in seats],
-        exclude_train_types=[t for t in TRAIN_TYPE_ORDER if t in types],
+        exclude_train_types=[t for t in TRAIN_TYPES if t in types],
         rest=rest,
     )
     if any(w in rest for w in _SLEEPER_CATEGORY) and not any(w in rest for w in _SPECIFIC_SLEEPERS):

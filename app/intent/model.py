@@ -31,30 +31,25 @@ Representation rules (shared by the offline parser, the LLM prompt and the merge
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validator
 
 from rules.limits import MAX_STATED_PARTY, MAX_TRIP_DAYS
-from sources.models import SEAT_BY_LABEL, SHANGHAI, SeatClass
+from sources.models import SEAT_BY_LABEL, SHANGHAI, TRAIN_TYPES, SeatClass, TrainType
 
 IntentKind = Literal["plan_trip", "query_tickets", "out_of_scope"]
 OrderPreference = Literal["earliest", "latest", "cheapest", "fastest"]
 ScopeTopic = Literal["refund", "change", "hotel", "weather", "other"]
 IntentAction = Literal["create", "update", "append"]
-TrainType = Literal["G", "D", "C", "Z", "T", "K"]
 RequiredField = Literal["origin", "destination", "date_start"]
 
-TRAIN_TYPE_ORDER: tuple[TrainType, ...] = ("G", "D", "C", "Z", "T", "K")
 SEAT_CLASS_ORDER: tuple[SeatClass, ...] = tuple(SeatClass)
-SLEEPER_SET: tuple[SeatClass, ...] = (
-    SeatClass.PREMIUM_SLEEPER,
-    SeatClass.SOFT_SLEEPER,
-    SeatClass.EMU_SLEEPER,
-    SeatClass.HARD_SLEEPER,
-)
+SLEEPER_SET: tuple[SeatClass, ...] = tuple(c for c in SeatClass if c.is_sleeper)
 """The sleeper classes as one category (要卧铺 / 不要卧铺), in SeatClass order."""
+_SLEEPERS = json.dumps([c.value for c in SLEEPER_SET])  # as the field descriptions list them
 SCOPE_TOPICS: tuple[ScopeTopic, ...] = ("refund", "change", "hotel", "weather", "other")
 REQUIRED_FIELDS: tuple[RequiredField, ...] = ("origin", "destination", "date_start")
 # Canonical preference tags; anything else a model invents is dropped in post-validation.
@@ -149,8 +144,7 @@ class TravelIntent(Lenient):
     train_numbers: list[str] = Field(default_factory=list)
     exclude_seat_classes: list[SeatClass] = Field(
         default_factory=list,
-        description='seat classes ruled out (不要无座 → ["no_seat"]; 不要卧铺 → '
-        '["premium_sleeper", "soft_sleeper", "emu_sleeper", "hard_sleeper"]; '
+        description=f'seat classes ruled out (不要无座 → ["no_seat"]; 不要卧铺 → {_SLEEPERS}; '
         '不坐硬座 → ["hard_seat"])',
     )
     exclude_train_types: list[TrainType] = Field(
@@ -160,9 +154,9 @@ class TravelIntent(Lenient):
     )
     seat_classes: list[SeatClass] = Field(
         default_factory=list,
-        description="a category of acceptable classes: 要卧铺/卧铺 → the four sleeper classes "
-        '["premium_sleeper", "soft_sleeper", "emu_sleeper", "hard_sleeper"]; a single named '
-        "class (硬卧, 二等座) goes to seat_class and leaves this empty",
+        description="a category of acceptable classes: 要卧铺/卧铺 → the sleeper classes "
+        f"{_SLEEPERS}; a single named class (硬卧, 二等座) goes to seat_class and leaves this "
+        "empty",
     )
     return_window: TimeWindow | None = Field(
         default=None,
@@ -186,9 +180,8 @@ class TravelIntent(Lenient):
     )
     out_of_scope_topics: list[ScopeTopic] = Field(
         default_factory=list,
-        description='what the message also asks that is not train travel, from ["refund", '
-        '"change", "hotel", "weather", "other"]; a message that also asks for tickets keeps '
-        "its kind",
+        description="what the message also asks that is not train travel, from "
+        f"{json.dumps(list(SCOPE_TOPICS))}; a message that also asks for tickets keeps its kind",
     )
     action: IntentAction = "create"
     confidence: float = Field(default=0.5, ge=0, le=1)
@@ -259,7 +252,7 @@ class TravelIntent(Lenient):
     @field_validator("exclude_train_types")
     @classmethod
     def _types_in_order(cls, value: list[TrainType]) -> list[TrainType]:
-        return [t for t in TRAIN_TYPE_ORDER if t in set(value)]
+        return [t for t in TRAIN_TYPES if t in set(value)]
 
     @field_validator("train_numbers", "invalid_train_numbers")
     @classmethod

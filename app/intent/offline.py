@@ -19,7 +19,6 @@ from app.intent.dates import extract_dates
 from app.intent.model import (
     END_OF_DAY,
     TIME_WINDOWS,
-    TRAIN_TYPE_ORDER,
     TimeWindow,
     TravelIntent,
     missing_fields,
@@ -27,7 +26,7 @@ from app.intent.model import (
 )
 from app.intent.numerals import NUMBER, to_int, to_number
 from app.intent.places import extract_route
-from sources.models import TRAIN_NUMBER_LIKE, SeatClass, is_train_number
+from sources.models import TRAIN_NUMBER_LIKE, TRAIN_TYPES, SeatClass, is_train_number
 from sources.stations import StationDirectory
 
 MASK = "□"
@@ -464,7 +463,7 @@ def _train_types(lower: str, rest: str) -> list[str]:
         if phrase in source:
             wanted.update(types)
             rest = rest.replace(phrase, MASK)
-    return [t for t in TRAIN_TYPE_ORDER if t in wanted]
+    return [t for t in TRAIN_TYPES if t in wanted]
 
 
 def _seat_class(rest: str) -> SeatClass | None:

@@ -10,7 +10,8 @@ import datetime as dt
 import json
 from typing import Any
 
-from app.intent.model import TRAVEL_SLOTS, TravelIntent
+from app.intent.model import PREFERENCE_TAGS, TIME_WINDOWS, TRAVEL_SLOTS, TravelIntent
+from sources.models import TRAIN_TYPES, SeatClass
 
 FIELD_ORDER = ("kind", *TRAVEL_SLOTS, "action")
 
@@ -40,14 +41,12 @@ holidays are their next occurrence (元旦 1-01, 五一 5-01, 国庆 10-01, 春�
 budget_per_person when the text says 人均, 每人, 一人800, 每人预算 (and then budget = per \
 person × passengers); 一共/总共 3000 is budget only.
 - passengers: integer, default 1 (一家三口 → 3; 我和老婆带一个孩子 → 3; 两张二等座 → 2).
-- preferences: tags from ["舒适", "便宜", "快", "直达", "卧铺"] only.
-- train_types: from ["G", "D", "C", "Z", "T", "K"]; 高铁 → ["G"], 动车 → ["D"], \
+- preferences: tags from {preference_tags} only.
+- train_types: from {train_types}; 高铁 → ["G"], 动车 → ["D"], \
 不要绿皮 → ["G", "D", "C"].
-- seat_class: one of "business", "premium", "first", "second", "premium_sleeper", \
-"soft_sleeper", "emu_sleeper", "hard_sleeper", "soft_seat", "hard_seat", "no_seat", or null.
+- seat_class: one of {seat_classes}, or null.
 - depart_window, arrive_window: {{"start": "HH:MM", "end": "HH:MM", "label": "..."}} or \
-null; 早上 06:00-09:00, 上午 06:00-12:00, 中午 11:00-14:00, 下午 12:00-18:00, \
-晚上 18:00-23:59, 凌晨 00:00-06:00.
+null; {time_windows}.
 - train_numbers: train numbers the traveller names ("G1"); never add any yourself.
 {generated}
 - action: "update" when the message changes an earlier request (换成, 改成), "append" when \
@@ -56,6 +55,15 @@ it adds a stop (再加一站, 顺便去), else "create".
 null means unknown: never guess a value the text does not give. Use null, not "" or 0."""
 
 _EXAMPLE_TODAY = dt.date(2026, 11, 30)
+
+ENUMERATIONS = {
+    "preference_tags": json.dumps(list(PREFERENCE_TAGS), ensure_ascii=False),
+    "train_types": json.dumps(list(TRAIN_TYPES)),
+    "seat_classes": ", ".join(f'"{seat.value}"' for seat in SeatClass),
+    "time_windows": ", ".join(f"{label} {window.span()}" for label, window in TIME_WINDOWS.items()),
+}
+"""The value lists the prompt states, from the enums and tables the reply is validated against,
+so a class added to `SeatClass` (premium_first) is offered to the model at once."""
 
 
 def generated_field_lines() -> str:
@@ -158,6 +166,7 @@ def system_prompt(today: dt.date) -> str:
         today=today.isoformat(),
         weekday=_WEEKDAY_NAMES[today.weekday()],
         generated=generated_field_lines(),
+        **ENUMERATIONS,
     )
 
 
