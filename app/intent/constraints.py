@@ -10,6 +10,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from app.intent.lexicon import (
+    SEAT_PHRASES,
+    SLEEPER_CATEGORY_PHRASES,
+    SLEEPER_CLASS_PHRASES,
+    TRAIN_TYPE_PHRASES,
+)
 from app.intent.model import SLEEPER_SET, OrderPreference, ScopeTopic
 from sources.models import TRAIN_TYPES, SeatClass
 
@@ -48,50 +54,6 @@ _NEGATION = re.compile("|".join(re.escape(c) for c in NEGATION_CUES), re.IGNOREC
 # How far after a negation cue its objects may sit ("不要无座和硬座"), stopping at a clause end.
 _SCOPE = re.compile(r"[^，,。.;；!！?？]{0,10}")
 _CLAUSE_BREAK = ("要", "只", "但", "可以", "都行", "就行", "坐", "买")
-
-# Phrase → train types, longest first. A category word names several types at once.
-TRAIN_TYPE_WORDS: list[tuple[str, tuple[str, ...]]] = [
-    *((f"{t.lower()}字头", (t,)) for t in TRAIN_TYPES),
-    ("高铁动车", ("G", "D")),
-    ("动车高铁", ("G", "D")),
-    ("绿皮车", ("Z", "T", "K")),
-    ("绿皮", ("Z", "T", "K")),
-    ("普速", ("Z", "T", "K")),
-    ("慢车", ("Z", "T", "K")),
-    ("高铁", ("G",)),
-    ("动车", ("D",)),
-    ("城际", ("C",)),
-    ("普快", ("K",)),
-    ("特快", ("T",)),
-    ("直特", ("Z",)),
-    ("快速", ("K",)),
-    ("high-speed", ("G",)),
-    ("high speed", ("G",)),
-    ("slow train", ("Z", "T", "K")),
-]
-
-SEAT_WORDS: list[tuple[str, tuple[SeatClass, ...]]] = [
-    ("高级软卧", (SeatClass.PREMIUM_SLEEPER,)),
-    ("商务座", (SeatClass.BUSINESS,)),
-    ("特等座", (SeatClass.PREMIUM,)),
-    ("一等座", (SeatClass.FIRST,)),
-    ("二等座", (SeatClass.SECOND,)),
-    ("动卧", (SeatClass.EMU_SLEEPER,)),
-    ("软卧", (SeatClass.SOFT_SLEEPER,)),
-    ("硬卧", (SeatClass.HARD_SLEEPER,)),
-    ("卧铺", SLEEPER_SET),
-    ("软座", (SeatClass.SOFT_SEAT,)),
-    ("硬座", (SeatClass.HARD_SEAT,)),
-    ("无座", (SeatClass.NO_SEAT,)),
-    ("站票", (SeatClass.NO_SEAT,)),
-    ("站着", (SeatClass.NO_SEAT,)),
-    ("sleeper", SLEEPER_SET),
-    ("standing", (SeatClass.NO_SEAT,)),
-]
-
-# A sleeper category the traveller wants (要卧铺, 坐卧铺, 卧铺): any berth will do.
-_SLEEPER_CATEGORY = ("卧铺", "sleeper")
-_SPECIFIC_SLEEPERS = ("高级软卧", "软卧", "硬卧", "动卧")
 
 ORDER_PHRASES: list[tuple[str, OrderPreference]] = [
     ("最早一班", "earliest"),
@@ -162,7 +124,7 @@ class Constraints:
 
 
 _ALL_WORDS = sorted(
-    [p for p, _ in SEAT_WORDS] + [p for p, _ in TRAIN_TYPE_WORDS], key=len, reverse=True
+    [p for p, _ in SEAT_PHRASES] + [p for p, _ in TRAIN_TYPE_PHRASES], key=len, reverse=True
 )
 _WORD = "(?:" + "|".join(re.escape(w) for w in _ALL_WORDS) + ")"
 # Negation after its objects: 无座不要, 高铁动车都不坐, 硬座和无座都不要, 绿皮车就算了.
@@ -190,7 +152,7 @@ def read_constraints(lower: str) -> Constraints:
             if at > 0:
                 segment = segment[:at]
         found = False
-        for words, into in ((SEAT_WORDS, seats), (TRAIN_TYPE_WORDS, types)):
+        for words, into in ((SEAT_PHRASES, seats), (TRAIN_TYPE_PHRASES, types)):
             for phrase, values in words:
                 at = segment.find(phrase)
                 while at >= 0:
@@ -204,7 +166,7 @@ def read_constraints(lower: str) -> Constraints:
             rest = _mask(rest, cue.start(), cue.end())
     for post in _POST_NEGATION.finditer(rest):
         span = post.group()
-        for words, into in ((SEAT_WORDS, seats), (TRAIN_TYPE_WORDS, types)):
+        for words, into in ((SEAT_PHRASES, seats), (TRAIN_TYPE_PHRASES, types)):
             for phrase, values in words:
                 at = span.find(phrase)
                 while at >= 0:
@@ -217,7 +179,9 @@ def read_constraints(lower: str) -> Constraints:
         exclude_train_types=[t for t in TRAIN_TYPES if t in types],
         rest=rest,
     )
-    if any(w in rest for w in _SLEEPER_CATEGORY) and not any(w in rest for w in _SPECIFIC_SLEEPERS):
+    if any(w in rest for w in SLEEPER_CATEGORY_PHRASES) and not any(
+        w in rest for w in SLEEPER_CLASS_PHRASES
+    ):
         result.seat_classes = list(SLEEPER_SET)
     result.order = _order(rest)
     return result

@@ -6,58 +6,79 @@ first so 高级软卧 is not read as 软卧 and 不要绿皮 is not read as 绿�
 
 from __future__ import annotations
 
-from sources.models import SeatClass
+from app.intent.model import SLEEPER_SET
+from sources.models import TRAIN_TYPES, SeatClass, TrainType
 
-# Phrase → train types it asks for. Negations first: they must win over the bare word.
-TRAIN_TYPE_PHRASES: list[tuple[str, tuple[str, ...]]] = [
-    ("不要绿皮", ("G", "D", "C")),
-    ("不坐绿皮", ("G", "D", "C")),
-    ("别坐绿皮", ("G", "D", "C")),
-    ("不要普速", ("G", "D", "C")),
-    ("不坐普速", ("G", "D", "C")),
-    ("no slow train", ("G", "D", "C")),
-    ("g字头", ("G",)),
-    ("d字头", ("D",)),
-    ("c字头", ("C",)),
-    ("z字头", ("Z",)),
-    ("t字头", ("T",)),
-    ("k字头", ("K",)),
-    ("高铁", ("G",)),
-    ("high-speed", ("G",)),
-    ("high speed", ("G",)),
-    ("bullet train", ("G",)),
-    ("动车", ("D",)),
-    ("城际", ("C",)),
+# -- seat classes and train types: one table each, read for wishes and for refusals ----------
+# Longer phrases come before the shorter ones inside them (高级软卧 before 软卧, 一等座 before
+# 一等, soft sleeper before sleeper); readers take them in this order and mask what they read.
+
+SEAT_PHRASES: list[tuple[str, tuple[SeatClass, ...]]] = [
+    ("高级软卧", (SeatClass.PREMIUM_SLEEPER,)),
+    ("商务座", (SeatClass.BUSINESS,)),
+    ("商务舱", (SeatClass.BUSINESS,)),
+    ("特等座", (SeatClass.PREMIUM,)),
+    ("一等座", (SeatClass.FIRST,)),
+    ("二等座", (SeatClass.SECOND,)),
+    ("一等", (SeatClass.FIRST,)),
+    ("二等", (SeatClass.SECOND,)),
+    ("动卧", (SeatClass.EMU_SLEEPER,)),
+    ("软卧", (SeatClass.SOFT_SLEEPER,)),
+    ("硬卧", (SeatClass.HARD_SLEEPER,)),
+    ("卧铺", SLEEPER_SET),
+    ("软座", (SeatClass.SOFT_SEAT,)),
+    ("硬座", (SeatClass.HARD_SEAT,)),
+    ("无座", (SeatClass.NO_SEAT,)),
+    ("站票", (SeatClass.NO_SEAT,)),
+    ("站着", (SeatClass.NO_SEAT,)),
+    ("business class", (SeatClass.BUSINESS,)),
+    ("first class", (SeatClass.FIRST,)),
+    ("second class", (SeatClass.SECOND,)),
+    ("soft sleeper", (SeatClass.SOFT_SLEEPER,)),
+    ("hard sleeper", (SeatClass.HARD_SLEEPER,)),
+    ("hard seat", (SeatClass.HARD_SEAT,)),
+    ("sleeper", SLEEPER_SET),
+    ("standing", (SeatClass.NO_SEAT,)),
+]
+"""Phrase → the seat classes it names: one class (二等座), or a category (卧铺: every sleeper)."""
+
+SLEEPER_CATEGORY_PHRASES = tuple(p for p, classes in SEAT_PHRASES if classes == SLEEPER_SET)
+"""卧铺, sleeper: any berth will do."""
+SLEEPER_CLASS_PHRASES = tuple(
+    p for p, classes in SEAT_PHRASES if len(classes) == 1 and classes[0].is_sleeper
+)
+"""软卧, 硬卧 …: one berth class named, which the category then does not widen."""
+
+TRAIN_TYPE_PHRASES: list[tuple[str, tuple[TrainType, ...]]] = [
+    *((f"{t.lower()}字头", (t,)) for t in TRAIN_TYPES),
+    ("高铁动车", ("G", "D")),
+    ("动车高铁", ("G", "D")),
+    ("绿皮车", ("Z", "T", "K")),
     ("绿皮", ("Z", "T", "K")),
     ("普速", ("Z", "T", "K")),
+    ("慢车", ("Z", "T", "K")),
+    ("高铁", ("G",)),
+    ("动车", ("D",)),
+    ("城际", ("C",)),
     ("普快", ("K",)),
     ("特快", ("T",)),
     ("直特", ("Z",)),
+    ("快速", ("K",)),
+    ("high-speed", ("G",)),
+    ("high speed", ("G",)),
+    ("bullet train", ("G",)),
+    ("slow train", ("Z", "T", "K")),
 ]
+"""Phrase → the train types it names (高铁 G; 绿皮 the conventional Z, T and K)."""
 
-SEAT_PHRASES: list[tuple[str, SeatClass]] = [
-    ("高级软卧", SeatClass.PREMIUM_SLEEPER),
-    ("商务座", SeatClass.BUSINESS),
-    ("商务舱", SeatClass.BUSINESS),
-    ("特等座", SeatClass.PREMIUM),
-    ("一等座", SeatClass.FIRST),
-    ("二等座", SeatClass.SECOND),
-    ("一等", SeatClass.FIRST),
-    ("二等", SeatClass.SECOND),
-    ("动卧", SeatClass.EMU_SLEEPER),
-    ("软卧", SeatClass.SOFT_SLEEPER),
-    ("硬卧", SeatClass.HARD_SLEEPER),
-    ("软座", SeatClass.SOFT_SEAT),
-    ("硬座", SeatClass.HARD_SEAT),
-    ("无座", SeatClass.NO_SEAT),
-    ("站票", SeatClass.NO_SEAT),
-    ("business class", SeatClass.BUSINESS),
-    ("first class", SeatClass.FIRST),
-    ("second class", SeatClass.SECOND),
-    ("soft sleeper", SeatClass.SOFT_SLEEPER),
-    ("hard sleeper", SeatClass.HARD_SLEEPER),
-    ("hard seat", SeatClass.HARD_SEAT),
+ONLY_REFUSED = frozenset({"快速"})
+"""Type phrases that name a type only when refused: wished for, 快速 means "quickly"."""
+
+WISH_BY_REFUSAL: list[tuple[str, tuple[TrainType, ...]]] = [
+    (phrase, tuple(t for t in TRAIN_TYPES if t not in ("Z", "T", "K")))
+    for phrase in ("不要绿皮", "不坐绿皮", "别坐绿皮", "不要普速", "不坐普速", "no slow train")
 ]
+"""Refusals of the conventional trains that also say what is wished for: the others (G, D, C)."""
 
 PREFERENCE_PHRASES: dict[str, tuple[str, ...]] = {
     "舒适": ("舒适", "舒服", "不想太累", "宽敞", "comfortable", "comfort"),

@@ -455,21 +455,25 @@ def _budget(buf: _Text) -> tuple[float | None, float | None]:
 
 
 def _train_types(lower: str, rest: str) -> list[str]:
-    """Wanted train types: negated words are masked in `rest`; the legacy "不要绿皮" phrases
-    (which name the wanted types G, D, C) are read from the full text."""
+    """Wanted train types: negated words are masked in `rest`; the refusals that name the
+    wanted types ("不要绿皮": G, D, C) are read from the full text."""
     wanted: set[str] = set()
+    for phrase, types in lexicon.WISH_BY_REFUSAL:
+        if phrase in lower:
+            wanted.update(types)
+            rest = rest.replace(phrase, MASK)
     for phrase, types in lexicon.TRAIN_TYPE_PHRASES:
-        source = lower if phrase.startswith(("不", "别", "no ")) else rest
-        if phrase in source:
+        if phrase in rest and phrase not in lexicon.ONLY_REFUSED:
             wanted.update(types)
             rest = rest.replace(phrase, MASK)
     return [t for t in TRAIN_TYPES if t in wanted]
 
 
 def _seat_class(rest: str) -> SeatClass | None:
-    for phrase, seat in lexicon.SEAT_PHRASES:
-        if phrase in rest:
-            return seat
+    """The one class named (a category such as 卧铺 is `seat_classes`, read with the refusals)."""
+    for phrase, classes in lexicon.SEAT_PHRASES:
+        if len(classes) == 1 and phrase in rest:
+            return classes[0]
     return None
 
 
@@ -479,7 +483,7 @@ def _preferences(rest: str) -> list[str]:
         tag
         for tag, phrases in lexicon.PREFERENCE_PHRASES.items()
         if any(p in rest for p in phrases)
-        and not (tag == "卧铺" and any(s in rest for s in ("软卧", "硬卧", "动卧")))
+        and not (tag == "卧铺" and any(s in rest for s in lexicon.SLEEPER_CLASS_PHRASES))
     ]
 
 
