@@ -6,13 +6,13 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from app.state import AppState
+from app.services import Services
 
 
-async def get_state(request: Request) -> AppState:
+async def get_services(request: Request) -> Services:
     # async: FastAPI runs a plain `def` dependency in the thread pool, a thread hop per request.
-    state: AppState = request.app.state.rt
+    state: Services = request.app.state.services
     return state
 
 
-State = Annotated[AppState, Depends(get_state)]
+ServicesDep = Annotated[Services, Depends(get_services)]

@@ -103,7 +103,7 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
         headers = None
         if isinstance(exc, Overloaded):
-            state = getattr(request.app.state, "rt", None)
+            state = getattr(request.app.state, "services", None)
             if state is not None:
                 state.metrics.rejections.labels(reason="overloaded").inc()
             headers = exc.headers

@@ -41,9 +41,10 @@ from app.registry import (
     build_ticket_service,
 )
 from app.routers import health, intent, plan, sandbox_admin, stations, stream, tickets, trains
+from app.runtime import Runtime
+from app.services import Services
 from app.sessions import SessionStore
 from app.settings import Settings
-from app.state import AppState, Runtime
 from app.tickets.breaker import CircuitBreaker
 from app.tickets.cache import RedisTier
 from app.tickets.fleet_flight import FleetFlight
@@ -257,7 +258,7 @@ def create_app(
             topology=default_network(),
             transfer_search=transfer_search,
         )
-        app.state.rt = AppState(
+        app.state.services = Services(
             settings=settings,
             runtime=runtime,
             metrics=metrics,
@@ -292,7 +293,7 @@ def create_app(
             transfer_search=transfer_search,
         )
         try:
-            async with serve_mcp(app, app.state.rt):
+            async with serve_mcp(app, app.state.services):
                 yield
         finally:
             await ticket_service.aclose()
@@ -395,7 +396,7 @@ class ObserveRequests:
             elapsed = time.perf_counter() - started
             endpoint = route_template(scope, root_path)
             method = scope["method"]
-            state: AppState | None = getattr(scope["app"].state, "rt", None)
+            state: Services | None = getattr(scope["app"].state, "services", None)
             if state is not None:
                 state.metrics.http_requests.labels(
                     endpoint=endpoint, method=method, status=str(status)

@@ -18,8 +18,8 @@ from dotenv import dotenv_values
 from app.gcra import Gcra
 from app.metrics import Metrics
 from app.redis_health import RedisHealth
+from app.runtime import Runtime
 from app.settings import DEFAULT_BASE_URLS, SANDBOX_BASE_URLS, Settings, env_name
-from app.state import Runtime
 from app.tickets.admission import default_queue_limit
 from app.tickets.cache import MemoryTier, RedisTier
 from app.tickets.fleet_flight import FleetFlight

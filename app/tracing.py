@@ -65,7 +65,7 @@ def request_span(scope: Scope) -> AbstractContextManager[Span] | None:
     """
     if scope["path"] not in TRACED_PATHS:
         return None
-    provider = getattr(getattr(scope["app"].state, "rt", None), "tracer_provider", None)
+    provider = getattr(getattr(scope["app"].state, "services", None), "tracer_provider", None)
     if provider is None:
         return None
     from opentelemetry.trace import SpanKind

@@ -29,8 +29,8 @@ from app.registry import (  # noqa: E402
     build_sources,
     build_ticket_service,
 )
+from app.runtime import Runtime  # noqa: E402
 from app.settings import Settings  # noqa: E402
-from app.state import Runtime  # noqa: E402
 from app.tickets.guard import GuardedSource  # noqa: E402
 from app.tickets.service import TicketService  # noqa: E402
 from sources.models import SHANGHAI, Station, TicketQuery  # noqa: E402

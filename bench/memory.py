@@ -145,7 +145,7 @@ async def chat_part(sessions: int) -> dict[str, float]:
     try:
         app = create_app(Settings(redis_url=server.url, log_level="WARNING"))
         async with app.router.lifespan_context(app):
-            redis = app.state.rt.redis
+            redis = app.state.services.redis
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
                 for text in CHAT_SENTENCES:  # warm-up: imports, tickets into the caches

@@ -97,7 +97,7 @@ async def cold_and_warm(text: str, warm_runs: int) -> Sentence:
     """One sentence planned cold in a fresh app (empty caches, fresh vendors), then warm."""
     app = create_app(bench_settings())
     async with app.router.lifespan_context(app):
-        state = app.state.rt
+        state = app.state.services
         before = upstream(state)
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://b") as client:

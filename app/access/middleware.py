@@ -28,7 +28,7 @@ from app.gcra import Decision
 from app.limits import send_json
 
 if TYPE_CHECKING:
-    from app.state import AppState
+    from app.services import Services
 
 OPEN_PATHS = frozenset(
     {"/healthz", "/readyz", "/", "/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json"}
@@ -69,7 +69,7 @@ class AccessMiddleware:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         app = scope.get("app")
-        state: AppState | None = getattr(app.state, "rt", None) if app is not None else None
+        state: Services | None = getattr(app.state, "services", None) if app is not None else None
         access = state.access if state is not None else None
         if (
             state is None
@@ -163,7 +163,7 @@ def _rate_headers(quotas: ClientQuotas, decision: Decision) -> list[tuple[bytes,
 
 
 async def _refuse(
-    state: AppState,
+    state: Services,
     send: Send,
     status: int,
     code: str,

@@ -249,8 +249,8 @@ async def run_case(client: httpx.AsyncClient, case: Case) -> Outcome:
 async def run_suite(cases: Iterable[Case]) -> list[Outcome]:
     """Every case, one app per `today` (its clock at 08:00 that day)."""
     from app.main import create_app
+    from app.runtime import Runtime
     from app.settings import Settings
-    from app.state import Runtime
 
     by_day: dict[dt.date, list[Case]] = defaultdict(list)
     for case in cases:

@@ -63,7 +63,7 @@ async def app_on(
 ) -> AsyncIterator[httpx.AsyncClient]:
     """The app (embedded default unless `settings`) whose clock reads `day` 00:00 Shanghai."""
     from app.main import create_app
-    from app.state import Runtime
+    from app.runtime import Runtime
 
     clock = StillClock(day)
     settings = settings or Settings(_env_file=None)

@@ -19,7 +19,7 @@ from starlette.routing import Route
 from starlette.types import Message, Receive, Scope, Send
 
 from app.mcp.server import build_server
-from app.state import AppState
+from app.services import Services
 from app.tools import ToolContext
 
 MCP_PATH = "/mcp"
@@ -85,7 +85,7 @@ def _security(hosts: list[str]) -> TransportSecuritySettings:
 
 
 @asynccontextmanager
-async def serve_mcp(app: FastAPI, state: AppState) -> AsyncIterator[None]:
+async def serve_mcp(app: FastAPI, state: Services) -> AsyncIterator[None]:
     """Build this lifespan's MCP server over `state` and run its session manager."""
     server = build_server(lambda: ToolContext.for_app(state), version=app.version)
     server.streamable_http_app(

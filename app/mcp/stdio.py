@@ -19,7 +19,7 @@ async def serve_stdio() -> None:
 
     app = create_app()
     async with app.router.lifespan_context(app):
-        state = app.state.rt
+        state = app.state.services
         server = build_server(lambda: ToolContext.for_app(state), version=app.version)
         async with stdio_server() as (read, write):
             await server.run(read, write, server.create_initialization_options())

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-from app.deps import State
+from app.deps import ServicesDep
 
 router = APIRouter(tags=["operations"])
 
@@ -19,7 +19,7 @@ async def healthz() -> dict[str, str]:
 
 
 @router.get("/readyz")
-async def readyz(state: State) -> dict[str, object]:
+async def readyz(state: ServicesDep) -> dict[str, object]:
     """Each dependency's last known state; 200 whenever this replica can serve.
 
     Readiness means "this replica can answer": with every source failing it still serves
@@ -50,6 +50,6 @@ async def readyz(state: State) -> dict[str, object]:
 
 
 @router.get("/metrics", response_class=Response)
-async def metrics(state: State) -> Response:
+async def metrics(state: ServicesDep) -> Response:
     """Prometheus text exposition."""
     return Response(generate_latest(state.metrics.registry), media_type=CONTENT_TYPE_LATEST)

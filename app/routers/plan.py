@@ -15,12 +15,12 @@ from app.agent import AgentInput, ChatReply, PlanReply
 from app.agent import texts as agent_texts
 from app.agent.model import StepObserver
 from app.answers import count_answer, reply_kind
-from app.deps import State
+from app.deps import ServicesDep
 from app.errors import InvalidInput
 from app.intent.model import TravelIntent
 from app.queries import accepted_today
+from app.services import Services
 from app.sessions import SESSION_ID_PATTERN, SessionLost, SessionUnavailable
-from app.state import AppState
 from rules.limits import MAX_TRIP_DAYS, MAX_VIA_STOPS
 
 router = APIRouter(prefix="/v1", tags=["plan"])
@@ -76,7 +76,7 @@ class ChatIn(BaseModel):
     _text = field_validator("text")(_not_blank)
 
 
-def _check_intent(state: State, intent: TravelIntent) -> None:
+def _check_intent(state: ServicesDep, intent: TravelIntent) -> None:
     """A structured intent is validated like the tickets query: 422 naming the field."""
     for name in ("origin", "destination"):
         value = getattr(intent, name)
@@ -99,7 +99,7 @@ def _check_intent(state: State, intent: TravelIntent) -> None:
         raise InvalidInput("intent.nights", f"intent.nights: at most {MAX_TRIP_DAYS} in all")
 
 
-async def plan_turn(state: State, body: PlanIn) -> AgentInput:
+async def plan_turn(state: ServicesDep, body: PlanIn) -> AgentInput:
     """The validated turn of `/v1/plan` (and its stream): refused with a 4xx before any work."""
     if body.text is None and body.intent is None:
         raise InvalidInput("text", "text: either text or intent is required")
@@ -127,7 +127,7 @@ class ChatTurn:
     owner: str | None = None  # the API key name the session is bound to (keys on)
 
 
-async def chat_turn(state: State, request: Request, body: ChatIn) -> ChatTurn:
+async def chat_turn(state: ServicesDep, request: Request, body: ChatIn) -> ChatTurn:
     """The session's intent so far, loaded before the run (memory when Redis is down)."""
     caller: Caller | None = request.scope.get("state", {}).get("caller")
     owner = caller.key_name if caller is not None else None
@@ -156,14 +156,14 @@ ChatTurnIn = Annotated[ChatTurn, Depends(chat_turn)]
 
 
 async def run_agent(
-    state: AppState, turn: AgentInput, observer: StepObserver | None = None
+    state: Services, turn: AgentInput, observer: StepObserver | None = None
 ) -> PlanReply:
     """The one planning path of every plan and chat endpoint, streamed or not."""
     reply: PlanReply = await state.agent.run(turn, observer)
     return reply
 
 
-async def finish_chat(state: AppState, turn: ChatTurn, reply: PlanReply) -> ChatReply:
+async def finish_chat(state: Services, turn: ChatTurn, reply: PlanReply) -> ChatReply:
     """Keep the intent for the next turn; say so when the session could not be read or is gone."""
     # A single turn must not be kept: written back later, it would replace the session
     # Redis still holds with one that lacks the earlier turns.
@@ -182,7 +182,7 @@ async def finish_chat(state: AppState, turn: ChatTurn, reply: PlanReply) -> Chat
 
 
 @router.post("/plan", response_model=PlanReply)
-async def plan_trip(state: State, request: Request, turn: PlanTurn) -> PlanReply:
+async def plan_trip(state: ServicesDep, request: Request, turn: PlanTurn) -> PlanReply:
     """Plan a trip from a sentence (or an intent) using live ticket data."""
     reply = await run_agent(state, turn)
     observe_reply(state, request, "/v1/plan", reply)
@@ -190,14 +190,14 @@ async def plan_trip(state: State, request: Request, turn: PlanTurn) -> PlanReply
 
 
 @router.post("/chat", response_model=ChatReply)
-async def chat(state: State, request: Request, turn: ChatTurnIn) -> ChatReply:
+async def chat(state: ServicesDep, request: Request, turn: ChatTurnIn) -> ChatReply:
     """One turn of a planning conversation; the intent so far is kept for 30 minutes."""
     reply = await finish_chat(state, turn, await run_agent(state, turn.input))
     observe_reply(state, request, "/v1/chat", reply)
     return reply
 
 
-def observe_reply(state: AppState, request: Request, endpoint: str, reply: PlanReply) -> None:
+def observe_reply(state: Services, request: Request, endpoint: str, reply: PlanReply) -> None:
     """Count the answer (by kind; by freshness when it bears tickets) and add its outcome to
     the request's log line."""
     kind = reply_kind(reply)

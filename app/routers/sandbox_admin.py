@@ -7,7 +7,7 @@ from typing import Literal
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.deps import State
+from app.deps import ServicesDep
 from app.errors import InvalidInput, NotFound
 
 router = APIRouter(prefix="/sandbox", tags=["sandbox"])
@@ -26,7 +26,7 @@ class FaultKnobs(BaseModel):
 
 @router.post("/{vendor}/faults")
 async def set_faults(
-    state: State, vendor: Literal["12306", "juhe"], knobs: FaultKnobs
+    state: ServicesDep, vendor: Literal["12306", "juhe"], knobs: FaultKnobs
 ) -> dict[str, object]:
     """Change a sandbox vendor's fault knobs (unset knobs keep their value)."""
     faults = state.sandbox_faults.get(vendor)
@@ -40,7 +40,7 @@ async def set_faults(
 
 
 @router.get("/faults")
-async def list_faults(state: State) -> dict[str, object]:
+async def list_faults(state: ServicesDep) -> dict[str, object]:
     """Every mounted sandbox vendor with its fault knobs and request counters."""
     return {
         "vendors": [

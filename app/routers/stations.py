@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from app.deps import State
+from app.deps import ServicesDep
 from sources.models import Station
 
 router = APIRouter(prefix="/v1", tags=["stations"])
@@ -14,7 +14,7 @@ router = APIRouter(prefix="/v1", tags=["stations"])
 
 @router.get("/stations")
 async def search_stations(
-    state: State,
+    state: ServicesDep,
     q: Annotated[str, Query(min_length=1, max_length=50, description="名称、拼音、首字母或电报码")],
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
 ) -> dict[str, object]:

@@ -23,10 +23,10 @@ from fastapi.sse import EventSourceResponse, ServerSentEvent
 from app.agent import PlanReply
 from app.agent.model import Run, StepObserver, TraceStep
 from app.agent.progress import ProgressEvent, progress_event
-from app.deps import State
+from app.deps import ServicesDep
 from app.errors import Overloaded
 from app.routers.plan import ChatTurnIn, PlanTurn, finish_chat, observe_reply, run_agent
-from app.state import AppState
+from app.services import Services
 
 log = logging.getLogger("railtrip.stream")
 router = APIRouter(prefix="/v1", tags=["plan"])
@@ -44,7 +44,7 @@ _STREAM_DOC: dict[int | str, dict[str, Any]] = {
 
 @router.post("/plan/stream", response_class=EventSourceResponse, responses=_STREAM_DOC)
 async def plan_stream(
-    state: State, request: Request, turn: PlanTurn
+    state: ServicesDep, request: Request, turn: PlanTurn
 ) -> AsyncIterator[ServerSentEvent]:
     """`/v1/plan`, streamed: each agent step as it happens, then the plan."""
 
@@ -57,7 +57,7 @@ async def plan_stream(
 
 @router.post("/chat/stream", response_class=EventSourceResponse, responses=_STREAM_DOC)
 async def chat_stream(
-    state: State, request: Request, turn: ChatTurnIn
+    state: ServicesDep, request: Request, turn: ChatTurnIn
 ) -> AsyncIterator[ServerSentEvent]:
     """`/v1/chat`, streamed: each agent step as it happens, then the reply with `session_id`."""
 
@@ -69,7 +69,7 @@ async def chat_stream(
 
 
 async def _events(
-    state: AppState,
+    state: Services,
     request: Request,
     endpoint: str,
     reply: Callable[[StepObserver], Coroutine[Any, Any, PlanReply]],

@@ -9,10 +9,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.datastructures import QueryParams
 
 from app.answers import count_answer
-from app.deps import State
+from app.deps import ServicesDep
 from app.errors import Conflict, InvalidInput, NoLiveAnswer, excerpt
 from app.queries import only_requested_stations, parse_seat_class, resolve_query
-from app.state import AppState
+from app.services import Services
 from app.tickets.model import TicketResult
 from rules.limits import MAX_PARTY
 from sources.models import TRAIN_NUMBER_INPUT_PATTERN, SeatStatus
@@ -74,7 +74,7 @@ async def get_tickets(request: Request) -> Response:
     `resolve_query`, every refusal naming its field) instead of through FastAPI's per-parameter
     machinery, which was a third of a cache hit's cost (bench/hit_profile.py).
     """
-    state: AppState = request.app.state.rt
+    state: Services = request.app.state.services
     params = request.query_params
     origin = _text_param(params, "origin", 40)
     destination = _text_param(params, "destination", 40)
@@ -140,7 +140,9 @@ class PrecheckRequest(BaseModel):
     "/bookings/precheck",
     responses={409: {"description": "not_found | not_on_sale | sold_out | price_changed"}, 503: {}},
 )
-async def precheck(state: State, request: Request, body: PrecheckRequest) -> dict[str, object]:
+async def precheck(
+    state: ServicesDep, request: Request, body: PrecheckRequest
+) -> dict[str, object]:
     """Re-check one train live before money moves; never answers from a cache."""
 
     def count(freshness: str) -> None:
@@ -150,7 +152,7 @@ async def precheck(state: State, request: Request, body: PrecheckRequest) -> dic
 
 
 async def live_precheck(
-    state: AppState, body: PrecheckRequest, count: Callable[[str], None] | None = None
+    state: Services, body: PrecheckRequest, count: Callable[[str], None] | None = None
 ) -> dict[str, object]:
     """The precheck itself (the HTTP route and the MCP tool): a live query, then the verdict;
     `count` is told the answer's freshness before any verdict is raised."""

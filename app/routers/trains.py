@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Query
 
-from app.deps import State
+from app.deps import ServicesDep
 from app.errors import InvalidInput
 from app.queries import parse_date, resolve_place
 from app.tickets.stops import StopListResult
@@ -21,7 +21,7 @@ router = APIRouter(prefix="/v1", tags=["trains"])
     responses={404: {"description": "no such train on that date"}},
 )
 async def get_stops(
-    state: State,
+    state: ServicesDep,
     train_number: str,
     date: str = Query(description="the date the train leaves its origin, YYYY-MM-DD"),
     origin: str | None = Query(default=None, max_length=40, description="first stop to show"),

@@ -28,7 +28,7 @@ from sources.models import SHANGHAI
 from sources.stations import StationDirectory
 
 if TYPE_CHECKING:
-    from app.state import AppState
+    from app.services import Services
 
 
 class ToolFailure(Exception):
@@ -71,7 +71,7 @@ class ToolContext:
         metrics: Metrics,
         today: dt.date,
         clock: Clock,
-        state: AppState | None = None,
+        state: Services | None = None,
         transfer_search: TransferSearch | None = None,
         topology: Topology | None = None,
     ) -> None:
@@ -85,7 +85,7 @@ class ToolContext:
         self._state = state
 
     @classmethod
-    def for_app(cls, state: AppState) -> ToolContext:
+    def for_app(cls, state: Services) -> ToolContext:
         """The context of one MCP call on a running app."""
         return cls(
             tickets=state.tickets,
@@ -99,7 +99,7 @@ class ToolContext:
         )
 
     @property
-    def app(self) -> AppState:
+    def app(self) -> Services:
         """The running app, for the tools that use its agent, precheck or stop lists."""
         if self._state is None:
             raise ToolFailure("unavailable", "this tool is not available in this mode")

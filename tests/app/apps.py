@@ -9,8 +9,9 @@ import httpx
 from fastapi import FastAPI
 
 from app.main import create_app
+from app.runtime import Runtime
+from app.services import Services
 from app.settings import Settings
-from app.state import AppState, Runtime
 from tests.clocks import FakeTime
 
 
@@ -31,19 +32,19 @@ async def started(
 @asynccontextmanager
 async def running(
     settings: Settings | None = None, time: FakeTime | None = None
-) -> AsyncIterator[tuple[httpx.AsyncClient, AppState]]:
+) -> AsyncIterator[tuple[httpx.AsyncClient, Services]]:
     """An app on a fixed clock whose sleeps (retry backoff) cost no real time."""
     async with started(settings, time) as app:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://railtrip") as client:
-            yield client, app.state.rt
+            yield client, app.state.services
 
 
-def sample(app_state: AppState, name: str, /, **labels: str) -> float:
+def sample(app_state: Services, name: str, /, **labels: str) -> float:
     return app_state.metrics.registry.get_sample_value(name, labels) or 0.0
 
 
-def upstream_requests(state: AppState, source: str) -> float:
+def upstream_requests(state: Services, source: str) -> float:
     """Attempts that actually reached `source` (every outcome but circuit_open)."""
     return sum(
         sample(state, "railtrip_source_requests_total", source=source, outcome=outcome)

@@ -18,8 +18,9 @@ import uvicorn
 from fastapi import FastAPI
 
 from app.main import create_app
+from app.runtime import Runtime
+from app.services import Services
 from app.settings import Settings
-from app.state import AppState, Runtime
 from tests.clocks import FakeTime
 
 
@@ -58,10 +59,10 @@ class Served:
 
     url: str
     app: FastAPI
-    state: AppState = field(init=False)
+    state: Services = field(init=False)
 
     def __post_init__(self) -> None:
-        self.state = self.app.state.rt
+        self.state = self.app.state.services
 
 
 @asynccontextmanager

@@ -90,4 +90,4 @@ async def test_a_mounted_app_is_labelled_by_its_mount_path() -> None:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://railtrip") as client:
             assert (await client.post("/mcp/")).status_code == 200
-        assert http_count(app.state.rt, "/mcp", "POST", "200") == 1
+        assert http_count(app.state.services, "/mcp", "POST", "200") == 1

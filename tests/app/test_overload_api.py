@@ -8,8 +8,8 @@ import asyncio
 import httpx
 
 from app.main import create_app
+from app.runtime import Runtime
 from app.settings import Settings
-from app.state import Runtime
 from tests.app.apps import sample, upstream_requests
 from tests.clocks import FakeTime
 
@@ -34,7 +34,7 @@ async def test_a_query_beyond_the_source_queue_is_503_overloaded_with_retry_afte
         ONE_SLOW_SOURCE, Runtime(clock=time.now, monotonic=time.monotonic, sleep=gated_sleep)
     )
     async with app.router.lifespan_context(app):
-        state = app.state.rt
+        state = app.state.services
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://railtrip") as client:
             knobs = await client.post("/sandbox/12306/faults", json={"latency_ms": 1})
@@ -90,7 +90,7 @@ async def test_a_plan_whose_own_leg_was_refused_is_503_overloaded_not_a_failed_p
     )
     app = create_app(settings, Runtime(clock=time.now, monotonic=time.monotonic, sleep=gated_sleep))
     async with app.router.lifespan_context(app):
-        state = app.state.rt
+        state = app.state.services
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://railtrip") as client:
             await client.post("/sandbox/12306/faults", json={"latency_ms": 1})

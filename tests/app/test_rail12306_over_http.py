@@ -14,8 +14,8 @@ import uvicorn
 
 from app.cli import render_tickets
 from app.main import create_app
+from app.runtime import Runtime
 from app.settings import Settings
-from app.state import Runtime
 from sources.sandbox import create_12306_app
 from tests.clocks import FakeTime
 

@@ -9,8 +9,8 @@ import pytest
 
 from app.metrics import Metrics
 from app.registry import build_sandbox, build_sources
+from app.runtime import Runtime
 from app.settings import Settings
-from app.state import Runtime
 from sources.stations import curated_directory
 
 

@@ -21,8 +21,9 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.trace import SpanKind
 
 from app.main import create_app
+from app.runtime import Runtime
+from app.services import Services
 from app.settings import Settings
-from app.state import AppState, Runtime
 from tests.clocks import FakeTime
 
 TODAY = "2026-12-01"
@@ -38,7 +39,7 @@ def exporter() -> Iterator[InMemorySpanExporter]:
 @asynccontextmanager
 async def traced_app(
     exporter: InMemorySpanExporter,
-) -> AsyncIterator[tuple[httpx.AsyncClient, AppState]]:
+) -> AsyncIterator[tuple[httpx.AsyncClient, Services]]:
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     time = FakeTime()
@@ -50,7 +51,7 @@ async def traced_app(
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://railtrip") as client:
-            yield client, app.state.rt
+            yield client, app.state.services
     provider.shutdown()
 
 
@@ -62,7 +63,7 @@ def traces(spans: tuple[ReadableSpan, ...]) -> dict[int, list[ReadableSpan]]:
     return dict(by_trace)
 
 
-def reached(state: AppState) -> int:
+def reached(state: Services) -> int:
     """Requests the sandbox vendors themselves received (every path: 12306's cookie page too)."""
     return sum(faults.requests_total for faults in state.sandbox_faults.values())
 
@@ -107,8 +108,8 @@ async def test_a_cached_ticket_answer_opens_no_span(exporter) -> None:
 async def test_tracing_is_off_without_an_endpoint() -> None:
     app = create_app(Settings())
     async with app.router.lifespan_context(app):
-        assert app.state.rt.tracer_provider is None
-        assert not getattr(app.state.rt.http, "_is_instrumented_by_opentelemetry", False)
+        assert app.state.services.tracer_provider is None
+        assert not getattr(app.state.services.http, "_is_instrumented_by_opentelemetry", False)
 
 
 class _Collector(BaseHTTPRequestHandler):

@@ -16,8 +16,9 @@ import httpx
 from fastapi import FastAPI
 
 from app.main import create_app
+from app.runtime import Runtime
+from app.services import Services
 from app.settings import Settings
-from app.state import AppState, Runtime
 from sources.models import SHANGHAI
 
 NOW = dt.datetime(2026, 12, 1, 9, 0, tzinfo=SHANGHAI)  # a Tuesday
@@ -67,8 +68,8 @@ async def running(
             yield app, client
 
 
-def state_of(app: FastAPI) -> AppState:
-    return app.state.rt  # type: ignore[no-any-return]
+def state_of(app: FastAPI) -> Services:
+    return app.state.services  # type: ignore[no-any-return]
 
 
 def sample(app: FastAPI, name: str, **labels: str) -> float:

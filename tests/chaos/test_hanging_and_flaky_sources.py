@@ -13,8 +13,8 @@ import asyncio
 
 import pytest
 
+from app.runtime import Runtime
 from app.settings import Settings
-from app.state import Runtime
 from tests.chaos.conftest import (
     NOW,
     assert_honest_freshness,
@@ -112,4 +112,4 @@ async def hanging_and_flaky_scenario() -> None:
 
 def state_faults_requests(app, vendor: str) -> int:
     """How many requests the sandbox vendor itself saw (every path)."""
-    return app.state.rt.sandbox_faults[vendor].requests_total
+    return app.state.services.sandbox_faults[vendor].requests_total

@@ -10,8 +10,9 @@ from typing import Any
 import httpx
 
 from app.main import create_app
+from app.runtime import Runtime
+from app.services import Services
 from app.settings import Settings
-from app.state import AppState, Runtime
 from app.tickets.model import QueryEcho, SourceReport, TicketResult
 from sources.models import SHANGHAI, Station, TicketQuery, TrainOffer
 
@@ -40,16 +41,16 @@ def settings(**overrides: Any) -> Settings:
 
 
 @asynccontextmanager
-async def running_app(**overrides: Any) -> AsyncIterator[tuple[httpx.AsyncClient, AppState]]:
+async def running_app(**overrides: Any) -> AsyncIterator[tuple[httpx.AsyncClient, Services]]:
     """The real app (lifespan included) on the fixed clock, and a client talking to it."""
     app = create_app(settings(**overrides), Runtime(clock=lambda: NOW))
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
-            yield client, app.state.rt
+            yield client, app.state.services
 
 
-def metric(state: AppState, name: str, **labels: str) -> float:
+def metric(state: Services, name: str, **labels: str) -> float:
     """The current value of one sample of the app's registry (0 when absent)."""
     value = state.metrics.registry.get_sample_value(name, labels)
     return value or 0.0

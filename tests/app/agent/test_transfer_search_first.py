@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from app.state import AppState
+from app.services import Services
 from app.tools import call_tool
 from app.tools.context import ToolContext
 from tests.app.agent.harness import TODAY, running_app
@@ -18,7 +18,7 @@ ONE_TRANSFER = "12月3日从南京去张家界"  # no direct train on the networ
 DATE = "2026-12-03"
 
 
-def requests_of(state: AppState, vendor: str) -> Counter[str]:
+def requests_of(state: Services, vendor: str) -> Counter[str]:
     by_path = state.sandbox_faults[vendor].counters()["requests_by_path"]
     return Counter({p: n for p, n in by_path.items() if not p.endswith("station_name.js")})
 

@@ -14,7 +14,7 @@ from fastapi import FastAPI
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from app.state import AppState
+from app.services import Services
 
 BASE_URL = "http://127.0.0.1:8000"
 MCP_URL = f"{BASE_URL}/mcp"
@@ -72,5 +72,5 @@ def tool_error(result: mcp_types.CallToolResult) -> dict[str, Any]:
     return body
 
 
-def sample(state: AppState, name: str, /, **labels: str) -> float:
+def sample(state: Services, name: str, /, **labels: str) -> float:
     return state.metrics.registry.get_sample_value(name, labels) or 0.0

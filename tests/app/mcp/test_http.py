@@ -89,7 +89,7 @@ async def test_each_tool_answers_with_structured_output_valid_against_its_schema
     assert [s["city"] for s in answers["find_stations"]["stations"]][0] == "杭州"
     assert (
         sample(
-            app.state.rt,
+            app.state.services,
             "railtrip_responses_total",
             endpoint="mcp:search_tickets",
             freshness="realtime",
@@ -156,7 +156,7 @@ async def test_with_every_source_down_search_serves_the_stale_copy_and_precheck_
     async with started(settings, time) as app, mcp_session(in_process(app)) as client:
         schemas = await output_schemas(client)
         structured(await client.call_tool("search_tickets", ROUTE), schemas["search_tickets"])
-        for faults in app.state.rt.sandbox_faults.values():
+        for faults in app.state.services.sandbox_faults.values():
             faults.update(error_rate=1.0)
         time.advance(60)  # past the memory TTL: the live path is tried and fails
         stale = structured(
@@ -206,7 +206,7 @@ async def test_allowed_hosts_are_a_setting() -> None:
 async def test_mcp_requests_are_counted_under_the_mcp_endpoint() -> None:
     async with started() as app, mcp_session(in_process(app)) as client:
         await client.call_tool("find_stations", {"query": "上海"})
-    state = app.state.rt
+    state = app.state.services
     assert (
         sample(state, "railtrip_http_requests_total", endpoint="/mcp", method="POST", status="200")
         >= 2

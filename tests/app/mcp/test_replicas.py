@@ -34,7 +34,10 @@ async def test_replicas_on_one_redis_answer_one_session_alternately(redis_url: s
     assert first["freshness"] == "realtime"
     assert second["freshness"] == "cached" and second["age_s"] == 3
     assert second["as_of"] == first["as_of"]
-    assert sample(cached.state.rt, "railtrip_cache_requests_total", tier="redis", result="hit") == 1
+    assert (
+        sample(cached.state.services, "railtrip_cache_requests_total", tier="redis", result="hit")
+        == 1
+    )
     for source in ("sandbox-12306", "sandbox-juhe"):
-        assert upstream_requests(cached.state.rt, source) == 0
-        assert upstream_requests(live.state.rt, source) >= 1
+        assert upstream_requests(cached.state.services, source) == 0
+        assert upstream_requests(live.state.services, source) >= 1

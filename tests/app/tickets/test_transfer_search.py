@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 
+from app.services import Services
 from app.settings import Settings
-from app.state import AppState
 from app.tickets.transfers import TransferResult
 from sources.models import TicketQuery
 from tests.app.apps import running, sample, upstream_requests
@@ -18,7 +18,7 @@ LC_QUERY = "/lcquery/queryG"
 
 
 async def ask(
-    state: AppState, origin: str, destination: str, day: dt.date = DAY, pages: int = 1
+    state: Services, origin: str, destination: str, day: dt.date = DAY, pages: int = 1
 ) -> TransferResult:
     directory = state.directory
     start = directory.get(directory.city_code(origin))
@@ -28,7 +28,7 @@ async def ask(
     return await state.transfer_search.search(query, start, end, pages=pages)
 
 
-def lc_requests(state: AppState) -> int:
+def lc_requests(state: Services) -> int:
     return state.sandbox_faults["12306"].counters()["requests_by_path"].get(LC_QUERY, 0)
 
 

@@ -1,10 +1,7 @@
-"""The one frozen object the lifespan yields: every resource the routes use."""
+"""`Services`: every service the faces use, built once per app run by the composition root."""
 
 from __future__ import annotations
 
-import datetime as dt
-import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -13,15 +10,14 @@ import httpx
 from app.metrics import Metrics
 from app.redis_client import RedisClient
 from app.redis_health import RedisHealth
+from app.runtime import Runtime
 from app.settings import Settings
 from app.tickets.cache import RedisTier
 from app.tickets.guard import GuardedSource
 from app.tickets.service import TicketService
-from sources.base import Clock, shanghai_now
-from sources.models import SHANGHAI
 from sources.stations import StationDirectory
 
-if TYPE_CHECKING:  # annotations only: these modules import app.state themselves
+if TYPE_CHECKING:  # annotations only: annotations only
     from opentelemetry.sdk.trace import TracerProvider
 
     from app.access.middleware import AccessControl
@@ -35,21 +31,9 @@ if TYPE_CHECKING:  # annotations only: these modules import app.state themselves
 
 
 @dataclass(frozen=True)
-class Runtime:
-    """Clocks and sleep, injectable so tests never wait for real."""
-
-    clock: Clock = shanghai_now
-    monotonic: Callable[[], float] = time.monotonic
-    sleep: Callable[[float], Awaitable[None]] | None = None
-
-    def today(self) -> dt.date:
-        """Today in Asia/Shanghai by this runtime's clock."""
-        return self.clock().astimezone(SHANGHAI).date()
-
-
-@dataclass(frozen=True)
-class AppState:
-    """Every resource the routes use; built once by the lifespan, never mutated."""
+class Services:
+    """Every service the faces (HTTP, MCP, CLI) use; built once by the composition root, never
+    mutated."""
 
     settings: Settings
     runtime: Runtime
