@@ -92,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _serve(host: str, port: int) -> int:
     """Serve the API; JSON request lines at INFO (RAILTRIP_LOG_LEVEL), uvicorn's lines too."""
     from app import serving
-    from app.logs import uvicorn_log_config
+    from app.observability.logs import uvicorn_log_config
     from app.settings import Settings
 
     level = Settings().log_level

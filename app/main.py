@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
-import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -15,7 +13,6 @@ import httpx
 import openai
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.access import AccessMiddleware, ClientQuotas
 from app.access.build import build_access
@@ -27,10 +24,14 @@ from app.intent.llm import LlmIntentParser
 from app.intent.llm_guard import GuardedLlm, log_breaker_change
 from app.intent.parser import IntentParser
 from app.limits import BodyLimitMiddleware
-from app.logs import configure_logging, request_id, request_id_from
 from app.mcp import mount_mcp, serve_mcp
-from app.metrics import Metrics
-from app.observe import count_error_answer, route_template
+from app.observability.logs import configure_logging
+from app.observability.metrics import Metrics
+from app.observability.requests import ObserveRequests
+from app.observability.tracing import (
+    instrument_http_client,
+    otlp_tracer_provider,
+)
 from app.playground import install_playground
 from app.redis_client import RedisClient, build_redis, connect
 from app.redis_health import REDIS_ERRORS, RedisHealth
@@ -50,12 +51,6 @@ from app.tickets.cache import RedisTier
 from app.tickets.fleet_flight import FleetFlight
 from app.tickets.stops import SharedStopLists, StopListService
 from app.tickets.transfers import TransferSearchService
-from app.tracing import (
-    end_request_span,
-    instrument_http_client,
-    otlp_tracer_provider,
-    request_span,
-)
 from sources.rail12306 import STATION_NAMES_PATH
 from sources.sandbox.network import default_network
 from sources.stations import StationDirectory, load_directory, refresh_directory
@@ -174,7 +169,7 @@ def create_app(
     """Build an app; nothing is opened until its lifespan starts.
 
     `tracer_provider` turns tracing on with the caller's provider (tests: the SDK's in-memory
-    exporter); otherwise `RAILTRIP_OTEL_ENDPOINT` decides (app/tracing.py).
+    exporter); otherwise `RAILTRIP_OTEL_ENDPOINT` decides (app/observability/tracing.py).
     """
     settings = settings or Settings()
     runtime = runtime or Runtime()
@@ -341,81 +336,6 @@ def create_app(
     install_playground(app)
     mount_mcp(app)
     return app
-
-
-class ObserveRequests:
-    """Request id in and out, one JSON log line and the HTTP metrics per request, and the
-    request's trace span on planning routes when tracing is on (app/tracing.py).
-
-    A plain ASGI middleware: `@app.middleware("http")` (BaseHTTPMiddleware) would run every
-    request in an extra task with memory streams between its two halves.
-    """
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        given = next((v for k, v in scope["headers"] if k == b"x-request-id"), b"")
-        rid = request_id_from(given) or uuid.uuid4().hex
-        token = request_id.set(rid)
-        started = time.perf_counter()
-        root_path = scope.get("root_path", "")
-        status = 500
-        started_response = False
-
-        async def receive_noting_disconnect() -> Message:
-            nonlocal status
-            message = await receive()
-            if message["type"] == "http.disconnect" and not started_response:
-                status = 499  # the client went away before any response (nginx's code)
-            return message
-
-        async def send_with_id(message: Message) -> None:
-            nonlocal status, started_response
-            if message["type"] == "http.response.start":
-                started_response = True
-                status = message["status"]
-                headers = [*message.get("headers", ()), (b"x-request-id", rid.encode("latin-1"))]
-                message = {**message, "headers": headers}
-            await send(message)
-
-        span = request_span(scope)  # None unless tracing is on and this is a planning route
-        try:
-            if span is None:
-                await self.app(scope, receive_noting_disconnect, send_with_id)
-            else:
-                with span as current:
-                    try:
-                        await self.app(scope, receive_noting_disconnect, send_with_id)
-                    finally:
-                        end_request_span(current, status)
-        finally:
-            elapsed = time.perf_counter() - started
-            endpoint = route_template(scope, root_path)
-            method = scope["method"]
-            state: Services | None = getattr(scope["app"].state, "services", None)
-            if state is not None:
-                state.metrics.http_requests.labels(
-                    endpoint=endpoint, method=method, status=str(status)
-                ).inc()
-                state.metrics.http_duration.labels(endpoint=endpoint, method=method).observe(
-                    elapsed
-                )
-                count_error_answer(state.metrics, scope, endpoint, status)
-            log.info(
-                "request",
-                extra={
-                    "endpoint": endpoint,
-                    "method": method,
-                    "status": status,
-                    "latency_ms": round(elapsed * 1000, 2),
-                    **scope.get("state", {}).get("log_extra", {}),
-                },
-            )
-            request_id.reset(token)
 
 
 app = create_app()

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from redis.exceptions import RedisError
 
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 
 log = logging.getLogger("railtrip.redis")
 

@@ -16,7 +16,7 @@ import httpx
 from dotenv import dotenv_values
 
 from app.gcra import Gcra
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from app.redis_health import RedisHealth
 from app.runtime import Runtime
 from app.settings import DEFAULT_BASE_URLS, SANDBOX_BASE_URLS, Settings, env_name

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import httpx
 
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from app.redis_client import RedisClient
 from app.redis_health import RedisHealth
 from app.runtime import Runtime
@@ -50,7 +50,7 @@ class Services:
     llm: LlmIntentParser | None = None
     redis_health: RedisHealth | None = None
     sandbox_faults: dict[str, FaultConfig] = field(default_factory=dict)
-    # Set only when tracing is on (app/tracing.py); None costs the hit path nothing.
+    # Set only when tracing is on (app/observability/tracing.py); None costs the hit path nothing.
     tracer_provider: TracerProvider | None = None
     stop_lists: StopListService = None  # type: ignore[assignment]  # set by the lifespan
     access: AccessControl | None = None

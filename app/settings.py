@@ -164,7 +164,7 @@ class Settings(BaseSettings):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
 
-    # Optional OpenTelemetry traces (app/tracing.py): an OTLP/HTTP traces URL, off when unset.
+    # Optional OpenTelemetry traces (app/observability/tracing.py): an OTLP/HTTP traces URL.
     otel_endpoint: str | None = None
     otel_service: str = "railtrip"
 

@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable
 import httpx
 from harness import median, percentile, query_for, travel_day
 
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from app.settings import SourceSettings
 from app.tickets.cache import MemoryTier
 from app.tickets.guard import GuardedSource

@@ -22,7 +22,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
-from app.metrics import Metrics  # noqa: E402
+from app.observability.metrics import Metrics  # noqa: E402
 from app.registry import (  # noqa: E402
     build_http_client,
     build_sandbox,

@@ -30,7 +30,7 @@ import httpx
 from harness import ROOT, rss_kib
 
 from app.main import create_app
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from app.settings import Settings
 from app.tickets.cache import MemoryTier
 from app.tickets.service import TicketService

@@ -7,7 +7,7 @@ from typing import Any
 from app.access.keys import KeyRing, load_keys
 from app.access.middleware import AccessControl
 from app.access.quotas import ClientQuotas, QuotaLimits
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from app.runtime import Runtime
 from app.settings import Settings
 

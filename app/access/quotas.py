@@ -23,7 +23,7 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from app.gcra import Decision, Gcra
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from sources.base import Clock, shanghai_now
 from sources.models import SHANGHAI
 

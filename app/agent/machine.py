@@ -47,7 +47,7 @@ from app.agent.trip import TripProblem, trip_request
 from app.errors import Overloaded
 from app.intent import templates as intent_templates
 from app.intent.merge import merge_intent
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from app.tickets.model import TicketResult
 from rules import Itinerary, LegKey, TripRequest, check_train_numbers, plan, required_legs, validate
 from rules.hubs import Topology

@@ -13,6 +13,7 @@ from app.agent.fetch import with_transfer_halves
 from app.agent.readback import Relaxed
 from app.errors import Overloaded
 from app.intent.model import TravelIntent
+from app.observability.metrics import AnswerKind
 from app.tickets.model import SourceReport, TicketResult
 from rules import Failure, Itinerary, LegKey, LegOffers, PlanResult, TripRequest
 from sources.models import Freshness
@@ -58,6 +59,16 @@ class PlanReply(BaseModel):
         default_factory=list,
         description="stated constraints the plan could not honour; empty when all were",
     )
+
+    @property
+    def kind(self) -> AnswerKind:
+        """`tickets` when sources were asked, else `clarification` or `refusal` (what
+        `railtrip_answers_total` counts it as)."""
+        if self.sources:
+            return "tickets"
+        if self.clarify_question:
+            return "clarification"
+        return "refusal"
 
 
 class ChatReply(PlanReply):

@@ -27,7 +27,7 @@ from app.agent import texts
 from app.agent.fetch import fetch_legs
 from app.agent.machine import MAX_LEG_QUERIES
 from app.agent.states import State
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from app.queries import ResolvedQuery
 from app.tickets.breaker import CircuitBreaker
 from app.tickets.model import TicketResult

@@ -21,7 +21,7 @@ from typing import Any, TextIO
 
 from app.intent.model import TravelIntent
 from app.intent.parser import IntentParser
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from sources.stations import StationDirectory, curated_directory
 
 DEFAULT_SET = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "intent" / "eval.jsonl"

@@ -29,7 +29,7 @@ from pydantic import ValidationError
 
 from app.intent.model import TravelIntent
 from app.intent.prompt import build_messages, retry_message
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from sources.stations import StationDirectory
 
 audit_log = logging.getLogger("railtrip.llm")

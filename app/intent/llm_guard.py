@@ -19,7 +19,7 @@ from app.access import texts as access_texts
 from app.access.context import current_caller
 from app.access.quotas import ClientQuotas
 from app.intent.llm import LlmIntentParser, LlmParseError, LlmResult
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from app.tickets.breaker import BreakerState, CircuitBreaker
 
 log = logging.getLogger("railtrip.llm")

@@ -30,7 +30,7 @@ from app.intent.model import (
 )
 from app.intent.offline import normalise_text, parse_offline, scope_topic
 from app.intent.places import NON_STATION_PLACES, gateway_for
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from sources.models import is_train_number
 from sources.stations import StationDirectory, UnknownStationError
 

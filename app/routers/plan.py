@@ -14,10 +14,10 @@ from app.access.session_ids import new_session_id, storage_id
 from app.agent import AgentInput, ChatReply, PlanReply
 from app.agent import texts as agent_texts
 from app.agent.model import StepObserver
-from app.answers import count_answer, reply_kind
 from app.deps import ServicesDep
 from app.errors import InvalidInput
 from app.intent.model import TravelIntent
+from app.observability.answers import count_answer
 from app.queries import accepted_today
 from app.services import Services
 from app.sessions import SESSION_ID_PATTERN, SessionLost, SessionUnavailable
@@ -200,7 +200,7 @@ async def chat(state: ServicesDep, request: Request, turn: ChatTurnIn) -> ChatRe
 def observe_reply(state: Services, request: Request, endpoint: str, reply: PlanReply) -> None:
     """Count the answer (by kind; by freshness when it bears tickets) and add its outcome to
     the request's log line."""
-    kind = reply_kind(reply)
+    kind = reply.kind
     count_answer(state.metrics, request, endpoint, kind, reply.freshness)
     request.state.log_extra = {
         "answer": kind,

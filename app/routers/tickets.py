@@ -8,9 +8,9 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.datastructures import QueryParams
 
-from app.answers import count_answer
 from app.deps import ServicesDep
 from app.errors import Conflict, InvalidInput, NoLiveAnswer, excerpt
+from app.observability.answers import count_answer
 from app.queries import only_requested_stations, parse_seat_class, resolve_query
 from app.services import Services
 from app.tickets.model import TicketResult

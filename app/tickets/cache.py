@@ -18,7 +18,7 @@ from typing import Literal
 from cachetools import TTLCache
 from pydantic import TypeAdapter, ValidationError
 
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from app.redis_client import RedisClient
 from app.redis_health import REDIS_ERRORS, RedisHealth, RedisState
 from app.tickets.model import SourceReport

@@ -22,7 +22,7 @@ from tenacity import (
     wait_exponential_jitter,
 )
 
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from app.settings import SourceSettings
 from app.tickets.admission import SourceAdmission
 from app.tickets.breaker import BreakerState, CircuitBreaker

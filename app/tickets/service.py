@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from app.errors import Overloaded
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from app.tickets import messages
 from app.tickets.cache import CacheEntry, MemoryTier, RedisTier
 from app.tickets.fanout import SourceAnswer, fan_out

@@ -26,7 +26,7 @@ from cachetools import LRUCache
 from pydantic import AwareDatetime, ValidationError
 
 from app.errors import NotFound
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from app.redis_client import RedisClient
 from app.redis_health import REDIS_ERRORS, RedisHealth
 from app.tickets import messages

@@ -20,7 +20,7 @@ import datetime as dt
 import time
 from collections.abc import Awaitable, Callable, Sequence
 
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from app.tickets import messages
 from app.tickets.fanout import first_answer
 from app.tickets.guard import GuardedSource

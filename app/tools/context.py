@@ -18,7 +18,7 @@ from app.agent.fetch import (
     transfer_leg_results,
 )
 from app.errors import ServiceError
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from app.queries import ResolvedQuery, resolve_query
 from app.tickets.model import TicketResult
 from rules import LegKey, PlanResult

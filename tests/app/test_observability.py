@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 
-from app.logs import JsonFormatter
+from app.observability.logs import JsonFormatter
 from app.settings import Settings
 from tests.app.apps import running, sample
 

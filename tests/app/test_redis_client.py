@@ -8,7 +8,7 @@ import pytest
 from pydantic import ValidationError
 from redis.asyncio import BlockingConnectionPool, Redis
 
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from app.redis_client import BoundedRedisCluster, RedisUrlError, build_redis, parse_redis_url
 from app.redis_health import RedisHealth
 from app.settings import Settings

@@ -7,7 +7,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from app.registry import build_sandbox, build_sources
 from app.runtime import Runtime
 from app.settings import Settings

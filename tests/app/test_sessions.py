@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.intent.model import TravelIntent
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from app.redis_client import build_redis
 from app.redis_health import RedisHealth
 from app.sessions import SessionLost, SessionStore, SessionUnavailable

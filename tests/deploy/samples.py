@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 
 
 def sampled_metrics() -> Metrics:

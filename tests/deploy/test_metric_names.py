@@ -6,7 +6,7 @@ from typing import Any
 
 from prometheus_client.metrics import MetricWrapperBase
 
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from tests.deploy.promql import metric_names
 
 SERIES_SUFFIXES = {

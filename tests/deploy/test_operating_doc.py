@@ -7,7 +7,7 @@ from typing import Any
 
 from prometheus_client.metrics import MetricWrapperBase
 
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from tests.deploy.conftest import ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")

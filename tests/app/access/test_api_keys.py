@@ -8,7 +8,7 @@ import logging
 import pytest
 
 from app.access import hash_key
-from app.logs import JsonFormatter
+from app.observability.logs import JsonFormatter
 from app.settings import Settings
 from tests.app.apps import running, sample
 

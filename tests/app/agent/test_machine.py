@@ -13,7 +13,7 @@ from app.agent.fallback import Relaxation
 from app.agent.fetch import fetch_legs
 from app.intent.model import TravelIntent
 from app.intent.parser import IntentParser
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from rules import LegKey
 from sources.models import SeatClass, SeatStatus
 from sources.stations import curated_directory

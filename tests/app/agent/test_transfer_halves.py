@@ -8,7 +8,7 @@ from app.agent import AgentInput, PlanningAgent
 from app.agent.fetch import transfer_leg_results, unpriced_legs, with_transfer_halves
 from app.intent.model import TravelIntent
 from app.intent.parser import IntentParser
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from app.tickets.model import QueryEcho, SourceReport, TicketResult
 from app.tickets.transfers import TransferResult
 from rules import LegKey

@@ -10,7 +10,7 @@ import openai
 import pytest
 
 from app.intent.llm import LlmIntentParser
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from sources.stations import StationDirectory
 from tests.llm_wire import LLM_URL, completion, intent_json
 

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from app.intent.llm import LlmParseError, extract_json_object
-from app.logs import JsonFormatter
+from app.observability.logs import JsonFormatter
 from tests.app.intent.conftest import LLM_URL, MODEL, TODAY, completion, intent_json, sample
 
 CLEAN = intent_json(

@@ -6,7 +6,7 @@ import asyncio
 import datetime as dt
 from collections.abc import Callable
 
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from app.settings import SourceSettings
 from app.tickets.guard import GuardedSource
 from sources.capabilities import StopCall, StopList

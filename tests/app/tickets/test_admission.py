@@ -9,7 +9,7 @@ import datetime as dt
 import pytest
 
 from app.errors import Overloaded
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from app.settings import SourceSettings
 from app.tickets.admission import SourceAdmission, SourceOverloaded, default_queue_limit
 from app.tickets.cache import MemoryTier

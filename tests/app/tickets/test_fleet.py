@@ -12,7 +12,7 @@ import redis.asyncio as aioredis
 
 from app.gcra import Gcra
 from app.main import _redis_client
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from app.redis_health import RedisHealth
 from app.settings import SourceSettings
 from app.tickets.cache import MemoryTier, RedisTier

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from app.settings import SourceSettings
 from app.tickets.breaker import BreakerState, CircuitBreaker
 from app.tickets.fanout import fan_out

@@ -5,7 +5,7 @@ from __future__ import annotations
 import redis.asyncio as aioredis
 
 from app.main import _redis_client
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from app.tickets.cache import CacheEntry, MemoryTier, RedisTier
 from app.tickets.service import TicketService
 from sources.errors import SourceServerError

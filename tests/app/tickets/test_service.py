@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from app.settings import SourceSettings
 from app.tickets.cache import MemoryTier
 from app.tickets.guard import GuardedSource

@@ -10,7 +10,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from app.main import _redis_client
-from app.metrics import Metrics
+from app.observability.metrics import Metrics
 from app.redis_client import RedisClient
 from app.redis_health import RedisHealth
 from app.tickets.stops import FRESH_FOR_S, STALE_FOR_S, SharedStopLists, StopListService

@@ -10,26 +10,12 @@ answer whose freshness is not realtime).
 
 from __future__ import annotations
 
-from typing import Literal
-
 from starlette.requests import Request
 
-from app.agent.model import PlanReply
-from app.metrics import Metrics
-
-AnswerKind = Literal["tickets", "clarification", "refusal", "error"]
+from app.observability.metrics import AnswerKind, Metrics
 
 # Set in the request's scope state once a handler has counted its answer.
 ANSWERED = "answered"
-
-
-def reply_kind(reply: PlanReply) -> AnswerKind:
-    """`tickets` when sources were asked, else `clarification` or `refusal`."""
-    if reply.sources:
-        return "tickets"
-    if reply.clarify_question:
-        return "clarification"
-    return "refusal"
 
 
 def count_answer(

@@ -8,6 +8,7 @@ train numbers, stations, texts or session ids.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Literal, get_args
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.core import GaugeMetricFamily
@@ -23,7 +24,8 @@ BREAKER_STATE_VALUES = {"closed": 0, "half_open": 1, "open": 2}
 
 # `railtrip_answers_total{kind}`: what an answering endpoint replied. Only `tickets` answers
 # are also counted in `railtrip_responses_total{freshness}` (DESIGN.md §6).
-ANSWER_KINDS = ("tickets", "clarification", "refusal", "error")
+AnswerKind = Literal["tickets", "clarification", "refusal", "error"]
+ANSWER_KINDS: tuple[AnswerKind, ...] = get_args(AnswerKind)
 # Routes whose replies are answers to a traveller; a 4xx/5xx there counts as kind="error".
 ANSWERING_ENDPOINTS = frozenset(
     {
