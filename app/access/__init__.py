@@ -4,13 +4,12 @@ See README "Security" for what is protected and how to deploy behind a reverse p
 """
 
 from app.access.context import Caller, current_caller
+from app.access.control import AccessControl
 from app.access.keys import ApiKey, KeyConfigError, KeyRing, hash_key, load_keys, presented_key
-from app.access.middleware import AccessControl, AccessMiddleware
 from app.access.quotas import ClientQuotas, QuotaLimits
 
 __all__ = [
     "AccessControl",
-    "AccessMiddleware",
     "ApiKey",
     "Caller",
     "ClientQuotas",

@@ -19,13 +19,11 @@ ANSWERED = "answered"
 
 
 def count_answer(
-    metrics: Metrics,
-    request: Request,
-    endpoint: str,
-    kind: AnswerKind,
-    freshness: str | None = None,
+    metrics: Metrics, request: Request, kind: AnswerKind, freshness: str | None = None
 ) -> None:
-    """Count one answer; a `tickets` answer also counts under its freshness."""
+    """Count one answer of the request's route (labelled with its template); a `tickets`
+    answer also counts under its freshness."""
+    endpoint = request.scope["route"].path
     metrics.answers.labels(endpoint=endpoint, kind=kind).inc()
     if kind == "tickets":
         metrics.responses.labels(endpoint=endpoint, freshness=freshness or "unavailable").inc()

@@ -26,18 +26,6 @@ BREAKER_STATE_VALUES = {"closed": 0, "half_open": 1, "open": 2}
 # are also counted in `railtrip_responses_total{freshness}` (DESIGN.md §6).
 AnswerKind = Literal["tickets", "clarification", "refusal", "error"]
 ANSWER_KINDS: tuple[AnswerKind, ...] = get_args(AnswerKind)
-# Routes whose replies are answers to a traveller; a 4xx/5xx there counts as kind="error".
-ANSWERING_ENDPOINTS = frozenset(
-    {
-        "/v1/tickets",
-        "/v1/plan",
-        "/v1/chat",
-        "/v1/plan/stream",
-        "/v1/chat/stream",
-        "/v1/bookings/precheck",
-        "/v1/trains/{train_number}/stops",
-    }
-)
 # `endpoint` label of a request no route matches (404s for unknown paths), and of a request
 # refused by the body limits before the router saw it (413, 422 for JSON nested too deep).
 UNMATCHED_ENDPOINT = "unmatched"

@@ -1,11 +1,12 @@
-"""The request-observing middleware (`ObserveRequests`: request id, one JSON log line, the HTTP
-metrics, the trace span) and what it labels a request with: its route template, for every route.
+"""The request-observing middleware (`ObserveRequests`): the request id in and out, one JSON
+log line, the HTTP metrics, the answers a route that answers travellers did not count, and the
+trace span of a traced route, all labelled with the request's route template.
 
 The router records the route it chose in the scope, but not for everything: FastAPI's own
-`/docs` and `/openapi.json` are served without it (matching the app's plain routes gives
-them their template), and a body refused before routing (413, the 422 for JSON nested too
-deep) never reaches the router: it is labelled `before_routing`. All of these used to be
-counted as `endpoint="unmatched"`, which now means only a path no route knows (404).
+`/docs` and `/openapi.json` are served without it (the route table gives them their template),
+and a body refused before routing (413, the 422 for JSON nested too deep) never reaches the
+router: it is labelled `before_routing`. `unmatched` means only a path no route knows (404).
+Which routes answer and which are traced is each route's declaration (app/policy.py).
 """
 
 from __future__ import annotations
@@ -14,61 +15,53 @@ import logging
 import time
 import uuid
 
-from starlette.routing import Match, Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.limits import REFUSED_BEFORE_ROUTING
 from app.observability.answers import ANSWERED
 from app.observability.logs import request_id, request_id_from
-from app.observability.metrics import (
-    ANSWERING_ENDPOINTS,
-    BEFORE_ROUTING_ENDPOINT,
-    UNMATCHED_ENDPOINT,
-    Metrics,
-)
+from app.observability.metrics import BEFORE_ROUTING_ENDPOINT, UNMATCHED_ENDPOINT, Metrics
 from app.observability.tracing import end_request_span, request_span
+from app.policy import RouteMatch, RouteTable
 
 log = logging.getLogger("railtrip.http")
 
+REFUSED_BEFORE_ROUTING = "refused_before_routing"
+"""Scope-state flag: the body limits refused this request before routing."""
 
-def route_template(scope: Scope, root_path: str = "") -> str:
+
+def route_template(scope: Scope, matched: RouteMatch) -> str:
     """The route template of this request (`/v1/trains/{train_number}/stops`), `before_routing`
-    for a body refused before the router saw it, or `unmatched` for a path no route knows.
-
-    `root_path` is the scope's root path as the request arrived: a mount rewrites it in the
-    scope on the way in, after which the mount's own path would no longer match."""
+    for a body refused before the router saw it, or `unmatched` for a path no route knows."""
     path = getattr(scope.get("route"), "path", None)
     if path:
         return str(path)
     if scope.get("state", {}).get(REFUSED_BEFORE_ROUTING):
         return BEFORE_ROUTING_ENDPOINT
-    # FastAPI serves its own pages (/docs, /openapi.json) as plain routes it does not record;
-    # a mounted app (/mcp) is labelled by its mount path.
-    app = scope.get("app")
-    arrived = {**scope, "root_path": root_path}
-    for route in getattr(getattr(app, "router", None), "routes", ()):
-        if isinstance(route, Route | Mount) and route.matches(arrived)[0] is not Match.NONE:
-            return route.path
-    return UNMATCHED_ENDPOINT
+    return matched.template or UNMATCHED_ENDPOINT
 
 
-def count_error_answer(metrics: Metrics, scope: Scope, endpoint: str, status: int) -> None:
-    """A 4xx/5xx from an answering endpoint whose handler counted no answer is kind=error."""
-    if status >= 400 and endpoint in ANSWERING_ENDPOINTS:
-        if not scope.get("state", {}).get(ANSWERED):
-            metrics.answers.labels(endpoint=endpoint, kind="error").inc()
+def count_error_answer(
+    metrics: Metrics, scope: Scope, matched: RouteMatch, endpoint: str, status: int
+) -> None:
+    """A 4xx/5xx from an answering route whose handler counted no answer is kind=error (a body
+    refused before routing is labelled `before_routing`, not the route's, and is not one)."""
+    if status < 400 or not matched.policy.answers or endpoint != matched.template:
+        return
+    if not scope.get("state", {}).get(ANSWERED):
+        metrics.answers.labels(endpoint=endpoint, kind="error").inc()
 
 
 class ObserveRequests:
     """Request id in and out, one JSON log line and the HTTP metrics per request, and the
-    request's trace span on planning routes when tracing is on (app/observability/tracing.py).
+    request's trace span on traced routes when tracing is on (app/observability/tracing.py).
 
     A plain ASGI middleware: `@app.middleware("http")` (BaseHTTPMiddleware) would run every
     request in an extra task with memory streams between its two halves.
     """
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, routes: RouteTable) -> None:
         self.app = app
+        self.routes = routes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -98,7 +91,9 @@ class ObserveRequests:
                 message = {**message, "headers": headers}
             await send(message)
 
-        span = request_span(scope)  # None unless tracing is on and this is a planning route
+        matched = self.routes.match(scope, root_path)
+        # None unless tracing is on and the route is traced.
+        span = request_span(scope) if matched.policy.traced else None
         try:
             if span is None:
                 await self.app(scope, receive_noting_disconnect, send_with_id)
@@ -110,7 +105,7 @@ class ObserveRequests:
                         end_request_span(current, status)
         finally:
             elapsed = time.perf_counter() - started
-            endpoint = route_template(scope, root_path)
+            endpoint = route_template(scope, matched)
             method = scope["method"]
             state = getattr(scope["app"].state, "services", None)
             if state is not None:
@@ -120,7 +115,7 @@ class ObserveRequests:
                 state.metrics.http_duration.labels(endpoint=endpoint, method=method).observe(
                     elapsed
                 )
-                count_error_answer(state.metrics, scope, endpoint, status)
+                count_error_answer(state.metrics, scope, matched, endpoint, status)
             log.info(
                 "request",
                 extra={

@@ -5,15 +5,16 @@ Off by default. With `RAILTRIP_OTEL_ENDPOINT` (an OTLP/HTTP traces URL such as
 in batches; tests pass their own provider (the SDK's in-memory exporter) to `create_app`.
 
 What is traced, and why only that:
-- The request middleware opens a SERVER span (`request_span`) for the planning routes
-  (`TRACED_PATHS`). Their work fans out to sources and maybe a model: what a trace is for.
+- The request middleware opens a SERVER span (`request_span`) for the routes that declare
+  `traced` (the planning routes, app/policy.py). Their work fans out to sources and maybe a
+  model: what a trace is for.
 - The shared httpx client is instrumented with `HTTPXClientInstrumentor.instrument_client`,
   so every upstream request (sandbox vendors mounted in-process, 12306, Juhe, the
   LLM endpoint) is a CLIENT span under the request that caused it. The global
   `HTTPXClientInstrumentor().instrument()` patches `httpx.AsyncClient` construction and
   would miss the sandbox mounts, which are transports of an already-built client.
 - Nothing else: `/v1/tickets` answered from the cache makes no upstream call and opens no
-  span; any other path costs the middleware one set lookup, tracing on or off.
+  span; any other route costs the middleware nothing, tracing on or off.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
 
     from app.settings import Settings
 
-TRACED_PATHS = frozenset({"/v1/plan", "/v1/chat", "/v1/plan/stream", "/v1/chat/stream"})
 TRACER_NAME = "railtrip"
 
 
@@ -58,13 +58,11 @@ def instrument_http_client(client: httpx.AsyncClient, provider: TracerProvider) 
 
 
 def request_span(scope: Scope) -> AbstractContextManager[Span] | None:
-    """A SERVER span for a request to a planning route while tracing is on, else None.
+    """A SERVER span for this request while tracing is on, else None.
 
-    Called by the request middleware for every request: a path that is not a planning route
-    costs one set lookup, so the cache-hit path stays uninstrumented (no extra ASGI layer).
+    The request middleware asks only for the routes that declare `traced` (app/policy.py), so
+    the cache-hit path stays uninstrumented (no extra ASGI layer).
     """
-    if scope["path"] not in TRACED_PATHS:
-        return None
     provider = getattr(getattr(scope["app"].state, "services", None), "tracer_provider", None)
     if provider is None:
         return None

@@ -1,71 +1,41 @@
 """The access gate in front of every route: API key, per-client rate, `refresh=true` budget.
 
-    request ─ open path (/healthz, /readyz, docs) ─────────────────────────────► app
-        │ key shown but unknown ──────────────────────────────────────────────► 401
-        │ no key, and keys required here (all, or the precheck) ──────────────► 401
-        │ /sandbox/* with keys on and not an admin key ───────────────────────► 403
+    request ─ key shown but unknown ──────────────────────────────────────────► 401
+        │ no key, and keys required here (all, or a strict_key route) ────────► 401
+        │ an admin route (/sandbox/*) with keys on and not an admin key ──────► 403
+        │ an open route (/healthz, /readyz, docs, playground) ────────────────► app
         │ over the client's request rate ─────────────────────────────────────► 429
         │ refresh=true over the client's refresh budget ──────────────────────► 429
         └──────────────────────────────── caller in a contextvar, RateLimit-* ► app
 
-Refusals are counted in `railtrip_rejections_total{reason}` and carry `{code, reason,
-message}`; none of them echoes a header or the presented key.
+What a route is (open, strict_key, admin) is declared on the route (app/policy.py). Refusals
+are counted in `railtrip_rejections_total{reason}` and carry `{code, reason, message}`; none
+of them echoes a header or the presented key.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.access import texts
 from app.access.context import Caller, current_caller
-from app.access.keys import KeyRing, presented_key
+from app.access.keys import presented_key
 from app.access.quotas import ClientQuotas
 from app.gcra import Decision
-from app.limits import send_json
-
-if TYPE_CHECKING:
-    from app.services import Services
-
-OPEN_PATHS = frozenset(
-    {"/healthz", "/readyz", "/", "/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json"}
-)
-OPEN_PREFIXES = ("/docs-assets/", "/playground/")  # static files: pages and scripts, no data
-PRECHECK_PATH = "/v1/bookings/precheck"
-SANDBOX_PREFIX = "/sandbox/"
-
-
-def is_open(path: str) -> bool:
-    """Probes, docs and the playground's static files: never keyed, never rate-limited."""
-    return path in OPEN_PATHS or path.startswith(OPEN_PREFIXES)
-
-
-@dataclass(frozen=True)
-class AccessControl:
-    """What the gate enforces: the key ring, whether keys are required, and the quotas."""
-
-    keys: KeyRing
-    quotas: ClientQuotas
-    keys_required: bool = True
-    precheck_requires_key: bool = False
-
-    def key_needed(self, path: str) -> bool:
-        """True when a request to `path` must carry a valid key."""
-        if is_open(path):
-            return False
-        if self.keys.enabled and self.keys_required:
-            return True
-        return self.precheck_requires_key and path == PRECHECK_PATH
+from app.http.body_limits import send_json
+from app.policy import RouteTable
+from app.services import Services
 
 
 class AccessMiddleware:
-    """A plain ASGI middleware (no per-request task), reading the app's `AccessControl`."""
+    """A plain ASGI middleware (no per-request task), reading the app's `AccessControl` and the
+    policy each route declares (`routes`)."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, routes: RouteTable) -> None:
         self.app = app
+        self.routes = routes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         app = scope.get("app")
@@ -79,16 +49,16 @@ class AccessMiddleware:
         ):
             await self.app(scope, receive, send)
             return
-        path: str = scope["path"]
+        policy = self.routes.match(scope, scope.get("root_path", "")).policy
         shown = presented_key(scope["headers"])
         key = access.keys.verify(shown)
-        if (shown is not None and key is None) or (key is None and access.key_needed(path)):
+        if (shown is not None and key is None) or (key is None and access.key_needed(policy)):
             await _refuse(state, send, 401, "unauthorized", texts.UNAUTHORIZED, "unauthorized")
             return
-        if path.startswith(SANDBOX_PREFIX) and access.keys.enabled and not (key and key.admin):
+        if policy.admin and access.keys.enabled and not (key and key.admin):
             await _refuse(state, send, 403, "forbidden", texts.ADMIN_ONLY, "unauthorized")
             return
-        if is_open(path):
+        if policy.open:
             await self.app(scope, receive, send)
             return
         client = f"key:{key.name}" if key else f"addr:{_address(scope)}"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.limits import json_depth_exceeds
+from app.http.body_limits import json_depth_exceeds
 from tests.app.apps import running
 
 

@@ -15,6 +15,8 @@ from fastapi.openapi.docs import get_swagger_ui_html, get_swagger_ui_oauth2_redi
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
+from app.policy import OPEN, declare, route_policy
+
 ASSETS_URL = "/docs-assets"
 ASSETS_DIR = Path(fastapi_offline.__file__).parent / "static"
 
@@ -22,13 +24,19 @@ ASSETS_DIR = Path(fastapi_offline.__file__).parent / "static"
 def install_docs(app: FastAPI) -> None:
     """Serve Swagger UI at `/docs` from local assets.
 
-    The app must be built with `docs_url=None, redoc_url=None` (FastAPI's CDN pages).
+    The app must be built with `docs_url=None, redoc_url=None` (FastAPI's CDN pages). The
+    pages, their assets and the schema are open routes (no key: they hold no data).
     """
     openapi_url = app.openapi_url or "/openapi.json"
     oauth2_redirect_url = app.swagger_ui_oauth2_redirect_url or "/docs/oauth2-redirect"
+    for route in app.router.routes:
+        if getattr(route, "path", None) == openapi_url:
+            declare(route, OPEN)  # FastAPI's own route: its endpoint is not ours to mark
     app.mount(ASSETS_URL, StaticFiles(directory=ASSETS_DIR), name="docs-assets")
+    declare(app.router.routes[-1], OPEN)
 
     @app.get("/docs", include_in_schema=False)
+    @route_policy(open=True)
     async def swagger_ui(request: Request) -> HTMLResponse:
         root = request.scope.get("root_path", "")
         return get_swagger_ui_html(
@@ -42,5 +50,6 @@ def install_docs(app: FastAPI) -> None:
         )
 
     @app.get(oauth2_redirect_url, include_in_schema=False)
+    @route_policy(open=True)
     async def swagger_ui_redirect() -> HTMLResponse:
         return get_swagger_ui_oauth2_redirect_html()

@@ -10,10 +10,10 @@ import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.observability.requests import REFUSED_BEFORE_ROUTING
+
 MAX_BODY_BYTES = 64 * 1024
 MAX_JSON_DEPTH = 32
-# Scope-state flag: this request was refused here, before routing (metrics label it so).
-REFUSED_BEFORE_ROUTING = "refused_before_routing"
 
 
 def json_depth_exceeds(raw: bytes, limit: int) -> bool:
