@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from typing import Protocol
 
 from app.errors import Overloaded
-from app.tickets.model import QueryEcho, SourceReport, SourceStatus, TicketResult
+from app.tickets.model import QueryEcho, ResolvedQuery, SourceReport, SourceStatus, TicketResult
 from app.tickets.transfers import TransferResult
 from rules import LegKey
 from sources.models import (
@@ -28,13 +28,7 @@ class TicketSearch(Protocol):
     """The part of `TicketService` the agent uses (a fake in unit tests)."""
 
     async def search(
-        self,
-        query: TicketQuery,
-        origin: Station,
-        destination: Station,
-        *,
-        refresh: bool = False,
-        allow_stale: bool = True,
+        self, resolved: ResolvedQuery, *, refresh: bool = False, allow_stale: bool = True
     ) -> TicketResult: ...
 
 
@@ -79,11 +73,10 @@ async def fetch_legs(
     wanted = list(dict.fromkeys(keys))
 
     async def one(key: LegKey) -> TicketResult:
-        origin = _city_station(directory, key.origin)
-        destination = _city_station(directory, key.destination)
-        query = TicketQuery(origin=origin.telecode, destination=destination.telecode, date=key.date)
+        resolved = ResolvedQuery.between_cities(directory, key.origin, key.destination, key.date)
+        origin, destination = resolved.origin_station, resolved.destination_station
         try:
-            return await tickets.search(query, origin, destination)
+            return await tickets.search(resolved)
         except Overloaded as exc:
             if refused is not None:
                 refused.append(exc)

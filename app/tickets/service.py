@@ -1,6 +1,6 @@
 """The ticket query service: caches, single-flight, fan-out and honest freshness.
 
-search(query) ─ L1 hit ──────────────────────────────► cached (age), maybe refresh in bg
+search(resolved) ─ L1 hit ───────────────────────────► cached (age), maybe refresh in bg
      │ miss
      └─ flight(key) ─ L2 hit ─────────────────────────► cached (age), maybe refresh in bg
               │ miss                          (N identical misses share one flight)
@@ -9,6 +9,9 @@ search(query) ─ L1 hit ──────────────────�
               └─ fan-out ─ any source ok ─ store ─────► realtime
                      └ all failed ─ stale copy ───────► cached + warning
                                └ none ────────────────► unavailable + message
+
+Every answer is then narrowed to the stations the resolved query asks for (北京南, not all of
+北京): the caller passes the resolved value whole and never filters by station itself.
 """
 
 from __future__ import annotations
@@ -28,9 +31,9 @@ from app.tickets.fanout import SourceAnswer, fan_out
 from app.tickets.fleet_flight import FleetFlight, Lease
 from app.tickets.guard import ABANDONED, GuardedSource
 from app.tickets.merge import merge_offers
-from app.tickets.model import QueryEcho, SourceReport, TicketResult
+from app.tickets.model import QueryEcho, ResolvedQuery, SourceReport, TicketResult
 from sources.base import Clock, shanghai_now
-from sources.models import Station, TicketQuery
+from sources.models import TicketQuery
 
 log = logging.getLogger("railtrip.tickets")
 
@@ -73,31 +76,32 @@ class TicketService:
         self._waiters: dict[asyncio.Task[TicketResult], int] = {}  # callers per flight
 
     async def search(
-        self,
-        query: TicketQuery,
-        origin: Station,
-        destination: Station,
-        *,
-        refresh: bool = False,
-        allow_stale: bool = True,
+        self, resolved: ResolvedQuery, *, refresh: bool = False, allow_stale: bool = True
     ) -> TicketResult:
-        """Offers for `query`; `refresh` bypasses both tiers for reading (and updates them).
+        """Offers for `resolved`, at the stations it asks for; `refresh` bypasses both tiers
+        for reading (and updates them).
 
-        `origin`/`destination` are the resolved stations echoed in the answer.
+        The sources are asked city-wide (one cache entry per pair of cities, date and types,
+        whichever station names the caller used); the answer keeps only the asked stations.
         """
+        query = resolved.query
         # Every part is already validated (stations from the directory, a TicketQuery).
         echo = QueryEcho.model_construct(
-            origin=origin,
-            destination=destination,
+            origin=resolved.origin_station,
+            destination=resolved.destination_station,
             date=query.date,
             train_types=tuple(sorted(query.train_types)),
         )
+        result = None
         if not refresh:
             entry = self.memory.get(query.key)
             (self._memory_miss if entry is None else self._memory_hit).inc()
             if entry is not None:
-                return self._from_cache(query, echo, entry)
-        return await self._join(query, echo, refresh=refresh, allow_stale=allow_stale)
+                result = self._from_cache(query, echo, entry)
+        if result is None:
+            result = await self._join(query, echo, refresh=refresh, allow_stale=allow_stale)
+        kept = resolved.keep(result.offers)
+        return result if kept is None else result.with_offers(kept)
 
     async def aclose(self) -> None:
         """Cancel background refreshes (app shutdown)."""

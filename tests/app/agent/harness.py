@@ -13,8 +13,8 @@ from app.main import create_app
 from app.runtime import Runtime
 from app.services import Services
 from app.settings import Settings
-from app.tickets.model import QueryEcho, SourceReport, TicketResult
-from sources.models import SHANGHAI, Station, TicketQuery, TrainOffer
+from app.tickets.model import QueryEcho, ResolvedQuery, SourceReport, TicketResult
+from sources.models import SHANGHAI, Station, TrainOffer
 
 NOW = dt.datetime(2026, 12, 1, 8, 0, tzinfo=SHANGHAI)
 TODAY = "2026-12-01"
@@ -83,14 +83,10 @@ class FakeTickets:
         self.asked: list[tuple[str, str, dt.date]] = []
 
     async def search(
-        self,
-        query: TicketQuery,
-        origin: Station,
-        destination: Station,
-        *,
-        refresh: bool = False,
-        allow_stale: bool = True,
+        self, resolved: ResolvedQuery, *, refresh: bool = False, allow_stale: bool = True
     ) -> TicketResult:
+        query = resolved.query
+        origin, destination = resolved.origin_station, resolved.destination_station
         key = (query.origin, query.destination, query.date)
         self.asked.append(key)
         if key in self.fail:

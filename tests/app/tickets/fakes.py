@@ -9,9 +9,11 @@ from collections.abc import Callable
 from app.observability.metrics import Metrics
 from app.settings import SourceSettings
 from app.tickets.guard import GuardedSource
+from app.tickets.model import ResolvedQuery
 from sources.capabilities import StopCall, StopList
 from sources.errors import SourceError
 from sources.models import SHANGHAI, Seat, SeatClass, SeatStatus, Station, TicketQuery, TrainOffer
+from sources.stations import Place
 from tests.clocks import FakeTime
 
 BJN = Station(telecode="VNP", name="北京南", city="北京", pinyin="beijingnan", initials="bjn")
@@ -19,6 +21,22 @@ SHQ = Station(
     telecode="AOH", name="上海虹桥", city="上海", pinyin="shanghaihongqiao", initials="shhq"
 )
 DAY = dt.date(2026, 12, 4)
+
+
+def city_wide(query: TicketQuery, origin: Station, destination: Station) -> ResolvedQuery:
+    """`query` as the service takes it, asked for the whole of both cities (no station kept
+    apart), echoing `origin` and `destination`."""
+
+    def whole(station: Station) -> Place:
+        return Place(
+            name=station.city,
+            city=station.city,
+            telecode=station.telecode,
+            is_city=True,
+            stations=(station,),
+        )
+
+    return ResolvedQuery(query, whole(origin), whole(destination))
 
 
 def offer(

@@ -15,7 +15,7 @@ from app.tickets.admission import SourceAdmission, SourceOverloaded, default_que
 from app.tickets.cache import MemoryTier
 from app.tickets.guard import GuardedSource
 from app.tickets.service import TicketService
-from tests.app.tickets.fakes import BJN, DAY, SHQ, FakeSource, query
+from tests.app.tickets.fakes import BJN, DAY, SHQ, FakeSource, city_wide, query
 from tests.clocks import FakeTime
 
 
@@ -71,12 +71,14 @@ async def test_a_query_beyond_the_queue_is_refused_at_once_and_never_reaches_the
     source = FakeSource("a", gate=gate)
     service, metrics = gated(source, queue_limit=1)
     days = [DAY + dt.timedelta(days=k) for k in range(3)]
-    admitted = [asyncio.create_task(service.search(query(day), BJN, SHQ)) for day in days[:2]]
+    admitted = [
+        asyncio.create_task(service.search(city_wide(query(day), BJN, SHQ))) for day in days[:2]
+    ]
     guard = service.sources[0]
     await until(lambda: guard.admission is not None and guard.admission.inside == 2)
 
     with pytest.raises(Overloaded) as refused:
-        await service.search(query(days[2]), BJN, SHQ)
+        await service.search(city_wide(query(days[2]), BJN, SHQ))
     assert refused.value.code == "overloaded" and refused.value.retry_after_s >= 1
     assert "所有数据源均无响应" not in refused.value.message
     assert len(source.calls) == 1  # one running, one waiting, the third never went out
@@ -94,11 +96,11 @@ async def test_one_overloaded_source_beside_an_answering_one_is_named_as_ours_no
     busy = FakeSource("busy", gate=gate)
     free = FakeSource("free")
     service, metrics = gated(busy, free, queue_limit=0)
-    first = asyncio.create_task(service.search(query(DAY), BJN, SHQ))
+    first = asyncio.create_task(service.search(city_wide(query(DAY), BJN, SHQ)))
     guard = service.sources[0]
     await until(lambda: guard.admission is not None and guard.admission.inside == 1)
 
-    result = await service.search(query(DAY + dt.timedelta(days=1)), BJN, SHQ)
+    result = await service.search(city_wide(query(DAY + dt.timedelta(days=1)), BJN, SHQ))
     assert result.freshness == "realtime"
     statuses = {r.name: r.status for r in result.sources}
     assert statuses == {"busy": "overloaded", "free": "ok"}

@@ -11,17 +11,17 @@ import asyncio
 import redis.asyncio as aioredis
 
 from app.gcra import Gcra
-from app.main import _redis_client
 from app.observability.metrics import Metrics
 from app.redis_health import RedisHealth
-from app.settings import SourceSettings
+from app.settings import Settings, SourceSettings
 from app.tickets.cache import MemoryTier, RedisTier
 from app.tickets.fleet_flight import FleetFlight, Lease
 from app.tickets.guard import GuardedSource
 from app.tickets.rate_limit import SourceRateLimit
 from app.tickets.service import TicketService
+from app.wiring.services import redis_client
 from sources.errors import SourceServerError
-from tests.app.tickets.fakes import BJN, SHQ, FakeSource, query
+from tests.app.tickets.fakes import BJN, SHQ, FakeSource, city_wide, query
 from tests.clocks import FakeTime
 
 LONG_LEASE_S = 30.0  # a handover "at once" must not wait for this
@@ -44,7 +44,7 @@ def replica(
 
     With `time`, the calendar and L1 follow it (for ages); leases and polls stay real."""
     metrics = Metrics()
-    client = _redis_client(url)
+    client = replica_redis(url)
     health = RedisHealth(metrics)
     tier = RedisTier(client, metrics, 300, 1800, health=health)
     guarded = GuardedSource(source, SourceSettings(retries=0, rate_per_s=1000), metrics)
@@ -68,9 +68,9 @@ async def test_the_second_replica_waits_for_the_first_ones_answer(redis_url: str
     first_src, second_src = FakeSource("a", gate=gate), FakeSource("a")
     first, second = replica(redis_url, first_src), replica(redis_url, second_src)
     async with asyncio.timeout(BOUND_S):
-        holder = asyncio.create_task(first.search(query(), BJN, SHQ))
+        holder = asyncio.create_task(first.search(city_wide(query(), BJN, SHQ)))
         await called(first_src)
-        waiter = asyncio.create_task(second.search(query(), BJN, SHQ))
+        waiter = asyncio.create_task(second.search(city_wide(query(), BJN, SHQ)))
         await asyncio.sleep(0.05)  # several polls: it keeps waiting while the lease is held
         assert not waiter.done() and second_src.calls == []
         gate.set()
@@ -85,9 +85,9 @@ async def test_a_holder_that_fails_hands_over_at_once_not_at_lease_expiry(redis_
     healthy = FakeSource("a")
     first, second = replica(redis_url, failing), replica(redis_url, healthy)
     async with asyncio.timeout(BOUND_S):  # far below LONG_LEASE_S
-        holder = asyncio.create_task(first.search(query(), BJN, SHQ))
+        holder = asyncio.create_task(first.search(city_wide(query(), BJN, SHQ)))
         await called(failing)
-        waiter = asyncio.create_task(second.search(query(), BJN, SHQ))
+        waiter = asyncio.create_task(second.search(city_wide(query(), BJN, SHQ)))
         await asyncio.sleep(0.05)
         gate.set()
         failed, answered = await asyncio.gather(holder, waiter)
@@ -107,7 +107,7 @@ async def test_a_dead_holders_lease_delays_the_others_no_longer_than_its_ttl(
     loop = asyncio.get_running_loop()
     started = loop.time()
     async with asyncio.timeout(BOUND_S):
-        answer = await service.search(query(), BJN, SHQ)
+        answer = await service.search(city_wide(query(), BJN, SHQ))
     assert answer.freshness == "realtime" and len(source.calls) == 1
     assert loop.time() - started < 0.3 + 2.0, "took over once the lease expired"
 
@@ -118,21 +118,23 @@ async def test_an_old_hit_is_refreshed_once_for_the_fleet_not_once_per_replica(
     time = FakeTime()
     a_src, b_src = FakeSource("a"), FakeSource("a")
     a, b = replica(redis_url, a_src, time=time), replica(redis_url, b_src, time=time)
-    await a.search(query(), BJN, SHQ)
-    assert (await b.search(query(), BJN, SHQ)).freshness == "cached"  # via L2, now in b's L1
+    await a.search(city_wide(query(), BJN, SHQ))
+    assert (
+        await b.search(city_wide(query(), BJN, SHQ))
+    ).freshness == "cached"  # via L2, now in b's L1
     time.advance(25)  # past refresh_after (20 s), inside L1's 30 s
-    assert (await a.search(query(), BJN, SHQ)).age_s == 25
+    assert (await a.search(city_wide(query(), BJN, SHQ))).age_s == 25
     await asyncio.gather(*a._background)
     assert len(a_src.calls) == 2, "a refreshed in the background"
-    assert (await b.search(query(), BJN, SHQ)).age_s == 25
+    assert (await b.search(city_wide(query(), BJN, SHQ))).age_s == 25
     await asyncio.gather(*b._background)
     assert b_src.calls == [], "b found a's refresh in L2 instead of fetching again"
-    assert (await b.search(query(), BJN, SHQ)).age_s == 0
+    assert (await b.search(city_wide(query(), BJN, SHQ))).age_s == 0
 
 
 async def test_only_the_holder_can_drop_its_lease(redis_url: str) -> None:
     metrics = Metrics()
-    client = _redis_client(redis_url)
+    client = replica_redis(redis_url)
     fleet = FleetFlight(client, RedisHealth(metrics), lease_s=5, poll_s=0.01)
     lease = await fleet.try_lease("q1")
     assert isinstance(lease, Lease)
@@ -146,7 +148,7 @@ async def test_only_the_holder_can_drop_its_lease(redis_url: str) -> None:
 async def test_with_redis_down_every_replica_fetches_for_itself() -> None:
     metrics = Metrics()
     health = RedisHealth(metrics)
-    fleet = FleetFlight(_redis_client("redis://127.0.0.1:1/0"), health, lease_s=5, poll_s=0.01)
+    fleet = FleetFlight(replica_redis("redis://127.0.0.1:1/0"), health, lease_s=5, poll_s=0.01)
     assert await fleet.try_lease("q1") is None
     assert health.state == "down"
 
@@ -161,7 +163,7 @@ async def test_two_replicas_share_one_source_budget(redis_url: str) -> None:
         SourceRateLimit(
             "rail12306",
             0.01,  # one slot per 100 s: the second replica is handed the next one
-            gcra=Gcra(_redis_client(redis_url)),
+            gcra=Gcra(replica_redis(redis_url)),
             health=RedisHealth(Metrics()),
             sleep=record,
         )
@@ -177,10 +179,15 @@ async def test_the_limiter_falls_back_to_its_share_of_the_rate_when_redis_is_dow
     limit = SourceRateLimit(
         "rail12306",
         6.0,
-        gcra=Gcra(_redis_client("redis://127.0.0.1:1/0")),
+        gcra=Gcra(replica_redis("redis://127.0.0.1:1/0")),
         health=health,
         expected_replicas=3,
     )
     await limit.acquire()  # Redis refuses: this request is paced locally instead
     assert health.state == "down" and not limit.fleet_wide
     assert limit.fallback_rate_per_s == 2.0
+
+
+def replica_redis(url: str):  # type: ignore[no-untyped-def]
+    """A replica's Redis client, with the production timeouts and pool."""
+    return redis_client(Settings(redis_url=url))

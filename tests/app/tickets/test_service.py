@@ -12,7 +12,7 @@ from app.tickets.cache import MemoryTier
 from app.tickets.guard import GuardedSource
 from app.tickets.service import TicketService
 from sources.errors import SourceServerError
-from tests.app.tickets.fakes import BJN, SHQ, FakeSource, query
+from tests.app.tickets.fakes import BJN, SHQ, FakeSource, city_wide, query
 from tests.clocks import FakeTime
 
 
@@ -43,7 +43,7 @@ def build(
 
 
 async def search(service: TicketService, **kwargs: object):
-    return await service.search(query(), BJN, SHQ, **kwargs)
+    return await service.search(city_wide(query(), BJN, SHQ), **kwargs)
 
 
 async def test_fifty_concurrent_identical_cold_queries_cost_one_call_per_source() -> None:
@@ -193,7 +193,7 @@ async def test_a_result_with_a_train_type_filter_keeps_only_those_trains() -> No
     a = FakeSource("a", lambda q: [offer("G1"), offer("K5", hour=20)])
     service, _, _ = build(a)
     typed = query().model_copy(update={"train_types": frozenset({"K"})})
-    result = await service.search(typed, BJN, SHQ)
+    result = await service.search(city_wide(typed, BJN, SHQ))
     assert [o.train_number for o in result.offers] == ["K5"]
 
 

@@ -9,11 +9,12 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from app.main import _redis_client
 from app.observability.metrics import Metrics
 from app.redis_client import RedisClient
 from app.redis_health import RedisHealth
+from app.settings import Settings
 from app.tickets.stops import FRESH_FOR_S, STALE_FOR_S, SharedStopLists, StopListService
+from app.wiring.services import redis_client
 from sources.errors import SourceServerError
 from tests.app.tickets.fakes import DAY, FakeStopSource, guarded
 from tests.clocks import FakeTime
@@ -33,7 +34,7 @@ def replica(
     """One process's stop-list service: its own memory, health and Redis client."""
     metrics = Metrics()
     health = RedisHealth(metrics, retry_pause_s=retry_pause_s, monotonic=time.monotonic)
-    shared = SharedStopLists(client or _redis_client(url), health)
+    shared = SharedStopLists(client or replica_redis(url), health)
     service = StopListService(
         [guarded(source, metrics, time)],
         metrics,
@@ -143,7 +144,7 @@ async def test_a_stalled_redis_costs_one_timeout_then_is_skipped(
 ) -> None:
     time = FakeTime()
     source = FakeStopSource("a")
-    client = _redis_client(own_redis.url)
+    client = replica_redis(own_redis.url)
     sent: list[str] = []
     send = client.execute_command
 
@@ -186,3 +187,8 @@ async def test_the_memory_copies_are_bounded_least_recently_used_first() -> None
     assert (await service.stops("G1", DAY)).freshness == "cached"
     assert (await service.stops("G3", DAY)).freshness == "realtime"  # asked again
     assert source.stop_calls[-1] == ("G3", DAY)
+
+
+def replica_redis(url: str):  # type: ignore[no-untyped-def]
+    """A replica's Redis client, with the production timeouts and pool."""
+    return redis_client(Settings(redis_url=url))
