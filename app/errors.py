@@ -1,4 +1,5 @@
-"""Service errors and the one handler that turns them into `{code, message}` JSON.
+"""The service errors, raised by domain code and use cases, mapped at each face: to `{code,
+message}` JSON by the HTTP handler (app/http/errors.py), to a tool error by the tool registry.
 
     ServiceError                  status   code
      ├── InvalidInput             422      invalid_input (names the offending `field`)
@@ -10,18 +11,13 @@
      └── Overloaded               503      overloaded (with Retry-After; not the sources' failure)
 
 Domain code raises these; it never raises HTTPException.
+
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from typing import Any
-
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
-from starlette.exceptions import HTTPException as StarletteHTTPException
 
 EXCERPT_CHARS = 24
 
@@ -89,57 +85,3 @@ class Overloaded(ServiceError):
     @property
     def headers(self) -> dict[str, str]:
         return {"Retry-After": str(self.retry_after_s)}
-
-
-def _field_of(loc: Sequence[Any]) -> str:
-    parts = [str(p) for p in loc if p not in ("body", "query", "path", "header")]
-    return ".".join(parts) or "body"
-
-
-def install_error_handlers(app: FastAPI) -> None:
-    """Every error leaves as JSON with a machine-readable `code` and a human `message`."""
-
-    @app.exception_handler(ServiceError)
-    async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
-        headers = None
-        if isinstance(exc, Overloaded):
-            state = getattr(request.app.state, "services", None)
-            if state is not None:
-                state.metrics.rejections.labels(reason="overloaded").inc()
-            headers = exc.headers
-        return JSONResponse(exc.body(), status_code=exc.status_code, headers=headers)
-
-    @app.exception_handler(RequestValidationError)
-    async def _validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = exc.errors()
-        first = errors[0] if errors else {"loc": ("body",), "msg": "invalid request"}
-        field = _field_of(first.get("loc", ()))
-        return JSONResponse(
-            {
-                "code": "invalid_input",
-                "message": f"{field}: {first.get('msg', 'invalid')}",
-                "field": field,
-                "errors": [
-                    {"field": _field_of(e.get("loc", ())), "message": e.get("msg", "")}
-                    for e in errors
-                ],
-            },
-            status_code=422,
-        )
-
-    @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        if exc.status_code == 400:
-            # FastAPI's "There was an error parsing the body" (undecodable bytes, bad JSON).
-            return JSONResponse(
-                {"code": "invalid_input", "message": f"body: {exc.detail}", "field": "body"},
-                status_code=422,
-            )
-        code = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}.get(
-            exc.status_code, "http_error"
-        )
-        return JSONResponse(
-            {"code": code, "message": str(exc.detail)},
-            status_code=exc.status_code,
-            headers=getattr(exc, "headers", None),
-        )

@@ -31,7 +31,7 @@ PARTS = (
     ("FastAPI parameter + dependency solving", "solve_dependencies", "fastapi/dependencies"),
     ("  sync dependency get_state run in the threadpool", "run_in_threadpool", "starlette/"),
     ("  query-parameter validation", "request_params_to_args", "fastapi/dependencies"),
-    ("route handler get_tickets", "get_tickets", "app/routers/tickets"),
+    ("route handler get_tickets", "get_tickets", "app/http/routers/tickets"),
     ("  TicketResult.model_dump_json (serialise ~20 kB)", "model_dump_json", "pydantic/"),
     ("  TicketService.search (L1 lookup + cached copy)", "search", "app/tickets/service"),
     ("  resolve_query (stations, date)", "resolve_query", "app/queries"),

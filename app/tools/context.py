@@ -1,14 +1,14 @@
-"""What a tool reaches the data through: the services the HTTP API uses, never a second path.
+"""What a tool reaches the data through: the services and use cases the HTTP API uses, never a
+second path.
 
-`ToolContext.for_app(state)` serves MCP (every tool); the agent's tool mode subclasses it so
-that what a tool fetches is also kept in the run for the state machine (app/agent/tools.py).
+`ToolContext.for_services(services)` serves MCP (every tool); the agent's tool mode subclasses
+it so that what a tool fetches is also kept in the run for the state machine (runner.py).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from app.agent.fetch import (
     TicketSearch,
@@ -19,16 +19,14 @@ from app.agent.fetch import (
 )
 from app.errors import ServiceError
 from app.observability.metrics import Metrics
-from app.queries import ResolvedQuery, resolve_query
-from app.tickets.model import TicketResult
+from app.services import Services
+from app.tickets.model import ResolvedQuery, TicketResult
+from app.usecases.queries import resolve_query
 from rules import LegKey, PlanResult
 from rules.hubs import Topology
 from sources.base import Clock
 from sources.models import SHANGHAI
 from sources.stations import StationDirectory
-
-if TYPE_CHECKING:
-    from app.services import Services
 
 
 class ToolFailure(Exception):
@@ -71,7 +69,7 @@ class ToolContext:
         metrics: Metrics,
         today: dt.date,
         clock: Clock,
-        state: Services | None = None,
+        services: Services | None = None,
         transfer_search: TransferSearch | None = None,
         topology: Topology | None = None,
     ) -> None:
@@ -82,28 +80,28 @@ class ToolContext:
         self.metrics = metrics
         self.today = today
         self.clock = clock
-        self._state = state
+        self._services = services
 
     @classmethod
-    def for_app(cls, state: Services) -> ToolContext:
-        """The context of one MCP call on a running app."""
+    def for_services(cls, services: Services) -> ToolContext:
+        """The context of one MCP call on running services."""
         return cls(
-            tickets=state.tickets,
-            directory=state.directory,
-            metrics=state.metrics,
-            today=state.runtime.today(),
-            clock=state.runtime.clock,
-            state=state,
-            transfer_search=state.transfer_search,
-            topology=state.agent.topology,
+            tickets=services.tickets,
+            directory=services.directory,
+            metrics=services.metrics,
+            today=services.runtime.today(),
+            clock=services.runtime.clock,
+            services=services,
+            transfer_search=services.transfer_search,
+            topology=services.agent.topology,
         )
 
     @property
-    def app(self) -> Services:
-        """The running app, for the tools that use its agent, precheck or stop lists."""
-        if self._state is None:
+    def services(self) -> Services:
+        """The running services, for the tools that call a use case (plan, precheck, stops)."""
+        if self._services is None:
             raise ToolFailure("unavailable", "this tool is not available in this mode")
-        return self._state
+        return self._services
 
     def now(self) -> dt.datetime:
         """The rule engine's now: the clock, but never before the caller's today began."""
@@ -121,10 +119,9 @@ class ToolContext:
         )
 
     async def search(self, resolved: ResolvedQuery) -> TicketResult:
-        """One query through the query service (caches, single-flight, honest freshness)."""
-        return await self.tickets.search(
-            resolved.query, resolved.origin_station, resolved.destination_station
-        )
+        """One query through the query service (caches, single-flight, honest freshness),
+        answered at the stations asked for."""
+        return await self.tickets.search(resolved)
 
     async def legs(self, keys: Iterable[LegKey]) -> dict[LegKey, TicketResult]:
         """City-to-city legs, concurrently, as the agent fetches them."""

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.routers.tickets import PrecheckRequest
+from app.usecases.precheck import PrecheckRequest
 from sources.models import TRAIN_TYPES, Freshness, SeatClass, SeatStatus
 
 _PLACE = "城市、站名、拼音或电报码，如 北京、上海虹桥、shanghai、AOH"

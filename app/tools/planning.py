@@ -1,20 +1,19 @@
-"""Executors of the planning tools: the agent's whole plan, the live booking precheck, and
+"""Executors of the planning tools: the planning and precheck use cases, and
 (tool mode only) the rule engine over what the run has fetched."""
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Literal, cast
 
-from app.agent.model import AgentInput
-from app.errors import Conflict, InvalidInput, NoLiveAnswer
-from app.queries import parse_seat_class
-from app.routers.plan import PlanIn
-from app.routers.tickets import PrecheckRequest, live_precheck
+from app.errors import Conflict, NoLiveAnswer
 from app.tools import texts
 from app.tools.context import ToolContext
 from app.tools.model import BuildItineraryIn, BuildItineraryOut, CheckBookingOut, PlanTripOut
 from app.tools.views import clock_text, itinerary_view, provenance
+from app.usecases import planning
+from app.usecases.planning import PlanRequest
+from app.usecases.precheck import PrecheckRequest, precheck
+from app.usecases.queries import parse_seat_class
 
 MAX_ALTERNATIVES = 2
 """Alternatives shown to a model: enough to offer a choice, small enough for its context."""
@@ -24,14 +23,11 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-async def plan_trip(ctx: ToolContext, args: PlanIn) -> PlanTripOut:
-    """The planning agent on a sentence or an intent, exactly as `POST /v1/plan` runs it."""
-    if args.text is None and args.intent is None:
-        raise InvalidInput("text", "text: either text or intent is required")
-    state = ctx.app
-    reply = await state.agent.run(
-        AgentInput(today=args.today or ctx.today, text=args.text, intent=args.intent)
-    )
+async def plan_trip(ctx: ToolContext, args: PlanRequest) -> PlanTripOut:
+    """The planning use case on a sentence or an intent, exactly as `POST /v1/plan` runs it
+    (the same validation: exactly one of text and intent, `today` within a day)."""
+    services = ctx.services
+    reply = await planning.plan(services, planning.plan_input(services, args))
     if reply.clarify_question is None:  # a question is not an answer (DESIGN §6)
         ctx.answered("plan_trip", reply.freshness)
     summary = _one_line(reply.summary)
@@ -52,7 +48,7 @@ Reason = Literal["not_found", "not_on_sale", "sold_out", "price_changed", "no_li
 
 
 async def check_booking(ctx: ToolContext, args: PrecheckRequest) -> CheckBookingOut:
-    """The live precheck of `POST /v1/bookings/precheck`: never answered from a cache.
+    """The live precheck use case of `POST /v1/bookings/precheck`: never from a cache.
 
     "Not bookable" (409) and "no live answer" (503) are answers, not tool errors: the model
     should tell the traveller, not retry with other arguments.
@@ -60,7 +56,7 @@ async def check_booking(ctx: ToolContext, args: PrecheckRequest) -> CheckBooking
     seat_class = parse_seat_class(args.seat_class)
     train = args.train_number.upper()
     try:
-        found = await live_precheck(ctx.app, args)
+        found = await precheck(ctx.services, args)
     except Conflict as exc:
         return CheckBookingOut(
             summary=texts.NOT_BOOKABLE.format(train=train, seat=seat_class.label, message=exc),
@@ -83,12 +79,7 @@ async def check_booking(ctx: ToolContext, args: PrecheckRequest) -> CheckBooking
             train_number=train,
             seat_class=seat_class,
         )
-    available, price = found["available"], found["price"]
-    checked_at, depart, arrive = found["checked_at"], found["depart_at"], found["arrive_at"]
-    assert isinstance(checked_at, dt.datetime) and isinstance(depart, dt.datetime)
-    assert isinstance(arrive, dt.datetime)
-    assert available is None or isinstance(available, int)
-    assert price is None or isinstance(price, float | int)
+    available, price = found.available, found.price
     return CheckBookingOut(
         summary=texts.BOOKABLE.format(
             train=train,
@@ -97,15 +88,15 @@ async def check_booking(ctx: ToolContext, args: PrecheckRequest) -> CheckBooking
             price="未知" if price is None else f"{price:g} 元",
         ),
         freshness="realtime",
-        as_of=checked_at,
+        as_of=found.checked_at,
         bookable=True,
         reason=None,
         train_number=train,
         seat_class=seat_class,
         available=available,
         price=price,
-        depart=clock_text(depart),
-        arrive=clock_text(arrive),
+        depart=clock_text(found.depart_at),
+        arrive=clock_text(found.arrive_at),
     )
 
 

@@ -10,8 +10,8 @@ anything the caller can correct into a `ToolFailure` (an MCP tool error, an agen
     find_transfers     ✓     ✓    the transfer search, then hub legs + the rule engine
     build_itinerary    ✓          the rule engine on what this agent run fetched
     train_stops              ✓    the stop-list service
-    plan_trip                ✓    the planning agent (as POST /v1/plan)
-    check_booking            ✓    the live precheck (as POST /v1/bookings/precheck)
+    plan_trip                ✓    the planning use case (as POST /v1/plan)
+    check_booking            ✓    the precheck use case (as POST /v1/bookings/precheck)
     find_stations            ✓    the station directory (as GET /v1/stations)
 """
 
@@ -25,10 +25,10 @@ from pydantic import BaseModel, ValidationError
 
 from app.agent.trip import TripProblem
 from app.errors import ServiceError
-from app.routers.plan import PlanIn
-from app.routers.tickets import PrecheckRequest
 from app.tools import model, planning, tickets
 from app.tools.context import ToolContext, ToolFailure
+from app.usecases.planning import PlanRequest
+from app.usecases.precheck import PrecheckRequest
 
 Surface = Literal["agent", "mcp"]
 
@@ -89,7 +89,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "plan_trip",
         "根据一句中文出行需求（或结构化意图）用实时余票规划并校验完整行程（只读）。",
-        PlanIn,
+        PlanRequest,
         model.PlanTripOut,
         planning.plan_trip,
         MCP,

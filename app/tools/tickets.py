@@ -6,7 +6,6 @@ import datetime as dt
 
 from app.agent.fallback import topology_transfer_legs
 from app.agent.fetch import with_transfer_halves
-from app.queries import only_requested_stations, parse_date, parse_train_types
 from app.tickets.model import TicketResult
 from app.tools import texts
 from app.tools.context import ToolContext, ToolFailure
@@ -23,6 +22,9 @@ from app.tools.model import (
     TrainStopsOut,
 )
 from app.tools.views import clock_text, itinerary_view, offer_view, provenance
+from app.usecases.queries import parse_train_types
+from app.usecases.stops import train_stops as stop_list
+from app.usecases.tickets import find_stations as station_matches
 from rules import LegKey, LegOffers, PlanResult, TripRequest, plan
 from sources.models import SHANGHAI, TrainOffer
 
@@ -44,7 +46,6 @@ async def search_tickets(ctx: ToolContext, args: SearchTicketsIn) -> SearchTicke
     resolved = ctx.resolve(args.origin, args.destination, args.date)
     # Filters apply to the answer, not the query: every filter shares one cached query.
     result = await ctx.search(resolved)
-    result = only_requested_stations(result, resolved.origin, resolved.destination)
 
     def wanted(offer: TrainOffer) -> bool:
         leaves = offer.depart_at.astimezone(SHANGHAI).time()
@@ -156,9 +157,8 @@ def _has_transfer(found: PlanResult) -> bool:
 
 async def train_stops(ctx: ToolContext, args: TrainStopsIn) -> TrainStopsOut:
     """The stations a train calls at, with times."""
-    number = args.train_number.upper()
-    day = parse_date("date", args.date, ctx.today)
-    result = await ctx.app.stop_lists.stops(number, day)
+    result = await stop_list(ctx.services, args.train_number, args.date)
+    number, day = result.train_number, result.date
     ctx.answered("train_stops", result.freshness)
     stops = [
         StopView(
@@ -194,8 +194,8 @@ async def train_stops(ctx: ToolContext, args: TrainStopsIn) -> TrainStopsOut:
 
 async def find_stations(ctx: ToolContext, args: FindStationsIn) -> FindStationsOut:
     """Stations by Chinese name, pinyin, initials or telecode (the station directory)."""
-    stations = ctx.directory.search(args.query, args.limit)
-    suggestions = [] if stations else ctx.directory.suggest(args.query)
+    found = station_matches(ctx.directory, args.query, args.limit)
+    stations, suggestions = found.stations, found.suggestions
     if stations:
         summary = texts.STATIONS.format(
             count=len(stations), names="、".join(s.name for s in stations[:5])

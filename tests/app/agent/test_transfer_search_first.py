@@ -69,13 +69,13 @@ async def test_without_a_transfer_source_the_own_hub_search_plans_it() -> None:
 async def test_find_transfers_takes_the_agents_path_not_a_fixed_hub_list() -> None:
     async with running_app() as (_, state):
         args = {"origin": "南京", "destination": "张家界", "date": DATE}
-        answer = await call_tool(ToolContext.for_app(state), "mcp", "find_transfers", args)
+        answer = await call_tool(ToolContext.for_services(state), "mcp", "find_transfers", args)
         options = answer.model_dump()["options"]
         assert options and all(len(o["legs"]) == 2 for o in options)
         assert answer.model_dump()["freshness"] == "realtime"
         assert requests_of(state, "12306")["/lcquery/queryG"] == 1
         assert requests_of(state, "12306")["/otn/leftTicket/queryG"] == 1, "no hub legs asked"
     async with running_app(sources=["sandbox-juhe"]) as (_, state):
-        answer = await call_tool(ToolContext.for_app(state), "mcp", "find_transfers", args)
+        answer = await call_tool(ToolContext.for_services(state), "mcp", "find_transfers", args)
         assert answer.model_dump()["options"], "the network's derived hub joins the ends"
         assert requests_of(state, "juhe") == Counter({"/fapigw/train/query": 3})

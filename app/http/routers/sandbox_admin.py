@@ -7,8 +7,9 @@ from typing import Literal
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.deps import ServicesDep
 from app.errors import InvalidInput, NotFound
+from app.http.deps import ServicesDep
+from app.policy import route_policy
 
 router = APIRouter(prefix="/sandbox", tags=["sandbox"])
 
@@ -25,11 +26,12 @@ class FaultKnobs(BaseModel):
 
 
 @router.post("/{vendor}/faults")
+@route_policy(admin=True)
 async def set_faults(
-    state: ServicesDep, vendor: Literal["12306", "juhe"], knobs: FaultKnobs
+    services: ServicesDep, vendor: Literal["12306", "juhe"], knobs: FaultKnobs
 ) -> dict[str, object]:
     """Change a sandbox vendor's fault knobs (unset knobs keep their value)."""
-    faults = state.sandbox_faults.get(vendor)
+    faults = services.sandbox_faults.get(vendor)
     if faults is None:
         raise NotFound(f"sandbox vendor {vendor} is not enabled")
     try:
@@ -40,11 +42,12 @@ async def set_faults(
 
 
 @router.get("/faults")
-async def list_faults(state: ServicesDep) -> dict[str, object]:
+@route_policy(admin=True)
+async def list_faults(services: ServicesDep) -> dict[str, object]:
     """Every mounted sandbox vendor with its fault knobs and request counters."""
     return {
         "vendors": [
             {"vendor": vendor, "faults": faults.knobs(), "counters": faults.counters()}
-            for vendor, faults in state.sandbox_faults.items()
+            for vendor, faults in services.sandbox_faults.items()
         ]
     }

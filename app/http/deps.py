@@ -11,8 +11,8 @@ from app.services import Services
 
 async def get_services(request: Request) -> Services:
     # async: FastAPI runs a plain `def` dependency in the thread pool, a thread hop per request.
-    state: Services = request.app.state.services
-    return state
+    services: Services = request.app.state.services
+    return services
 
 
 ServicesDep = Annotated[Services, Depends(get_services)]

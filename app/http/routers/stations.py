@@ -6,19 +6,18 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from app.deps import ServicesDep
-from sources.models import Station
+from app.http.deps import ServicesDep
+from app.usecases.tickets import find_stations
 
 router = APIRouter(prefix="/v1", tags=["stations"])
 
 
 @router.get("/stations")
 async def search_stations(
-    state: ServicesDep,
+    services: ServicesDep,
     q: Annotated[str, Query(min_length=1, max_length=50, description="名称、拼音、首字母或电报码")],
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
 ) -> dict[str, object]:
     """Stations matching a Chinese name, pinyin, initials or telecode."""
-    stations: list[Station] = state.directory.search(q, limit)
-    suggestions = [] if stations else state.directory.suggest(q)
-    return {"query": q, "stations": stations, "suggestions": suggestions}
+    found = find_stations(services.directory, q, limit)
+    return {"query": q, "stations": found.stations, "suggestions": found.suggestions}

@@ -1,44 +1,35 @@
-"""A train's stop list (12306's 经停站), tagged with freshness like every ticket answer."""
+"""A train's stop list on a date, optionally only from one stop to another.
+
+Called by `GET /v1/trains/{train_number}/stops`, the MCP `train_stops` tool and the CLI.
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Query
-
-from app.deps import ServicesDep
 from app.errors import InvalidInput
-from app.queries import parse_date, resolve_place
+from app.services import Services
 from app.tickets.stops import StopListResult
+from app.usecases.queries import parse_date, resolve_place
 from sources.capabilities import StopCall
 from sources.models import is_train_number, normalise_train_number
 from sources.stations import StationDirectory
 
-router = APIRouter(prefix="/v1", tags=["trains"])
 
-
-@router.get(
-    "/trains/{train_number}/stops",
-    response_model=StopListResult,
-    responses={404: {"description": "no such train on that date"}},
-)
-async def get_stops(
-    state: ServicesDep,
+async def train_stops(
+    services: Services,
     train_number: str,
-    date: str = Query(description="the date the train leaves its origin, YYYY-MM-DD"),
-    origin: str | None = Query(default=None, max_length=40, description="first stop to show"),
-    destination: str | None = Query(default=None, max_length=40, description="last stop"),
+    date: str,
+    origin: str | None = None,
+    destination: str | None = None,
 ) -> StopListResult:
-    """The stops of a train on a date, optionally only from `origin` to `destination`."""
+    """The stops of a train leaving its origin on `date`; `NotFound` when it does not run."""
     number = normalise_train_number(train_number)
     if not is_train_number(number):
         raise InvalidInput("train_number", f"train_number: {train_number!r} is not a train number")
-    day = parse_date("date", date, state.runtime.today())
-    result = await state.stop_lists.stops(number, day)
-    state.metrics.responses.labels(
-        endpoint="/v1/trains/{train_number}/stops", freshness=result.freshness
-    ).inc()
+    day = parse_date("date", date, services.runtime.today())
+    result = await services.stop_lists.stops(number, day)
     if origin or destination:
-        first = _position(state.directory, result.stops, "origin", origin, 0)
-        last = _position(state.directory, result.stops, "destination", destination, -1)
+        first = _position(services.directory, result.stops, "origin", origin, 0)
+        last = _position(services.directory, result.stops, "destination", destination, -1)
         if first > last:
             raise InvalidInput("destination", f"destination: {destination} comes before {origin}")
         result = result.model_copy(update={"stops": result.stops[first : last + 1]})

@@ -5,7 +5,7 @@
     event: done       `{}`: nothing follows
 
 Validation runs in the same dependencies as the plain endpoints, before the stream opens,
-so bad input is still a 4xx JSON error. The run itself is `plan.run_agent`, the same path
+so bad input is still a 4xx JSON error. The run itself is the planning use case, the same path
 (bound, deadline) as the plain endpoints, in a task this stream owns: a client that goes
 away cancels the task, and with it the upstream queries only it was waiting for.
 """
@@ -23,15 +23,16 @@ from fastapi.sse import EventSourceResponse, ServerSentEvent
 from app.agent import PlanReply
 from app.agent.model import Run, StepObserver, TraceStep
 from app.agent.progress import ProgressEvent, progress_event
-from app.deps import ServicesDep
 from app.errors import Overloaded
-from app.routers.plan import ChatTurnIn, PlanTurn, finish_chat, observe_reply, run_agent
+from app.http.deps import ServicesDep
+from app.http.routers.plan import ChatTurnIn, PlanTurn, observe_reply
+from app.http.texts import RUN_FAILED
+from app.policy import route_policy
 from app.services import Services
+from app.usecases import planning
 
 log = logging.getLogger("railtrip.stream")
 router = APIRouter(prefix="/v1", tags=["plan"])
-
-RUN_FAILED = "规划服务暂时出错，请稍后再试。"
 
 _STREAM_DOC: dict[int | str, dict[str, Any]] = {
     200: {
@@ -43,43 +44,44 @@ _STREAM_DOC: dict[int | str, dict[str, Any]] = {
 
 
 @router.post("/plan/stream", response_class=EventSourceResponse, responses=_STREAM_DOC)
+@route_policy(answers=True, traced=True)
 async def plan_stream(
-    state: ServicesDep, request: Request, turn: PlanTurn
+    services: ServicesDep, request: Request, turn: PlanTurn
 ) -> AsyncIterator[ServerSentEvent]:
     """`/v1/plan`, streamed: each agent step as it happens, then the plan."""
 
     async def reply(observer: StepObserver) -> PlanReply:
-        return await run_agent(state, turn, observer)
+        return await planning.plan(services, turn, observer)
 
-    async for event in _events(state, request, "/v1/plan/stream", reply):
+    async for event in _events(services, request, reply):
         yield event
 
 
 @router.post("/chat/stream", response_class=EventSourceResponse, responses=_STREAM_DOC)
+@route_policy(answers=True, traced=True)
 async def chat_stream(
-    state: ServicesDep, request: Request, turn: ChatTurnIn
+    services: ServicesDep, request: Request, turn: ChatTurnIn
 ) -> AsyncIterator[ServerSentEvent]:
     """`/v1/chat`, streamed: each agent step as it happens, then the reply with `session_id`."""
 
     async def reply(observer: StepObserver) -> PlanReply:
-        return await finish_chat(state, turn, await run_agent(state, turn.input, observer))
+        return await planning.chat(services, turn, observer)
 
-    async for event in _events(state, request, "/v1/chat/stream", reply):
+    async for event in _events(services, request, reply):
         yield event
 
 
 async def _events(
-    state: Services,
+    services: Services,
     request: Request,
-    endpoint: str,
     reply: Callable[[StepObserver], Coroutine[Any, Any, PlanReply]],
 ) -> AsyncIterator[ServerSentEvent]:
     """Run `reply` in a task, yield its steps as they come, then its result and `done`."""
-    started = state.runtime.monotonic()
+    started = services.runtime.monotonic()
     steps: asyncio.Queue[ProgressEvent | None] = asyncio.Queue()
 
     def observe(run: Run, step: TraceStep) -> None:
-        elapsed_ms = (state.runtime.monotonic() - started) * 1000
+        elapsed_ms = (services.runtime.monotonic() - started) * 1000
         steps.put_nowait(progress_event(run, step, elapsed_ms))
 
     task = asyncio.create_task(reply(observe))
@@ -90,7 +92,7 @@ async def _events(
         error = None if task.cancelled() else task.exception()
         if isinstance(error, Overloaded):
             # Our own queue refused a leg the plan needed: the same refusal as `/v1/plan`'s 503.
-            state.metrics.rejections.labels(reason="overloaded").inc()
+            services.metrics.rejections.labels(reason="overloaded").inc()
             yield ServerSentEvent(event="error", data=error.body())
         elif task.cancelled() or error is not None:
             # The agent turns its own errors into answers; this is a bug, not input: say so.
@@ -98,7 +100,7 @@ async def _events(
             yield ServerSentEvent(event="error", data={"code": "internal", "message": RUN_FAILED})
         else:
             result = task.result()
-            observe_reply(state, request, endpoint, result)
+            observe_reply(services, request, result)
             yield ServerSentEvent(event="plan", data=result)
         yield ServerSentEvent(event="done", data={})
     finally:

@@ -6,40 +6,15 @@ Every refusal names the offending field, so bad input is a clear 422, never a gu
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 from functools import lru_cache
 
 from pydantic import ValidationError
 
 from app.errors import InvalidInput, UnknownStation, excerpt
-from app.tickets.model import TicketResult
-from sources.models import TRAIN_TYPES, SeatClass, Station, TicketQuery
+from app.tickets.model import ResolvedQuery
+from sources.models import TRAIN_TYPES, SeatClass, TicketQuery
 from sources.sale_window import SALE_DATES, last_sale_day
-from sources.stations import (
-    AmbiguousStationError,
-    Place,
-    StationDirectory,
-    UnknownStationError,
-)
-
-
-@dataclass(frozen=True)
-class ResolvedQuery:
-    query: TicketQuery
-    origin: Place
-    destination: Place
-
-    @property
-    def origin_station(self) -> Station:
-        return _echo_station(self.origin)
-
-    @property
-    def destination_station(self) -> Station:
-        return _echo_station(self.destination)
-
-
-def _echo_station(place: Place) -> Station:
-    return next((s for s in place.stations if s.telecode == place.telecode), place.stations[0])
+from sources.stations import AmbiguousStationError, Place, StationDirectory, UnknownStationError
 
 
 def resolve_place(directory: StationDirectory, field: str, text: str) -> Place:
@@ -159,19 +134,3 @@ def resolve_query(
     except ValidationError as exc:  # pragma: no cover - fields are validated above
         raise InvalidInput("query", str(exc)) from exc
     return ResolvedQuery(query, origin_place, destination_place)
-
-
-def only_requested_stations(
-    result: TicketResult, origin: Place, destination: Place
-) -> TicketResult:
-    """A query for one station (北京南) keeps only rides at that station; a city keeps all."""
-    if origin.is_city and destination.is_city:
-        return result
-    wanted_from = {s.telecode for s in origin.stations}
-    wanted_to = {s.telecode for s in destination.stations}
-    offers = tuple(
-        o
-        for o in result.offers
-        if o.origin_station.telecode in wanted_from and o.destination_station.telecode in wanted_to
-    )
-    return result.with_offers(offers)
