@@ -2,7 +2,9 @@
 
 Every step is timed, logged as one structured line, counted, and kept in the run's trace; a
 state that raises is visible in both and leads to FALLBACK (or ends the run with a clear
-answer when FALLBACK itself raised). The bound is checked before every step.
+answer when FALLBACK itself raised). The bound is checked before every step, LLM_TOOLS's
+included: tool mode is a `ToolMode` given to the agent (app/tools/runner.py), whose `step`
+is that state's handler.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import logging
 import re
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 from app.agent import texts
 from app.agent.fallback import (
@@ -71,6 +73,14 @@ MAX_LEG_QUERIES = 24
 """The upstream budget of one plan: ticket queries (each asks every source) per request."""
 
 
+class ToolMode(Protocol):
+    """The model-chosen read-only tools of `RAILTRIP_AGENT_MODE=llm_tools`: the LLM_TOOLS
+    handler, one model request per step, returning LLM_TOOLS to go on or QUERY_TICKETS once
+    the model is done (or failed, or the bound leaves no room for another request)."""
+
+    async def step(self, agent: PlanningAgent, run: Run) -> State: ...
+
+
 class PlanningAgent:
     """Turns one turn (text or intent, plus the conversation so far) into a `PlanReply`."""
 
@@ -84,7 +94,7 @@ class PlanningAgent:
         max_steps: int = 10,
         clock: Clock = shanghai_now,
         monotonic: Callable[[], float] = time.monotonic,
-        tool_runner: Any = None,
+        tool_mode: ToolMode | None = None,
         deadline_s: float | None = None,
         topology: Topology | None = None,
         transfer_search: TransferSearch | None = None,
@@ -96,13 +106,14 @@ class PlanningAgent:
         self.max_steps = max_steps
         self.clock = clock
         self.monotonic = monotonic
-        self.tool_runner = tool_runner
+        self.tool_mode = tool_mode
         self.deadline_s = deadline_s
         self.topology = topology
         self.transfer_search = transfer_search
         self._handlers: dict[State, Handler] = {
             State.PARSE_INTENT: self._parse_intent,
             State.CLARIFY: self._clarify,
+            State.LLM_TOOLS: self._llm_tools,
             State.QUERY_TICKETS: self._query_tickets,
             State.EVALUATE_OPTIONS: self._evaluate_options,
             State.GENERATE_PLAN: self._generate_plan,
@@ -111,7 +122,7 @@ class PlanningAgent:
 
     @property
     def mode(self) -> AgentMode:
-        return "llm_tools" if self.tool_runner is not None else "state_machine"
+        return "llm_tools" if self.tool_mode is not None else "state_machine"
 
     # -- the driver -------------------------------------------------------------------------
 
@@ -138,15 +149,8 @@ class PlanningAgent:
                 break
             steps += 1
             executions += state in EXECUTION_STATES
+            run.decisions = steps - executions
             state = await self._step(run, state, steps)
-            if (
-                state is State.QUERY_TICKETS
-                and self.tool_runner is not None
-                and run.mode == "llm_tools"
-                and not run.tools_done
-            ):
-                # Tool mode takes over after the intent is understood; it shares the bound.
-                state, steps = await self.tool_runner.run(self, run, steps)
         self.metrics.agent_steps.labels(mode=run.mode).observe(steps)
         refusal = self._overload_refusal(run)
         if refusal is not None:
@@ -169,6 +173,7 @@ class PlanningAgent:
         """Run one state: time it, log it, count it, trace it; errors become FALLBACK."""
         self.metrics.agent_state.labels(state=state.value).inc()
         run.detail = ""
+        run.step_error = None
         started = self.monotonic()
         error: str | None = None
         try:
@@ -185,10 +190,12 @@ class PlanningAgent:
                 run.summary = texts.INTERNAL_ERROR.format(state=state.value)
                 run.itineraries = []
         ms = round((self.monotonic() - started) * 1000, 2)
-        self.record(run, state.value, target.value, ms, run.detail, error, number)
+        self._record(
+            run, state.value, target.value, ms, run.detail, error or run.step_error, number
+        )
         return target
 
-    def record(
+    def _record(
         self,
         run: Run,
         state: str,
@@ -198,7 +205,7 @@ class PlanningAgent:
         error: str | None,
         number: int,
     ) -> None:
-        """Trace and log one step (tool mode records its model requests here too)."""
+        """Trace and log one step."""
         step = TraceStep(step=number, state=state, next=target, ms=ms, detail=detail, error=error)
         run.trace.append(step)
         if run.observer is not None:
@@ -291,7 +298,12 @@ class PlanningAgent:
         run.candidates = [request]
         run.wanted_legs = required_legs(request)
         run.detail = f"{request.origin}→{request.destination} {request.depart_date}"
-        return State.QUERY_TICKETS
+        # Tool mode takes over once the intent is understood; it shares the bound.
+        return State.LLM_TOOLS if run.mode == "llm_tools" else State.QUERY_TICKETS
+
+    async def _llm_tools(self, run: Run) -> State:
+        assert self.tool_mode is not None
+        return await self.tool_mode.step(self, run)
 
     async def _clarify(self, run: Run) -> State:
         run.summary = run.clarify_question or intent_templates.ASK_ORIGIN

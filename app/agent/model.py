@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -123,7 +123,9 @@ class Run:
     trace: list[TraceStep] = field(default_factory=list)
     detail: str = ""
     llm_text: str | None = None
-    tools_done: bool = False
+    tool_messages: list[dict[str, Any]] = field(default_factory=list)  # tool mode's history
+    decisions: int = 0  # decisions so far, the step being run included (the bound counts them)
+    step_error: str | None = None  # a failure the step recovered from, shown in its trace
     hub_segments: tuple[int, ...] = ()  # pending phase 2 of the hub search
     hub_probe: bool = True  # phase 2 asks the probed hubs; False: topology hubs, asked already
     hubs_tried: tuple[str, ...] = ()  # the hubs named in the reply

@@ -2,8 +2,9 @@
 
     PARSE_INTENT ──► CLARIFY ───────────────────────────────► DONE
          │   └─────────────────────────────────────────────► DONE (out of scope, refusal)
-         ▼
-    QUERY_TICKETS ──► EVALUATE_OPTIONS ──► GENERATE_PLAN ──► DONE
+         │ ─► LLM_TOOLS ⟲ (tool mode: one model request per step)
+         ▼        │
+    QUERY_TICKETS ◄┘─► EVALUATE_OPTIONS ──► GENERATE_PLAN ──► DONE
          ▲                  │    ▲              │
          │                  ▼    │              ▼
          └──────────────── FALLBACK ◄───────────┘  (relax: transfer, ±1 day, types/seats)
@@ -11,6 +12,9 @@
 
 Any state may go to FALLBACK when it raised; FALLBACK may always end the run. The driver
 refuses a transition missing from `TRANSITIONS` (a developer error, shown in the trace).
+LLM_TOOLS is a state like the others, under the same step bound: in tool mode the model picks
+read-only tools there (app/tools/runner.py), and the itinerary still comes from
+QUERY_TICKETS → EVALUATE_OPTIONS → GENERATE_PLAN.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from enum import StrEnum
 class State(StrEnum):
     PARSE_INTENT = "PARSE_INTENT"
     CLARIFY = "CLARIFY"
+    LLM_TOOLS = "LLM_TOOLS"
     QUERY_TICKETS = "QUERY_TICKETS"
     EVALUATE_OPTIONS = "EVALUATE_OPTIONS"
     GENERATE_PLAN = "GENERATE_PLAN"
@@ -29,8 +34,11 @@ class State(StrEnum):
 
 
 TRANSITIONS: dict[State, frozenset[State]] = {
-    State.PARSE_INTENT: frozenset({State.CLARIFY, State.QUERY_TICKETS, State.DONE}),
+    State.PARSE_INTENT: frozenset(
+        {State.CLARIFY, State.LLM_TOOLS, State.QUERY_TICKETS, State.DONE}
+    ),
     State.CLARIFY: frozenset({State.DONE}),
+    State.LLM_TOOLS: frozenset({State.LLM_TOOLS, State.QUERY_TICKETS}),
     State.QUERY_TICKETS: frozenset({State.EVALUATE_OPTIONS, State.DONE}),
     State.EVALUATE_OPTIONS: frozenset({State.GENERATE_PLAN, State.FALLBACK}),
     State.GENERATE_PLAN: frozenset({State.DONE, State.FALLBACK}),

@@ -110,6 +110,31 @@ TRAIN_ABSENT_REASON = "车次{trains}不在实时查询结果中"
 SOME_SOURCES_FAILED = "部分数据源本次未能返回结果，方案基于其余数据源的实时余票。"
 
 
+# -- progress of a streamed run (one line per step) -----------------------------------------------
+PROGRESS_PARSED = "已理解：{route}，{date}出发"
+PROGRESS_ASKING = "需要补充信息"
+PROGRESS_OUT_OF_SCOPE = "这不是行程规划请求"
+PROGRESS_QUERIED = "查询到 {trains} 趟列车，{sources} 个来源"
+PROGRESS_QUERIED_DOWN = "，{down} 个来源不可用"
+PROGRESS_OPTIONS = "找到 {n} 个可行方案"
+PROGRESS_NO_OPTIONS = "没有符合要求的方案，尝试调整"
+PROGRESS_PLANNED = "行程已生成：{trains}"
+PROGRESS_PLAN_REJECTED = "方案未通过校验，尝试调整"
+PROGRESS_RELAXING = "调整条件：{stage}"
+PROGRESS_STOPPED = "无法继续调整，整理说明"
+PROGRESS_TOOL_STEP = "智能助手调用工具：{detail}"
+PROGRESS_STEP_FAILED = "步骤出错，转入兜底处理"
+PROGRESS_STAGES = {
+    "transfer": "尝试中转",
+    "hubs": "尝试经枢纽中转",
+    "more_hubs": "尝试经其他枢纽中转",
+    "days": "尝试前后一天",
+    "relax": "放宽车型和席别",
+    "days_relax": "前后一天并放宽车型和席别",
+}
+"""What a relaxation stage is called in the progress line."""
+
+
 def some_of(names: Sequence[str], shown: int = 3) -> str:
     """The first `shown` names joined, with 等 only when more were tried than are named."""
     text = "、".join(names[:shown])

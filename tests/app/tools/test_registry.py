@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from app.agent.tools import TOOLS as AGENT_TOOLS
 from app.mcp.server import build_server
 from app.tools import TOOLS, ToolFailure, call_tool, tools_for
 from app.tools.context import ToolContext
 from app.tools.model import Answer
+from app.tools.runner import OPENAI_TOOLS as AGENT_TOOLS
 
 
 def test_agent_tool_schemas_are_the_registry_input_models() -> None:

@@ -5,11 +5,14 @@ The tools are the registry's (app/tools: one definition each, shared with the MC
 hub legs, planned by the rule engine), `build_itinerary` (the rule engine on what was
 fetched), offered as OpenAI tool calling with their input models' JSON schemas. What a tool
 fetches is kept in the run. Every `tool_call_id` is answered by a `tool` message and the
-assistant's calls are written back into the history. The step bound is checked before every
-model request, with room kept for the state machine to finish: the itinerary always comes
-from QUERY_TICKETS → EVALUATE_OPTIONS → GENERATE_PLAN, and the model's final text is used
-only when every train number in it is in this request's results. A failing model hands the
-turn to the state machine.
+assistant's calls are written back into the history.
+
+`ToolMode.step` is the agent's LLM_TOOLS handler (app/agent/states.py): one model request per
+step, so the agent's driver checks its step bound before each one, like any other state's;
+the handler keeps room for the state machine to finish. The itinerary always comes from
+QUERY_TICKETS → EVALUATE_OPTIONS → GENERATE_PLAN, and the model's final text is used only
+when every train number in it is in this request's results. A failing model hands the turn
+to the state machine.
 """
 
 from __future__ import annotations
@@ -18,35 +21,29 @@ import json
 import logging
 import time
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import httpx
 import openai
 
 from app.agent import texts
 from app.agent.fetch import fetch_legs
-from app.agent.machine import MAX_LEG_QUERIES
+from app.agent.machine import MAX_LEG_QUERIES, PlanningAgent
+from app.agent.model import Run
 from app.agent.states import State
 from app.observability.metrics import Metrics
-from app.queries import ResolvedQuery
 from app.tickets.breaker import CircuitBreaker
-from app.tickets.model import TicketResult
-from app.tools import ToolContext, ToolFailure, call_tool, tools_for
+from app.tickets.model import ResolvedQuery, TicketResult
+from app.tools.context import ToolContext, ToolFailure
+from app.tools.registry import call_tool, tools_for
 from rules import LegKey, PlanResult, plan, required_legs
 
-if TYPE_CHECKING:
-    from app.agent.machine import PlanningAgent
-    from app.agent.model import Run
-
 log = logging.getLogger("railtrip.agent")
-
-TOOL_STATE = "LLM_TOOLS"
-"""How a model request appears in the trace and in `railtrip_agent_state_total`."""
 
 FINISH_RESERVE = 3
 """Steps kept for QUERY_TICKETS → EVALUATE_OPTIONS → GENERATE_PLAN after the model stops."""
 
-TOOLS: list[dict[str, Any]] = [
+OPENAI_TOOLS: list[dict[str, Any]] = [
     {
         "type": "function",
         "function": {
@@ -57,7 +54,7 @@ TOOLS: list[dict[str, Any]] = [
     }
     for spec in tools_for("agent")
 ]
-TOOL_NAMES = tuple(tool["function"]["name"] for tool in TOOLS)
+"""The registry's agent tools as OpenAI tool calling offers them (their input schemas)."""
 
 SYSTEM_PROMPT = (
     "你是铁路出行规划助手。只能通过提供的工具获取车次和余票信息，绝不编造车次、时间或票价。"
@@ -70,8 +67,8 @@ class ModelUnavailable(Exception):
     """The model is not asked at all: its breaker is open."""
 
 
-class ToolRunner:
-    """Drives the model's tool calls for one run, within the agent's step bound."""
+class ToolMode:
+    """The LLM_TOOLS state's handler: one model request per step, within the agent's bound."""
 
     def __init__(
         self,
@@ -90,67 +87,58 @@ class ToolRunner:
         self._timeout_s = timeout_s
         self._clock = clock
 
-    async def run(self, agent: PlanningAgent, run: Run, steps: int) -> tuple[State, int]:
-        """Let the model call tools; return the state the state machine resumes in, and steps."""
+    async def step(self, agent: PlanningAgent, run: Run) -> State:
+        """Ask the model once and answer its tool calls; LLM_TOOLS to ask again, else hand the
+        turn to QUERY_TICKETS (the model's final text, its failure, or no room left)."""
         assert run.request is not None
-        messages: list[dict[str, Any]] = [
-            {"role": "system", "content": SYSTEM_PROMPT},
-            {"role": "user", "content": _brief(run)},
-        ]
-        while True:
-            if steps + FINISH_RESERVE >= agent.max_steps:
-                run.warn(texts.LLM_STEP_BOUND)
-                agent.record(run, TOOL_STATE, State.QUERY_TICKETS.value, 0.0, "bound", None, steps)
-                break
-            steps += 1
-            agent.metrics.agent_state.labels(state=TOOL_STATE).inc()
-            started = self._clock()
-            try:
-                if self._breaker is not None and not self._breaker.allow():
-                    raise ModelUnavailable("the LLM breaker is open")
-                message = await self._ask(messages)
-            except (openai.OpenAIError, httpx.HTTPError, ValueError, ModelUnavailable) as exc:
-                if self._breaker is not None and not isinstance(exc, ModelUnavailable):
-                    self._breaker.record_failure()
-                ms = round((self._clock() - started) * 1000, 2)
-                error = f"{type(exc).__name__}: {exc}"[:300]
-                agent.record(
-                    run, TOOL_STATE, State.QUERY_TICKETS.value, ms, "model failed", error, steps
-                )
-                self._metrics.degradations.labels(kind="llm_fallback").inc()
-                run.warn(texts.LLM_FAILED)
-                run.mode = "state_machine"
-                break
-            if self._breaker is not None:
-                self._breaker.record_success()
-            calls = list(message.tool_calls or [])
-            messages.append(_assistant_entry(message))
-            if not calls:
-                run.llm_text = (message.content or "").strip() or None
-                ms = round((self._clock() - started) * 1000, 2)
-                agent.record(
-                    run, TOOL_STATE, State.QUERY_TICKETS.value, ms, "final text", None, steps
-                )
-                break
-            names = []
-            for call in calls:
-                name = call.function.name
-                names.append(name)
-                content = await self._answer(agent, run, name, call.function.arguments)
-                messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
-            ms = round((self._clock() - started) * 1000, 2)
-            agent.record(run, TOOL_STATE, TOOL_STATE, ms, ",".join(names), None, steps)
-        run.tools_done = True
-        # The itinerary is always the state machine's: fetch what is missing, plan, validate.
-        run.wanted_legs = list(dict.fromkeys([*required_legs(run.request), *run.wanted_legs]))
-        return State.QUERY_TICKETS, steps
+        if run.decisions + FINISH_RESERVE > agent.max_steps:
+            run.warn(texts.LLM_STEP_BOUND)
+            run.detail = "bound"
+            return _hand_over(run)
+        if not run.tool_messages:
+            run.tool_messages = [
+                {"role": "system", "content": SYSTEM_PROMPT},
+                {"role": "user", "content": _brief(run)},
+            ]
+        try:
+            if self._breaker is not None and not self._breaker.allow():
+                raise ModelUnavailable("the LLM breaker is open")
+            message = await self._ask(run.tool_messages)
+        except (openai.OpenAIError, httpx.HTTPError, ValueError, ModelUnavailable) as exc:
+            if self._breaker is not None and not isinstance(exc, ModelUnavailable):
+                self._breaker.record_failure()
+            run.step_error = f"{type(exc).__name__}: {exc}"[:300]
+            run.detail = "model failed"
+            self._metrics.degradations.labels(kind="llm_fallback").inc()
+            run.warn(texts.LLM_FAILED)
+            run.mode = "state_machine"
+            return _hand_over(run)
+        if self._breaker is not None:
+            self._breaker.record_success()
+        calls = list(message.tool_calls or [])
+        run.tool_messages.append(_assistant_entry(message))
+        if not calls:
+            run.llm_text = (message.content or "").strip() or None
+            run.detail = "final text"
+            return _hand_over(run)
+        names = []
+        for call in calls:
+            names.append(call.function.name)
+            content = await self._answer(agent, run, call.function.name, call.function.arguments)
+            run.tool_messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
+        run.detail = ",".join(names)
+        if run.decisions + 1 + FINISH_RESERVE > agent.max_steps:
+            # No room for another request: the state machine finishes on what was fetched.
+            run.warn(texts.LLM_STEP_BOUND)
+            return _hand_over(run)
+        return State.LLM_TOOLS
 
     async def _ask(self, messages: list[dict[str, Any]]) -> Any:
         started = self._clock()
         response = await self._client.chat.completions.create(
             model=self.model,
             messages=cast("Any", messages),
-            tools=cast("Any", TOOLS),
+            tools=cast("Any", OPENAI_TOOLS),
             tool_choice="auto",
             temperature=0,
             timeout=self._timeout_s,
@@ -242,6 +230,13 @@ class AgentToolContext(ToolContext):
 
     def answered(self, tool: str, freshness: str) -> None:
         """Not counted here: the plan reply the run ends in is the answer."""
+
+
+def _hand_over(run: Run) -> State:
+    """The itinerary is always the state machine's: fetch what is missing, plan, validate."""
+    assert run.request is not None
+    run.wanted_legs = list(dict.fromkeys([*required_legs(run.request), *run.wanted_legs]))
+    return State.QUERY_TICKETS
 
 
 def _brief(run: Run) -> str:
