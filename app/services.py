@@ -1,4 +1,5 @@
-"""`Services`: every service the faces use, built once per app run by the composition root."""
+"""`Services`: every service the faces use, built once per app run by the composition root
+(app/wiring) and never mutated."""
 
 from __future__ import annotations
 
@@ -7,33 +8,31 @@ from typing import TYPE_CHECKING
 
 import httpx
 
+from app.access.control import AccessControl
+from app.agent import PlanningAgent
+from app.intent.llm import LlmIntentParser
+from app.intent.parser import IntentParser
 from app.observability.metrics import Metrics
 from app.redis_client import RedisClient
 from app.redis_health import RedisHealth
 from app.runtime import Runtime
+from app.sessions import SessionStore
 from app.settings import Settings
 from app.tickets.cache import RedisTier
 from app.tickets.guard import GuardedSource
 from app.tickets.service import TicketService
+from app.tickets.stops import StopListService
+from app.tickets.transfers import TransferSearchService
+from sources.sandbox.faults import FaultConfig
 from sources.stations import StationDirectory
 
-if TYPE_CHECKING:  # annotations only: annotations only
+if TYPE_CHECKING:  # an optional dependency: imported only when tracing is on
     from opentelemetry.sdk.trace import TracerProvider
-
-    from app.access.middleware import AccessControl
-    from app.agent import PlanningAgent
-    from app.intent.llm import LlmIntentParser
-    from app.intent.parser import IntentParser
-    from app.sessions import SessionStore
-    from app.tickets.stops import StopListService
-    from app.tickets.transfers import TransferSearchService
-    from sources.sandbox.faults import FaultConfig
 
 
 @dataclass(frozen=True)
 class Services:
-    """Every service the faces (HTTP, MCP, CLI) use; built once by the composition root, never
-    mutated."""
+    """Every service the faces (HTTP, MCP, CLI) use; built once by the composition root."""
 
     settings: Settings
     runtime: Runtime
@@ -42,16 +41,16 @@ class Services:
     http: httpx.AsyncClient
     sources: tuple[GuardedSource, ...]
     tickets: TicketService
-    redis: RedisClient | None
-    redis_tier: RedisTier | None
+    transfer_search: TransferSearchService
+    stop_lists: StopListService
     intent_parser: IntentParser
-    sessions: SessionStore
     agent: PlanningAgent
-    llm: LlmIntentParser | None = None
+    sessions: SessionStore
+    access: AccessControl
+    redis: RedisClient | None = None
+    redis_tier: RedisTier | None = None
     redis_health: RedisHealth | None = None
+    llm: LlmIntentParser | None = None
     sandbox_faults: dict[str, FaultConfig] = field(default_factory=dict)
     # Set only when tracing is on (app/observability/tracing.py); None costs the hit path nothing.
     tracer_provider: TracerProvider | None = None
-    stop_lists: StopListService = None  # type: ignore[assignment]  # set by the lifespan
-    access: AccessControl | None = None
-    transfer_search: TransferSearchService = None  # type: ignore[assignment]  # set by the lifespan

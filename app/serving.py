@@ -155,14 +155,14 @@ def accept_backlog(max_connections: int) -> int:
     return max(64, max_connections)
 
 
-def server_config(
-    host: str, port: int, settings: Settings | None = None, **options: Any
-) -> uvicorn.Config:
-    """The uvicorn configuration `python -m app serve` runs (`options`: more uvicorn ones)."""
-    settings = settings or Settings()
+def server_config(host: str, port: int, settings: Settings, **options: Any) -> uvicorn.Config:
+    """The uvicorn configuration `python -m app serve` runs (`options`: more uvicorn ones): the
+    app built on the same settings snapshot, not a second one read by `app.main:app`."""
+    from app.main import create_app
+
     options.setdefault("log_level", "info")
     return uvicorn.Config(
-        "app.main:app",
+        create_app(settings),
         host=host,
         port=port,
         http=bounded_protocol(settings.max_connections, settings.request_read_timeout_s),
@@ -172,7 +172,7 @@ def server_config(
     )
 
 
-def serve(host: str, port: int, settings: Settings | None = None, **options: Any) -> None:
+def serve(host: str, port: int, settings: Settings, **options: Any) -> None:
     """Serve the API with bounded connections until interrupted."""
     config = server_config(host, port, settings, **options)  # configures uvicorn's loggers
     quiet_floods()

@@ -1,14 +1,13 @@
 """What the benchmarks share: the real ticket pipeline built outside FastAPI, timing helpers.
 
 `ticket_pipeline()` builds exactly what the app's lifespan builds (sandbox vendors mounted on
-one httpx client, guarded adapters from `app.registry`, the real cache tiers and
+one httpx client, guarded adapters from `app.wiring.sources`, the real cache tiers and
 `TicketService`), but lets a benchmark choose `single_flight` and add vendors.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import os
 import re
 import statistics
 import sys
@@ -23,16 +22,16 @@ if str(ROOT) not in sys.path:
 
 
 from app.observability.metrics import Metrics  # noqa: E402
-from app.registry import (  # noqa: E402
+from app.runtime import Runtime  # noqa: E402
+from app.settings import Settings  # noqa: E402
+from app.tickets.guard import GuardedSource  # noqa: E402
+from app.tickets.service import TicketService  # noqa: E402
+from app.wiring.sources import (  # noqa: E402
     build_http_client,
     build_sandbox,
     build_sources,
     build_ticket_service,
 )
-from app.runtime import Runtime  # noqa: E402
-from app.settings import Settings  # noqa: E402
-from app.tickets.guard import GuardedSource  # noqa: E402
-from app.tickets.service import TicketService  # noqa: E402
 from sources.models import SHANGHAI, Station, TicketQuery  # noqa: E402
 from sources.sandbox.faults import FaultConfig  # noqa: E402
 from sources.stations import StationDirectory, curated_directory  # noqa: E402
@@ -89,11 +88,11 @@ async def ticket_pipeline(
     single_flight: bool = True,
     runtime: Runtime | None = None,
 ) -> AsyncIterator[Pipeline]:
-    """The lifespan's ticket pipeline for `settings`, sandbox knobs from the environment."""
+    """The lifespan's ticket pipeline for `settings` (sandbox knobs included, as they read)."""
     runtime = runtime or Runtime()
     directory = curated_directory()
     metrics = Metrics()
-    sandbox = build_sandbox(settings, directory, runtime, environ={})
+    sandbox = build_sandbox(settings, directory, runtime)
     http = build_http_client(sandbox)
     try:
         sources = build_sources(settings, http, directory, metrics, runtime)
@@ -126,8 +125,3 @@ def rss_kib() -> int:
     text = Path("/proc/self/status").read_text()
     match = re.search(r"^VmRSS:\s+(\d+)\s+kB", text, re.MULTILINE)
     return int(match[1]) if match else -1
-
-
-def quiet_logs() -> None:
-    """Keep benchmark output readable: the service logs JSON lines at INFO to stderr."""
-    os.environ.setdefault("RAILTRIP_LOG_LEVEL", "WARNING")

@@ -85,14 +85,14 @@ def _security(hosts: list[str]) -> TransportSecuritySettings:
 
 
 @asynccontextmanager
-async def serve_mcp(app: FastAPI, state: Services) -> AsyncIterator[None]:
-    """Build this lifespan's MCP server over `state` and run its session manager."""
-    server = build_server(lambda: ToolContext.for_app(state), version=app.version)
+async def serve_mcp(app: FastAPI, services: Services) -> AsyncIterator[None]:
+    """Build this lifespan's MCP server over `services` and run its session manager."""
+    server = build_server(lambda: ToolContext.for_services(services), version=app.version)
     server.streamable_http_app(
         streamable_http_path=MCP_PATH,
         json_response=True,
         stateless_http=True,
-        transport_security=_security(list(state.settings.mcp_allowed_hosts)),
+        transport_security=_security(list(services.settings.mcp_allowed_hosts)),
     )
     manager = server.session_manager
     running, stop = asyncio.Event(), asyncio.Event()

@@ -1,30 +1,21 @@
-"""`python -m app mcp`: the same tools over stdio, for clients that only speak it.
+"""The same tools over stdio (`python -m app mcp`), for clients that only speak it.
 
-The app runs in-process through its lifespan (the embedded default, or the sources, Redis and
+Runs on services the caller opened (the CLI: the embedded default, or the sources, Redis and
 model the environment configures); stdout carries only the protocol, logs go to stderr.
 """
 
 from __future__ import annotations
 
-import anyio
 from mcp.server.stdio import stdio_server
 
+from app import __version__
 from app.mcp.server import build_server
+from app.services import Services
 from app.tools import ToolContext
 
 
-async def serve_stdio() -> None:
+async def serve_stdio(services: Services) -> None:
     """Serve MCP on stdin/stdout until the client closes stdin."""
-    from app.main import create_app
-
-    app = create_app()
-    async with app.router.lifespan_context(app):
-        state = app.state.services
-        server = build_server(lambda: ToolContext.for_app(state), version=app.version)
-        async with stdio_server() as (read, write):
-            await server.run(read, write, server.create_initialization_options())
-
-
-def main() -> int:
-    anyio.run(serve_stdio)
-    return 0
+    server = build_server(lambda: ToolContext.for_services(services), version=__version__)
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())

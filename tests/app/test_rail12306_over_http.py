@@ -12,7 +12,7 @@ import httpx
 import pytest
 import uvicorn
 
-from app.cli import render_tickets
+from app.cli.render import render_tickets
 from app.main import create_app
 from app.runtime import Runtime
 from app.settings import Settings

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.render import render_plan
+from app.cli.render import render_plan
 from tests.app.agent.harness import TODAY, running_app
 
 

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from app.intent import evaluate
+from app.evaluation import intent as evaluate
 from app.intent.model import TravelIntent
 from app.intent.offline import parse_offline
 from tests.app.intent.conftest import FIXTURES

@@ -1,11 +1,11 @@
-"""Build the access layer from settings (called once by the lifespan)."""
+"""The access layer from settings: keys, quotas on the shared Redis (if any)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from app.access.control import AccessControl
 from app.access.keys import KeyRing, load_keys
-from app.access.middleware import AccessControl
 from app.access.quotas import ClientQuotas, QuotaLimits
 from app.observability.metrics import Metrics
 from app.runtime import Runtime

@@ -1,4 +1,5 @@
-"""Build the enabled ticket sources from settings: adapters, sandbox vendors, guards.
+"""The enabled ticket sources from settings: adapters, sandbox vendors, guards, and the query
+service over them.
 
 Sandbox vendors are ASGI apps mounted on the shared httpx client by host, so
 `sandbox-12306` runs the very `rail12306` adapter (and its limits, retries and caches)
@@ -8,18 +9,21 @@ that production points at 12306.
 from __future__ import annotations
 
 import asyncio
-import os
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import httpx
-from dotenv import dotenv_values
 
 from app.gcra import Gcra
 from app.observability.metrics import Metrics
 from app.redis_health import RedisHealth
 from app.runtime import Runtime
-from app.settings import DEFAULT_BASE_URLS, SANDBOX_BASE_URLS, Settings, env_name
+from app.settings import (
+    DEFAULT_BASE_URLS,
+    SANDBOX_BASE_URLS,
+    SANDBOX_VENDORS,
+    Settings,
+    env_name,
+)
 from app.tickets.admission import default_queue_limit
 from app.tickets.cache import MemoryTier, RedisTier
 from app.tickets.fleet_flight import FleetFlight
@@ -33,7 +37,6 @@ from sources.sandbox import Timetable, create_12306_app, create_juhe_app
 from sources.sandbox.faults import FaultConfig
 from sources.stations import StationDirectory
 
-SANDBOX_VENDOR = {"sandbox-12306": "12306", "sandbox-juhe": "juhe"}
 # The in-process Juhe accepts any key; the embedded default needs no account.
 SANDBOX_JUHE_KEY = "sandbox"
 TRAIN_SEARCH_URL = "https://search.12306.cn"
@@ -50,26 +53,20 @@ class SandboxMounts:
 
 
 def build_sandbox(
-    settings: Settings,
-    directory: StationDirectory,
-    runtime: Runtime,
-    environ: Mapping[str, str] | None = None,
+    settings: Settings, directory: StationDirectory, runtime: Runtime
 ) -> SandboxMounts:
-    """ASGI apps for the enabled sandbox sources, keyed by their base URL."""
-    if environ is None:
-        # Fault knobs come from `.env` too (the one these settings read), like every other
-        # RAILTRIP_ setting; the process environment wins.
-        dotenv = dotenv_values(settings.env_file) if settings.env_file else {}
-        environ = {**{k: v for k, v in dotenv.items() if v is not None}, **os.environ}
+    """ASGI apps for the enabled sandbox sources, keyed by their base URL, with the fault
+    knobs the settings read (environment and `.env`, like every other setting)."""
     mounts = SandboxMounts()
     # One timetable shared by both vendors, on the service's own directory (every official
     # station), so the vendors' stations compare equal to what the app resolves.
     timetable = Timetable(directory)
     for name in settings.sources:
-        vendor = SANDBOX_VENDOR.get(name)
+        vendor = SANDBOX_VENDORS.get(name)
         if vendor is None:
             continue
-        faults = FaultConfig.from_env(vendor, environ)
+        faults = FaultConfig(vendor)
+        faults.update(**settings.fault_knobs(vendor))
         factory = create_12306_app if vendor == "12306" else create_juhe_app
         app = factory(
             faults=faults,

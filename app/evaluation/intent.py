@@ -12,7 +12,6 @@ import argparse
 import asyncio
 import datetime as dt
 import json
-import os
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ from typing import Any, TextIO
 from app.intent.model import TravelIntent
 from app.intent.parser import IntentParser
 from app.observability.metrics import Metrics
+from app.settings import Settings
 from sources.stations import StationDirectory, curated_directory
 
 DEFAULT_SET = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "intent" / "eval.jsonl"
@@ -146,24 +146,17 @@ def print_report(title: str, report: Report, out: TextIO, show_failures: bool = 
             out.write(f"  {case_id} {name}: expected {expected!r}, got {got!r}  | {text}\n")
 
 
-def _llm_parser(directory: StationDirectory, metrics: Metrics) -> IntentParser | None:
-    key = os.environ.get("RAILTRIP_LLM_API_KEY")
-    if not key:
-        return None
+def _llm_parser(
+    settings: Settings, directory: StationDirectory, metrics: Metrics
+) -> IntentParser | None:
+    """The service's LLM parser on the configured model (`RAILTRIP_LLM_*`), or None."""
     import httpx
-    import openai
 
-    from app.intent.llm import LlmIntentParser
+    from app.wiring import llm
 
-    client = openai.AsyncOpenAI(
-        base_url=os.environ.get("RAILTRIP_LLM_BASE_URL") or None,
-        api_key=key,
-        max_retries=0,
-        http_client=httpx.AsyncClient(),
-    )
-    model = os.environ.get("RAILTRIP_LLM_MODEL") or "deepseek-chat"
-    llm = LlmIntentParser(client, model, metrics=metrics, directory=directory)
-    return IntentParser(directory=directory, metrics=metrics, llm=llm)
+    client = llm.openai_client(settings, httpx.AsyncClient())
+    parser = llm.llm_parser(settings, client, metrics, directory)
+    return IntentParser(directory=directory, metrics=metrics, llm=parser) if parser else None
 
 
 def main(argv: list[str], out: TextIO | None = None) -> int:
@@ -173,7 +166,7 @@ def main(argv: list[str], out: TextIO | None = None) -> int:
     directory = StationDirectory.from_csv(args.stations) if args.stations else curated_directory()
     metrics = Metrics()
     if args.parser == "llm":
-        parser = _llm_parser(directory, metrics)
+        parser = _llm_parser(Settings(), directory, metrics)
         if parser is None:
             out.write(
                 "eval-intent --parser llm needs RAILTRIP_LLM_API_KEY (and usually "

@@ -8,9 +8,9 @@ import httpx
 import pytest
 
 from app.observability.metrics import Metrics
-from app.registry import build_sandbox, build_sources
 from app.runtime import Runtime
 from app.settings import Settings
+from app.wiring.sources import build_sandbox, build_sources
 from sources.stations import curated_directory
 
 
@@ -30,7 +30,9 @@ def test_fault_knobs_are_read_from_dotenv_and_the_environment_wins(
 
 def test_only_enabled_sandbox_vendors_are_mounted() -> None:
     mounts = build_sandbox(
-        Settings(sources=["sandbox-12306"]), curated_directory(), Runtime(), environ={}
+        Settings(sources=["sandbox-12306"]),
+        curated_directory(),
+        Runtime(),
     )
     assert list(mounts.faults) == ["12306"]
     assert list(mounts.transports) == ["http://sandbox-12306.internal"]

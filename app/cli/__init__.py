@@ -1,0 +1,142 @@
+"""The command line (`python -m app …`): serve the API, or use the same use cases from a
+terminal.
+
+The settings are read once, here, and passed down. `tickets`, `stops` and `plan` open the
+services in-process (the embedded default unless the environment says otherwise), call the
+use case and print readable tables (app/cli/commands.py); `mcp` serves the tools over stdio
+on them. `serve --check-config` prints the effective configuration, secrets hidden.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable, Sequence
+
+from app.cli import commands
+from app.cli.render import render_config
+from app.observability.logs import configure_logging
+from app.services import Services
+from app.settings import Settings
+from sources.stations import default_directory
+
+
+def _arguments() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m app", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="serve the HTTP API")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--check-config",
+        action="store_true",
+        help="print the effective configuration (secrets hidden) and exit",
+    )
+    stations = sub.add_parser("stations", help="search the station directory")
+    stations.add_argument("query")
+    tickets = sub.add_parser("tickets", help="left tickets between two places on a date")
+    tickets.add_argument("origin")
+    tickets.add_argument("destination")
+    tickets.add_argument("date", help="YYYY-MM-DD")
+    tickets.add_argument("--types", default=None, help="train types, e.g. G,D")
+    tickets.add_argument("--refresh", action="store_true")
+    stops = sub.add_parser("stops", help="a train's stops on a date")
+    stops.add_argument("train_number")
+    stops.add_argument("date", help="YYYY-MM-DD: the day the train leaves its origin")
+    stops.add_argument("--origin", default=None)
+    stops.add_argument("--destination", default=None)
+    plan = sub.add_parser("plan", help="plan a trip from a sentence")
+    plan.add_argument("text")
+    plan.add_argument("--today", default=None, help="YYYY-MM-DD (default: today in Shanghai)")
+    sub.add_parser("mcp", help="serve the tools over MCP on stdin/stdout")
+    sub.add_parser("eval-intent", help="score the intent parser: eval-intent [--parser rules|llm]")
+    sub.add_parser("eval-plans", help="plan suites: eval-plans [--suite S] [--verbose]")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["eval-plans"]:
+        from app.evaluation.plans import main as eval_plans
+
+        return eval_plans(argv[1:])
+    if argv[:1] == ["eval-intent"]:
+        from app.evaluation.intent import main as eval_intent
+
+        return eval_intent(argv[1:])
+    args = _arguments().parse_args(argv)
+    try:
+        settings = Settings()
+    except ValueError as exc:
+        print(f"invalid configuration: {exc}", file=sys.stderr)
+        return 2
+    if args.command == "serve":
+        if args.check_config:
+            print(render_config(settings.describe(), settings.unknown_variables()))
+            return 0
+        return _serve(settings, args.host, args.port)
+    if args.command == "mcp":
+        from app.mcp.stdio import serve_stdio
+
+        return _on_services(settings, serve_stdio)
+    # The other commands print tables on stdout: logs only for warnings, unless asked.
+    settings = settings.with_defaults(log_level="WARNING")
+    if args.command == "stations":
+        text, code = commands.stations(default_directory(), args.query)
+        print(text)
+        return code
+
+    async def run(services: Services) -> int:
+        if args.command == "tickets":
+            command = commands.tickets(
+                services,
+                args.origin,
+                args.destination,
+                args.date,
+                types=args.types,
+                refresh=args.refresh,
+            )
+        elif args.command == "stops":
+            command = commands.stops(
+                services, args.train_number, args.date, args.origin, args.destination
+            )
+        else:
+            command = commands.plan(services, args.text, args.today)
+        return await commands.answer(command, print, _to_stderr)
+
+    return _on_services(settings, run)
+
+
+def _to_stderr(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+def _on_services(settings: Settings, run: Callable[[Services], Awaitable[int | None]]) -> int:
+    """Open every service on `settings` (the composition root), run `run` on them, close."""
+    from app.wiring import open_services
+
+    async def on_services() -> int | None:
+        configure_logging(settings.log_level)
+        async with open_services(settings) as services:
+            return await run(services)
+
+    return asyncio.run(on_services()) or 0
+
+
+def _serve(settings: Settings, host: str, port: int) -> int:
+    """Serve the API; JSON request lines at INFO (RAILTRIP_LOG_LEVEL), uvicorn's lines too."""
+    from app import serving
+    from app.observability.logs import uvicorn_log_config
+
+    level = settings.log_level
+    # uvicorn with bounded connections (README "Security").
+    serving.serve(
+        host,
+        port,
+        settings,
+        log_config=uvicorn_log_config(level),
+        log_level=level.lower(),
+        access_log=False,
+    )
+    return 0
