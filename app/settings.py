@@ -3,20 +3,30 @@
 Per-source settings use dynamic names (`RAILTRIP_<SOURCE>_RATE_PER_S`, with the source name
 upper-cased and `-` as `_`), so they are read by `SourceSettings` with a per-source prefix.
 
-`Settings()` is one validated snapshot: every enabled source's settings (environment, `.env`
-and `source_overrides` together) are read and validated when it is built, so a rate of -5
-or an unknown override key refuses to start instead of reaching a limiter.
+`Settings()` is one validated snapshot, built once per process and passed down: every enabled
+source's settings (environment, `.env` and `source_overrides` together) and every enabled
+sandbox vendor's fault knobs (`RAILTRIP_SANDBOX_<VENDOR>_*`) are read and validated when it is
+built, so a rate of -5 or an unknown override key refuses to start instead of reaching a
+limiter. Nothing else reads the environment. A `RAILTRIP_*` variable no setting reads (a typo)
+is kept with its closest known name (`unknown_variables`) for start-up to say, and
+`describe()` is the effective configuration with secrets hidden (`serve --check-config`).
 """
 
 from __future__ import annotations
 
+import difflib
+import json
+import os
+import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+from dotenv import dotenv_values
 from pydantic import Field, PrivateAttr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from app.redis_client import parse_redis_url
+from sources.sandbox.faults import VENDOR_ONLY_KNOBS, VENDORS, FaultConfig
 
 DOTENV = ".env"
 
@@ -25,6 +35,8 @@ SANDBOX_BASE_URLS = {
     "sandbox-12306": "http://sandbox-12306.internal",
     "sandbox-juhe": "http://sandbox-juhe.internal",
 }
+SANDBOX_VENDORS = {"sandbox-12306": "12306", "sandbox-juhe": "juhe"}
+"""The in-process vendor each sandbox source is served by."""
 DEFAULT_BASE_URLS = {
     "rail12306": "https://kyfw.12306.cn",
     "juhe": "https://apis.juhe.cn",
@@ -92,6 +104,28 @@ class SourceSettings(BaseSettings):
             )
         if not loaded.base_url:
             return loaded.model_copy(update={"base_url": DEFAULT_BASE_URLS.get(name, "")})
+        return loaded
+
+
+class FaultSettings(BaseSettings):
+    """The fault knobs of one sandbox vendor, `RAILTRIP_SANDBOX_<VENDOR>_*` (what each does:
+    sources/sandbox/faults.py); all 0 by default."""
+
+    model_config = SettingsConfigDict(env_file=DOTENV, extra="ignore", frozen=True)
+
+    latency_ms: float = Field(default=0.0, ge=0, le=60_000)
+    error_rate: float = Field(default=0.0, ge=0, le=1)
+    rate_limit_rate: float = Field(default=0.0, ge=0, le=1)
+    malformed_rate: float = Field(default=0.0, ge=0, le=1)
+    hang_rate: float = Field(default=0.0, ge=0, le=1)
+    path_moved_rate: float = Field(default=0.0, ge=0, le=1)  # 12306 only
+
+    @classmethod
+    def for_vendor(cls, vendor: str, env_file: EnvFile = DOTENV) -> FaultSettings:
+        """Read `RAILTRIP_SANDBOX_<VENDOR>_*`, checked by the vendor's own rules too."""
+        prefix = f"RAILTRIP_SANDBOX_{vendor.upper()}_"
+        loaded = cls(_env_prefix=prefix, _env_file=env_file)
+        FaultConfig(vendor).update(**loaded.model_dump())  # raises on a knob the vendor has not
         return loaded
 
 
@@ -170,6 +204,8 @@ class Settings(BaseSettings):
 
     _env_file: EnvFile = PrivateAttr(default=None)
     _sources: dict[str, SourceSettings] = PrivateAttr(default_factory=dict)
+    _faults: dict[str, FaultSettings] = PrivateAttr(default_factory=dict)
+    _unknown: tuple[tuple[str, str | None], ...] = PrivateAttr(default=())
 
     def __init__(self, **values: Any) -> None:
         super().__init__(**values)
@@ -187,6 +223,18 @@ class Settings(BaseSettings):
                     f"settings of source {name!r} (RAILTRIP_{env_name(name)}_* or "
                     f"source_overrides[{name!r}]) are invalid: {exc}"
                 ) from exc
+        for name in self.sources:
+            vendor = SANDBOX_VENDORS.get(name)
+            if vendor is None:
+                continue
+            try:
+                self._faults[vendor] = FaultSettings.for_vendor(vendor, self._env_file)
+            except (ValidationError, ValueError) as exc:
+                raise ValueError(
+                    f"fault knobs of sandbox vendor {vendor} (RAILTRIP_SANDBOX_"
+                    f"{vendor.upper()}_*) are invalid: {exc}"
+                ) from exc
+        self._unknown = _unknown_variables(self._env_file)
 
     @field_validator("sources", mode="before")
     @classmethod
@@ -242,7 +290,11 @@ class Settings(BaseSettings):
         # `.env` they were read from.
         if not isinstance(other, Settings):
             return NotImplemented
-        return self.model_dump() == other.model_dump() and self._sources == other._sources
+        return (
+            self.model_dump() == other.model_dump()
+            and self._sources == other._sources
+            and self._faults == other._faults
+        )
 
     __hash__ = None  # type: ignore[assignment]  # holds dicts: never hashable
 
@@ -258,6 +310,96 @@ class Settings(BaseSettings):
             return SourceSettings.for_source(name, self._env_file, **overrides)
         return self._sources[name]
 
+    def with_defaults(self, **values: object) -> Settings:
+        """This snapshot with `values` for the settings nobody set (environment, `.env` or the
+        caller): a command that prints tables logs only warnings unless told otherwise."""
+        unset = {name: value for name, value in values.items() if name not in self.model_fields_set}
+        return self.model_copy(update=unset) if unset else self
+
+    def fault_knobs(self, vendor: str) -> dict[str, float]:
+        """The fault knobs of an enabled sandbox vendor (`12306`, `juhe`), as read."""
+        return self._faults[vendor].model_dump()
+
+    def unknown_variables(self) -> tuple[tuple[str, str | None], ...]:
+        """`RAILTRIP_*` variables (environment or `.env`) no setting reads, each with the
+        closest known name, when there is one (a misspelt knob would be ignored silently)."""
+        return self._unknown
+
+    def describe(self) -> list[tuple[str, str]]:
+        """The effective configuration as (variable, value) rows, secrets hidden: every
+        setting, then each enabled source's, then each sandbox vendor's fault knobs."""
+        rows = [
+            (f"RAILTRIP_{name.upper()}", _shown(name, getattr(self, name)))
+            for name in type(self).model_fields
+        ]
+        for source, conf in self._sources.items():
+            prefix = f"RAILTRIP_{env_name(source)}_"
+            rows += [
+                (prefix + name.upper(), _shown(name, getattr(conf, name)))
+                for name in SourceSettings.model_fields
+            ]
+        for vendor, knobs in self._faults.items():
+            prefix = f"RAILTRIP_SANDBOX_{vendor.upper()}_"
+            rows += [
+                (prefix + name.upper(), _shown(name, value))
+                for name, value in knobs.model_dump().items()
+            ]
+        return rows
+
+
+SECRETS = frozenset({"llm_api_key", "api_key"})
+"""Settings whose value is never shown, only whether it is set."""
+
+
+def _shown(name: str, value: object) -> str:
+    """How `describe` prints a value: as the variable would be written, secrets hidden."""
+    if value is None:
+        return ""
+    if name in SECRETS:
+        return "(set)" if value else ""
+    if name == "api_keys" and isinstance(value, list):
+        # name:sha256[:admin]: the names say who may call; the hashes are nobody's business.
+        return ",".join(str(entry).split(":")[0] for entry in value)
+    if name == "redis_url":
+        return re.sub(r"://([^/@:]*):[^/@]*@", r"://\1:***@", str(value))
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, list):
+        return ",".join(str(item) for item in value)
+    if isinstance(value, dict):
+        return json.dumps(value, ensure_ascii=False) if value else ""
+    return str(value)
+
+
+def known_variables() -> frozenset[str]:
+    """Every `RAILTRIP_*` name a setting reads: the settings, each known source's, each
+    sandbox vendor's knobs."""
+    names = {f"RAILTRIP_{name.upper()}" for name in Settings.model_fields}
+    names |= {
+        f"RAILTRIP_{env_name(source)}_{name.upper()}"
+        for source in KNOWN_SOURCES
+        for name in SourceSettings.model_fields
+    }
+    names |= {
+        f"RAILTRIP_SANDBOX_{vendor.upper()}_{knob.upper()}"
+        for vendor in VENDORS
+        for knob in FaultSettings.model_fields
+        if VENDOR_ONLY_KNOBS.get(knob, vendor) == vendor
+    }
+    return frozenset(names)
+
+
+def _unknown_variables(env_file: EnvFile) -> tuple[tuple[str, str | None], ...]:
+    given = {name.upper() for name in os.environ}
+    if env_file and Path(env_file).is_file():
+        given |= {name.upper() for name in dotenv_values(env_file)}
+    known = known_variables()
+    found = []
+    for name in sorted(n for n in given if n.startswith("RAILTRIP_") and n not in known):
+        closest = difflib.get_close_matches(name, known, n=1, cutoff=0.8)
+        found.append((name, closest[0] if closest else None))
+    return tuple(found)
+
 
 def read_dotenv(enabled: bool) -> None:
     """Whether settings built without an explicit `_env_file` read `.env`.
@@ -265,5 +407,5 @@ def read_dotenv(enabled: bool) -> None:
     The test suite turns it off at start-up: tests build their own settings and must not
     pick up a developer's `.env` (`Settings(_env_file=".env")` still reads one on purpose).
     """
-    for cls in (Settings, SourceSettings):
+    for cls in (Settings, SourceSettings, FaultSettings):
         cls.model_config["env_file"] = DOTENV if enabled else None

@@ -3,7 +3,7 @@
 12306 and Juhe wire formats, with fault knobs and request counters.
 
     timetable = Timetable(directory)              # share one between both vendors
-    app = create_12306_app(faults=FaultConfig.from_env("12306"), timetable=timetable)
+    app = create_12306_app(faults=FaultConfig("12306", error_rate=0.2), timetable=timetable)
     client = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://sandbox")
 
 `app.state.faults` is the vendor's `FaultConfig`: `update(**knobs)` changes knobs at run time

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 
 import uvicorn
@@ -55,7 +56,7 @@ def main(argv: list[str] | None = None) -> None:
         help=f"serve the request counters and arrival times at GET {COUNTERS_PATH}",
     )
     args = parser.parse_args(argv)
-    faults = FaultConfig.from_env(args.vendor)
+    faults = FaultConfig.from_env(args.vendor, os.environ)  # this program's own settings
     app: ASGIApp
     if args.vendor == "12306":
         app = create_12306_app(faults=faults, require_cookies=not args.no_cookie_check)

@@ -2,7 +2,8 @@
 
 One `FaultConfig` per vendor app (`app.state.faults`). It is mutable on purpose: the main
 app's admin endpoint (`POST /sandbox/{vendor}/faults`) calls `update()` at run time so a
-frontend or a test can show every degraded state. Knobs come from the environment:
+frontend or a test can show every degraded state. The app reads the knobs with its settings
+(app/settings.py); the standalone vendor (`python -m sources.sandbox`) from its environment:
 
     RAILTRIP_SANDBOX_<VENDOR>_LATENCY_MS       added delay per request, ms (>= 0)
     RAILTRIP_SANDBOX_<VENDOR>_ERROR_RATE       share of queries answered 5xx
@@ -18,7 +19,6 @@ frontend or a test can show every degraded state. Knobs come from the environmen
 from __future__ import annotations
 
 import math
-import os
 import random
 from collections import Counter
 from collections.abc import Mapping
@@ -96,12 +96,12 @@ class FaultConfig:
     def from_env(
         cls,
         vendor: str,
-        environ: Mapping[str, str] | None = None,
+        environ: Mapping[str, str],
         *,
         seed: int | str | None = None,
     ) -> FaultConfig:
-        """Read the knobs from `RAILTRIP_SANDBOX_<VENDOR>_…` (os.environ by default)."""
-        env = os.environ if environ is None else environ
+        """Read the knobs from `RAILTRIP_SANDBOX_<VENDOR>_…` in `environ`."""
+        env = environ
         prefix = env_prefix(vendor)
         knobs: dict[str, float] = {}
         for knob in KNOBS:

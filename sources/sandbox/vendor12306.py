@@ -75,7 +75,7 @@ def create_12306_app(
     query_suffix: str = "queryG",
 ) -> Starlette:
     """Build the 12306 sandbox; `app.state` holds `faults`, `query_suffix`, `require_cookies`."""
-    faults = faults or FaultConfig.from_env("12306")
+    faults = faults or FaultConfig("12306")
     timetable = timetable or Timetable(directory)
 
     async def init(request: Request) -> Response:

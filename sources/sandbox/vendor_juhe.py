@@ -52,7 +52,7 @@ def create_juhe_app(
 
     `api_key` None accepts any non-empty key (the embedded default); set, only that key.
     """
-    faults = faults or FaultConfig.from_env("juhe")
+    faults = faults or FaultConfig("juhe")
     timetable = timetable or Timetable(directory)
 
     async def query(request: Request) -> Response:

@@ -330,10 +330,12 @@ async def test_app_state_exposes_the_fault_config(app_12306, faults_12306):
     assert app_12306.state.faults is faults_12306
 
 
-async def test_default_faults_come_from_the_environment(monkeypatch, timetable):
+async def test_a_vendor_given_no_faults_has_none_whatever_the_environment(monkeypatch, timetable):
+    # The knobs are its caller's to read: the app's settings, the standalone program's flags
+    # and environment (test_main.py); a vendor reads no environment of its own.
     monkeypatch.setenv("RAILTRIP_SANDBOX_12306_ERROR_RATE", "0.25")
     app = create_12306_app(timetable=timetable)
-    assert app.state.faults.error_rate == 0.25
+    assert set(app.state.faults.knobs().values()) == {0.0}
 
 
 async def test_path_moved_alternates_the_302_and_the_older_c_url_answer(
