@@ -89,6 +89,7 @@ def create_app(
     # The middlewares read each route's declared policy (open, answers, traced …); FastAPI
     # keeps included routers' routes behind a wrapper, so they are listed from the routers.
     routes = RouteTable([*app.router.routes, *(r for router in routers for r in router.routes)])
+    app.state.routes = routes
     app.add_middleware(BodyLimitMiddleware)
     app.add_middleware(AccessMiddleware, routes=routes)  # keys and quotas before any body
     if settings.cors_origins:  # closed by default: no CORS headers at all

@@ -343,6 +343,7 @@ class Settings(BaseSettings):
             rows += [
                 (prefix + name.upper(), _shown(name, value))
                 for name, value in knobs.model_dump().items()
+                if VENDOR_ONLY_KNOBS.get(name, vendor) == vendor
             ]
         return rows
 
@@ -366,8 +367,12 @@ def _shown(name: str, value: object) -> str:
         return "1" if value else "0"
     if isinstance(value, list):
         return ",".join(str(item) for item in value)
-    if isinstance(value, dict):
-        return json.dumps(value, ensure_ascii=False) if value else ""
+    if name == "source_overrides" and isinstance(value, dict):
+        hidden = {
+            source: {k: "(set)" if k in SECRETS else v for k, v in overrides.items()}
+            for source, overrides in value.items()
+        }
+        return json.dumps(hidden, ensure_ascii=False) if hidden else ""
     return str(value)
 
 
