@@ -8,6 +8,7 @@ import logging
 from collections.abc import Iterable, Mapping
 from typing import Protocol
 
+from app.agent import texts
 from app.errors import Overloaded
 from app.tickets.model import QueryEcho, ResolvedQuery, SourceReport, SourceStatus, TicketResult
 from app.tickets.transfers import TransferResult
@@ -91,7 +92,9 @@ async def fetch_legs(
                     "error": repr(exc),
                 },
             )
-            failed = f"{key.origin}→{key.destination} {key.date}: 查询失败"
+            failed = texts.LEG_QUERY_FAILED.format(
+                origin=key.origin, destination=key.destination, date=key.date
+            )
             return _unanswered(key, origin, destination, "error", type(exc).__name__, failed)
 
     results = await asyncio.gather(*(one(key) for key in wanted))

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 
 from app.agent import texts
-from app.tickets import messages
+from app.tickets import texts as ticket_texts
 from rules import texts as rule_texts
 
 
@@ -27,9 +27,14 @@ def _pattern(template: str) -> re.Pattern[str]:
 
 _CACHED = [
     _pattern(t)
-    for t in (messages.STALE_COPY, messages.CACHED_COPY, rule_texts.NOTE_CACHED, texts.CACHED_PLAN)
+    for t in (
+        ticket_texts.STALE_COPY,
+        ticket_texts.CACHED_COPY,
+        rule_texts.NOTE_CACHED,
+        texts.CACHED_PLAN,
+    )
 ]
-_SOURCE_FAILED = _pattern(messages.SOURCE_FAILED)
+_SOURCE_FAILED = _pattern(ticket_texts.SOURCE_FAILED)
 _INTERNAL = re.compile(r"^[\x00-\x7f]+$")  # an English, developer-facing line
 
 

@@ -47,7 +47,7 @@ from app.agent.states import State, check_transition
 from app.agent.summary import header, plan_summary, train_numbers_in
 from app.agent.trip import TripProblem, trip_request
 from app.errors import Overloaded
-from app.intent import templates as intent_templates
+from app.intent import texts as intent_texts
 from app.intent.merge import merge_intent
 from app.observability.metrics import Metrics
 from app.tickets.model import TicketResult
@@ -272,7 +272,7 @@ class PlanningAgent:
         question = outcome.clarify_question
         if intent.kind == "out_of_scope":
             run.intent = turn.previous or intent
-            run.summary = outcome.message or intent_templates.refusal("other")
+            run.summary = outcome.message or intent_texts.refusal("other")
             run.detail = "out_of_scope"
             return State.DONE
         if turn.previous is not None:
@@ -306,7 +306,7 @@ class PlanningAgent:
         return await self.tool_mode.step(self, run)
 
     async def _clarify(self, run: Run) -> State:
-        run.summary = run.clarify_question or intent_templates.ASK_ORIGIN
+        run.summary = run.clarify_question or intent_texts.ASK_ORIGIN
         return State.DONE
 
     async def _query_tickets(self, run: Run) -> State:
@@ -636,15 +636,15 @@ class PlanningAgent:
 
 
 def _question_for(intent: Any) -> str | None:
-    """The clarifying question for a merged (multi-turn) intent, from the intent templates."""
+    """The clarifying question for a merged (multi-turn) intent, from the intent texts."""
     questions = []
     missing = list(intent.missing)
     if intent.destination is None and intent.destination_text:
-        questions.append(intent_templates.not_a_station(intent.destination_text, None))
+        questions.append(intent_texts.not_a_station(intent.destination_text, None))
         missing = [m for m in missing if m != "destination"]
-    ask = intent_templates.ask_for(missing)
+    ask = intent_texts.ask_for(missing)
     if ask:
         questions.append(ask)
     if not questions:
         return None
-    return questions[0] + "".join(intent_templates.AND_THEN + q for q in questions[1:])
+    return questions[0] + "".join(intent_texts.AND_THEN + q for q in questions[1:])

@@ -18,14 +18,6 @@ from rules import Itinerary, Leg, TripRequest
 from rules.relax import relaxed_between
 from sources.models import SHANGHAI, TRAIN_TYPES, SeatClass
 
-ORDER_LABELS = {
-    "earliest": "最早一班",
-    "latest": "最晚一班",
-    "cheapest": "最便宜",
-    "fastest": "最快",
-}
-TYPE_LABELS = {"G": "高铁", "D": "动车", "C": "城际", "Z": "直达特快", "T": "特快", "K": "快速"}
-
 
 class Relaxed(BaseModel):
     """One stated constraint the plan could not honour: what was asked, what is offered, why."""
@@ -50,7 +42,7 @@ def _seats(classes: Sequence[SeatClass]) -> str:
 
 
 def _types(types: Sequence[str]) -> str:
-    return "、".join(TYPE_LABELS.get(t, t) for t in sorted(types, key=TRAIN_TYPES.index))
+    return "、".join(texts.TYPE_LABELS.get(t, t) for t in sorted(types, key=TRAIN_TYPES.index))
 
 
 def understood(intent: TravelIntent | None) -> str:
@@ -92,7 +84,7 @@ def understood(intent: TravelIntent | None) -> str:
     if intent.exclude_seat_classes:
         parts.append(texts.NOT_SEATS.format(what=_seats(intent.exclude_seat_classes)))
     if intent.order:
-        parts.append(ORDER_LABELS[intent.order])
+        parts.append(texts.ORDER_LABELS[intent.order])
     if intent.train_numbers:
         parts.append(texts.TRAINS.format(trains="、".join(intent.train_numbers)))
     if intent.budget_per_person is not None:

@@ -52,6 +52,7 @@ ADVISE_TRANSFER = "允许中转"
 ADVISE_RELAX = "放宽车型、席别或出发时间的要求"
 ADVISE_LATER = "稍后再试"
 UNAVAILABLE = "暂时无法获取{route} {date}的余票信息。"
+LEG_QUERY_FAILED = "{origin}→{destination} {date}: 查询失败"
 STEP_BOUND = (
     "规划在第{steps}步决策时停止（已达上限）：已查询{legs}个区间，共{offers}个车次，"
     "但还没有组成符合要求的行程。"
@@ -107,6 +108,13 @@ RELAXED_SENTENCE = "{reason}，已为你安排{offered}。"
 OVERNIGHT = "次日"
 LATER_DAY = "第{n}日"  # a ride of two nights or more (Z232 吐鲁番北→广州 arrives on day 3)
 TRAIN_ABSENT_REASON = "车次{trains}不在实时查询结果中"
+ORDER_LABELS = {
+    "earliest": "最早一班",
+    "latest": "最晚一班",
+    "cheapest": "最便宜",
+    "fastest": "最快",
+}
+TYPE_LABELS = {"G": "高铁", "D": "动车", "C": "城际", "Z": "直达特快", "T": "特快", "K": "快速"}
 SOME_SOURCES_FAILED = "部分数据源本次未能返回结果，方案基于其余数据源的实时余票。"
 
 

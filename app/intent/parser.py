@@ -4,7 +4,7 @@ then one post-validation both parsers share.
 Post-validation is where code decides: names are resolved through the station directory (a
 city the model invented becomes a clarification, not a guess), train numbers are kept but
 flagged as unverified, missing fields are computed, and the clarifying question or the
-out-of-scope refusal is chosen from templates.
+out-of-scope refusal is chosen from texts.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from app.intent import templates
+from app.intent import texts
 from app.intent.constraints import scope_topics
 from app.intent.llm import LlmIntentParser, LlmParseError
 from app.intent.llm_guard import NOTICES, GuardedLlm
@@ -111,7 +111,7 @@ class IntentParser:
                 intent=intent,
                 parser=parser,
                 needs_clarification=False,
-                message=templates.refusal(topic or "other"),
+                message=texts.refusal(topic or "other"),
             )
         intent = self._resolve_places(intent, text, questions, warnings)
         numbers = [n for n in intent.train_numbers if is_train_number(n)]
@@ -124,15 +124,13 @@ class IntentParser:
             )
         )
         if numbers:
-            warnings.append(templates.train_numbers_unverified(numbers))
+            warnings.append(texts.train_numbers_unverified(numbers))
         if invalid:
-            warnings.append(templates.invalid_train_numbers(invalid))
+            warnings.append(texts.invalid_train_numbers(invalid))
         topics = list(dict.fromkeys([*intent.out_of_scope_topics, *scope_topics(lower)]))
         if topics:
             declined = next((t for t in topics if t != "other"), topic or "other")
-            warnings.append(
-                templates.PARTLY_OUT_OF_SCOPE.format(refusal=templates.refusal(declined))
-            )
+            warnings.append(texts.PARTLY_OUT_OF_SCOPE.format(refusal=texts.refusal(declined)))
         asked = self._suggest_typos(intent, text, questions)
         budget = intent.budget
         if budget is None and intent.budget_per_person is not None:
@@ -154,17 +152,17 @@ class IntentParser:
             place = intent.destination_text
             near = [] if place in NON_STATION_PLACES else self._directory.suggest(place, limit=1)
             if near:
-                questions.insert(0, templates.did_you_mean(place, near[0]))
+                questions.insert(0, texts.did_you_mean(place, near[0]))
             else:
                 gateway = gateway_for(place, self._directory)
-                questions.insert(0, templates.not_a_station(place, gateway))
+                questions.insert(0, texts.not_a_station(place, gateway))
             missing = [m for m in missing if m != "destination"]
-        ask = templates.ask_for([m for m in missing if m not in asked])
+        ask = texts.ask_for([m for m in missing if m not in asked])
         if ask:
             questions.append(ask)
         question = None
         if questions:
-            question = questions[0] + "".join(templates.AND_THEN + q for q in questions[1:])
+            question = questions[0] + "".join(texts.AND_THEN + q for q in questions[1:])
         return ParseOutcome(
             intent=intent,
             parser=parser,
@@ -191,14 +189,14 @@ class IntentParser:
                 update["destination_text"] = intent.destination_text or value
             else:
                 questions.append(
-                    templates.unknown_place(value, self._directory.suggest(value, limit=3))
+                    texts.unknown_place(value, self._directory.suggest(value, limit=3))
                 )
                 warnings.append(f"unknown place dropped: {value}")
         via: list[ViaStop] = []
         for stop in intent.via:
             resolved = self._resolve(stop.city)
             if resolved is None:
-                questions.append(templates.unknown_place(stop.city, []))
+                questions.append(texts.unknown_place(stop.city, []))
                 warnings.append(f"unknown place dropped: {stop.city}")
             else:
                 via.append(stop.model_copy(update={"city": resolved}))
@@ -220,7 +218,7 @@ class IntentParser:
                     continue
                 found = self._directory.suggest(word, limit=1)
                 if found:
-                    questions.append(templates.did_you_mean(word, found[0]))
+                    questions.append(texts.did_you_mean(word, found[0]))
                     asked.add(name)
                     break
         return asked

@@ -17,16 +17,12 @@ from mcp.server import Server
 from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 
+from app.mcp import texts
 from app.tools import ToolContext, ToolFailure, call_tool, tools_for
 
 log = logging.getLogger("railtrip.mcp")
 
 SERVER_NAME = "railtrip"
-INSTRUCTIONS = (
-    "中国铁路出行工具（只读）：车次余票、中转、经停站、行程规划、下单前实时核验、车站查询。"
-    "每个回答都带 freshness（realtime/cached/unavailable）和 as_of；缓存数据不会被当作实时数据。"
-    "只使用工具返回的车次，不要编造车次、时间或票价。"
-)
 
 
 def _text(payload: dict[str, Any]) -> list[types.ContentBlock]:
@@ -67,7 +63,7 @@ def build_server(context: Callable[[], ToolContext], version: str = "") -> Serve
             return types.CallToolResult(content=_text(failure.body()), is_error=True)
         except Exception:  # degrade, never crash: the model gets an error it can report
             log.exception("tool failed", extra={"tool": params.name})
-            body = {"code": "internal", "message": "工具暂时不可用，请稍后再试。"}
+            body = {"code": "internal", "message": texts.TOOL_FAILED}
             return types.CallToolResult(content=_text(body), is_error=True)
         data = answer.model_dump(mode="json")
         return types.CallToolResult(content=_text(data), structured_content=data)
@@ -75,7 +71,7 @@ def build_server(context: Callable[[], ToolContext], version: str = "") -> Serve
     return Server(
         SERVER_NAME,
         version=version,
-        instructions=INSTRUCTIONS,
+        instructions=texts.INSTRUCTIONS,
         get_tool_input_schema=schemas.get,
         on_list_tools=list_tools,
         on_call_tool=on_call_tool,

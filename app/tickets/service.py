@@ -25,7 +25,7 @@ from typing import Any
 
 from app.errors import Overloaded
 from app.observability.metrics import Metrics
-from app.tickets import messages
+from app.tickets import texts
 from app.tickets.cache import CacheEntry, MemoryTier, RedisTier
 from app.tickets.fanout import SourceAnswer, fan_out
 from app.tickets.fleet_flight import FleetFlight, Lease
@@ -204,7 +204,7 @@ class TicketService:
             # Our own queue refused it: say so, rather than blame the sources or go stale.
             raise self._overloaded(answers)
         warnings = [
-            (messages.SOURCE_OVERLOADED if _overloaded(a) else messages.SOURCE_FAILED).format(
+            (texts.SOURCE_OVERLOADED if _overloaded(a) else texts.SOURCE_FAILED).format(
                 name=a.report.name, status=a.report.status
             )
             for a in answers
@@ -241,7 +241,7 @@ class TicketService:
         ]
         retry_after = min(waits, default=1.0)
         return Overloaded(
-            messages.SERVICE_OVERLOADED.format(retry_after=math.ceil(retry_after)), retry_after
+            texts.SERVICE_OVERLOADED.format(retry_after=math.ceil(retry_after)), retry_after
         )
 
     async def _store(self, key: str, entry: CacheEntry) -> None:
@@ -274,7 +274,7 @@ class TicketService:
                     for r in reports
                 ),
                 offers=stale.offers,
-                warnings=(messages.STALE_COPY.format(age=messages.age_text(age)),),
+                warnings=(texts.STALE_COPY.format(age=texts.age_text(age)),),
             )
         self._metrics.degradations.labels(kind="unavailable").inc()
         return TicketResult(
@@ -282,7 +282,7 @@ class TicketService:
             freshness="unavailable",
             sources=reports,
             warnings=(
-                messages.UNAVAILABLE.format(
+                texts.UNAVAILABLE.format(
                     origin=echo.origin.name, destination=echo.destination.name, date=echo.date
                 ),
             ),
@@ -315,7 +315,7 @@ class TicketService:
             age_s=age,
             sources=entry.sources_as_cached,
             offers=entry.offers,
-            warnings=(messages.CACHED_COPY.format(age=messages.age_text(age)),),
+            warnings=(texts.CACHED_COPY.format(age=texts.age_text(age)),),
         )
         result._offers_json = entry.offers_json
         return result

@@ -29,7 +29,7 @@ from app.errors import NotFound
 from app.observability.metrics import Metrics
 from app.redis_client import RedisClient
 from app.redis_health import REDIS_ERRORS, RedisHealth
-from app.tickets import messages
+from app.tickets import texts
 from app.tickets.fanout import first_answer
 from app.tickets.guard import GuardedSource
 from app.tickets.model import SourceReport
@@ -221,7 +221,7 @@ class StopListService:
             date=date,
             freshness="unavailable",
             sources=tuple(reports),
-            warnings=(messages.STOPS_UNAVAILABLE.format(train=train_number, date=date),),
+            warnings=(texts.STOPS_UNAVAILABLE.format(train=train_number, date=date),),
         )
 
     def _cached(self, copy: Copy, reports: tuple[SourceReport, ...]) -> StopListResult:
@@ -235,5 +235,5 @@ class StopListService:
             age_s=age,
             sources=reports,
             stops=found.stops,
-            warnings=(messages.STOPS_CACHED.format(age=messages.age_text(age)),),
+            warnings=(texts.STOPS_CACHED.format(age=texts.age_text(age)),),
         )

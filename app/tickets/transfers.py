@@ -21,7 +21,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 
 from app.observability.metrics import Metrics
-from app.tickets import messages
+from app.tickets import texts
 from app.tickets.fanout import first_answer
 from app.tickets.guard import GuardedSource
 from app.tickets.model import QueryEcho, SourceReport
@@ -133,7 +133,7 @@ class TransferSearchService:
             freshness="unavailable",
             sources=tuple(reports),
             warnings=(
-                messages.TRANSFERS_UNAVAILABLE.format(
+                texts.TRANSFERS_UNAVAILABLE.format(
                     origin=echo.origin.city, destination=echo.destination.city, date=echo.date
                 ),
             ),
@@ -148,6 +148,6 @@ class TransferSearchService:
                 "freshness": "cached",
                 "age_s": age,
                 "sources": reports + answered if reports else answered,
-                "warnings": (messages.TRANSFERS_CACHED.format(age=messages.age_text(age)),),
+                "warnings": (texts.TRANSFERS_CACHED.format(age=texts.age_text(age)),),
             }
         )

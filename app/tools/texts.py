@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.tickets.messages import age_text
+from app.tickets.texts import age_text
 
 FRESHNESS = {"realtime": "实时数据", "cached": "缓存数据（{age}前）", "unavailable": "暂无数据"}
 

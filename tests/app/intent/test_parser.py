@@ -8,7 +8,7 @@ import httpx
 import pytest
 from pydantic import ValidationError
 
-from app.intent import templates
+from app.intent import texts as templates
 from app.intent.model import StrictIntentIn
 from app.intent.parser import IntentParser
 from tests.app.intent.conftest import LLM_URL, TODAY, completion, intent_json, sample

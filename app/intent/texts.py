@@ -1,4 +1,4 @@
-"""Every Chinese sentence the intent layer shows travellers: questions and refusals.
+"""Every Chinese sentence the intent layer shows travellers: questions and refusals (templates).
 
 Code decides *what* to say (which field is missing, which topic is out of scope); the words
 live here so they can be reviewed in one place and never come from a model.
