@@ -12,7 +12,7 @@ from rules.limits import MAX_PARTY, MAX_VIA_STOPS
 from rules.options import expected_arrival
 from rules.relax import stated
 from sources.sale_window import SALE_DATES, last_sale_day
-from sources.stations import StationDirectory, UnknownStationError
+from sources.stations import Place, StationDirectory, UnknownStationError
 
 DEFAULT_VIA_NIGHTS = 1
 """A stop named without a length of stay ("再加一站杭州") is one night."""
@@ -26,12 +26,45 @@ class TripProblem(ValueError):
         self.question = question
 
 
-def city_of(directory: StationDirectory, name: str) -> str:
-    """The city a directory name (city or station) belongs to."""
-    try:
-        return directory.resolve(name).city
-    except UnknownStationError as exc:
-        raise TripProblem(texts.UNKNOWN_PLACE.format(place=name)) from exc
+class Places:
+    """The intent's place names, each resolved once for the whole request (its city, whether
+    it is a whole city, its exact station) rather than once per question asked of it."""
+
+    def __init__(self, directory: StationDirectory) -> None:
+        self.directory = directory
+        self._resolved: dict[str, Place] = {}
+
+    def resolve(self, name: str) -> Place:
+        """The place a directory name (city or station) stands for; a question when none."""
+        place = self._resolved.get(name)
+        if place is None:
+            try:
+                place = self._resolved[name] = self.directory.resolve(name)
+            except UnknownStationError as exc:
+                raise TripProblem(texts.UNKNOWN_PLACE.format(place=name)) from exc
+        return place
+
+    def city(self, name: str) -> str:
+        """The city a directory name belongs to."""
+        return self.resolve(name).city
+
+    def exact_station(self, name: str) -> str | None:
+        """The station a traveller named (北京西), or None when they named a city (北京)."""
+        place = self.resolve(name)
+        return None if place.is_city else place.name
+
+    def open_cities(self, names: list[str]) -> frozenset[str]:
+        """The cities among `names` where any station of the official city will do: those
+        named by a station or town (义乌 is 金华's; an exact station, where kept, narrows it
+        further) and those with no station named after them. A city named as such means its
+        city proper."""
+        found = set()
+        for name in names:
+            place = self.resolve(name)
+            proper = any(in_city_proper(s) for s in self.directory.in_city(place.city))
+            if not place.is_city or not proper:
+                found.add(place.city)
+        return frozenset(found)
 
 
 def trip_request(
@@ -43,8 +76,9 @@ def trip_request(
 ) -> TripRequest:
     """The engine's view of `intent`; raises `TripProblem` with a question when it cannot."""
     assert intent.origin and intent.destination and intent.date_start
-    origin = city_of(directory, intent.origin)
-    destination = city_of(directory, intent.destination)
+    places = Places(directory)
+    origin = places.city(intent.origin)
+    destination = places.city(intent.destination)
     if origin == destination and not intent.via:
         raise TripProblem(texts.SAME_CITY.format(city=origin))
     start = intent.date_start
@@ -66,7 +100,7 @@ def trip_request(
     stop_names = [stop.city for stop in stops]
     via_stops = [
         ViaStop(
-            city_of(directory, stop.city),
+            places.city(stop.city),
             stop.nights if stop.nights is not None else (0 if stop.through else DEFAULT_VIA_NIGHTS),
         )
         for stop in stops
@@ -126,8 +160,8 @@ def trip_request(
         # hide the last train of the day from "最晚一班" (or the first from "最早一班").
         or any(windows)
         or intent.order in ("earliest", "latest"),
-        origin_station=exact_station(directory, intent.origin),
-        destination_station=exact_station(directory, intent.destination),
+        origin_station=places.exact_station(intent.origin),
+        destination_station=places.exact_station(intent.destination),
         return_window=(intent.return_window.start, intent.return_window.end)
         if intent.return_window and return_date is not None
         else None,
@@ -137,34 +171,13 @@ def trip_request(
         exclude_seat_classes=frozenset(intent.exclude_seat_classes),
         exclude_train_types=frozenset(intent.exclude_train_types),
         order=intent.order,
-        open_cities=open_cities(directory, [intent.origin, intent.destination, *stop_names]),
+        open_cities=places.open_cities([intent.origin, intent.destination, *stop_names]),
     )
 
 
 def _window(window: TimeWindow | None) -> tuple[dt.time, dt.time] | None:
     """A stated time window as the engine's (start, end) pair."""
     return (window.start, window.end) if window else None
-
-
-def open_cities(directory: StationDirectory, names: list[str]) -> frozenset[str]:
-    """The cities among `names` where any station of the official city will do: those named
-    by a station or town (义乌 is 金华's; an exact station, where kept, narrows it further) and
-    those with no station named after them. A city named as such means its city proper."""
-    found = set()
-    for name in names:
-        place = directory.resolve(name)
-        proper = any(in_city_proper(s) for s in directory.in_city(place.city))
-        if not place.is_city or not proper:
-            found.add(place.city)
-    return frozenset(found)
-
-
-def exact_station(directory: StationDirectory, name: str) -> str | None:
-    """The station a traveller named (北京西), or None when they named a city (北京)."""
-    if name in directory.cities():
-        return None
-    station = directory.by_name(name)
-    return station.name if station is not None else None
 
 
 def shifted(request: TripRequest, days: int) -> TripRequest:
