@@ -39,24 +39,25 @@ class AccessMiddleware:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         app = scope.get("app")
-        state: Services | None = getattr(app.state, "services", None) if app is not None else None
-        access = state.access if state is not None else None
+        services: Services | None = (
+            getattr(app.state, "services", None) if app is not None else None
+        )
         if (
-            state is None
-            or access is None
+            services is None
             or scope["type"] != "http"
             or scope["method"] == "OPTIONS"  # a CORS preflight carries no credentials
         ):
             await self.app(scope, receive, send)
             return
+        access = services.access
         policy = self.routes.match(scope, scope.get("root_path", "")).policy
         shown = presented_key(scope["headers"])
         key = access.keys.verify(shown)
         if (shown is not None and key is None) or (key is None and access.key_needed(policy)):
-            await _refuse(state, send, 401, "unauthorized", texts.UNAUTHORIZED, "unauthorized")
+            await _refuse(services, send, 401, "unauthorized", texts.UNAUTHORIZED, "unauthorized")
             return
         if policy.admin and access.keys.enabled and not (key and key.admin):
-            await _refuse(state, send, 403, "forbidden", texts.ADMIN_ONLY, "unauthorized")
+            await _refuse(services, send, 403, "forbidden", texts.ADMIN_ONLY, "unauthorized")
             return
         if policy.open:
             await self.app(scope, receive, send)
@@ -67,14 +68,14 @@ class AccessMiddleware:
         if decision is not None and not decision.allowed:
             headers = _rate_headers(access.quotas, decision)
             message = texts.RATE_QUOTA.format(retry_after=_seconds(decision.retry_after_s))
-            await _refuse(state, send, 429, "quota_exceeded", message, "quota", headers)
+            await _refuse(services, send, 429, "quota_exceeded", message, "quota", headers)
             return
         if _asks_refresh(scope):
             refresh = await access.quotas.refresh(client)
             if refresh is not None and not refresh.allowed:
                 message = texts.REFRESH_QUOTA.format(retry_after=_seconds(refresh.retry_after_s))
                 headers = [(b"retry-after", str(_seconds(refresh.retry_after_s)).encode())]
-                await _refuse(state, send, 429, "quota_exceeded", message, "quota", headers)
+                await _refuse(services, send, 429, "quota_exceeded", message, "quota", headers)
                 return
         scope.setdefault("state", {})["caller"] = caller
         token = current_caller.set(caller)
@@ -133,7 +134,7 @@ def _rate_headers(quotas: ClientQuotas, decision: Decision) -> list[tuple[bytes,
 
 
 async def _refuse(
-    state: Services,
+    services: Services,
     send: Send,
     status: int,
     code: str,
@@ -141,7 +142,7 @@ async def _refuse(
     reason: str,
     headers: list[tuple[bytes, bytes]] | None = None,
 ) -> None:
-    state.metrics.rejections.labels(reason=reason).inc()
+    services.metrics.rejections.labels(reason=reason).inc()
     extra = list(headers or [])
     if status == 401:
         extra.append((b"www-authenticate", b'Bearer realm="railtrip"'))

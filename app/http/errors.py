@@ -26,9 +26,9 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
         headers = None
         if isinstance(exc, Overloaded):
-            state = getattr(request.app.state, "services", None)
-            if state is not None:
-                state.metrics.rejections.labels(reason="overloaded").inc()
+            services = getattr(request.app.state, "services", None)
+            if services is not None:
+                services.metrics.rejections.labels(reason="overloaded").inc()
             headers = exc.headers
         return JSONResponse(exc.body(), status_code=exc.status_code, headers=headers)
 

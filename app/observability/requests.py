@@ -107,15 +107,16 @@ class ObserveRequests:
             elapsed = time.perf_counter() - started
             endpoint = route_template(scope, matched)
             method = scope["method"]
-            state = getattr(scope["app"].state, "services", None)
-            if state is not None:
-                state.metrics.http_requests.labels(
+            # The services the app's lifespan opened (app.state.services), when it has.
+            metrics: Metrics | None = getattr(
+                getattr(scope["app"].state, "services", None), "metrics", None
+            )
+            if metrics is not None:
+                metrics.http_requests.labels(
                     endpoint=endpoint, method=method, status=str(status)
                 ).inc()
-                state.metrics.http_duration.labels(endpoint=endpoint, method=method).observe(
-                    elapsed
-                )
-                count_error_answer(state.metrics, scope, matched, endpoint, status)
+                metrics.http_duration.labels(endpoint=endpoint, method=method).observe(elapsed)
+                count_error_answer(metrics, scope, matched, endpoint, status)
             log.info(
                 "request",
                 extra={
