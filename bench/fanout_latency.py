@@ -77,17 +77,18 @@ async def main() -> None:
             )
             guarded.append(GuardedSource(adapter, SourceSettings.for_source(name), metrics))
         service = TicketService(guarded, metrics, MemoryTier(30, 1800, 4096))
-        query, origin, destination = query_for(directory, "北京", "上海", travel_day())
+        resolved = query_for(directory, "北京", "上海", travel_day())
+        query = resolved.query
 
         # Warm up without latency: 12306 sessions (init), imports, first parses.
-        await service.search(query, origin, destination, refresh=True)
+        await service.search(resolved, refresh=True)
         await asyncio.sleep(0.3)
         for name, *_, latency in VENDORS:
             faults[name].update(latency_ms=latency)
 
         slowest = guarded[-1]
         runs: dict[str, Callable[[], Awaitable[object]]] = {
-            "fan-out": lambda: service.search(query, origin, destination, refresh=True),
+            "fan-out": lambda: service.search(resolved, refresh=True),
             "sequential": lambda: sequential(guarded, query),
             "slowest": lambda: slowest.search(query),
         }
@@ -97,7 +98,7 @@ async def main() -> None:
             for label in order[round_no % 3 :] + order[: round_no % 3]:
                 times[label].append(await timed(runs[label]))
         # Every timed fan-out must have been a full answer, or the ratio would flatter it.
-        answer = await service.search(query, origin, destination)
+        answer = await service.search(resolved)
         assert all(s.status == "ok" for s in answer.sources), answer.sources
         await service.aclose()
 

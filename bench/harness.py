@@ -25,6 +25,7 @@ from app.observability.metrics import Metrics  # noqa: E402
 from app.runtime import Runtime  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from app.tickets.guard import GuardedSource  # noqa: E402
+from app.tickets.model import ResolvedQuery  # noqa: E402
 from app.tickets.service import TicketService  # noqa: E402
 from app.wiring.sources import (  # noqa: E402
     build_http_client,
@@ -32,7 +33,7 @@ from app.wiring.sources import (  # noqa: E402
     build_sources,
     build_ticket_service,
 )
-from sources.models import SHANGHAI, Station, TicketQuery  # noqa: E402
+from sources.models import SHANGHAI, TicketQuery  # noqa: E402
 from sources.sandbox.faults import FaultConfig  # noqa: E402
 from sources.stations import StationDirectory, curated_directory  # noqa: E402
 
@@ -45,19 +46,12 @@ def travel_day(days_ahead: int = 3) -> dt.date:
     return dt.datetime.now(SHANGHAI).date() + dt.timedelta(days=days_ahead)
 
 
-def station(directory: StationDirectory, text: str) -> Station:
-    """The echo station of a city or station name, as the router resolves it."""
-    place = directory.resolve(text)
-    return next((s for s in place.stations if s.telecode == place.telecode), place.stations[0])
-
-
 def query_for(
     directory: StationDirectory, origin: str, destination: str, day: dt.date
-) -> tuple[TicketQuery, Station, Station]:
-    """A `TicketQuery` between two places and the stations echoed with it."""
+) -> ResolvedQuery:
+    """The resolved query between two places, as the tickets use case resolves it."""
     o, d = directory.resolve(origin), directory.resolve(destination)
-    query = TicketQuery(origin=o.telecode, destination=d.telecode, date=day)
-    return query, station(directory, origin), station(directory, destination)
+    return ResolvedQuery(TicketQuery(origin=o.telecode, destination=d.telecode, date=day), o, d)
 
 
 @dataclass

@@ -33,8 +33,10 @@ from app.main import create_app
 from app.observability.metrics import Metrics
 from app.settings import Settings
 from app.tickets.cache import MemoryTier
+from app.tickets.model import ResolvedQuery
 from app.tickets.service import TicketService
 from sources.models import SHANGHAI, Seat, SeatClass, SeatStatus, Station, TicketQuery, TrainOffer
+from sources.stations import Place
 
 OFFERS_PER_QUERY = 12
 CHAT_SENTENCES = (
@@ -116,18 +118,19 @@ async def cache_part(total: int) -> list[tuple[int, int, int, int]]:
     service = TicketService([FakeSource("fake-a"), FakeSource("fake-b")], Metrics(), memory)
     queries = distinct_queries()
     echo = Station(telecode="SHH", name="上海", city="上海")
+    city = Place(name="上海", city="上海", telecode="SHH", is_city=True, stations=(echo,))
     checkpoints = sorted({0, 5_000, 10_000, total} - {q for q in (10_000,) if q >= total})
     rows = []
     done = 0
     for target in checkpoints:
         while done < target:
             query = next(queries)
-            result = await service.search(query, echo, echo)
+            result = await service.search(ResolvedQuery(query, city, city))
             assert result.freshness == "realtime"
             done += 1
         if target == 0:
             for _ in range(200):  # warm-up: imports, first allocations; not counted
-                await service.search(next(queries), echo, echo)
+                await service.search(ResolvedQuery(next(queries), city, city))
         gc.collect()
         rows.append((done, rss_kib(), len(memory), len(memory._stale)))
     return rows

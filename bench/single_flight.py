@@ -32,11 +32,9 @@ async def one_run(callers: int, *, single_flight: bool) -> tuple[dict[str, int],
         sources=list(SOURCES), source_overrides={name: dict(GENEROUS) for name in SOURCES}
     )
     async with ticket_pipeline(settings, single_flight=single_flight) as pipe:
-        query, origin, destination = query_for(pipe.directory, "北京", "上海", travel_day())
+        resolved = query_for(pipe.directory, "北京", "上海", travel_day())
         started = time.perf_counter()
-        results = await asyncio.gather(
-            *(pipe.service.search(query, origin, destination) for _ in range(callers))
-        )
+        results = await asyncio.gather(*(pipe.service.search(resolved) for _ in range(callers)))
         wall = time.perf_counter() - started
         mix: dict[str, int] = {}
         for result in results:
