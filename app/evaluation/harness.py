@@ -66,7 +66,8 @@ async def app_on(
     from app.runtime import Runtime
 
     clock = StillClock(day)
-    settings = settings or Settings(_env_file=None)
+    # The suites print tables on stdout: the app's own logs only for warnings, unless asked.
+    settings = settings or Settings(_env_file=None).with_defaults(log_level="WARNING")
     app = create_app(
         settings, Runtime(clock=clock.now, monotonic=clock.monotonic, sleep=clock.sleep)
     )
