@@ -109,9 +109,7 @@ async def test_a_stale_left_ticket_path_bouncing_to_the_error_page_is_not_a_bloc
 async def test_after_a_block_and_its_cool_down_a_new_session_is_served() -> None:
     """Item 6: the servlet sandbox keeps a blocked JSESSIONID blocked; only shedding the
     whole session (cookies and all) gets 12306 back."""
-    quick = {
-        name: {**conf, "block_cooldown_s": 0.001} for name, conf in FAST_SOURCES.items()
-    }
+    quick = {name: {**conf, "block_cooldown_s": 0.001} for name, conf in FAST_SOURCES.items()}
     async with running_app(source_overrides=quick) as (client, state):
         state.sandbox_faults["12306"].update(rate_limit_rate=1)
         blocked = await plan(client, "12月3日从北京去上海")
