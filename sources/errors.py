@@ -7,7 +7,10 @@
      │    ├── SourceServerError        HTTP 5xx                             outcome=error
      │    └── SourceRateLimited        HTTP 429 (with retry_after seconds)  outcome=rate_limited
      ├── SourceBlocked                 302 to an error page, HTML, no data  outcome=rate_limited
-     │                                 never retried at once: the caller backs off for minutes
+     │    │                            never retried at once: the caller backs off for minutes
+     │    └── SourceQuotaExceeded      a keyed API's quota or rate refused (Juhe 10011–10013)
+     ├── PageUnavailable               a page load (12306's init pages) answered 5xx: not
+     │                                 retried at once; counts against the breaker  outcome=error
      └── PermanentSourceError          never retried
           ├── SourceRejected           HTTP 4xx other than 429, a refused key outcome=error
           ├── SourceParseError         a payload we cannot read             outcome=error
@@ -70,6 +73,20 @@ class SourceBlocked(SourceError):
     """
 
     outcome = "rate_limited"
+
+
+class SourceQuotaExceeded(SourceBlocked):
+    """A keyed API refused us for its quota or rate (Juhe 10011–10013): asking again at once
+    spends nothing but the vendor's patience, so it is backed off like a block."""
+
+
+class PageUnavailable(SourceError):
+    """A page a browser loads (12306's `leftTicket/init`, `lcQuery/init`) answered 5xx.
+
+    A browser shows the error and the traveller reloads later; reloading at once in a loop is
+    what a scraper does. Not transient, so not retried within the attempt; it still counts
+    against the breaker like any failed attempt.
+    """
 
 
 class PermanentSourceError(SourceError):

@@ -1,14 +1,33 @@
 """聚合数据 (Juhe)'s train query, API 817, as a ticket source.
 
     GET {base}/fapigw/train/query?key=…&search_type=1&departure_station=北京&arrival_station=上海
-        &date=YYYY-MM-DD&enable_booking=1
+        &date=YYYY-MM-DD&enable_booking=2
     → {"error_code": 0, "reason": "success", "result": [{"train_no": "G25", …}]}
 
 `train_no` there is the train number (G25), not 12306's internal id; stations come with their
 telecodes, so an offer merges with 12306's for the same ride (number, date and telecodes).
 Juhe answers errors with HTTP 200 and `error_code != 0`; `error_for` maps its codes onto the
-source error tree (a refused key is permanent, a spent quota is rate limiting, maintenance is
-transient). `parse_juhe_trains` is pure; `JuheSource.search` is the thin IO around it.
+source error tree (a refused key is permanent, a spent quota or rate is refused like a block
+and never retried at once, maintenance is transient). `parse_juhe_trains` is pure;
+`JuheSource.search` is the thin IO around it.
+
+What its public clients show of the live answers, and how they are survived:
+
+- `enable_booking=1` returns bookable trains only, `2` every train (a public Juhe client's
+  docstring, find_string id 52012008828: "1-仅返回可预定的班次，2-所有"; a public 817
+  adapter, find_string id 70939022110, asks `2`): asked with 2, so a sold-out day is sold-out
+  trains, not "no trains"; a train not bookable keeps `can_web_buy` false.
+- One train off the format never loses the answer: a `price` of `"--"` or `""` is an unknown
+  fare, a string price (`"627.50"`) is read as a number (both adapters above read prices
+  through `Decimal(str(value))` and take `--`/`""` as unknown), `train_flags: null` is no
+  flags, a station code missing is looked up by the station's name (else the train is
+  skipped); a train that still cannot be read is skipped.
+- Fares are adult fares only (the 817 adapter above refuses anything but one standard
+  adult): a student query is answered with offers labelled `fare: adult`.
+- `281701`, "no trains for that pair or date", is an empty successful answer. No public
+  capture of it was found: the code is the one the issue names, and unsure.
+- Quota codes (10011 per-IP limit, 10012 quota spent, 10013 test-key quota; the platform
+  list in 847164886/bian-web-api JuheConstantsCode.java) are never retried at once.
 """
 
 from __future__ import annotations
@@ -20,14 +39,14 @@ from typing import Any
 
 import httpx
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from sources.base import Clock, shanghai_now
 from sources.errors import (
     QueryRefused,
     SourceError,
     SourceParseError,
-    SourceRateLimited,
+    SourceQuotaExceeded,
     SourceRejected,
     SourceServerError,
     map_http_errors,
@@ -36,6 +55,7 @@ from sources.errors import (
 from sources.models import (
     SEAT_BY_LABEL,
     SHANGHAI,
+    FareKind,
     Seat,
     SeatClass,
     SeatStatus,
@@ -67,6 +87,9 @@ REJECTED_CODES = frozenset(
 )  # bad / unauthorised / expired / banned key, unknown source, banned IP, API retired
 RATE_LIMITED_CODES = frozenset({10011, 10012, 10013})  # per-IP limit, quota, test-key quota
 TRANSIENT_CODES = frozenset({10014, 10020})  # internal error, API under maintenance
+NO_TRAINS = 281701  # no trains for that pair or date: an empty answer, not an error
+ALL_TRAINS = "2"  # enable_booking: every train, bookable or not (1: bookable only)
+UNKNOWN_PRICES = frozenset({"", "--", "-", "—", "*"})
 
 CLOCK = re.compile(r"^(\d{2}):(\d{2})$")
 
@@ -80,13 +103,30 @@ class WirePrice(Wire):
     price: float | None = Field(default=None, ge=0)
     num: str | int | None = None
 
+    @field_validator("price", mode="before")
+    @classmethod
+    def _readable_price(cls, value: object) -> float | None:
+        """`627`, `627.5` or `"627.50"` is a fare; `"--"`, `""` or anything else unknown."""
+        if value is None or isinstance(value, bool):
+            return None
+        if isinstance(value, int | float):
+            number = float(value)
+        elif isinstance(value, str) and value.strip() not in UNKNOWN_PRICES:
+            try:
+                number = float(value.strip())
+            except ValueError:
+                return None
+        else:
+            return None
+        return number if number >= 0 and number == number else None  # not NaN, not negative
+
 
 class WireTrain(Wire):
     train_no: str
     departure_station: str
     arrival_station: str
-    departure_station_code: str
-    arrival_station_code: str
+    departure_station_code: str | None = None
+    arrival_station_code: str | None = None
     departure_time: str
     arrival_time: str
     duration: str
@@ -94,18 +134,31 @@ class WireTrain(Wire):
     prices: list[WirePrice] = Field(default_factory=list)
     train_flags: list[str] = Field(default_factory=list)
 
+    @field_validator("prices", "train_flags", mode="before")
+    @classmethod
+    def _null_is_none(cls, value: object) -> object:
+        return [] if value is None else value
+
+    @field_validator("prices", mode="before")
+    @classmethod
+    def _readable_prices(cls, value: object) -> object:
+        """An entry that is not a seat price (no seat name) is dropped, not the train."""
+        if not isinstance(value, list):
+            return value
+        return [p for p in value if isinstance(p, dict) and isinstance(p.get("seat_name"), str)]
+
 
 class WireAnswer(Wire):
     error_code: int
     reason: str = ""
-    result: list[WireTrain] | None = None
+    result: list[Any] | None = None  # trains are read one by one: one bad train is skipped
 
 
 def error_for(source: str, code: int, reason: str) -> SourceError:
     """The source error for a Juhe `error_code` other than 0."""
     message = f"juhe error {code}: {reason or 'no reason given'}"
     if code in RATE_LIMITED_CODES:
-        return SourceRateLimited(source, message)
+        return SourceQuotaExceeded(source, message)
     if code in TRANSIENT_CODES:
         return SourceServerError(source, message, 503)
     return SourceRejected(source, message, 400)
@@ -126,16 +179,31 @@ def parse_juhe_trains(
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "the body"
         raise SourceParseError(source_name, f"off schema at {where}: {first['msg']}") from exc
+    if answer.error_code == NO_TRAINS:
+        return []
     if answer.error_code != 0:
         raise error_for(source_name, answer.error_code, answer.reason)
     offers: list[TrainOffer] = []
-    for train in answer.result or []:
+    skipped: list[str] = []
+    for raw in answer.result or []:
         try:
+            train = WireTrain.model_validate(raw)
             offers.append(_offer(train, directory, fetched_at, source_name, date))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            skipped.append(f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}")
         except ValueError as exc:
-            log.warning("%s: skipped %s (%s)", source_name, train.train_no, exc)
+            skipped.append(f"{train.train_no}: {exc}")
+    if skipped:
+        log.warning(
+            "%s: skipped %d of %d trains (%s)",
+            source_name,
+            len(skipped),
+            len(answer.result or []),
+            skipped[0],
+        )
     if answer.result and not offers:
-        raise SourceParseError(source_name, "no readable train in the result")
+        raise SourceParseError(source_name, f"no readable train in the result ({skipped[0]})")
     return offers
 
 
@@ -186,6 +254,7 @@ def _offer(
             destination_station=_station(
                 train.arrival_station_code, train.arrival_station, directory
             ),
+            fare=FareKind.ADULT,  # Juhe prices adults only, whatever the query asked
             depart_at=depart_at,
             arrive_at=arrive_at,
             duration_min=hours * 60 + minutes,
@@ -199,12 +268,18 @@ def _offer(
         raise ValueError(str(exc.errors()[0]["msg"])) from exc
 
 
-def _station(code: str, name: str, directory: StationDirectory) -> Station:
-    known = directory.get(code.upper())
+def _station(code: str | None, name: str, directory: StationDirectory) -> Station:
+    telecode = (code or "").strip().upper()
+    known = directory.get(telecode) if telecode else directory.by_name(name)
     if known is not None:
         return known
+    if not telecode:
+        raise ValueError(f"no station code for {name!r}, and the directory has no such name")
     # Unknown to our directory: keep the ride with Juhe's name; the city is a best guess.
-    return Station(telecode=code.upper(), name=name, city=name)
+    try:
+        return Station(telecode=telecode, name=name, city=name)
+    except ValidationError as exc:
+        raise ValueError(f"bad station code {code!r}") from exc
 
 
 def _clock(text: str) -> dt.time:
@@ -248,7 +323,7 @@ class JuheSource:
             "departure_station": self._name_of(query.origin),
             "arrival_station": self._name_of(query.destination),
             "date": query.date.isoformat(),
-            "enable_booking": "1",
+            "enable_booking": ALL_TRAINS,
         }
         with map_http_errors(self.name):
             response = await self._client.get(

@@ -89,6 +89,7 @@ class SeatClass(StrEnum):
     SOFT_SEAT = "soft_seat"
     HARD_SEAT = "hard_seat"
     NO_SEAT = "no_seat"
+    OTHER = "other"  # 其他 (12306's qt_num, seat code H): a class of its own, never dropped
 
     @property
     def label(self) -> str:
@@ -113,6 +114,7 @@ SEAT_LABELS: dict[SeatClass, str] = {
     SeatClass.SOFT_SEAT: "软座",
     SeatClass.HARD_SEAT: "硬座",
     SeatClass.NO_SEAT: "无座",
+    SeatClass.OTHER: "其他",
 }
 SEAT_BY_LABEL: dict[str, SeatClass] = {label: cls for cls, label in SEAT_LABELS.items()}
 SLEEPER_CLASSES = frozenset(
@@ -123,6 +125,22 @@ SLEEPER_CLASSES = frozenset(
         SeatClass.HARD_SLEEPER,
     }
 )
+
+
+class FareKind(StrEnum):
+    """Whose fare a price is: 12306 prices a query for adults (`purpose_codes=ADULT`, `00` in
+    the transfer search) or students (`0X00`, `0X`); children are priced from the adult fare
+    by `sources.fare_rules`, and Juhe answers adult fares only."""
+
+    ADULT = "adult"
+    STUDENT = "student"
+
+    @property
+    def label(self) -> str:
+        return FARE_LABELS[self]
+
+
+FARE_LABELS: dict[FareKind, str] = {FareKind.ADULT: "成人票", FareKind.STUDENT: "学生票"}
 
 
 class SeatStatus(StrEnum):
@@ -169,6 +187,7 @@ class TrainOffer(Frozen):
     on_sale_at: AwareDatetime | None = None  # when sale opens, for a ride not yet on sale
     can_web_buy: bool | None = None  # 12306's canWebBuy: bookable online right now
     features: tuple[str, ...] = ()  # 复兴号, 智能动车组, 静音车厢 … as the source names them
+    fare: FareKind = FareKind.ADULT  # whose fares the seats' prices are
 
     @field_validator("depart_at", "arrive_at", "fetched_at", "on_sale_at")
     @classmethod
@@ -214,6 +233,7 @@ class TicketQuery(Frozen):
     destination: str = Field(pattern=r"^[A-Z]{3}$")
     date: dt.date
     train_types: frozenset[str] = frozenset()
+    fare: FareKind = FareKind.ADULT  # the fares asked for (a source may answer adult only)
 
     @field_validator("train_types")
     @classmethod
@@ -227,7 +247,9 @@ class TicketQuery(Frozen):
     def key(self) -> str:
         """A normalised cache key: same query, same key, whatever names the caller used."""
         types = ",".join(sorted(self.train_types)) or "*"
-        return f"{self.origin}:{self.destination}:{self.date.isoformat()}:{types}"
+        key = f"{self.origin}:{self.destination}:{self.date.isoformat()}:{types}"
+        # Adult keys stay as they were, so caches and fleet leases keep their names.
+        return key if self.fare is FareKind.ADULT else f"{key}:{self.fare}"
 
     def admits(self, offer: TrainOffer) -> bool:
         """True when `offer` passes this query's train-type filter."""

@@ -1,30 +1,40 @@
 """12306's public left-ticket query (`/otn/leftTicket/query*`) as a ticket source.
 
-The flow, as the live site behaves in 2025–2026 (../shared/data/12306/README.md):
+The flow, as the live site behaves in 2025–2026 (../shared/data/12306/README.md) and as the
+long-lived public clients handle it:
 
-- `GET /otn/leftTicket/init` sets the session cookies a query needs and names the current
-  query path in its script (`var CLeftTicketUrl = 'leftTicket/queryG';`). The session is
-  refreshed after `session_max_age_s` (about 10 minutes), like a browser tab that reloads.
+- `GET /otn/leftTicket/init`, loaded as a browser loads a page, sets the session cookies a
+  query needs and names the current query path in its script (`var CLeftTicketUrl =
+  'leftTicket/queryG';`). The session is renewed after `session_max_age_s` (about 10
+  minutes), like a tab that reloads. The adapter keeps its own cookies
+  (`sources.rail12306_session`): nothing of the shared client's jar is ever sent.
 - `GET /otn/leftTicket/{path}?leftTicketDTO.train_date=…&leftTicketDTO.from_station=…&
-  leftTicketDTO.to_station=…&purpose_codes=ADULT`, default path `queryG`.
+  leftTicketDTO.to_station=…&purpose_codes=ADULT` (`0X00` for student fares), path `queryG`.
 - A stale path is answered with a 302 whose Location is another `leftTicket/query*` path (or
   the older `{"status": false, "c_url": "leftTicket/queryX"}`): a move. The new path is
   adopted, the query retried once, and the path remembered.
-- A 302 to `error.html` or an `ntce` page, or HTML instead of JSON, is a block
-  (`SourceBlocked`): the adapter drops its session and never retries; its caller opens the
-  breaker for minutes.
+- A stale path may also bounce to the error page (pjialin/py12306#121: the "302 to
+  error.html" its users met was the path gone from queryX to queryZ; its fix, commit 365453e,
+  and testerSunshine/12306 PR #496 read `CLeftTicketUrl` from the init page). So a 302 to
+  `error.html` or an `ntce` page first re-reads the init page (same session): when it names
+  another path, that path is adopted and the query retried once, and the search succeeds in
+  the same request. Only the same path again is a block.
+- A block (that bounce with no new path, HTML instead of JSON) is `SourceBlocked`: the whole
+  session is shed, every cookie with it, and never retried; the caller's breaker stays open
+  for minutes, and the next session starts from an init page that carries no cookie at all.
 - A date outside the sale window is refused before any request (`QueryRefused`): the site
   would answer it with an HTML page that reads like a block.
 
-Every request beyond an attempt's first (init, session refresh, the hop to a moved path)
-goes through the `RequestPacer`, so it waits for the source's limiter and is counted.
-Rows are decoded by `sources.rail12306_rows` (pure, tested on recorded real rows).
+Every request beyond an attempt's first (init, a moved path, the next page) goes through the
+`RequestPacer`, so it waits for the source's limiter and is counted. Rows are decoded by
+`sources.rail12306_rows` (pure, tested on recorded real rows).
 
-Two optional capabilities (`sources.capabilities`), decoded by `sources.rail12306_extras`:
+Two optional capabilities (`sources.capabilities`), decoded by `sources.rail12306_extras`,
+each setting up the session first as the left-ticket query does (Joooook/12306-mcp, commit
+eedf4ce: the stop list and the transfer search take their cookies from `leftTicket/init`):
 `stops(train_number, date)` finds the train's internal number with the train search
-(`search.12306.cn`, `search_base_url`) and reads `/otn/czxx/queryByTrainNo`;
-`transfers(query)` reads the transfer search at the path `/otn/lcQuery/init` names,
-following `result_index` for at most `MAX_TRANSFER_PAGES` pages.
+(`search.12306.cn`, `search_base_url`) and reads `/otn/czxx/queryByTrainNo` (an empty
+`data.data` is "no such train that day"); `transfers(query)` is `sources.rail12306_transfers`.
 """
 
 from __future__ import annotations
@@ -35,7 +45,7 @@ import logging
 import re
 import time
 from collections.abc import Callable, Mapping
-from contextlib import AbstractAsyncContextManager, nullcontext
+from dataclasses import dataclass
 from typing import Any, NoReturn
 from urllib.parse import urlsplit
 
@@ -49,16 +59,10 @@ from sources.errors import (
     QueryRefused,
     SourceBlocked,
     SourceParseError,
-    map_http_errors,
     raise_for_status,
 )
-from sources.models import TicketQuery, TrainOffer
-from sources.rail12306_extras import (
-    parse_lc_search_url,
-    parse_stop_list,
-    parse_train_search,
-    parse_transfers,
-)
+from sources.models import FareKind, TicketQuery, TrainOffer
+from sources.rail12306_extras import parse_stop_list, parse_train_search
 from sources.rail12306_rows import (
     BadRow,
     PriceChunk,
@@ -68,10 +72,22 @@ from sources.rail12306_rows import (
     parse_row,
     parse_seat_cell,
 )
+from sources.rail12306_session import (
+    PAGE_HEADERS,
+    USER_AGENT,
+    Attempt,
+    Params,
+    SiteSession,
+)
+from sources.rail12306_transfers import DEFAULT_LC_PATH, MAX_TRANSFER_PAGES, TransferSearch
 from sources.sale_window import in_sale_window, last_sale_day
 from sources.stations import StationDirectory
 
 __all__ = [
+    "DEFAULT_LC_PATH",
+    "MAX_TRANSFER_PAGES",
+    "PAGE_HEADERS",
+    "USER_AGENT",
     "BadRow",
     "PriceChunk",
     "Rail12306Source",
@@ -92,18 +108,10 @@ DEFAULT_SUFFIX = "queryG"
 SESSION_MAX_AGE_S = 600.0
 TRAIN_SEARCH_PATH = "/search/v1/train/search"
 STOPS_PATH = "/otn/czxx/queryByTrainNo"
-LC_INIT_PATH = "/otn/lcQuery/init"
-DEFAULT_LC_PATH = "/lcquery/queryG"
-
-Params = list[tuple[str, str | int | float | bool | None]]
-"""Query parameters in the order 12306 expects them."""
-MAX_TRANSFER_PAGES = 3
 STATION_NAMES_PATH = "/otn/resources/js/framework/station_name.js"
-
-USER_AGENT = (
-    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 "
-    "(KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36"
-)
+# purpose_codes of the left-ticket query: ADULT, or 0X00 for student fares (the public
+# clients collected by find_string "purpose_codes=0X" query 0X00).
+LEFT_TICKET_PURPOSE: dict[FareKind, str] = {FareKind.ADULT: "ADULT", FareKind.STUDENT: "0X00"}
 
 QUERY_SUFFIX = re.compile(r"leftTicket/(query[A-Za-z]*)$")
 INIT_QUERY_URL = re.compile(r"""CLeftTicketUrl\s*=\s*['"]leftTicket/(query[A-Za-z]*)['"]""")
@@ -121,12 +129,27 @@ def moved_to(location: str) -> str | None:
     return match[1] if match else None
 
 
-class Rail12306Source:
-    """The 12306 left-ticket query at `base_url`, with its own session cookies.
+@dataclass(frozen=True)
+class _Moved:
+    """The query path moved (a 302 to another `leftTicket/query*`, or the c_url answer)."""
 
-    Instance state: the session cookies (kept here, not on the shared client, and sent as an
-    explicit Cookie header so they win over anything in the client's jar), when the session
-    began, and the query path learnt from the init page or a move. A block drops the session.
+    suffix: str
+
+
+@dataclass(frozen=True)
+class _Bounced:
+    """A 302 anywhere else (the error page, a notice page): a stale path or a block."""
+
+    status: int
+    location: str
+
+
+class Rail12306Source:
+    """The 12306 left-ticket query at `base_url`, with its own session (`SiteSession`).
+
+    Instance state: the session (its cookies, never the shared client's, and its age), the
+    query path learnt from the init page or a move, and the transfer search's own path. A
+    block sheds the session.
     """
 
     def __init__(
@@ -143,40 +166,46 @@ class Rail12306Source:
         search_base_url: str | None = None,
     ) -> None:
         self.name = name
-        self._client = client
         self._base_url = base_url.rstrip("/")
         self._search_base_url = (search_base_url or base_url).rstrip("/")
-        self._lc_path: str | None = None
         self._directory = directory
         self._clock = clock
-        self._monotonic = monotonic
         self.pacer: RequestPacer = pacer or Unpaced()
-        self._session_max_age_s = session_max_age_s
-        self._cookies = httpx.Cookies()
-        self._session_started: float | None = None
+        self.session = SiteSession(name, client, monotonic=monotonic, max_age_s=session_max_age_s)
         self._init_lock = asyncio.Lock()
         self.query_suffix = DEFAULT_SUFFIX  # public for readiness reports and tests
-        self.sessions_started = 0
+        self._transfers = TransferSearch(
+            name, self.session, self._base_url, directory, clock, on_block=self._shed
+        )
+
+    @property
+    def sessions_started(self) -> int:
+        return self.session.started_count
+
+    @property
+    def lc_path(self) -> str | None:
+        """The transfer search's path, once learnt from `lcQuery/init` (None before)."""
+        return self._transfers.path
 
     async def search(self, query: TicketQuery) -> list[TrainOffer]:
         """Query 12306 (plus init and one hop to a moved path if needed) and parse the offers."""
-        today = self._clock().date()
-        if not in_sale_window(query.date, today):
-            raise QueryRefused(
-                self.name,
-                f"{query.date} is not on sale (sale window {today}..{last_sale_day(today)})",
-            )
-        payload = await self._fetch(query)
-        offers = parse_left_tickets(payload, self._directory, self._clock(), self.name, query.date)
+        self._refuse_off_sale(query.date)
+        attempt = Attempt(self.pacer)
+        payload = await self._fetch(query, attempt)
+        offers = parse_left_tickets(
+            payload, self._directory, self._clock(), self.name, query.date, query.fare
+        )
         return [offer for offer in offers if query.admits(offer)]
 
     async def stops(self, train_number: str, date: dt.date) -> StopList:
         """The stops of `train_number` leaving its origin on `date` (train search, then
         queryByTrainNo); `NotFoundAtSource` when 12306 knows no such train that day."""
-        found = await self._get_json(
-            self._search_base_url + TRAIN_SEARCH_PATH,
-            [("keyword", train_number), ("date", date.strftime("%Y%m%d"))],
-        )
+        attempt = Attempt(self.pacer)
+        async with attempt.slot():
+            found = await self._get_json(
+                self._search_base_url + TRAIN_SEARCH_PATH,
+                [("keyword", train_number), ("date", date.strftime("%Y%m%d"))],
+            )
         hit = parse_train_search(found, train_number)
         if hit is None:
             raise NotFoundAtSource(self.name, f"no train {train_number} on {date}")
@@ -187,8 +216,11 @@ class Rail12306Source:
             ("to_station_telecode", ends[1].telecode if ends[1] else ""),
             ("depart_date", date.isoformat()),
         ]
-        async with self.pacer.extra_request():
-            body = await self._get_json(self._base_url + STOPS_PATH, params)
+        await self._ensure_session(attempt)
+        async with attempt.slot():
+            body = await self._get_json(
+                self._base_url + STOPS_PATH, params, referer=self._base_url + INIT_PATH
+            )
         return parse_stop_list(
             body,
             self._directory,
@@ -204,71 +236,125 @@ class Rail12306Source:
     ) -> list[TransferOffer]:
         """The official transfer search for `query`, at most `pages` of it (ranked best first,
         so a planner that only needs a few good plans asks one page and saves requests)."""
+        self._refuse_off_sale(query.date)
+        attempt = Attempt(self.pacer)
+        await self._ensure_session(attempt)
+        return await self._transfers.search(query, pages, attempt)
+
+    def _refuse_off_sale(self, date: dt.date) -> None:
         today = self._clock().date()
-        if not in_sale_window(query.date, today):
-            raise QueryRefused(self.name, f"{query.date} is not on sale")
-        # The attempt's first request goes as admitted: the init page when it is due (once per
-        # adapter), else the first page; every request after it is paced and counted.
-        first = self._lc_path is not None
-        if not first:
-            page = await self._get_text(self._base_url + LC_INIT_PATH)
-            self._lc_path = parse_lc_search_url(page) or DEFAULT_LC_PATH
-        assert self._lc_path is not None
-        offers: list[TransferOffer] = []
-        index: int | None = 0
-        for _ in range(max(1, min(pages, MAX_TRANSFER_PAGES))):
-            params: Params = [
-                ("train_date", query.date.isoformat()),
-                ("from_station_telecode", query.origin),
-                ("to_station_telecode", query.destination),
-                ("middle_station", ""),
-                ("result_index", index),
-                ("can_query", "Y"),
-                ("isShowWZ", "N"),
-                ("purpose_codes", "00"),
-                ("channel", "E"),
-            ]
-            async with self._paced(first):
-                body = await self._get_json(self._base_url + self._lc_path, params)
-            first = False
-            found, index = parse_transfers(body, self._directory, self._clock(), self.name)
-            offers += [o for o in found if query.admits(o.first) and query.admits(o.second)]
-            if index is None:
-                break
-        return offers
-
-    def _paced(self, first: bool) -> AbstractAsyncContextManager[None]:
-        """The attempt's first request goes as admitted; every later one is paced."""
-        return nullcontext() if first else self.pacer.extra_request()
-
-    async def _get_text(self, url: str) -> str:
-        headers = {"User-Agent": USER_AGENT, "Accept": "text/html,application/xhtml+xml"}
-        with map_http_errors(self.name):
-            response = await self._client.get(url, headers=headers, follow_redirects=False)
-        raise_for_status(self.name, response)
-        return response.text
-
-    async def _xhr_get(
-        self, url: str, params: Params, *, referer: str | None = None
-    ) -> httpx.Response:
-        """A GET as the site's own page script sends it: XHR headers and the session cookies."""
-        headers = {
-            "User-Agent": USER_AGENT,
-            "X-Requested-With": "XMLHttpRequest",
-            "Accept": "application/json, text/javascript, */*; q=0.01",
-        }
-        if referer is not None:
-            headers["Referer"] = referer
-        cookie = self._cookie_header(url)
-        if cookie:
-            headers["Cookie"] = cookie
-        with map_http_errors(self.name):
-            return await self._client.get(
-                url, params=params, headers=headers, follow_redirects=False
+        if not in_sale_window(date, today):
+            raise QueryRefused(
+                self.name, f"{date} is not on sale (sale window {today}..{last_sale_day(today)})"
             )
 
-    async def _get_json(self, url: str, params: Params) -> dict[str, Any]:
-        response = await self._xhr_get(url, params)
+    # -- the left-ticket query ---------------------------------------------------------------
+
+    async def _fetch(self, query: TicketQuery, attempt: Attempt) -> dict[str, Any]:
+        await self._ensure_session(attempt)
+        answer = await self._query(self.query_suffix, query, attempt)
+        if isinstance(answer, _Moved):
+            log.info("%s: query path moved %s -> %s", self.name, self.query_suffix, answer.suffix)
+            self.query_suffix = answer.suffix
+            answer = await self._query(answer.suffix, query, attempt)
+            if isinstance(answer, _Moved):
+                self._block(f"moved again after following the move to {self.query_suffix}")
+        elif isinstance(answer, _Bounced):
+            answer = await self._after_bounce(answer, query, attempt)
+        if isinstance(answer, _Bounced):
+            self._block(f"redirected ({answer.status}) to {answer.location}")
+        if isinstance(answer, _Moved):
+            self._block(f"moved again after re-reading the init page ({self.query_suffix})")
+        if answer.get("status") is False:
+            self._block(f"status false: {answer.get('messages')!r}")
+        if not isinstance(answer.get("data"), Mapping):
+            self._block("JSON body without data")
+        return answer
+
+    async def _after_bounce(
+        self, bounce: _Bounced, query: TicketQuery, attempt: Attempt
+    ) -> dict[str, Any] | _Moved | _Bounced:
+        """A bounce may be a stale path: the init page (same session) names the current one."""
+        stale = self.query_suffix
+        await self._load_init_page(attempt)
+        if self.query_suffix == stale:
+            return bounce  # the same path again: a block
+        log.info(
+            "%s: %s bounced to %s; init names %s",
+            self.name,
+            stale,
+            bounce.location,
+            self.query_suffix,
+        )
+        return await self._query(self.query_suffix, query, attempt)
+
+    async def _query(
+        self, suffix: str, query: TicketQuery, attempt: Attempt
+    ) -> dict[str, Any] | _Moved | _Bounced:
+        """The JSON body, the suffix the query moved to, or where it bounced."""
+        url = self._base_url + QUERY_PATH + suffix
+        # 12306 expects this parameter order.
+        params: Params = [
+            ("leftTicketDTO.train_date", query.date.isoformat()),
+            ("leftTicketDTO.from_station", query.origin),
+            ("leftTicketDTO.to_station", query.destination),
+            ("purpose_codes", LEFT_TICKET_PURPOSE[query.fare]),
+        ]
+        async with attempt.slot():
+            response = await self.session.send(
+                url, params, page=False, referer=self._base_url + INIT_PATH
+            )
+        if response.is_redirect:
+            location = response.headers.get("Location", "")
+            moved = moved_to(location)
+            if moved is not None and moved != suffix:
+                return _Moved(moved)
+            return _Bounced(response.status_code, location or "nowhere")
+        raise_for_status(self.name, response)
+        body = self._json_object(response)
+        c_url = body.get("c_url")
+        if body.get("status") is False and c_url:
+            moved = moved_to(str(c_url))
+            if moved is None:
+                raise SourceParseError(self.name, f"unexpected c_url {c_url!r}")
+            if moved != suffix:
+                return _Moved(moved)
+        return body
+
+    # -- the session -------------------------------------------------------------------------
+
+    async def _ensure_session(self, attempt: Attempt) -> None:
+        """Start a session when there is none or it is old (in the attempt's next slot)."""
+        if not self.session.stale:
+            return
+        # Concurrent first calls (a fan-out over several legs) share one init request.
+        async with self._init_lock:
+            if not self.session.stale:
+                return
+            self.session.begin()
+            await self._load_init_page(attempt)
+            self.session.established()
+
+    async def _load_init_page(self, attempt: Attempt) -> None:
+        """Load `leftTicket/init` as a page (the session's cookies, if any, go with it) and
+        adopt the query path it names."""
+        response = await self.session.load_page(self._base_url + INIT_PATH, attempt)
+        try:
+            raise_for_status(self.name, response)
+        except SourceBlocked:
+            self._shed()
+            raise
+        suffix = parse_init_page(response.text)
+        if suffix is not None and suffix != self.query_suffix:
+            log.info("%s: init page names %s", self.name, suffix)
+            self.query_suffix = suffix
+
+    # -- JSON and blocks ---------------------------------------------------------------------
+
+    async def _get_json(
+        self, url: str, params: Params, *, referer: str | None = None
+    ) -> dict[str, Any]:
+        response = await self.session.send(url, params, page=False, referer=referer)
         if response.is_redirect:
             self._block(
                 f"redirected ({response.status_code}) to {response.headers.get('Location')}"
@@ -286,103 +372,11 @@ class Rail12306Source:
             self._block(f"JSON {type(body).__name__} instead of an object")
         return body
 
-    async def _fetch(self, query: TicketQuery) -> dict[str, Any]:
-        first = await self._ensure_session()
-        if first:
-            async with self.pacer.extra_request():
-                answer = await self._query(self.query_suffix, query)
-        else:
-            answer = await self._query(self.query_suffix, query)
-        if isinstance(answer, str):
-            log.info("%s: query path moved %s -> %s", self.name, self.query_suffix, answer)
-            self.query_suffix = answer
-            async with self.pacer.extra_request():
-                answer = await self._query(answer, query)
-            if isinstance(answer, str):
-                self._block(f"moved again after following the move to {self.query_suffix}")
-        if answer.get("status") is False:
-            self._block(f"status false: {answer.get('messages')!r}")
-        if not isinstance(answer.get("data"), Mapping):
-            self._block("JSON body without data")
-        return answer
-
-    async def _ensure_session(self) -> bool:
-        """Init when there is no session or it is old; True when this call sent the init."""
-        if not self._session_stale():
-            return False
-        # Concurrent first queries (a fan-out over several legs) share one init request.
-        async with self._init_lock:
-            if not self._session_stale():
-                return False
-            await self._init()
-            return True
-
-    def _session_stale(self) -> bool:
-        started = self._session_started
-        return started is None or self._monotonic() - started >= self._session_max_age_s
-
-    async def _init(self) -> None:
-        # The attempt's own slot of the limiter goes to this request; the query that follows
-        # waits for another (see `_fetch`).
-        url = self._base_url + INIT_PATH
-        headers = {"User-Agent": USER_AGENT, "Accept": "text/html,application/xhtml+xml"}
-        with map_http_errors(self.name):
-            response = await self._client.get(url, headers=headers, follow_redirects=False)
-        try:
-            raise_for_status(self.name, response)
-        except SourceBlocked:
-            self._reset_session()
-            raise
-        cookies = httpx.Cookies()
-        cookies.extract_cookies(response)
-        self._cookies = cookies
-        suffix = parse_init_page(response.text)
-        if suffix is not None and suffix != self.query_suffix:
-            log.info("%s: init page names %s", self.name, suffix)
-            self.query_suffix = suffix
-        self._session_started = self._monotonic()
-        self.sessions_started += 1
-
-    async def _query(self, suffix: str, query: TicketQuery) -> dict[str, Any] | str:
-        """The JSON body, or the suffix the query moved to."""
-        url = self._base_url + QUERY_PATH + suffix
-        # 12306 expects this parameter order.
-        params: Params = [
-            ("leftTicketDTO.train_date", query.date.isoformat()),
-            ("leftTicketDTO.from_station", query.origin),
-            ("leftTicketDTO.to_station", query.destination),
-            ("purpose_codes", "ADULT"),
-        ]
-        response = await self._xhr_get(url, params, referer=self._base_url + INIT_PATH)
-        if response.is_redirect:
-            location = response.headers.get("Location", "")
-            moved = moved_to(location)
-            if moved is not None and moved != suffix:
-                return moved
-            self._block(f"redirected ({response.status_code}) to {location or 'nowhere'}")
-        raise_for_status(self.name, response)
-        self._cookies.extract_cookies(response)
-        body = self._json_object(response)
-        c_url = body.get("c_url")
-        if body.get("status") is False and c_url:
-            moved = moved_to(str(c_url))
-            if moved is None:
-                raise SourceParseError(self.name, f"unexpected c_url {c_url!r}")
-            if moved != suffix:
-                return moved
-        return body
-
-    def _cookie_header(self, url: str) -> str | None:
-        # Let the cookie jar apply its domain/path rules to a probe request.
-        probe = httpx.Request("GET", url)
-        self._cookies.set_cookie_header(probe)
-        return probe.headers.get("Cookie")
-
-    def _reset_session(self) -> None:
-        self._cookies = httpx.Cookies()
-        self._session_started = None
+    def _shed(self) -> None:
+        """A block sheds the whole session: the next one starts from a cookieless init."""
+        self.session.drop()
 
     def _block(self, message: str) -> NoReturn:
-        self._reset_session()
+        self._shed()
         log.warning("%s: blocked (%s)", self.name, message)
         raise SourceBlocked(self.name, message)

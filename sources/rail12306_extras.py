@@ -6,12 +6,16 @@
 - Stop list (`/otn/czxx/queryByTrainNo`): `data.data[]` of `{station_no, station_name,
   arrive_time, start_time, stopover_time}`; `----` marks no arrival (origin) or departure
   (terminus, which may also repeat its arrival time). Clock times only: a time earlier than
-  the one before rolls to the next day.
+  the one before rolls to the next day. An empty `data.data` is 12306 saying "no such train
+  that day" (Joooook/12306-mcp src/index.ts answers it 未查询到相关车次信息): not found.
 - Transfer search (`/lcquery/queryG`, path named by `/otn/lcQuery/init` as `lc_search_url`):
   `data.middleList[]`, each a plan whose `fullList` holds its two legs (fields as in a
   left-ticket row, by name: `station_train_code`, `from_station_telecode`, `start_time`,
-  `lishi`, `ze_num` …), with `train_date`/`middle_date` the legs' boarding dates and
-  `wait_time_minutes`; `data.result_index` and `data.can_query` page the results.
+  `lishi`, `ze_num`, `qt_num` …; fares in `yp_info` with `seat_discount_info`, or
+  `yp_info_new`), with `train_date`/`middle_date` the legs' boarding dates and
+  `wait_time_minutes`; `data.result_index` and `data.can_query` page the results. A string
+  `data` (often empty) with an `errorMsg` is an answer without plans
+  (`sources.rail12306_transfers` tells a drifted path's "url error" from it).
 """
 
 from __future__ import annotations
@@ -25,9 +29,14 @@ from typing import Any
 from pydantic import ValidationError
 
 from sources.capabilities import StopCall, StopList, TransferOffer
-from sources.errors import SourceParseError
-from sources.models import SHANGHAI, Seat, SeatClass, Station, TrainOffer
-from sources.rail12306_rows import parse_prices, parse_seat_cell
+from sources.errors import NotFoundAtSource, SourceParseError
+from sources.models import SHANGHAI, FareKind, Seat, SeatClass, Station, TrainOffer
+from sources.rail12306_rows import (
+    NO_SEAT_PRICED_AS,
+    parse_discounts,
+    parse_prices,
+    parse_seat_cell,
+)
 from sources.stations import StationDirectory
 
 log = logging.getLogger(__name__)
@@ -35,6 +44,7 @@ log = logging.getLogger(__name__)
 CLOCK = re.compile(r"^(\d{2}):(\d{2})$")
 NO_TIME = "----"
 LC_SEARCH_URL = re.compile(r"""lc_search_url\s*=\s*['"]([^'"]+)['"]""")
+LC_PATH = re.compile(r"^/lcquery/[A-Za-z]+$")  # only a transfer-search path is followed
 # Seat cells of a transfer leg, by the names 12306 gives them.
 LEG_SEAT_FIELDS: tuple[tuple[str, SeatClass], ...] = (
     ("swz_num", SeatClass.BUSINESS),
@@ -49,6 +59,7 @@ LEG_SEAT_FIELDS: tuple[tuple[str, SeatClass], ...] = (
     ("rz_num", SeatClass.SOFT_SEAT),
     ("yz_num", SeatClass.HARD_SEAT),
     ("wz_num", SeatClass.NO_SEAT),
+    ("qt_num", SeatClass.OTHER),
 )
 
 
@@ -76,8 +87,10 @@ def parse_stop_list(
     """The stops of `train_number` leaving its origin on `date`."""
     data = payload.get("data") if isinstance(payload, Mapping) else None
     rows = data.get("data") if isinstance(data, Mapping) else None
-    if not isinstance(rows, list) or not rows:
+    if not isinstance(rows, list):
         raise SourceParseError(source_name, "stop list without data.data")
+    if not rows:
+        raise NotFoundAtSource(source_name, f"no stops of {train_number} ({train_no}) on {date}")
     calls: list[StopCall] = []
     day = date
     last: dt.time | None = None
@@ -125,9 +138,17 @@ def parse_stop_list(
 
 
 def parse_lc_search_url(html: str) -> str | None:
-    """The transfer-search path the lcQuery init page names (`/lcquery/queryG`)."""
+    """The transfer-search path the lcQuery init page names (`/lcquery/queryG`); None when
+    it names none, or something that is not a transfer-search path on this site."""
     match = LC_SEARCH_URL.search(html)
-    return match[1] if match else None
+    return match[1] if match and LC_PATH.match(match[1]) else None
+
+
+def transfer_refusal(payload: object) -> str | None:
+    """The `errorMsg` of an answer whose `data` is a string (no plans), else None."""
+    if isinstance(payload, Mapping) and isinstance(payload.get("data"), str):
+        return str(payload.get("errorMsg") or "")
+    return None
 
 
 def parse_transfers(
@@ -135,9 +156,14 @@ def parse_transfers(
     directory: StationDirectory,
     fetched_at: dt.datetime,
     source_name: str,
+    fare: FareKind = FareKind.ADULT,
 ) -> tuple[list[TransferOffer], int | None]:
-    """The plans of one page and the `result_index` of the next page (None: no more)."""
+    """The plans of one page and the `result_index` of the next page (None: no more).
+
+    A string `data` is 12306's "nothing found": no plans, and no failure."""
     data = payload.get("data") if isinstance(payload, Mapping) else None
+    if isinstance(data, str):
+        return [], None
     if not isinstance(data, Mapping):
         raise SourceParseError(source_name, "transfer answer without data")
     plans = data.get("middleList")
@@ -146,7 +172,7 @@ def parse_transfers(
     offers: list[TransferOffer] = []
     for plan in plans:
         try:
-            offers.append(_transfer(plan, directory, fetched_at, source_name))
+            offers.append(_transfer(plan, directory, fetched_at, source_name, fare))
         except (ValueError, KeyError, TypeError, ValidationError) as exc:
             log.warning("%s: skipped a transfer plan (%s)", source_name, exc)
     more = data.get("can_query") == "Y"
@@ -156,15 +182,19 @@ def parse_transfers(
 
 
 def _transfer(
-    plan: Any, directory: StationDirectory, fetched_at: dt.datetime, source_name: str
+    plan: Any,
+    directory: StationDirectory,
+    fetched_at: dt.datetime,
+    source_name: str,
+    fare: FareKind,
 ) -> TransferOffer:
     legs = plan["fullList"]
     if not isinstance(legs, Sequence) or len(legs) != 2:
         raise ValueError("a plan is not two legs")
     first_date = dt.date.fromisoformat(str(plan["train_date"]))
     second_date = dt.date.fromisoformat(str(plan.get("middle_date") or plan["train_date"]))
-    first = _leg(legs[0], first_date, directory, fetched_at, source_name)
-    second = _leg(legs[1], second_date, directory, fetched_at, source_name)
+    first = _leg(legs[0], first_date, directory, fetched_at, source_name, fare)
+    second = _leg(legs[1], second_date, directory, fetched_at, source_name, fare)
     wait = int((second.depart_at - first.arrive_at).total_seconds()) // 60
     if wait < 0:
         raise ValueError(f"{second.train_number} leaves before {first.train_number} arrives")
@@ -183,24 +213,31 @@ def _leg(
     directory: StationDirectory,
     fetched_at: dt.datetime,
     source_name: str,
+    fare: FareKind,
 ) -> TrainOffer:
     depart_clock = _clock(str(leg["start_time"]))
     hours, minutes = (int(part) for part in str(leg["lishi"]).split(":"))
     if depart_clock is None:
         raise ValueError(f"no departure time for {leg.get('station_train_code')}")
     depart_at = dt.datetime.combine(date, depart_clock, tzinfo=SHANGHAI)
-    prices = parse_prices(str(leg.get("yp_info_new", "")))
+    # Live legs name their fares yp_info (with seat_discount_info); some carry yp_info_new.
+    prices = parse_prices(str(leg.get("yp_info_new") or leg.get("yp_info") or ""))
+    discounts = parse_discounts(str(leg.get("seat_discount_info") or ""))
     seats = []
     for key, seat_class in LEG_SEAT_FIELDS:
         cell = parse_seat_cell(str(leg.get(key, "")))
         if cell is not None:
             status, count = cell
+            price = prices.get(seat_class)
+            if price is None and seat_class is SeatClass.NO_SEAT:
+                price = next((prices[c] for c in NO_SEAT_PRICED_AS if c in prices), None)
             seats.append(
                 Seat(
                     seat_class=seat_class,
                     status=status,
                     available=count,
-                    price=prices.get(seat_class),
+                    price=price,
+                    discount=discounts.get(seat_class),
                 )
             )
     return TrainOffer(
@@ -214,6 +251,7 @@ def _leg(
         seats=tuple(seats),
         sources=(source_name,),
         fetched_at=fetched_at,
+        fare=fare,
     )
 
 

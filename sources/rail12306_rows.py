@@ -14,10 +14,11 @@ and in ../shared/data/12306/README.md. Decisions where the format leaves room:
   sale time (field 55) as `on_sale_at`.
 - Prices come from `yp_info_new` (field 39), decoded by position: a 1-character seat code,
   the price in jiao (5 digits), a count (4 digits; 5 in the 11-character variant). A count of
-  3000 or more marks the 无座 price, filed under the code of the seat it stands in. A code we
-  do not know (H 其他, or a new one) is kept as an unclassified chunk and never shifts the
-  chunks around it. 无座 without its own chunk costs what the cheapest seat costs on 12306
-  (硬座, else 二等座).
+  3000 or more marks the 无座 price, filed under the code of the seat it stands in. `H` and
+  a code we do not know are 其他 (`other`, as 12306's page and Joooook/12306-mcp's
+  extractPrices file them): kept, and never shifting the chunks around them. 无座 without its
+  own chunk costs what the cheapest seat costs on 12306 (硬座, else 二等座).
+- 其他 seats (field 22, qt_num) are a class of their own (`other`), never dropped.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from sources.errors import SourceParseError
-from sources.models import SHANGHAI, Seat, SeatClass, SeatStatus, Station, TrainOffer
+from sources.models import SHANGHAI, FareKind, Seat, SeatClass, SeatStatus, Station, TrainOffer
 from sources.stations import StationDirectory
 
 log = logging.getLogger(__name__)
@@ -59,6 +60,7 @@ SEAT_FIELDS: tuple[tuple[int, SeatClass], ...] = (
     (24, SeatClass.SOFT_SEAT),  # 软座 (rz_num)
     (29, SeatClass.HARD_SEAT),  # 硬座 (yz_num)
     (26, SeatClass.NO_SEAT),  # 无座 (wz_num)
+    (22, SeatClass.OTHER),  # 其他 (qt_num)
 )
 
 # yp_info_new / seat_types / discount seat codes: the full table 12306's page knows.
@@ -79,6 +81,7 @@ PRICE_CODES: dict[str, SeatClass] = {
     "2": SeatClass.SOFT_SEAT,
     "1": SeatClass.HARD_SEAT,
     "W": SeatClass.NO_SEAT,
+    "H": SeatClass.OTHER,  # 其他
 }
 NO_SEAT_COUNT_MARK = 3000
 PRICE_CHUNK_WIDTHS = (10, 11)
@@ -108,7 +111,7 @@ class BadRow(ValueError):
 
 @dataclass(frozen=True)
 class PriceChunk:
-    """One decoded yp_info_new chunk; `seat_class` is None for a code we do not know."""
+    """One decoded yp_info_new chunk; `seat_class` is None for a code we do not know (其他)."""
 
     code: str
     seat_class: SeatClass | None
@@ -126,8 +129,10 @@ def parse_left_tickets(
     fetched_at: dt.datetime,
     source_name: str,
     train_date: dt.date,
+    fare: FareKind = FareKind.ADULT,
 ) -> list[TrainOffer]:
-    """Offers from a successful left-ticket body; `train_date` is the query's date."""
+    """Offers from a successful left-ticket body; `train_date` is the query's date, `fare`
+    whose fares the query asked for (its `purpose_codes`)."""
     data = payload.get("data")
     if not isinstance(data, Mapping):
         raise SourceParseError(source_name, "no data object in the body")
@@ -140,7 +145,7 @@ def parse_left_tickets(
     bad: list[str] = []
     for row in rows:
         try:
-            offer = parse_row(row, names, directory, train_date, fetched_at, source_name)
+            offer = parse_row(row, names, directory, train_date, fetched_at, source_name, fare)
         except BadRow as exc:
             bad.append(str(exc))
             continue
@@ -160,6 +165,7 @@ def parse_row(
     train_date: dt.date,
     fetched_at: dt.datetime,
     source_name: str,
+    fare: FareKind = FareKind.ADULT,
 ) -> TrainOffer | None:
     """One `|`-separated result row as an offer; None for a train not running that day."""
     if not isinstance(row, str):
@@ -194,6 +200,7 @@ def parse_row(
             on_sale_at=parse_sale_time(fields[SALE_TIME]) if later else None,
             can_web_buy={"Y": True, "N": False, "IS_TIME_NOT_BUY": False}.get(fields[CAN_WEB_BUY]),
             features=parse_features(fields[FEATURE_FLAGS]),
+            fare=fare,
         )
     except ValidationError as exc:
         raise BadRow(f"{fields[TRAIN_CODE]}: {exc.errors()[0]['msg']}") from exc
@@ -250,12 +257,12 @@ def parse_prices(text: str) -> dict[SeatClass, float]:
 
 
 def prices_by_class(chunks: list[PriceChunk]) -> dict[SeatClass, float]:
-    """Yuan per seat class from decoded chunks; a 3000+ count files its price under 无座."""
+    """Yuan per seat class from decoded chunks; a 3000+ count files its price under 无座, an
+    unknown code under 其他."""
     prices: dict[SeatClass, float] = {}
     for chunk in chunks:
         seat_class = SeatClass.NO_SEAT if chunk.is_no_seat else chunk.seat_class
-        if seat_class is not None:
-            prices.setdefault(seat_class, chunk.price)
+        prices.setdefault(seat_class or SeatClass.OTHER, chunk.price)
     return prices
 
 

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable, Sequence, Sized
 from dataclasses import dataclass
 from typing import TypeVar
 
-from app.tickets.guard import GuardedSource
+from app.tickets.guard import SEARCH, GuardedSource
 from app.tickets.model import SourceReport, SourceStatus
 from sources.errors import NotFoundAtSource, SourceError
 from sources.models import TicketQuery, TrainOffer
@@ -71,9 +71,13 @@ async def first_answer(
     monotonic: Callable[[], float] = time.monotonic,
     *,
     counted: Callable[[Sized], int] | None = None,
+    capability: str = SEARCH,
 ) -> tuple[T | None, list[SourceReport]]:
     """`ask(source)` of each source in priority order, under its guard and the deadline,
     until one answers: that answer (None when all failed) and a report per source asked.
+
+    `capability` names the breaker the calls count against (a failing transfer search never
+    opens the one that guards left-ticket searches).
 
     `NotFoundAtSource` is an answer, not a failure: it is raised to the caller at once.
     `counted(answer)` (e.g. `len`), when given, is the report's `offers` figure.
@@ -87,7 +91,7 @@ async def first_answer(
 
         try:
             async with asyncio.timeout(deadline_s):
-                found = await source.call(operation)
+                found = await source.call(operation, capability)
         except NotFoundAtSource:
             raise
         except (SourceError, TimeoutError) as exc:

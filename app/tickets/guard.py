@@ -2,6 +2,11 @@
 
 Every attempt is counted in `railtrip_source_requests_total` (a call refused by an open
 breaker counts as `circuit_open` without reaching the source).
+
+Each capability (the left-ticket `search`, `stops`, `transfers`) has a breaker of its own:
+a transfer search failing on its own path, or a stop list the site refuses, says nothing
+about the left-ticket query, so it never opens the breaker that guards direct searches.
+The semaphore, the limiter and the queue stay the source's: they are what the site sees.
 """
 
 from __future__ import annotations
@@ -46,6 +51,9 @@ T = TypeVar("T")
 
 ABANDONED = "abandoned: no caller waits for this query any more"
 """The message a flight is cancelled with when its last caller left (a client disconnected)."""
+
+SEARCH = "search"
+"""The capability `search` (the left-ticket query) runs under: its breaker is `breaker`."""
 
 
 class CircuitOpenError(SourceError):
@@ -109,12 +117,8 @@ class GuardedSource:
         # Fleet-wide when built with Redis (registry), else this process's own limiter.
         self.limiter = limiter or SourceRateLimit(self.name, settings.rate_per_s, sleep=sleep)
         self._policy = RetryPolicy(retries=settings.retries)
-        self.breaker = CircuitBreaker(
-            settings.breaker_failures,
-            settings.breaker_cooldown_s,
-            clock=monotonic,
-            on_change=self._breaker_changed,
-        )
+        self._breakers: dict[str, CircuitBreaker] = {}
+        self.breaker = self.breaker_for(SEARCH)
         metrics.breaker_state.watch(self.name, lambda: self.breaker.state)
         # None: unbounded (unit tests of the guard alone); the registry always sets a bound.
         self.admission = (
@@ -123,8 +127,22 @@ class GuardedSource:
             else None
         )
 
+    def breaker_for(self, capability: str) -> CircuitBreaker:
+        """The breaker of one capability (`search`, `stops`, `transfers` …), made on first use."""
+        breaker = self._breakers.get(capability)
+        if breaker is None:
+            breaker = CircuitBreaker(
+                self.settings.breaker_failures,
+                self.settings.breaker_cooldown_s,
+                clock=self._monotonic,
+                on_change=lambda state: self._breaker_changed(capability, state),
+            )
+            self._breakers[capability] = breaker
+        return breaker
+
     def readiness(self) -> str:
-        """`ok`, `open-circuit` or `half-open-circuit` (the gauge reads the same state)."""
+        """`ok`, `open-circuit` or `half-open-circuit` (the gauge reads the same state) of the
+        left-ticket search, which every answer rests on."""
         state = self.breaker.state
         return "ok" if state is BreakerState.CLOSED else f"{state.replace('_', '-')}-circuit"
 
@@ -132,23 +150,27 @@ class GuardedSource:
         """Query the source with retries; raises the last `SourceError` when all attempts fail."""
         return await self.call(lambda: self.source.search(query))
 
-    async def call(self, operation: Callable[[], Awaitable[T]]) -> T:
+    async def call(self, operation: Callable[[], Awaitable[T]], capability: str = SEARCH) -> T:
         """Run one of the adapter's calls (`search`, or a capability such as `stops`) under
-        the same limits and retries; raises the last `SourceError` when all attempts fail,
-        or `SourceOverloaded` at once, without an attempt, when the source's queue is full."""
+        the same limits and retries, and the capability's own breaker; raises the last
+        `SourceError` when all attempts fail, or `SourceOverloaded` at once, without an
+        attempt, when the source's queue is full."""
+        breaker = self.breaker_for(capability)
         if self.admission is None:
-            return await self._with_retries(operation)
+            return await self._with_retries(operation, breaker)
         with self.admission.enter():
-            return await self._with_retries(operation)
+            return await self._with_retries(operation, breaker)
 
-    async def _with_retries(self, operation: Callable[[], Awaitable[T]]) -> T:
+    async def _with_retries(
+        self, operation: Callable[[], Awaitable[T]], breaker: CircuitBreaker
+    ) -> T:
         async for attempt in self._policy.retrying(self._sleep):
             with attempt:
-                return await self._attempt(operation)
+                return await self._attempt(operation, breaker)
         raise AssertionError("unreachable: tenacity reraises")  # pragma: no cover
 
-    async def _attempt(self, operation: Callable[[], Awaitable[T]]) -> T:
-        if not self.breaker.allow():
+    async def _attempt(self, operation: Callable[[], Awaitable[T]], breaker: CircuitBreaker) -> T:
+        if not breaker.allow():
             self._count("circuit_open")
             raise CircuitOpenError(self.name, "circuit open: failing fast")
         async with self._semaphore:
@@ -159,25 +181,25 @@ class GuardedSource:
                     answer = await operation()
             except TimeoutError as exc:
                 timeout = SourceTimeout(self.name, f"no answer in {self.settings.timeout_s}s")
-                self._failed(started, timeout)
+                self._failed(started, timeout, breaker)
                 raise timeout from exc
             except QueryRefused:
                 raise  # refused before reaching the source: not an attempt, not a failure
             except NotFoundAtSource:
                 self._observe(started, "ok")  # it answered, correctly: "no such train"
-                self.breaker.record_success()
+                breaker.record_success()
                 raise
             except SourceBlocked as exc:
                 # Never retried (not transient); the breaker stays open for the block cool-down.
-                self._failed(started, exc)
-                self.breaker.trip(self.settings.block_cooldown_s)
+                self._failed(started, exc, breaker)
+                breaker.trip(self.settings.block_cooldown_s)
                 log.warning(
                     "source blocked us: backing off",
                     extra={"source": self.name, "cooldown_s": self.settings.block_cooldown_s},
                 )
                 raise
             except SourceError as exc:
-                self._failed(started, exc)
+                self._failed(started, exc, breaker)
                 raise
             except asyncio.CancelledError as exc:
                 if ABANDONED in exc.args:
@@ -186,10 +208,12 @@ class GuardedSource:
                     self._observe(started, SourceTimeout.outcome)
                     raise
                 # The query deadline cancelled us mid-attempt: it reached the source and failed.
-                self._failed(started, SourceTimeout(self.name, "cancelled by the query deadline"))
+                self._failed(
+                    started, SourceTimeout(self.name, "cancelled by the query deadline"), breaker
+                )
                 raise
             self._observe(started, "ok")
-            self.breaker.record_success()
+            breaker.record_success()
             return answer
 
     @asynccontextmanager
@@ -204,9 +228,9 @@ class GuardedSource:
         yield
         self._observe(started, "ok")
 
-    def _failed(self, started: float, exc: SourceError) -> None:
+    def _failed(self, started: float, exc: SourceError, breaker: CircuitBreaker) -> None:
         self._observe(started, exc.outcome)
-        self.breaker.record_failure()
+        breaker.record_failure()
         log.warning(
             "source attempt failed",
             extra={"source": self.name, "outcome": exc.outcome, "error": exc.message},
@@ -221,5 +245,8 @@ class GuardedSource:
     def _count(self, outcome: str) -> None:
         self._metrics.source_requests.labels(source=self.name, outcome=outcome).inc()
 
-    def _breaker_changed(self, state: BreakerState) -> None:
-        log.info("circuit breaker changed", extra={"source": self.name, "state": str(state)})
+    def _breaker_changed(self, capability: str, state: BreakerState) -> None:
+        log.info(
+            "circuit breaker changed",
+            extra={"source": self.name, "capability": capability, "state": str(state)},
+        )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from sources.models import Seat, SeatClass, TrainOffer
+from sources.models import FareKind, Seat, SeatClass, TrainOffer
 
 
 def merge_offers(batches: Iterable[list[TrainOffer]]) -> list[TrainOffer]:
@@ -15,6 +15,10 @@ def merge_offers(batches: Iterable[list[TrainOffer]]) -> list[TrainOffer]:
     reported the ride, in the order the batches were given (source priority). Optional facts
     (train_no, on_sale_at, can_web_buy) come from the newest answer that has them; features
     are the union, in source priority order.
+
+    Prices are whose fares they are: a ride some source priced for students (it was asked
+    for them, and could) is priced from those sources only, never from an adult-only one's
+    (Juhe's); the merged offer says which (`fare`).
     """
     rides: dict[tuple[object, ...], list[TrainOffer]] = {}
     for batch in batches:
@@ -30,9 +34,12 @@ def _merge_ride(reports: list[TrainOffer]) -> TrainOffer:
         return reports[0]
     newest_first = sorted(reports, key=lambda o: o.fetched_at, reverse=True)
     newest = newest_first[0]
+    fare = FareKind.STUDENT if any(r.fare is FareKind.STUDENT for r in reports) else newest.fare
     seats: dict[SeatClass, Seat] = {}
     for report in newest_first:
         for seat in report.seats:
+            if report.fare is not fare:
+                seat = seat.model_copy(update={"price": None, "discount": None})
             known = seats.get(seat.seat_class)
             if known is None:
                 seats[seat.seat_class] = seat
@@ -56,5 +63,6 @@ def _merge_ride(reports: list[TrainOffer]) -> TrainOffer:
                 (r.can_web_buy for r in newest_first if r.can_web_buy is not None), None
             ),
             "features": tuple(dict.fromkeys(f for report in reports for f in report.features)),
+            "fare": fare,
         }
     )

@@ -38,6 +38,8 @@ from sources.capabilities import StopCall, StopList, StopListSource
 from sources.errors import NotFoundAtSource
 from sources.models import Freshness, Frozen
 
+CAPABILITY = "stops"
+"""The guard's breaker these calls count against: never the left-ticket search's."""
 FRESH_FOR_S = 6 * 3600.0
 STALE_FOR_S = 48 * 3600.0
 MAX_MEMORY_COPIES = 4096
@@ -186,7 +188,9 @@ class StopListService:
             return adapter.stops(train_number, date)
 
         try:
-            found, reports = await first_answer(self.sources, ask, self._deadline, self._monotonic)
+            found, reports = await first_answer(
+                self.sources, ask, self._deadline, self._monotonic, capability=CAPABILITY
+            )
         except NotFoundAtSource as exc:
             raise NotFound(
                 f"{date} 没有 {train_number} 次列车。", train_number=train_number

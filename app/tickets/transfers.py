@@ -29,6 +29,8 @@ from sources.base import Clock, shanghai_now
 from sources.capabilities import TransferOffer, TransferSource
 from sources.models import Freshness, Frozen, Station, TicketQuery
 
+CAPABILITY = "transfers"
+"""The guard's breaker these calls count against: never the left-ticket search's."""
 FRESH_FOR_S = 30.0
 STALE_FOR_S = 300.0
 
@@ -110,7 +112,7 @@ class TransferSearchService:
             return adapter.transfers(query, pages=pages)
 
         found, reports = await first_answer(
-            self.sources, ask, self._deadline, self._monotonic, counted=len
+            self.sources, ask, self._deadline, self._monotonic, counted=len, capability=CAPABILITY
         )
         if found is not None:
             result = TransferResult(

@@ -12,8 +12,24 @@ frontend or a test can show every degraded state. The app reads the knobs with i
     RAILTRIP_SANDBOX_<VENDOR>_HANG_RATE        share never answered
     RAILTRIP_SANDBOX_12306_PATH_MOVED_RATE     share answered 302 to the current query path,
                                                as if the caller's path had gone stale
+    RAILTRIP_SANDBOX_12306_PATH_BOUNCE_RATE    share where the query path moves and the stale
+                                               one bounces to the error page (not to the new
+                                               path): only the init page tells where it went
+    RAILTRIP_SANDBOX_12306_LC_PATH_MOVED_RATE  share of transfer searches whose path moves
+                                               (queryG ↔ queryU): the old one answers 404, a
+                                               302, HTML or "url error", lcQuery/init names
+                                               the new one
+    RAILTRIP_SANDBOX_12306_TRANSFER_ERROR_RATE share of transfer searches answered 502
+    RAILTRIP_SANDBOX_12306_PAGE_ERROR_RATE     share of page loads (leftTicket/init,
+                                               lcQuery/init) answered 500
+    RAILTRIP_SANDBOX_JUHE_ODD_TRAIN_RATE       share of answers in which trains come off the
+                                               format (price "--" / "" / "627.50", train_flags
+                                               null, a station code missing, a train without
+                                               times)
 
-`<VENDOR>` is `12306` or `JUHE`; every knob defaults to 0.
+`<VENDOR>` is `12306` or `JUHE`; every knob defaults to 0. The first five (and the path
+knobs) apply to left-ticket queries, rolled by `decide()`; the others are rolled where their
+request is answered (`roll(knob)`).
 """
 
 from __future__ import annotations
@@ -26,8 +42,26 @@ from enum import StrEnum
 from typing import Any
 
 VENDORS = ("12306", "juhe")
-RATE_KNOBS = ("error_rate", "rate_limit_rate", "malformed_rate", "hang_rate", "path_moved_rate")
-VENDOR_ONLY_KNOBS = {"path_moved_rate": "12306"}
+QUERY_KNOBS = (
+    "error_rate",
+    "rate_limit_rate",
+    "malformed_rate",
+    "hang_rate",
+    "path_moved_rate",
+    "path_bounce_rate",
+)
+"""Rolled by `decide()` for a data request (a left-ticket query, a Juhe query)."""
+ENDPOINT_KNOBS = ("lc_path_moved_rate", "transfer_error_rate", "page_error_rate", "odd_train_rate")
+"""Rolled by `roll(knob)` where their own request is answered."""
+RATE_KNOBS = (*QUERY_KNOBS, *ENDPOINT_KNOBS)
+VENDOR_ONLY_KNOBS = {
+    "path_moved_rate": "12306",
+    "path_bounce_rate": "12306",
+    "lc_path_moved_rate": "12306",
+    "transfer_error_rate": "12306",
+    "page_error_rate": "12306",
+    "odd_train_rate": "juhe",
+}
 KNOBS = ("latency_ms", *RATE_KNOBS)
 
 
@@ -40,6 +74,11 @@ class Fault(StrEnum):
     RATE_LIMIT = "rate_limit"
     MALFORMED = "malformed"
     PATH_MOVED = "path_moved"
+    PATH_BOUNCE = "path_bounce"
+    LC_PATH_MOVED = "lc_path_moved"
+    TRANSFER_ERROR = "transfer_error"
+    PAGE_ERROR = "page_error"
+    ODD_TRAIN = "odd_train"
 
 
 _FAULT_OF_KNOB = {
@@ -48,6 +87,13 @@ _FAULT_OF_KNOB = {
     "rate_limit_rate": Fault.RATE_LIMIT,
     "malformed_rate": Fault.MALFORMED,
     "path_moved_rate": Fault.PATH_MOVED,
+    "path_bounce_rate": Fault.PATH_BOUNCE,
+}
+_FAULT_OF_ENDPOINT_KNOB = {
+    "lc_path_moved_rate": Fault.LC_PATH_MOVED,
+    "transfer_error_rate": Fault.TRANSFER_ERROR,
+    "page_error_rate": Fault.PAGE_ERROR,
+    "odd_train_rate": Fault.ODD_TRAIN,
 }
 
 
@@ -70,6 +116,7 @@ class FaultConfig:
         hang_rate: float = 0.0,
         path_moved_rate: float = 0.0,
         seed: int | str | None = None,
+        **endpoint_knobs: float,
     ) -> None:
         self.vendor = _vendor(vendor)
         self.latency_ms = 0.0
@@ -78,6 +125,11 @@ class FaultConfig:
         self.malformed_rate = 0.0
         self.hang_rate = 0.0
         self.path_moved_rate = 0.0
+        self.path_bounce_rate = 0.0
+        self.lc_path_moved_rate = 0.0
+        self.transfer_error_rate = 0.0
+        self.page_error_rate = 0.0
+        self.odd_train_rate = 0.0
         self.update(
             latency_ms=latency_ms,
             error_rate=error_rate,
@@ -85,6 +137,7 @@ class FaultConfig:
             malformed_rate=malformed_rate,
             hang_rate=hang_rate,
             path_moved_rate=path_moved_rate,
+            **endpoint_knobs,
         )
         # A fixed default seed: the same run of requests meets the same faults.
         self._rng = random.Random(f"sandbox-{self.vendor}" if seed is None else seed)
@@ -170,6 +223,15 @@ class FaultConfig:
                 self.faults_injected[fault] += 1
                 return fault
         return Fault.NONE
+
+    def roll(self, knob: str) -> bool:
+        """Roll one endpoint knob (`lc_path_moved_rate` …) for the request it governs."""
+        fault = _FAULT_OF_ENDPOINT_KNOB[knob]
+        rate = getattr(self, knob)
+        if rate > 0 and self._rng.random() < rate:
+            self.faults_injected[fault] += 1
+            return True
+        return False
 
     def variant(self, fault: Fault, choices: int) -> int:
         """Which of `choices` renderings of `fault` to use: they alternate deterministically."""

@@ -53,7 +53,10 @@ def transfer_plans(
                         firsts.setdefault(alight.station.city, []).append(ride)
     plans: list[TransferPlan] = []
     for city, rides in firsts.items():
-        middle = directory.in_city(city)[0].telecode
+        in_city = directory.in_city(city)
+        if not in_city:
+            continue  # a city the directory does not list (a timetable built on another one)
+        middle = in_city[0].telecode
         onward: list[Ride] = []
         for day in sorted({r.arrive_at.date() for r in rides}):
             onward += timetable.rides(middle, to_code, day)

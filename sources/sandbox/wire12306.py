@@ -16,9 +16,11 @@ import datetime as dt
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 from urllib.parse import quote
 
+from sources.fare_rules import TicketKind, fare
 from sources.models import SeatClass
 from sources.sandbox.inventory import PRESALE, SaleState, SeatInventory
 from sources.sandbox.timetable import Ride, Train
@@ -92,6 +94,23 @@ def yp_info_new(seats: Sequence[SeatInventory]) -> str:
             code, left = SEAT_CODE[no_seat_stands_in(seats)], NO_SEAT_MARK + left
         chunks.append(f"{code}{round(seat.price * 10):05d}{left:04d}")
     return "".join(chunks)
+
+
+def student_seats(ride: Ride, seats: Sequence[SeatInventory]) -> tuple[SeatInventory, ...]:
+    """The seats as a student query (`purpose_codes=0X00`, `0X`) prices them: the railway's
+    student fares (`sources.fare_rules`) where a class has one, the adult fare elsewhere."""
+    hard_seat = next((s.price for s in seats if s.seat_class is SeatClass.HARD_SEAT), None)
+    priced = []
+    for seat in seats:
+        student = fare(
+            TicketKind.STUDENT,
+            seat.seat_class,
+            seat.price,
+            train_type=ride.train.kind,
+            hard_seat_fare=hard_seat,
+        )
+        priced.append(replace(seat, price=seat.price if student is None else student))
+    return tuple(priced)
 
 
 def sale_time(ride: Ride) -> str:
@@ -311,7 +330,11 @@ def transfer_leg(ride: Ride, seats: Sequence[SeatInventory]) -> dict[str, Any]:
         "start_train_date": fields[13],
         "from_station_no": fields[16],
         "to_station_no": fields[17],
-        "yp_info_new": fields[39],
+        # Legs name their fares `yp_info` (the old queryLeftNewDTO name, same chunks as a
+        # row's yp_info_new) with `seat_discount_info`, as Joooook/12306-mcp src/types.ts
+        # (InterlineTicketData) reads them; they carry no yp_info_new.
+        "yp_info": fields[39],
+        "seat_discount_info": fields[54],
         "dw_flag": fields[46],
     }
     for name, index in LEG_CELLS.items():
@@ -365,6 +388,20 @@ def transfer_plan(
         "all_lishi_minutes": total,
         "fullList": [transfer_leg(first, seats[0]), transfer_leg(second, seats[1])],
     }
+
+
+NOTHING_FOUND = "很抱歉，没有查到符合条件的中转方案"
+
+
+def transfer_nothing_body(message: str = NOTHING_FOUND) -> dict[str, Any]:
+    """lcquery's "nothing found": `data` a string with an `errorMsg`, `status` false (the shape
+    Joooook/12306-mcp src/index.ts reads; the message text is the sandbox's own)."""
+    return {"data": "", "errorMsg": message, "status": False}
+
+
+def transfer_url_error_body() -> dict[str, Any]:
+    """What a wrong lcquery path answers (a public 2026-09 note on the site)."""
+    return {"status": True, "data": "", "errorMsg": "url error"}
 
 
 def transfer_body(plans: list[dict[str, Any]], next_index: int | None) -> dict[str, Any]:

@@ -21,7 +21,9 @@ async def test_a_stop_list_is_live_first_then_cached_and_counted() -> None:
         assert [s["name"] for s in body["sources"]] == ["sandbox-12306"]  # juhe has no stops
         again = await client.get("/v1/trains/g1/stops", params={"date": DATE})
         assert again.json()["freshness"] == "cached"
-        assert upstream_requests(state, "sandbox-12306") == 2  # train search + stop list
+        # The train search, the session (leftTicket/init: the stop list wants its cookies)
+        # and the stop list.
+        assert upstream_requests(state, "sandbox-12306") == 3
         endpoint = "/v1/trains/{train_number}/stops"
         assert sample(state, "railtrip_responses_total", endpoint=endpoint, freshness="cached") == 1
 
@@ -56,18 +58,31 @@ async def test_an_unknown_train_is_404_and_bad_input_is_422_naming_the_field() -
 
 
 async def test_a_source_down_without_a_copy_is_unavailable_not_an_error() -> None:
-    async with running() as (client, _):
-        # A block on a left-ticket query opens the source's breaker for minutes: the stop
-        # list is then refused without reaching the source.
-        await client.post("/sandbox/12306/faults", json={"rate_limit_rate": 1})
-        await client.get(
-            "/v1/tickets", params={"origin": "北京", "destination": "上海", "date": DATE}
-        )
+    async with running() as (client, state):
+        # The init page the stop list needs for its session answers 500 (never retried at
+        # once): the stop list has no live answer and no copy.
+        state.sandbox_faults["12306"].update(page_error_rate=1)
         answer = await client.get("/v1/trains/G1/stops", params={"date": DATE})
         assert answer.status_code == 200
         body = answer.json()
         assert body["freshness"] == "unavailable" and body["stops"] == []
-        assert body["sources"][0]["status"] == "circuit_open" and body["warnings"]
+        assert body["sources"][0]["status"] == "error" and body["warnings"]
+        assert "/otn/leftTicket/init answered HTTP 500" in body["sources"][0]["error"]
+
+
+async def test_a_blocked_left_ticket_query_does_not_refuse_the_stop_list() -> None:
+    async with running() as (client, state):
+        # A block opens the breaker of direct searches only; the stop list has its own, and
+        # starts a new session (the block shed the old one, cookies and all).
+        await client.post("/sandbox/12306/faults", json={"rate_limit_rate": 1})
+        tickets = await client.get(
+            "/v1/tickets", params={"origin": "北京", "destination": "上海", "date": DATE}
+        )
+        statuses = {s["name"]: s["status"] for s in tickets.json()["sources"]}
+        assert statuses["sandbox-12306"] == "rate_limited"
+        await client.post("/sandbox/12306/faults", json={"rate_limit_rate": 0})
+        answer = (await client.get("/v1/trains/G1/stops", params={"date": DATE})).json()
+        assert answer["freshness"] == "realtime" and answer["stops"]
 
 
 async def test_with_redis_a_second_replica_answers_from_the_first_ones_copy(

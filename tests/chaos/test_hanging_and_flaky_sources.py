@@ -35,10 +35,11 @@ WORKERS = 4
 
 
 def test_hanging_and_flaky_sources_answer_within_deadline_with_retries_counted():
-    """12306 never answers (hang_rate=1), juhe answers a spent quota or an error to ~30% of
-    requests: each response is back within the query deadline, the hanging source is reported
-    timeout/unavailable, juhe ok/realtime whenever it answered, and its retries show
-    in `railtrip_source_requests_total`."""
+    """12306 never answers (hang_rate=1), juhe answers an error to ~30% of requests: each
+    response is back within the query deadline, the hanging source is reported
+    timeout/unavailable, juhe ok/realtime whenever it answered, and its retries show in
+    `railtrip_source_requests_total`. (A spent quota is not a flake: it is never retried at
+    once and backs juhe off like a block, tests/sources/test_juhe.py.)"""
     run_on_virtual_time(hanging_and_flaky_scenario())
 
 
@@ -54,7 +55,7 @@ async def hanging_and_flaky_scenario() -> None:
     async with running(settings, runtime) as (app, client):
         for vendor, knobs in (
             ("12306", {"hang_rate": 1.0}),
-            ("juhe", {"rate_limit_rate": 0.15, "error_rate": 0.15}),
+            ("juhe", {"error_rate": 0.3}),
         ):
             response = await client.post(f"/sandbox/{vendor}/faults", json=knobs)
             assert response.status_code == 200
@@ -102,7 +103,7 @@ async def hanging_and_flaky_scenario() -> None:
 
         juhe = source_attempts(app, "sandbox-juhe")
         reached = sum(n for outcome, n in juhe.items() if outcome != "circuit_open")
-        assert juhe["error"] + juhe["rate_limited"] > 0, juhe
+        assert juhe["error"] > 0, juhe
         assert reached > QUERIES, f"retries should add attempts beyond {QUERIES} queries"
         assert reached <= state_faults_requests(app, "juhe"), juhe
 

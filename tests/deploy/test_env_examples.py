@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from app.settings import Settings, SourceSettings, env_name
-from sources.sandbox.faults import FaultConfig
+from sources.sandbox.faults import KNOBS, VENDOR_ONLY_KNOBS, FaultConfig, env_prefix
 from tests.deploy.conftest import DEPLOY
 
 EXAMPLES = sorted((DEPLOY / "env").glob("*.env.example"))
@@ -102,3 +102,11 @@ def test_production_example_uses_real_sources_redis_and_no_sandbox(clean_environ
     assert not any(name.startswith("sandbox-") for name in settings.sources)
     assert settings.redis_url is not None
     assert settings.sandbox_admin is False
+
+
+def test_the_embedded_example_shows_every_sandbox_fault_knob() -> None:
+    values = assignments(DEPLOY / "env" / "embedded.env.example")
+    for vendor in ("12306", "juhe"):
+        for knob in KNOBS:
+            if VENDOR_ONLY_KNOBS.get(knob, vendor) == vendor:
+                assert f"{env_prefix(vendor)}{knob.upper()}" in values, (vendor, knob)

@@ -11,11 +11,11 @@ import pytest
 from sources.errors import (
     SourceBlocked,
     SourceParseError,
-    SourceRateLimited,
+    SourceQuotaExceeded,
     SourceServerError,
 )
 from sources.juhe import JuheSource
-from sources.models import SHANGHAI, SeatClass, TicketQuery, TrainOffer
+from sources.models import SHANGHAI, FareKind, SeatClass, TicketQuery, TrainOffer
 from sources.rail12306 import Rail12306Source
 from sources.sandbox import FaultConfig, create_12306_app, create_juhe_app
 from sources.stations import curated_directory
@@ -131,7 +131,9 @@ async def test_sandbox_12306_blocking_is_a_block_and_the_session_is_renewed(rail
             await rail.search(BEIJING_SHANGHAI)
     faults_12306.update(rate_limit_rate=0)
     assert await rail.search(BEIJING_SHANGHAI)
-    assert faults_12306.requests_by_path["/otn/leftTicket/init"] == 3
+    # Three sessions, and one re-read of the init page before the bounce to the error page
+    # was called a block (a stale path bounces there too; this one named the same path).
+    assert faults_12306.requests_by_path["/otn/leftTicket/init"] == 4
 
 
 async def test_sandbox_12306_gateway_errors_are_server_errors(rail, faults_12306):
@@ -151,9 +153,9 @@ async def test_sandbox_12306_malformed_bodies_never_crash(rail, faults_12306):
     assert outcomes == ["SourceBlocked", "SourceParseError", "SourceBlocked"]
 
 
-async def test_sandbox_juhe_quota_spent_is_rate_limited(juhe, faults_juhe):
+async def test_sandbox_juhe_quota_spent_is_refused_like_a_block(juhe, faults_juhe):
     faults_juhe.update(rate_limit_rate=1)
-    with pytest.raises(SourceRateLimited, match="10012"):
+    with pytest.raises(SourceQuotaExceeded, match="10012"):
         await juhe.search(BEIJING_SHANGHAI)
 
 
@@ -166,3 +168,72 @@ async def test_sandbox_juhe_errors_and_malformed_bodies_are_classified(juhe, fau
     for _ in range(3):
         with pytest.raises(SourceParseError):
             await juhe.search(BEIJING_SHANGHAI)
+
+
+# -- the live site's rough edges, through the sandbox ------------------------------------------
+
+NANJING_ZHANGJIAJIE = TicketQuery(origin="NJH", destination="DIQ", date=DATE)
+
+
+async def test_rail12306_follows_a_stale_path_that_bounces_to_the_error_page(rail, faults_12306):
+    faults_12306.update(path_bounce_rate=1)
+    offers = await rail.search(BEIJING_SHANGHAI)  # bounced, init re-read, queryZ asked
+    assert offers and rail.query_suffix == "queryZ"
+    assert faults_12306.requests_by_path["/otn/leftTicket/init"] == 2
+    assert faults_12306.requests_by_path["/otn/leftTicket/queryZ"] == 1
+
+
+async def test_after_a_block_the_adapter_starts_a_session_the_site_serves(rail, faults_12306):
+    # The sandbox is a servlet: a blocked JSESSIONID sent back is kept and stays blocked.
+    faults_12306.update(rate_limit_rate=1)
+    with pytest.raises(SourceBlocked):
+        await rail.search(BEIJING_SHANGHAI)
+    faults_12306.update(rate_limit_rate=0)
+    assert await rail.search(BEIJING_SHANGHAI), "a new session, not the blocked one"
+    assert rail.sessions_started == 2
+
+
+async def test_rail12306_follows_the_transfer_search_as_its_path_drifts(rail, faults_12306):
+    for _ in range(4):  # 404, 302, HTML, "url error": each followed through lcQuery/init
+        faults_12306.update(lc_path_moved_rate=1)
+        assert await rail.transfers(NANJING_ZHANGJIAJIE, pages=1)
+        faults_12306.update(lc_path_moved_rate=0)
+        assert await rail.transfers(NANJING_ZHANGJIAJIE, pages=1)
+    assert faults_12306.faults_injected["lc_path_moved"] == 4
+    assert rail.lc_path in ("/lcquery/queryG", "/lcquery/queryU")
+
+
+async def test_transfer_halves_come_priced_from_the_answer_itself(rail):
+    plans = await rail.transfers(NANJING_ZHANGJIAJIE, pages=1)
+    assert plans
+    halves = [leg for plan in plans for leg in (plan.first, plan.second)]
+    assert all(s.price is not None for leg in halves for s in leg.seats)
+
+
+async def test_a_transfer_search_that_finds_nothing_is_an_empty_answer(rail):
+    same_city = TicketQuery(origin="BJP", destination="VNP", date=DATE)
+    assert await rail.transfers(same_city) == []
+
+
+async def test_student_fares_are_asked_for_and_cheaper_where_the_railway_discounts(rail):
+    adult = {o.ride_key: o for o in await rail.search(BEIJING_SHANGHAI)}
+    student_query = BEIJING_SHANGHAI.model_copy(update={"fare": FareKind.STUDENT})
+    students = await rail.search(student_query)
+    assert {o.fare for o in students} == {FareKind.STUDENT}
+    cheaper = 0
+    for offer in students:
+        for seat in offer.seats:
+            grown_up = adult[offer.ride_key].seat(seat.seat_class)
+            assert grown_up is not None and seat.price is not None and grown_up.price is not None
+            assert seat.price <= grown_up.price
+            cheaper += seat.price < grown_up.price
+    assert cheaper, "second class on a G is 75% of the adult fare"
+
+
+async def test_juhe_asks_for_every_train_and_reads_an_odd_answer(juhe, faults_juhe):
+    faults_juhe.update(odd_train_rate=1)
+    offers = await juhe.search(BEIJING_SHANGHAI)
+    assert len(offers) >= 20, "one train per six is skipped, the others kept"
+    assert any(s.price is None for o in offers for s in o.seats)
+    none = await juhe.search(TicketQuery(origin="BJP", destination="VNP", date=DATE))
+    assert none == [], "281701: no trains, no error"

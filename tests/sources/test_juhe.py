@@ -14,13 +14,15 @@ import pytest
 from app.tickets.merge import merge_offers
 from sources.errors import (
     QueryRefused,
+    SourceBlocked,
     SourceParseError,
-    SourceRateLimited,
+    SourceQuotaExceeded,
     SourceRejected,
     SourceServerError,
+    TransientSourceError,
 )
 from sources.juhe import JuheSource, parse_juhe_trains
-from sources.models import SHANGHAI, SeatClass, SeatStatus, TicketQuery
+from sources.models import SHANGHAI, FareKind, SeatClass, SeatStatus, TicketQuery
 from sources.rail12306 import parse_left_tickets
 from sources.stations import curated_directory
 
@@ -66,7 +68,7 @@ def test_overnight_trains_arrive_the_next_day_and_unknown_seat_names_are_skipped
 @pytest.mark.parametrize(
     ("name", "error"),
     [
-        ("error_10012.json", SourceRateLimited),
+        ("error_10012.json", SourceQuotaExceeded),
         ("error_10001.json", SourceRejected),
         ("error_10020.json", SourceServerError),
     ],
@@ -81,6 +83,7 @@ def test_error_codes_map_onto_the_source_error_tree(name, error):
     [{"reason": "no code"}, {"error_code": 0, "result": {"count": 2}}, [1, 2]],
 )
 def test_a_body_off_the_schema_is_a_parse_error(payload):
+    # (a result that is not a list, or no error_code at all: not one train can be read)
     with pytest.raises(SourceParseError):
         parse_juhe_trains(payload, DIRECTORY, FETCHED_AT, "juhe", DATE)
 
@@ -153,14 +156,68 @@ async def test_search_sends_the_key_station_names_and_date(httpx_mock, client):
         "departure_station": "北京",
         "arrival_station": "苏州",
         "date": "2026-12-04",
-        "enable_booking": "1",
+        "enable_booking": "2",  # every train: 1 would hide sold-out and unbookable ones
     }
 
 
-async def test_a_spent_quota_answered_with_http_200_is_rate_limited(httpx_mock, client):
-    httpx_mock.add_response(url=QUERY_URL, json=load("error_10012.json"))
-    with pytest.raises(SourceRateLimited):
+@pytest.mark.parametrize("code", [10011, 10012, 10013])
+async def test_a_spent_quota_answered_with_http_200_is_never_retried_at_once(
+    httpx_mock, client, code
+):
+    body = {**load("error_10012.json"), "error_code": code}
+    httpx_mock.add_response(url=QUERY_URL, json=body)
+    with pytest.raises(SourceQuotaExceeded) as info:
         await adapter(client).search(TicketQuery(origin="BJP", destination="SZH", date=DATE))
+    assert isinstance(info.value, SourceBlocked), "backed off like a block"
+    assert not isinstance(info.value, TransientSourceError), "so the guard never retries it"
+
+
+def test_no_trains_for_the_pair_or_date_is_an_empty_answer_not_an_error():
+    assert parse_juhe_trains(load("error_281701.json"), DIRECTORY, FETCHED_AT, "juhe", DATE) == []
+
+
+def test_one_off_format_train_never_loses_the_answer():
+    trains = parsed("off_format_trains_2026-12-04.json")
+    assert sorted(trains) == ["G13", "G25", "G7"], "only the train without times is skipped"
+    g25 = trains["G25"]
+    assert {s.seat_class: s.price for s in g25.seats} == {
+        SeatClass.BUSINESS: None,  # "--"
+        SeatClass.FIRST: None,  # ""
+        SeatClass.SECOND: 627.5,  # "627.50"
+    }
+    assert g25.features == ()  # train_flags null
+    assert trains["G7"].origin_station.telecode == "VNP", "found by its station name"
+
+
+def test_a_sold_out_train_that_cannot_be_booked_is_kept_as_such():
+    g13 = parsed("off_format_trains_2026-12-04.json")["G13"]
+    assert g13.can_web_buy is False
+    assert {s.status for s in g13.seats} == {SeatStatus.SOLD_OUT}
+
+
+@pytest.mark.parametrize("price", [-5, "abc", True, [627]])
+def test_an_unreadable_price_is_unknown_not_a_lost_train(price):
+    body = load("off_format_trains_2026-12-04.json")
+    body["result"][0]["prices"] = [{"seat_name": "二等座", "price": price, "num": "有"}]
+    g25 = parsed_body(body)["G25"]
+    assert g25.seat(SeatClass.SECOND) is not None and g25.seat(SeatClass.SECOND).price is None
+
+
+def test_a_station_named_nowhere_without_a_code_skips_only_its_train():
+    body = load("off_format_trains_2026-12-04.json")
+    body["result"][1]["departure_station"] = "无名站"
+    assert "G7" not in parsed_body(body) and "G25" in parsed_body(body)
+
+
+def parsed_body(body: dict[str, Any]) -> dict[str, Any]:
+    return {o.train_number: o for o in parse_juhe_trains(body, DIRECTORY, FETCHED_AT, "j", DATE)}
+
+
+async def test_a_student_query_is_answered_with_adult_fares_and_says_so(httpx_mock, client):
+    httpx_mock.add_response(url=QUERY_URL, json=load("beijing_suzhou_2026-12-04.json"))
+    query = TicketQuery(origin="BJP", destination="SZH", date=DATE, fare=FareKind.STUDENT)
+    offers = await adapter(client).search(query)
+    assert offers and {o.fare for o in offers} == {FareKind.ADULT}
 
 
 async def test_a_date_not_on_sale_is_refused_before_any_request(httpx_mock, client):

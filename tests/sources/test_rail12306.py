@@ -207,12 +207,12 @@ def test_seat_cell_values(cell, expected):
         ("1017750000O017753000", {SeatClass.HARD_SEAT: 177.5, SeatClass.NO_SEAT: 177.5}),
         # a damaged chunk is skipped and decoding resumes at the next letter code
         ("1017750000MX0933O055300021", {SeatClass.HARD_SEAT: 177.5, SeatClass.SECOND: 553.0}),
-        # unknown codes (H 其他, a new letter) keep their place: neighbours are unharmed
+        # H and unknown codes (a new letter) are 其他, and keep their place: neighbours unharmed
         (
             "9233700001H012340000D147100004",
-            {SeatClass.BUSINESS: 2337.0, SeatClass.PREMIUM_FIRST: 1471.0},
+            {SeatClass.BUSINESS: 2337.0, SeatClass.OTHER: 123.4, SeatClass.PREMIUM_FIRST: 1471.0},
         ),
-        ("Q012340005O066900021", {SeatClass.SECOND: 669.0}),
+        ("Q012340005O066900021", {SeatClass.OTHER: 123.4, SeatClass.SECOND: 669.0}),
         # the full code table: 二等包座 S, 一等卧 I, 二等卧 J, 高级动卧 A
         (
             "S070000010I080000005J050000003A150000001",
@@ -436,12 +436,49 @@ async def test_c_url_outside_the_left_ticket_query_is_refused(httpx_mock, client
 @pytest.mark.parametrize(
     "location", ["/mormhweb/logFiles/error.html", "https://www.12306.cn/mormhweb/ntce/"]
 )
-async def test_a_302_to_an_error_or_notice_page_is_a_block(httpx_mock, client, location):
-    mock_init(httpx_mock)
+async def test_a_302_to_an_error_or_notice_page_naming_the_same_path_again_is_a_block(
+    httpx_mock, client, location
+):
+    mock_init(httpx_mock, is_reusable=True)
     httpx_mock.add_response(url=QUERY, status_code=302, headers={"Location": location})
     with pytest.raises(SourceBlocked, match="302"):
         await source(client).search(SAME_DAY_QUERY)
-    assert len(httpx_mock.get_requests()) == 2  # no retry of its own
+    # The init page is read again once (a stale path bounces there too); it still names
+    # queryG, so it is a block, and the query is not sent again.
+    assert [r.url.path for r in httpx_mock.get_requests()] == [
+        "/otn/leftTicket/init",
+        "/otn/leftTicket/queryG",
+        "/otn/leftTicket/init",
+    ]
+
+
+async def test_a_stale_path_bouncing_to_the_error_page_is_followed_within_the_same_search(
+    httpx_mock, client
+):
+    # pjialin/py12306#121: the "302 to error.html" was the path gone from queryX to queryZ.
+    mock_init(httpx_mock)
+    httpx_mock.add_response(
+        url=QUERY, status_code=302, headers={"Location": "/mormhweb/logFiles/error.html"}
+    )
+    httpx_mock.add_response(
+        url=INIT, text="<script>var CLeftTicketUrl = 'leftTicket/queryZ';</script>"
+    )
+    mock_payload(httpx_mock, "beijing_shanghai_2026-12-04.json", QUERY_Z)
+    pacer = CountingPacer()
+    adapter = Rail12306Source(
+        "rail12306", client, BASE, DIRECTORY, clock=lambda: FETCHED_AT, pacer=pacer
+    )
+    assert len(await adapter.search(SAME_DAY_QUERY)) == 6
+    assert adapter.query_suffix == "queryZ"
+    requests = httpx_mock.get_requests()
+    assert [r.url.path for r in requests] == [
+        "/otn/leftTicket/init",
+        "/otn/leftTicket/queryG",
+        "/otn/leftTicket/init",
+        "/otn/leftTicket/queryZ",
+    ]
+    assert requests[2].headers["Cookie"] == requests[1].headers["Cookie"], "the same session"
+    assert pacer.extra == 3, "every request after the attempt's first waits for the limiter"
 
 
 async def test_a_date_not_on_sale_is_refused_before_any_request(httpx_mock, client):
@@ -489,24 +526,52 @@ class CountingPacer:
         yield
 
 
-async def test_redirect_to_the_error_page_is_a_block_and_the_next_search_reinits(
-    httpx_mock, client
-):
+async def test_after_a_block_the_next_session_starts_without_any_cookie(httpx_mock, client):
     mock_init(httpx_mock)
     httpx_mock.add_response(
         url=QUERY, status_code=302, headers={"Location": "/mormhweb/logFiles/error.html"}
     )
+    mock_bare_init(httpx_mock)  # the re-read: same path, so a block
     httpx_mock.add_response(
         url=INIT, text="<html></html>", headers=[("Set-Cookie", "JSESSIONID=S2; Path=/")]
     )
     mock_payload(httpx_mock, "empty_result.json")
+    # The shared client's jar holds cookies of its own (it collects every Set-Cookie): none
+    # of them may ever reach 12306 on this adapter's behalf.
+    client.cookies.set("JSESSIONID", "FROM-THE-SHARED-JAR", domain="kyfw.12306.test")
     adapter = source(client)
     with pytest.raises(SourceBlocked, match="302"):
         await adapter.search(SAME_DAY_QUERY)
     assert await adapter.search(SAME_DAY_QUERY) == []
     requests = httpx_mock.get_requests()
-    assert [r.url.path for r in requests][2] == "/otn/leftTicket/init"
-    assert requests[3].headers["Cookie"] == "JSESSIONID=S2"
+    assert [r.url.path for r in requests] == [
+        "/otn/leftTicket/init",
+        "/otn/leftTicket/queryG",
+        "/otn/leftTicket/init",
+        "/otn/leftTicket/init",
+        "/otn/leftTicket/queryG",
+    ]
+    assert "Cookie" not in requests[0].headers, "the first page load carries no cookie"
+    assert set(requests[1].headers["Cookie"].split("; ")) == {"JSESSIONID=S1", "route=r1"}
+    assert "Cookie" not in requests[3].headers, "the blocked session is shed, cookies and all"
+    assert requests[4].headers["Cookie"] == "JSESSIONID=S2"
+
+
+async def test_a_block_sheds_the_session_whatever_the_shared_jar_collected(httpx_mock):
+    """Through a real client whose jar collected the init cookies: the re-init is cookieless."""
+    mock_init(httpx_mock)
+    mock_payload(httpx_mock, "no_data.json")  # JSON without data: a block
+    mock_init(httpx_mock)
+    mock_payload(httpx_mock, "empty_result.json")
+    async with httpx.AsyncClient() as shared:
+        adapter = source(shared)
+        with pytest.raises(SourceBlocked):
+            await adapter.search(SAME_DAY_QUERY)
+        assert shared.cookies.get("JSESSIONID") == "S1", "the shared jar did collect it"
+        await adapter.search(SAME_DAY_QUERY)
+    reinit = httpx_mock.get_requests()[2]
+    assert reinit.url.path == "/otn/leftTicket/init"
+    assert "Cookie" not in reinit.headers
 
 
 async def test_html_instead_of_json_is_a_block(httpx_mock, client):

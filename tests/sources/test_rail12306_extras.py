@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from sources.capabilities import StopListSource, TransferSource
-from sources.errors import NotFoundAtSource, SourceParseError
+from sources.errors import NotFoundAtSource
 from sources.models import SHANGHAI, SeatClass, SeatStatus, TicketQuery
 from sources.rail12306 import Rail12306Source
 from sources.rail12306_extras import (
@@ -71,10 +71,10 @@ def test_the_segment_between_two_stops_by_name_telecode_or_city():
         found.between("杭州", None)
 
 
-def test_an_empty_stop_list_is_a_parse_error():
-    with pytest.raises(SourceParseError):
+def test_an_empty_stop_list_is_no_such_train_that_day_not_a_parse_error():
+    with pytest.raises(NotFoundAtSource, match="G1"):
         parse_stop_list(
-            {"status": True, "data": {"data": []}},
+            load("stops_empty.json"),
             DIRECTORY,
             train_number="G1",
             train_no="x",
@@ -119,6 +119,8 @@ def test_the_lcquery_init_page_names_the_search_path():
         "/lcquery/queryG"
     )
     assert parse_lc_search_url("<html></html>") is None
+    # Only a transfer-search path of this site is ever followed.
+    assert parse_lc_search_url("var lc_search_url = 'https://elsewhere.test/x';") is None
 
 
 @pytest.fixture
@@ -136,6 +138,15 @@ def test_the_12306_adapter_offers_both_capabilities(client):
     assert isinstance(adapter(client), TransferSource)
 
 
+INIT_PAGE = re.compile(rf"^{BASE}/otn/leftTicket/init$")
+
+
+def mock_session(httpx_mock) -> None:
+    httpx_mock.add_response(
+        url=INIT_PAGE, text="<html></html>", headers=[("Set-Cookie", "JSESSIONID=S1; Path=/")]
+    )
+
+
 async def test_stops_searches_the_train_then_asks_for_its_stop_list(httpx_mock, client):
     httpx_mock.add_response(
         url=re.compile(rf"^{BASE}/search/v1/train/search\?keyword=G1&date=20251220$"),
@@ -151,12 +162,13 @@ async def test_stops_searches_the_train_then_asks_for_its_stop_list(httpx_mock, 
             ],
         },
     )
+    mock_session(httpx_mock)
     httpx_mock.add_response(
         url=re.compile(rf"^{BASE}/otn/czxx/queryByTrainNo\?"), json=load("stops_G1_2025-12-20.json")
     )
     found = await adapter(client).stops("G1", dt.date(2025, 12, 20))
     assert found.train_no == "24000000G10K" and len(found.stops) == 4
-    sent = httpx_mock.get_requests()[1].url.params
+    sent = httpx_mock.get_requests()[2].url.params
     assert dict(sent) == {
         "train_no": "24000000G10K",
         "from_station_telecode": "VNP",
@@ -171,9 +183,24 @@ async def test_an_unknown_train_is_not_found_at_the_source(httpx_mock, client):
     )
     with pytest.raises(NotFoundAtSource, match="G9999"):
         await adapter(client).stops("G9999", dt.date(2026, 12, 4))
+    assert len(httpx_mock.get_requests()) == 1, "no session is set up for a train not found"
+
+
+async def test_a_train_the_stop_list_knows_nothing_of_that_day_is_not_found(httpx_mock, client):
+    httpx_mock.add_response(
+        url=re.compile(rf"^{BASE}/search/v1/train/search\?"),
+        json={"status": True, "data": [{"station_train_code": "G1", "train_no": "24000000G10K"}]},
+    )
+    mock_session(httpx_mock)
+    httpx_mock.add_response(
+        url=re.compile(rf"^{BASE}/otn/czxx/queryByTrainNo\?"), json=load("stops_empty.json")
+    )
+    with pytest.raises(NotFoundAtSource, match="no stops"):
+        await adapter(client).stops("G1", dt.date(2026, 12, 4))
 
 
 async def test_transfers_read_the_path_from_the_init_page_and_follow_the_pages(httpx_mock, client):
+    mock_session(httpx_mock)
     httpx_mock.add_response(
         url=f"{BASE}/otn/lcQuery/init",
         text="<script>var lc_search_url = '/lcquery/queryZ';</script>",
@@ -186,11 +213,12 @@ async def test_transfers_read_the_path_from_the_init_page_and_follow_the_pages(h
     query = TicketQuery(origin="BJP", destination="KMM", date=dt.date(2026, 12, 4))
     plans = await adapter(client).transfers(query)
     assert len(plans) == 4
-    indexes = [r.url.params.get("result_index") for r in httpx_mock.get_requests()[1:]]
+    indexes = [r.url.params.get("result_index") for r in httpx_mock.get_requests()[2:]]
     assert indexes == ["0", "10"]
 
 
 async def test_transfers_read_only_the_pages_asked_for(httpx_mock, client):
+    mock_session(httpx_mock)
     httpx_mock.add_response(
         url=f"{BASE}/otn/lcQuery/init",
         text="<script>var lc_search_url = '/lcquery/queryZ';</script>",
@@ -200,4 +228,4 @@ async def test_transfers_read_only_the_pages_asked_for(httpx_mock, client):
     query = TicketQuery(origin="BJP", destination="KMM", date=dt.date(2026, 12, 4))
     plans = await adapter(client).transfers(query, pages=1)
     assert plans
-    assert len(httpx_mock.get_requests()) == 2, "the init page and the first page only"
+    assert len(httpx_mock.get_requests()) == 3, "the session, the init page and one page only"

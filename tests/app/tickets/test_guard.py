@@ -233,3 +233,31 @@ async def test_concurrency_cap_limits_attempts_in_flight() -> None:
     assert peak == 3
     gate.set()
     await asyncio.gather(*tasks)
+
+
+async def test_each_capability_has_its_own_breaker_and_only_the_search_speaks_for_readiness() -> (
+    None
+):
+    time = FakeTime()
+    src = FakeSource("s")
+    guarded, metrics = guard(src, time, retries=0, breaker_failures=2, block_cooldown_s=300)
+
+    async def failing_transfer_search() -> list[object]:
+        raise SourceServerError("s", "HTTP 502", 502)
+
+    async def blocked_stop_list() -> list[object]:
+        raise SourceBlocked("s", "stop list redirected to error.html")
+
+    for _ in range(2):
+        with pytest.raises(SourceServerError):
+            await guarded.call(failing_transfer_search, "transfers")
+    with pytest.raises(SourceBlocked):
+        await guarded.call(blocked_stop_list, "stops")
+    assert guarded.breaker_for("transfers").state is BreakerState.OPEN
+    assert guarded.breaker_for("stops").state is BreakerState.OPEN
+    with pytest.raises(CircuitOpenError):
+        await guarded.call(failing_transfer_search, "transfers")
+    # The left-ticket search never heard of them: closed, ready, and it reaches the source.
+    assert guarded.breaker.state is BreakerState.CLOSED and guarded.readiness() == "ok"
+    assert await guarded.search(query())
+    assert attempts(metrics, "s", "ok") == 1 and attempts(metrics, "s", "circuit_open") == 1

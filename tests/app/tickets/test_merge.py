@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from app.tickets.merge import merge_offers
-from sources.models import SHANGHAI, Seat, SeatClass, SeatStatus
+from sources.models import SHANGHAI, FareKind, Seat, SeatClass, SeatStatus
 from tests.app.tickets.fakes import offer
 
 EARLY = dt.datetime(2026, 12, 1, 8, 0, tzinfo=SHANGHAI)
@@ -35,3 +35,21 @@ def test_status_comes_from_the_newest_answer_and_a_missing_price_from_the_other(
 def test_different_rides_stay_apart_and_are_sorted_by_departure() -> None:
     merged = merge_offers([[offer("G3", hour=11), offer("G1", hour=7)], [offer("G2", hour=9)]])
     assert [o.train_number for o in merged] == ["G1", "G2", "G3"]
+
+
+def test_a_ride_priced_for_students_takes_no_price_from_an_adult_only_source() -> None:
+    student = offer(source="rail", fetched_at=EARLY, second=second(SeatStatus.AVAILABLE, 9, 415.0))
+    student = student.model_copy(update={"fare": FareKind.STUDENT})
+    adult = offer(source="juhe", fetched_at=LATE, second=second(SeatStatus.AVAILABLE, 3, 553.0))
+    (merged,) = merge_offers([[student], [adult]])
+    seat = merged.seat(SeatClass.SECOND)
+    assert seat is not None
+    assert merged.fare is FareKind.STUDENT
+    assert (seat.available, seat.price) == (3, 415.0), "the newer count, the student's fare"
+
+
+def test_adult_rides_merge_their_prices_as_before() -> None:
+    a = offer(source="a", fetched_at=LATE, second=second(SeatStatus.AVAILABLE, 3, None))
+    b = offer(source="b", fetched_at=EARLY, second=second(SeatStatus.AVAILABLE, 9, 553.0))
+    (merged,) = merge_offers([[a], [b]])
+    assert merged.fare is FareKind.ADULT and merged.seat(SeatClass.SECOND).price == 553.0

@@ -41,17 +41,18 @@ async def test_one_guarded_call_answers_live_then_a_memory_copy_answers_with_its
         assert all(o.first.origin_station.city == "南京" for o in first.offers)
         assert all(o.second.destination_station.city == "张家界" for o in first.offers)
         assert [s.name for s in first.sources] == ["sandbox-12306"], "juhe has no such search"
-        # The lcQuery init page (once per adapter) and one page of results, both counted.
-        assert upstream_requests(state, "sandbox-12306") == 2
+        # The session (leftTicket/init, cookies and all), the lcQuery init page (once per
+        # adapter) and one page of results, all counted.
+        assert upstream_requests(state, "sandbox-12306") == 3
         time.advance(10)
         again = await ask(state, "南京", "张家界")
         assert again.freshness == "cached" and again.age_s == 10.0 and again.warnings
         assert again.offers == first.offers
-        assert upstream_requests(state, "sandbox-12306") == 2, "a memory hit costs nothing"
+        assert upstream_requests(state, "sandbox-12306") == 3, "a memory hit costs nothing"
         time.advance(30)  # past the memory copy's 30 s: live again, no second init
         later = await ask(state, "南京", "张家界")
         assert later.freshness == "realtime"
-        assert upstream_requests(state, "sandbox-12306") == 3
+        assert upstream_requests(state, "sandbox-12306") == 4
         assert sample(state, "railtrip_cache_requests_total", tier="memory", result="hit") >= 1
 
 
@@ -71,28 +72,53 @@ async def test_pages_are_followed_only_as_far_as_asked() -> None:
         assert len(two.offers) > len(one.offers)
 
 
-async def test_a_source_down_serves_the_stale_copy_else_says_unavailable() -> None:
+async def test_a_failing_transfer_search_serves_the_stale_copy_else_says_unavailable() -> None:
     time = FakeTime()
     async with running(time=time) as (client, state):
         live = await ask(state, "南京", "张家界")
         assert live.freshness == "realtime"
         time.advance(60)
-        # A block on a left-ticket query opens 12306's breaker for minutes: the transfer
-        # search is then refused without reaching the source.
-        await client.post("/sandbox/12306/faults", json={"rate_limit_rate": 1})
-        await client.get(
-            "/v1/tickets", params={"origin": "北京", "destination": "上海", "date": str(DAY)}
-        )
-        before = upstream_requests(state, "sandbox-12306")
-        stale = await ask(state, "南京", "张家界")
-        assert stale.freshness == "cached" and stale.age_s == 60.0
+        state.sandbox_faults["12306"].update(transfer_error_rate=1)
+        stale = await ask(state, "南京", "张家界")  # 3 attempts: the backoff sleeps count too
+        assert stale.freshness == "cached" and 60.0 <= (stale.age_s or 0) < 62.0
         assert stale.offers == live.offers and stale.warnings
-        assert stale.sources[0].status == "circuit_open", "the refusal is reported"
-        assert upstream_requests(state, "sandbox-12306") == before
+        assert stale.sources[0].status == "error", "the failure is reported"
         nothing = await ask(state, "南京", "张家界", DAY + dt.timedelta(days=1))
         assert nothing.freshness == "unavailable" and not nothing.offers
         assert "官方中转方案" in nothing.warnings[0]
         assert sample(state, "railtrip_degradations_total", kind="stale_cache") >= 1
+
+
+async def test_a_failing_transfer_search_never_opens_the_breaker_of_direct_searches() -> None:
+    async with running() as (client, state):
+        state.sandbox_faults["12306"].update(transfer_error_rate=1)
+        for day in range(3):  # 3 attempts each (2 retries): past the 5 failures that open
+            answer = await ask(state, "南京", "张家界", DAY + dt.timedelta(days=day))
+            assert answer.freshness == "unavailable"
+        rail = next(s for s in state.sources if s.name == "sandbox-12306")
+        assert rail.breaker_for("transfers").state == "open"
+        assert rail.breaker.state == "closed" and rail.readiness() == "ok"
+        direct = await client.get(
+            "/v1/tickets", params={"origin": "北京", "destination": "上海", "date": str(DAY)}
+        )
+        reports = {s["name"]: s for s in direct.json()["sources"]}
+        assert reports["sandbox-12306"]["status"] == "ok" and direct.json()["offers"]
+        ready = (await client.get("/readyz")).json()
+        assert "open" not in str(ready), ready
+
+
+async def test_a_blocked_left_ticket_query_leaves_the_transfer_search_its_own_breaker() -> None:
+    async with running() as (client, state):
+        await client.post("/sandbox/12306/faults", json={"rate_limit_rate": 1})
+        await client.get(
+            "/v1/tickets", params={"origin": "北京", "destination": "上海", "date": str(DAY)}
+        )
+        rail = next(s for s in state.sources if s.name == "sandbox-12306")
+        assert rail.breaker.state == "open"
+        await client.post("/sandbox/12306/faults", json={"rate_limit_rate": 0})
+        answer = await ask(state, "南京", "张家界")
+        # The block shed the session; the transfer search starts a new one and is served.
+        assert answer.freshness == "realtime" and answer.offers
 
 
 async def test_without_a_source_that_has_the_capability_nobody_is_asked() -> None:

@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from sources.models import SHANGHAI
+from sources.rail12306_session import PAGE_HEADERS
 from sources.sandbox import FaultConfig, Timetable, create_12306_app, create_juhe_app
 
 # Three days before the trip: presale is open and trains are part sold.
@@ -37,7 +38,12 @@ def query_params(origin: str, destination: str, date: dt.date = TRIP) -> dict[st
 
 
 def client_for(app: object) -> httpx.AsyncClient:
-    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://sandbox")  # type: ignore[arg-type]
+    """A client that loads pages as a browser does (the sandbox bounces any other)."""
+    return httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app),  # type: ignore[arg-type]
+        base_url="http://sandbox",
+        headers=PAGE_HEADERS,
+    )
 
 
 @pytest.fixture(scope="session")

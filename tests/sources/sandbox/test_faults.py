@@ -26,12 +26,12 @@ def test_knobs_are_read_from_the_vendor_environment_names():
     }
     faults = FaultConfig.from_env("juhe", environ)
     assert faults.knobs() == {
+        **dict.fromkeys(KNOBS, 0.0),
         "latency_ms": 250.0,
         "error_rate": 0.1,
         "rate_limit_rate": 0.2,
         "malformed_rate": 0.3,
         "hang_rate": 0.05,
-        "path_moved_rate": 0.0,
     }
     assert FaultConfig.from_env("12306", environ).error_rate == 1.0
     assert env_prefix("12306") == "RAILTRIP_SANDBOX_12306_"
@@ -123,3 +123,29 @@ def test_path_moved_is_a_12306_knob_only():
     assert FaultConfig.from_env("12306", environ).path_moved_rate == 0.25
     with pytest.raises(ValueError, match="12306 knob"):
         FaultConfig("juhe", path_moved_rate=0.5)
+
+
+@pytest.mark.parametrize(
+    ("knob", "vendor"),
+    [
+        ("path_bounce_rate", "12306"),
+        ("lc_path_moved_rate", "12306"),
+        ("transfer_error_rate", "12306"),
+        ("page_error_rate", "12306"),
+        ("odd_train_rate", "juhe"),
+    ],
+)
+def test_the_rough_edge_knobs_are_read_from_the_environment_for_their_vendor_only(knob, vendor):
+    name = f"{env_prefix(vendor)}{knob.upper()}"
+    assert getattr(FaultConfig.from_env(vendor, {name: "0.5"}), knob) == 0.5
+    other = "juhe" if vendor == "12306" else "12306"
+    with pytest.raises(ValueError, match=f"{vendor} knob"):
+        FaultConfig(other, **{knob: 0.5})
+
+
+def test_an_endpoint_knob_is_rolled_only_where_its_request_is_answered():
+    faults = FaultConfig("12306", lc_path_moved_rate=1.0, seed=3)
+    assert all(faults.decide() is Fault.NONE for _ in range(10)), "not a left-ticket fault"
+    assert [faults.roll("lc_path_moved_rate") for _ in range(3)] == [True] * 3
+    assert faults.roll("transfer_error_rate") is False
+    assert faults.counters()["faults_injected"] == {"lc_path_moved": 3}

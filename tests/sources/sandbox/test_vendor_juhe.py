@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from sources.juhe import parse_juhe_trains
 from sources.sandbox.inventory import AGGREGATOR_LAG, ride_inventory
 from sources.sandbox.vendor_juhe import seat_price
 
@@ -19,7 +20,7 @@ def params(**extra: str) -> dict[str, str]:
         "departure_station": "北京",
         "arrival_station": "上海",
         "date": TRIP.isoformat(),
-        "enable_booking": "1",
+        "enable_booking": "2",
     }
     return base | extra
 
@@ -72,3 +73,35 @@ async def test_classes_not_yet_on_sale_are_left_out(juhe):
     early = [t for t in body["result"] if t["departure_time"] < "09:30"]
     assert late and all(t["prices"] == [] and t["enable_booking"] == "N" for t in late)
     assert early and all(t["prices"] for t in early)
+
+
+async def test_enable_booking_1_answers_bookable_trains_only_and_2_every_train(juhe):
+    last = (NOW + dt.timedelta(days=14)).date()  # the later trains are not bookable yet
+    every = (await juhe.get(PATH, params=params(date=last.isoformat()))).json()["result"]
+    bookable = (
+        await juhe.get(PATH, params=params(date=last.isoformat(), enable_booking="1"))
+    ).json()["result"]
+    assert {t["enable_booking"] for t in every} == {"Y", "N"}
+    assert bookable and {t["enable_booking"] for t in bookable} == {"Y"}
+    assert len(bookable) < len(every)
+
+
+async def test_a_pair_without_trains_is_error_281701(juhe):
+    body = (await juhe.get(PATH, params=params(arrival_station="北京"))).json()
+    assert body["error_code"] == 281701 and body["result"] is None
+
+
+async def test_the_odd_train_knob_puts_one_rough_edge_on_each_train(juhe, faults_juhe, timetable):
+    faults_juhe.update(odd_train_rate=1)
+    trains = (await juhe.get(PATH, params=params())).json()["result"]
+    assert trains[0]["prices"][0]["price"] == "--"
+    assert trains[1]["prices"][0]["price"] == ""
+    assert isinstance(trains[2]["prices"][0]["price"], str)
+    assert trains[3]["train_flags"] is None
+    assert "departure_station_code" not in trains[4]
+    assert "departure_time" not in trains[5]
+    read = parse_juhe_trains(
+        {"error_code": 0, "result": trains}, timetable.directory, NOW, "j", TRIP
+    )
+    skipped = len(trains) - len(read)
+    assert skipped == len(trains[5::6]), "only the trains without times are lost"
