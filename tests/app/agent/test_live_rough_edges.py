@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from app.state import AppState
+from app.services import Services
 from tests.app.agent.harness import FAST_SOURCES, TODAY, metric, running_app
 
 DAY = "2026-12-03"
@@ -16,7 +16,7 @@ ONE_TRANSFER = "12月3日从南京去张家界"  # no direct train; the official
 NOTHING_OFFICIAL = "12月3日从莆田去大理"  # one change on the map, no plan in the official search
 
 
-def requests_of(state: AppState, vendor: str) -> Counter[str]:
+def requests_of(state: Services, vendor: str) -> Counter[str]:
     by_path = state.sandbox_faults[vendor].counters()["requests_by_path"]
     return Counter({p: n for p, n in by_path.items() if not p.endswith("station_name.js")})
 
@@ -25,11 +25,11 @@ def stages(reply: dict[str, Any]) -> list[str]:
     return [s["detail"] for s in reply["agent"]["trace"] if s["state"] == "FALLBACK"]
 
 
-def rail(state: AppState) -> Any:
+def rail(state: Services) -> Any:
     return next(s for s in state.sources if s.name == "sandbox-12306")
 
 
-def failures(state: AppState, source: str) -> float:
+def failures(state: Services, source: str) -> float:
     return sum(
         metric(state, "railtrip_source_requests_total", source=source, outcome=outcome)
         for outcome in ("error", "timeout", "rate_limited", "circuit_open")
