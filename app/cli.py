@@ -15,12 +15,16 @@ from typing import Any
 
 import httpx
 
+from app import __version__
 from sources.models import SeatClass
 from sources.stations import default_directory
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m app", description=__doc__)
+    # `railtrip …` once installed, `python -m app …` from a checkout: the same commands.
+    prog = "python -m app" if sys.argv[0].endswith("__main__.py") else "railtrip"
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="serve the HTTP API")
     serve.add_argument("--host", default="127.0.0.1")

@@ -17,6 +17,7 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app import __version__
 from app.access import AccessMiddleware, ClientQuotas
 from app.access.build import build_access
 from app.agent import PlanningAgent
@@ -307,7 +308,7 @@ def create_app(
 
     app = FastAPI(
         title="railtrip",
-        version="1.0.0",
+        version=__version__,
         summary="Travel requests in plain language → itineraries from live train-ticket data.",
         lifespan=lifespan,
         docs_url=None,  # served offline by install_docs
