@@ -20,10 +20,11 @@ DASHBOARD = DEPLOY / "grafana" / "railtrip.json"
 
 @pytest.fixture(scope="session")
 def promtool() -> str:
-    """Path of promtool; skips the test when it is not installed (CI runs .ci/install-promtool)."""
+    """Path of promtool; a missing one fails the test, never skips it (`make test` installs it)."""
     path = shutil.which("promtool")
-    if path is None:
-        pytest.skip("promtool not on PATH: run .ci/install-promtool (CI installs it)")
+    assert path is not None, (
+        "promtool is not on PATH: `make test` installs it (or run .ci/install-test-tools)"
+    )
     return path
 
 
