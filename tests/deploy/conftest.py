@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 import yaml
 
+from tests.deploy.packaging import Installed, build_and_install
+
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 RULES = DEPLOY / "prometheus" / "rules.yml"
@@ -53,3 +55,9 @@ def rules_test() -> dict[str, Any]:
 def dashboard() -> dict[str, Any]:
     """deploy/grafana/railtrip.json, parsed."""
     return json.loads(DASHBOARD.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    """railtrip's wheel, built offline from a copy of the checkout, in a fresh venv."""
+    return build_and_install(tmp_path_factory.mktemp("wheel"))
