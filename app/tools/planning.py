@@ -32,7 +32,7 @@ async def plan_trip(ctx: ToolContext, args: PlanIn) -> PlanTripOut:
     reply = await state.agent.run(
         AgentInput(today=args.today or ctx.today, text=args.text, intent=args.intent)
     )
-    if reply.clarify_question is None:  # a question is not an answer (DESIGN §6)
+    if reply.clarify_question is None:  # a question is not an answer (README "Metrics")
         ctx.answered("plan_trip", reply.freshness)
     summary = _one_line(reply.summary)
     if reply.itinerary is None and not reply.clarify_question:
