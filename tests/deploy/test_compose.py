@@ -28,6 +28,11 @@ CLUSTER = DEPLOY / "compose" / "redis-cluster.yaml"
 CHECK_JSONSCHEMA = Path(sys.executable).parent / "check-jsonschema"
 
 
+def interpolated(value: object) -> str:
+    """A compose value with `${NAME:-default}` read as its default (nothing set)."""
+    return re.sub(r"\$\{\w+:-([^}]*)\}", r"\1", str(value))
+
+
 def load(path: Path) -> dict[str, Any]:
     document: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
     return document
@@ -75,8 +80,10 @@ def test_three_replicas_behind_one_published_port_told_how_many_they_are(compose
     services = compose["services"]
     railtrip = services["railtrip"]
     replicas = railtrip["deploy"]["replicas"]
-    assert replicas == 3
-    assert railtrip["environment"]["RAILTRIP_EXPECTED_REPLICAS"] == str(replicas)
+    assert interpolated(replicas) == "3"
+    # One knob for both, so `RAILTRIP_REPLICAS=5 docker compose up` keeps them in step.
+    assert railtrip["environment"]["RAILTRIP_EXPECTED_REPLICAS"] == replicas
+    assert re.fullmatch(r"\$\{RAILTRIP_REPLICAS:-\d+\}", replicas)
     assert "ports" not in railtrip  # replicas cannot share a host port: the proxy publishes
     (published,) = services["proxy"]["ports"]
     host_ip, host_port, container_port = published.split(":")
@@ -94,7 +101,9 @@ def test_the_fleets_settings_load_into_the_service_settings(
     environment = compose["services"]["railtrip"]["environment"]
     env_file = tmp_path / "fleet.env"
     env_file.write_text(
-        "".join(f"{k}={v}\n" for k, v in environment.items() if k.startswith("RAILTRIP_"))
+        "".join(
+            f"{k}={interpolated(v)}\n" for k, v in environment.items() if k.startswith("RAILTRIP_")
+        )
     )
     settings = Settings(_env_file=env_file)  # type: ignore[call-arg]
     assert settings.expected_replicas == 3
@@ -159,7 +168,8 @@ def test_the_cluster_override_puts_every_replica_on_every_cluster_node(compose) 
     target = parse_redis_url(url)
     assert target.kind == "cluster"
     assert {host for host, _ in target.hosts} == nodes
-    assert services["railtrip"]["environment"]["RAILTRIP_EXPECTED_REPLICAS"] == "3"
+    expected = services["railtrip"]["environment"]["RAILTRIP_EXPECTED_REPLICAS"]
+    assert expected == services["railtrip"]["deploy"]["replicas"]
     init = " ".join(services["redis-cluster-init"]["command"])
     assert all(f"getent hosts {node} " in init for node in nodes)
     assert services["railtrip"]["depends_on"]["redis-cluster-init"] == {
