@@ -179,3 +179,17 @@ def test_ci_runs_the_readme_command() -> None:
     lines = (ROOT / ".ci" / "run").read_text().splitlines()
     assert "make test" in lines
     assert not any("apt-get" in line for line in lines)  # make test installs, not CI alone
+
+
+def test_make_run_installs_the_runtime_pins_only(tmp_path: Path) -> None:
+    # A venv that does not exist yet: make prints every step it would take to serve.
+    dry = subprocess.run(
+        ["make", "-n", "run", f"VENV={tmp_path / 'venv'}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    installs = [line for line in dry.splitlines() if "pip install" in line]
+    assert installs and all(line.endswith("-r requirements.txt") for line in installs)
+    assert "requirements-dev.txt" not in dry and "install-test-tools" not in dry
