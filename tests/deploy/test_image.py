@@ -10,6 +10,7 @@ HEALTHCHECK's own command against it.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 import shlex
@@ -20,6 +21,7 @@ from pathlib import Path
 import httpx
 
 from app import __version__
+from sources.models import SHANGHAI
 from tests.deploy.packaging import ROOT, Installed, clean_env, run, serving
 
 DOCKERFILE = ROOT / "Dockerfile"
@@ -88,7 +90,7 @@ def test_the_final_stage_runs_as_a_non_root_user_and_serves_on_every_interface()
     assert "/healthz" in final["HEALTHCHECK"]
 
 
-def test_the_image_steps_outside_a_container_serve_readyz_and_pass_the_healthcheck(
+def test_the_image_steps_outside_a_container_serve_and_pass_the_healthcheck(
     installed: Installed, tmp_path: Path
 ) -> None:
     final = dict(final_stage())
@@ -104,6 +106,11 @@ def test_the_image_steps_outside_a_container_serve_readyz_and_pass_the_healthche
         probe = [installed.python, *(arg.replace(":8000/", f":{port}/") for arg in healthcheck[1:])]
         checked = run(*probe, cwd=home, env=env)
         openapi = client.get("/openapi.json").json()
+        date = (dt.datetime.now(SHANGHAI).date() + dt.timedelta(days=3)).isoformat()
+        tickets = client.get(
+            "/v1/tickets", params={"origin": "北京", "destination": "上海", "date": date}
+        )
+        page, script = client.get("/"), client.get("/playground/playground.js")
     stopped = subprocess.run(
         [str(a) for a in probe], cwd=home, env=env, capture_output=True, timeout=60, check=False
     )
@@ -112,4 +119,8 @@ def test_the_image_steps_outside_a_container_serve_readyz_and_pass_the_healthche
     assert checked.returncode == 0
     assert stopped.returncode != 0  # the same probe against a server that is gone fails
     assert openapi["info"]["version"] == __version__
+    # The wheel's data, read from site-packages: the sandbox network answers, the page loads.
+    assert tickets.json()["freshness"] == "realtime" and tickets.json()["offers"]
+    assert page.status_code == 200 and "<html" in page.text.lower()
+    assert script.status_code == 200
     assert shlex.join(str(c) for c in command).endswith("serve --host 0.0.0.0 --port 8000")
