@@ -66,7 +66,7 @@ class Pipeline:
 
     def upstream_requests(self) -> dict[str, int]:
         """Attempts per source that reached it (`railtrip_source_requests_total` minus
-        `circuit_open`, as DESIGN.md §6 defines)."""
+        `circuit_open`, as README "Metrics" defines)."""
         counts = {s.name: 0 for s in self.sources}
         for family in self.metrics.source_requests.collect():
             for sample in family.samples:

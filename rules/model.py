@@ -1,7 +1,7 @@
 """What goes into the rule engine (a trip request and fetched offers) and what comes out.
 
 Inputs are small frozen dataclasses (`LegKey("北京", "上海", date)` reads naturally and hashes
-fast); outputs are frozen pydantic models whose JSON is the `/v1/plan` itinerary of DESIGN §5,
+fast); outputs are frozen pydantic models whose JSON is the `/v1/plan` itinerary (README),
 plus the engine's explanations (score, reasons, segment, stays, sleeper nights).
 """
 
@@ -71,7 +71,7 @@ class TripRequest(Frozen):
     allow_waitlist: bool = False
     allow_night: bool = False
     required_trains: tuple[str, ...] = ()
-    # Hard constraints the traveller stated (DESIGN §1.5): met, or relaxed in the open.
+    # Hard constraints the traveller stated (README "What was asked"): met, or relaxed in the open.
     origin_station: str | None = None
     """The exact station to board at (北京西), when the traveller named one, not a city."""
     destination_station: str | None = None

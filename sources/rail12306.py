@@ -1,7 +1,6 @@
 """12306's public left-ticket query (`/otn/leftTicket/query*`) as a ticket source.
 
-The flow, as the live site behaves in 2025–2026 (../shared/data/12306/README.md) and as the
-long-lived public clients handle it:
+The flow, as the live site behaves in 2025–2026 (its pages recorded in tests/fixtures/rail12306/):
 
 - `GET /otn/leftTicket/init`, loaded as a browser loads a page, sets the session cookies a
   query needs and names the current query path in its script (`var CLeftTicketUrl =

@@ -1,7 +1,8 @@
 """12306 left-ticket result rows, decoded as the 12306 web page reads them (pure: no IO).
 
 A row is 58 `|`-separated fields (the last one empty); the indices railtrip reads are below
-and in ../shared/data/12306/README.md. Decisions where the format leaves room:
+(real rows: tests/fixtures/rail12306/real_rows_2025-12-20.json). Decisions where the format
+leaves room:
 
 - The ride departs on the QUERY date: field 13 is the date the train left its origin, which
   is the day before when boarding mid-route after midnight. Arrival is departure + duration

@@ -392,7 +392,8 @@ def _relax(c: _Context) -> Relaxation | None:
     if not c.may_relax:
         return None
     if c.book is not None and c.now is not None:
-        # The fewest stated constraints dropped on the asked day (DESIGN §1.5), said openly.
+        # The fewest stated constraints dropped on the asked day, said openly (README
+        # "What was asked").
         found = minimal_relaxation(c.original, c.book, now=c.now)
         return Relaxation("relax", (found[0],), (), needs_query=False) if found else None
     base = [c.original]

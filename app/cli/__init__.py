@@ -14,6 +14,7 @@ import asyncio
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 
+from app import __version__
 from app.cli import commands
 from app.cli.render import render_config
 from app.observability.logs import configure_logging
@@ -23,7 +24,10 @@ from sources.stations import default_directory
 
 
 def _arguments() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m app", description=__doc__)
+    # `railtrip …` once installed, `python -m app …` from a checkout: the same commands.
+    prog = "python -m app" if sys.argv[0].endswith("__main__.py") else "railtrip"
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="serve the HTTP API")
     serve.add_argument("--host", default="127.0.0.1")

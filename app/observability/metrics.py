@@ -1,4 +1,4 @@
-"""The metric catalogue (DESIGN.md §6 plus the operational extras), one registry per app.
+"""The metric catalogue (README "Metrics", operational extras included), one registry per app.
 
 Each app builds its own `Metrics` on its own `CollectorRegistry`, so tests that build
 several apps read exact values without cross-talk. Labels are low-cardinality only: never
@@ -23,7 +23,7 @@ LLM_BUCKETS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 BREAKER_STATE_VALUES = {"closed": 0, "half_open": 1, "open": 2}
 
 # `railtrip_answers_total{kind}`: what an answering endpoint replied. Only `tickets` answers
-# are also counted in `railtrip_responses_total{freshness}` (DESIGN.md §6).
+# are also counted in `railtrip_responses_total{freshness}` (README "Metrics").
 AnswerKind = Literal["tickets", "clarification", "refusal", "error"]
 ANSWER_KINDS: tuple[AnswerKind, ...] = get_args(AnswerKind)
 # `endpoint` label of a request no route matches (404s for unknown paths), and of a request

@@ -94,7 +94,7 @@ class RetryPolicy:
 
 
 class GuardedSource:
-    """A `TicketSource` wrapped with the limits of DESIGN.md principle 4."""
+    """A `TicketSource` wrapped with the limits README "Ticket sources" and "Security" describe."""
 
     def __init__(
         self,

@@ -28,7 +28,7 @@ async def plan_trip(ctx: ToolContext, args: PlanRequest) -> PlanTripOut:
     (the same validation: exactly one of text and intent, `today` within a day)."""
     services = ctx.services
     reply = await planning.plan(services, planning.plan_input(services, args))
-    if reply.clarify_question is None:  # a question is not an answer (DESIGN §6)
+    if reply.clarify_question is None:  # a question is not an answer (README "Metrics")
         ctx.answered("plan_trip", reply.freshness)
     summary = _one_line(reply.summary)
     if reply.itinerary is None and not reply.clarify_question:

@@ -3,7 +3,7 @@
 The JSON is committed (import it as is); this script is its source, so panels are edited
 here and the file regenerated: `python deploy/grafana/build_dashboard.py`. A test fails when
 the two drift apart. Ratios come from the recording rules in deploy/prometheus/rules.yml;
-everything else is a raw expression over the metrics of app/metrics.py.
+everything else is a raw expression over the metrics of app/observability/metrics.py.
 """
 
 from __future__ import annotations
@@ -15,6 +15,11 @@ from typing import Any
 OUT = Path(__file__).with_name("railtrip.json")
 DATASOURCE = {"type": "prometheus", "uid": "${datasource}"}
 RATE = "$__rate_interval"
+# Every raw series is narrowed to the replicas picked in the `job` and `instance` variables
+# (all of them by default) and summed over them, or split by `instance` in the Replicas row.
+# Recording rules are fleet-wide already (rules.yml sums over instances): their panels say so.
+FLEET = 'job=~"$job", instance=~"$instance"'
+FLEET_WIDE = " Fleet-wide (a recording rule): the job and instance pickers do not apply."
 # Grafana lays panels on a 24-column grid.
 WIDTH, HEIGHT = 8, 8
 
@@ -26,11 +31,22 @@ def target(expr: str, legend: str, ref: str, **extra: Any) -> dict[str, Any]:
     return {"datasource": DATASOURCE, "refId": ref, "expr": expr, "legendFormat": legend} | extra
 
 
+def series(name: str, matchers: str = "") -> str:
+    """A raw railtrip series on the picked replicas, with any further label matchers."""
+    return f"{name}{{{FLEET}{', ' + matchers if matchers else ''}}}"
+
+
+def summed(by: str, name: str, matchers: str = "") -> str:
+    """Per-second rate of a counter on the picked replicas, summed by `by`."""
+    return f"sum by ({by}) (rate({series(name, matchers)}[{RATE}]))"
+
+
 def quantiles(metric: str, by: str, qs: tuple[float, ...]) -> list[dict[str, Any]]:
     """histogram_quantile targets, one per quantile, grouped by `by`."""
     return [
         target(
-            f"histogram_quantile({q}, sum by ({by}, le) (rate({metric}_bucket[{RATE}])))",
+            f"histogram_quantile({q}, sum by ({by}, le) "
+            f"(rate({series(metric + '_bucket')}[{RATE}])))",
             f"{{{{{by}}}}} p{round(q * 100)}",
             chr(ord("A") + i),
         )
@@ -103,6 +119,8 @@ def panel(
         }
     else:
         raise ValueError(f"unknown panel type {kind}")
+    if any("railtrip:" in t["expr"] for t in targets):
+        description += FLEET_WIDE
     return {
         "type": kind,
         "title": title,
@@ -156,7 +174,7 @@ def sections() -> list[tuple[str, list[Panel]]]:
             "HTTP requests per second by route template.",
             [
                 target(
-                    f"sum by (endpoint) (rate(railtrip_http_requests_total[{RATE}]))",
+                    summed("endpoint", "railtrip_http_requests_total"),
                     "{{endpoint}}",
                     "A",
                 )
@@ -177,13 +195,98 @@ def sections() -> list[tuple[str, list[Panel]]]:
             "railtrip:http_5xx_ratio:rate5m above 5%). Only the precheck's 503 is designed.",
             [
                 target(
-                    "sum by (endpoint, status) "
-                    f'(rate(railtrip_http_requests_total{{status=~"5.."}}[{RATE}]))',
+                    summed("endpoint, status", "railtrip_http_requests_total", 'status=~"5.."'),
                     "{{endpoint}} {{status}}",
                     "A",
                 ),
             ],
             unit="reqps",
+        ),
+    ]
+    replicas = [
+        panel(
+            "stat",
+            "Replicas reporting",
+            "railtrip processes with samples among the picked job and instances; keep "
+            "RAILTRIP_EXPECTED_REPLICAS equal to it (each takes rate / N of every source while "
+            "Redis is down).",
+            [
+                target(
+                    f"count(count by (instance) ({series('railtrip_http_requests_total')}))",
+                    "replicas",
+                    "A",
+                )
+            ],
+            thresholds=[("green", None)],
+        ),
+        panel(
+            "timeseries",
+            "Requests per replica",
+            "HTTP requests per second on each replica; an even load balancer keeps the lines "
+            "together.",
+            [target(summed("instance", "railtrip_http_requests_total"), "{{instance}}", "A")],
+            unit="reqps",
+        ),
+        panel(
+            "timeseries",
+            "Latency p95 per replica",
+            "95th percentile request latency on each replica, all endpoints: one replica apart "
+            "from the others is that replica's host, not the sources.",
+            quantiles("railtrip_http_request_duration_seconds", "instance", (0.95,)),
+            unit="s",
+        ),
+        panel(
+            "timeseries",
+            "Ticket answers per replica by freshness",
+            "Ticket-bearing answers per second on each replica by freshness; with Redis up a "
+            "replica's cached share includes the other replicas' fetches (one fetch per query).",
+            [
+                target(
+                    summed("instance, freshness", "railtrip_responses_total"),
+                    "{{instance}} {{freshness}}",
+                    "A",
+                )
+            ],
+            unit="reqps",
+        ),
+        panel(
+            "timeseries",
+            "Upstream requests per source: fleet and per replica",
+            "Requests that reached each source (circuit_open excluded). The fleet line is one "
+            "budget for every replica (RAILTRIP_<SOURCE>_RATE_PER_S, shared through Redis): it "
+            "stays under that rate, each replica below it.",
+            [
+                target(
+                    summed("source", "railtrip_source_requests_total", 'outcome!="circuit_open"'),
+                    "{{source}} fleet",
+                    "A",
+                ),
+                target(
+                    summed(
+                        "instance, source",
+                        "railtrip_source_requests_total",
+                        'outcome!="circuit_open"',
+                    ),
+                    "{{instance}} {{source}}",
+                    "B",
+                ),
+            ],
+            unit="reqps",
+        ),
+        panel(
+            "timeseries",
+            "Degradations per replica",
+            "Times per second each replica degraded instead of failing, by kind: redis_down "
+            "on one replica only points at its network path to Redis.",
+            [
+                target(
+                    summed("instance, kind", "railtrip_degradations_total"),
+                    "{{instance}} {{kind}}",
+                    "A",
+                )
+            ],
+            unit="ops",
+            stack=True,
         ),
     ]
     answers = [
@@ -214,7 +317,7 @@ def sections() -> list[tuple[str, list[Panel]]]:
             "session_lost, unavailable).",
             [
                 target(
-                    f"sum by (kind) (rate(railtrip_degradations_total[{RATE}]))",
+                    summed("kind", "railtrip_degradations_total"),
                     "{{kind}}",
                     "A",
                 )
@@ -229,7 +332,7 @@ def sections() -> list[tuple[str, list[Panel]]]:
             "by where they came from (user, llm, cache).",
             [
                 target(
-                    f"sum by (origin) (rate(railtrip_invented_train_rejections_total[{RATE}]))",
+                    summed("origin", "railtrip_invented_train_rejections_total"),
                     "{{origin}}",
                     "A",
                 )
@@ -244,7 +347,7 @@ def sections() -> list[tuple[str, list[Panel]]]:
             "questions, refusals and errors carry no tickets: see the next panel).",
             [
                 target(
-                    f"sum by (endpoint, freshness) (rate(railtrip_responses_total[{RATE}]))",
+                    summed("endpoint, freshness", "railtrip_responses_total"),
                     "{{endpoint}} {{freshness}}",
                     "A",
                 )
@@ -267,7 +370,7 @@ def sections() -> list[tuple[str, list[Panel]]]:
             "full, not an upstream failure), quota (the client's own rate), unauthorized.",
             [
                 target(
-                    f"sum by (reason) (rate(railtrip_rejections_total[{RATE}]))",
+                    summed("reason", "railtrip_rejections_total"),
                     "{{reason}}",
                     "A",
                 )
@@ -291,7 +394,7 @@ def sections() -> list[tuple[str, list[Panel]]]:
             "Lookups per second: hit, miss, stale (served past TTL because sources failed).",
             [
                 target(
-                    f"sum by (tier, result) (rate(railtrip_cache_requests_total[{RATE}]))",
+                    summed("tier, result", "railtrip_cache_requests_total"),
                     "{{tier}} {{result}}",
                     "A",
                 )
@@ -302,7 +405,7 @@ def sections() -> list[tuple[str, list[Panel]]]:
             "stat",
             "Redis",
             "railtrip_redis_up per instance: 1 up, 0 down (memory cache only, single-turn chat).",
-            [target("railtrip_redis_up", "{{instance}}", "A")],
+            [target(series("railtrip_redis_up"), "{{instance}}", "A")],
             thresholds=[("red", None), ("green", 1.0)],
             mappings=REDIS_MAPPINGS,
         ),
@@ -314,7 +417,7 @@ def sections() -> list[tuple[str, list[Panel]]]:
             "Attempts per second; each retry counts; circuit_open never reached the source.",
             [
                 target(
-                    f"sum by (source, outcome) (rate(railtrip_source_requests_total[{RATE}]))",
+                    summed("source, outcome", "railtrip_source_requests_total"),
                     "{{source}} {{outcome}}",
                     "A",
                 )
@@ -343,7 +446,13 @@ def sections() -> list[tuple[str, list[Panel]]]:
             "state-timeline",
             "Circuit breaker per source",
             "railtrip_source_circuit_state: 0 closed, 1 half-open, 2 open.",
-            [target("max by (source) (railtrip_source_circuit_state)", "{{source}}", "A")],
+            [
+                target(
+                    f"max by (source) ({series('railtrip_source_circuit_state')})",
+                    "{{source}}",
+                    "A",
+                )
+            ],
             thresholds=[("green", None), ("yellow", 1.0), ("red", 2.0)],
             mappings=BREAKER_MAPPINGS,
         ),
@@ -362,7 +471,7 @@ def sections() -> list[tuple[str, list[Panel]]]:
             "Runs per steps bucket over time, all modes.",
             [
                 target(
-                    f"sum by (le) (increase(railtrip_agent_steps_bucket[{RATE}]))",
+                    f"sum by (le) (increase({series('railtrip_agent_steps_bucket')}[{RATE}]))",
                     "{{le}}",
                     "A",
                     format="heatmap",
@@ -376,7 +485,7 @@ def sections() -> list[tuple[str, list[Panel]]]:
             "GENERATE_PLAN, FALLBACK, DONE.",
             [
                 target(
-                    f"sum by (state) (rate(railtrip_agent_state_total[{RATE}]))",
+                    summed("state", "railtrip_agent_state_total"),
                     "{{state}}",
                     "A",
                 )
@@ -390,7 +499,7 @@ def sections() -> list[tuple[str, list[Panel]]]:
             "Parses per second by parser (llm, rules) and outcome (ok, retried, fallback, failed).",
             [
                 target(
-                    f"sum by (parser, outcome) (rate(railtrip_intent_parse_total[{RATE}]))",
+                    summed("parser, outcome", "railtrip_intent_parse_total"),
                     "{{parser}} {{outcome}}",
                     "A",
                 )
@@ -413,7 +522,7 @@ def sections() -> list[tuple[str, list[Panel]]]:
             "Tokens per second by model and kind (prompt, completion).",
             [
                 target(
-                    f"sum by (model, kind) (rate(railtrip_llm_tokens_total[{RATE}]))",
+                    summed("model, kind", "railtrip_llm_tokens_total"),
                     "{{model}} {{kind}}",
                     "A",
                 )
@@ -430,6 +539,7 @@ def sections() -> list[tuple[str, list[Panel]]]:
     ]
     return [
         ("Traffic", traffic),
+        ("Replicas", replicas),
         ("Answers and freshness", answers),
         ("Caches and Redis", caches),
         ("Upstream sources", sources),
@@ -467,12 +577,33 @@ def layout(rows: list[tuple[str, list[Panel]]]) -> list[Panel]:
     return panels
 
 
+def replica_variable(name: str, query: str) -> dict[str, Any]:
+    """A `job` or `instance` picker: several or all (the default, any value), from the series."""
+    return {
+        "name": name,
+        "label": name,
+        "type": "query",
+        "datasource": DATASOURCE,
+        "definition": query,
+        "query": {"qryType": 1, "query": query, "refId": f"{name}-values"},
+        "refresh": 2,  # on time range change: replicas come and go
+        "multi": True,
+        "includeAll": True,
+        "allValue": ".*",
+        "current": {"selected": True, "text": ["All"], "value": ["$__all"]},
+        "sort": 1,
+        "hide": 0,
+        "regex": "",
+        "options": [],
+    }
+
+
 def dashboard() -> dict[str, Any]:
     """The whole dashboard model, ready to import."""
     return {
         "uid": "railtrip",
         "title": "railtrip",
-        "description": "railtrip: traffic, freshness, caches, upstream sources, agent and LLM.",
+        "description": "railtrip: traffic, replicas, freshness, caches, sources, agent and LLM.",
         "tags": ["railtrip"],
         "schemaVersion": 39,
         "version": 1,
@@ -495,7 +626,11 @@ def dashboard() -> dict[str, Any]:
                     "refresh": 1,
                     "regex": "",
                     "options": [],
-                }
+                },
+                replica_variable("job", "label_values(railtrip_http_requests_total, job)"),
+                replica_variable(
+                    "instance", 'label_values(railtrip_http_requests_total{job=~"$job"}, instance)'
+                ),
             ]
         },
         "panels": layout(sections()),

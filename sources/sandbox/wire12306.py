@@ -1,7 +1,7 @@
 """The 12306 left-ticket wire format, rendered from sandbox rides (pure: no IO, no clock).
 
-A row is 58 `|`-joined fields as the live site sends them (see `sources.rail12306_rows` and
-../shared/data/12306/README.md): 0 secretStr, 1 the button text (预订, or `12月06日12:45起售`
+A row is 58 `|`-joined fields as the live site sends them (see `sources.rail12306_rows`; rows in
+tests/fixtures/rail12306/): 0 secretStr, 1 the button text (预订, or `12月06日12:45起售`
 before the presale opens), 2 train_no, 3 code, 4/5 the train's origin/terminus, 6/7 this
 row's own stations, 8/9/10 depart/arrive/duration, 11 canWebBuy, 13 the train's start date,
 16/17 station numbers, 20–33 seat cells by class (never 候补: `无`, with the waitlist flags

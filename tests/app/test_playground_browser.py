@@ -4,7 +4,8 @@ The page is loaded from the app served by uvicorn on a free port; every request 
 but that server is refused and recorded, so "nothing loaded from outside" is checked too.
 Screenshots are saved under test-artifacts/playground/ (their paths are printed).
 
-CI installs chromium and fonts-wqy-zenhei (.ci/run): a missing browser fails this test.
+`make test` installs chromium and fonts-wqy-zenhei (.ci/install-test-tools): a missing browser
+fails this test.
 """
 
 from __future__ import annotations
@@ -41,9 +42,9 @@ KEY_STORE = "railtrip.apiKey"  # the page's sessionStorage item
 
 @pytest.fixture
 def chromium() -> Path:
-    """Debian's chromium; a missing one fails the test (CI installs it), never skips it."""
+    """Debian's chromium; a missing one fails the test (`make test` installs it), never skips."""
     assert CHROMIUM.exists(), (
-        "Debian's chromium is missing: apt-get install -y chromium fonts-wqy-zenhei"
+        "Debian's chromium is missing: `make test` installs it (.ci/install-test-tools)"
     )
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return CHROMIUM

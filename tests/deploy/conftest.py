@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 import yaml
 
+from tests.deploy.packaging import Installed, build_and_install
+
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 RULES = DEPLOY / "prometheus" / "rules.yml"
@@ -20,10 +22,11 @@ DASHBOARD = DEPLOY / "grafana" / "railtrip.json"
 
 @pytest.fixture(scope="session")
 def promtool() -> str:
-    """Path of promtool; skips the test when it is not installed (CI runs .ci/install-promtool)."""
+    """Path of promtool; a missing one fails the test, never skips it (`make test` installs it)."""
     path = shutil.which("promtool")
-    if path is None:
-        pytest.skip("promtool not on PATH: run .ci/install-promtool (CI installs it)")
+    assert path is not None, (
+        "promtool is not on PATH: `make test` installs it (or run .ci/install-test-tools)"
+    )
     return path
 
 
@@ -52,3 +55,9 @@ def rules_test() -> dict[str, Any]:
 def dashboard() -> dict[str, Any]:
     """deploy/grafana/railtrip.json, parsed."""
     return json.loads(DASHBOARD.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    """railtrip's wheel, built offline from a copy of the checkout, in a fresh venv."""
+    return build_and_install(tmp_path_factory.mktemp("wheel"))

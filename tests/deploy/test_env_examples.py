@@ -15,7 +15,7 @@ from tests.deploy.conftest import DEPLOY
 EXAMPLES = sorted((DEPLOY / "env").glob("*.env.example"))
 ASSIGNMENT = re.compile(r"^(RAILTRIP_[A-Z0-9_]+)=(.*)$")
 COMMENTED = re.compile(r"^#\s*(RAILTRIP_[A-Z0-9_]+)=")
-# DESIGN.md section 4: the variables every deployment chooses a value for.
+# README "Configuration": the variables every deployment chooses a value for.
 DOCUMENTED = {
     "RAILTRIP_SOURCES",
     "RAILTRIP_SANDBOX_ADMIN",

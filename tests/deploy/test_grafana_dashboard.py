@@ -1,4 +1,6 @@
-"""deploy/grafana/railtrip.json: importable as is, on any Prometheus datasource."""
+"""deploy/grafana/railtrip.json: importable as is, on any Prometheus datasource, for a fleet:
+`job` and `instance` pickers narrow every raw series, panels sum over the picked replicas or
+split by replica."""
 
 from __future__ import annotations
 
@@ -13,6 +15,9 @@ from tests.deploy.conftest import DASHBOARD, DEPLOY, run_promtool
 PROMETHEUS = {"type": "prometheus", "uid": "${datasource}"}
 # Grafana's interval variables, replaced by a fixed window to check expressions offline.
 GRAFANA_VARIABLES = re.compile(r"\$__(?:rate_interval|interval|range)")
+# A raw railtrip series (not a recording rule), with its label matchers if any.
+RAW_SERIES = re.compile(r"\b(railtrip_[a-z_]+)(\{[^}]*\})?")
+FLEET = 'job=~"$job", instance=~"$instance"'
 
 
 def visible_panels(dashboard: dict[str, Any]) -> list[dict[str, Any]]:
@@ -41,6 +46,43 @@ def test_datasource_variable_offers_prometheus_datasources(dashboard: dict[str, 
     variables = {v["name"]: v for v in dashboard["templating"]["list"]}
     assert variables["datasource"]["type"] == "datasource"
     assert variables["datasource"]["query"] == "prometheus"
+
+
+def test_job_and_instance_pickers_offer_several_or_all_replicas(dashboard: dict[str, Any]) -> None:
+    variables = {v["name"]: v for v in dashboard["templating"]["list"]}
+    for name in ("job", "instance"):
+        picker = variables[name]
+        assert picker["type"] == "query" and picker["datasource"] == PROMETHEUS
+        assert picker["multi"] is True and picker["includeAll"] is True
+        assert picker["allValue"] == ".*"  # All also matches series scraped without the label
+        assert picker["query"]["query"].startswith("label_values(railtrip_")
+        assert picker["query"]["query"].endswith(f", {name})")
+    assert '{job=~"$job"}' in variables["instance"]["query"]["query"]
+    names = [v["name"] for v in dashboard["templating"]["list"]]
+    assert names.index("job") < names.index("instance")  # instance depends on job
+
+
+def test_every_raw_series_is_narrowed_to_the_picked_replicas(dashboard: dict[str, Any]) -> None:
+    for p in visible_panels(dashboard):
+        for t in p["targets"]:
+            found = RAW_SERIES.findall(t["expr"])
+            for name, matchers in found:
+                assert matchers.startswith("{" + FLEET), f"{p['title']}: {name}{matchers}"
+            if "railtrip:" in t["expr"]:  # recording rules are fleet-wide; the panel says so
+                assert "Fleet-wide" in p["description"], p["title"]
+
+
+def test_the_replicas_row_splits_by_replica_and_sums_the_fleet(dashboard: dict[str, Any]) -> None:
+    rows = [p for p in dashboard["panels"] if p["type"] == "row"]
+    assert [r["title"] for r in rows][:2] == ["Traffic", "Replicas"]
+    start, end = (dashboard["panels"].index(r) for r in rows[1:3])
+    replicas = dashboard["panels"][start + 1 : end]
+    exprs = [t["expr"] for p in replicas for t in p["targets"]]
+    split = [e for e in exprs if re.search(r"by \((instance|instance, \w+)(, le)?\)", e)]
+    assert len(split) >= 5
+    assert any(e.startswith("count(count by (instance)") for e in exprs)  # replicas reporting
+    fleet = [e for e in exprs if e.startswith("sum by (source) (rate(railtrip_source_requests")]
+    assert fleet, "the fleet's one budget per source, summed over every replica"
 
 
 def test_every_panel_and_query_uses_the_datasource_variable(dashboard: dict[str, Any]) -> None:
@@ -88,11 +130,11 @@ def test_the_required_views_are_present(dashboard: dict[str, Any]) -> None:
     assert "sum by (source, outcome)" in exprs
     assert "histogram_quantile(0.95, sum by (source, le)" in exprs
     assert "railtrip_source_circuit_state" in exprs
-    assert "sum by (kind) (rate(railtrip_degradations_total" in exprs
-    assert "histogram_quantile(0.95, sum by (mode, le) (rate(railtrip_agent_steps_bucket" in exprs
+    assert "sum by (kind) (rate(railtrip_degradations_total{" in exprs
+    assert "histogram_quantile(0.95, sum by (mode, le) (rate(railtrip_agent_steps_bucket{" in exprs
     assert "railtrip_agent_state_total" in exprs
     assert "railtrip:llm_fallback_ratio:rate5m" in exprs
-    assert "sum by (model, kind) (rate(railtrip_llm_tokens_total" in exprs
+    assert "sum by (model, kind) (rate(railtrip_llm_tokens_total{" in exprs
     assert "railtrip_llm_request_duration_seconds_bucket" in exprs
     assert "sum by (origin)" in exprs
     assert "railtrip_redis_up" in exprs
