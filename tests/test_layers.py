@@ -39,7 +39,7 @@ def test_imports_run_down_the_floors_but_for_the_named_exceptions() -> None:
 
 
 def test_the_lower_floors_keep_their_contract() -> None:
-    # The layout rule (README "Layout"): sources imports nothing of app or rules; rules only the data model.
+    # README "Layout": sources imports nothing of app or rules; rules only the data model.
     outside = {
         (a, b)
         for a, targets in EDGES.items()
