@@ -8,10 +8,14 @@ between those stations (names or telecodes) on that date, as the endpoint would.
 from __future__ import annotations
 
 import datetime as dt
+import io
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from app.evaluation import plans, travellers
 from app.evaluation.expectations import Offer, SeatOffer
 from app.evaluation.journeys import read_trip
 from app.evaluation.verdicts import (
@@ -631,3 +635,69 @@ def test_needed_queries_ask_for_every_leg_and_the_travellers_stations_on_the_dat
         ("北京", "上海虹桥", "2026-12-03"),
     }
     assert needed_queries(expect, reply(clarify="?")) == []
+
+
+# -- the suite around it -----------------------------------------------------------------------
+
+
+def test_cases_are_loaded_by_split(tmp_path: Path) -> None:
+    path = tmp_path / "cases.jsonl"
+    lines = [
+        {
+            "id": "s-1",
+            "today": "2026-12-01",
+            "split": "dev",
+            "classes": ["times"],
+            "text": "a",
+            "expect": {},
+        },
+        {
+            "id": "d-1",
+            "today": "2026-12-01",
+            "split": "heldout",
+            "turns": [{"text": "b", "expect": {}}] * 4,
+        },
+    ]
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    assert [c.id for c in travellers.load_cases([path])] == ["s-1", "d-1"]
+    (heldout,) = travellers.load_cases([path], "heldout")
+    assert heldout.dialogue and len(heldout.turns) == 4
+
+
+def test_split_and_json_are_refused_for_suites_without_them(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        plans.main(["--suite", "honesty", "--split", "dev"])
+    assert "--split and --json apply to --suite travellers" in capsys.readouterr().err
+
+
+def test_two_real_cases_run_through_the_app_in_process(tmp_path: Path) -> None:
+    path = tmp_path / "cases.jsonl"
+    cases = [
+        {
+            "id": "e-1",
+            "today": "2026-12-01",
+            "split": "dev",
+            "classes": ["other"],
+            "text": "帮我订个上海的酒店",
+            "expect": {"outcome": "decline"},
+        },
+        {
+            "id": "e-2",
+            "today": "2026-12-01",
+            "split": "dev",
+            "classes": ["places"],
+            "text": "12月3日从北京去天津",
+            "expect": {"outbound": {"to": ["天津", "天津西", "天津南"], "date": "2026-12-03"}},
+        },
+    ]
+    path.write_text("\n".join(json.dumps(c, ensure_ascii=False) for c in cases), encoding="utf-8")
+    out, results_path = io.StringIO(), tmp_path / "results.json"
+    results = travellers.main(path, out, verbose=True, split="dev", json_path=results_path)
+    assert [r.case.id for r in results] == ["e-1", "e-2"]
+    assert results[0].turns[0].verdict.outcome == "decline"
+    assert results[1].turns[0].verdict.outcome == "plan"
+    assert "overall" in out.getvalue()
+    written = json.loads(results_path.read_text(encoding="utf-8"))
+    assert [r["id"] for r in written] == ["e-1", "e-2"]
