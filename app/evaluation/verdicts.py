@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -45,7 +46,7 @@ BERTH_NOT_GUARANTEED = (
     "不能选",
     "无法确保",
     "不能确保",
-    "以实际",
+    "以实际出票为准",
     "随机",
 )
 # A refusal says what the service is for; the chat reply keeps the trip's intent (and so no
@@ -128,6 +129,15 @@ def reply_text(reply: dict[str, Any]) -> str:
     for entry in reply.get("relaxed") or []:
         parts += [str(entry.get(key) or "") for key in ("reason", "requested", "offered")]
     return "\n".join(str(part) for part in parts if part)
+
+
+def says_berth_not_guaranteed(text: str) -> bool:
+    """Some sentence speaks of a berth (铺) and says it cannot be promised."""
+    sentences = re.split(r"[。！？；!?;\n]", text)
+    return any(
+        "铺" in sentence and any(word in sentence for word in BERTH_NOT_GUARANTEED)
+        for sentence in sentences
+    )
 
 
 def observed_outcome(reply: dict[str, Any]) -> str:
@@ -444,7 +454,7 @@ def _judge_trip(
     if party is not None and party.typed:
         for leg in _legs(trip):
             verdict.failures += fare_problems(leg, party)
-    if expect.get("berth_note") and not any(word in text for word in BERTH_NOT_GUARANTEED):
+    if expect.get("berth_note") and not says_berth_not_guaranteed(text):
         fail("berth_note: the reply does not say the berth is not guaranteed")
     _resolve(checks, reply.get("relaxed") or [], verdict)
 

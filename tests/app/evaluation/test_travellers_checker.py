@@ -528,6 +528,8 @@ def test_a_berth_wish_must_be_said_not_guaranteed() -> None:
     expect = {"berth_note": True}
     assert not verdict_of(expect, reply(G1_LEG), [G1]).right
     assert verdict_of(expect, reply(G1_LEG, summary="下铺无法保证，以实际出票为准"), [G1]).right
+    elsewhere = "已为你安排卧铺。余票以实时查询为准，无法保证"
+    assert not verdict_of(expect, reply(G1_LEG, summary=elsewhere), [G1]).right
 
 
 # -- the trip: return, stays, via, budget ------------------------------------------------------
