@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import json
+import sys
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ SPLITS = ("dev", "heldout")
 # The sandbox vendors are in-process: a polite 5 requests/s would only make the fake clock
 # sleep (and age the cache) between the thousands of queries a run makes.
 GENEROUS = {"rate_per_s": 1000.0, "concurrency": 100}
+PROGRESS_EVERY = 25  # cases between progress lines on stderr (a full run takes minutes)
 
 
 @dataclass(frozen=True)
@@ -180,9 +182,13 @@ async def run_case(case: Case, settings: Settings) -> Result:
     return Result(case, turns)
 
 
-async def run_all(cases: list[Case], settings: Settings) -> list[Result]:
+async def run_all(
+    cases: list[Case], settings: Settings, progress: IO[str] | None = None
+) -> list[Result]:
     results = []
-    for case in cases:
+    for number, case in enumerate(cases, 1):
+        if progress is not None and number % PROGRESS_EVERY == 0:
+            print(f"travellers: case {number}/{len(cases)}", file=progress, flush=True)
         try:
             results.append(await run_case(case, settings))
         except Exception as exc:  # one broken case must not hide the others' figures
@@ -285,7 +291,7 @@ def main(
         print(f"travellers suite: no cases in {FIXTURES}", file=out)
         return []
     cases = load_cases(paths, split)
-    results = asyncio.run(run_all(cases, eval_settings()))
+    results = asyncio.run(run_all(cases, eval_settings(), progress=sys.stderr))
     report(results, out, verbose, split)
     if json_path is not None:
         json_path.write_text(
