@@ -280,6 +280,9 @@ RELAX_NAMES: dict[str, frozenset[str]] = {
     "no_overnight": frozenset({"no_overnight", "overnight", "night_train", "preferences"}),
     "order": frozenset({"order", "preferences", "sort", "ranking"}),
 }
+# Names of the outbound alone (the intent's start date and departure window): they do not
+# excuse the way back, whose own are date_end and return_window.
+OUTBOUND_ONLY = frozenset({"date_start", "depart_window"})
 RETURN_EXTRA: dict[str, frozenset[str]] = {
     # The way back starts where the outbound ended and ends where it began.
     "from": frozenset({"destination"}),
@@ -305,7 +308,8 @@ def relax_names(role: str, name: str) -> frozenset[str]:
     group = _FIELD_GROUP.get(name, name)
     names = RELAX_NAMES.get(group, frozenset({name}))
     if role == "return":
-        names = names | RETURN_EXTRA.get(group, frozenset()) | {"return", "return_trip"}
+        extra = RETURN_EXTRA.get(group, frozenset()) | {"return", "return_trip"}
+        names = (names - OUTBOUND_ONLY) | extra
     return names
 
 

@@ -248,6 +248,10 @@ def test_a_relaxation_of_the_return_may_be_named_with_a_return_prefix() -> None:
     plain = reply(G1_LEG, back, understood="往返", relaxed=(("depart_after", "无"),))
     on_sale = offer("G2", "上海虹桥", "北京南", "09:00", "13:30", day="2026-12-04")
     assert verdict_of(expect, plain, [G1, on_sale]).right  # a plausible name for either journey
+    # The outbound's own window and date are not the return's.
+    for outbound_name in ("depart_window", "date_start"):
+        named = reply(G1_LEG, back, understood="往返", relaxed=((outbound_name, "无"),))
+        assert not verdict_of(expect, named, [G1, on_sale]).right
 
 
 def test_any_return_field_may_be_named_with_a_return_prefix() -> None:
