@@ -386,6 +386,10 @@ def order_miss(spec: JourneySpec, journey: Journey, offers: Sequence[Offer]) -> 
     plan_day = journey.first.depart.date()
     if spec.dates is None or (objective in CLOCK_ORDERS and plan_day in spec.dates):
         candidates = [offer for offer in candidates if offer.depart.date() == plan_day]
+    if len(journey.legs) == 1 and objective != "cheapest":
+        # The order picks a train (最晚一班): the plan's own train boarded at another station
+        # of the city is not a better choice of train. Its other classes still are, for price.
+        candidates = [o for o in candidates if o.train_number != journey.first.train_number]
     better = _better(objective, spec, journey, candidates)
     if better is None:
         return None

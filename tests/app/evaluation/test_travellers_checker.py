@@ -361,6 +361,24 @@ def test_earliest_latest_fastest_and_earliest_arrival() -> None:
     assert verdict_of({"outbound": {"order": "latest_depart"}}, late, offers).right
 
 
+def test_an_order_compares_trains_not_the_stations_one_train_calls_at() -> None:
+    expect = {"outbound": {"from": BJ, "to": SH, "order": "latest_depart"}}
+    same_later = offer("G7", "北京", "上海虹桥", depart="19:20", arrive="23:30")
+    late = reply(leg("G7", depart="19:00", arrive="23:30"))
+    assert verdict_of(expect, late, [G7, same_later]).right
+    other_later = offer("G9", "北京", "上海虹桥", depart="19:20", arrive="23:50")
+    assert not verdict_of(expect, late, [G7, other_later]).right
+    # For price the plan's own train still counts: a cheaper class of it is a cheaper choice.
+    two_classes = offer(
+        "G7",
+        depart="19:00",
+        arrive="23:30",
+        seats=(("first", "available", None, 800.0), ("second", "available", None, 500.0)),
+    )
+    dear = reply(leg("G7", depart="19:00", arrive="23:30", seat="first", unit=800.0))
+    assert not verdict_of({"outbound": {"order": "cheapest"}}, dear, [two_classes]).right
+
+
 def test_a_journey_with_changes_is_only_asked_that_no_direct_train_beats_it() -> None:
     change = reply(
         leg("G1", "北京南", "南京南", "08:00", "11:00", unit=300.0),
