@@ -486,8 +486,9 @@ def _trip_checks(
         miss = Miss(
             "nights_at_destination",
             f"{trip.stay_nights} nights" if trip.back else "no return journey",
+            # The nights are the return's date; its time window does not change them.
             frozenset({"nights", "nights_at_destination", "days", "date_end", "stay"})
-            | RETURN_NAMES,
+            | (RETURN_NAMES - {"return_window"}),
         )
         checks.append((miss, pair(lambda o, r: (r.depart.date() - o.arrive.date()).days == nights)))
     hours = expect.get("min_hours_at_destination")

@@ -584,6 +584,16 @@ def test_nights_and_hours_at_the_destination() -> None:
     assert not verdict_of({"min_hours_at_destination": 60}, trip, [G1, G2]).right
 
 
+def test_nights_are_not_excused_by_the_return_time_window() -> None:
+    expect = {"outbound": {"from": BJ, "to": SH}, "nights_at_destination": 1}
+    back = leg("G2", "上海虹桥", "北京南", "15:00", "19:30", segment=1)
+    trip = reply(G1_LEG, back, understood="往返", relaxed=(("return_window", "无"),))
+    offers = [G1, offer("G2", "上海虹桥", "北京南", "15:00", "19:30")]
+    assert verdict_of(expect, trip, offers).failures == ["nights_at_destination: 0 nights"]
+    by_date = reply(G1_LEG, back, understood="往返", relaxed=(("date_end", "无"),))
+    assert verdict_of(expect, by_date, offers).right
+
+
 def test_a_stay_relaxation_is_false_when_a_pair_of_trains_gives_the_stay() -> None:
     expect = {"outbound": {"from": BJ, "to": SH}, "min_hours_at_destination": 60}
     trip = reply(G1_LEG, BACK, understood="往返", relaxed=(("stay", "没有更晚的返程"),))
