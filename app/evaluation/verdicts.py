@@ -324,7 +324,10 @@ def spec_queries(spec: JourneySpec) -> list[Query]:
 
 
 def needed_queries(expect: dict[str, Any], reply: dict[str, Any]) -> list[Query]:
-    """The `/v1/tickets` answers `judge` needs for this reply, each asked once."""
+    """The `/v1/tickets` answers `judge` needs for this reply, each asked once: every leg's
+    own ride, and the traveller's stations and dates of a journey whose offers decide
+    something (an `order`, or a miss the reply claims to have relaxed; a miss it does not
+    name is wrong whatever the offers say)."""
     itinerary = reply.get("itinerary")
     if not itinerary:
         return []
@@ -332,8 +335,16 @@ def needed_queries(expect: dict[str, Any], reply: dict[str, Any]) -> list[Query]
     if trip is None:
         return []
     queries = [_leg_query(leg) for leg in _legs(trip)]
-    for spec in journey_specs(expect, trip):
-        if spec is not None:
+    outbound, back = journey_specs(expect, trip)
+    relaxed = reply.get("relaxed") or []
+    claimed = {
+        role
+        for check in _checks(expect, trip, outbound, back, {})
+        if check.miss.relaxable and _entry_for(check.miss, relaxed) is not None
+        for role in check.needs
+    }
+    for spec in (outbound, back):
+        if spec is not None and ("order" in spec.fields or spec.role in claimed):
             queries += spec_queries(spec)
     return list(dict.fromkeys(queries))
 
@@ -416,15 +427,50 @@ def _judge_trip(
         ):
             why = f" (tickets: {answer.error})" if answer.error else ""
             fail(f"invented train: {leg.describe()} is not on sale{why}")
+    if expect.get("return") is False and trip.back is not None:
+        fail(f"return: false, but the plan returns ({trip.back.describe()})")
     outbound, back = journey_specs(expect, trip)
+    checks = _checks(expect, trip, outbound, back, book)
+    for spec in (outbound, back):
+        if spec is not None:
+            verdict.notes += [f"unchecked field {name}" for name in spec.unchecked]
+    party = party_of(expect)
+    if party is not None and party.typed:
+        for leg in _legs(trip):
+            verdict.failures += fare_problems(leg, party)
+    if expect.get("berth_note") and not says_berth_not_guaranteed(text):
+        fail("berth_note: the reply does not say the berth is not guaranteed")
+    _resolve(checks, reply.get("relaxed") or [], verdict)
+
+
+Finder = Callable[[], str | None]
+
+
+@dataclass(frozen=True)
+class Check:
+    """An unmet expectation, how to look for a direct offer that meets it, and whose offers
+    (the outbound's, the return's) that look reads."""
+
+    miss: Miss
+    finder: Finder | None  # None: direct offers cannot show it (taken on trust when named)
+    needs: tuple[str, ...] = ()
+
+
+def _checks(
+    expect: dict[str, Any],
+    trip: Trip,
+    outbound: JourneySpec,
+    back: JourneySpec | None,
+    book: Book,
+) -> list[Check]:
+    """Every unmet expectation that a relaxation could answer, with its finder over `book`."""
     out_offers = offers_for(outbound, book)
     back_offers = offers_for(back, book) if back else []
-    party = party_of(expect)
 
-    def journey_counter(spec: JourneySpec, offers: list[Offer]) -> Callable[[], str | None]:
+    def finder(spec: JourneySpec, offers: list[Offer]) -> Finder:
         return lambda: next((o.describe() for o in meeting(spec, offers)), None)
 
-    checks: list[tuple[Miss, Callable[[], str | None] | None]] = []
+    checks: list[Check] = []
     journeys = ((outbound, trip.outbound, out_offers), (back, trip.back, back_offers))
     for spec, journey, offers in journeys:
         if spec is None:
@@ -432,16 +478,12 @@ def _judge_trip(
         if journey is None:
             if isinstance(expect.get("return"), dict):
                 miss = Miss("return", "no return journey", RETURN_NAMES, "return")
-                checks.append((miss, journey_counter(spec, offers)))
+                checks.append(Check(miss, finder(spec, offers), ("return",)))
             continue
-        misses = plan_misses(spec, journey)
         ordered = order_miss(spec, journey, offers)
-        for miss in [*misses, *([ordered] if ordered else [])]:
-            checks.append((miss, journey_counter(spec, offers)))
-        verdict.notes += [f"unchecked field {name}" for name in spec.unchecked]
-    if expect.get("return") is False and trip.back is not None:
-        fail(f"return: false, but the plan returns ({trip.back.describe()})")
-    checks += _trip_checks(expect, trip, outbound, back, out_offers, back_offers)
+        for miss in [*plan_misses(spec, journey), *([ordered] if ordered else [])]:
+            checks.append(Check(miss, finder(spec, offers), (spec.role,)))
+    party = party_of(expect)
     if party is not None and not party.typed:
         wrong = [leg for leg in _legs(trip) if leg.passengers != party.size]
         if wrong:
@@ -450,13 +492,8 @@ def _judge_trip(
                 f"{wrong[0].train_number} for {wrong[0].passengers} of {party.size}",
                 frozenset({"passengers", "party", "seats"}),
             )
-            checks.append((miss, journey_counter(outbound, out_offers)))
-    if party is not None and party.typed:
-        for leg in _legs(trip):
-            verdict.failures += fare_problems(leg, party)
-    if expect.get("berth_note") and not says_berth_not_guaranteed(text):
-        fail("berth_note: the reply does not say the berth is not guaranteed")
-    _resolve(checks, reply.get("relaxed") or [], verdict)
+            checks.append(Check(miss, finder(outbound, out_offers), ("outbound",)))
+    return checks + _trip_checks(expect, trip, outbound, back, out_offers, back_offers)
 
 
 def _trip_checks(
@@ -466,8 +503,9 @@ def _trip_checks(
     back: JourneySpec | None,
     out_offers: list[Offer],
     back_offers: list[Offer],
-) -> list[tuple[Miss, Callable[[], str | None] | None]]:
-    checks: list[tuple[Miss, Callable[[], str | None] | None]] = []
+) -> list[Check]:
+    both = ("outbound", "return")
+    checks: list[Check] = []
     outs = meeting(outbound, out_offers)
     backs = meeting(back, back_offers) if back else []
 
@@ -490,7 +528,8 @@ def _trip_checks(
             frozenset({"nights", "nights_at_destination", "days", "date_end", "stay"})
             | (RETURN_NAMES - {"return_window"}),
         )
-        checks.append((miss, pair(lambda o, r: (r.depart.date() - o.arrive.date()).days == nights)))
+        nights_pair = pair(lambda o, r: (r.depart.date() - o.arrive.date()).days == nights)
+        checks.append(Check(miss, nights_pair, both))
     hours = expect.get("min_hours_at_destination")
     stay = trip.stay_hours
     if hours is not None and (stay is None or stay < hours):
@@ -500,9 +539,8 @@ def _trip_checks(
             frozenset({"min_hours_at_destination", "stay", "days", "nights", "date_end"})
             | RETURN_NAMES,
         )
-        checks.append(
-            (miss, pair(lambda o, r: (r.depart - o.arrive).total_seconds() >= hours * 3600))
-        )
+        hours_pair = pair(lambda o, r: (r.depart - o.arrive).total_seconds() >= hours * 3600)
+        checks.append(Check(miss, hours_pair, both))
     budget = expect.get("budget_total")
     total = _total(trip)
     if budget is not None and (total is None or total > budget + MONEY_TOLERANCE):
@@ -511,12 +549,13 @@ def _trip_checks(
             f"total {total:g} yuan" if total is not None else "no total price",
             frozenset({"budget", "budget_total", "budget_per_person", "price"}),
         )
-        checks.append((miss, _cheapest_within(expect, outbound, outs, back, backs, budget)))
+        within = _cheapest_within(expect, outbound, outs, back, backs, budget)
+        checks.append(Check(miss, within, both))
     via = expect.get("via") or []
     if via:
         had = _via_miss(via, trip.forward)
         if had is not None:
-            checks.append((Miss("via", had, frozenset({"via", "stops", "via_nights"})), None))
+            checks.append(Check(Miss("via", had, frozenset({"via", "stops", "via_nights"})), None))
     return checks
 
 
@@ -575,30 +614,28 @@ def _via_miss(via: Iterable[dict[str, Any]], forward: Journey) -> str | None:
     return None
 
 
-def _resolve(
-    checks: list[tuple[Miss, Callable[[], str | None] | None]],
-    relaxed: list[dict[str, Any]],
-    verdict: Verdict,
-) -> None:
+def _entry_for(miss: Miss, relaxed: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The `relaxed` entry that names this miss, if any."""
+    return next(
+        (e for e in relaxed if names_match(str(e.get("constraint") or ""), miss.role, miss.names)),
+        None,
+    )
+
+
+def _resolve(checks: list[Check], relaxed: list[dict[str, Any]], verdict: Verdict) -> None:
     """Each unmet expectation: silent (wrong), honestly relaxed, or falsely relaxed."""
-    for miss, counter in checks:
-        entry = next(
-            (
-                e
-                for e in relaxed
-                if names_match(str(e.get("constraint") or ""), miss.role, miss.names)
-            ),
-            None,
-        )
+    for check in checks:
+        miss = check.miss
+        entry = _entry_for(miss, relaxed)
         if entry is None or not miss.relaxable:
             verdict.failures.append(f"{miss.field}: {miss.had}")
             continue
         named = f"{miss.field} relaxed as {entry.get('constraint')!r}"
-        if counter is None:
+        if check.finder is None:
             verdict.honest_relaxations.append(named)
             verdict.notes.append(f"{named}: taken on trust (direct offers cannot show it)")
             continue
-        offer = counter()
+        offer = check.finder()
         if offer is not None:
             verdict.false_relaxations.append(f"{named} ({miss.had}), but {offer} meets it")
         else:

@@ -656,19 +656,23 @@ def test_the_outbound_runs_through_via_segments_to_the_destination_the_case_name
     assert named.outbound.changes == 0
 
 
-def test_needed_queries_ask_for_every_leg_and_the_travellers_stations_on_the_dates() -> None:
-    expect = {"outbound": {"from": BJ, "to": ["上海虹桥"], "dates": [DAY, "2026-12-03"]}}
-    queries = {
-        (q.origin, q.destination, q.date.isoformat()) for q in needed_queries(expect, reply(G1_LEG))
-    }
-    assert queries == {
-        ("VNP", "AOH", DAY),
-        ("北京南", "上海虹桥", DAY),
-        ("北京南", "上海虹桥", "2026-12-03"),
-        ("北京", "上海虹桥", DAY),
-        ("北京", "上海虹桥", "2026-12-03"),
-    }
-    assert needed_queries(expect, reply(clarify="?")) == []
+def test_needed_queries_ask_for_every_leg_and_for_the_journeys_whose_offers_decide() -> None:
+    def asked(expect: dict[str, Any], answer: dict[str, Any]) -> set[tuple[str, str, str]]:
+        return {
+            (q.origin, q.destination, q.date.isoformat()) for q in needed_queries(expect, answer)
+        }
+
+    stated = {"from": BJ, "to": ["上海虹桥"], "dates": [DAY, "2026-12-03"]}
+    journey = {(origin, "上海虹桥", day) for origin in BJ for day in (DAY, "2026-12-03")}
+    leg_only = {("VNP", "AOH", DAY)}
+    assert asked({"outbound": stated}, reply(G1_LEG)) == leg_only
+    assert asked({"outbound": {**stated, "order": "fastest"}}, reply(G1_LEG)) == leg_only | journey
+    # A miss the reply names needs the offers; one it does not name is wrong without them.
+    late = {"outbound": {**stated, "depart_after": "18:00"}}
+    named = reply(G1_LEG, relaxed=(("depart_window", "无"),))
+    assert asked(late, named) == leg_only | journey
+    assert asked(late, reply(G1_LEG, relaxed=(("budget", "无"),))) == leg_only
+    assert asked({"outbound": stated}, reply(clarify="?")) == set()
 
 
 # -- the suite around it -----------------------------------------------------------------------
