@@ -291,6 +291,10 @@ def main(
         print(f"travellers suite: no cases in {FIXTURES}", file=out)
         return []
     cases = load_cases(paths, split)
+    if not cases:
+        scope = f" of split {split}" if split else ""
+        print(f"travellers suite: no cases{scope} in {', '.join(map(str, paths))}", file=out)
+        return []
     results = asyncio.run(run_all(cases, eval_settings(), progress=sys.stderr))
     report(results, out, verbose, split)
     if json_path is not None:

@@ -702,6 +702,15 @@ def test_cases_are_loaded_by_split(tmp_path: Path) -> None:
     assert heldout.dialogue and len(heldout.turns) == 4
 
 
+def test_a_split_with_no_cases_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "cases.jsonl"
+    line = {"id": "s-1", "today": "2026-12-01", "text": "a", "expect": {}}
+    path.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    out = io.StringIO()
+    assert travellers.main(path, out, verbose=False, split="heldout") == []
+    assert "no cases of split heldout" in out.getvalue()
+
+
 def test_split_and_json_are_refused_for_suites_without_them(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
