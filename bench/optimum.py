@@ -564,14 +564,16 @@ class Join:
         return False
 
     def _along(self, run: int, start: int, board_at: list[int], lo: int, hi: int) -> Journey | None:
-        """The best journey whose middle ride is this train on this start date."""
+        """The best journey whose middle ride is this train on this start date (a middle ride
+        leaves the city it boards in: a ride across one city would only stretch a wait)."""
         search = self.search
+        city = search.rails.city
         pattern = search.rails.runs[run]
         stations = pattern.stations
         base = start * DAY
         train_day = (run, start)
         carried: list[tuple[int, list[Ride]]] = []  # price: (boarding stop, prefix label)
-        latest: tuple[int, Ride] | None = None  # time: the latest first departure so far
+        latest: dict[str, tuple[int, Ride]] = {}  # time: per boarding city, the latest first ride
         found: Journey | None = None
         boards = set(board_at)
         seats_checked = False
@@ -583,14 +585,19 @@ class Join:
                         return None
                     seats_checked = True
                 arrive = base + pattern.arrive[p]
+                here = city[code]
                 if self.cheapest:
                     label = self.suffix(code, arrive)
-                    if label:
-                        found = self._better(found, self._priced(run, start, carried, p, label))
+                    away = [(b, f) for b, f in carried if city[stations[b]] != here]
+                    if label and away:
+                        found = self._better(found, self._priced(run, start, away, p, label))
                 else:
-                    board, first = latest  # type: ignore[misc]
                     if self._beaten(self.max_first_dep, arrive + MIN_CONNECTION_SAME_STATION):
                         break  # later stops arrive later still
+                    options = [v for c, v in latest.items() if c != here]
+                    if not options:
+                        continue
+                    board, first = max(options, key=lambda v: v[1].dep)
                     if not self._beaten(first.dep, arrive + MIN_CONNECTION_SAME_STATION):
                         last = self.suffix(code, arrive)
                         if (
@@ -615,8 +622,9 @@ class Join:
                 carried.append((p, label))  # type: ignore[arg-type]
             else:
                 first = label  # type: ignore[assignment]
-                if first.train_day != train_day and (latest is None or first.dep > latest[1].dep):
-                    latest = (p, first)
+                known = latest.get(city[code])
+                if first.train_day != train_day and (known is None or first.dep > known[1].dep):
+                    latest[city[code]] = (p, first)
         return found
 
     def _priced(self, run, start, carried, alight, suffix) -> Journey | None:
@@ -701,6 +709,7 @@ def exhaustive(
     def fits(journey: Journey) -> bool:
         return cap is None or len(journey.rides) == 1 or journey.minutes <= cap
 
+    city = rails.city
     firsts_at: dict[str, list[Ride]] = defaultdict(list)  # by the station a change leaves
     for r in firsts:
         for other, _ in rails.change_to[rails.runs[r.run].stations[r.alight]]:
@@ -722,7 +731,7 @@ def exhaustive(
                     if not search.boardable(run, start, i, start * DAY + pattern.depart[i]):
                         continue
                     for j in range(i + 1, len(stations)):
-                        if stations[j] not in lasts_at:
+                        if stations[j] not in lasts_at or city[stations[j]] == city[stations[i]]:
                             continue
                         middle = search.ride(run, start, i, j)
                         before = [f for f in firsts_at[stations[i]] if connects(f, middle)]
