@@ -438,7 +438,8 @@ async def judge(outcome: Outcome, search: Search, optimum: Any, tickets: Tickets
 # -- the self-check ------------------------------------------------------------------------
 
 SELF_CHECK_DIRECT = (("北京", "上海"), ("广州", "长沙"), ("成都", "重庆"), ("杭州东", "南京南"))
-SELF_CHECK_EXHAUSTIVE = (("汕头", "承德"), ("黄山", "张家界"))
+SELF_CHECK_EXHAUSTIVE = (("汕头", "承德", 2), ("琼海", "贵阳", 2), ("黄山", "张家界", 1))
+"""Small places (the brute force builds every middle ride) and the changes searched there."""
 
 
 async def self_check(rails: Rails, settings: Settings, today: dt.date) -> list[str]:
@@ -484,23 +485,26 @@ async def self_check(rails: Rails, settings: Settings, today: dt.date) -> list[s
                     print(f"  {'ok ' if found == best_shown else 'BAD'} {line}")
                     if found != best_shown:
                         problems.append(line)
-    for origin, destination in SELF_CHECK_EXHAUSTIVE:
+    for origin, destination, changes in SELF_CHECK_EXHAUSTIVE:
         for objective in ("fastest", "cheapest", "latest", "earliest"):
             intent = {"origin": origin, "destination": destination, "date_start": str(day)}
-            ask = ask_for(rails, intent, objective)
+            ask = replace(ask_for(rails, intent, objective), max_changes=changes)
             if objective == "latest":  # a deadline, or the latest departure is trivial
                 ask = replace(ask, arrive=(DAY, 2 * DAY - 1))
             search = Search(rails, ask, now)
             quickest = search.quickest_direct(ask.origin.proper, ask.destination.proper)
             cap = int(MAX_DETOUR * quickest) if quickest is not None else None
             directs, arrivals = search.firsts(ask.origin.proper, ask.destination.proper)
-            departures = search.lasts(ask.origin.proper, ask.destination.proper)
+            departures = search.lasts(ask.destination.proper)
             for wait in (MAX_CONNECTION, HUB_STOP_MAX_WAIT):
                 joined = Join(search, directs, arrivals, departures, wait, cap).best()
                 brute = exhaustive(search, wait, cap)
                 a = joined.value(objective) if joined else None
                 b = brute.value(objective) if brute else None
-                line = f"{origin}→{destination} {objective} wait≤{wait}: joins {a}, brute {b}"
+                line = (
+                    f"{origin}→{destination} {objective}, ≤{changes} changes, wait ≤{wait}: "
+                    f"joins {a}, brute force {b}"
+                )
                 print(f"  {'ok ' if a == b else 'BAD'} {line}")
                 if a != b:
                     problems.append(line)
@@ -638,6 +642,27 @@ def as_json(outcome: Outcome) -> dict[str, Any]:
     }
 
 
+def optimum_only(rails: Rails, cases: list[dict[str, Any]]) -> None:
+    """Every request's optimum at its `today` 00:00, without the app (for writing cases)."""
+    for case in cases:
+        now = StillClock(dt.date.fromisoformat(case["today"])).now()
+        for objective in objectives(case):
+            started = time.perf_counter()
+            search = Search(rails, ask_for(rails, case["intent"], objective), now)
+            optimum = search.optimum()
+            took = time.perf_counter() - started
+            if optimum.journey is None:
+                print(f"{case['id']:<9} {objective:<8} NO OPTIMUM ({took:.1f} s)")
+                continue
+            legs = " + ".join(leg.line() for leg in optimum_legs(rails, search, optimum.journey))
+            tier = f"{'' if optimum.proper else 'outlying '}{'' if optimum.regular else 'hub '}"
+            print(
+                f"{case['id']:<9} {objective:<8} {optimum.journey.value(objective):>7g} "
+                f"{tier}{legs} ({took:.1f} s)",
+                flush=True,
+            )
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=Path, default=CASES)
@@ -646,6 +671,9 @@ async def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="one line per request")
     parser.add_argument("--json", type=Path, help="write per-request results here")
     parser.add_argument("--self-check-only", action="store_true")
+    parser.add_argument(
+        "--optimum-only", action="store_true", help="the optimum of every request, no planner"
+    )
     args = parser.parse_args()
     started = time.perf_counter()
     rails = Rails(default_directory())
@@ -656,6 +684,9 @@ async def main() -> None:
         for case in cases:
             by_kind[case["kind"]].append(case)
         cases = [c for c in cases if by_kind[c["kind"]].index(c) < args.limit]
+    if args.optimum_only:
+        optimum_only(rails, cases)
+        return
     print("== self-check of the optimum search ==")
     problems = await self_check(rails, settings, dt.date.fromisoformat(cases[0]["today"]))
     print(f"self-check: {'ok' if not problems else f'{len(problems)} FAILED'}")

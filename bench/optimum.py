@@ -210,8 +210,9 @@ class Rails:
 
     def seats_left(self, run: int, start_date: dt.date, now: dt.datetime) -> tuple[SeatClass, ...]:
         """The classes of train `run` started on `start_date` with a seat left at `now` (what
-        the 12306 sandbox shows; constant within an inventory bucket)."""
-        key = (run, start_date, bucket_start(now))
+        the 12306 sandbox shows; pass the start of an inventory bucket, in which counts are
+        constant, so that searches at one clock time share the answers)."""
+        key = (run, start_date, now)
         known = self._seats_left.get(key)
         if known is None:
             pattern = self.runs[run]
@@ -260,6 +261,7 @@ class Search:
         self.ask = ask
         self.midnight = dt.datetime.combine(ask.day, dt.time(0), SHANGHAI)
         self.now = now
+        self.bucket = bucket_start(now)
         self.now_min = (now - self.midnight).total_seconds() / 60
         self._seats: dict[tuple[int, int], tuple[SeatClass, ...]] = {}
         self.evaluated = 0
@@ -271,7 +273,7 @@ class Search:
         key = (run, start)
         known = self._seats.get(key)
         if known is None:
-            left = self.rails.seats_left(run, self.ask.day + dt.timedelta(days=start), self.now)
+            left = self.rails.seats_left(run, self.ask.day + dt.timedelta(days=start), self.bucket)
             known = self._seats[key] = tuple(c for c in left if c in self.ask.classes)
         return known
 
@@ -334,27 +336,47 @@ class Search:
                         arrivals[there].append(self.ride(run, start, board, alight))
         return directs, arrivals
 
-    def lasts(self, origin: Sequence[str], destination: Sequence[str]) -> dict:
-        """Last rides into the destination by boarding station."""
+    def lasts(
+        self, destination: Sequence[str], not_before: int = 0, arrive_by: int = HORIZON
+    ) -> dict:
+        """Last rides into the destination by boarding station, leaving at `not_before` or
+        later (no first ride arrives in time for an earlier one) and arriving by `arrive_by`."""
         rails, ask = self.rails, self.ask
         o_city, d_city = ask.origin.city, ask.destination.city
         departures: dict[str, list[Ride]] = defaultdict(list)
+        latest = min(ask.arrive[1], arrive_by)
         for code in destination:
             for run, alight in rails.calls[code]:
                 pattern = rails.runs[run]
                 for start in range(-5, 6):
                     arr = start * DAY + pattern.arrive[alight]
-                    if not ask.arrive[0] <= arr <= ask.arrive[1]:
+                    if not ask.arrive[0] <= arr <= latest:
                         continue
                     for board in range(alight):
                         here = pattern.stations[board]
                         if rails.city[here] in (o_city, d_city):
                             continue
                         dep = start * DAY + pattern.depart[board]
-                        if dep < 0 or not self.boardable(run, start, board, dep):
+                        if dep < not_before or not self.boardable(run, start, board, dep):
                             continue
                         departures[here].append(self.ride(run, start, board, alight))
         return departures
+
+    def _bounds(self, directs: list[Journey], arrivals: dict) -> tuple[int, int]:
+        """When a last ride can leave at the earliest, and (for the time objectives, with a
+        direct journey found) by when it must arrive to beat that journey."""
+        firsts = [r.arr for rides in arrivals.values() for r in rides]
+        not_before = min(firsts, default=HORIZON) + MIN_CONNECTION_SAME_STATION
+        arrive_by = HORIZON
+        objective = self.ask.objective
+        if directs and objective in ("fastest", "earliest"):
+            best = min(directs, key=lambda j: j.key(objective))
+            latest_first = max((r.dep for rides in arrivals.values() for r in rides), default=0)
+            if objective == "earliest":
+                arrive_by = best.arr
+            else:
+                arrive_by = latest_first + best.minutes
+        return not_before, arrive_by
 
     def quickest_direct(self, origin: Sequence[str], destination: Sequence[str]) -> int | None:
         """Minutes of the quickest direct ride that day between the ends, seats aside (the
@@ -394,7 +416,9 @@ class Search:
             quickest = self.quickest_direct(origin, destination)
             cap = int(MAX_DETOUR * quickest) if quickest is not None and ask.detour_cap else None
             directs, arrivals = self.firsts(origin, destination)
-            departures = self.lasts(origin, destination) if ask.max_changes else {}
+            departures = self.lasts(destination, *self._bounds(directs, arrivals))
+            if not ask.max_changes:
+                departures = {}
             for wait in (MAX_CONNECTION, HUB_STOP_MAX_WAIT):
                 join = Join(self, directs, arrivals, departures, wait, cap)
                 best = join.best()
@@ -413,30 +437,77 @@ class Join:
     departures: dict[str, list[Ride]]
     wait: int
     cap: int | None
-    _board: dict[str, list[tuple[int, int, Ride]]] = field(default_factory=dict)
-    _alight: dict[str, list[tuple[int, int, Ride]]] = field(default_factory=dict)
     _prefix: dict[tuple[str, int], object] = field(default_factory=dict)
     _suffix: dict[tuple[str, int], object] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         change_to = self.search.rails.change_to
-        board: dict[str, list[tuple[int, int, Ride]]] = defaultdict(list)
-        for code, rides in self.arrivals.items():
-            for other, least in change_to[code]:
-                # (ready to board at `other`, arrived at, ride)
-                board[other].extend((r.arr + least, r.arr, r) for r in rides)
-        alight: dict[str, list[tuple[int, int, Ride]]] = defaultdict(list)
-        for code, rides in self.departures.items():
-            for other, least in change_to[code]:
-                # (latest arrival at `other` that still makes it, leaves at, ride)
-                alight[other].extend((r.dep - least, r.dep, r) for r in rides)
-        self._board = {k: sorted(v, key=_first) for k, v in board.items()}
-        self._alight = {k: sorted(v, key=_first) for k, v in alight.items()}
-        self._board_keys = {k: [e[0] for e in v] for k, v in self._board.items()}
-        self._alight_keys = {k: [e[0] for e in v] for k, v in self._alight.items()}
+        # Stations a change can leave from (after a first ride) and arrive at (before a last
+        # ride); their entries are built on first use, as few stations are ever asked.
+        self.boards = {o for code in self.arrivals for o, _ in change_to[code]}
+        self.alights = {o for code in self.departures for o, _ in change_to[code]}
+        self._board: dict[str, tuple[list[int], list[tuple[int, int, Ride]]]] = {}
+        self._alight: dict[str, tuple[list[int], list[tuple[int, int, Ride]]]] = {}
         self.cheapest = self.search.ask.objective == "cheapest"
         self.max_first_dep = max((r.dep for v in self.arrivals.values() for r in v), default=0)
         self._best: Journey | None = None
+        self._useful: Journey | None = None  # entries that cannot beat this one are dropped
+
+    def _board_entries(self, station: str) -> tuple[list[int], list[tuple[int, int, Ride]]]:
+        """(ready to board at `station`, arrived at, first ride), sorted, and the keys."""
+        known = self._board.get(station)
+        if known is None:
+            entries = [
+                (r.arr + least, r.arr, r)
+                for other, least in self.search.rails.change_to[station]
+                for r in self.arrivals.get(other, ())
+                if self._first_ok(r)
+            ]
+            entries.sort(key=_first)
+            known = self._board[station] = ([e[0] for e in entries], entries)
+        return known
+
+    def _alight_entries(self, station: str) -> tuple[list[int], list[tuple[int, int, Ride]]]:
+        """(latest arrival at `station` that still makes it, leaves at, last ride), sorted."""
+        known = self._alight.get(station)
+        if known is None:
+            entries = [
+                (r.dep - least, r.dep, r)
+                for other, least in self.search.rails.change_to[station]
+                for r in self.departures.get(other, ())
+                if self._last_ok(r)
+            ]
+            entries.sort(key=_first)
+            known = self._alight[station] = ([e[0] for e in entries], entries)
+        return known
+
+    def _first_ok(self, r: Ride) -> bool:
+        """False for a first ride no journey beating `_useful` can use."""
+        best = self._useful
+        if best is None:
+            return True
+        objective = self.search.ask.objective
+        if objective == "latest":
+            return r.dep > best.dep
+        if objective == "cheapest":
+            return r.price < best.price
+        if objective == "fastest":
+            return r.arr - r.dep < best.minutes
+        return r.arr < best.arr
+
+    def _last_ok(self, r: Ride) -> bool:
+        """False for a last ride no journey beating `_useful` can use."""
+        best = self._useful
+        if best is None:
+            return True
+        objective = self.search.ask.objective
+        if objective == "earliest":
+            return r.arr < best.arr
+        if objective == "cheapest":
+            return r.price < best.price
+        if objective == "fastest":
+            return r.arr - r.dep < best.minutes
+        return True
 
     # Labels: for time objectives the one best ride; for price a Pareto list, cheapest first.
 
@@ -445,7 +516,7 @@ class Join:
         key = (station, leave)
         if key in self._prefix:
             return self._prefix[key]
-        entries, keys = self._board.get(station, ()), self._board_keys.get(station, ())
+        keys, entries = self._board_entries(station)
         begin = bisect.bisect_left(keys, leave - self.wait)
         end = bisect.bisect_right(keys, leave)
         window = [r for _, arrived, r in entries[begin:end] if leave - arrived <= self.wait]
@@ -462,7 +533,7 @@ class Join:
         key = (station, arrive)
         if key in self._suffix:
             return self._suffix[key]
-        entries, keys = self._alight.get(station, ()), self._alight_keys.get(station, ())
+        keys, entries = self._alight_entries(station)
         begin = bisect.bisect_left(keys, arrive)
         end = bisect.bisect_right(keys, arrive + self.wait)
         window = [r for _, leaves, r in entries[begin:end] if leaves - arrive <= self.wait]
@@ -528,11 +599,31 @@ class Join:
         """One pass along every train that calls at a boarding station before an alighting
         one, on every start date that fits the first rides' arrivals."""
         rails = self.search.rails
-        boards, alights = self._board, self._alight
+        if best is not None:  # drop the rides that cannot help beat it
+            self._useful = best
+            self._board.clear()
+            self._alight.clear()
+            self._prefix.clear()
+            self._suffix.clear()
+            change_to = rails.change_to
+            self.boards = {
+                o
+                for code, rides in self.arrivals.items()
+                if any(self._first_ok(r) for r in rides)
+                for o, _ in change_to[code]
+            }
+            self.alights = {
+                o
+                for code, rides in self.departures.items()
+                if any(self._last_ok(r) for r in rides)
+                for o, _ in change_to[code]
+            }
+        boards, alights = self.boards, self.alights
+        arrived = [r.arr for rides in self.arrivals.values() for r in rides]
         if not boards or not alights:
             return None
-        lo = min(v[0][0] for v in boards.values())
-        hi = max(v[-1][1] for v in boards.values()) + self.wait
+        lo = min(arrived) + MIN_CONNECTION_SAME_STATION
+        hi = max(arrived) + self.wait
         self._best = best
         found: Journey | None = None
         for run in _middle_runs(rails, boards, alights):
@@ -563,6 +654,21 @@ class Join:
             return dep <= best.dep
         return False
 
+    def _useless_boarding(self, dep: int) -> bool:
+        """True when a middle ride leaving at `dep` cannot be part of a journey that beats the
+        best found: too late to arrive earlier or to be quicker, too early to leave later."""
+        best = self._best
+        if best is None:
+            return False
+        objective = self.search.ask.objective
+        if objective == "fastest":
+            return dep - self.max_first_dep >= best.minutes
+        if objective == "earliest":
+            return dep >= best.arr
+        if objective == "latest":
+            return dep - MIN_CONNECTION_SAME_STATION <= best.dep
+        return False
+
     def _along(self, run: int, start: int, board_at: list[int], lo: int, hi: int) -> Journey | None:
         """The best journey whose middle ride is this train on this start date (a middle ride
         leaves the city it boards in: a ride across one city would only stretch a wait)."""
@@ -579,7 +685,7 @@ class Join:
         seats_checked = False
         for p in range(board_at[0], len(stations)):
             code = stations[p]
-            if (carried or latest) and code in self._alight:
+            if (carried or latest) and code in self.alights:
                 if not seats_checked:  # the inventory of this train, read once it matters
                     if not search.on_sale(run, start):
                         return None
@@ -615,6 +721,10 @@ class Join:
             dep = base + pattern.depart[p]
             if not lo <= dep <= hi:
                 continue
+            if self._useless_boarding(dep):
+                if self.search.ask.objective == "latest":
+                    continue
+                break  # later stops leave later still
             label = self.prefix(code, dep)
             if not label or not search.can_board(run, p, dep):
                 continue
@@ -671,7 +781,7 @@ def _pareto(rides: list[Ride], key) -> list[Ride]:
     return kept
 
 
-def _middle_runs(rails: Rails, boards: dict, alights: dict) -> list[int]:
+def _middle_runs(rails: Rails, boards: set[str], alights: set[str]) -> list[int]:
     """Trains that call at a boarding station before an alighting station."""
     runs = []
     for index, pattern in enumerate(rails.runs):
@@ -695,7 +805,7 @@ def exhaustive(
         ask.destination.proper if proper else ask.destination.proper + ask.destination.outlying
     )
     directs, arrivals = search.firsts(origin, destination)
-    departures = search.lasts(origin, destination) if ask.max_changes else {}
+    departures = search.lasts(destination) if ask.max_changes else {}
     firsts = [r for rides in arrivals.values() for r in rides]
     lasts = [r for rides in departures.values() for r in rides]
 
