@@ -58,8 +58,8 @@ from optimum import DAY, HORIZON, Ask, Join, Journey, Rails, Search, exhaustive
 
 from app.evaluation.harness import StillClock
 from app.main import create_app
+from app.runtime import Runtime
 from app.settings import Settings
-from app.state import Runtime
 from rules.config import (
     HUB_STOP_MAX_WAIT,
     MAX_CONNECTION,
