@@ -119,6 +119,11 @@ class FaultSettings(BaseSettings):
     malformed_rate: float = Field(default=0.0, ge=0, le=1)
     hang_rate: float = Field(default=0.0, ge=0, le=1)
     path_moved_rate: float = Field(default=0.0, ge=0, le=1)  # 12306 only
+    path_bounce_rate: float = Field(default=0.0, ge=0, le=1)  # 12306 only
+    lc_path_moved_rate: float = Field(default=0.0, ge=0, le=1)  # 12306 only
+    transfer_error_rate: float = Field(default=0.0, ge=0, le=1)  # 12306 only
+    page_error_rate: float = Field(default=0.0, ge=0, le=1)  # 12306 only
+    odd_train_rate: float = Field(default=0.0, ge=0, le=1)  # juhe only
 
     @classmethod
     def for_vendor(cls, vendor: str, env_file: EnvFile = DOTENV) -> FaultSettings:

@@ -23,6 +23,11 @@ class FaultKnobs(BaseModel):
     malformed_rate: float | None = Field(default=None, ge=0, le=1)
     hang_rate: float | None = Field(default=None, ge=0, le=1)
     path_moved_rate: float | None = Field(default=None, ge=0, le=1)  # 12306 only
+    path_bounce_rate: float | None = Field(default=None, ge=0, le=1)  # 12306 only
+    lc_path_moved_rate: float | None = Field(default=None, ge=0, le=1)  # 12306 only
+    transfer_error_rate: float | None = Field(default=None, ge=0, le=1)  # 12306 only
+    page_error_rate: float | None = Field(default=None, ge=0, le=1)  # 12306 only
+    odd_train_rate: float | None = Field(default=None, ge=0, le=1)  # juhe only
 
 
 @router.post("/{vendor}/faults")
