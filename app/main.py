@@ -33,6 +33,7 @@ from app.http.routers import (
 )
 from app.mcp import mount_mcp, serve_mcp
 from app.observability.logs import configure_logging
+from app.observability.metrics import KnownLabels
 from app.observability.requests import ObserveRequests
 from app.playground import install_playground
 from app.policy import RouteTable
@@ -64,6 +65,12 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         configure_logging(settings.log_level)
         async with open_services(settings, runtime, tracer_provider=tracer_provider) as services:
+            answering = tuple(
+                r.template for r in routes.routes() if r.policy.answers and r.template
+            )
+            services.metrics.start_at_zero(
+                KnownLabels(answering=answering, ticket_bearing=answering)
+            )
             app.state.services = services
             async with serve_mcp(app, services):
                 yield

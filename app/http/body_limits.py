@@ -10,8 +10,6 @@ import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.observability.requests import REFUSED_BEFORE_ROUTING
-
 MAX_BODY_BYTES = 64 * 1024
 MAX_JSON_DEPTH = 32
 
@@ -116,5 +114,4 @@ async def send_json(
 
 
 async def _refuse(scope: Scope, send: Send, status: int, code: str, message: str) -> None:
-    scope.setdefault("state", {})[REFUSED_BEFORE_ROUTING] = True
     await send_json(send, status, {"code": code, "message": message, "field": "body"})

@@ -7,7 +7,8 @@ train numbers, stations, texts or session ids.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Literal, get_args
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
@@ -26,10 +27,55 @@ BREAKER_STATE_VALUES = {"closed": 0, "half_open": 1, "open": 2}
 # are also counted in `railtrip_responses_total{freshness}` (README "Metrics").
 AnswerKind = Literal["tickets", "clarification", "refusal", "error"]
 ANSWER_KINDS: tuple[AnswerKind, ...] = get_args(AnswerKind)
-# `endpoint` label of a request no route matches (404s for unknown paths), and of a request
-# refused by the body limits before the router saw it (413, 422 for JSON nested too deep).
+# `endpoint` label of a request no route matches (404s for unknown paths). A request refused
+# before its handler (401, 413, 429 …) is labelled with the route template it matches.
 UNMATCHED_ENDPOINT = "unmatched"
-BEFORE_ROUTING_ENDPOINT = "before_routing"
+
+# The closed label values of the catalogue (README "Metrics"): every one is created at 0 when
+# the service starts, so `rate()` and `increase()` see the first event, not a series that is
+# born at its full count (a new series has no earlier sample to grow from).
+FRESHNESS_VALUES = ("realtime", "cached", "unavailable")
+SOURCE_OUTCOMES = ("ok", "error", "timeout", "rate_limited", "circuit_open")
+REJECTION_REASONS = ("overloaded", "quota", "unauthorized")
+CACHE_RESULTS = ("hit", "miss", "stale")
+DEGRADATION_KINDS = (
+    "stale_cache",
+    "redis_down",
+    "llm_fallback",
+    "llm_circuit_open",
+    "llm_quota",
+    "source_down",
+    "source_overloaded",
+    "session_single_turn",
+    "session_memory_only",
+    "session_lost",
+    "quota_local",
+    "step_bound",
+    "unavailable",
+)
+INVENTED_TRAIN_ORIGINS = ("user", "llm", "cache")
+PARSE_OUTCOMES: dict[str, tuple[str, ...]] = {
+    "llm": ("ok", "retried", "fallback"),
+    "rules": ("ok", "failed"),
+}
+LLM_OUTCOMES = ("ok", "invalid", "timeout", "rate_limited", "error")
+LLM_TOKEN_KINDS = ("prompt", "completion")
+
+
+@dataclass(frozen=True)
+class KnownLabels:
+    """The label values a service knows when it starts: its sources, its tiers, its model,
+    its agent modes and states, and the endpoints that answer (HTTP route templates and
+    `mcp:<tool>`). `answering` endpoints count every answer kind; `ticket_bearing` ones
+    (answering routes and the MCP tools that carry tickets) count every freshness."""
+
+    sources: tuple[str, ...] = ()
+    redis: bool = False
+    llm_model: str | None = None
+    agent_modes: tuple[str, ...] = ()
+    agent_states: tuple[str, ...] = ()
+    answering: tuple[str, ...] = ()
+    ticket_bearing: tuple[str, ...] = ()
 
 
 class CircuitStateCollector(Collector):
@@ -177,8 +223,46 @@ class Metrics:
         )
         self._redis_tracked = False
 
+    def start_at_zero(self, known: KnownLabels) -> None:
+        """Create every label set `known` names, at 0 (calling again adds, never resets)."""
+        tiers = ("memory", "redis") if known.redis else ("memory",)
+        for tier in tiers:
+            for result in CACHE_RESULTS:
+                self.cache_requests.labels(tier=tier, result=result)
+        for source in known.sources:
+            self.source_duration.labels(source=source)
+            for outcome in SOURCE_OUTCOMES:
+                self.source_requests.labels(source=source, outcome=outcome)
+        _zero(self.rejections, "reason", REJECTION_REASONS)
+        _zero(self.degradations, "kind", DEGRADATION_KINDS)
+        _zero(self.invented_trains, "origin", INVENTED_TRAIN_ORIGINS)
+        _zero(self.agent_state, "state", known.agent_states)
+        for mode in known.agent_modes:
+            self.agent_steps.labels(mode=mode)
+        for parser, outcomes in PARSE_OUTCOMES.items():
+            if parser == "llm" and known.llm_model is None:
+                continue  # no model configured: the LLM parser never runs
+            for outcome in outcomes:
+                self.intent_parse.labels(parser=parser, outcome=outcome)
+        if known.llm_model is not None:
+            for kind in LLM_TOKEN_KINDS:
+                self.llm_tokens.labels(model=known.llm_model, kind=kind)
+            for outcome in LLM_OUTCOMES:
+                self.llm_duration.labels(model=known.llm_model, outcome=outcome)
+        for endpoint in known.answering:
+            for answer in ANSWER_KINDS:
+                self.answers.labels(endpoint=endpoint, kind=answer)
+        for endpoint in known.ticket_bearing:
+            for freshness in FRESHNESS_VALUES:
+                self.responses.labels(endpoint=endpoint, freshness=freshness)
+
     def track_redis(self) -> None:
         """Start exporting `railtrip_redis_up` (Redis is configured)."""
         if not self._redis_tracked:
             self.registry.register(self.redis_up)
             self._redis_tracked = True
+
+
+def _zero(counter: Counter, label: str, values: Iterable[str]) -> None:
+    for value in values:
+        counter.labels(**{label: value})

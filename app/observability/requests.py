@@ -3,10 +3,11 @@ log line, the HTTP metrics, the answers a route that answers travellers did not 
 trace span of a traced route, all labelled with the request's route template.
 
 The router records the route it chose in the scope, but not for everything: FastAPI's own
-`/docs` and `/openapi.json` are served without it (the route table gives them their template),
-and a body refused before routing (413, the 422 for JSON nested too deep) never reaches the
-router: it is labelled `before_routing`. `unmatched` means only a path no route knows (404).
-Which routes answer and which are traced is each route's declaration (app/policy.py).
+`/docs` and `/openapi.json` are served without it, and a request refused before its handler
+(401 and 403 by the access gate, 429 by the quotas, 413 and the 422 for JSON nested too deep
+by the body limits) never reaches the router. The route table gives each of them the template
+its path matches; `unmatched` means only a path no route knows (404). Which routes answer and
+which are traced is each route's declaration (app/policy.py).
 """
 
 from __future__ import annotations
@@ -19,32 +20,28 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.observability.answers import ANSWERED
 from app.observability.logs import request_id, request_id_from
-from app.observability.metrics import BEFORE_ROUTING_ENDPOINT, UNMATCHED_ENDPOINT, Metrics
+from app.observability.metrics import UNMATCHED_ENDPOINT, Metrics
 from app.observability.tracing import end_request_span, request_span
 from app.policy import RouteMatch, RouteTable
 
 log = logging.getLogger("railtrip.http")
 
-REFUSED_BEFORE_ROUTING = "refused_before_routing"
-"""Scope-state flag: the body limits refused this request before routing."""
-
 
 def route_template(scope: Scope, matched: RouteMatch) -> str:
-    """The route template of this request (`/v1/trains/{train_number}/stops`), `before_routing`
-    for a body refused before the router saw it, or `unmatched` for a path no route knows."""
+    """The route template of this request (`/v1/trains/{train_number}/stops`), whether the
+    router saw it or it was refused before (401, 413, 429 …); `unmatched` for a path no route
+    knows."""
     path = getattr(scope.get("route"), "path", None)
     if path:
         return str(path)
-    if scope.get("state", {}).get(REFUSED_BEFORE_ROUTING):
-        return BEFORE_ROUTING_ENDPOINT
     return matched.template or UNMATCHED_ENDPOINT
 
 
 def count_error_answer(
     metrics: Metrics, scope: Scope, matched: RouteMatch, endpoint: str, status: int
 ) -> None:
-    """A 4xx/5xx from an answering route whose handler counted no answer is kind=error (a body
-    refused before routing is labelled `before_routing`, not the route's, and is not one)."""
+    """A 4xx/5xx from an answering route whose handler counted no answer is kind=error (a
+    refusal before the handler included: the traveller got no answer)."""
     if status < 400 or not matched.policy.answers or endpoint != matched.template:
         return
     if not scope.get("state", {}).get(ANSWERED):

@@ -41,6 +41,7 @@ class ToolSpec:
     output: type[BaseModel]
     execute: Callable[[ToolContext, Any], Awaitable[BaseModel]]
     surfaces: frozenset[Surface]
+    bears_tickets: bool = False  # its MCP answers count in railtrip_responses_total
 
     def input_schema(self) -> dict[str, Any]:
         return self.input.model_json_schema()
@@ -61,6 +62,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         model.SearchTicketsOut,
         tickets.search_tickets,
         BOTH,
+        bears_tickets=True,
     ),
     ToolSpec(
         "find_transfers",
@@ -69,6 +71,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         model.FindTransfersOut,
         tickets.find_transfers,
         BOTH,
+        bears_tickets=True,
     ),
     ToolSpec(
         "build_itinerary",
@@ -85,6 +88,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         model.TrainStopsOut,
         tickets.train_stops,
         MCP,
+        bears_tickets=True,
     ),
     ToolSpec(
         "plan_trip",
@@ -93,6 +97,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         model.PlanTripOut,
         planning.plan_trip,
         MCP,
+        bears_tickets=True,
     ),
     ToolSpec(
         "check_booking",
@@ -111,6 +116,11 @@ TOOLS: tuple[ToolSpec, ...] = (
         MCP,
     ),
 )
+
+
+def ticket_endpoints() -> tuple[str, ...]:
+    """`railtrip_responses_total{endpoint}` of the MCP tools whose answers carry tickets."""
+    return tuple(f"mcp:{spec.name}" for spec in tools_for("mcp") if spec.bears_tickets)
 
 
 def tools_for(surface: Surface) -> tuple[ToolSpec, ...]:

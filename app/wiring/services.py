@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING
 import httpx
 
 from app.agent import PlanningAgent
+from app.agent.states import State
 from app.gcra import Gcra
 from app.intent.parser import IntentParser
-from app.observability.metrics import Metrics
+from app.observability.metrics import KnownLabels, Metrics
 from app.observability.tracing import instrument_http_client, otlp_tracer_provider
 from app.redis_client import RedisClient, build_redis, connect
 from app.redis_health import REDIS_ERRORS, RedisHealth
@@ -35,6 +36,7 @@ from app.tickets.cache import RedisTier
 from app.tickets.fleet_flight import FleetFlight
 from app.tickets.stops import SharedStopLists, StopListService
 from app.tickets.transfers import TransferSearchService
+from app.tools import ticket_endpoints
 from app.wiring import llm as model
 from app.wiring.access import build_access
 from app.wiring.sources import (
@@ -78,6 +80,19 @@ async def station_directory(settings: Settings, client: httpx.AsyncClient) -> St
     return directory
 
 
+def known_labels(settings: Settings) -> KnownLabels:
+    """The label sets these settings make known at start-up (README "Metrics"): the HTTP
+    routes that answer are added by the app (app/main.py), which alone knows its routes."""
+    return KnownLabels(
+        sources=tuple(settings.sources),
+        redis=settings.redis_url is not None,
+        llm_model=settings.llm_model if settings.llm_enabled else None,
+        agent_modes=tuple(dict.fromkeys(("state_machine", settings.agent_mode))),
+        agent_states=tuple(state.value for state in State),
+        ticket_bearing=ticket_endpoints(),
+    )
+
+
 @asynccontextmanager
 async def open_services(
     settings: Settings,
@@ -96,6 +111,7 @@ async def open_services(
         log.warning("unknown setting %s ignored%s", name, hint)
     async with AsyncExitStack() as stack:
         metrics = Metrics()
+        metrics.start_at_zero(known_labels(settings))
         async with httpx.AsyncClient(timeout=10) as bootstrap:
             directory = await station_directory(settings, bootstrap)
         sandbox = build_sandbox(settings, directory, runtime)

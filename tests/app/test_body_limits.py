@@ -29,9 +29,10 @@ async def test_oversized_and_deeply_nested_bodies_are_refused_with_json_errors()
     assert deep.status_code == 422 and deep.json()["field"] == "body"
     assert big.headers["x-request-id"]
     assert fine.status_code == 200
-    # Refused before routing: labelled so, not "unmatched" (that is for unknown paths).
+    # Refused before its handler: labelled with the route it was for, not "unmatched" (that
+    # is for unknown paths).
     for status in ("413", "422"):
-        labels = {"endpoint": "before_routing", "method": "POST", "status": status}
+        labels = {"endpoint": "/v1/intent/parse", "method": "POST", "status": status}
         assert state.metrics.registry.get_sample_value("railtrip_http_requests_total", labels) == 1
     assert (
         state.metrics.registry.get_sample_value(

@@ -60,6 +60,9 @@ async def test_a_query_beyond_the_source_queue_is_503_overloaded_with_retry_afte
             assert int(refused.headers["retry-after"]) >= 1
             assert "所有数据源均无响应" not in body["message"]
             assert sample(state, "railtrip_rejections_total", reason="overloaded") == 1
+            # Labelled with the route it was refused on, never `unmatched`.
+            http = {"endpoint": "/v1/tickets", "method": "GET", "status": "503"}
+            assert sample(state, "railtrip_http_requests_total", **http) == 1
             assert (
                 sample(
                     state,

@@ -17,11 +17,13 @@ REQUIRED_ALERTS = {
     "RailtripLlmFallbackRateHigh",
     "RailtripCircuitOpen",
     "RailtripHigh5xxRate",
+    "RailtripRequestsRefused",
 }
 REQUIRED_RECORDS = {
     "railtrip:cache_hit_ratio:rate5m",
     "railtrip:source_error_ratio:rate5m",
     "railtrip:unavailable_ratio:rate5m",
+    "railtrip:refusal_ratio:rate5m",
 }
 
 
