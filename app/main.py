@@ -19,6 +19,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from app import __version__
 from app.http.access import AccessMiddleware
 from app.http.body_limits import BodyLimitMiddleware
+from app.http.contract import install_contract
 from app.http.docs import install_docs
 from app.http.errors import install_error_handlers
 from app.http.routers import (
@@ -97,6 +98,7 @@ def create_app(
     # keeps included routers' routes behind a wrapper, so they are listed from the routers.
     routes = RouteTable([*app.router.routes, *(r for router in routers for r in router.routes)])
     app.state.routes = routes
+    install_contract(app, routes)
     app.add_middleware(BodyLimitMiddleware)
     app.add_middleware(AccessMiddleware, routes=routes)  # keys and quotas before any body
     if settings.cors_origins:  # closed by default: no CORS headers at all

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Depends, Request
 
 from app.access.context import Caller
 from app.agent import AgentInput, ChatReply, PlanReply
+from app.http.contract import INVALID, OVERLOADED, errors, ok
 from app.http.deps import ServicesDep
 from app.observability.answers import count_answer
 from app.policy import route_policy
@@ -39,7 +40,15 @@ async def chat_turn(services: ServicesDep, request: Request, body: ChatRequest) 
 ChatTurnIn = Annotated[ChatTurn, Depends(chat_turn)]
 
 
-@router.post("/plan", response_model=PlanReply)
+@router.post(
+    "/plan",
+    response_model=PlanReply,
+    operation_id="planTrip",
+    responses={
+        200: ok("The plan (or a clarifying question), with its freshness."),
+        **errors(INVALID, OVERLOADED),
+    },
+)
 @route_policy(answers=True, traced=True)
 async def plan_trip(services: ServicesDep, request: Request, turn: PlanTurn) -> PlanReply:
     """Plan a trip from a sentence (or an intent) using live ticket data."""
@@ -48,7 +57,15 @@ async def plan_trip(services: ServicesDep, request: Request, turn: PlanTurn) -> 
     return reply
 
 
-@router.post("/chat", response_model=ChatReply)
+@router.post(
+    "/chat",
+    response_model=ChatReply,
+    operation_id="chat",
+    responses={
+        200: ok("As /v1/plan, with the session to continue."),
+        **errors(INVALID, OVERLOADED),
+    },
+)
 @route_policy(answers=True, traced=True)
 async def chat(services: ServicesDep, request: Request, turn: ChatTurnIn) -> ChatReply:
     """One turn of a planning conversation; the intent so far is kept for 30 minutes."""

@@ -8,6 +8,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.errors import InvalidInput, NotFound
+from app.http.contract import INVALID, SANDBOX_OFF, errors
 from app.http.deps import ServicesDep
 from app.policy import route_policy
 
@@ -30,7 +31,9 @@ class FaultKnobs(BaseModel):
     odd_train_rate: float | None = Field(default=None, ge=0, le=1)  # juhe only
 
 
-@router.post("/{vendor}/faults")
+@router.post(
+    "/{vendor}/faults", operation_id="setSandboxFaults", responses=errors(INVALID, SANDBOX_OFF)
+)
 @route_policy(admin=True)
 async def set_faults(
     services: ServicesDep, vendor: Literal["12306", "juhe"], knobs: FaultKnobs
@@ -46,7 +49,7 @@ async def set_faults(
     return {"vendor": vendor, "faults": faults.knobs(), "counters": faults.counters()}
 
 
-@router.get("/faults")
+@router.get("/faults", operation_id="listSandboxFaults")
 @route_policy(admin=True)
 async def list_faults(services: ServicesDep) -> dict[str, object]:
     """Every mounted sandbox vendor with its fault knobs and request counters."""

@@ -24,6 +24,7 @@ from app.agent import PlanReply
 from app.agent.model import Run, StepObserver, TraceStep
 from app.agent.progress import ProgressEvent, progress_event
 from app.errors import Overloaded
+from app.http.contract import INVALID, errors, sse_events
 from app.http.deps import ServicesDep
 from app.http.routers.plan import ChatTurnIn, PlanTurn, observe_reply
 from app.http.texts import RUN_FAILED
@@ -34,16 +35,28 @@ from app.usecases import planning
 log = logging.getLogger("railtrip.stream")
 router = APIRouter(prefix="/v1", tags=["plan"])
 
-_STREAM_DOC: dict[int | str, dict[str, Any]] = {
-    200: {
-        "description": "`progress` events (one per agent step), then `plan` (the `/v1/plan` "
-        "body), then `done`.",
-        "content": {"text/event-stream": {}},
+
+def _stream_doc(reply: str) -> dict[int | str, dict[str, Any]]:
+    """The 200 of a planning stream: its event types, each with the schema of its `data`."""
+    return {
+        200: {
+            "description": "Server-Sent Events: `progress` (one per agent step, "
+            f"`ProgressEvent`), then `plan` (the reply, `{reply}`, exactly as the plain "
+            "endpoint answers), then `done` (`{}`). A run that fails ends with `error` "
+            "(`{code, message}`; `overloaded` with `retry_after_s`) before `done`. "
+            "Comments (`: ping`) keep the connection alive every 15 s.",
+            "content": {"text/event-stream": {"itemSchema": sse_events(reply)}},
+        },
+        **errors(INVALID),
     }
-}
 
 
-@router.post("/plan/stream", response_class=EventSourceResponse, responses=_STREAM_DOC)
+@router.post(
+    "/plan/stream",
+    response_class=EventSourceResponse,
+    operation_id="planTripStream",
+    responses=_stream_doc("PlanReply"),
+)
 @route_policy(answers=True, traced=True)
 async def plan_stream(
     services: ServicesDep, request: Request, turn: PlanTurn
@@ -57,7 +70,12 @@ async def plan_stream(
         yield event
 
 
-@router.post("/chat/stream", response_class=EventSourceResponse, responses=_STREAM_DOC)
+@router.post(
+    "/chat/stream",
+    response_class=EventSourceResponse,
+    operation_id="chatStream",
+    responses=_stream_doc("ChatReply"),
+)
 @route_policy(answers=True, traced=True)
 async def chat_stream(
     services: ServicesDep, request: Request, turn: ChatTurnIn

@@ -6,6 +6,8 @@ from fastapi import APIRouter, Request, Response
 from starlette.datastructures import QueryParams
 
 from app.errors import InvalidInput, excerpt
+from app.http import examples
+from app.http.contract import CONFLICT, INVALID, OVERLOADED, PRECHECK_UNAVAILABLE, errors, ok
 from app.http.deps import ServicesDep
 from app.observability.answers import count_answer
 from app.policy import route_policy
@@ -25,26 +27,31 @@ _TICKET_PARAMS = [
         "required": True,
         "description": "城市、站名、拼音或电报码",
         "schema": {"type": "string", "minLength": 1, "maxLength": 40},
+        "example": "北京",
     },
     {
         "name": "destination",
         "in": "query",
         "required": True,
+        "description": "城市、站名、拼音或电报码",
         "schema": {"type": "string", "minLength": 1, "maxLength": 40},
+        "example": "上海",
     },
     {
         "name": "date",
         "in": "query",
         "required": True,
-        "description": "YYYY-MM-DD",
+        "description": "YYYY-MM-DD, within the sale window (today through today + 14)",
         "schema": {"type": "string", "format": "date"},
+        "example": examples.DATE,
     },
     {
         "name": "train_types",
         "in": "query",
         "required": False,
-        "description": "e.g. G,D",
+        "description": "comma-separated train types (G, D, C, Z, T, K), e.g. G,D",
         "schema": {"type": "string", "maxLength": 20},
+        "example": "G",
     },
     {
         "name": "refresh",
@@ -58,6 +65,11 @@ _TICKET_PARAMS = [
 @router.get(
     "/tickets",
     response_model=TicketResult,
+    operation_id="getTickets",
+    responses={
+        200: ok("Offers with their freshness, per source and overall."),
+        **errors(INVALID, OVERLOADED),
+    },
     openapi_extra={"parameters": _TICKET_PARAMS},
 )
 @route_policy(answers=True)
@@ -108,7 +120,11 @@ def _bool_param(params: QueryParams, name: str) -> bool:
 
 @router.post(
     "/bookings/precheck",
-    responses={409: {"description": "not_found | not_on_sale | sold_out | price_changed"}, 503: {}},
+    operation_id="precheckBooking",
+    responses={
+        200: ok("Bookable now, checked live."),
+        **errors(INVALID, CONFLICT, PRECHECK_UNAVAILABLE),
+    },
 )
 @route_policy(answers=True, strict_key=True)
 async def precheck(services: ServicesDep, request: Request, body: PrecheckRequest) -> Bookable:

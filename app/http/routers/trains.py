@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Query, Request
+from typing import Annotated
 
+from fastapi import APIRouter, Path, Query, Request
+
+from app.http.contract import INVALID, NOT_FOUND, OVERLOADED, errors, ok
 from app.http.deps import ServicesDep
 from app.observability.answers import count_answer
 from app.policy import route_policy
@@ -16,14 +19,23 @@ router = APIRouter(prefix="/v1", tags=["trains"])
 @router.get(
     "/trains/{train_number}/stops",
     response_model=StopListResult,
-    responses={404: {"description": "no such train on that date"}},
+    operation_id="getTrainStops",
+    responses={
+        200: ok("The train's stops with times, tagged with freshness."),
+        **errors(INVALID, NOT_FOUND, OVERLOADED),
+    },
 )
 @route_policy(answers=True)
 async def get_stops(
     services: ServicesDep,
     request: Request,
-    train_number: str,
-    date: str = Query(description="the date the train leaves its origin, YYYY-MM-DD"),
+    train_number: Annotated[str, Path(examples=["G1"])],
+    date: Annotated[
+        str,
+        Query(
+            description="the date the train leaves its origin, YYYY-MM-DD", examples=["2026-12-04"]
+        ),
+    ],
     origin: str | None = Query(default=None, max_length=40, description="first stop to show"),
     destination: str | None = Query(default=None, max_length=40, description="last stop"),
 ) -> StopListResult:
