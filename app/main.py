@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from opentelemetry.sdk.trace import TracerProvider
 
 RATE_LIMIT_HEADERS = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]
+MCP_HEADERS = ["Mcp-Protocol-Version", "Mcp-Session-Id", "Last-Event-ID"]
 
 
 def create_app(
@@ -105,9 +106,16 @@ def create_app(
         app.add_middleware(
             CORSMiddleware,
             allow_origins=settings.cors_origins,
-            allow_methods=["GET", "POST"],
-            allow_headers=["Authorization", "X-API-Key", "Content-Type", "X-Request-ID"],
-            expose_headers=["X-Request-ID", "Retry-After", *RATE_LIMIT_HEADERS],
+            # DELETE ends an MCP session; the MCP headers let a browser-based MCP client in.
+            allow_methods=["GET", "POST", "DELETE"],
+            allow_headers=[
+                "Authorization",
+                "X-API-Key",
+                "Content-Type",
+                "X-Request-ID",
+                *MCP_HEADERS,
+            ],
+            expose_headers=["X-Request-ID", "Retry-After", *RATE_LIMIT_HEADERS, *MCP_HEADERS],
             max_age=600,
         )
     app.add_middleware(ObserveRequests, routes=routes)  # added last = outermost: every refusal

@@ -23,6 +23,36 @@ from app.tools import ToolContext, ToolFailure, call_tool, tools_for
 log = logging.getLogger("railtrip.mcp")
 
 SERVER_NAME = "railtrip"
+STATIONS_URI = "railtrip://stations"
+
+
+def stations_resource() -> types.Resource:
+    """The station list as a resource: what a client reads once instead of guessing names."""
+    return types.Resource(
+        uri=STATIONS_URI,
+        name="stations",
+        title="车站列表",
+        description=texts.STATIONS_RESOURCE,
+        mime_type="application/json",
+    )
+
+
+def stations_json(context: ToolContext) -> str:
+    """Every station of the directory: telecode, name, city, pinyin, initials."""
+    return json.dumps(
+        [
+            {
+                "telecode": s.telecode,
+                "name": s.name,
+                "city": s.city,
+                "pinyin": s.pinyin,
+                "initials": s.initials,
+            }
+            for s in context.directory
+        ],
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
 
 
 def _text(payload: dict[str, Any]) -> list[types.ContentBlock]:
@@ -68,6 +98,21 @@ def build_server(context: Callable[[], ToolContext], version: str = "") -> Serve
         data = answer.model_dump(mode="json")
         return types.CallToolResult(content=_text(data), structured_content=data)
 
+    async def list_resources(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
+        return types.ListResourcesResult(resources=[stations_resource()])
+
+    async def read_resource(
+        ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        if params.uri != STATIONS_URI:
+            raise MCPError(types.INVALID_PARAMS, f"unknown resource {params.uri!r}")
+        contents = types.TextResourceContents(
+            uri=STATIONS_URI, mime_type="application/json", text=stations_json(context())
+        )
+        return types.ReadResourceResult(contents=[contents])
+
     return Server(
         SERVER_NAME,
         version=version,
@@ -75,4 +120,6 @@ def build_server(context: Callable[[], ToolContext], version: str = "") -> Serve
         get_tool_input_schema=schemas.get,
         on_list_tools=list_tools,
         on_call_tool=on_call_tool,
+        on_list_resources=list_resources,
+        on_read_resource=read_resource,
     )

@@ -9,11 +9,35 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.agent.readback import Relaxed
 from app.usecases.precheck import PrecheckRequest
+from app.usecases.queries import SEAT_CLASS_SCHEMA, described_enum
 from sources.models import TRAIN_TYPES, Freshness, SeatClass, SeatStatus
 
 _PLACE = "城市、站名、拼音或电报码，如 北京、上海虹桥、shanghai、AOH"
 _CLOCK = r"^([01]\d|2[0-3]):[0-5]\d$"
+
+TRAIN_TYPE_LABELS: dict[str, str] = {
+    "G": "高铁（高速动车组）",
+    "D": "动车",
+    "C": "城际动车",
+    "Z": "直达特快",
+    "T": "特快",
+    "K": "快速",
+}
+SORT_ORDERS: dict[str, str] = {
+    "departure": "出发时间从早到晚",
+    "arrival": "到达时间从早到晚",
+    "duration": "历时从短到长",
+    "price": "票价从低到高（所选席别的票价；未选席别时为最低票价）",
+}
+Sort = Literal["departure", "arrival", "duration", "price"]
+FEATURES: dict[str, str] = {
+    "复兴号": "复兴号动车组（CR 系列）",
+    "智能动车组": "复兴号智能动车组",
+    "静音车厢": "设有静音车厢",
+}
+Feature = Literal["复兴号", "智能动车组", "静音车厢"]
 
 
 class ToolInput(BaseModel):
@@ -33,16 +57,41 @@ class SearchTicketsIn(RouteIn):
         default_factory=list,
         max_length=len(TRAIN_TYPES),
         description='只看这些车型，如 ["G","D"]；空为全部',
-        json_schema_extra={"items": {"type": "string", "enum": list(TRAIN_TYPES)}},
+        json_schema_extra={
+            "items": {"type": "string", **described_enum(TRAIN_TYPE_LABELS, "车型（车次首字母）")}
+        },
     )
-    seat_class: SeatClass | None = Field(default=None, description="只看有这一席别的车次")
+    seat_class: SeatClass | None = Field(
+        default=None,
+        description="只看有这一席别的车次",
+        json_schema_extra={"anyOf": [{"type": "string", **SEAT_CLASS_SCHEMA}, {"type": "null"}]},
+    )
+    features: list[Feature] = Field(
+        default_factory=list,
+        max_length=len(FEATURES),
+        description='只看具备全部这些特征的车次，如 ["复兴号"] 或 ["智能动车组"]；空为不限',
+        json_schema_extra={"items": {"type": "string", **described_enum(FEATURES, "列车特征")}},
+    )
     depart_after: str | None = Field(default=None, pattern=_CLOCK, description="最早出发 HH:MM")
     depart_before: str | None = Field(default=None, pattern=_CLOCK, description="最晚出发 HH:MM")
+    sort: Sort = Field(
+        default="departure", json_schema_extra=described_enum(SORT_ORDERS, "排序方式")
+    )
     max_results: int = Field(default=10, ge=1, le=50, description="最多返回几趟车")
 
 
 class FindTransfersIn(RouteIn):
+    transfer_station: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=40,
+        description="指定中转的城市或车站（如 南京、郑州东）；不填则自动选择",
+    )
     max_results: int = Field(default=3, ge=1, le=5, description="最多返回几个方案")
+
+
+class CurrentDateIn(ToolInput):
+    """No arguments: the date and time in Beijing (Asia/Shanghai), and the sale window."""
 
 
 class TrainStopsIn(ToolInput):
@@ -78,16 +127,27 @@ class SeatView(BaseModel):
     status: SeatStatus
     left: int | None = Field(description="余票张数；null 表示只知道“有”")
     price: float | None
+    discount: float | None = Field(
+        default=None, description="折扣：票价占全价的比例（0.88 即 8.8 折）；null 为无折扣信息"
+    )
 
 
 class OfferView(BaseModel):
     train_number: str
+    train_no: str = Field(description="12306 内部车次编号（查经停站用）；来源未提供时为空")
     origin: str
     destination: str
     depart: str = Field(description="YYYY-MM-DD HH:MM（北京时间）")
     arrive: str
     duration_min: int
+    features: list[str] = Field(description="列车特征：复兴号、智能动车组、静音车厢 …")
+    can_web_buy: bool | None = Field(description="现在能否在网上购买；null 为来源未说明")
+    on_sale_at: str | None = Field(description="尚未开售时的开售时间 YYYY-MM-DD HH:MM")
     seats: list[SeatView]
+
+
+class RelaxedView(Relaxed):
+    """Something answered other than what was asked (a station, a city, a date), and why."""
 
 
 class SearchTicketsOut(Answer):
@@ -128,6 +188,24 @@ class ItineraryView(BaseModel):
 class FindTransfersOut(Answer):
     options: list[ItineraryView]
     failures: list[str]
+    transfer_station: str | None = Field(
+        default=None, description="按要求中转的城市或车站；null 为自动选择"
+    )
+    relaxed: list[RelaxedView] = Field(
+        default_factory=list,
+        description="与所问不同之处（出发地、目的地、日期、中转站）及原因；全部照办时为空",
+    )
+
+
+class CurrentDateOut(Answer):
+    date: dt.date = Field(description="今天（北京时间）")
+    weekday: str = Field(description="星期几，如 星期二")
+    iso_weekday: int = Field(ge=1, le=7, description="1 为星期一，7 为星期日")
+    time: str = Field(description="现在的北京时间 HH:MM")
+    timezone: Literal["Asia/Shanghai"] = "Asia/Shanghai"
+    tomorrow: dt.date
+    sale_window_first: dt.date = Field(description="可购票的第一天（今天）")
+    sale_window_last: dt.date = Field(description="可购票的最后一天（今天起第 15 天）")
 
 
 class BuildItineraryOut(Answer):

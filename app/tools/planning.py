@@ -33,6 +33,8 @@ async def plan_trip(ctx: ToolContext, args: PlanRequest) -> PlanTripOut:
     summary = _one_line(reply.summary)
     if reply.itinerary is None and not reply.clarify_question:
         summary = texts.PLAN_NONE.format(summary=summary)
+        if reply.freshness == "unavailable" and reply.sources:
+            summary = f"{summary}{texts.NO_DATA_ADVICE}"
     return PlanTripOut(
         summary=summary,
         freshness=reply.freshness,

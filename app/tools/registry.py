@@ -6,6 +6,7 @@ executor. `call_tool` validates the arguments, runs the executor on a `ToolConte
 anything the caller can correct into a `ToolFailure` (an MCP tool error, an agent tool reply).
 
     tool             agent  mcp   over
+    get_current_date         ✓    the runtime's clock and the sale window
     search_tickets     ✓     ✓    the query service (as GET /v1/tickets)
     find_transfers     ✓     ✓    the transfer search, then hub legs + the rule engine
     build_itinerary    ✓          the rule engine on what this agent run fetched
@@ -56,8 +57,16 @@ AGENT: frozenset[Surface] = frozenset({"agent"})
 
 TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
+        "get_current_date",
+        "获取今天的日期（北京时间）、星期几和可购票的最后一天；把“明天”“下周五”换算成日期前先调用它。",
+        model.CurrentDateIn,
+        model.CurrentDateOut,
+        tickets.current_date,
+        MCP,
+    ),
+    ToolSpec(
         "search_tickets",
-        "查询两地之间某天的车次、时刻、余票和票价（只读），可按车型、席别、出发时段筛选。",
+        "查询两地之间某天的车次、时刻、余票和票价（只读），可按车型、席别、列车特征（复兴号、智能动车组）、出发时段筛选，按出发、到达、历时或票价排序。",
         model.SearchTicketsIn,
         model.SearchTicketsOut,
         tickets.search_tickets,
@@ -66,7 +75,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     ),
     ToolSpec(
         "find_transfers",
-        "没有直达车时，查询中转方案：先查铁路官方中转，再经枢纽城市查询（只读）。",
+        "没有直达车时，查询中转方案：先查铁路官方中转，再经枢纽城市查询；也可指定中转城市或车站（只读）。",
         model.FindTransfersIn,
         model.FindTransfersOut,
         tickets.find_transfers,

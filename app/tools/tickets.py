@@ -10,10 +10,13 @@ from app.tickets.model import TicketResult
 from app.tools import texts
 from app.tools.context import ToolContext, ToolFailure
 from app.tools.model import (
+    CurrentDateIn,
+    CurrentDateOut,
     FindStationsIn,
     FindStationsOut,
     FindTransfersIn,
     FindTransfersOut,
+    RelaxedView,
     SearchTicketsIn,
     SearchTicketsOut,
     StationView,
@@ -22,11 +25,48 @@ from app.tools.model import (
     TrainStopsOut,
 )
 from app.tools.views import clock_text, itinerary_view, offer_view, provenance
-from app.usecases.queries import parse_train_types
+from app.usecases.queries import parse_train_types, resolve_place
 from app.usecases.stops import train_stops as stop_list
 from app.usecases.tickets import find_stations as station_matches
-from rules import LegKey, LegOffers, PlanResult, TripRequest, plan
-from sources.models import SHANGHAI, TrainOffer
+from rules import Itinerary, LegKey, LegOffers, PlanResult, TripRequest, plan
+from rules.legs import transfer_legs
+from sources.models import SHANGHAI, SeatClass, TrainOffer
+from sources.sale_window import last_sale_day
+from sources.stations import Place
+
+WEEKDAYS = ("星期一", "星期二", "星期三", "星期四", "星期五", "星期六", "星期日")
+
+
+async def current_date(ctx: ToolContext, args: CurrentDateIn) -> CurrentDateOut:
+    """Today in Beijing, its weekday, and the sale window's first and last dates: what a model
+    needs to turn 明天 or 下周五 into a date (the server's clock, never the model's guess)."""
+    now = ctx.clock().astimezone(SHANGHAI)
+    today = now.date()
+    last = last_sale_day(today)
+    weekday = WEEKDAYS[today.weekday()]
+    return CurrentDateOut(
+        summary=texts.CURRENT_DATE.format(
+            date=today, weekday=weekday, time=f"{now:%H:%M}", last=last
+        ),
+        freshness="realtime",
+        as_of=now,
+        date=today,
+        weekday=weekday,
+        iso_weekday=today.isoweekday(),
+        time=f"{now:%H:%M}",
+        tomorrow=today + dt.timedelta(days=1),
+        sale_window_first=today,
+        sale_window_last=last,
+    )
+
+
+def _lowest_price(offer: TrainOffer, seat_class: SeatClass | None) -> float:
+    prices = [
+        s.price
+        for s in offer.seats
+        if s.price is not None and (seat_class is None or s.seat_class is seat_class)
+    ]
+    return min(prices, default=float("inf"))
 
 
 def _window(args: SearchTicketsIn) -> tuple[dt.time, dt.time]:
@@ -53,9 +93,16 @@ async def search_tickets(ctx: ToolContext, args: SearchTicketsIn) -> SearchTicke
             (not types or offer.train_type in types)
             and (args.seat_class is None or offer.seat(args.seat_class) is not None)
             and after <= leaves <= before
+            and all(feature in offer.features for feature in args.features)
         )
 
-    offers = [o for o in result.offers if wanted(o)]
+    order = {
+        "departure": lambda o: (o.depart_at, o.train_number),
+        "arrival": lambda o: (o.arrive_at, o.depart_at),
+        "duration": lambda o: (o.duration_min, o.depart_at),
+        "price": lambda o: (_lowest_price(o, args.seat_class), o.depart_at),
+    }[args.sort]
+    offers = sorted((o for o in result.offers if wanted(o)), key=order)
     shown = offers[: args.max_results]
     ctx.answered("search_tickets", result.freshness)
     route = {
@@ -73,6 +120,8 @@ async def search_tickets(ctx: ToolContext, args: SearchTicketsIn) -> SearchTicke
             else texts.TICKETS_ALL,
             freshness=freshness,
         )
+    elif result.freshness == "unavailable":
+        summary = texts.TICKETS_NO_DATA.format(**route)
     else:
         summary = texts.TICKETS_NONE.format(**route, freshness=freshness)
     return SearchTicketsOut(
@@ -91,10 +140,14 @@ async def search_tickets(ctx: ToolContext, args: SearchTicketsIn) -> SearchTicke
 
 async def find_transfers(ctx: ToolContext, args: FindTransfersIn) -> FindTransfersOut:
     """Transfer plans as the agent finds them: the sources' own transfer search first, then
-    the network's derived hubs (both halves queried), planned by the rule engine."""
+    the network's derived hubs (both halves queried), planned by the rule engine; or, with
+    `transfer_station`, both halves via that place only. Plans that board or alight where
+    the traveller asked come first; one that does not is kept only when none does, and the
+    difference is said in `relaxed`."""
     resolved = ctx.resolve(args.origin, args.destination, args.date)
     key = LegKey(resolved.origin.city, resolved.destination.city, resolved.query.date)
     places = (resolved.origin, resolved.destination)
+    hub = _transfer_place(ctx, args.transfer_station, places)
     one_way = TripRequest(
         origin=key.origin,
         destination=key.destination,
@@ -103,34 +156,67 @@ async def find_transfers(ctx: ToolContext, args: FindTransfersIn) -> FindTransfe
         # A station asked for keeps its whole official city (义乌: 金华's); a city, its proper.
         open_cities=frozenset(place.city for place in places if not place.is_city),
     )
-    results = await ctx.legs([key])
-    halves = await ctx.official_transfers(key)
-    found = _plan_on(one_way, with_transfer_halves(results, halves), ctx, args.max_results)
-    if not _has_transfer(found) and ctx.topology is not None:
-        hub_legs, _ = topology_transfer_legs(one_way, [0], ctx.topology)
-        results |= await ctx.legs(hub_legs)
-        found = _plan_on(one_way, with_transfer_halves(results, halves), ctx, args.max_results)
+    if hub is not None:
+        results = await ctx.legs(transfer_legs(key, [hub.city]))
+        halves: dict[LegKey, TicketResult] = {}
+        found = _plan_on(one_way, results, ctx, limit=20)
+    else:
+        results = await ctx.legs([key])
+        halves = await ctx.official_transfers(key)
+        found = _plan_on(
+            one_way, with_transfer_halves(results, halves), ctx, limit=args.max_results
+        )
+        if not _has_transfer(found) and ctx.topology is not None:
+            hub_legs, _ = topology_transfer_legs(one_way, [0], ctx.topology)
+            results |= await ctx.legs(hub_legs)
+            found = _plan_on(
+                one_way, with_transfer_halves(results, halves), ctx, limit=args.max_results
+            )
     answers = with_transfer_halves(results, halves)
+    options = list(found.itineraries)
+    if hub is not None:
+        options = [it for it in options if _changes_at(it, hub)]
+    honoured = [
+        it
+        for it in options
+        if not _substitutions(it, resolved.origin, resolved.destination, key.date)
+    ]
+    options = (honoured or options)[: args.max_results]
+    relaxed = (
+        []
+        if honoured or not options
+        else _substitutions(options[0], resolved.origin, resolved.destination, key.date)
+    )
     used_keys = {
         LegKey(leg.origin_station.city, leg.destination_station.city, leg.depart_at.date())
-        for it in found.itineraries
+        for it in options
         for leg in it.legs
     }
     used = [r for k, r in answers.items() if k in used_keys]
-    used = used or ([answers[key]] if key in answers else [])
-    freshness, as_of = provenance(found.itineraries, used)
+    used = used or [r for k, r in answers.items() if k == key or k.origin == key.origin]
+    freshness, as_of = provenance(options, used)
     ctx.answered("find_transfers", freshness)
-    route = {"date": key.date, "origin": key.origin, "destination": key.destination}
+    # What the traveller named (义乌, not its prefecture 金华): any other boarding is in `relaxed`.
+    route = {
+        "date": key.date,
+        "origin": resolved.origin.name,
+        "destination": resolved.destination.name,
+    }
     fresh = texts.freshness_text(freshness)
-    if found.itineraries:
-        best = found.itineraries[0]
+    if options:
+        best = options[0]
         summary = texts.TRANSFERS.format(
             **route,
-            count=len(found.itineraries),
+            count=len(options),
             best="→".join(best.train_numbers),
             price=best.total_price,
             freshness=fresh,
         )
+        summary = "".join(texts.RELAXED.format(reason=r.reason) for r in relaxed) + summary
+    elif freshness == "unavailable":
+        summary = texts.TRANSFERS_NO_DATA.format(**route)
+    elif hub is not None:
+        summary = texts.TRANSFERS_NONE_VIA.format(**route, hub=hub.name, freshness=fresh)
     else:
         summary = texts.TRANSFERS_NONE.format(**route, freshness=fresh)
     warnings = list(dict.fromkeys(w for r in used for w in r.warnings))
@@ -139,13 +225,72 @@ async def find_transfers(ctx: ToolContext, args: FindTransfersIn) -> FindTransfe
         freshness=freshness,
         as_of=as_of,
         warnings=warnings,
-        options=[itinerary_view(it) for it in found.itineraries],
+        options=[itinerary_view(it) for it in options],
         failures=[f.message for f in found.failures],
+        transfer_station=hub.name if hub is not None else None,
+        relaxed=relaxed,
     )
 
 
+def _transfer_place(ctx: ToolContext, text: str | None, ends: tuple[Place, Place]) -> Place | None:
+    """The transfer city or station asked for, resolved like every place (422 with suggestions)."""
+    if text is None:
+        return None
+    place = resolve_place(ctx.directory, "transfer_station", text)
+    if place.city in (ends[0].city, ends[1].city):
+        raise ToolFailure(
+            "invalid_input",
+            "transfer_station: must be another city than the origin and the destination",
+            "transfer_station",
+        )
+    return place
+
+
+def _changes_at(itinerary: Itinerary, hub: Place) -> bool:
+    """True when every change of trains happens at the asked transfer place."""
+    wanted = {s.telecode for s in hub.stations}
+    stops = [leg.destination_station for leg in itinerary.legs[:-1]]
+    return bool(stops) and all(
+        (s.telecode in wanted) if not hub.is_city else (s.city == hub.city) for s in stops
+    )
+
+
+def _substitutions(
+    itinerary: Itinerary, origin: Place, destination: Place, date: dt.date
+) -> list[RelaxedView]:
+    """Where this plan answers other than asked: boarding, alighting, or the day it leaves."""
+    first, last = itinerary.legs[0], itinerary.legs[-1]
+    found: list[RelaxedView] = []
+    for constraint, place, station in (
+        ("origin", origin, first.origin_station),
+        ("destination", destination, last.destination_station),
+    ):
+        if station.telecode not in {s.telecode for s in place.stations}:
+            found.append(
+                RelaxedView(
+                    constraint=constraint,
+                    requested=place.name,
+                    offered=station.name,
+                    reason=texts.SUBSTITUTED_STATION.format(
+                        requested=place.name, offered=station.name
+                    ),
+                )
+            )
+    leaves = first.depart_at.astimezone(SHANGHAI).date()
+    if leaves != date:
+        found.append(
+            RelaxedView(
+                constraint="date_start",
+                requested=date.isoformat(),
+                offered=leaves.isoformat(),
+                reason=texts.SUBSTITUTED_DATE.format(requested=date, offered=leaves),
+            )
+        )
+    return found
+
+
 def _plan_on(
-    request: TripRequest, answers: dict[LegKey, TicketResult], ctx: ToolContext, limit: int
+    request: TripRequest, answers: dict[LegKey, TicketResult], ctx: ToolContext, *, limit: int
 ) -> PlanResult:
     book = {k: LegOffers(k, r.offers, r.freshness) for k, r in answers.items()}
     return plan(request, book, now=ctx.now(), limit=limit)
@@ -179,6 +324,8 @@ async def train_stops(ctx: ToolContext, args: TrainStopsIn) -> TrainStopsOut:
             count=len(stops),
             freshness=fresh,
         )
+    elif result.freshness == "unavailable":
+        summary = texts.STOPS_NO_DATA.format(train=number, date=day)
     else:
         summary = texts.STOPS_NONE.format(train=number, date=day, freshness=fresh)
     return TrainStopsOut(

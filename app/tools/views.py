@@ -25,6 +25,10 @@ def offer_view(offer: TrainOffer, only: SeatClass | None = None) -> OfferView:
         depart=clock_text(offer.depart_at) or "",
         arrive=clock_text(offer.arrive_at) or "",
         duration_min=offer.duration_min,
+        train_no=offer.train_no,
+        features=list(offer.features),
+        can_web_buy=offer.can_web_buy,
+        on_sale_at=clock_text(offer.on_sale_at),
         seats=[
             SeatView(
                 seat_class=s.seat_class,
@@ -32,6 +36,7 @@ def offer_view(offer: TrainOffer, only: SeatClass | None = None) -> OfferView:
                 status=s.status,
                 left=s.available,
                 price=s.price,
+                discount=s.discount,
             )
             for s in offer.seats
             if only is None or s.seat_class is only

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.errors import Conflict, NoLiveAnswer
 from app.services import Services
 from app.usecases import texts
-from app.usecases.queries import parse_seat_class, resolve_query
+from app.usecases.queries import SEAT_CLASS_SCHEMA, parse_seat_class, resolve_query
 from rules.limits import MAX_PARTY
 from sources.models import TRAIN_NUMBER_INPUT_PATTERN, Freshness, SeatClass, SeatStatus
 
@@ -31,7 +31,7 @@ class PrecheckRequest(BaseModel):
     date: str = Field(description="YYYY-MM-DD")
     origin: str = Field(min_length=1, max_length=40)
     destination: str = Field(min_length=1, max_length=40)
-    seat_class: str
+    seat_class: str = Field(json_schema_extra=SEAT_CLASS_SCHEMA)
     expected_price: float | None = Field(default=None, ge=0, le=100000)
     passengers: int = Field(default=1, ge=1, le=MAX_PARTY)
 

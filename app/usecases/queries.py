@@ -9,10 +9,11 @@ import datetime as dt
 from functools import lru_cache
 
 from pydantic import ValidationError
+from pydantic.json_schema import JsonDict
 
 from app.errors import InvalidInput, UnknownStation, excerpt
 from app.tickets.model import ResolvedQuery
-from sources.models import TRAIN_TYPES, SeatClass, TicketQuery
+from sources.models import SEAT_LABELS, TRAIN_TYPES, SeatClass, TicketQuery
 from sources.sale_window import SALE_DATES, last_sale_day
 from sources.stations import AmbiguousStationError, Place, StationDirectory, UnknownStationError
 
@@ -86,6 +87,19 @@ def parse_train_types(text: str | None) -> frozenset[str]:
             f"train_types: unknown {', '.join(unknown)}; choose from {', '.join(TRAIN_TYPES)}",
         )
     return types
+
+
+def described_enum(values: dict[str, str], lead: str) -> JsonDict:
+    """A closed argument's JSON schema: its values, each one named in the description (what
+    a model or a frontend developer reads before choosing)."""
+    meanings = "；".join(f"{value}：{meaning}" for value, meaning in values.items())
+    return {"enum": list(values), "description": f"{lead}（{meanings}）"}
+
+
+SEAT_CLASS_SCHEMA = described_enum(
+    {seat.value: label for seat, label in SEAT_LABELS.items()}, "席别"
+)
+"""The seat classes a caller may name (`parse_seat_class` accepts exactly these)."""
 
 
 def parse_seat_class(text: str) -> SeatClass:

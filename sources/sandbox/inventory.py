@@ -26,6 +26,8 @@ BUCKET = dt.timedelta(minutes=10)
 PRESALE = dt.timedelta(days=SALE_WINDOW_DAYS)
 AGGREGATOR_LAG = BUCKET
 HOT_TRAIN_RATE = 0.04
+DISCOUNTED_SHARE = 0.3
+DISCOUNTS = (0.95, 0.9, 0.87, 0.85)
 WAITLIST_RATE = 0.6
 _EPOCH = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
 
@@ -54,12 +56,14 @@ class SaleState(StrEnum):
 
 @dataclass(frozen=True)
 class SeatInventory:
-    """One class on one ride at one moment: `remaining` is 0 unless `state` is AVAILABLE."""
+    """One class on one ride at one moment: `remaining` is 0 unless `state` is AVAILABLE;
+    `price` is what is paid (the discounted fare when `discount` is set)."""
 
     seat_class: SeatClass
     state: SaleState
     remaining: int
     price: float
+    discount: float | None = None
 
     @property
     def purchasable(self) -> bool:
@@ -93,17 +97,31 @@ def remaining_seats(train: Train, seat_class: SeatClass, now: dt.datetime) -> in
     return max(0, seats - sold)
 
 
+def discount(train: Train, seat_class: SeatClass) -> float | None:
+    """The share of the full fare a discounted class sells at (12306's 浮动票价: business
+    class on some G trains, as the real G105 at 8.7折), or None at the full fare."""
+    if train.kind != "G" or seat_class is not SeatClass.BUSINESS:
+        return None
+    if stable_unit(train.train_no, train.start_date, "discount") >= DISCOUNTED_SHARE:
+        return None
+    return DISCOUNTS[stable_int(0, len(DISCOUNTS) - 1, train.train_no, train.start_date, "off")]
+
+
 def seat_inventory(ride: Ride, seat_class: SeatClass, now: dt.datetime) -> SeatInventory:
     """What a vendor shows for `seat_class` on `ride` at `now`."""
+    share = discount(ride.train, seat_class)
     price = ride.price(seat_class)
+    if share is not None:
+        price = round(price * share * 2) / 2  # to the half yuan, as fares are
     if now >= ride.depart_at:
-        return SeatInventory(seat_class, SaleState.CLOSED, 0, price)
+        return SeatInventory(seat_class, SaleState.CLOSED, 0, price, share)
     if now < ride.depart_at - PRESALE:
-        return SeatInventory(seat_class, SaleState.NOT_ON_SALE, 0, price)
+        return SeatInventory(seat_class, SaleState.NOT_ON_SALE, 0, price, share)
     left = remaining_seats(ride.train, seat_class, now)
     if left > 0:
-        return SeatInventory(seat_class, SaleState.AVAILABLE, left, price)
-    return SeatInventory(seat_class, _exhausted_state(ride.train, seat_class), 0, price)
+        return SeatInventory(seat_class, SaleState.AVAILABLE, left, price, share)
+    state = _exhausted_state(ride.train, seat_class)
+    return SeatInventory(seat_class, state, 0, price, share)
 
 
 def ride_inventory(

@@ -25,9 +25,11 @@ from sources.sandbox.network import (
     default_network,
     group_by_city,
 )
+from sources.sandbox.seeding import stable_unit
 from sources.stations import StationDirectory, curated_directory
 
 OVERNIGHT_KINDS = frozenset("ZTK")
+SMART_EMU_SHARE = 0.2
 _CACHED_TRAINS = 20_000
 
 
@@ -65,6 +67,16 @@ class Train:
     @property
     def seat_classes(self) -> tuple[SeatClass, ...]:
         return self.run.seat_classes
+
+    @cached_property
+    def features(self) -> tuple[str, ...]:
+        """What 12306 marks on the train (its `dw_flag`), as the vendors render it: every G
+        train is a 复兴号; about one in five is a 复兴号智能动车组, with a quiet coach."""
+        if self.kind != "G":
+            return ()
+        if stable_unit(self.train_no, "smart") < SMART_EMU_SHARE:
+            return ("智能动车组", "复兴号", "静音车厢")
+        return ("复兴号",)
 
     @property
     def origin(self) -> Station:

@@ -128,7 +128,7 @@ def _train(ride: Ride, seats: tuple[SeatInventory, ...]) -> dict[str, Any]:
         "duration": f"{minutes // 60:02d}:{minutes % 60:02d}",
         "enable_booking": "Y" if any(s.purchasable for s in seats) else "N",
         "prices": [p for p in map(seat_price, seats) if p is not None],
-        "train_flags": ["复兴号"] if ride.train.kind == "G" else [],
+        "train_flags": list(ride.train.features),
     }
 
 

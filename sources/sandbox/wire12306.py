@@ -6,7 +6,8 @@ before the presale opens), 2 train_no, 3 code, 4/5 the train's origin/terminus, 
 row's own stations, 8/9/10 depart/arrive/duration, 11 canWebBuy, 13 the train's start date,
 16/17 station numbers, 20–33 seat cells by class (never 候补: `无`, with the waitlist flags
 37/38), 35 seat type codes, 39 yp_info_new (counts capped at 21; 无座 as a count of 3000+
-under the code of the seat it stands in), 46 feature flags, 55 sale_time.
+under the code of the seat it stands in; a discounted class at its discounted price), 46
+feature flags (`dw_flag`), 54 discounts (`seat_discount_info`), 55 sale_time.
 """
 
 from __future__ import annotations
@@ -67,8 +68,26 @@ _SEAT_TEXT = {
     SaleState.NOT_ON_SALE: "*",
     SaleState.CLOSED: "无",
 }
-_FEATURES = {"G": "0#1#0#0#z#0#z#z", "D": "0#0#0#0#z#0#z#z"}  # 复兴号 on the G trains
-_CONVENTIONAL_FEATURES = "0#0#0#0#z#0#z#z"
+
+
+def dw_flag(train: Train) -> str:
+    """Field 46 as the live site prints it: 智能动车组 at 0 (`5`), 复兴号 at 1 (`1`), a quiet
+    coach at 2 (`Q…`); the rest as real rows carry them."""
+    features = train.features
+    smart = "5" if "智能动车组" in features else "0"
+    fuxing = "1" if "复兴号" in features else "0"
+    quiet = "Q03" if "静音车厢" in features else "0"
+    return f"{smart}#{fuxing}#{quiet}#0#z#0#z#z"
+
+
+def discount_info(seats: Sequence[SeatInventory]) -> str:
+    """Field 54 (`seat_discount_info`): seat code and the share of the full fare in percent
+    (`90087` = 商务座 at 8.7折), for the classes sold at a discount."""
+    return "".join(
+        f"{SEAT_CODE[s.seat_class]}{round(s.discount * 100):04d}"
+        for s in seats
+        if s.discount is not None
+    )
 
 
 def seat_text(seat: SeatInventory) -> str:
@@ -172,9 +191,10 @@ def row(ride: Ride, seats: Sequence[SeatInventory]) -> str:
     fields[39] = prices
     fields[40] = "0"
     fields[45] = "1"
-    fields[46] = _FEATURES.get(train.kind, _CONVENTIONAL_FEATURES)
+    fields[46] = dw_flag(train)
     fields[49] = "CHN,CHN"
     fields[52] = "N#N#"
+    fields[54] = discount_info(seats)
     fields[55] = sale_time(ride)
     fields[56] = "Y"
     return "|".join(fields)

@@ -27,6 +27,7 @@ from tests.app.mcp.harness import (
 from tests.clocks import FakeTime
 
 MCP_TOOLS = [
+    "get_current_date",
     "search_tickets",
     "find_transfers",
     "train_stops",
