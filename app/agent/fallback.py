@@ -455,17 +455,35 @@ def explain(
     failures: tuple[Failure, ...],
     tried: list[str],
     hubs_tried: bool,
-    unavailable: list[str],
+    unavailable: list[LegKey],
     hubs: tuple[str, ...] = (),
     middles: tuple[str, ...] = (),
 ) -> str:
     """Why nothing could be planned, what was tried, and what the traveller could relax.
 
     Only what was really asked is named: the middle cities of the official transfer plans
-    and the hubs whose legs were queried, never a list of hubs nobody asked.
+    and the hubs whose legs were queried, never a list of hubs nobody asked. A leg no source
+    (nor any cache) could answer is said as "no data", never as "no trains" (its planner
+    failure, NO_OFFERS, only means nothing was returned).
     """
+    legs = required_legs(original)
+    failures = tuple(
+        f
+        for f in failures
+        if not (
+            f.code == NO_OFFERS
+            and f.segment is not None
+            and f.segment < len(legs)
+            and legs[f.segment] in unavailable
+        )
+    )
     why = "；".join(dict.fromkeys(f.message for f in failures)) + ("。" if failures else "")
-    why += "".join(unavailable)
+    why += "".join(
+        texts.UNAVAILABLE.format(
+            route=texts.route_label(key.origin, key.destination), date=texts.day_label(key.date)
+        )
+        for key in unavailable
+    )
     steps = [texts.TRIED_DIRECT]
     if "transfer" in tried and middles:
         steps.append(texts.TRIED_OFFICIAL.format(cities=texts.some_of(middles)))
@@ -488,7 +506,8 @@ def explain(
         advice.append(texts.ADVISE_TRANSFER)
     if has_preferences(original) and "relax" not in tried:
         advice.append(texts.ADVISE_RELAX)
-    text = texts.NO_PLAN.format(header=header, why=why)
+    no_data = bool(unavailable) and not failures
+    text = (texts.NO_DATA if no_data else texts.NO_PLAN).format(header=header, why=why)
     text += texts.TRIED.format(steps="、".join(steps))
     text += texts.ADVICE.format(advice=texts.ADVICE_JOIN.join(advice))
     return text

@@ -561,18 +561,13 @@ class PlanningAgent:
         run.summary = run.llm_text
 
     @staticmethod
-    def _unavailable(run: Run, request: TripRequest) -> list[str]:
-        """Messages for the trip's own legs that no source (nor any cache) could answer."""
+    def _unavailable(run: Run, request: TripRequest) -> list[LegKey]:
+        """The trip's own legs that no source (nor any cache) could answer."""
         found = []
         for key in required_legs(request):
             result = run.results.get(key)
             if result is not None and result.freshness == "unavailable" and not result.offers:
-                found.append(
-                    texts.UNAVAILABLE.format(
-                        route=texts.route_label(key.origin, key.destination),
-                        date=texts.day_label(key.date),
-                    )
-                )
+                found.append(key)
         return found
 
     @staticmethod

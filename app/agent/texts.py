@@ -37,6 +37,8 @@ TRAIN_ALTERNATIVES = "可选车次：{trains}。"
 
 # -- what cannot be planned ----------------------------------------------------------------------
 NO_PLAN = "抱歉，没能为「{header}」找到合适的行程。{why}"
+# Every leg that failed had no data at all: not "no trains", and said so.
+NO_DATA = "抱歉，暂时无法为「{header}」规划行程：{why}"
 TRIED = "已尝试：{steps}。"
 ADVICE = "建议{advice}。"
 ADVICE_JOIN = "，或"
@@ -50,8 +52,10 @@ ADVISE_BUDGET = "适当提高预算"
 ADVISE_DATE = "换一个出发日期"
 ADVISE_TRANSFER = "允许中转"
 ADVISE_RELAX = "放宽车型、席别或出发时间的要求"
-ADVISE_LATER = "稍后再试"
-UNAVAILABLE = "暂时无法获取{route} {date}的余票信息。"
+ADVISE_LATER = "稍后再试（或到 12306 官网/App 查询）"
+UNAVAILABLE = (
+    "暂时无法获取{route} {date}的余票信息（数据源均未响应，且没有缓存），这不代表没有车次。"
+)
 LEG_QUERY_FAILED = "{origin}→{destination} {date}: 查询失败"
 STEP_BOUND = (
     "规划在第{steps}步决策时停止（已达上限）：已查询{legs}个区间，共{offers}个车次，"

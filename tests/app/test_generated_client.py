@@ -123,13 +123,16 @@ async def test_the_generated_client_reads_the_errors_as_their_models(generated: 
         assert isinstance(unknown.parsed, models.InvalidInputError)
         assert unknown.parsed.field == "origin" and "北京" in unknown.parsed.suggestions
 
-        request = models.PrecheckRequest(
-            train_number="G9",
-            date=DATE.isoformat(),
-            origin="北京",
-            destination="广州",
-            seat_class="second",
+        request = models.PrecheckRequest.from_dict(
+            {
+                "train_number": "G9",
+                "date": DATE.isoformat(),
+                "origin": "北京",
+                "destination": "广州",
+                "seat_class": "second",  # an enum in the client: the document lists the values
+            }
         )
+        assert request.seat_class.value == "second"
         missing = await precheck.asyncio_detailed(client=session, body=request)
         assert missing.status_code == 409
         assert isinstance(missing.parsed, models.BookingConflict)

@@ -9,6 +9,7 @@ import pytest
 from app.agent import texts
 from app.agent.summary import train_numbers_in
 from tests.app.agent.harness import TODAY, metric, running_app
+from tests.app.apps import running
 
 EVERY_FIELD = {
     "intent",
@@ -187,3 +188,19 @@ async def test_bad_input_is_422_naming_the_field(payload: dict[str, object], fie
         response = await client.post("/v1/plan", json=payload)
     assert response.status_code == 422
     assert response.json()["field"] == field
+
+
+async def test_a_plan_without_any_data_says_so_and_never_that_there_are_no_trains() -> None:
+    async with running() as (client, state):
+        faults = state.sandbox_faults
+        faults["12306"].update(error_rate=1.0, transfer_error_rate=1.0)
+        faults["juhe"].update(error_rate=1.0)
+        reply = (
+            await client.post(
+                "/v1/plan", json={"text": "12月6日从北京去上海", "today": "2026-12-01"}
+            )
+        ).json()
+    assert reply["freshness"] == "unavailable" and reply["itinerary"] is None
+    assert "没有查到车次" not in reply["summary"] and "没能为" not in reply["summary"]
+    assert "暂时无法获取" in reply["summary"] and "这不代表没有车次" in reply["summary"]
+    assert "稍后再试" in reply["summary"]

@@ -306,8 +306,59 @@ async def test_docs_render_offline(browser: Browser) -> None:
         page = await open_page(browser, server.url, outside)
         await page.goto(f"{server.url}/docs")
         await expect(page.locator(".swagger-ui .info .title")).to_contain_text("railtrip")
-        await expect(
-            page.locator("#operations-plan-plan_stream_v1_plan_stream_post")
-        ).to_have_count(1)
+        await expect(page.locator("#operations-plan-planTripStream")).to_have_count(1)
         await shoot(page, "6-docs-offline")
+    assert outside == []
+
+
+async def test_a_failed_request_clears_the_previous_result_and_no_data_is_said_apart(
+    browser: Browser,
+) -> None:
+    async with served(served_settings()) as server:
+        outside: list[str] = []
+        page = await open_page(browser, server.url, outside)
+        await page.goto(f"{server.url}/")
+        await expect(page.locator("body[data-ready='1']")).to_have_count(1)
+        await plan(page, "12月4日从北京去上海")
+        await expect(page.locator("#result")).to_be_visible()
+        await expect(page.locator("#timeline .leg").first).to_be_visible()
+
+        # The next request is refused (our own queue full): the old plan must not stay up as
+        # if it answered it.
+        overloaded = {
+            "code": "overloaded",
+            "reason": "overloaded",
+            "message": "服务当前繁忙，本次查询未能排队（并非数据源故障），请在 2 秒后重试。",
+            "retry_after_s": 2,
+        }
+
+        async def refuse(route: Route) -> None:
+            await route.fulfill(
+                status=503,
+                content_type="application/json",
+                headers={"Retry-After": "2"},
+                body=json.dumps(overloaded, ensure_ascii=False),
+            )
+
+        await page.route("**/v1/*/stream", refuse)
+        await page.fill("#request-text", "12月5日从北京去南京")
+        await page.click("#submit")
+        await expect(page.locator("#error")).to_contain_text("服务当前繁忙")
+        await expect(page.locator("#result")).to_be_hidden()
+        await expect(page.locator("#timeline .leg")).to_have_count(0)
+        assert await page.locator("#summary").inner_text() == ""
+        await shoot(page, "7-failed-request-cleared")
+        await page.unroute("**/v1/*/stream")
+
+        # Every source down and nothing cached: the summary says no data could be had.
+        faults = server.state.sandbox_faults
+        faults["12306"].update(error_rate=1.0, transfer_error_rate=1.0)
+        faults["juhe"].update(error_rate=1.0)
+        await plan(page, "12月6日从北京去上海")
+        summary = page.locator("#summary")
+        await expect(summary).to_contain_text("暂时无法获取")
+        await expect(summary).to_contain_text("这不代表没有车次")
+        await expect(summary).to_have_class("summary no-data")
+        await expect(page.locator("#overall-badge")).to_have_text("不可用")
+        await shoot(page, "8-no-data")
     assert outside == []

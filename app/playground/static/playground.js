@@ -164,6 +164,15 @@ function addProgress(step) {
 function showError(text) {
   $("error").textContent = text;
   $("error").hidden = false;
+  clearResult(); // the previous reply is not this request's answer: never leave it showing
+}
+
+function clearResult() {
+  $("result").hidden = true;
+  for (const id of ["summary", "understood", "total", "session", "clarify-question"]) $(id).textContent = "";
+  for (const id of ["timeline", "alternatives", "source-badges", "relaxed", "warnings"]) $(id).replaceChildren();
+  for (const id of ["relaxed-box", "warnings-box", "clarify-form", "understood"]) $(id).hidden = true;
+  $("summary").classList.remove("no-data");
 }
 
 // -- the reply ------------------------------------------------------------------------------
@@ -303,6 +312,8 @@ async function renderReply(reply) {
   // Nothing was queried (a question, a refusal): there is no ticket data to rate.
   $("freshness").hidden = reply.sources.length === 0;
   $("summary").textContent = reply.summary === reply.clarify_question ? "" : reply.summary;
+  // Sources were asked and none could answer: "no data", said apart from "no train matches".
+  $("summary").classList.toggle("no-data", reply.freshness === "unavailable" && reply.sources.length > 0);
   $("understood").hidden = !reply.understood;
   $("understood").textContent = reply.understood ? `理解为：${reply.understood}` : "";
   list("relaxed-box", "relaxed", reply.relaxed, (r) => `${r.constraint}：${r.requested} → ${r.offered}（${r.reason}）`);
