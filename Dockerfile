@@ -44,6 +44,6 @@ EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
     CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4)"]
 ENTRYPOINT ["railtrip"]
-# uvicorn believes X-Forwarded-For only from FORWARDED_ALLOW_IPS (default 127.0.0.1): set it to
-# the proxy's address (compose.yaml does) or every client shares the proxy's quota.
+# X-Forwarded-For is believed only from RAILTRIP_TRUSTED_PROXIES (default none): set it to the
+# proxy's address or network (compose.yaml does) or every client shares the proxy's quota.
 CMD ["serve", "--host", "0.0.0.0", "--port", "8000"]

@@ -22,6 +22,7 @@ from app.http.body_limits import BodyLimitMiddleware
 from app.http.contract import install_contract
 from app.http.docs import install_docs
 from app.http.errors import install_error_handlers
+from app.http.forwarded import ForwardedClient, parse_networks
 from app.http.routers import (
     health,
     intent,
@@ -119,6 +120,8 @@ def create_app(
             max_age=600,
         )
     app.add_middleware(ObserveRequests, routes=routes)  # added last = outermost: every refusal
+    if settings.trusted_proxies:  # before anything reads the client address
+        app.add_middleware(ForwardedClient, trusted=parse_networks(settings.trusted_proxies))
     return app
 
 

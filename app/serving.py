@@ -168,6 +168,11 @@ def server_config(host: str, port: int, settings: Settings, **options: Any) -> u
         http=bounded_protocol(settings.max_connections, settings.request_read_timeout_s),
         timeout_keep_alive=KEEP_ALIVE_S,
         backlog=accept_backlog(settings.max_connections),
+        # uvicorn would believe any string in X-Forwarded-For from FORWARDED_ALLOW_IPS
+        # (127.0.0.1 unless set); the app's ForwardedClient reads those headers instead, from
+        # RAILTRIP_TRUSTED_PROXIES only and only well-formed addresses.
+        proxy_headers=False,
+        forwarded_allow_ips=",".join(settings.trusted_proxies) or "",
         **options,
     )
 

@@ -15,6 +15,7 @@ is kept with its closest known name (`unknown_variables`) for start-up to say, a
 from __future__ import annotations
 
 import difflib
+import ipaddress
 import json
 import os
 import re
@@ -180,6 +181,9 @@ class Settings(BaseSettings):
     api_keys_required: bool = True  # False: keys are optional (a key gets its own quota)
     precheck_requires_key: bool = False
     cors_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    # Peers whose X-Forwarded-For / Forwarded headers are believed (addresses or CIDR
+    # networks, app/http/forwarded.py); none by default: the peer address is the client.
+    trusted_proxies: Annotated[list[str], NoDecode] = Field(default_factory=list)
     # Per client (API key name, else client address); 0 = no limit.
     client_rate_per_s: float = Field(default=0.0, ge=0, le=10000)
     client_burst: int = Field(default=20, ge=1, le=10000)
@@ -248,7 +252,7 @@ class Settings(BaseSettings):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
 
-    @field_validator("api_keys", "cors_origins", mode="before")
+    @field_validator("api_keys", "cors_origins", "trusted_proxies", mode="before")
     @classmethod
     def _split_list(cls, value: object) -> object:
         if isinstance(value, str):
@@ -264,6 +268,18 @@ class Settings(BaseSettings):
         if not value:
             raise ValueError("at least one source must be enabled")
         return list(dict.fromkeys(value))
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxy_networks(cls, value: list[str]) -> list[str]:
+        for entry in value:
+            try:
+                ipaddress.ip_network(entry, strict=False)
+            except ValueError as exc:
+                raise ValueError(
+                    f"RAILTRIP_TRUSTED_PROXIES: {entry!r} is not an IP address or CIDR network"
+                ) from exc
+        return value
 
     @field_validator("redis_url")
     @classmethod

@@ -96,7 +96,7 @@ class AccessMiddleware:
 
 
 def _address(scope: Scope) -> str:
-    # Behind a reverse proxy, uvicorn's --proxy-headers puts the forwarded address here.
+    # Behind a trusted proxy, ForwardedClient (app/http/forwarded.py) put the client's here.
     client = scope.get("client")
     return str(client[0]) if client else "unknown"
 
