@@ -159,6 +159,8 @@ class Settings(BaseSettings):
     # and how long start-up may wait for it.
     stations_cache_path: str = ".cache/railtrip/station_name.js"
     stations_refresh_timeout_s: float = Field(default=5.0, gt=0, le=60)
+    # ... and how often it is re-read while running (0: never); a failed re-read keeps the copy.
+    stations_refresh_interval_s: float = Field(default=86_400.0, ge=0)
     session_ttl_s: float = Field(default=1800.0, gt=0)
     # Scale-out on Redis (README "Deployment"): fleet budget, fleet flight, stall bounds.
     expected_replicas: int = Field(default=1, ge=1, le=1000)

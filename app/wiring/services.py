@@ -1,7 +1,7 @@
 """`open_services`: every service railtrip runs on, built from one settings snapshot, opened
 and closed together. The app's lifespan, the CLI and the stdio MCP server all run on it.
 
-    settings ─ station directory (bundled, a file/URL, or 12306's current list)
+    settings ─ station directory (bundled, a file/URL, or 12306's current list, re-read daily)
              ─ sandbox vendors mounted on the one shared httpx client (+ traces)
              ─ Redis: L2 cache, fleet-wide rate limit and single flight, shared stop lists
              ─ guarded sources ─ ticket query service, transfer search, stop lists
@@ -12,6 +12,7 @@ and closed together. The app's lifespan, the CLI and the stdio MCP server all ru
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -34,9 +35,11 @@ from app.sessions import SessionStore
 from app.settings import Settings
 from app.tickets.cache import RedisTier
 from app.tickets.fleet_flight import FleetFlight
+from app.tickets.guard import GuardedSource
 from app.tickets.stops import SharedStopLists, StopListService
 from app.tickets.transfers import TransferSearchService
 from app.tools import ticket_endpoints
+from app.usecases.queries import resolve_query
 from app.wiring import llm as model
 from app.wiring.access import build_access
 from app.wiring.sources import (
@@ -45,9 +48,14 @@ from app.wiring.sources import (
     build_sources,
     build_ticket_service,
 )
-from sources.rail12306 import STATION_NAMES_PATH
+from sources.rail12306 import PAGE_HEADERS, STATION_NAMES_PATH
 from sources.sandbox.network import default_network
-from sources.stations import StationDirectory, load_directory, refresh_directory
+from sources.stations import (
+    StationDirectory,
+    StationRefresher,
+    load_directory,
+    refresh_directory,
+)
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import TracerProvider
@@ -66,18 +74,54 @@ def redis_client(settings: Settings) -> RedisClient | None:
     )
 
 
+def live_station_list(settings: Settings) -> str | None:
+    """12306's station list URL when the list comes from 12306 (rail12306 on, no stations_url)."""
+    if settings.stations_url or "rail12306" not in settings.sources:
+        return None
+    return settings.source("rail12306").base_url.rstrip("/") + STATION_NAMES_PATH
+
+
 async def station_directory(settings: Settings, client: httpx.AsyncClient) -> StationDirectory:
     """The configured list; with `rail12306` enabled, 12306's current one (bounded, cached on
     disk, falling back to the bundled 3,364 stations with a warning)."""
-    if settings.stations_url or "rail12306" not in settings.sources:
+    url = live_station_list(settings)
+    if url is None:
         return await load_directory(settings.stations_url, client)
-    url = settings.source("rail12306").base_url.rstrip("/") + STATION_NAMES_PATH
     directory, origin = await refresh_directory(
-        url, Path(settings.stations_cache_path), client, settings.stations_refresh_timeout_s
+        url,
+        Path(settings.stations_cache_path),
+        client,
+        settings.stations_refresh_timeout_s,
+        headers=PAGE_HEADERS,
     )
     if origin != "live":
         log.warning("station list not refreshed from 12306: using the %s copy", origin)
     return directory
+
+
+def station_refresher(
+    settings: Settings,
+    directory: StationDirectory,
+    client: httpx.AsyncClient,
+    sources: tuple[GuardedSource, ...],
+    runtime: Runtime,
+) -> StationRefresher | None:
+    """The running re-read of 12306's list (through rail12306's limiter), or None."""
+    url = live_station_list(settings)
+    if url is None or not settings.stations_refresh_interval_s:
+        return None
+    return StationRefresher(
+        directory,
+        url,
+        Path(settings.stations_cache_path),
+        client,
+        interval_s=settings.stations_refresh_interval_s,
+        timeout_s=settings.stations_refresh_timeout_s,
+        headers=PAGE_HEADERS,
+        pacer=next(s for s in sources if s.name == "rail12306"),
+        sleep=runtime.sleep or asyncio.sleep,
+        on_change=[resolve_query.cache_clear],  # memoised on the directory's identity
+    )
 
 
 def known_labels(settings: Settings) -> KnownLabels:
@@ -114,6 +158,9 @@ async def open_services(
         metrics.start_at_zero(known_labels(settings))
         async with httpx.AsyncClient(timeout=10) as bootstrap:
             directory = await station_directory(settings, bootstrap)
+        if live_station_list(settings) and settings.stations_refresh_interval_s:
+            # Refreshed in place while running: never the process-wide bundled singleton.
+            directory = copy.copy(directory)
         sandbox = build_sandbox(settings, directory, runtime)
         http = build_http_client(sandbox)
         stack.push_async_callback(http.aclose)
@@ -159,6 +206,10 @@ async def open_services(
         guarded = build_sources(
             settings, http, directory, metrics, runtime, gcra=gcra, health=health
         )
+        refresher = station_refresher(settings, directory, http, guarded, runtime)
+        if refresher is not None:
+            refreshing = asyncio.create_task(refresher.run(), name="station-list-refresh")
+            stack.callback(refreshing.cancel)
         tickets = build_ticket_service(settings, runtime, guarded, metrics, redis_tier, fleet=fleet)
         stack.push_async_callback(tickets.aclose)
         transfer_search = TransferSearchService(

@@ -4,7 +4,8 @@ directory.py   the index: stations by code, name and city; `resolve` → `Place`
                bundled tables (`curated_directory`, `default_directory`)
 matching.py    text matching: input tidying, prefix search, typo suggestions
 parsers.py     readers of `station_name.js` and of the CSV tables railtrip ships
-refresh.py     lists from a file or URL, and 12306's current list cached on disk
+refresh.py     lists from a file or URL, and 12306's current list cached on disk and
+               re-read while running (`StationRefresher`)
 """
 
 from sources.stations.directory import (
@@ -33,6 +34,7 @@ from sources.stations.parsers import (
 from sources.stations.refresh import (
     MIN_OFFICIAL_STATIONS,
     StationListError,
+    StationRefresher,
     load_directory,
     refresh_directory,
 )
@@ -59,4 +61,5 @@ __all__ = [
     "parse_official_records",
     "parse_station_name_js",
     "refresh_directory",
+    "StationRefresher",
 ]

@@ -106,7 +106,14 @@ class Place(Frozen):
 
 
 class StationDirectory(TextSearch):
-    """An immutable, indexed set of stations."""
+    """An indexed set of stations, immutable but for `adopt` (a refresh while running).
+
+    `generation` counts adoptions: anything that caches what it derived from a directory keys
+    the cache on (the directory, its generation), or is told through the refresher's
+    `on_change`.
+    """
+
+    generation: int = 0
 
     def __init__(
         self,
@@ -183,6 +190,12 @@ class StationDirectory(TextSearch):
         # the stations railtrip curates come first in their city and their cities first in search.
         ranking = {station.telecode: i for i, station in enumerate(curated_directory())}
         return cls((r.station for r in records), aliases, ranking)
+
+    def adopt(self, newer: StationDirectory) -> None:
+        """Take `newer`'s stations and indexes in place, so every holder of this directory (the
+        adapters, the parser, the agent, the sandbox) knows the new list at once. One
+        assignment: a reader sees the old list or the new one, never half of each."""
+        self.__dict__ = {**newer.__dict__, "generation": self.generation + 1}
 
     # -- plain lookups -----------------------------------------------------------------
 
