@@ -21,6 +21,7 @@ import os
 import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 from pydantic import Field, PrivateAttr, ValidationError, ValidationInfo, field_validator
@@ -298,6 +299,19 @@ class Settings(BaseSettings):
         ):
             raise ValueError("RAILTRIP_LLM_API_KEY is a placeholder; set a real key or unset it")
         return value
+
+    def secrets(self) -> tuple[str, ...]:
+        """Every secret value this snapshot holds (masked wherever text leaves the process,
+        app/observability/redaction.py): the LLM key, each source's key, the Redis password."""
+        values = [self.llm_api_key, *(conf.api_key for conf in self._sources.values())]
+        for name in KNOWN_SOURCES:
+            values.append(self.source_overrides.get(name, {}).get("api_key"))  # type: ignore[arg-type]
+        if self.redis_url:
+            try:
+                values.append(urlsplit(self.redis_url).password)
+            except ValueError:
+                pass
+        return tuple(value for value in values if isinstance(value, str) and value)
 
     @property
     def llm_enabled(self) -> bool:

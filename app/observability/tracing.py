@@ -20,10 +20,12 @@ What is traced, and why only that:
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import httpx
 from starlette.types import Scope
+
+from app.observability.redaction import MASK, SECRET_HEADERS, redact
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import TracerProvider
@@ -51,10 +53,34 @@ def otlp_tracer_provider(settings: Settings) -> TracerProvider | None:
 
 
 def instrument_http_client(client: httpx.AsyncClient, provider: TracerProvider) -> None:
-    """A CLIENT span for every request the shared client sends, mounts included."""
+    """A CLIENT span for every request the shared client sends, mounts included, its URL
+    with keys masked (Juhe's key rides in the query string)."""
     from opentelemetry.instrumentation.httpx import HTTPXClientInstrumentor
 
-    HTTPXClientInstrumentor.instrument_client(client, tracer_provider=provider)
+    async def masked_url(span: Span, request: Any) -> None:
+        if not span.is_recording():
+            return
+        url = request.url
+        if isinstance(url, tuple):  # the raw form: (scheme, host, port, target)
+            scheme, host, port, target = url
+            url = f"{scheme.decode()}://{host.decode()}:{port}{target.decode()}"
+        shown = redact(str(url))
+        for attribute in URL_ATTRIBUTES:
+            span.set_attribute(attribute, shown)
+        # Captured headers (OTEL_INSTRUMENTATION_HTTP_CAPTURE_HEADERS_CLIENT_REQUEST) that
+        # carry credentials are masked too, whatever the sanitize list says.
+        recorded = getattr(span, "attributes", None) or {}
+        for name in SECRET_HEADERS:
+            if f"http.request.header.{name}" in recorded:
+                span.set_attribute(f"http.request.header.{name}", (MASK,))
+
+    HTTPXClientInstrumentor.instrument_client(
+        client, tracer_provider=provider, request_hook=masked_url
+    )
+
+
+URL_ATTRIBUTES = ("url.full", "http.url")
+"""Where the instrumentation writes a request's URL (new and old semantic conventions)."""
 
 
 def request_span(scope: Scope) -> AbstractContextManager[Span] | None:

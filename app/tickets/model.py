@@ -6,8 +6,9 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Literal
 
-from pydantic import Field, PrivateAttr
+from pydantic import Field, PrivateAttr, field_validator
 
+from app.observability.redaction import redact
 from sources.models import Freshness, Frozen, Station, TicketQuery, TrainOffer
 from sources.stations import Place, StationDirectory
 
@@ -23,6 +24,12 @@ class SourceReport(Frozen):
     latency_ms: int | None = None
     error: str | None = None
     offers: int = 0
+
+    @field_validator("error")
+    @classmethod
+    def _masked(cls, value: str | None) -> str | None:
+        # Every source's error text reaches clients through here: no key in it.
+        return redact(value) if value else value
 
 
 class QueryEcho(Frozen):

@@ -26,6 +26,7 @@ from app.agent.states import State
 from app.gcra import Gcra
 from app.intent.parser import IntentParser
 from app.observability.metrics import KnownLabels, Metrics
+from app.observability.redaction import register_secrets
 from app.observability.tracing import instrument_http_client, otlp_tracer_provider
 from app.redis_client import RedisClient, build_redis, connect
 from app.redis_health import REDIS_ERRORS, RedisHealth
@@ -150,6 +151,7 @@ async def open_services(
     exporter, which the caller shuts down); otherwise `RAILTRIP_OTEL_ENDPOINT` decides.
     """
     runtime = runtime or Runtime()
+    register_secrets(settings.secrets())  # masked in every log line, span and error text
     for name, closest in settings.unknown_variables():
         hint = f" (did you mean {closest}?)" if closest else ""
         log.warning("unknown setting %s ignored%s", name, hint)
