@@ -5,6 +5,8 @@
      │    ├── SourceTimeout            no answer in time                    outcome=timeout
      │    ├── SourceConnectionError    could not connect / connection lost  outcome=error
      │    ├── SourceServerError        HTTP 5xx                             outcome=error
+     │    ├── SourceMalformed          a 200 body cut off, not an object or without its data
+     │    │                            (a gateway's hiccup, not a block)    outcome=error
      │    └── SourceRateLimited        HTTP 429 (with retry_after seconds)  outcome=rate_limited
      ├── SourceBlocked                 302 to an error page, HTML, no data  outcome=rate_limited
      │    │                            never retried at once: the caller backs off for minutes
@@ -55,6 +57,13 @@ class SourceServerError(TransientSourceError):
     def __init__(self, source: str, message: str, status_code: int) -> None:
         super().__init__(source, message)
         self.status_code = status_code
+
+
+class SourceMalformed(TransientSourceError):
+    """A 200 answer we cannot read as the site's JSON: cut off, a list, an object without its
+    data. A broken gateway body is not the site refusing us (that is HTML or a redirect to its
+    error page, `SourceBlocked`): retried with backoff per the source's policy, and counted
+    against the breaker with its normal cool-down."""
 
 
 class SourceRateLimited(TransientSourceError):
@@ -137,6 +146,13 @@ def raise_for_status(source: str, response: httpx.Response) -> None:
     if code >= 500:
         raise SourceServerError(source, f"HTTP {code}", code)
     raise SourceRejected(source, f"HTTP {code}", code)
+
+
+def looks_like_html(response: httpx.Response) -> bool:
+    """A page (the site's block or notice page) rather than a broken JSON body."""
+    if "html" in response.headers.get("content-type", "").lower():
+        return True
+    return response.content[:512].lstrip().lower().startswith(b"<")
 
 
 @contextmanager

@@ -45,6 +45,7 @@ from sources.base import Clock, shanghai_now
 from sources.errors import (
     QueryRefused,
     SourceError,
+    SourceMalformed,
     SourceParseError,
     SourceQuotaExceeded,
     SourceRejected,
@@ -333,7 +334,8 @@ class JuheSource:
         try:
             payload: Any = orjson.loads(response.content)
         except orjson.JSONDecodeError as exc:
-            raise SourceParseError(self.name, "200 body is not JSON") from exc
+            # A gateway's broken body, not the vendor refusing us: retried per policy.
+            raise SourceMalformed(self.name, "200 body is not JSON") from exc
         offers = parse_juhe_trains(payload, self._directory, self._clock(), self.name, query.date)
         return [offer for offer in offers if query.admits(offer)]
 

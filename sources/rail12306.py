@@ -57,7 +57,9 @@ from sources.errors import (
     NotFoundAtSource,
     QueryRefused,
     SourceBlocked,
+    SourceMalformed,
     SourceParseError,
+    looks_like_html,
     raise_for_status,
 )
 from sources.models import FareKind, TicketQuery, TrainOffer
@@ -267,7 +269,7 @@ class Rail12306Source:
         if answer.get("status") is False:
             self._block(f"status false: {answer.get('messages')!r}")
         if not isinstance(answer.get("data"), Mapping):
-            self._block("JSON body without data")
+            raise SourceMalformed(self.name, "JSON body without data")
         return answer
 
     async def _after_bounce(
@@ -362,13 +364,17 @@ class Rail12306Source:
         return self._json_object(response)
 
     def _json_object(self, response: httpx.Response) -> dict[str, Any]:
-        """The body as a JSON object; anything else is the site blocking us (a page, a list)."""
+        """The body as a JSON object. A page instead is the site blocking us; anything else
+        unreadable (cut off, a list) is a broken answer, retried like any transient failure."""
         try:
             body = orjson.loads(response.content)
         except orjson.JSONDecodeError:
-            self._block(f"not JSON ({response.headers.get('content-type', 'no content-type')})")
+            kind = response.headers.get("content-type", "no content-type")
+            if looks_like_html(response):
+                self._block(f"not JSON ({kind})")
+            raise SourceMalformed(self.name, f"a 200 body that is not JSON ({kind})") from None
         if not isinstance(body, dict):
-            self._block(f"JSON {type(body).__name__} instead of an object")
+            raise SourceMalformed(self.name, f"JSON {type(body).__name__} instead of an object")
         return body
 
     def _shed(self) -> None:

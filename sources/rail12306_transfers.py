@@ -34,7 +34,14 @@ import orjson
 
 from sources.base import Clock
 from sources.capabilities import TransferOffer
-from sources.errors import SourceBlocked, SourceRejected, SourceServerError, raise_for_status
+from sources.errors import (
+    SourceBlocked,
+    SourceMalformed,
+    SourceRejected,
+    SourceServerError,
+    looks_like_html,
+    raise_for_status,
+)
 from sources.models import FareKind, TicketQuery
 from sources.rail12306_extras import parse_lc_search_url, parse_transfers, transfer_refusal
 from sources.rail12306_session import Attempt, Params, SiteSession
@@ -147,9 +154,11 @@ class TransferSearch:
             body = orjson.loads(response.content)
         except orjson.JSONDecodeError:
             kind = response.headers.get("content-type", "no content-type")
-            return _Drift(f"not JSON ({kind})", blocked=True)
+            if looks_like_html(response):
+                return _Drift(f"not JSON ({kind})", blocked=True)
+            raise SourceMalformed(self.name, f"a 200 body that is not JSON ({kind})") from None
         if not isinstance(body, dict):
-            return _Drift(f"JSON {type(body).__name__} instead of an object", blocked=True)
+            raise SourceMalformed(self.name, f"JSON {type(body).__name__} instead of an object")
         refusal = transfer_refusal(body)
         if refusal is not None and URL_ERROR in refusal.lower():
             return _Drift(f"errorMsg {refusal!r}", blocked=False)

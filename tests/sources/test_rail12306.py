@@ -24,11 +24,13 @@ from sources.errors import (
     QueryRefused,
     SourceBlocked,
     SourceConnectionError,
+    SourceMalformed,
     SourceParseError,
     SourceRateLimited,
     SourceRejected,
     SourceServerError,
     SourceTimeout,
+    TransientSourceError,
 )
 from sources.models import SHANGHAI, SeatClass, SeatStatus, Station, TicketQuery, TrainOffer
 from sources.rail12306 import (
@@ -560,7 +562,11 @@ async def test_after_a_block_the_next_session_starts_without_any_cookie(httpx_mo
 async def test_a_block_sheds_the_session_whatever_the_shared_jar_collected(httpx_mock):
     """Through a real client whose jar collected the init cookies: the re-init is cookieless."""
     mock_init(httpx_mock)
-    mock_payload(httpx_mock, "no_data.json")  # JSON without data: a block
+    httpx_mock.add_response(  # HTML from the query path: a block
+        url=QUERY,
+        text=(FIXTURES / "blocked_page.html").read_text(),
+        headers={"Content-Type": "text/html;charset=utf-8"},
+    )
     mock_init(httpx_mock)
     mock_payload(httpx_mock, "empty_result.json")
     async with httpx.AsyncClient() as shared:
@@ -585,16 +591,45 @@ async def test_html_instead_of_json_is_a_block(httpx_mock, client):
         await source(client).search(SAME_DAY_QUERY)
 
 
-async def test_json_without_data_is_a_block_and_drops_the_session(httpx_mock, client):
+async def test_json_without_data_is_a_broken_answer_not_a_block_and_keeps_the_session(
+    httpx_mock, client
+):
     mock_init(httpx_mock)
     mock_payload(httpx_mock, "no_data.json")
-    mock_init(httpx_mock)
     mock_payload(httpx_mock, "empty_result.json")
     adapter = source(client)
-    with pytest.raises(SourceBlocked, match="without data"):
+    with pytest.raises(SourceMalformed, match="without data") as raised:
         await adapter.search(SAME_DAY_QUERY)
+    assert not isinstance(raised.value, SourceBlocked)
     await adapter.search(SAME_DAY_QUERY)
-    assert [r.url.path for r in httpx_mock.get_requests()].count("/otn/leftTicket/init") == 2
+    assert [r.url.path for r in httpx_mock.get_requests()].count("/otn/leftTicket/init") == 1
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b'{"data": {"result": ["a|b', b"[1, 2]", b"", b'{"httpstatus": 200, "data": '],
+    ids=["cut-off", "a-list", "empty", "cut-before-data"],
+)
+async def test_a_broken_json_body_is_malformed_and_transient_never_a_block(
+    httpx_mock, client, body
+):
+    mock_init(httpx_mock)
+    httpx_mock.add_response(
+        url=QUERY, content=body, headers={"Content-Type": "application/json;charset=UTF-8"}
+    )
+    with pytest.raises(SourceMalformed) as raised:
+        await source(client).search(SAME_DAY_QUERY)
+    assert isinstance(raised.value, TransientSourceError)
+    assert not isinstance(raised.value, SourceBlocked)
+
+
+async def test_html_without_a_content_type_is_still_a_block(httpx_mock, client):
+    mock_init(httpx_mock)
+    httpx_mock.add_response(
+        url=QUERY, content="\n  <!DOCTYPE html><html>网络可能存在问题</html>".encode()
+    )
+    with pytest.raises(SourceBlocked, match="not JSON"):
+        await source(client).search(SAME_DAY_QUERY)
 
 
 async def test_status_false_without_c_url_is_a_block(httpx_mock, client):
