@@ -167,7 +167,7 @@ class Settings(BaseSettings):
     expected_replicas: int = Field(default=1, ge=1, le=1000)
     redis_timeout_s: float = Field(default=0.1, gt=0, le=10)
     redis_max_connections: int = Field(default=64, ge=1, le=10_000)
-    flight_lease_s: float = Field(default=6.0, gt=0, le=120)
+    flight_lease_s: float = Field(default=2.0, gt=0, le=120)
     flight_poll_s: float = Field(default=0.05, gt=0, le=5)
     session_memory_max: int = Field(default=10_000, ge=16)
     llm_base_url: str | None = None

@@ -135,8 +135,9 @@ class RedisTier:
     async def get_stale(self, query_key: str) -> CacheEntry | None:
         return await self._read(self.stale_key(query_key))
 
-    async def put(self, query_key: str, entry: CacheEntry) -> None:
-        if not self.health.usable():
+    async def put(self, query_key: str, entry: CacheEntry, *, force: bool = False) -> None:
+        """Write both keys; skipped while Redis is marked down, unless `force` (one try)."""
+        if not force and not self.health.usable():
             return
         raw = entry.to_bytes()
         try:

@@ -1,22 +1,29 @@
 """Cross-replica single-flight: one replica fetches a query, the others read its answer from L2.
 
-The first replica to miss takes a short lease (`SET NX PX`) on the query key, fetches and
-writes L2, then drops the lease. Another replica that finds the lease taken polls L2 (and the
-lease) every `poll_s`: it returns the holder's answer as soon as it lands, and takes over as
-soon as the lease is gone without an answer (the holder failed and dropped it, or died and
-the lease expired). So a dead holder delays the others by at most the lease TTL, and a
-waiter never waits longer than `lease_s` in total before fetching itself.
+The first replica to miss takes a short lease (`SET NX PX`) on the query key, fetches, writes
+L2, and only then drops the lease. While it fetches it renews the lease every third of its
+TTL, so a live holder keeps it however long its fetch takes (the fetch is bounded by the
+query deadline) and a dead one loses it within one TTL (`lease_s`).
 
-The lease value is a random token: only its holder can drop it (compare-and-delete script).
-While Redis is down (shared `RedisHealth`) every replica fetches for itself.
+Another replica that finds the lease taken waits for the holder's answer: it polls L2 (and
+the lease) every `poll_s` and returns the answer as soon as it lands. It takes over only when
+the lease is gone without an answer (the holder failed and dropped it, or died and the lease
+expired), or when it has not been able to see the lease for a whole TTL (Redis unusable).
+A poll that fails (a Redis hiccup) is not a reason to fetch: the holder may be writing its
+answer at that moment. Every wait ends by the query's own deadline (`TicketService`).
+
+The lease value is a random token: only its holder can renew or drop it (compare scripts).
+While Redis is down (shared `RedisHealth`) a replica that has not seen a lease fetches for
+itself.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
 from app.redis_client import RedisClient
@@ -27,6 +34,12 @@ Sleep = Callable[[float], Awaitable[None]]
 # Drop the lease only if it is still ours (it may have expired and been taken over).
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+# Extend the lease only if it is still ours.
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0
 """
 
@@ -60,6 +73,7 @@ class FleetFlight:
         self._sleep = sleep
         self._monotonic = monotonic
         self._release = client.register_script(_RELEASE)
+        self._renew = client.register_script(_RENEW)
 
     @staticmethod
     def key(query_key: str) -> str:
@@ -78,6 +92,18 @@ class FleetFlight:
         self._health.came_back()
         return lease if taken else False
 
+    async def renew(self, lease: Lease) -> bool:
+        """Extend the lease by a whole TTL; False if it is no longer ours (or Redis failed)."""
+        if not self._health.usable():
+            return False
+        try:
+            renewed = await self._renew(keys=[lease.key], args=[lease.token, self._lease_ms])
+        except REDIS_ERRORS as exc:
+            self._health.went_down(exc)
+            return False
+        self._health.came_back()
+        return bool(renewed)
+
     async def release(self, lease: Lease) -> None:
         """Hand over at once: waiters polling the lease take it on their next poll."""
         if not self._health.usable():
@@ -89,12 +115,25 @@ class FleetFlight:
         else:
             self._health.came_back()
 
-    def deadline(self) -> float:
-        """When a waiter that starts now gives up waiting and fetches itself."""
-        return self._monotonic() + self.lease_s
+    @contextlib.asynccontextmanager
+    async def holding(self, lease: Lease) -> AsyncIterator[None]:
+        """Keep `lease` alive while the block runs (renewed every third of its TTL), then
+        drop it. The block writes L2 before it ends, so waiters find the answer first."""
+        renewing = asyncio.create_task(self._keep(lease))
+        try:
+            yield
+        finally:
+            renewing.cancel()  # not awaited: it ends at its next step, never blocks this one
+            await self.release(lease)
 
-    def expired(self, deadline: float) -> bool:
-        return self._monotonic() >= deadline
+    async def _keep(self, lease: Lease) -> None:
+        # Real time, not the injected sleep: the lease expires on Redis's clock.
+        while True:
+            await asyncio.sleep(self.lease_s / 3)
+            await self.renew(lease)
 
     async def pause(self) -> None:
         await self._sleep(self.poll_s)
+
+    def now(self) -> float:
+        return self._monotonic()

@@ -27,7 +27,7 @@ from app.errors import Overloaded
 from app.observability.metrics import Metrics
 from app.tickets import texts
 from app.tickets.cache import CacheEntry, MemoryTier, RedisTier
-from app.tickets.fanout import SourceAnswer, fan_out
+from app.tickets.fanout import SourceAnswer, fan_out, source_report
 from app.tickets.fleet_flight import FleetFlight, Lease
 from app.tickets.guard import ABANDONED, GuardedSource
 from app.tickets.merge import merge_offers
@@ -36,6 +36,8 @@ from sources.base import Clock, shanghai_now
 from sources.models import TicketQuery
 
 log = logging.getLogger("railtrip.tickets")
+
+_NO_TIME_LEFT = "not asked: the query deadline passed while another replica held the query"
 
 
 class TicketService:
@@ -162,28 +164,50 @@ class TicketService:
     async def _fetch_for_fleet(
         self, fleet: FleetFlight, query: TicketQuery, echo: QueryEcho, allow_stale: bool
     ) -> TicketResult:
-        """Fetch once for the whole fleet: hold the lease, or wait for its holder's answer."""
-        deadline = fleet.deadline()
+        """Fetch once for the whole fleet: hold the lease, or wait for its holder's answer.
+
+        Waiting and a fetch after it share the query deadline: a waiter never answers later
+        than a fetch started when the request came would have."""
+        end = fleet.now() + self._deadline
         lease = await fleet.try_lease(query.key)
-        while lease is False:
-            if fleet.expired(deadline):
-                lease = None
-                break
-            await fleet.pause()
-            entry = await self._l2_answer(query)
-            if entry is not None:
-                return self._from_cache(query, echo, entry)
-            lease = await fleet.try_lease(query.key)
+        if lease is False:
+            waited = await self._wait_for_holder(fleet, query, end)
+            if isinstance(waited, CacheEntry):
+                return self._from_cache(query, echo, waited)
+            lease = waited
+        left = end - fleet.now()
         if not isinstance(lease, Lease):
-            return await self._fetch(query, echo, allow_stale=allow_stale)
-        try:
+            return await self._fetch(query, echo, allow_stale=allow_stale, deadline_s=left)
+        async with fleet.holding(lease):
             # The previous holder may have answered between our miss and this lease.
             entry = await self._l2_answer(query)
             if entry is not None:
                 return self._from_cache(query, echo, entry)
-            return await self._fetch(query, echo, allow_stale=allow_stale)
-        finally:
-            await fleet.release(lease)
+            # `_fetch` writes L2 before it returns, so the lease drops after the answer lands.
+            return await self._fetch(
+                query, echo, allow_stale=allow_stale, deadline_s=left, waited_for=True
+            )
+
+    async def _wait_for_holder(
+        self, fleet: FleetFlight, query: TicketQuery, end: float
+    ) -> CacheEntry | Lease | None:
+        """The holder's answer from L2; or the lease once it is gone without one; or None
+        (fetch without a lease) at the query deadline or after a whole TTL without seeing the
+        lease (Redis unusable). A failed poll keeps waiting: the holder may be writing."""
+        seen = fleet.now()
+        while True:
+            now = fleet.now()
+            if now >= end or now - seen >= fleet.lease_s:
+                return None
+            await fleet.pause()
+            entry = await self._l2_answer(query)
+            if entry is not None:
+                return entry
+            lease = await fleet.try_lease(query.key)
+            if isinstance(lease, Lease):
+                return lease
+            if lease is False:
+                seen = fleet.now()
 
     async def _l2_answer(self, query: TicketQuery) -> CacheEntry | None:
         """Another replica's answer, once it lands in L2 (a hit is counted; polls are not)."""
@@ -196,9 +220,24 @@ class TicketService:
     # -- live fetch ----------------------------------------------------------------------
 
     async def _fetch(
-        self, query: TicketQuery, echo: QueryEcho, *, allow_stale: bool
+        self,
+        query: TicketQuery,
+        echo: QueryEcho,
+        *,
+        allow_stale: bool,
+        deadline_s: float | None = None,
+        waited_for: bool = False,
     ) -> TicketResult:
-        answers = await fan_out(self.sources, query, self._deadline, self._monotonic)
+        """Ask every source within `deadline_s` (the query deadline unless a wait used part
+        of it); nothing is asked once no time is left. `waited_for`: other replicas wait for
+        this answer in L2 (this replica holds the lease)."""
+        deadline = self._deadline if deadline_s is None else max(0.0, deadline_s)
+        if deadline <= 0:
+            reports = tuple(
+                source_report(s.name, "timeout", 0.0, _NO_TIME_LEFT) for s in self.sources
+            )
+            return await self._degrade(query, echo, reports, allow_stale=allow_stale)
+        answers = await fan_out(self.sources, query, deadline, self._monotonic)
         reports = tuple(answer.report for answer in answers)
         if not any(a.ok for a in answers) and any(_overloaded(a) for a in answers):
             # Our own queue refused it: say so, rather than blame the sources or go stale.
@@ -220,7 +259,7 @@ class TicketService:
                 sources=reports,
                 offers=tuple(merge_offers(list(a.offers) for a in answers if a.ok)),
             )
-            await self._store(query.key, entry)
+            await self._store(query.key, entry, waited_for=waited_for)
             return TicketResult(
                 query=echo,
                 freshness="realtime",
@@ -244,10 +283,12 @@ class TicketService:
             texts.SERVICE_OVERLOADED.format(retry_after=math.ceil(retry_after)), retry_after
         )
 
-    async def _store(self, key: str, entry: CacheEntry) -> None:
+    async def _store(self, key: str, entry: CacheEntry, *, waited_for: bool = False) -> None:
         self.memory.put(key, entry)
         if self.redis is not None:
-            await self.redis.put(key, entry)
+            # Waited for: tried even if a recent hiccup marked Redis down (a skipped write
+            # would send every waiting replica to the sources again).
+            await self.redis.put(key, entry, force=waited_for)
 
     async def _degrade(
         self,
@@ -343,18 +384,20 @@ class TicketService:
         lease = await fleet.try_lease(query.key)
         if lease is False:
             return  # its answer lands in L2, where this replica reads it once L1 expires
-        try:
-            if isinstance(lease, Lease):
+        if isinstance(lease, Lease):
+            async with fleet.holding(lease):
                 entry = await self._l2_answer(query)
                 if entry is not None and self._age(entry) < self._refresh_after:
                     return  # another replica refreshed it: now in this L1 too
-            flight = self._flight(query, echo, refresh=True, allow_stale=False)
-            self._background.add(flight)  # a background flight: never abandoned by a caller
-            flight.add_done_callback(self._background.discard)
-            await flight
-        finally:
-            if isinstance(lease, Lease):
-                await fleet.release(lease)
+                await self._background_flight(query, echo)
+        else:
+            await self._background_flight(query, echo)
+
+    async def _background_flight(self, query: TicketQuery, echo: QueryEcho) -> None:
+        flight = self._flight(query, echo, refresh=True, allow_stale=False)
+        self._background.add(flight)  # a background flight: never abandoned by a caller
+        flight.add_done_callback(self._background.discard)
+        await flight
 
     def _age(self, entry: CacheEntry) -> float:
         return max(0.0, round((self._clock() - entry.as_of).total_seconds(), 3))

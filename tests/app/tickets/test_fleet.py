@@ -38,19 +38,27 @@ async def called(source: FakeSource) -> None:
 
 
 def replica(
-    url: str, source: FakeSource, *, lease_s: float = LONG_LEASE_S, time: FakeTime | None = None
+    url: str,
+    source: FakeSource,
+    *,
+    lease_s: float = LONG_LEASE_S,
+    time: FakeTime | None = None,
+    deadline_s: float = 5.0,
 ) -> TicketService:
     """One replica's query service: its own L1, health and client; the shared Redis.
 
-    With `time`, the calendar and L1 follow it (for ages); leases and polls stay real."""
+    With `time`, the calendar and L1 follow it (for ages); leases and polls stay real.
+    Its Redis health lets a call probe again 20 ms after a failure."""
     metrics = Metrics()
     client = replica_redis(url)
-    health = RedisHealth(metrics)
+    health = RedisHealth(metrics, retry_pause_s=0.02)
     tier = RedisTier(client, metrics, 300, 1800, health=health)
     guarded = GuardedSource(source, SourceSettings(retries=0, rate_per_s=1000), metrics)
     fleet = FleetFlight(client, health, lease_s=lease_s, poll_s=0.01)
     if time is None:
-        return TicketService([guarded], metrics, MemoryTier(30, 1800, 64), tier, fleet=fleet)
+        return TicketService(
+            [guarded], metrics, MemoryTier(30, 1800, 64), tier, fleet=fleet, deadline_s=deadline_s
+        )
     return TicketService(
         [guarded],
         metrics,
@@ -77,6 +85,84 @@ async def test_the_second_replica_waits_for_the_first_ones_answer(redis_url: str
         answers = await asyncio.gather(holder, waiter)
     assert [a.freshness for a in answers] == ["realtime", "cached"]
     assert second_src.calls == [], "the answer came from L2, not a second fetch"
+
+
+def hiccup(service: TicketService) -> None:
+    """A Redis call of this replica just timed out: its shared health marks Redis down."""
+    assert service.redis is not None
+    service.redis.health.went_down(TimeoutError("a read took longer than the timeout"))
+
+
+async def test_a_waiter_keeps_waiting_through_a_redis_hiccup(redis_url: str) -> None:
+    gate = asyncio.Event()
+    first_src, second_src = FakeSource("a", gate=gate), FakeSource("a")
+    first, second = replica(redis_url, first_src), replica(redis_url, second_src)
+    async with asyncio.timeout(BOUND_S):
+        holder = asyncio.create_task(first.search(city_wide(query(), BJN, SHQ)))
+        await called(first_src)
+        waiter = asyncio.create_task(second.search(city_wide(query(), BJN, SHQ)))
+        await asyncio.sleep(0.03)
+        hiccup(second)  # its next polls are skipped, or fail: no reason to fetch
+        await asyncio.sleep(0.03)
+        assert not waiter.done() and second_src.calls == []
+        gate.set()
+        answers = await asyncio.gather(holder, waiter)
+    assert [a.freshness for a in answers] == ["realtime", "cached"]
+    assert second_src.calls == [], "one fetch for the fleet"
+
+
+async def test_the_holder_writes_its_answer_even_just_after_a_redis_hiccup(
+    redis_url: str,
+) -> None:
+    gate = asyncio.Event()
+    first_src, second_src = FakeSource("a", gate=gate), FakeSource("a")
+    first = replica(redis_url, first_src, lease_s=0.5)
+    second = replica(redis_url, second_src, lease_s=0.5)
+    async with asyncio.timeout(BOUND_S):
+        holder = asyncio.create_task(first.search(city_wide(query(), BJN, SHQ)))
+        await called(first_src)
+        waiter = asyncio.create_task(second.search(city_wide(query(), BJN, SHQ)))
+        await asyncio.sleep(0.03)
+        hiccup(first)  # marked down just before its answer: L2 is written all the same
+        gate.set()
+        answers = await asyncio.gather(holder, waiter)
+    assert [a.freshness for a in answers] == ["realtime", "cached"]
+    assert second_src.calls == [], "the waiter found the holder's answer, not an empty L2"
+
+
+async def test_a_live_holder_keeps_its_lease_however_long_its_fetch_takes(
+    redis_url: str,
+) -> None:
+    gate = asyncio.Event()
+    first_src, second_src = FakeSource("a", gate=gate), FakeSource("a")
+    first = replica(redis_url, first_src, lease_s=0.06)
+    second = replica(redis_url, second_src, lease_s=0.06)
+    async with asyncio.timeout(BOUND_S):
+        holder = asyncio.create_task(first.search(city_wide(query(), BJN, SHQ)))
+        await called(first_src)
+        waiter = asyncio.create_task(second.search(city_wide(query(), BJN, SHQ)))
+        await asyncio.sleep(0.25)  # four TTLs: the holder renews its lease meanwhile
+        assert not waiter.done() and second_src.calls == []
+        gate.set()
+        answers = await asyncio.gather(holder, waiter)
+    assert [a.freshness for a in answers] == ["realtime", "cached"]
+
+
+async def test_a_wait_for_a_dead_holder_ends_by_the_query_deadline(redis_url: str) -> None:
+    client = aioredis.Redis.from_url(redis_url)
+    # A lease far longer than the deadline (a holder that died holding an old long lease).
+    await client.set(FleetFlight.key(query().key), "dead-holder", px=30_000)
+    await client.aclose()
+    source = FakeSource("a")
+    service = replica(redis_url, source, deadline_s=0.2)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    async with asyncio.timeout(BOUND_S):
+        answer = await service.search(city_wide(query(), BJN, SHQ))
+    took = loop.time() - started
+    assert 0.2 <= took < 0.2 + 1.0, took
+    assert answer.freshness == "unavailable" and source.calls == []
+    assert [r.status for r in answer.sources] == ["timeout"]
 
 
 async def test_a_holder_that_fails_hands_over_at_once_not_at_lease_expiry(redis_url: str) -> None:
