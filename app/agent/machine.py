@@ -48,7 +48,7 @@ from app.agent.summary import header, plan_summary, train_numbers_in
 from app.agent.trip import TripProblem, trip_request
 from app.errors import Overloaded
 from app.intent import texts as intent_texts
-from app.intent.merge import merge_intent
+from app.intent.followup import read_turn, turn_text
 from app.observability.metrics import Metrics
 from app.tickets.model import TicketResult
 from rules import Itinerary, LegKey, TripRequest, check_train_numbers, plan, required_legs, validate
@@ -57,7 +57,7 @@ from rules.validate import OfferIndex
 from sources.base import Clock, shanghai_now
 from sources.models import SHANGHAI, worst_freshness
 from sources.sale_window import last_sale_day
-from sources.stations import StationDirectory
+from sources.stations import StationDirectory, UnknownStationError
 
 EXECUTION_STATES = frozenset({State.QUERY_TICKETS, State.EVALUATE_OPTIONS})
 """States that carry out a decision rather than take one: not counted by the step bound."""
@@ -263,6 +263,9 @@ class PlanningAgent:
         turn = run.input
         if turn.intent is not None:
             outcome = self.parser.finish(turn.intent, turn.text or "", "rules")
+        elif turn.previous is not None:
+            # A follow-up is read as a change to the trip: first as the parser should see it.
+            outcome = await self.parser.parse(turn_text(turn.text or ""), turn.today)
         else:
             outcome = await self.parser.parse(turn.text or "", turn.today)
         for warning in outcome.warnings:
@@ -276,7 +279,16 @@ class PlanningAgent:
             run.detail = "out_of_scope"
             return State.DONE
         if turn.previous is not None:
-            intent = merge_intent(turn.previous, intent)
+            reading = read_turn(
+                turn.previous, intent, turn.text or "", today=turn.today, city=self._city
+            )
+            if reading.declined is not None:
+                # A question beside the trip: declined, and the trip stays as it was.
+                run.intent = turn.previous
+                run.summary = intent_texts.refusal(reading.declined)
+                run.detail = "out_of_scope"
+                return State.DONE
+            intent = reading.intent
             question = _question_for(intent)
         run.intent = intent
         if question:
@@ -518,6 +530,13 @@ class PlanningAgent:
 
     # -- helpers ----------------------------------------------------------------------------
 
+    def _city(self, name: str) -> str | None:
+        """The city of a directory name (None when the directory does not know it)."""
+        try:
+            return self.directory.resolve(name).city
+        except UnknownStationError:
+            return None
+
     def _check_named_trains(self, run: Run) -> None:
         """Trains the traveller named must be in this request's live results; else say so."""
         run.trains_checked = True
@@ -625,7 +644,7 @@ class PlanningAgent:
             warnings=run.warnings,
             clarify_question=run.clarify_question,
             parser="llm" if run.parsed_by == "llm" else "rules",
-            understood=understood(run.intent),
+            understood=understood(run.intent, best),
             relaxed=run.relaxed_items if best is not None else [],
         )
 

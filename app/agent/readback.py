@@ -45,8 +45,32 @@ def _types(types: Sequence[str]) -> str:
     return "、".join(texts.TYPE_LABELS.get(t, t) for t in sorted(types, key=TRAIN_TYPES.index))
 
 
-def understood(intent: TravelIntent | None) -> str:
-    """One Chinese line: 12月10日 广州→长沙，1人，不要硬座，预算每人800元."""
+def asks_return(intent: TravelIntent) -> bool:
+    """The traveller asked to come back (said so, or gave a return day or a stay)."""
+    if intent.origin is None:
+        return False
+    if intent.return_trip is not None:
+        return intent.return_trip
+    # As the trip request reads it: a ticket question is one ride unless a return is said.
+    stay = intent.date_end is not None or intent.nights is not None
+    return intent.kind != "query_tickets" and stay
+
+
+def returns(itinerary: Itinerary) -> bool:
+    """The plan has a ride home: its last segment ends in the city its first one left."""
+    if not itinerary.legs:
+        return False
+    segments = {leg.segment for leg in itinerary.legs}
+    back = _segment_legs(itinerary, max(segments))
+    first = itinerary.legs[0].origin_station.city
+    return len(segments) > 1 and back[-1].destination_station.city == first
+
+
+def understood(intent: TravelIntent | None, itinerary: Itinerary | None = None) -> str:
+    """One Chinese line of everything heard: 12月10日 广州→长沙，1人，不要硬座，预算每人800元.
+
+    With the plan made, 往返 is said only when the plan has the ride home; a return asked for
+    that the plan lacks is said as not arranged, never as 往返."""
     if intent is None or intent.kind == "out_of_scope":
         return ""
     parts: list[str] = []
@@ -58,8 +82,14 @@ def understood(intent: TravelIntent | None) -> str:
     head.append("→".join(places))
     parts.append(" ".join(head))
     parts.append(texts.HEADER_PARTY.format(n=intent.passengers))
-    round_trip = intent.date_end is not None or intent.nights is not None or intent.via
-    if intent.return_trip or (intent.return_trip is None and round_trip and intent.origin):
+    parts += _party_kinds(intent)
+    stays = [texts.STAY_AT.format(city=v.city, nights=v.nights) for v in intent.via if v.nights]
+    parts += stays
+    if itinerary is not None and itinerary.legs and returns(itinerary):
+        parts.append(texts.UNDERSTOOD_RETURN)
+    elif itinerary is not None and itinerary.legs and asks_return(intent):
+        parts.append(texts.UNDERSTOOD_RETURN_UNMET)
+    elif itinerary is None and asks_return(intent):
         parts.append(texts.UNDERSTOOD_RETURN)
     if intent.depart_window:
         parts.append(_span(intent.depart_window) + texts.DEPART)
@@ -83,8 +113,12 @@ def understood(intent: TravelIntent | None) -> str:
         parts.append(texts.SLEEPER_CATEGORY)
     if intent.exclude_seat_classes:
         parts.append(texts.NOT_SEATS.format(what=_seats(intent.exclude_seat_classes)))
+    if "直达" in intent.preferences:
+        parts.append(texts.DIRECT_ONLY)
+    if getattr(intent, "no_overnight", None):
+        parts.append(texts.NO_OVERNIGHT)
     if intent.order:
-        parts.append(texts.ORDER_LABELS[intent.order])
+        parts.append(texts.ORDER_LABELS.get(intent.order, intent.order))
     if intent.train_numbers:
         parts.append(texts.TRAINS.format(trains="、".join(intent.train_numbers)))
     if intent.budget_per_person is not None:
@@ -92,6 +126,22 @@ def understood(intent: TravelIntent | None) -> str:
     elif intent.budget is not None:
         parts.append(texts.HEADER_BUDGET.format(budget=texts.yuan(intent.budget)))
     return "，".join(parts)
+
+
+def _party_kinds(intent: TravelIntent) -> list[str]:
+    """Who the party's fares depend on: students and children (with their ages when said)."""
+    said = []
+    students = getattr(intent, "students", 0)
+    if isinstance(students, int) and students:
+        said.append(texts.STUDENTS.format(n=students))
+    children = getattr(intent, "children", [])
+    if isinstance(children, list) and children:
+        ages = "、".join(texts.CHILD_AGE.format(age=age) for age in children if age is not None)
+        said.append(
+            texts.CHILDREN.format(n=len(children))
+            + (texts.CHILD_AGES.format(ages=ages) if ages else "")
+        )
+    return said
 
 
 def _segment_legs(itinerary: Itinerary, segment: int) -> list[Leg]:

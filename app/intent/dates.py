@@ -435,3 +435,14 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
                 returning = bool(_RETURN_AFTER.match(after))
                 spans.append((second.start, second.end))
     return DateFacts(start=start, end=end, vague=first.vague, returning=returning, spans=spans)
+
+
+def date_from(text: str, anchor: dt.date, today: dt.date) -> dt.date | None:
+    """The first date `text` states, counted from `anchor` the way a range's second date is:
+    a bare weekday or day number is the next one on or after `anchor` (周一回来 after a
+    Saturday outbound is the Monday after it); 明天 and holidays still count from `today`."""
+    for expr in _expressions(text):
+        day, _ = expr.resolve(anchor, today, True)
+        if day is not None:
+            return day
+    return None

@@ -4,13 +4,18 @@
   keeps the trip's length ("换成下周六" moves the whole trip).
 - `append` (再加一站/顺便去): the old destination becomes a via stop (keeping its nights) and
   the turn's destination is the new last stop.
-- `create`: a turn that names a different destination than the trip so far starts over; a
-  turn without a trip of its own, or one that only fills what is missing ("北京到上海" after
-  "下周末，预算2000"), completes the previous intent.
+- `create`: a turn that names a new origin *and* destination starts a new trip (nothing of
+  the old one carries over); a turn that names one end only corrects that end and keeps the
+  rest ("不对，是去蒙自"); a turn without a trip of its own, or one that only fills what is
+  missing ("北京到上海" after "下周末，预算2000"), completes the previous intent.
+
+A turn read against the trip (returns, corrections of one end, stops, the party, relative
+wishes, declined questions) is `app/intent/followup.py`; this module merges the slots.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from app.intent.model import (
@@ -36,12 +41,18 @@ def set_slots(intent: TravelIntent) -> dict[str, Any]:
     }
 
 
-def merge_intent(previous: TravelIntent, turn: TravelIntent) -> TravelIntent:
-    """The intent after `turn`, given the conversation's intent so far."""
+def merge_intent(
+    previous: TravelIntent,
+    turn: TravelIntent,
+    *,
+    city: Callable[[str], str | None] | None = None,
+) -> TravelIntent:
+    """The intent after `turn`, given the conversation's intent so far; `city` tells the
+    city of a place name (a station of the trip's city is no new trip)."""
     if turn.kind == "out_of_scope":
         return previous
     slots = set_slots(turn)
-    if turn.action == "create" and _starts_over(previous, turn):
+    if turn.action == "create" and _starts_over(previous, turn, city):
         return _finish(turn, turn)
     merged = _append(previous, slots) if turn.action == "append" else _update(previous, slots)
     kind = "plan_trip" if "plan_trip" in (previous.kind, turn.kind) else previous.kind
@@ -50,15 +61,23 @@ def merge_intent(previous: TravelIntent, turn: TravelIntent) -> TravelIntent:
     return _finish(merged.model_copy(update={"kind": kind}), turn)
 
 
-def _starts_over(previous: TravelIntent, turn: TravelIntent) -> bool:
-    if turn.destination is None and turn.destination_text is None:
+def _starts_over(
+    previous: TravelIntent, turn: TravelIntent, city: Callable[[str], str | None] | None
+) -> bool:
+    """A new origin and destination: another trip, not a change to this one."""
+    if turn.origin is None or (turn.destination is None and turn.destination_text is None):
         return False
-    if previous.destination is None and previous.destination_text is None:
+    if previous.origin is None or (
+        previous.destination is None and previous.destination_text is None
+    ):
         return False
-    return (turn.destination, turn.destination_text) != (
-        previous.destination,
-        previous.destination_text,
-    )
+
+    def where(name: str | None) -> str | None:
+        return (city(name) or name) if city is not None and name is not None else name
+
+    before = (where(previous.origin), where(previous.destination or previous.destination_text))
+    after = (where(turn.origin), where(turn.destination or turn.destination_text))
+    return before != after
 
 
 def _update(previous: TravelIntent, slots: dict[str, Any]) -> TravelIntent:
