@@ -273,8 +273,8 @@ class PlanningAgent:
         run.parsed_by = outcome.parser
         intent = outcome.intent
         question = outcome.clarify_question
-        if intent.kind == "out_of_scope":
-            run.intent = turn.previous or intent
+        if intent.kind == "out_of_scope" and turn.previous is None:
+            run.intent = intent
             run.summary = outcome.message or intent_texts.refusal("other")
             run.detail = "out_of_scope"
             return State.DONE
@@ -286,6 +286,8 @@ class PlanningAgent:
                 # A question beside the trip: declined, and the trip stays as it was.
                 run.intent = turn.previous
                 run.summary = intent_texts.refusal(reading.declined)
+                if reading.declined == "other" and outcome.message:
+                    run.summary = outcome.message
                 run.detail = "out_of_scope"
                 return State.DONE
             intent = reading.intent

@@ -123,7 +123,8 @@ def read_turn(
     """The trip after `turn` (parsed from `text`), given the trip so far."""
     words = normalise_text(text)
     if turn.kind == "out_of_scope":
-        return TurnReading(previous, declined=_topic(words) or "other")
+        said = [t for t in turn.out_of_scope_topics if t != "other"]
+        return TurnReading(previous, declined=_topic(words) or next(iter(said), "other"))
     if not _has_trip(previous) or previous.kind == "out_of_scope":
         return TurnReading(merge_intent(previous, turn, city=city))
     topic = _scope_question(previous, turn, words, city)
@@ -181,8 +182,11 @@ def _scope_question(
             _same(city, slots[name], end) for end in (previous.origin, previous.destination)
         ):
             slots.pop(name)
-    if "destination_text" in slots and slots["destination_text"] not in words[:2]:
-        slots.pop("destination_text")  # "三间房" of 订三间房 is no trip
+    cues = _SCOPE_QUESTIONS[topic]
+    for name in ("origin", "destination", "destination_text"):
+        # A "place" made of the question's own words (订三间房 → 三间房) is no trip.
+        if name in slots and any(cue in str(slots[name]) for cue in cues):
+            slots.pop(name)
     if topic == "refund":
         slots.pop("order", None)  # 末班车 in "赶不上末班车能退吗" asks for no train
     return topic if not slots else None
@@ -375,9 +379,9 @@ def _party(previous: TravelIntent, turn: TravelIntent, words: str) -> TravelInte
     """Companions added on top of those already going ("再加个同学", "她妈也去"); a larger
     number said outright ("再加个同学，俩人") is the whole party."""
     match = _ADD_PERSON.search(words)
-    if match is None or turn.passengers > previous.passengers:
+    count = (match.group("n") or "") if match else ""
+    if match is None or (turn.passengers > previous.passengers and not count):
         return turn
-    count = match.group("n") or ""
     added = _COUNT.get(count) or (int(count) if count.isdigit() else 1)
     update: dict[str, Any] = {"passengers": previous.passengers + added}
     for name in ("children", "students"):

@@ -1,0 +1,165 @@
+"""A chat turn read as a change to the trip under discussion (returns, corrections, answers,
+stops, the party, relative wishes, declined questions, new trips)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from app.intent.followup import TurnReading, read_turn, turn_text
+from app.intent.model import TravelIntent
+from app.intent.offline import parse_offline
+from sources.stations import StationDirectory, UnknownStationError
+from tests.app.intent.conftest import TODAY  # Monday 2026-11-30
+
+
+@pytest.fixture
+def chat(directory: StationDirectory):
+    def city(name: str) -> str | None:
+        try:
+            return directory.resolve(name).city
+        except UnknownStationError:
+            return None
+
+    def run(*texts: str) -> TurnReading:
+        reading = TurnReading(parse_offline(texts[0], TODAY, directory))
+        for text in texts[1:]:
+            turn = parse_offline(turn_text(text), TODAY, directory)
+            reading = read_turn(reading.intent, turn, text, today=TODAY, city=city)
+        return reading
+
+    return run
+
+
+def trip(reading: TurnReading) -> TravelIntent:
+    assert reading.declined is None
+    return reading.intent
+
+
+def test_a_return_keeps_the_outbound_and_counts_its_weekday_from_the_outbound(chat):
+    intent = trip(chat("下周六从广州去长沙", "周一回来"))
+    assert (intent.origin, intent.destination) == ("广州", "长沙")
+    assert intent.date_start == dt.date(2026, 12, 12), "the outbound stays"
+    assert intent.date_end == dt.date(2026, 12, 14), "the Monday after that Saturday"
+    assert intent.return_trip is True
+
+
+def test_a_same_day_return_takes_the_outbound_day_and_its_own_window(chat):
+    intent = trip(chat("明天北京去天津，九点前到", "当天晚上六点以后回北京"))
+    assert intent.date_start == intent.date_end == dt.date(2026, 12, 1)
+    assert intent.return_window is not None and intent.return_window.span() == "18:00-23:59"
+    assert intent.arrive_window is not None and intent.arrive_window.span() == "00:00-09:00"
+    assert (intent.origin, intent.destination) == ("北京", "天津")
+
+
+def test_a_ride_from_the_destination_back_to_the_origin_is_the_return(chat):
+    intent = trip(chat("下周三从昆明去丽江", "丽江回昆明，12月11日"))
+    assert (intent.origin, intent.destination) == ("昆明", "丽江")
+    assert (intent.date_start, intent.date_end) == (dt.date(2026, 12, 9), dt.date(2026, 12, 11))
+
+
+def test_moving_the_return_moves_only_the_return(chat):
+    intent = trip(chat("下周一合肥去南京", "周三下午回合肥", "回程改成周四"))
+    assert intent.date_start == dt.date(2026, 12, 7)
+    assert intent.date_end == dt.date(2026, 12, 10)
+    assert intent.return_window is not None and intent.return_window.span() == "12:00-18:00"
+
+
+def test_a_stay_said_with_the_return_is_nights_away(chat):
+    intent = trip(chat("下周一从天津去北京", "住一个礼拜回来"))
+    assert intent.date_end == dt.date(2026, 12, 14) and intent.nights == 7
+
+
+def test_a_new_destination_alone_corrects_the_trip_and_keeps_the_rest(chat):
+    intent = trip(chat("周六从昆明去大理，要最早的", "不对，是去丽江"))
+    assert (intent.origin, intent.destination) == ("昆明", "丽江")
+    assert intent.date_start == dt.date(2026, 12, 5) and intent.order == "earliest"
+
+
+def test_a_station_of_the_origin_city_is_a_new_boarding_station(chat):
+    first = trip(chat("明天从西安北去郑州，十二点前到", "不是西安北，是西安站"))
+    assert (first.origin, first.destination) == ("西安", "郑州")
+    again = trip(chat("明天从西安北去郑州，十二点前到", "不是西安北，是西安站", "那还是西安北吧"))
+    assert (again.origin, again.destination) == ("西安北", "郑州")
+    assert again.arrive_window is not None and again.date_start == dt.date(2026, 12, 1)
+
+
+def test_a_ruled_out_station_gives_way_to_the_one_wanted(chat):
+    intent = trip(chat("下周一从成都去重庆，要直达", "别从成都东上车，她就认成都站"))
+    assert (intent.origin, intent.destination) == ("成都", "重庆")
+    assert intent.date_start == dt.date(2026, 12, 7) and "直达" in intent.preferences
+
+
+def test_a_bare_place_answers_the_missing_origin(chat):
+    intent = trip(chat("下周六去大理", "昆明"))
+    assert (intent.origin, intent.destination) == ("昆明", "大理")
+    assert intent.missing == []
+
+
+def test_a_new_origin_and_destination_start_a_new_trip_even_from_the_last_stop(chat):
+    intent = trip(chat("明天从深圳去广州，八点前出发，两个人", "另外下周三我一个人从广州去南宁"))
+    assert (intent.origin, intent.destination) == ("广州", "南宁")
+    assert intent.depart_window is None and intent.passengers == 1
+
+
+def test_a_stop_on_the_way_is_inserted_before_the_destination(chat):
+    intent = trip(chat("明天从昆明去丽江", "中间在大理住一晚"))
+    assert (intent.origin, intent.destination) == ("昆明", "丽江")
+    assert [(v.city, v.nights) for v in intent.via] == [("大理", 1)]
+
+
+def test_going_on_from_the_last_stop_continues_the_trip(chat):
+    intent = trip(chat("我们俩下周五从昆明去大理", "在大理住两晚，然后去丽江"))
+    assert (intent.origin, intent.destination) == ("昆明", "丽江")
+    assert [(v.city, v.nights) for v in intent.via] == [("大理", 2)]
+    assert intent.date_start == dt.date(2026, 12, 11) and intent.passengers == 2
+
+
+@pytest.mark.parametrize(
+    ("texts", "party"),
+    [
+        (("明天北京去上海", "再加个同学"), 2),
+        (("明天北京去上海，两个人", "她妈也去"), 3),
+        (("明天北京去上海", "我老公陪我"), 2),
+        (("明天北京去上海", "再加两个人"), 3),
+        (("明天北京去上海，两个人", "我们三个人"), 3),
+    ],
+)
+def test_companions_join_the_party_and_a_number_replaces_it(chat, texts, party):
+    intent = trip(chat(*texts))
+    assert intent.passengers == party and intent.destination == "上海"
+
+
+def test_too_dear_asks_for_the_cheapest_and_a_dear_train_type_is_ruled_out(chat):
+    assert trip(chat("明天北京去上海", "太贵了")).order == "cheapest"
+    assert trip(chat("明天北京去上海", "太慢了")).order == "fastest"
+    intent = trip(chat("明天深圳去长沙", "高铁太贵了，有卧铺吗"))
+    assert "G" in intent.exclude_train_types and "G" not in intent.train_types
+
+
+def test_a_bare_weekday_correction_is_that_day_of_the_trips_week(chat):
+    assert trip(chat("下周五北京去上海", "改成周日")).date_start == dt.date(2026, 12, 13)
+    assert trip(chat("下周五北京去上海", "换到周六")).date_start == dt.date(2026, 12, 12)
+
+
+@pytest.mark.parametrize(
+    ("question", "topic"),
+    [
+        ("高反怎么办啊", "other"),
+        ("能帮她叫个接站吗", "other"),
+        ("西安那边冷吗要带啥衣服", "weather"),
+        ("要是赶不上末班车能退吗", "refund"),
+        ("顺便订三间房", "hotel"),
+    ],
+)
+def test_a_side_question_is_declined_and_the_trip_stays(chat, question, topic):
+    before = trip(chat("明天从北京去西安"))
+    reading = chat("明天从北京去西安", question)
+    assert reading.declined == topic
+    assert reading.intent == before
+
+
+def test_a_turn_that_changes_the_trip_is_no_side_question(chat):
+    intent = trip(chat("明天从北京去西安", "西安那边冷吗，改成周六吧"))
+    assert intent.date_start == dt.date(2026, 12, 5)
