@@ -356,7 +356,9 @@ def _day_of_month(m: re.Match[str]) -> _Expr | None:
 
 
 @_pattern(
-    r"(?P<n>" + _NUM + r"|\d+)\s*个?(?P<unit>天|日|周|星期|礼拜|月)(?:以后|之后|后)"
+    # (?<!\d): a count starts where its digits start (from inside a run, \d+ re-read the
+    # rest of the run at every digit: quadratic in a long run).
+    r"(?<!\d)(?P<n>" + _NUM + r"|\d+)\s*个?(?P<unit>天|日|周|星期|礼拜|月)(?:以后|之后|后)"
     r"|in\s+(?P<en>\d+|one|two|three|four|five|six|seven|a)\s+(?P<enunit>days?|weeks?)\b"
 )
 def _from_now(m: re.Match[str]) -> _Expr | None:

@@ -83,7 +83,7 @@ _SAME_DAY_RETURN = re.compile(
     r"当天(?:就)?(?:回来|回|返回|往返|来回)|当日(?:往返|来回|回|返回)|一日往返"
 )
 
-_EN_NUMBER = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a)"
+_EN_NUMBER = r"(?:(?<!\d)\d+|one|two|three|four|five|six|seven|eight|nine|ten|a)"
 _DAYS_NIGHTS = re.compile(
     r"(?P<d>" + NUMBER + r")\s*(?:天|日)\s*(?P<n>" + NUMBER + r")\s*(?:晚|夜)"
 )
