@@ -333,7 +333,7 @@ async def run_case(case: dict[str, Any], rails: Rails, settings: Settings) -> Ou
         settings, Runtime(clock=clock.now, monotonic=clock.monotonic, sleep=clock.sleep)
     )
     async with app.router.lifespan_context(app):
-        state = app.state.rt
+        state = app.state.services
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://railtrip") as client:
             before = upstream_counts(state)

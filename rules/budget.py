@@ -84,8 +84,19 @@ def shortlist(routes: Sequence[Route], config: RuleConfig) -> list[Route]:
     )
     cheap.sort(key=lambda r: (r.unit_price, r.order))
     del cheap[config.cheapest_k_per_segment :]
+    # And the quickest, so the fastest trip is always there to be offered (`rules.objective`).
+    quick = smallest(
+        routes,
+        config.cheapest_k_per_segment,
+        lambda r: (r.arrive - r.depart, *r.rough_order),
+    )
+    quick.sort(key=lambda r: (r.arrive - r.depart, r.order))
+    del quick[config.cheapest_k_per_segment :]
     seen = {route.rides for route in picked}
-    picked.extend(route for route in cheap if route.rides not in seen)
+    for route in (*cheap, *quick):
+        if route.rides not in seen:
+            seen.add(route.rides)
+            picked.append(route)
     return picked
 
 

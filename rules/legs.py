@@ -73,13 +73,15 @@ TWO_CHANGE_DAYS = 5
 hub may add a day (喀什→三亚 reaches 广州 on the third day and leaves it on the fourth)."""
 
 
-def two_change_query_legs(leg: LegKey, pairs: Sequence[tuple[str, str]]) -> list[LegKey]:
+def two_change_query_legs(
+    leg: LegKey, pairs: Sequence[tuple[str, str]], days: int = TWO_CHANGE_DAYS
+) -> list[LegKey]:
     """For each hub pair (H1, H2): A→H1 on the day, H1→H2 and H2→B on that day and the next
-    `TWO_CHANGE_DAYS - 1`."""
+    `days - 1` (with `days=1` the later days follow the rides' arrivals: `chain_follow_legs`)."""
     keys: list[LegKey] = []
     for first, second in pairs:
         keys.append(LegKey(leg.origin, first, leg.date))
-        for offset in range(TWO_CHANGE_DAYS):
+        for offset in range(days):
             day = leg.date + dt.timedelta(days=offset)
             keys.append(LegKey(first, second, day))
             keys.append(LegKey(second, leg.destination, day))

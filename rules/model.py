@@ -90,7 +90,8 @@ class TripRequest(Frozen):
     金华 is 金华 and 金华南, not 义乌, which is 金华's too but a town of its own."""
     strict_seat: bool = True
     """Only the named class (or category) is taken; False lets the fallback order choose."""
-    order: Literal["earliest", "latest", "cheapest", "fastest"] | None = None
+    order: Literal["earliest", "latest", "cheapest", "fastest", "earliest_arrival"] | None = None
+    """The objective (`rules.objective`); None: the balanced score."""
     rank_window: tuple[dt.time, dt.time] | None = None
     """Ranking only, never a filter: departures outside it are ranked down (a relaxed window
     still prefers the nearest train; the ride home is not a dawn train by default)."""

@@ -31,8 +31,9 @@ from rules.model import (
     PlanResult,
     TripRequest,
 )
+from rules.objective import apply_order
 from rules.options import Funnel, Ride, build_rides
-from rules.ranking import Route, breakdown, make_route, new_route
+from rules.ranking import Route, breakdown, make_route
 from rules.timeline import build_days, hotel_nights, sleeper_nights, stays_of, transfers_of
 from rules.transfers import connect, connect_twice
 from rules.validate import OfferIndex, validate
@@ -114,7 +115,7 @@ def plan(
             transfers,
             ends,
         )
-        _apply_order(segment, request)
+        segment.routes = apply_order(segment.routes, request.order, index)
         segments.append(segment)
     failures = _apply_required(request, segments, notes)
     failures.extend(_segment_failure(s, request, config) for s in segments if not s.routes)
@@ -131,11 +132,9 @@ def plan(
     bests = [segment.bests() for segment in segments]
     itineraries: list[Itinerary] = []
     picked: list[Combo] = []
-    for combo in combos:
+    for combo in _offered(combos, limit, config):
         if len(itineraries) == limit:
             break
-        if any(similar(combo.routes, p.routes, config.alternative_min_gap) for p in picked):
-            continue
         itinerary = _itinerary(
             combo, request, segments, return_segment, returns_home, config, bests
         )
@@ -151,6 +150,38 @@ def plan(
     return PlanResult(tuple(itineraries), tuple(notes), tuple(failures))
 
 
+def _offered(combos: Sequence[Combo], limit: int, config: RuleConfig) -> list[Combo]:
+    """The combos to offer, best first: mutually different ones, with the fastest and the
+    cheapest trip always among them (in place of the last alternatives when `limit` is hit)."""
+    chosen: list[Combo] = []
+    for combo in combos:
+        if not any(similar(combo.routes, c.routes, config.alternative_min_gap) for c in chosen):
+            chosen.append(combo)
+    if not chosen:
+        return []
+
+    def minutes(combo: Combo) -> int:
+        return sum(r.arrive - r.depart for r in combo.routes)
+
+    head = chosen[: max(limit, 1)]
+    kept = [head[0]]  # the best trip stays first
+    for key in (minutes, lambda c: c.total):
+        best = min(chosen, key=lambda c: (key(c), c.order))
+        if any(key(c) <= key(best) for c in head):
+            continue
+        if len(head) >= limit:
+            # In place of the weakest alternative that is not itself kept.
+            weakest = next((c for c in reversed(head) if not any(c is k for k in kept)), None)
+            if weakest is None:
+                continue
+            head.remove(weakest)
+        head.append(best)
+        kept.append(best)
+    head = [head[0], *sorted(head[1:], key=lambda c: c.order)]
+    # Validation may still drop some: the rest follow in their order.
+    return [*head, *[c for c in chosen if not any(c is h for h in head)]]
+
+
 @dataclass(frozen=True, slots=True)
 class _Ends:
     """The exact stations a segment must start and end at, and the day it must arrive."""
@@ -158,33 +189,6 @@ class _Ends:
     board: str | None = None
     alight: str | None = None
     arrive_date: dt.date | None = None
-
-
-ORDER_WEIGHT = 1000.0
-"""Points per hour (or per 100 yuan) of an order preference: it outranks every other penalty."""
-
-
-def _apply_order(segment: _Segment, request: TripRequest) -> None:
-    """最早一班 / 最晚一班 / 最便宜 / 最快: the stated order decides, the score breaks ties."""
-    order, routes = request.order, segment.routes
-    if order is None or not routes:
-        return
-    if order in ("earliest", "latest") and segment.index != 0:
-        return  # the order is about the ride out
-    if order == "earliest":
-        first = min(r.depart for r in routes)
-        metric = [(r.depart - first) / 60 for r in routes]
-    elif order == "latest":
-        last = max(r.depart for r in routes)
-        metric = [(last - r.depart) / 60 for r in routes]
-    elif order == "cheapest":
-        metric = [r.unit_price / 100 for r in routes]
-    else:
-        metric = [(r.arrive - r.depart) / 60 for r in routes]
-    segment.routes = [
-        new_route(r.segment, r.rides, r.cost + ORDER_WEIGHT * m, r.unit_price)
-        for r, m in zip(routes, metric, strict=True)
-    ]
 
 
 def _segment(
@@ -270,10 +274,14 @@ def _segment(
 
     # A night in a hotel at a hub is a last resort: tried only where no same-day connection
     # exists, so it never outranks one.
+    # Two changes wherever the book holds their legs (the agent asks for them only where
+    # they can beat one change, `app.agent.improve`): a quicker or cheaper route is a route.
     for overnight in (False, True):
-        if transfers and not (overnight and segment.routes):
+        if overnight and segment.routes:
+            break
+        if transfers:
             one_change(overnight)
-        if transfers >= 2 and not segment.routes:
+        if transfers >= 2:
             two_changes(overnight)
     return segment
 

@@ -102,6 +102,8 @@ def connect(
     tails = [tail_key(r, request, w, epoch) for r in seconds]
     second_prices = [r.unit_price for r in seconds]
     second_arrivals = [float(r.arrive) for r in seconds]
+    first_prices = [r.unit_price for r in firsts]
+    first_departures = [float(-r.depart) for r in firsts]
     # Pairs are encoded as one int (i * width + j): ints cost the garbage collector nothing.
     width = len(seconds)
     pairs: set[int] = set()
@@ -126,14 +128,20 @@ def connect(
             local = [second_arrivals[j] for j in s_idx]
             queries = ((t + shortest, t + longest, k) for k, t in enumerate(arrive_times))
             for k, j in window_min(depart_times, local, queries):
+                # Every first ride's earliest-arriving partner: the fastest and the earliest
+                # arrival through this hub are among the routes, whatever the order asked.
+                pairs.add(f_idx[k] * width + s_idx[j])
                 arrive = seconds[s_idx[j]].arrive
                 journey = arrive - firsts[f_idx[k]].depart
                 earliest = arrive if earliest is None else min(earliest, arrive)
                 fastest = journey if fastest is None else min(fastest, journey)
-            local_leads = [leads[i] for i in f_idx]
-            back = ((t - longest, t - shortest, k) for k, t in enumerate(depart_times))
-            for k, i in window_min(arrive_times, local_leads, back):
-                pairs.add(f_idx[i] * width + s_idx[k])
+            # Every second ride's best feeder by score, by price and by latest departure (the
+            # latest departure meeting a deadline, the cheapest whole route).
+            for keys in (leads, first_prices, first_departures):
+                local_leads = [keys[i] for i in f_idx]
+                back = ((t - longest, t - shortest, k) for k, t in enumerate(depart_times))
+                for k, i in window_min(arrive_times, local_leads, back):
+                    pairs.add(f_idx[i] * width + s_idx[k])
     routes = []
     for pair in sorted(pairs):
         i, j = divmod(pair, width)
@@ -181,8 +189,19 @@ def connect_twice(
         ]
         if not before or not after:
             continue
-        i = min(before, key=lambda k: (leads[k], k))
-        j = min(after, key=lambda k: (tails[k], k))
-        rides = (firsts[i], middle, lasts[j])
-        routes.append(make_route(segment, rides, request, w))
+        # With the middle ride fixed the two ends are independent: per objective, its best
+        # first and last ride (score; price; latest departure and earliest arrival).
+        chosen = {
+            (min(before, key=lambda k: (leads[k], k)), min(after, key=lambda k: (tails[k], k))),
+            (
+                min(before, key=lambda k: (firsts[k].unit_price, leads[k], k)),
+                min(after, key=lambda k: (lasts[k].unit_price, tails[k], k)),
+            ),
+            (
+                min(before, key=lambda k: (-firsts[k].depart, leads[k], k)),
+                min(after, key=lambda k: (lasts[k].arrive, tails[k], k)),
+            ),
+        }
+        for i, j in sorted(chosen):
+            routes.append(make_route(segment, (firsts[i], middle, lasts[j]), request, w))
     return routes

@@ -39,7 +39,7 @@ from rules import (
 )
 from rules.config import DEFAULT_RULES
 from rules.hubs import Topology, one_change_hubs, two_change_hubs
-from rules.legs import two_change_query_legs
+from rules.legs import TWO_CHANGE_DAYS, two_change_query_legs
 from rules.model import (
     FILTERED_OUT,
     NO_CONNECTION,
@@ -119,7 +119,7 @@ def topology_transfer_legs(
             continue
         pairs = two_change_hubs(topology, segment.origin, segment.destination)
         hubs.extend(h for pair in pairs for h in pair)
-        legs.extend(two_change_query_legs(segment, pairs))
+        legs.extend(two_change_query_legs(segment, pairs, days=1))
     return list(dict.fromkeys(legs)), list(dict.fromkeys(hubs))
 
 
@@ -172,6 +172,46 @@ def overnight_follow_legs(
                 continue
             legs.append(LegKey(hub, segment.destination, next_day))
     return [k for k in dict.fromkeys(legs) if k not in offers]
+
+
+def chain_follow_legs(
+    request: TripRequest, failing: Sequence[int], offers: Mapping[LegKey, Sequence[TrainOffer]]
+) -> list[LegKey]:
+    """The later hops of a chain of changes on the days its rides really reach them.
+
+    A two-change route's middle and last hops are asked first on the travel day only
+    (`two_change_query_legs(days=1)`); where a ride reaches a hub on a later day (overnight),
+    or too late for any onward train that day (a stop at the hub, after every same-day
+    connection), the onward hop is asked on that day, or the next, as well: a few queries
+    instead of every hop on five days. Call again after fetching: each call follows one hop.
+    """
+    keys = required_legs(request)
+    wanted: list[LegKey] = []
+    for index in failing:
+        if not 0 <= index < len(keys):
+            continue
+        segment = keys[index]
+        last_day = segment.date + dt.timedelta(days=TWO_CHANGE_DAYS - 1)
+        onward: dict[str, set[str]] = {}
+        for key in offers:
+            if key.origin != segment.origin and segment.date <= key.date <= last_day:
+                onward.setdefault(key.origin, set()).add(key.destination)
+        for key, rides in offers.items():
+            hub = key.destination
+            if hub == segment.destination or hub not in onward or not rides:
+                continue
+            if key.origin != segment.origin and key.origin not in onward:
+                continue
+            for after in sorted(onward[hub] - {key.origin, segment.origin}):
+                for day in sorted({o.arrive_at.date() for o in rides}):
+                    days = [day]
+                    same_day = [o.arrive_at for o in rides if o.arrive_at.date() == day]
+                    if not _catchable(same_day, offers.get(LegKey(hub, after, day), ())):
+                        days.append(day + dt.timedelta(days=1))
+                    wanted.extend(
+                        LegKey(hub, after, d) for d in days if segment.date <= d <= last_day
+                    )
+    return [k for k in dict.fromkeys(wanted) if k not in offers]
 
 
 def _catchable(arrivals: Sequence[dt.datetime], seconds: Sequence[TrainOffer]) -> bool:

@@ -18,6 +18,8 @@ from typing import Any, Protocol
 
 from app.agent import texts
 from app.agent.fallback import (
+    Relaxation,
+    chain_follow_legs,
     explain,
     hub_follow_legs,
     next_relaxation,
@@ -33,6 +35,8 @@ from app.agent.fetch import (
     unpriced_legs,
 )
 from app.agent.hygiene import traveller_warnings
+from app.agent.improve import STAGES as IMPROVE_STAGES
+from app.agent.improve import next_improvement, segment_minutes
 from app.agent.model import (
     AgentInfo,
     AgentInput,
@@ -347,10 +351,21 @@ class PlanningAgent:
                 list(run.hub_segments),
                 {k: r.offers for k, r in run.results.items()},
             )
-            run.hub_segments = ()
             overnight = self.budgeted(run, overnight)
             run.results.update(await self._fetch(run, overnight))
             missing += follow + overnight
+            for _ in range(2):  # a chain of changes: the middle hop, then the last
+                chained = chain_follow_legs(
+                    run.original,
+                    list(run.hub_segments),
+                    {k: r.offers for k, r in run.results.items()},
+                )
+                chained = self.budgeted(run, chained)
+                if not chained:
+                    break
+                run.results.update(await self._fetch(run, chained))
+                missing += chained
+            run.hub_segments = ()
         fresh = [run.results[k].freshness for k in missing]
         run.detail = (
             official
@@ -400,7 +415,23 @@ class PlanningAgent:
             return State.FALLBACK
         run.request, run.plan = best
         run.detail = f"{len(best[1].itineraries)} itineraries"
+        if best[0] is run.original:
+            # Search on while a change of trains could still beat the plan (`improve`).
+            run.improvement = next_improvement(
+                request=best[0],
+                best=best[1].itineraries[0],
+                topology=self.topology,
+                tried=run.tried,
+                official_search=self._official_search,
+            )
+            if run.improvement is not None:
+                run.detail += f"; {run.improvement.stage}"
+                return State.FALLBACK
         return State.GENERATE_PLAN
+
+    @property
+    def _official_search(self) -> bool:
+        return self.transfer_search is not None and self.transfer_search.available
 
     async def _generate_plan(self, run: Run) -> State:
         assert run.plan is not None and run.request is not None and run.original is not None
@@ -446,6 +477,9 @@ class PlanningAgent:
             direct = [run.results.get(k) for k in required_legs(run.request)]
             none_direct = all(r is not None and not r.offers for r in direct)
             notes.append(texts.VIA_TRANSFER if none_direct else texts.VIA_TRANSFER_UNFIT)
+        faster = self._faster_by_change(run, best)
+        if faster:
+            notes.append(faster)
         run.summary = "".join(notes) + summary
         if run.llm_text is not None:
             self._use_model_text(run)
@@ -456,6 +490,27 @@ class PlanningAgent:
         run.detail = "→".join(best.train_numbers)
         return State.DONE
 
+    @staticmethod
+    def _faster_by_change(run: Run, best: Itinerary) -> str:
+        """ "直达需63小时，中转一次22小时38分" when the search went on past a direct train
+        (`improve`) and a change won."""
+        if not any(stage in IMPROVE_STAGES for stage in run.tried) or run.request is None:
+            return ""
+        found = segment_minutes(best, 0)
+        key = required_legs(run.request)[0]
+        direct = run.results.get(key)
+        if found is None or not found[1] or direct is None or not direct.offers:
+            return ""
+        minutes, changes = found
+        quickest = min(o.duration_min for o in direct.offers)
+        if quickest <= minutes:
+            return ""  # the quicker direct trains could not be had: not a "faster" claim
+        return texts.FASTER_BY_CHANGE.format(
+            direct=texts.duration_label(quickest),
+            changes=texts.CHANGES.get(changes, f"{changes}次"),
+            via=texts.duration_label(minutes),
+        )
+
     async def _fallback(self, run: Run) -> State:
         if run.last_error is not None:
             run.summary = texts.INTERNAL_ERROR.format(state=run.last_error)
@@ -465,10 +520,13 @@ class PlanningAgent:
         if original is None:
             run.summary = texts.INTERNAL_ERROR.format(state="PARSE_INTENT")
             return State.DONE
+        relaxation: Relaxation | None = run.improvement
+        run.improvement = None
+        if relaxation is not None:
+            return self._start(run, relaxation)
         failures = run.first_failures or (run.plan.failures if run.plan else ())
         run.first_failures = failures
         unavailable = self._unavailable(run, original)
-        relaxation = None
         if not unavailable:
             relaxation = next_relaxation(
                 original=original,
@@ -481,7 +539,7 @@ class PlanningAgent:
                 hubs_tried=run.hubs_tried,
                 book=run.book(),
                 now=self.now(run),
-                official_search=self.transfer_search is not None and self.transfer_search.available,
+                official_search=self._official_search,
             )
         if relaxation is None:
             run.summary = explain(
@@ -496,6 +554,11 @@ class PlanningAgent:
             )
             run.detail = "stop"
             return State.DONE
+        return self._start(run, relaxation)
+
+    @staticmethod
+    def _start(run: Run, relaxation: Relaxation) -> State:
+        """Set off the next search stage: its candidates, and the legs it needs."""
         run.tried.append(relaxation.stage)
         run.hubs_fetched |= relaxation.stage in HUB_STAGES and not relaxation.official
         run.hub_segments = () if relaxation.official else relaxation.hub_segments

@@ -137,6 +137,7 @@ class Run:
     official_segments: tuple[int, ...] = ()  # pending: ask the sources' own transfer search
     transfer_legs: dict[LegKey, TicketResult] = field(default_factory=dict)  # its halves
     middles_tried: tuple[str, ...] = ()  # the middle cities its plans went through
+    improvement: Any = None  # pending: the next stage that could beat the plan (`improve`)
 
     def warn(self, text: str) -> None:
         """Add a warning once."""

@@ -28,6 +28,17 @@ SHIFTED_DAY = "原定{wanted}没有合适的车次，已改为{chosen}出发。"
 RELAXED = "按原要求（车型/席别/时段）没有合适的车次，已放宽这些条件。"
 VIA_TRANSFER = "没有直达车次，已为你安排中转方案。"
 VIA_TRANSFER_UNFIT = "直达车次都不符合要求，已为你安排中转方案。"
+FASTER_BY_CHANGE = "直达需{direct}，中转{changes}{via}，已为你安排中转方案。"
+CHANGES = {1: "一次", 2: "两次"}
+
+
+def duration_label(minutes: int) -> str:
+    """63小时, 22小时38分, 45分钟."""
+    hours, rest = divmod(int(minutes), 60)
+    if not hours:
+        return f"{rest}分钟"
+    return f"{hours}小时" + (f"{rest}分" if rest else "")
+
 
 # -- the traveller's own train numbers ----------------------------------------------------------
 TRAIN_NOT_FOUND = (

@@ -1,0 +1,104 @@
+"""IMPROVE: a plan was found, but could a change of trains beat it for the stated objective?
+
+The failure-driven stages (`app.agent.fallback`) look for transfers only when no direct train
+fits. Under a time objective (`rules.objective.TIME_ORDERS`: 最快, 最早到) a direct train
+that crawls (郑州→惠州 by Z147, 17 h) is beaten by a change (8 h by G via 广州南), so once
+a plan exists the search goes on while the objective can still improve:
+
+1. `improve_official`: the sources' own transfer search (one request, earliest arrival
+   first), where a source has it; else (or when it found nothing better) `improve_hubs`:
+   both halves via the topology's best hub (two leg queries);
+2. `improve_two`: two changes via the best hub pair (three leg queries, and the later hops
+   again on the days rides reach them), once one change is the best found.
+
+Each stage runs at most once, and only while the bound allows an improvement worth a change:
+the best plan's segment takes longer than the quickest any route with more changes could
+take (`rules.hubs.change_bound`, from the topology's distances at the network's top speed)
+plus `rules.objective.CHANGE_WORTH` per extra change. When the bound says no route can beat
+the plan, the search stops: it is complete for the objective, not for the first plan found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from app.agent.fallback import Relaxation
+from rules import Itinerary, LegKey, TripRequest, required_legs, transfer_legs
+from rules.hubs import Topology, change_bound, one_change_hubs, two_change_hubs
+from rules.legs import two_change_query_legs
+from rules.objective import CHANGE_WORTH, TIME_ORDERS
+
+STAGES = ("improve_official", "improve_hubs", "improve_two")
+
+
+def improvable(request: TripRequest) -> bool:
+    """Whether the order is one a change of trains can serve better than a direct train."""
+    return request.order in TIME_ORDERS and request.max_transfers >= 1
+
+
+def segment_minutes(itinerary: Itinerary, segment: int) -> tuple[int, int] | None:
+    """Door-to-door minutes and changes of one segment of `itinerary` (None: not in it)."""
+    legs = [leg for leg in itinerary.legs if leg.segment == segment]
+    if not legs:
+        return None
+    minutes = (legs[-1].arrive_at - legs[0].depart_at).total_seconds() // 60
+    return int(minutes), len(legs) - 1
+
+
+def next_improvement(
+    *,
+    request: TripRequest,
+    best: Itinerary,
+    topology: Topology | None,
+    tried: Sequence[str],
+    official_search: bool,
+) -> Relaxation | None:
+    """The next search stage that could beat `best` for the objective, or None: stop."""
+    if not improvable(request) or topology is None:
+        return None
+    key = required_legs(request)[0]
+    found = segment_minutes(best, 0)
+    if found is None:
+        return None
+    minutes, changes = found
+
+    def worth(more_changes: int) -> bool:
+        bound = change_bound(topology, key.origin, key.destination, more_changes)
+        return bound is not None and minutes > bound + CHANGE_WORTH * (more_changes - changes)
+
+    if changes == 0 and worth(1):
+        if official_search and "improve_official" not in tried:
+            return Relaxation(
+                "improve_official",
+                (request,),
+                (),
+                needs_query=True,
+                hub_segments=(0,),
+                official=True,
+            )
+        if "improve_hubs" not in tried:
+            hubs = one_change_hubs(topology, key.origin, key.destination)[:1]
+            legs = transfer_legs(key, hubs)
+            if legs:
+                return _stage("improve_hubs", request, legs, hubs)
+    # Two changes once one change is the best found, and only while they could beat it.
+    if changes == 1 and request.max_transfers >= 2 and "improve_two" not in tried and worth(2):
+        pairs = two_change_hubs(topology, key.origin, key.destination)
+        legs = two_change_query_legs(key, pairs, days=1)
+        if legs:
+            return _stage("improve_two", request, legs, [h for pair in pairs for h in pair])
+    return None
+
+
+def _stage(
+    stage: str, request: TripRequest, legs: Sequence[LegKey], hubs: Sequence[str]
+) -> Relaxation:
+    return Relaxation(
+        stage,
+        (request,),
+        tuple(legs),
+        needs_query=True,
+        hub_segments=(0,),
+        probe=False,
+        hubs=tuple(dict.fromkeys(hubs)),
+    )

@@ -1,0 +1,68 @@
+"""Objectives: what "best" means for each stated order, and the default when none is stated.
+
+| order | objective (per segment, lower wins) |
+| --- | --- |
+| `fastest` (最快) | minutes door to door, first departure to last arrival |
+| `cheapest` (最便宜) | total fare over every leg, in the cheapest class the constraints allow |
+| `latest` (最晚一班) | the latest first departure that still meets every stated window |
+| `earliest` (最早一班) | the earliest first departure |
+| `earliest_arrival` (最早到) | the earliest last arrival |
+| none | the balanced score (`rules.ranking`: ¥100 weighs as an hour, a change as 1.5 h) |
+
+An order outranks every other penalty (`ORDER_WEIGHT` points per hour or per ¥100); the
+balanced score breaks ties. Under a time objective a change of trains must save at least
+`CHANGE_WORTH` minutes to beat a route with fewer changes, so a direct train is kept unless a
+change is really quicker. Whatever the order, the fastest and the cheapest trip are always
+among the alternatives (`rules.planner`). The objective orders the ride out: for `latest`,
+`earliest` and `earliest_arrival` only the first segment is ranked by it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rules.ranking import Route, new_route
+
+ORDER_WEIGHT = 1000.0
+"""Points per hour (or per 100 yuan) of an order preference: it outranks every other penalty."""
+
+CHANGE_WORTH = 30
+"""Minutes a change of trains must save under a time objective to be worth making."""
+
+TIME_ORDERS = frozenset({"fastest", "earliest_arrival"})
+"""Orders a change of trains can serve better than a slow direct train (the agent searches
+transfers for them even when a direct train exists, `app.agent.improve`)."""
+
+FIRST_SEGMENT_ORDERS = frozenset({"earliest", "latest", "earliest_arrival"})
+"""Orders about the ride out only."""
+
+
+def metric(route: Route, order: str) -> float:
+    """The objective's figure of one route (hours, or hundreds of yuan), lower is better;
+    relative figures only: compare routes of one segment."""
+    changes = (len(route.rides) - 1) * CHANGE_WORTH
+    if order == "cheapest":
+        return route.unit_price / 100
+    if order == "fastest":
+        return (route.arrive - route.depart + changes) / 60
+    if order == "earliest":
+        return route.depart / 60
+    if order == "latest":
+        return -route.depart / 60
+    if order == "earliest_arrival":
+        return (route.arrive + changes) / 60
+    raise ValueError(f"unknown order {order!r}")
+
+
+def apply_order(routes: Sequence[Route], order: str | None, segment: int) -> list[Route]:
+    """`routes` re-scored by the stated order (the balanced score breaks ties)."""
+    if order is None or not routes:
+        return list(routes)
+    if order in FIRST_SEGMENT_ORDERS and segment != 0:
+        return list(routes)
+    figures = [metric(r, order) for r in routes]
+    base = min(figures)
+    return [
+        new_route(r.segment, r.rides, r.cost + ORDER_WEIGHT * (m - base), r.unit_price)
+        for r, m in zip(routes, figures, strict=True)
+    ]
