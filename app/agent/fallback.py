@@ -206,7 +206,8 @@ def chain_follow_legs(
                 for day in sorted({o.arrive_at.date() for o in rides}):
                     days = [day]
                     same_day = [o.arrive_at for o in rides if o.arrive_at.date() == day]
-                    if not _catchable(same_day, offers.get(LegKey(hub, after, day), ())):
+                    there = LegKey(hub, after, day)
+                    if there in offers and not _catchable(same_day, offers[there]):
                         days.append(day + dt.timedelta(days=1))
                     wanted.extend(
                         LegKey(hub, after, d) for d in days if segment.date <= d <= last_day

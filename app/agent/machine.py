@@ -354,7 +354,7 @@ class PlanningAgent:
             overnight = self.budgeted(run, overnight)
             run.results.update(await self._fetch(run, overnight))
             missing += follow + overnight
-            for _ in range(2):  # a chain of changes: the middle hop, then the last
+            for _ in range(3):  # a chain of changes: the middle hop, the last, a stop's day
                 chained = chain_follow_legs(
                     run.original,
                     list(run.hub_segments),

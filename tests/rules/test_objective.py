@@ -1,0 +1,105 @@
+"""Objectives: each order finds its own best route, whatever the balanced score prefers."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from rules import TripRequest, plan
+from rules.objective import CHANGE_WORTH
+from sources.models import SeatClass, Station
+from tests.rules.factory import (
+    BEIJING_SOUTH,
+    BEIJING_WEST,
+    DAY,
+    HONGQIAO,
+    NANJING_SOUTH,
+    NOW,
+    book,
+    offer,
+    seat,
+)
+
+CHEAP = (seat(SeatClass.SECOND, 50.0),)
+DEAR = (seat(SeatClass.SECOND, 2000.0),)
+
+
+def _one_way(**fields: object) -> TripRequest:
+    return TripRequest(
+        origin="北京", destination="上海", depart_date=DAY, return_trip=False, **fields
+    )
+
+
+def _trains(request: TripRequest, entries: dict) -> list[tuple[str, ...]]:
+    result = plan(request, entries, now=NOW, limit=3)
+    return [it.train_numbers for it in result.itineraries]
+
+
+def test_fastest_takes_the_change_that_beats_a_slow_direct_and_cheapest_the_direct():
+    entries = book(
+        offer("D7", BEIJING_SOUTH, HONGQIAO, "08:00", "22:00", seats=CHEAP),
+        offer("G1", BEIJING_SOUTH, NANJING_SOUTH, "08:00", "11:00"),
+        offer("G2", NANJING_SOUTH, HONGQIAO, "11:30", "13:00"),
+    )
+    fastest = _trains(_one_way(order="fastest"), entries)
+    cheapest = _trains(_one_way(order="cheapest"), entries)
+    assert fastest[0] == ("G1", "G2")
+    assert cheapest[0] == ("D7",)
+    # Whatever the order, the other objective's best stays among the alternatives.
+    assert ("D7",) in fastest and ("G1", "G2") in cheapest
+
+
+def test_a_change_that_saves_less_than_it_is_worth_never_beats_the_direct():
+    saved = CHANGE_WORTH - 5
+    arrive = (dt.datetime(2026, 1, 1, 13, 0) + dt.timedelta(minutes=saved)).strftime("%H:%M")
+    entries = book(
+        offer("G9", BEIJING_SOUTH, HONGQIAO, "08:00", arrive),
+        offer("G1", BEIJING_SOUTH, NANJING_SOUTH, "08:00", "11:00"),
+        offer("G2", NANJING_SOUTH, HONGQIAO, "11:30", "13:00"),
+    )
+    assert _trains(_one_way(order="fastest"), entries)[0] == ("G9",)
+
+
+def test_fastest_finds_the_quick_dear_partner_the_balanced_score_would_pass_over():
+    entries = book(
+        offer("G10", BEIJING_SOUTH, NANJING_SOUTH, "06:00", "09:00", seats=CHEAP),
+        offer("G1", BEIJING_WEST, NANJING_SOUTH, "08:00", "10:00", seats=DEAR),
+        offer("D1", NANJING_SOUTH, HONGQIAO, "10:30", "16:00", seats=CHEAP),
+        offer("G3", NANJING_SOUTH, HONGQIAO, "11:00", "12:30", seats=DEAR),
+    )
+    assert _trains(_one_way(order="fastest"), entries)[0] == ("G1", "G3")
+    assert _trains(_one_way(), entries)[0] == ("G10", "D1")
+
+
+def test_latest_finds_the_latest_feeder_though_a_cheaper_one_scores_better():
+    arrive_by = (dt.time(0, 0), dt.time(18, 0))
+    entries = book(
+        offer("G1", BEIJING_SOUTH, NANJING_SOUTH, "08:00", "10:00", seats=CHEAP),
+        offer("G5", BEIJING_WEST, NANJING_SOUTH, "12:00", "14:00", seats=DEAR),
+        offer("G2", NANJING_SOUTH, HONGQIAO, "15:00", "16:30"),
+    )
+    request = _one_way(order="latest", arrive_window=arrive_by)
+    assert _trains(request, entries)[0] == ("G5", "G2")
+
+
+NIGHT = (
+    seat(SeatClass.HARD_SLEEPER, 169.0),
+    seat(SeatClass.HARD_SEAT, 99.0),
+)
+XIAN = Station(telecode="XAY", name="西安", city="西安")
+BEIJING_STATION = Station(telecode="BJP", name="北京", city="北京")
+
+
+def test_cheapest_takes_the_seat_of_a_night_ride_unless_a_berth_was_asked():
+    entries = book(offer("Z19", BEIJING_STATION, XIAN, "20:00", "08:00", seats=NIGHT))
+
+    def classes(**fields: object) -> list[SeatClass]:
+        request = TripRequest(
+            origin="北京", destination="西安", depart_date=DAY, return_trip=False, **fields
+        )
+        result = plan(request, entries, now=NOW)
+        return [leg.seat_class for leg in result.itineraries[0].legs]
+
+    assert classes(order="cheapest") == [SeatClass.HARD_SEAT]
+    assert classes() == [SeatClass.HARD_SLEEPER]  # no order: the berth is the night's bed
+    berths = frozenset({SeatClass.HARD_SLEEPER, SeatClass.SOFT_SLEEPER})
+    assert classes(order="cheapest", seat_classes=berths) == [SeatClass.HARD_SLEEPER]
