@@ -97,6 +97,8 @@ class TripRequest(Frozen):
     still prefers the nearest train; the ride home is not a dawn train by default)."""
     budget_strict: bool = True
     """False once the budget is relaxed: still shown and compared, no longer a filter."""
+    leisure: bool = False
+    """A trip for pleasure: time at the destination weighs against price (the ranking's)."""
 
     @model_validator(mode="after")
     def _dates_in_order(self) -> TripRequest:

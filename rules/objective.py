@@ -15,13 +15,21 @@ balanced score breaks ties. Under a time objective a change of trains must save 
 change is really quicker. Whatever the order, the fastest and the cheapest trip are always
 among the alternatives (`rules.planner`). The objective orders the ride out: for `latest`,
 `earliest` and `earliest_arrival` only the first segment is ranked by it.
+
+A leisure trip (玩三天, 周末, 当天来回: `TripRequest.leisure`) also weighs the time at the
+destination against price, `LEISURE_HOUR` points (¥100) per hour lost there: the ride out by
+how late it arrives, the ride home by how early it leaves (`apply_leisure`). A saving of a few
+yuan never costs an afternoon; the stated order still comes first.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 
+from rules.options import epoch_minutes
 from rules.ranking import Route, new_route
+from sources.models import SHANGHAI
 
 ORDER_WEIGHT = 1000.0
 """Points per hour (or per 100 yuan) of an order preference: it outranks every other penalty."""
@@ -65,4 +73,24 @@ def apply_order(routes: Sequence[Route], order: str | None, segment: int) -> lis
     return [
         new_route(r.segment, r.rides, r.cost + ORDER_WEIGHT * (m - base), r.unit_price)
         for r, m in zip(routes, figures, strict=True)
+    ]
+
+
+LEISURE_HOUR = 1.0
+"""Points per hour of a leisure trip's time at the destination: an hour there is worth ¥100."""
+
+
+def apply_leisure(
+    routes: Sequence[Route], day: dt.date, *, homeward: bool, weight: float = LEISURE_HOUR
+) -> list[Route]:
+    """`routes` of a leisure trip's segment on `day` re-scored by the time they leave at the
+    destination: the ride out by its arrival, the ride home (`homeward`) by its departure."""
+    if not routes:
+        return list(routes)
+    midnight = epoch_minutes(dt.datetime.combine(day, dt.time(0, 0), tzinfo=SHANGHAI))
+    lost = [(midnight + 24 * 60 - r.depart) if homeward else (r.arrive - midnight) for r in routes]
+    base = min(lost)
+    return [
+        new_route(r.segment, r.rides, r.cost + weight * (m - base) / 60, r.unit_price)
+        for r, m in zip(routes, lost, strict=True)
     ]

@@ -103,3 +103,29 @@ def test_cheapest_takes_the_seat_of_a_night_ride_unless_a_berth_was_asked():
     assert classes() == [SeatClass.HARD_SLEEPER]  # no order: the berth is the night's bed
     berths = frozenset({SeatClass.HARD_SLEEPER, SeatClass.SOFT_SLEEPER})
     assert classes(order="cheapest", seat_classes=berths) == [SeatClass.HARD_SLEEPER]
+
+
+def test_a_leisure_trip_never_gives_an_afternoon_there_for_a_yuan():
+    saturday, sunday = DAY, DAY + dt.timedelta(days=1)
+    morning = (seat(SeatClass.SECOND, 101.0),)
+    evening = (seat(SeatClass.SECOND, 100.0),)
+    entries = book(
+        offer("G11", BEIJING_SOUTH, HONGQIAO, "07:00", "11:30", seats=morning),
+        offer("G13", BEIJING_SOUTH, HONGQIAO, "17:00", "21:30", seats=evening),
+        offer("G12", HONGQIAO, BEIJING_SOUTH, "14:00", "18:30", day=sunday, seats=evening),
+        offer("G14", HONGQIAO, BEIJING_SOUTH, "18:00", "22:30", day=sunday, seats=morning),
+    )
+
+    def trains(leisure: bool) -> tuple[str, ...]:
+        request = TripRequest(
+            origin="北京",
+            destination="上海",
+            depart_date=saturday,
+            return_date=sunday,
+            leisure=leisure,
+        )
+        return plan(request, entries, now=NOW).itineraries[0].train_numbers
+
+    assert trains(leisure=True) == ("G11", "G14")
+    # Without it, the yuan decides (the hours on the train are the same).
+    assert trains(leisure=False) != ("G11", "G14")
