@@ -134,12 +134,15 @@ def build_rides(
     board: str | None = None,
     alight: str | None = None,
     arrive_date: dt.date | None = None,
+    outlying: bool | None = None,
 ) -> tuple[list[Ride], Funnel]:
     """Every usable ride of one leg and the funnel counts explaining what was dropped.
 
     `depart_window`/`arrive_window` say whether this leg starts/ends its segment, i.e.
     whether the traveller's windows apply to it; `board`/`alight` are the exact stations
     the traveller named for the segment's ends, and `arrive_date` the day it must arrive.
+    `outlying` lets a city end be an outlying station (True), never (False), or (None) only
+    where no offer of this leg serves the city proper; the planner decides it per segment.
     """
     funnel = Funnel()
     rides: list[Ride] = []
@@ -154,7 +157,9 @@ def build_rides(
         and offer.destination_station.city == key.destination
     ]
     city_ends = (depart_window and board is None, arrive_window and alight is None)
-    if all(_outside_city_proper(offer, request, ends=city_ends) for offer in offers):
+    if outlying is None:
+        outlying = all(_outside_city_proper(offer, request, ends=city_ends) for offer in offers)
+    if outlying:
         # No train at the city proper at all (银川→吴忠 runs to 青铜峡 and 盐池 only): the
         # outlying stations are planned, and the plan says so (NOTE_OUTLYING).
         city_ends = (False, False)

@@ -211,6 +211,7 @@ def _segment(
     segment = _Segment(index, key, request)
     weights = config.weights
     ends = ends or _Ends()
+    outlying = False
 
     def rides(leg: LegKey, first: bool, last: bool) -> list[Ride]:
         entry = book[leg]
@@ -227,12 +228,11 @@ def _segment(
             board=ends.board if first else None,
             alight=ends.alight if last else None,
             arrive_date=ends.arrive_date if last else None,
+            outlying=outlying,
         )
         segment.funnel.add(funnel)
         return found
 
-    if key in book:
-        segment.routes = [make_route(index, (r,), request, weights) for r in rides(key, True, True)]
     # A change of trains is a way round a gap, not a tour: no transfer route may take more
     # than MAX_DETOUR times the quickest direct train of the day (南京→上海 via 汉口 is none).
     direct = [o.duration_min for o in book[key].offers] if key in book else []
@@ -278,15 +278,28 @@ def _segment(
 
     # A night in a hotel at a hub is a last resort: tried only where no same-day connection
     # exists, so it never outranks one.
-    # Two changes wherever the book holds their legs (the agent asks for them only where
-    # they can beat one change, `app.agent.improve`): a quicker or cheaper route is a route.
-    for overnight in (False, True):
-        if overnight and segment.routes:
-            break
-        if transfers:
-            one_change(overnight)
-        if transfers >= 2:
-            two_changes(overnight)
+    def search() -> None:
+        if key in book:
+            direct = rides(key, True, True)
+            segment.routes = [make_route(index, (r,), request, weights) for r in direct]
+        # Two changes wherever the book holds their legs (the agent asks for them only where
+        # they can beat one change, `app.agent.improve`): a quicker or cheaper route is one.
+        for overnight in (False, True):
+            if overnight and segment.routes:
+                break
+            if transfers:
+                one_change(overnight)
+            if transfers >= 2:
+                two_changes(overnight)
+
+    search()
+    if not segment.routes:
+        # An outlying station (义乌 for 金华) only where the city proper has no journey at
+        # all that day, direct or with changes: checked on the offers, said in the plan.
+        outlying = True
+        segment.funnel, segment.seen = Funnel(), set()
+        segment.earliest, segment.fastest = [], []
+        search()
     return segment
 
 

@@ -129,3 +129,25 @@ def test_a_leisure_trip_never_gives_an_afternoon_there_for_a_yuan():
     assert trains(leisure=True) == ("G11", "G14")
     # Without it, the yuan decides (the hours on the train are the same).
     assert trains(leisure=False) != ("G11", "G14")
+
+
+JINHUA = Station(telecode="RNH", name="金华", city="金华")
+YIWU = Station(telecode="YWH", name="义乌", city="金华")
+HANGZHOU_EAST = Station(telecode="HGH", name="杭州东", city="杭州")
+
+
+def test_an_outlying_station_only_where_the_city_proper_has_no_journey_at_all():
+    request = TripRequest(origin="金华", destination="上海", depart_date=DAY, return_trip=False)
+    from_yiwu = offer("G7", YIWU, HONGQIAO, "08:00", "09:40")
+    via_hangzhou = (
+        offer("G21", JINHUA, HANGZHOU_EAST, "08:00", "08:50"),
+        offer("G23", HANGZHOU_EAST, HONGQIAO, "09:20", "10:10"),
+    )
+    # A city-proper journey exists (with a change): 义乌's direct train is not taken.
+    result = plan(request, book(from_yiwu, *via_hangzhou), now=NOW)
+    assert all(it.legs[0].origin_station == JINHUA for it in result.itineraries)
+    assert not any("义乌" in note for note in result.notes)
+    # None exists: the outlying station is planned, and said.
+    result = plan(request, book(from_yiwu), now=NOW)
+    assert result.itineraries[0].legs[0].origin_station == YIWU
+    assert any("义乌" in note for note in result.notes)
