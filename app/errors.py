@@ -22,11 +22,24 @@ from typing import Any
 EXCERPT_CHARS = 24
 
 
+MESSAGE_CHARS = 300
+
+
 def excerpt(value: object, limit: int = EXCERPT_CHARS) -> str:
-    """A short, escaped quote of client input for an error message (never the whole input)."""
+    """A short, escaped quote of client input for an error message (never the whole input):
+    repr() escapes what is not printable (controls, U+202E and the other bidi overrides)."""
     text = str(value)
     cut = text[:limit]
     return repr(cut) + ("…" if len(text) > limit else "")
+
+
+def bounded_message(message: str, limit: int = MESSAGE_CHARS) -> str:
+    """The last net under every error message that leaves: non-printable characters escaped
+    (a bidi override quoted from the input would reorder the reader's screen) and at most
+    `limit` characters, whatever a validator quoted."""
+    if not message.isprintable():
+        message = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in message)
+    return message if len(message) <= limit else message[: limit - 1] + "…"
 
 
 class ServiceError(Exception):
@@ -39,7 +52,7 @@ class ServiceError(Exception):
         self.details = details
 
     def body(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message, **self.details}
+        return {"code": self.code, "message": bounded_message(self.message), **self.details}
 
 
 class InvalidInput(ServiceError):

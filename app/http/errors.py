@@ -11,7 +11,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.errors import Overloaded, ServiceError
+from app.errors import Overloaded, ServiceError, bounded_message
+
+MAX_ERRORS = 20  # per answer: a body of 10,000 bad fields is told about the first few
 
 
 def _field_of(loc: Sequence[Any]) -> str:
@@ -40,11 +42,14 @@ def install_error_handlers(app: FastAPI) -> None:
         return JSONResponse(
             {
                 "code": "invalid_input",
-                "message": f"{field}: {first.get('msg', 'invalid')}",
-                "field": field,
+                "message": bounded_message(f"{field}: {first.get('msg', 'invalid')}"),
+                "field": bounded_message(field, 100),
                 "errors": [
-                    {"field": _field_of(e.get("loc", ())), "message": e.get("msg", "")}
-                    for e in errors
+                    {
+                        "field": bounded_message(_field_of(e.get("loc", ())), 100),
+                        "message": bounded_message(e.get("msg", "")),
+                    }
+                    for e in errors[:MAX_ERRORS]
                 ],
             },
             status_code=422,
@@ -55,7 +60,11 @@ def install_error_handlers(app: FastAPI) -> None:
         if exc.status_code == 400:
             # FastAPI's "There was an error parsing the body" (undecodable bytes, bad JSON).
             return JSONResponse(
-                {"code": "invalid_input", "message": f"body: {exc.detail}", "field": "body"},
+                {
+                    "code": "invalid_input",
+                    "message": bounded_message(f"body: {exc.detail}"),
+                    "field": "body",
+                },
                 status_code=422,
             )
         code = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}.get(

@@ -37,6 +37,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validator
 
+from app.errors import excerpt
 from rules.limits import MAX_STATED_PARTY, MAX_TRIP_DAYS
 from sources.models import SEAT_BY_LABEL, SHANGHAI, TRAIN_TYPES, SeatClass, TrainType
 
@@ -84,6 +85,14 @@ class TimeWindow(Lenient):
     start: WallClock
     end: WallClock
     label: str = ""
+
+    @field_validator("start", "end", mode="before")
+    @classmethod
+    def _clock_text_only(cls, value: object) -> object:
+        # Lax parsing reads a number as seconds after midnight (1 → 00:00:01): refuse it.
+        if isinstance(value, str | dt.time):
+            return value
+        raise ValueError(f"expected a time of day as HH:MM, got {excerpt(value)}")
 
     @field_validator("start", "end")
     @classmethod
@@ -133,8 +142,9 @@ class TravelIntent(Lenient):
     days: int | None = Field(default=None, ge=1, le=MAX_TRIP_DAYS)
     nights: int | None = Field(default=None, ge=0, le=MAX_TRIP_DAYS)
     return_trip: bool | None = None
-    budget: float | None = Field(default=None, ge=0)
-    budget_per_person: float | None = Field(default=None, ge=0)
+    # allow_inf_nan=False: JSON's 1e999 is inf, never an amount (it read as no budget at all).
+    budget: float | None = Field(default=None, ge=0, allow_inf_nan=False)
+    budget_per_person: float | None = Field(default=None, ge=0, allow_inf_nan=False)
     passengers: int = Field(default=1, ge=1, le=MAX_STATED_PARTY)
     preferences: list[str] = Field(default_factory=list)
     train_types: list[TrainType] = Field(default_factory=list)
@@ -307,7 +317,10 @@ class StrictIntentIn(BaseModel):
     def _iso_date_only(cls, value: object) -> object:
         # strict mode refuses strings for dates; JSON carries dates as ISO strings.
         if isinstance(value, str):
-            return dt.date.fromisoformat(value)
+            try:
+                return dt.date.fromisoformat(value)
+            except ValueError:
+                raise ValueError(f"expected YYYY-MM-DD, got {excerpt(value)}") from None
         return value
 
     @field_validator("text")

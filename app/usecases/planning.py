@@ -18,7 +18,7 @@ from app.access.session_ids import new_session_id, storage_id
 from app.agent import AgentInput, ChatReply, PlanReply
 from app.agent import texts as agent_texts
 from app.agent.model import StepObserver
-from app.errors import InvalidInput
+from app.errors import InvalidInput, excerpt
 from app.intent.model import TravelIntent
 from app.intent.parser import ParseOutcome
 from app.services import Services
@@ -33,7 +33,10 @@ def _iso_date(value: object) -> object:
     if value is None or isinstance(value, dt.date):
         return value
     if isinstance(value, str):
-        return dt.date.fromisoformat(value)
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            raise ValueError(f"expected YYYY-MM-DD, got {excerpt(value)}") from None
     raise ValueError("expected YYYY-MM-DD")
 
 
@@ -104,7 +107,7 @@ def check_intent(directory: StationDirectory, intent: TravelIntent) -> None:
             if value not in directory.cities():
                 near = directory.suggest(value, limit=3)
                 hint = f" (did you mean: {', '.join(near)})" if near else ""
-                message = f"intent.{name}: unknown station {value}{hint}"
+                message = f"intent.{name}: unknown station {excerpt(value)}{hint}"
                 raise InvalidInput(f"intent.{name}", message, suggestions=near)
     for index, stop in enumerate(intent.via):
         known = directory.by_name(stop.city) or stop.city in directory.cities()

@@ -5,7 +5,7 @@ Called by `GET /v1/trains/{train_number}/stops`, the MCP `train_stops` tool and 
 
 from __future__ import annotations
 
-from app.errors import InvalidInput
+from app.errors import InvalidInput, excerpt
 from app.services import Services
 from app.tickets.stops import StopListResult
 from app.usecases.queries import parse_date, resolve_place
@@ -24,7 +24,9 @@ async def train_stops(
     """The stops of a train leaving its origin on `date`; `NotFound` when it does not run."""
     number = normalise_train_number(train_number)
     if not is_train_number(number):
-        raise InvalidInput("train_number", f"train_number: {train_number!r} is not a train number")
+        raise InvalidInput(
+            "train_number", f"train_number: {excerpt(train_number)} is not a train number"
+        )
     day = parse_date("date", date, services.runtime.today())
     result = await services.stop_lists.stops(number, day)
     if origin or destination:
