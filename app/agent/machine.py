@@ -296,6 +296,8 @@ class PlanningAgent:
                 return State.DONE
             intent = reading.intent
             question = _question_for(intent)
+            if reading.question:
+                run.warn(reading.question)  # said beside the plan of what is known
         run.intent = intent
         if question:
             run.clarify_question = question

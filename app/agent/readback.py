@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel
 
 from app.agent import texts
-from app.intent.model import TimeWindow, TravelIntent
+from app.intent.model import PlanShown, TimeWindow, TravelIntent
 from rules import Itinerary, Leg, TripRequest
 from rules.relax import relaxed_between
 from sources.models import SHANGHAI, TRAIN_TYPES, SeatClass
@@ -66,6 +66,18 @@ def returns(itinerary: Itinerary) -> bool:
     return len(segments) > 1 and back[-1].destination_station.city == first
 
 
+def plan_shown(itinerary: Itinerary) -> PlanShown | None:
+    """The outbound of a plan as a chat remembers it (departure, arrival, total)."""
+    out = _segment_legs(itinerary, 0) or list(itinerary.legs)
+    if not out:
+        return None
+    return PlanShown(
+        depart_at=out[0].depart_at.astimezone(SHANGHAI).time(),
+        arrive_at=out[-1].arrive_at.astimezone(SHANGHAI).time(),
+        total_price=itinerary.total_price,
+    )
+
+
 def understood(intent: TravelIntent | None, itinerary: Itinerary | None = None) -> str:
     """One Chinese line of everything heard: 12月10日 广州→长沙，1人，不要硬座，预算每人800元.
 
@@ -88,7 +100,8 @@ def understood(intent: TravelIntent | None, itinerary: Itinerary | None = None) 
     if itinerary is not None and itinerary.legs and returns(itinerary):
         parts.append(texts.UNDERSTOOD_RETURN)
     elif itinerary is not None and itinerary.legs and asks_return(intent):
-        parts.append(texts.UNDERSTOOD_RETURN_UNMET)
+        open_day = intent.date_end is None and intent.nights is None and intent.days is None
+        parts.append(texts.UNDERSTOOD_RETURN_OPEN if open_day else texts.UNDERSTOOD_RETURN_UNMET)
     elif itinerary is None and asks_return(intent):
         parts.append(texts.UNDERSTOOD_RETURN)
     if intent.depart_window:

@@ -32,9 +32,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from app.intent import texts
 from app.intent.dates import date_from
 from app.intent.merge import merge_intent, set_slots
-from app.intent.model import TravelIntent, ViaStop
+from app.intent.model import END_OF_DAY, TimeWindow, TravelIntent, ViaStop
 from app.intent.offline import normalise_text
 
 CityOf = Callable[[str], str | None]
@@ -46,6 +47,7 @@ _MOVE_TO = re.compile(
     r"(?:换到|挪到|调到|移到)(?=(?:下下|下|这|本)?(?:个)?(?:周|星期|礼拜|\d|[一二三四五六七八九十]+号|明天|后天))"
 )
 
+_OUTBOUND_WORD = re.compile(r"改|换|出发|去程|走")
 _RETURN_SCOPE = re.compile(r"回程|返程|回来那天|回来的时候|回去那天")
 _RETURN_WORD = re.compile(r"回来|回去|返回|回程|返程|回(?!家)")
 _SAME_DAY = re.compile(r"当天|当晚|当日|看完")
@@ -63,6 +65,8 @@ _ADD_PERSON = re.compile(
 _COUNT = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _DIRECTION = re.compile(r"[去到往]")
 
+_LATER = ("太早", "晚一点", "晚一些", "再晚点", "再晚些", "晚些")
+_EARLIER = ("太晚", "早一点", "早一些", "再早点", "再早些", "早些")
 _CHEAPER = ("太贵", "便宜点", "便宜一点", "便宜些", "再便宜", "省点钱", "省钱点")
 _FASTER = ("太慢", "快点的", "快一点", "快些")
 _TYPE_TOO_DEAR = {"高铁": ("G",), "动车": ("D",), "城际": ("C",)}
@@ -109,6 +113,7 @@ class TurnReading:
 
     intent: TravelIntent
     declined: str | None = None
+    question: str | None = None  # asked beside the plan ("那回程呢": which day back?)
 
 
 def turn_text(text: str) -> str:
@@ -131,12 +136,15 @@ def read_turn(
     if topic is not None:
         return TurnReading(previous, declined=topic)
     turn = _relative_wishes(turn, words)
+    turn = _against_plan_shown(previous, turn, words)
     turn = _without_negated(turn, words)
     if turn.origin and turn.destination and _ANOTHER_TRIP.search(words):
         # "另外下周三我从广州去南宁": another trip, even from where this one ends.
         return TurnReading(merge_intent(previous, turn, city=city))
-    if _returning(previous, turn, words, city):
-        return TurnReading(_with_return(previous, turn, words, today))
+    if _returning(previous, turn, words, city) or _answers_return_day(previous, turn, words):
+        intent = _with_return(previous, turn, words, today)
+        open_return = intent.date_end is None and intent.nights is None and intent.days is None
+        return TurnReading(intent, question=texts.ASK_RETURN_DATE if open_return else None)
     turn = _places_by_end(previous, turn, words, city)
     turn = _party(previous, turn, words)
     turn = _date_in_trip_week(previous, turn, words, today)
@@ -206,6 +214,24 @@ def _relative_wishes(turn: TravelIntent, words: str) -> TravelIntent:
     return turn.model_copy(update=update) if update else turn
 
 
+def _against_plan_shown(previous: TravelIntent, turn: TravelIntent, words: str) -> TravelIntent:
+    """太早了 / 晚一点 with no time said: leave after the plan shown; 太晚了 / 早一点: before it."""
+    shown = previous.shown
+    if shown is None or turn.depart_window is not None or turn.arrive_window is not None:
+        return turn
+    minute = dt.timedelta(minutes=1)
+    at = dt.datetime.combine(dt.date.min, shown.depart_at)
+    if any(cue in words for cue in _LATER) and shown.depart_at < dt.time(23, 58):
+        start = (at + minute).time()
+        window = TimeWindow(start=start, end=END_OF_DAY, label=f"{shown.depart_at:%H:%M}以后")
+    elif any(cue in words for cue in _EARLIER) and shown.depart_at > dt.time(0, 1):
+        end = (at - minute).time()
+        window = TimeWindow(start=dt.time(0, 0), end=end, label=f"{shown.depart_at:%H:%M}以前")
+    else:
+        return turn
+    return turn.model_copy(update={"depart_window": window})
+
+
 def _without_negated(turn: TravelIntent, words: str) -> TravelIntent:
     """Drop a place the turn names only to rule it out ("别从成都东上车，她就认成都站")."""
     negated = [
@@ -242,6 +268,15 @@ def _returning(previous: TravelIntent, turn: TravelIntent, words: str, city: Cit
     if _RETURN_SCOPE.search(words):
         return True
     return bool(_RETURN_WORD.search(words) or turn.return_trip)
+
+
+def _answers_return_day(previous: TravelIntent, turn: TravelIntent, words: str) -> bool:
+    """A bare day after "那回程呢" was answered with the question of which day."""
+    open_return = previous.return_trip is True and previous.date_end is None
+    open_return = open_return and previous.nights is None and previous.days is None
+    places = turn.origin or turn.destination or turn.destination_text
+    moves_outbound = _OUTBOUND_WORD.search(words)
+    return open_return and turn.date_start is not None and not places and not moves_outbound
 
 
 def _with_return(

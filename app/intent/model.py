@@ -129,6 +129,14 @@ class ViaStop(Lenient):
     )
 
 
+class PlanShown(Lenient):
+    """The plan a chat turn was last answered with: what "太早了" or "早一点" are said against."""
+
+    depart_at: WallClock
+    arrive_at: WallClock
+    total_price: float | None = None
+
+
 class TravelIntent(Lenient):
     """A traveller's request as structured data (see the module docstring for the rules)."""
 
@@ -192,6 +200,10 @@ class TravelIntent(Lenient):
         default_factory=list,
         description="what the message also asks that is not train travel, from "
         f"{json.dumps(list(SCOPE_TOPICS))}; a message that also asks for tickets keeps its kind",
+    )
+    shown: PlanShown | None = Field(
+        default=None,
+        description="chat only, set by the service: the outbound of the plan last shown",
     )
     action: IntentAction = "create"
     confidence: float = Field(default=0.5, ge=0, le=1)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 ASK_ORIGIN = "请问您从哪个城市出发？"
 ASK_DESTINATION = "请问您想去哪里？"
 ASK_DATE = "请问您打算哪天出发？"
+ASK_RETURN_DATE = "请问您打算哪天返程？告诉我日期，我把返程加上。"
 
 # Combined questions, keyed by the sorted tuple of missing fields.
 _COMBINED: dict[tuple[str, ...], str] = {

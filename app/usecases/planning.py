@@ -18,6 +18,7 @@ from app.access.session_ids import new_session_id, storage_id
 from app.agent import AgentInput, ChatReply, PlanReply
 from app.agent import texts as agent_texts
 from app.agent.model import StepObserver
+from app.agent.readback import plan_shown
 from app.errors import InvalidInput, excerpt
 from app.intent.model import TravelIntent
 from app.intent.parser import ParseOutcome
@@ -175,6 +176,9 @@ async def chat(
     """Plan the turn, keep its intent for the next one; say so when the session could not be
     read or is gone."""
     reply = await plan(services, turn.input, observer)
+    if reply.intent is not None and reply.itinerary is not None:
+        # Kept with the trip: the next turn's 太早了 / 早一点 is said against this plan.
+        reply.intent = reply.intent.model_copy(update={"shown": plan_shown(reply.itinerary)})
     # A single turn must not be kept: written back later, it would replace the session
     # Redis still holds with one that lacks the earlier turns.
     keep = not turn.single_turn and reply.intent is not None

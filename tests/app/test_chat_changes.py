@@ -98,3 +98,25 @@ async def test_understood_never_says_a_round_trip_the_plan_does_not_make() -> No
     assert len(segments(second)) == 1, "12月20日 is not on sale yet"
     assert "往返" not in second["understood"]
     assert "返程未能安排" in second["understood"], "what was heard is still read back"
+
+
+async def test_too_early_replans_after_the_departure_shown() -> None:
+    async with running_app() as (client, _):
+        first, second = await talk(client, "12月5日从北京去上海", "太早了")
+    shown = first["itinerary"]["legs"][0]["depart_at"]
+    assert first["intent"]["shown"]["depart_at"] == shown[11:19]
+    later = second["itinerary"]["legs"][0]["depart_at"]
+    assert later[:10] == "2026-12-05" and later[11:16] > shown[11:16]
+
+
+async def test_asking_for_the_return_without_a_day_keeps_the_outbound_and_asks_the_day() -> None:
+    async with running_app() as (client, _):
+        first, asked, third = await talk(client, "12月5日从北京去上海", "那回程呢", "周日")
+    def rides(reply: dict[str, Any]) -> list[tuple[str, str]]:
+        return [(leg["train_number"], leg["depart_at"]) for leg in reply["itinerary"]["legs"]]
+
+    assert rides(asked) == rides(first), "the outbound stays"
+    assert intent_texts.ASK_RETURN_DATE in asked["warnings"]
+    assert "往返" not in asked["understood"] and "返程日期待定" in asked["understood"]
+    assert len(segments(third)) == 2 and "往返" in third["understood"]
+    assert segments(third)[1][0]["depart_at"].startswith("2026-12-06")

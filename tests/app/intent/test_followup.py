@@ -8,7 +8,7 @@ import datetime as dt
 import pytest
 
 from app.intent.followup import TurnReading, read_turn, turn_text
-from app.intent.model import TravelIntent
+from app.intent.model import PlanShown, TravelIntent
 from app.intent.offline import parse_offline
 from sources.stations import StationDirectory, UnknownStationError
 from tests.app.intent.conftest import TODAY  # Monday 2026-11-30
@@ -163,3 +163,31 @@ def test_a_side_question_is_declined_and_the_trip_stays(chat, question, topic):
 def test_a_turn_that_changes_the_trip_is_no_side_question(chat):
     intent = trip(chat("明天从北京去西安", "西安那边冷吗，改成周六吧"))
     assert intent.date_start == dt.date(2026, 12, 5)
+
+
+def test_too_early_leaves_after_the_plan_shown_and_earlier_leaves_before_it(chat, directory):
+    shown = PlanShown(depart_at=dt.time(6, 36), arrive_at=dt.time(11, 4), total_price=561.5)
+    trip_so_far = parse_offline("12月5日从北京去上海", TODAY, directory).model_copy(
+        update={"shown": shown}
+    )
+
+    def after(text: str) -> TravelIntent:
+        turn = parse_offline(turn_text(text), TODAY, directory)
+        return trip(read_turn(trip_so_far, turn, text, today=TODAY, city=lambda n: n))
+
+    later = after("太早了")
+    assert later.depart_window is not None and later.depart_window.span() == "06:37-23:59"
+    earlier = after("能早一点吗")
+    assert earlier.depart_window is not None and earlier.depart_window.span() == "00:00-06:35"
+    stated = after("太早了，十点以后")
+    assert stated.depart_window is not None and stated.depart_window.span() == "10:00-23:59"
+    assert later.date_start == dt.date(2026, 12, 5) and later.shown == shown
+
+
+def test_a_return_asked_without_a_day_is_asked_for_and_the_next_day_said_fills_it(chat):
+    asked = chat("下周五从北京去上海", "那回程呢")
+    assert asked.question is not None and asked.intent.return_trip is True
+    assert asked.intent.date_start == dt.date(2026, 12, 11) and asked.intent.date_end is None
+    answered = trip(chat("下周五从北京去上海", "那回程呢", "周日"))
+    assert answered.date_start == dt.date(2026, 12, 11)
+    assert answered.date_end == dt.date(2026, 12, 13)
