@@ -24,9 +24,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from lunardate import LunarDate
-
+from app.intent.holidays import HOLIDAY_PATTERN, HOLIDAYS, lunar
 from app.intent.numerals import to_int
+from sources.sale_window import last_sale_day
 
 _WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 _WEEKDAYS.update({str(i): i - 1 for i in range(1, 8)})
@@ -78,6 +78,7 @@ class DateFacts:
     vague: bool = False
     returning: bool = False
     arrive: dt.date | None = None  # the outbound ride's arrival day ("明早到"), not a return
+    flexible_until: dt.date | None = None  # any day from `start` to this one will do
     spans: list[tuple[int, int]] = field(default_factory=list)
 
 
@@ -87,6 +88,10 @@ class _Expr:
     end: int
     resolve: Callable[[dt.date, dt.date, bool], tuple[dt.date | None, dt.date | None]]
     vague: bool = False
+    named: bool = False  # a holiday's name: a stated date elsewhere in the text wins
+    # The days a vague expression covers, from its resolved first day (下周: Monday to
+    # Sunday; 月底: the month's last eight days): where "哪天都行" lets the trip choose.
+    window: Callable[[dt.date], tuple[dt.date, dt.date]] | None = None
 
 
 def _monday(day: dt.date) -> dt.date:
@@ -122,6 +127,22 @@ def _part_day(part: str | None, year: int, month: int) -> int:
     return 1
 
 
+def _part_range(part: str | None, day: dt.date) -> tuple[dt.date, dt.date]:
+    """The days a part of `day`'s month covers (月初 1-10, 月中 11-20, 下旬 21-end, 月底 the
+    last eight days, the whole month when no part is said)."""
+    last = calendar.monthrange(day.year, day.month)[1]
+    first_day, last_day = {
+        "初": (1, 10),
+        "上旬": (1, 10),
+        "中": (11, 20),
+        "中旬": (11, 20),
+        "下旬": (21, last),
+        "底": (last - 7, last),
+        "末": (last - 7, last),
+    }.get(part or "", (1, last))
+    return day.replace(day=first_day), day.replace(day=last_day)
+
+
 def _safe_date(year: int, month: int, day: int) -> dt.date | None:
     try:
         return dt.date(year, month, day)
@@ -139,31 +160,21 @@ def _next_yearly(
     return None
 
 
-def _lunar(month: int, day: int, shift: int = 0) -> Callable[[int], dt.date | None]:
-    def make(year: int) -> dt.date | None:
-        try:
-            solar: dt.date = LunarDate(year, month, day).to_solar_date()
-        except ValueError:
-            return None
-        return solar + dt.timedelta(days=shift)
+def _said_date(
+    anchor: dt.date, make: Callable[[int], dt.date | None], second: bool
+) -> dt.date | None:
+    """A month and day said without a year: the occurrence nearest `anchor`, so a date a few
+    days past stays past (said as past, never as "not yet on sale" a year later). A second
+    date (the return) is the next one on or after the first."""
+    ahead = _next_yearly(anchor, make, force_next_year=False)
+    if second:
+        return ahead
+    past = (make(anchor.year), make(anchor.year - 1))
+    behind = next((day for day in past if day is not None and day < anchor), None)
+    if behind is not None and (ahead is None or anchor - behind < ahead - anchor):
+        return behind
+    return ahead
 
-    return make
-
-
-_HOLIDAYS: dict[str, Callable[[int], dt.date | None]] = {
-    "元旦": lambda y: dt.date(y, 1, 1),
-    "五一": lambda y: dt.date(y, 5, 1),
-    "劳动节": lambda y: dt.date(y, 5, 1),
-    "国庆": lambda y: dt.date(y, 10, 1),
-    "圣诞": lambda y: dt.date(y, 12, 25),
-    "平安夜": lambda y: dt.date(y, 12, 24),
-    "跨年": lambda y: dt.date(y, 12, 31),
-    "春节": _lunar(1, 1),
-    "过年": _lunar(1, 1),
-    "除夕": _lunar(1, 1, shift=-1),
-    "端午": _lunar(5, 5),
-    "中秋": _lunar(8, 15),
-}
 
 Handler = Callable[[re.Match[str]], _Expr | None]
 _PATTERNS: list[tuple[re.Pattern[str], Handler]] = []
@@ -230,7 +241,10 @@ def _weekend(m: re.Match[str]) -> _Expr:
         saturday = _monday(today) + dt.timedelta(weeks=shift, days=5)
         return max(saturday, today), saturday + dt.timedelta(days=1)
 
-    return _Expr(start, m.end(), resolve)
+    def days(first: dt.date) -> tuple[dt.date, dt.date]:
+        return first, _monday(first) + dt.timedelta(days=6)
+
+    return _Expr(start, m.end(), resolve, window=days)
 
 
 @_pattern(r"(?P<pre>下下个?|下个?)(?:周|星期|礼拜)(?![一二三四五六日天1-7末])|next week\b")
@@ -244,15 +258,30 @@ def _bare_week(m: re.Match[str]) -> _Expr:
         m.end(),
         lambda a, t, s: (_monday(t) + dt.timedelta(weeks=shift), None),
         vague=True,
+        window=lambda first: (first, first + dt.timedelta(days=6)),
     )
 
 
-@_pattern(
-    r"(?P<next>明年)?(?P<name>元旦|五一|劳动节|国庆|圣诞|平安夜|跨年|春节|过年|除夕|端午|中秋)"
-)
+@_pattern(r"(?P<next>明年)?(?P<name>" + HOLIDAY_PATTERN + r")")
 def _holiday(m: re.Match[str]) -> _Expr:
-    make, force = _HOLIDAYS[m.group("name")], bool(m.group("next"))
-    return _Expr(m.start(), m.end(), lambda a, t, s: (_next_yearly(t, make, force), None))
+    make, force = HOLIDAYS[m.group("name")], bool(m.group("next"))
+    return _Expr(
+        m.start(), m.end(), lambda a, t, s: (_next_yearly(t, make, force), None), named=True
+    )
+
+
+@_pattern(r"(?:(?P<first>正月|大年)|(?<![月年]))初(?P<d>[一二三四五六七八九十])(?![中级])")
+def _lunar_new_year_day(m: re.Match[str]) -> _Expr | None:
+    """初二 / 正月初三 / 大年初五: the Nth day of the lunar year (a stated date)."""
+    day = to_int(m.group("d"))
+    if day is None:
+        return None
+    make = lunar(1, day)
+
+    def resolve(anchor: dt.date, today: dt.date, second: bool):
+        return _next_yearly(anchor if second else today, make, False), None
+
+    return _Expr(m.start(), m.end(), resolve)
 
 
 @_pattern(
@@ -280,9 +309,17 @@ def _month_day(m: re.Match[str]) -> _Expr | None:
 
         if year is not None:
             return make(year), None
-        return _next_yearly(base, make, force_next_year=False), None
+        if day is None:
+            return _next_yearly(base, make, force_next_year=False), None
+        return _said_date(base, make, second), None
 
-    return _Expr(m.start(), m.end(), resolve, vague=day is None)
+    return _Expr(
+        m.start(),
+        m.end(),
+        resolve,
+        vague=day is None,
+        window=None if day else lambda first: _part_range(part, first),
+    )
 
 
 @_pattern(r"(?P<y>\d{4})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})")
@@ -334,7 +371,13 @@ def _month_part(m: re.Match[str]) -> _Expr | None:
         first = _add_months(today, shift, 1)
         return first.replace(day=_part_day(part, first.year, first.month)), None
 
-    return _Expr(m.start(), m.end(), resolve, vague=part in (None, "中旬", "上旬", "下旬"))
+    return _Expr(
+        m.start(),
+        m.end(),
+        resolve,
+        vague=part in (None, "中旬", "上旬", "下旬"),
+        window=lambda first: _part_range(part, first),
+    )
 
 
 @_pattern(r"(?<![月0-9一二三四五六七八九十])(?P<d>" + _NUM + r")\s*(?:号|日(?!游))")
@@ -412,14 +455,62 @@ def _expressions(text: str) -> list[_Expr]:
     return chosen
 
 
+_FLEXIBLE = re.compile(
+    r"(?:哪|那)一?天(?:都|也)(?:行|可以|成|好|没问题|ok)|随便哪一?天|哪天走都(?:行|可以)"
+    r"|(?:什么|啥)时候(?:都|走都)(?:行|可以)|日期(?:随意|随便|不限|无所谓)|时间(?:随意|随便|不限)"
+    r"|这几天都(?:行|可以)|几号都(?:行|可以)|any day\b|whichever day",
+    re.IGNORECASE,
+)
+_FLEXIBLE_SPANS = (
+    (re.compile(r"这两周|两周内|这两个?星期|半个月内|两个礼拜"), 14),
+    (re.compile(r"这几天|近几天|最近几天"), 4),
+    (re.compile(r"这周|本周|这个星期|这礼拜"), -1),  # to this week's Sunday
+)
+_BEFORE_DAY = re.compile(r"^(?:之前|以前|前)\s*(?:要|得|必须|需要|能|就|一定要)?\s*(?:赶)?到")
+
+
+def flexible_days(text: str) -> bool:
+    """True when the traveller says any day will do (哪天都行, 随便哪天, 这几天都行)."""
+    return _FLEXIBLE.search(text) is not None
+
+
+def _flexible_range(text: str, today: dt.date) -> tuple[dt.date, dt.date] | None:
+    """The days a flexible day ranges over when no date names them: 这两周, 这几天, 这周."""
+    for regex, days in _FLEXIBLE_SPANS:
+        if regex.search(text):
+            if days < 0:
+                return today, _monday(today) + dt.timedelta(days=6)
+            return today, today + dt.timedelta(days=days)
+    return None
+
+
 def extract_dates(text: str, today: dt.date) -> DateFacts:
     """The trip's first and last dates as the text states them, resolved against `today`."""
     exprs = [e for e in _expressions(text) if e.resolve(today, today, False) != (None, None)]
+    stated = [e for e in exprs if not e.named and not _RETURN_AFTER.match(text[e.end : e.end + 10])]
+    if stated and exprs[0].named:
+        # A stated date wins over the holiday named before it (元旦三天假，31号走2号回); a
+        # holiday after the date is a day of its own (31号出发，元旦早上到).
+        exprs = [e for e in exprs if not e.named or e.start > stated[0].start]
+    flexible = flexible_days(text)
     if not exprs:
-        return DateFacts()
+        if not flexible:
+            return DateFacts()
+        first_day, last_day = _flexible_range(text, today) or (today, last_sale_day(today))
+        return DateFacts(start=first_day, flexible_until=last_day)
     first = exprs[0]
     start, end = first.resolve(today, today, False)
     spans = [(first.start, first.end)]
+    flexible_until = None
+    if flexible and start is not None:
+        if first.window is not None:
+            first_day, flexible_until = first.window(start)
+            start, end = max(first_day, today), None
+        else:
+            flexible_until = (_flexible_range(text, today) or (today, last_sale_day(today)))[1]
+    elif start is not None and _BEFORE_DAY.match(text[first.end : first.end + 8]):
+        # 周六之前到 / 3号前要到: there by that day, so on the road the day before.
+        start = max(today, start - dt.timedelta(days=1))
     returning = False
     if start is not None and len(exprs) > 1:
         second = exprs[1]
@@ -436,7 +527,14 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
                 end = other
                 returning = bool(_RETURN_AFTER.match(after))
                 spans.append((second.start, second.end))
-    return DateFacts(start=start, end=end, vague=first.vague, returning=returning, spans=spans)
+    return DateFacts(
+        start=start,
+        end=end,
+        vague=first.vague and flexible_until is None,
+        returning=returning,
+        spans=spans,
+        flexible_until=flexible_until,
+    )
 
 
 def date_from(text: str, anchor: dt.date, today: dt.date) -> dt.date | None:

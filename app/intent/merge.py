@@ -90,6 +90,8 @@ def _update(previous: TravelIntent, slots: dict[str, Any]) -> TravelIntent:
             update["date_end"] = None
     elif ("days" in slots or "nights" in slots) and "date_end" not in slots:
         update["date_end"] = None
+    if "date_start" in slots and "flexible_until" not in slots:
+        update["flexible_until"] = None  # a day named now replaces "any day will do"
     if "destination" in slots and "destination_text" not in slots:
         update["destination_text"] = None
     if "budget_per_person" in slots and "budget" in slots and "passengers" not in slots:

@@ -186,6 +186,12 @@ class TravelIntent(Lenient):
         description="ISO day the OUTBOUND ride should arrive, only when said apart from the "
         "departure day (今晚出发第二天早上到 → tomorrow; this is not a return)",
     )
+    flexible_until: dt.date | None = Field(
+        default=None,
+        description="when the traveller says any day will do (哪天都行, 随便哪天, 这两周哪天都行): "
+        "the last day they accept, date_start being the first (the sale window when no days "
+        "are named); the trip leaves on the best of those days by the stated order",
+    )
     order: OrderPreference | None = Field(
         default=None,
         description='"earliest" (最早一班), "latest" (最晚一班, 末班), "cheapest" (最便宜), '
@@ -353,6 +359,7 @@ TRAVEL_SLOTS: tuple[str, ...] = (
     "days",
     "nights",
     "return_trip",
+    "flexible_until",
     "budget",
     "budget_per_person",
     "passengers",

@@ -26,6 +26,13 @@ from app.intent.model import (
 )
 from app.intent.numerals import NUMBER, to_int, to_number
 from app.intent.places import extract_route
+from app.intent.times import (
+    ARRIVE_CUE,
+    context_period,
+    extra_windows,
+    in_period,
+    names_a_clock,
+)
 from sources.models import TRAIN_NUMBER_LIKE, TRAIN_TYPES, SeatClass, is_train_number
 from sources.stations import StationDirectory
 
@@ -71,9 +78,7 @@ _PERIODS: list[tuple[str, str]] = [
     ("tonight", "晚上"),
 ]
 _PERIOD_RE = re.compile("|".join(re.escape(p) for p, _ in _PERIODS), re.IGNORECASE)
-_ARRIVE_AFTER = re.compile(
-    r"^\s*(?:前|以前|之前)?\s*(?:能|可以|就)?(?:到|抵达|arriv)", re.IGNORECASE
-)
+_ARRIVE_AFTER = ARRIVE_CUE
 _RETURN_AFTER = re.compile(
     r"^\s*(?:的车|的票|坐车|坐火车)?\s*(?:再|就)?(?:回来|回家|回程|返回|返程|回)"
 )
@@ -220,7 +225,9 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     dates = extract_dates(buf.masked, today)
     for start, end in dates.spans:
         buf.mask(start, end)
-    fields.update(date_start=dates.start, date_end=dates.end, **windows)
+    fields.update(
+        date_start=dates.start, date_end=dates.end, flexible_until=dates.flexible_until, **windows
+    )
     if dates.returning or (dates.end is not None and "return_window" in windows):
         fields["return_trip"] = True
     if same_day and dates.start is not None:
@@ -323,6 +330,13 @@ def _hour_of(period: str | None, hour_text: str, half: str | None) -> dt.time | 
 
 def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
     found: list[tuple[int, str, TimeWindow]] = []
+    extras = extra_windows(buf.masked)
+    for extra in extras:
+        kind = extra.kind or _window_kind(buf, extra.end, extra.start)
+        # An appointment's hour (十点开会) ranks after any deadline said outright.
+        found.append((extra.start + (len(buf.chars) if extra.weak else 0), kind, extra.window))
+    for extra in extras:
+        buf.mask(extra.start, extra.end)
     for match in _CLOCK_RANGE.finditer(buf.masked):
         period = match.group("period")
         lo = _hour_of(period, match.group("h"), match.group("half"))
@@ -336,7 +350,12 @@ def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
         hour = to_int(match.group("h")) if match.group("h") != "零" else 0
         if hour is None or hour > 24:
             continue
-        if match.group("period") in ("下午", "晚上") and hour < 12:
+        kind = _window_kind(buf, match.end(), match.start())
+        period = match.group("period")
+        if period is None:  # 下班后…六点以后: the part of the day said before the hour
+            arrival = kind == "arrive_window"
+            hour = in_period(context_period(buf.original, match.start(), arrival), hour, True)
+        elif period in ("下午", "晚上") and hour < 12:
             hour += 12
         bound = dt.time(hour % 24, 30 if match.group("half") else 0)
         after = match.group("rel") in ("以后", "之后", "后")
@@ -345,7 +364,7 @@ def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
             end=END_OF_DAY if after else bound,
             label=match.group(),
         )
-        found.append((match.start(), _window_kind(buf, match.end(), match.start()), window))
+        found.append((match.start(), kind, window))
         buf.mask(match.start(), match.end())
     for match in _NOON_BOUND.finditer(buf.masked):
         after = match.group("rel") in ("以后", "之后", "后")
@@ -358,6 +377,8 @@ def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
         buf.mask(match.start(), match.end())
     periods = dict(_PERIODS)
     for match in _PERIOD_RE.finditer(buf.masked):
+        if names_a_clock(buf.original, match.end()):
+            continue  # 明早九点前: the clock said it
         label = periods[match.group().lower()]
         kind = _window_kind(buf, match.end(), match.start())
         found.append((match.start(), kind, TIME_WINDOWS[label]))

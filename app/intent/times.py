@@ -1,0 +1,181 @@
+"""Times of day as travellers say them, beyond a bare "X点前/后" (pure, no clock).
+
+- A bare hour takes the part of the day said before it in the same sentence: 下班后…六点以后
+  is 18:00 onward, 今晚11点前到家 23:00, 下午…三点前 15:00 (an evening context moves 5-11 to
+  17-23, an afternoon one 1-6 to 13-18). A departure's evening (晚上走) does not carry to an
+  arrival hour (晚上走，7点前到 is the next morning).
+- Arrival deadlines: X点前到 / X点前得到 / 之前必须到 / 前要到 / 中午前到 / 上午能到就行 are
+  arrival windows; X点前走/出发 a departure bound. An appointment (上午十点开会, 下午两点的会,
+  晚上七点半开始) is an arrival deadline at its hour.
+- 下班后 is the evening (18:00-23:59); 一早 the early morning (06:00-09:00, as 早上);
+  中午左右 11:00-13:00; X点左右 an hour either side; 两三点 14:00-15:30 in an afternoon (the
+  second hour's half); 白天 (白天的车) a daytime ride: leave 06:00-18:00, arrive the same day
+  by 23:59.
+
+Regexes here are linear: bounded repeats only, no nested quantifiers.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from app.intent.model import END_OF_DAY, TimeWindow
+from app.intent.numerals import to_int
+
+_HOUR = r"[0-9一二两三四五六七八九十]{1,3}"
+_EVENING = (
+    "下班后",
+    "下班以后",
+    "下班之后",
+    "下了班",
+    "晚上",
+    "傍晚",
+    "今晚",
+    "明晚",
+    "夜里",
+    "晚饭后",
+)
+_AFTERNOON = ("下午", "午后", "午饭后")
+_MORNING = ("早上", "上午", "一早", "一大早", "明早", "今早", "凌晨", "中午", "早晨", "清早")
+_CONTEXT = re.compile("|".join(sorted((*_EVENING, *_AFTERNOON, *_MORNING), key=len, reverse=True)))
+_SENTENCE_END = re.compile(r"[。！？；!?;]")
+_DEPART_VERB = re.compile(r"^[^，,。]{0,3}?(?:走|出发|发车|动身)")
+CONTEXT_REACH = 14
+"""How far back (characters) a part of the day said earlier still governs a bare hour."""
+
+ARRIVE_CUE = re.compile(
+    r"^\s*(?:前|以前|之前)?\s*(?:最好|一定|务必)?\s*(?:能|可以|就|得|要|必须|需要|须)?"
+    r"\s*(?:赶)?(?:到|抵达|arriv)",
+    re.IGNORECASE,
+)
+"""What follows a time when it is an arrival deadline ("九点前得到", "之前必须到")."""
+
+_APPOINTMENT = re.compile(
+    r"(?P<period>早上|上午|中午|下午|晚上|今晚|明晚)?(?P<h>" + _HOUR + r")\s*(?:点|:00|时)"
+    r"(?P<half>半)?钟?[^，,。、\d]{0,6}?"
+    r"(?:开始|的会|开会|有个?会|开球|开演|开场|面试|考试|上课|的课|报到|签到|见客户|见面)"
+)
+_AROUND = re.compile(
+    r"(?P<period>早上|上午|中午|下午|晚上)?(?P<h>" + _HOUR + r")\s*(?:点|:00|时)(?P<half>半)?"
+    r"\s*(?:左右|上下|前后)"
+)
+_TWO_HOURS = re.compile(
+    r"(?P<period>早上|上午|中午|下午|晚上)?(?P<pair>一两|两三|三四|四五|五六|六七|七八|八九|九十)点"
+)
+_NOON_AROUND = re.compile(r"中午(?:左右|前后|上下)")
+_DAYTIME = re.compile(r"白天")
+_EVENING_WORDS = re.compile(r"下班(?:后|以后|之后)|下了班")
+
+
+@dataclass(frozen=True)
+class Found:
+    """A time-of-day phrase: its span, the window it means and its kind when the phrase fixes
+    it (None: read from the words around it, as for any clock)."""
+
+    start: int
+    end: int
+    window: TimeWindow
+    kind: str | None = None
+    weak: bool = False  # an appointment's hour: a deadline said in so many words wins
+
+
+def context_period(text: str, start: int, arrival: bool) -> str | None:
+    """The part of the day ("晚上", "下午" …) said before a bare hour at `start`, if any."""
+    lead = text[max(0, start - CONTEXT_REACH) : start]
+    cuts = list(_SENTENCE_END.finditer(lead))
+    if cuts:
+        lead = lead[cuts[-1].end() :]
+    words = list(_CONTEXT.finditer(lead))
+    if not words:
+        return None
+    word = words[-1]
+    said = word.group()
+    if arrival and _DEPART_VERB.match(lead[word.end() :]):
+        return None  # 晚上走，7点前到: the evening is the departure's
+    if said in _EVENING:
+        return "晚上"
+    if said in _AFTERNOON:
+        return "下午"
+    return None
+
+
+def in_period(period: str | None, hour: int, carried: bool) -> int:
+    """`hour` read in `period`: 晚上8点 is 20; a carried context moves only plausible hours."""
+    if period not in ("下午", "晚上") or hour >= 12:
+        return hour
+    if carried and period == "晚上" and hour < 5:
+        return hour
+    if carried and period == "下午" and hour > 6:
+        return hour
+    return hour + 12
+
+
+def _clock(period: str | None, hour_text: str, half: str | None) -> dt.time | None:
+    hour = to_int(hour_text)
+    if hour is None or hour > 23:
+        return None
+    return dt.time(in_period(period, hour, carried=False), 30 if half else 0)
+
+
+def _shift(moment: dt.time, hours: int) -> dt.time:
+    minutes = max(0, min(23 * 60 + 59, moment.hour * 60 + moment.minute + hours * 60))
+    return dt.time(minutes // 60, minutes % 60)
+
+
+def extra_windows(text: str) -> list[Found]:
+    """The time phrases a bare clock bound does not cover, in text order."""
+    found: list[Found] = []
+    for match in _APPOINTMENT.finditer(text):
+        period = match.group("period") or context_period(text, match.start(), arrival=False)
+        at = _clock(_part(period), match.group("h"), match.group("half"))
+        if at is not None:
+            window = TimeWindow(start=dt.time(0, 0), end=at, label=match.group())
+            found.append(Found(match.start(), match.end(), window, "arrive_window", weak=True))
+    for match in _AROUND.finditer(text):
+        period = match.group("period") or context_period(text, match.start(), arrival=False)
+        at = _clock(_part(period), match.group("h"), match.group("half"))
+        if at is not None:
+            window = TimeWindow(start=_shift(at, -1), end=_shift(at, 1), label=match.group())
+            found.append(Found(match.start(), match.end(), window))
+    for match in _TWO_HOURS.finditer(text):
+        period = match.group("period") or context_period(text, match.start(), arrival=False)
+        first, second = (to_int(c) for c in match.group("pair"))
+        lo = _clock(_part(period), str(first), None)
+        hi = _clock(_part(period), str(second), "半")
+        if lo is not None and hi is not None and hi > lo:
+            found.append(
+                Found(match.start(), match.end(), TimeWindow(start=lo, end=hi, label=match.group()))
+            )
+    for match in _NOON_AROUND.finditer(text):
+        window = TimeWindow(start=dt.time(11, 0), end=dt.time(13, 0), label=match.group())
+        found.append(Found(match.start(), match.end(), window))
+    for match in _EVENING_WORDS.finditer(text):
+        window = TimeWindow(start=dt.time(18, 0), end=END_OF_DAY, label=match.group())
+        found.append(Found(match.start(), match.end(), window, "depart_window"))
+    for match in _DAYTIME.finditer(text):
+        leave = TimeWindow(start=dt.time(6, 0), end=dt.time(18, 0), label="白天")
+        arrive = TimeWindow(start=dt.time(6, 0), end=END_OF_DAY, label="白天")
+        found.append(Found(match.start(), match.end(), leave, "depart_window"))
+        found.append(Found(match.start(), match.end(), arrive, "arrive_window"))
+    found.sort(key=lambda f: f.start)
+    chosen: list[Found] = []
+    for item in found:  # overlapping phrases: the first (longest-registered) wins
+        if chosen and item.start < chosen[-1].end and item.start != chosen[-1].start:
+            continue
+        chosen.append(item)
+    return chosen
+
+
+_CLOCK_NEXT = re.compile(r"^\s*" + _HOUR + r"\s*(?:点|:|时)")
+
+
+def names_a_clock(text: str, end: int) -> bool:
+    """True when a part of the day ending at `end` is the part of a clock (早上8点前): the clock
+    says the window, the part alone does not."""
+    return _CLOCK_NEXT.match(text[end : end + 6]) is not None
+
+
+def _part(period: str | None) -> str | None:
+    return {"今晚": "晚上", "明晚": "晚上"}.get(period or "", period)
