@@ -34,6 +34,7 @@ from app.agent.fetch import (
     transfer_leg_results,
     unpriced_legs,
 )
+from app.agent.flexible import best_day_key, day_candidates
 from app.agent.hygiene import traveller_warnings
 from app.agent.improve import STAGES as IMPROVE_STAGES
 from app.agent.improve import next_improvement, segment_minutes
@@ -74,6 +75,9 @@ HUB_STAGES = ("transfer", "hubs", "more_hubs")
 """Stages that search for transfers (the official search, then the own hub search)."""
 
 MAX_LEG_QUERIES = 24
+FLEXIBLE_QUERIES = 16
+"""Leg queries a flexible day ("哪天都行") may spend on its candidate days; the rest of the
+budget stays for the fallback's searches."""
 """The upstream budget of one plan: ticket queries (each asks every source) per request."""
 
 
@@ -316,7 +320,12 @@ class PlanningAgent:
             return State.CLARIFY
         run.request = run.original = request
         run.candidates = [request]
-        run.wanted_legs = required_legs(request)
+        if intent.flexible_until is not None:  # 哪天都行: every accepted day is a candidate
+            run.candidates = day_candidates(
+                request, intent.flexible_until, turn.sale_today, FLEXIBLE_QUERIES
+            )
+            run.flexible = len(run.candidates) > 1
+        run.wanted_legs = list(dict.fromkeys(k for c in run.candidates for k in required_legs(c)))
         run.detail = f"{request.origin}→{request.destination} {request.depart_date}"
         # Tool mode takes over once the intent is understood; it shares the bound.
         return State.LLM_TOOLS if run.mode == "llm_tools" else State.QUERY_TICKETS
@@ -403,19 +412,34 @@ class PlanningAgent:
         book = run.book()
         now = self.now(run)
         best = None
+        order = run.intent.order if run.intent is not None else None
         for candidate in run.candidates:
             result = plan(candidate, book, now=now, limit=3)
             if run.plan is None:
                 run.plan = result
-            if result.itineraries and (
-                best is None
-                or result.itineraries[0].score.total < best[1].itineraries[0].score.total
-            ):
+            if not result.itineraries:
+                continue
+            if run.flexible:  # the best accepted day by the stated order
+                better = best is None or best_day_key(
+                    order, candidate, result.itineraries[0]
+                ) < best_day_key(order, best[0], best[1].itineraries[0])
+            else:
+                better = (
+                    best is None
+                    or result.itineraries[0].score.total < best[1].itineraries[0].score.total
+                )
+            if better:
                 best = (candidate, result)
         if best is None:
             run.detail = "no itinerary"
+            run.flexible = False  # the fallback relaxes the first accepted day, said openly
             return State.FALLBACK
         run.request, run.plan = best
+        if run.flexible:
+            # The traveller accepted this day: it is the trip asked for, not a relaxation.
+            run.original = run.request
+            run.flexible = False
+            run.warn(texts.FLEXIBLE_DAY.format(day=texts.day_label(run.request.depart_date)))
         run.detail = f"{len(best[1].itineraries)} itineraries"
         if best[0] is run.original:
             # Search on while a change of trains could still beat the plan (`improve`).

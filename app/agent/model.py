@@ -105,6 +105,7 @@ class Run:
     request: TripRequest | None = None
     original: TripRequest | None = None
     candidates: list[TripRequest] = field(default_factory=list)
+    flexible: bool = False  # the candidates are the days of "哪天都行": the stated order picks
     first_failures: tuple[Failure, ...] = ()
     trains_checked: bool = False
     absent_trains: list[str] = field(default_factory=list)

@@ -45,6 +45,12 @@ def _types(types: Sequence[str]) -> str:
     return "、".join(texts.TYPE_LABELS.get(t, t) for t in sorted(types, key=TRAIN_TYPES.index))
 
 
+def _daytime(intent: TravelIntent) -> bool:
+    """白天的车: both windows are the daytime pair the parser sets for 白天."""
+    windows = (intent.depart_window, intent.arrive_window)
+    return all(w is not None and w.label == "白天" for w in windows)
+
+
 def asks_return(intent: TravelIntent) -> bool:
     """The traveller asked to come back (said so, or gave a return day or a stay)."""
     if intent.origin is None:
@@ -87,7 +93,10 @@ def understood(intent: TravelIntent | None, itinerary: Itinerary | None = None) 
         return ""
     parts: list[str] = []
     head = []
-    if intent.date_start is not None:
+    if intent.date_start is not None and intent.flexible_until is not None:
+        span = texts.date_span(intent.date_start, intent.flexible_until)
+        head.append(texts.ANY_DAY.format(span=span))
+    elif intent.date_start is not None:
         head.append(texts.date_span(intent.date_start, intent.date_end))
     places = [intent.origin or "?", *(v.city for v in intent.via)]
     places.append(intent.destination or intent.destination_text or "?")
@@ -104,9 +113,14 @@ def understood(intent: TravelIntent | None, itinerary: Itinerary | None = None) 
         parts.append(texts.UNDERSTOOD_RETURN_OPEN if open_day else texts.UNDERSTOOD_RETURN_UNMET)
     elif itinerary is None and asks_return(intent):
         parts.append(texts.UNDERSTOOD_RETURN)
-    if intent.depart_window:
+    daytime = _daytime(intent)
+    if daytime:
+        parts.append(texts.DAYTIME)
+    elif intent.depart_window:
         parts.append(_span(intent.depart_window) + texts.DEPART)
-    if intent.arrive_date and intent.arrive_window:
+    if daytime:
+        pass
+    elif intent.arrive_date and intent.arrive_window:
         parts.append(
             texts.day_label(intent.arrive_date) + _span(intent.arrive_window) + texts.ARRIVE
         )

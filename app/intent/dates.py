@@ -466,6 +466,7 @@ _FLEXIBLE_SPANS = (
     (re.compile(r"这几天|近几天|最近几天"), 4),
     (re.compile(r"这周|本周|这个星期|这礼拜"), -1),  # to this week's Sunday
 )
+_RETURN_ONLY = re.compile(r"^[\s□]*(?:再|就)?(?:回来|返回|返程|回程)")
 _BEFORE_DAY = re.compile(r"^(?:之前|以前|前)\s*(?:要|得|必须|需要|能|就|一定要)?\s*(?:赶)?到")
 
 
@@ -501,6 +502,13 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
     first = exprs[0]
     start, end = first.resolve(today, today, False)
     spans = [(first.start, first.end)]
+    if (
+        len(exprs) == 1
+        and start is not None
+        and _RETURN_ONLY.match(text[first.end : first.end + 10])
+    ):
+        # "26号晚上回来" alone: the day back of a trip said before (a chat turn), not a start.
+        return DateFacts(end=start, returning=True, spans=spans)
     flexible_until = None
     if flexible and start is not None:
         if first.window is not None:
