@@ -32,6 +32,7 @@ from app.intent.times import (
     extra_windows,
     in_period,
     names_a_clock,
+    narrowed,
 )
 from sources.models import TRAIN_NUMBER_LIKE, TRAIN_TYPES, SeatClass, is_train_number
 from sources.stations import StationDirectory
@@ -387,7 +388,8 @@ def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
             buf.mask(match.start(), match.end())
     windows: dict[str, TimeWindow] = {}
     for _, kind, window in sorted(found, key=lambda f: f[0]):
-        windows.setdefault(kind, window)
+        # 早上…8点以后: both said of one ride, so the ride meets both (08:00-09:00).
+        windows[kind] = narrowed(windows[kind], window) if kind in windows else window
     return windows
 
 

@@ -177,5 +177,13 @@ def names_a_clock(text: str, end: int) -> bool:
     return _CLOCK_NEXT.match(text[end : end + 6]) is not None
 
 
+def narrowed(first: TimeWindow, second: TimeWindow) -> TimeWindow:
+    """Two windows said of one ride: their overlap, or the first said when they do not meet."""
+    start, end = max(first.start, second.start), min(first.end, second.end)
+    if start >= end or (start, end) == (first.start, first.end):
+        return first
+    return TimeWindow(start=start, end=end, label=f"{first.label}{second.label}")
+
+
 def _part(period: str | None) -> str | None:
     return {"今晚": "晚上", "明晚": "晚上"}.get(period or "", period)

@@ -1,0 +1,191 @@
+"""Time words as travellers use them (issue 22 item 3), each wording against an injected today.
+
+Windows are read through the offline parser (they depend on the words around them); dates
+through `extract_dates`. Every row is one wording from the issue's vocabulary.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from app.intent.dates import extract_dates, flexible_days
+from app.intent.holidays import HOLIDAYS
+from app.intent.offline import parse_offline
+from app.intent.times import context_period, extra_windows
+from sources.stations import curated_directory
+
+D = dt.date
+THU = D(2026, 12, 3)  # a Thursday
+DIRECTORY = curated_directory()
+
+
+def windows(text: str, today: dt.date = THU) -> dict[str, str | None]:
+    intent = parse_offline(text, today, DIRECTORY)
+    return {
+        name: window.span() if window is not None else None
+        for name, window in (
+            ("depart", intent.depart_window),
+            ("arrive", intent.arrive_window),
+            ("return", intent.return_window),
+        )
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "depart", "arrive"),
+    [
+        # evening context carries to a bare hour
+        ("这周五下班后从上海去杭州，六点以后的车", "18:00-23:59", None),
+        ("周五下班后 上海到杭州 7点以后", "19:00-23:59", None),
+        ("傍晚从上海去杭州，6点以后走", "18:00-23:59", None),
+        ("明天晚上从上海去杭州 八点前出发", "18:00-20:00", None),
+        ("今晚11点前到家就行，从广州南回长沙南，晚上七点以后走", "19:00-23:59", "00:00-23:00"),
+        ("明晚去看演唱会，苏州到上海，七点前到", "18:00-23:59", "00:00-19:00"),
+        ("下午从上海去杭州，三点前走", "12:00-15:00", None),
+        # an evening departure does not carry to an arrival hour
+        ("今晚从北京出发，7点前到上海", "18:00-23:59", "00:00-07:00"),
+        # a morning context changes no hour; a part of the day and a bound narrow each other
+        ("明天早上从上海去杭州，8点以后", "08:00-09:00", None),
+        # arrival deadlines versus departure bounds
+        ("明早九点前得到杭州 从上海走", None, "00:00-09:00"),
+        ("明天石家庄到北京 九点之前要到北京西", None, "00:00-09:00"),
+        ("明天上午十点前必须到昆明，人在北京", None, "00:00-10:00"),
+        ("后天 兰州西到张掖 中午前到", None, "00:00-12:00"),
+        ("周六郑州到北京 中午之前到", None, "00:00-12:00"),
+        ("明天长沙到广州 下午五点前要到", None, "00:00-17:00"),
+        ("明天北京到上海 之前必须到 九点", None, None),
+        ("明天北京到上海 九点前走", "00:00-09:00", None),
+        ("明天北京到上海 九点前出发", "00:00-09:00", None),
+        ("下周三从北京去天津，上午能到就行", None, "06:00-12:00"),
+        # an appointment's hour is an arrival deadline; a deadline said outright wins
+        ("下周二去南京开会，上午十点开始，上海出发", None, "00:00-10:00"),
+        ("周四深圳北到广州南，他下午两点在广州有个会", None, "00:00-14:00"),
+        ("晚上七点半开始，明天从长沙去广州，下午五点前要到", None, "00:00-17:00"),
+        # parts of the day
+        ("后天一早从西安北出发去郑州东", "06:00-09:00", None),
+        ("这周六 上海到杭州 中午左右的车", "11:00-13:00", None),
+        ("明天天津到北京 下午两三点的", "14:00-15:30", None),
+        ("明天天津到北京 八点左右走", "07:00-09:00", None),
+        ("下周一 北京到天津 白天的车", "06:00-18:00", "06:00-23:59"),
+        ("明天 北京到天津 上午", "06:00-12:00", None),
+        ("明天 北京到天津 下午", "12:00-18:00", None),
+    ],
+)
+def test_time_of_day_words(text: str, depart: str | None, arrive: str | None) -> None:
+    found = windows(text)
+    assert (found["depart"], found["arrive"]) == (depart, arrive)
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "expected"),
+    [
+        ("下班后…六点以后", 6, "晚上"),
+        ("下午 三点前", 4, "下午"),
+        ("早上 八点前", 4, None),
+        ("晚上走。八点前", 6, None),  # a sentence end stops the context
+        ("晚上走，7点前到", 5, None),  # arrival after an evening departure
+    ],
+)
+def test_context_period(text: str, start: int, expected: str | None) -> None:
+    arrival = text.endswith("到")
+    assert context_period(text, start, arrival) == expected
+
+
+def test_extra_windows_are_linear_on_long_input() -> None:
+    text = "晚上" + "十" * 20000 + "点开会"  # no catastrophic backtracking: returns at once
+    assert isinstance(extra_windows(text), list)
+
+
+@pytest.mark.parametrize(
+    ("text", "today", "start", "end"),
+    [
+        ("两周后", THU, D(2026, 12, 17), None),
+        ("下下周五", D(2026, 12, 11), D(2026, 12, 25), None),
+        ("大后天", THU, D(2026, 12, 6), None),
+        ("月底", THU, D(2026, 12, 31), None),
+        ("这个月20号", THU, D(2026, 12, 20), None),
+        ("元旦", D(2026, 12, 20), D(2027, 1, 1), None),
+        ("春节", D(2027, 1, 25), D(2027, 2, 6), None),
+        ("春节那天回邯郸", D(2027, 1, 25), D(2027, 2, 6), None),
+        ("除夕", D(2027, 1, 25), D(2027, 2, 5), None),
+        ("大年三十", D(2027, 1, 25), D(2027, 2, 5), None),
+        ("初二那天", D(2027, 1, 29), D(2027, 2, 7), None),
+        ("正月初七", D(2027, 1, 29), D(2027, 2, 12), None),
+        ("元宵节", D(2027, 1, 29), D(2027, 2, 20), None),
+        ("清明", D(2027, 3, 1), D(2027, 4, 5), None),
+        ("清明", D(2028, 3, 1), D(2028, 4, 4), None),
+        ("五一", THU, D(2027, 5, 1), None),
+        ("端午", THU, D(2027, 6, 9), None),
+        ("中秋", THU, D(2027, 9, 15), None),
+        ("国庆节", THU, D(2027, 10, 1), None),
+        ("圣诞节", D(2026, 12, 22), D(2026, 12, 25), None),
+        ("平安夜那天", D(2026, 12, 22), D(2026, 12, 24), None),
+        ("双十二那天", THU, D(2026, 12, 12), None),
+        ("跨年", THU, D(2026, 12, 31), None),
+        ("冬至", THU, D(2026, 12, 22), None),
+        ("七夕", THU, D(2027, 8, 8), None),
+        # a stated date wins over the holiday named before it
+        ("元旦三天假 31号晚上走 2号回", D(2026, 12, 23), D(2026, 12, 31), D(2027, 1, 2)),
+        ("春节带爸妈回老家 2月5号 上午", D(2027, 1, 25), D(2027, 2, 5), None),
+        ("过年回老家 长沙到岳阳 初二那天", D(2027, 1, 29), D(2027, 2, 7), None),
+        # ... but a holiday after the date is a day of its own
+        ("除夕出发初三回来", D(2027, 1, 20), D(2027, 2, 5), D(2027, 2, 8)),
+        # a date said in words a few days late is past (said as past by the agent)
+        ("1月16号从武汉回信阳", D(2027, 1, 18), D(2027, 1, 16), None),
+        ("12月6号", D(2026, 12, 20), D(2026, 12, 6), None),
+        ("3月1号", D(2026, 12, 20), D(2027, 3, 1), None),
+        # a day followed by 之前到 is the day before
+        ("周六之前到北京", THU, D(2026, 12, 4), None),
+        ("5号前要到北京", THU, D(2026, 12, 4), None),
+        ("明天之前到", THU, THU, None),
+    ],
+)
+def test_date_words(text: str, today: dt.date, start: dt.date, end: dt.date | None) -> None:
+    facts = extract_dates(text, today)
+    assert (facts.start, facts.end) == (start, end)
+
+
+def test_a_return_day_said_alone_is_the_day_back() -> None:
+    facts = extract_dates("26号□□回来", D(2026, 12, 19))
+    assert (facts.start, facts.end, facts.returning) == (None, D(2026, 12, 26), True)
+
+
+@pytest.mark.parametrize(
+    ("text", "today", "start", "until"),
+    [
+        ("哪天都行", D(2026, 12, 14), D(2026, 12, 14), D(2026, 12, 28)),
+        ("随便哪天", THU, THU, D(2026, 12, 17)),
+        ("这两周哪天都行，挑最便宜的那天", D(2026, 12, 10), D(2026, 12, 10), D(2026, 12, 24)),
+        ("这几天都行", THU, THU, D(2026, 12, 7)),
+        ("这周哪天都行", THU, THU, D(2026, 12, 6)),
+        ("下周哪天都行", THU, D(2026, 12, 7), D(2026, 12, 13)),
+        ("月底 那几天随便哪天", D(2026, 12, 15), D(2026, 12, 24), D(2026, 12, 31)),
+        ("下个月初哪天都可以", THU, D(2027, 1, 1), D(2027, 1, 10)),
+    ],
+)
+def test_any_day_will_do(text: str, today: dt.date, start: dt.date, until: dt.date) -> None:
+    facts = extract_dates(text, today)
+    assert flexible_days(text)
+    assert (facts.start, facts.flexible_until) == (start, until)
+
+
+def test_a_stated_day_is_not_flexible() -> None:
+    assert extract_dates("下周五", THU).flexible_until is None
+    assert not flexible_days("哪天出发？")
+
+
+def test_every_holiday_resolves_in_the_coming_years() -> None:
+    for name, rule in HOLIDAYS.items():
+        assert all(rule(year) is not None for year in (2026, 2027, 2028)), name
+    assert HOLIDAYS["春节"](2027) == D(2027, 2, 6)
+
+
+def test_flexible_intent_carries_the_range() -> None:
+    intent = parse_offline(
+        "这两周哪天都行，从上海去青岛，挑最便宜的那天", D(2026, 12, 10), DIRECTORY
+    )
+    assert intent.date_start == D(2026, 12, 10)
+    assert intent.flexible_until == D(2026, 12, 24)
+    assert "date_start" not in intent.missing
