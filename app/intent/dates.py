@@ -437,7 +437,9 @@ def _en_month_day(m: re.Match[str]) -> _Expr:
 
 _LINK = re.compile(r"^\s*(?:到|至|-|~|～|—|－|to|until|till|through)\s*$", re.IGNORECASE)
 _RETURN_AFTER = re.compile(r"^[\s□]*(?:再|就)?(?:回来|回家|回程|返回|返程|回)")
-_ARRIVE_AFTER = re.compile(r"^[\s□]*(?:之前|以前|前)?\s*(?:能|就|可以)?(?:到|抵达)")
+_ARRIVE_AFTER = re.compile(
+    r"^[\s□]*(?:之前|以前|前)?\s*(?:最好|一定)?(?:能|就|可以|要|得|必须|需要)?\s*(?:赶)?(?:到|抵达)"
+)
 
 
 def _expressions(text: str) -> list[_Expr]:
@@ -466,6 +468,11 @@ _FLEXIBLE_SPANS = (
     (re.compile(r"这几天|近几天|最近几天"), 4),
     (re.compile(r"这周|本周|这个星期|这礼拜"), -1),  # to this week's Sunday
 )
+_OFFSET_AFTER = re.compile(r"^(?:的)?(?P<dir>前|后)(?P<n>[一两二三四五1-5])天")
+_OFFSET_LATER = re.compile(r"(?P<dir>前)(?P<n>一|1)天[^，,。]{0,8}?(?:走|出发|过去|过来|去|到)")
+_NEXT_DAY_BACK = re.compile(
+    r"(?:第二天|次日|隔天|第二日|第2天)[\s□]{0,12}(?:再|就)?(?:回来|回家|回程|返回|返程|回)"
+)
 _RETURN_ONLY = re.compile(r"^[\s□]*(?:再|就)?(?:回来|返回|返程|回程)")
 _BEFORE_DAY = re.compile(r"^(?:之前|以前|前)\s*(?:要|得|必须|需要|能|就|一定要)?\s*(?:赶)?到")
 
@@ -485,14 +492,37 @@ def _flexible_range(text: str, today: dt.date) -> tuple[dt.date, dt.date] | None
     return None
 
 
+def _offset(
+    text: str, first: _Expr, start: dt.date, spans: list[tuple[int, int]]
+) -> tuple[dt.date, list[tuple[int, int]]]:
+    """除夕前一天 / 国庆后两天: the day so many days from the date said; "12月13号开跑，打算前一天
+    过去": the day before it."""
+    match = _OFFSET_AFTER.match(text[first.end :])
+    at = first.end
+    if match is None:
+        match = _OFFSET_LATER.search(text, first.end)
+        at = match.start() if match is not None else at
+    if match is None:
+        return start, spans
+    days = to_int(match.group("n")) or 1
+    shift = dt.timedelta(days=-days if match.group("dir") == "前" else days)
+    end = at + (match.end() - match.start()) if at == first.end else match.end()
+    return start + shift, [*spans, (at if at != first.end else first.end, end)]
+
+
 def extract_dates(text: str, today: dt.date) -> DateFacts:
     """The trip's first and last dates as the text states them, resolved against `today`."""
     exprs = [e for e in _expressions(text) if e.resolve(today, today, False) != (None, None)]
-    stated = [e for e in exprs if not e.named and not _RETURN_AFTER.match(text[e.end : e.end + 10])]
-    if stated and exprs[0].named:
+    stated = [
+        e
+        for e in exprs
+        if (not e.named or _OFFSET_AFTER.match(text[e.end :]))  # 除夕前两天 is a stated day
+        and not _RETURN_AFTER.match(text[e.end : e.end + 10])
+    ]
+    if stated and stated[0] is not exprs[0] and exprs[0].named:
         # A stated date wins over the holiday named before it (元旦三天假，31号走2号回); a
         # holiday after the date is a day of its own (31号出发，元旦早上到).
-        exprs = [e for e in exprs if not e.named or e.start > stated[0].start]
+        exprs = [e for e in exprs if not e.named or e.start >= stated[0].start]
     flexible = flexible_days(text)
     if not exprs:
         if not flexible:
@@ -519,6 +549,8 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
     elif start is not None and _BEFORE_DAY.match(text[first.end : first.end + 8]):
         # 周六之前到 / 3号前要到: there by that day, so on the road the day before.
         start = max(today, start - dt.timedelta(days=1))
+    elif start is not None:
+        start, spans = _offset(text, first, start, spans)
     returning = False
     if start is not None and len(exprs) > 1:
         second = exprs[1]
@@ -535,6 +567,11 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
                 end = other
                 returning = bool(_RETURN_AFTER.match(after))
                 spans.append((second.start, second.end))
+    back = _NEXT_DAY_BACK.search(text)
+    if start is not None and end is None and back is not None:
+        # 第二天下午三点以后回: back the day after leaving.
+        end, returning = start + dt.timedelta(days=1), True
+        spans.append((back.start(), back.end()))
     return DateFacts(
         start=start,
         end=end,

@@ -33,6 +33,7 @@ from app.intent.times import (
     in_period,
     names_a_clock,
     narrowed,
+    today_implied,
 )
 from sources.models import TRAIN_NUMBER_LIKE, TRAIN_TYPES, SeatClass, is_train_number
 from sources.stations import StationDirectory
@@ -237,14 +238,20 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         fields["arrive_date"] = dates.start + dt.timedelta(days=1)
     elif dates.arrive is not None:
         fields["arrive_date"] = dates.arrive
-    if "return_window" in windows and dates.start is not None and fields["date_end"] is None:
-        # 晚上回来 with no other day: back the same day.
-        fields.update(date_end=dates.start, return_trip=True)
+    if dates.start is None and dates.end is None and today_implied(windows.values()):
+        fields["date_start"] = today  # 下午五点前必须到北京南: an hour with no day is today's
 
     days, nights = _duration(buf)
     if route.final_nights is not None:
         nights = route.final_nights
     fields.update(days=days, nights=nights)
+    start = fields["date_start"]
+    if "return_window" in windows and start is not None and fields["date_end"] is None:
+        if days is None and nights is None:
+            # 晚上回来 with no other day and no stay: back the same day.
+            fields.update(date_end=start, return_trip=True)
+        else:
+            fields["return_trip"] = True  # 住一晚…上午回: the stay gives the day back
 
     passengers = _passengers(buf)
     fields["passengers"] = passengers

@@ -7,10 +7,11 @@
 - Arrival deadlines: X点前到 / X点前得到 / 之前必须到 / 前要到 / 中午前到 / 上午能到就行 are
   arrival windows; X点前走/出发 a departure bound. An appointment (上午十点开会, 下午两点的会,
   晚上七点半开始) is an arrival deadline at its hour.
-- 下班后 is the evening (18:00-23:59); 一早 the early morning (06:00-09:00, as 早上);
-  中午左右 11:00-13:00; X点左右 an hour either side; 两三点 14:00-15:30 in an afternoon (the
-  second hour's half); 白天 (白天的车) a daytime ride: leave 06:00-18:00, arrive the same day
-  by 23:59.
+- 下班后 is the evening (18:00-23:59); 傍晚 17:00-19:30; 一早 the early morning (06:00-09:00,
+  as 早上); 中午左右 11:00-13:00; X点左右 an hour either side; 两三点 14:00-15:30 in an
+  afternoon (the second hour's half); 白天 (白天的车) a daytime ride: leave 06:00-18:00,
+  arrive the same day by 23:59.
+- An hour said with no day at all (下午五点前必须到北京南) is today's.
 
 Regexes here are linear: bounded repeats only, no nested quantifiers.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from app.intent.model import END_OF_DAY, TimeWindow
@@ -66,6 +68,8 @@ _TWO_HOURS = re.compile(
 )
 _NOON_AROUND = re.compile(r"中午(?:左右|前后|上下)")
 _DAYTIME = re.compile(r"白天")
+_DUSK = re.compile(r"傍晚")
+_HOUR_LABEL = re.compile(r"[0-9一二两三四五六七八九十]\s*(?:点|时|:)")
 _EVENING_WORDS = re.compile(r"下班(?:后|以后|之后)|下了班")
 
 
@@ -154,6 +158,9 @@ def extra_windows(text: str) -> list[Found]:
     for match in _EVENING_WORDS.finditer(text):
         window = TimeWindow(start=dt.time(18, 0), end=END_OF_DAY, label=match.group())
         found.append(Found(match.start(), match.end(), window, "depart_window"))
+    for match in _DUSK.finditer(text):
+        window = TimeWindow(start=dt.time(17, 0), end=dt.time(19, 30), label=match.group())
+        found.append(Found(match.start(), match.end(), window))
     for match in _DAYTIME.finditer(text):
         leave = TimeWindow(start=dt.time(6, 0), end=dt.time(18, 0), label="白天")
         arrive = TimeWindow(start=dt.time(6, 0), end=END_OF_DAY, label="白天")
@@ -175,6 +182,11 @@ def names_a_clock(text: str, end: int) -> bool:
     """True when a part of the day ending at `end` is the part of a clock (早上8点前): the clock
     says the window, the part alone does not."""
     return _CLOCK_NEXT.match(text[end : end + 6]) is not None
+
+
+def today_implied(windows: Iterable[TimeWindow]) -> bool:
+    """True when a window names an hour (下午五点前必须到): said with no day, it is today's."""
+    return any(_HOUR_LABEL.search(window.label) for window in windows)
 
 
 def narrowed(first: TimeWindow, second: TimeWindow) -> TimeWindow:

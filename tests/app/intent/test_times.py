@@ -39,7 +39,7 @@ def windows(text: str, today: dt.date = THU) -> dict[str, str | None]:
         # evening context carries to a bare hour
         ("这周五下班后从上海去杭州，六点以后的车", "18:00-23:59", None),
         ("周五下班后 上海到杭州 7点以后", "19:00-23:59", None),
-        ("傍晚从上海去杭州，6点以后走", "18:00-23:59", None),
+        ("傍晚从上海去杭州，6点以后走", "18:00-19:30", None),
         ("明天晚上从上海去杭州 八点前出发", "18:00-20:00", None),
         ("今晚11点前到家就行，从广州南回长沙南，晚上七点以后走", "19:00-23:59", "00:00-23:00"),
         ("明晚去看演唱会，苏州到上海，七点前到", "18:00-23:59", "00:00-19:00"),
@@ -71,6 +71,7 @@ def windows(text: str, today: dt.date = THU) -> dict[str, str | None]:
         ("下周一 北京到天津 白天的车", "06:00-18:00", "06:00-23:59"),
         ("明天 北京到天津 上午", "06:00-12:00", None),
         ("明天 北京到天津 下午", "12:00-18:00", None),
+        ("下班了 傍晚从广州南去深圳北 就今天", "17:00-19:30", None),
     ],
 )
 def test_time_of_day_words(text: str, depart: str | None, arrive: str | None) -> None:
@@ -140,6 +141,12 @@ def test_extra_windows_are_linear_on_long_input() -> None:
         ("周六之前到北京", THU, D(2026, 12, 4), None),
         ("5号前要到北京", THU, D(2026, 12, 4), None),
         ("明天之前到", THU, THU, None),
+        # so many days from a date said
+        ("除夕前一天一家五口从上海回合肥", D(2027, 1, 25), D(2027, 2, 4), None),
+        ("回达州过年，除夕前两天走", D(2027, 1, 24), D(2027, 2, 3), None),
+        ("12月13号早上7点半开跑，打算前一天从杭州过去", D(2026, 12, 8), D(2026, 12, 12), None),
+        # 第二天…回 is the day back
+        ("下周三去宁波，第二天□□□□□□回", D(2026, 12, 1), D(2026, 12, 9), D(2026, 12, 10)),
     ],
 )
 def test_date_words(text: str, today: dt.date, start: dt.date, end: dt.date | None) -> None:
@@ -189,3 +196,23 @@ def test_flexible_intent_carries_the_range() -> None:
     assert intent.date_start == D(2026, 12, 10)
     assert intent.flexible_until == D(2026, 12, 24)
     assert "date_start" not in intent.missing
+
+
+def test_an_hour_with_no_day_is_today() -> None:
+    intent = parse_offline("下午五点前必须到北京南，从天津出发", D(2026, 12, 14), DIRECTORY)
+    assert intent.date_start == D(2026, 12, 14)
+    assert intent.arrive_window is not None and intent.arrive_window.span() == "00:00-17:00"
+
+
+def test_a_stay_gives_the_day_back_of_a_morning_return() -> None:
+    text = "后天去广州看球，深圳出发，看完太晚就住一晚第二天上午回"
+    intent = parse_offline(text, D(2026, 12, 11), DIRECTORY)
+    assert (intent.date_start, intent.date_end) == (D(2026, 12, 13), D(2026, 12, 14))
+    assert intent.return_window is not None and intent.return_window.span() == "06:00-12:00"
+
+
+def test_an_arrival_the_next_morning_with_a_must() -> None:
+    text = "今晚下班六点以后从北京出发，明天早上九点前要到广州"
+    intent = parse_offline(text, D(2026, 12, 10), DIRECTORY)
+    assert intent.arrive_date == D(2026, 12, 11)
+    assert intent.depart_window is not None and intent.depart_window.span() == "18:00-23:59"
