@@ -245,11 +245,11 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     if route.final_nights is not None:
         nights = route.final_nights
     fields.update(days=days, nights=nights)
-    start = fields["date_start"]
-    if "return_window" in windows and start is not None and fields["date_end"] is None:
+    leaves = fields["date_start"]
+    if "return_window" in windows and leaves is not None and fields["date_end"] is None:
         if days is None and nights is None:
             # 晚上回来 with no other day and no stay: back the same day.
-            fields.update(date_end=start, return_trip=True)
+            fields.update(date_end=leaves, return_trip=True)
         else:
             fields["return_trip"] = True  # 住一晚…上午回: the stay gives the day back
 
