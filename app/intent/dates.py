@@ -473,7 +473,6 @@ _OFFSET_LATER = re.compile(r"(?P<dir>前)(?P<n>一|1)天[^，,。]{0,8}?(?:走|�
 _NEXT_DAY_BACK = re.compile(
     r"(?:第二天|次日|隔天|第二日|第2天)[\s□]{0,12}(?:再|就)?(?:回来|回家|回程|返回|返程|回)"
 )
-_RETURN_ONLY = re.compile(r"^[\s□]*(?:再|就)?(?:回来|返回|返程|回程)")
 _BEFORE_DAY = re.compile(r"^(?:之前|以前|前)\s*(?:要|得|必须|需要|能|就|一定要)?\s*(?:赶)?到")
 
 
@@ -532,13 +531,6 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
     first = exprs[0]
     start, end = first.resolve(today, today, False)
     spans = [(first.start, first.end)]
-    if (
-        len(exprs) == 1
-        and start is not None
-        and _RETURN_ONLY.match(text[first.end : first.end + 10])
-    ):
-        # "26号晚上回来" alone: the day back of a trip said before (a chat turn), not a start.
-        return DateFacts(end=start, returning=True, spans=spans)
     flexible_until = None
     if flexible and start is not None:
         if first.window is not None:

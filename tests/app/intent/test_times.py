@@ -154,11 +154,6 @@ def test_date_words(text: str, today: dt.date, start: dt.date, end: dt.date | No
     assert (facts.start, facts.end) == (start, end)
 
 
-def test_a_return_day_said_alone_is_the_day_back() -> None:
-    facts = extract_dates("26号□□回来", D(2026, 12, 19))
-    assert (facts.start, facts.end, facts.returning) == (None, D(2026, 12, 26), True)
-
-
 @pytest.mark.parametrize(
     ("text", "today", "start", "until"),
     [
