@@ -89,6 +89,20 @@ class KeyRing:
         return found
 
 
+def presented_keys(headers: Iterable[tuple[bytes, bytes]]) -> set[str]:
+    """Every distinct key a request carries (`Authorization: Bearer …`, `X-API-Key`, each as
+    often as it is repeated): more than one is ambiguous, and refused rather than guessed."""
+    keys = set()
+    for name, value in headers:
+        if name == b"authorization":
+            scheme, _, token = value.decode("latin-1").partition(" ")
+            if scheme.lower() == "bearer" and token.strip():
+                keys.add(token.strip())
+        elif name == b"x-api-key" and value.strip():
+            keys.add(value.decode("latin-1").strip())
+    return keys
+
+
 def presented_key(headers: Iterable[tuple[bytes, bytes]]) -> str | None:
     """The key a request carries: `Authorization: Bearer …`, else `X-API-Key`."""
     bearer = api_key = None

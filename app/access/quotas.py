@@ -4,6 +4,8 @@
     refresh=true     GCRA `refresh:<id>` (per minute, burst 3)   → 429 + Retry-After
     LLM per day      INCR railtrip:quota:llm:v1:<day>:<id>,       → offline parser
                      expiring at the next Asia/Shanghai midnight
+    failed auth      GCRA `authfail:<address>` (burst 10, one per  → 429 + Retry-After, and
+                     5 s), per client address, always on            no key checked meanwhile
 
 A client is an API key's name when one was presented, else the client address. When Redis is
 not configured or does not answer, the same limits apply per process (a replica then grants
@@ -33,6 +35,9 @@ LLM_DAY_KEY = "railtrip:quota:llm:v1:{day}:{client}"
 REFRESH_BURST = 3
 """`refresh=true` requests a client may send at once before its per-minute rate applies."""
 _LOCAL_MAX_KEYS = 100_000
+AUTH_FAILURE_BURST = 10
+AUTH_FAILURE_RATE = 0.2
+"""Wrong keys an address may present at once, then one per 5 s: guessing is throttled."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +99,8 @@ class ClientQuotas:
         self._redis = redis
         self._gcra = Gcra(redis) if redis is not None else None
         self._local = LocalGcra(monotonic)
+        self._monotonic = monotonic
+        self._auth_blocked: dict[str, float] = {}
         self._local_days: dict[tuple[dt.date, str], int] = {}
         self._metrics = metrics
         self._clock = clock
@@ -111,6 +118,26 @@ class ClientQuotas:
             return None
         rate = self.limits.refresh_per_min / 60.0
         return await self._check(f"refresh:{client}", rate, REFRESH_BURST)
+
+    def auth_throttled(self, address: str) -> float:
+        """Seconds this address must still wait after too many wrong keys (0: it may try).
+        Checked before any key is verified, so a throttled address learns nothing."""
+        until = self._auth_blocked.get(address, 0.0)
+        left = until - self._monotonic()
+        if left <= 0 and until:
+            del self._auth_blocked[address]
+        return max(0.0, left)
+
+    async def auth_failed(self, address: str) -> Decision:
+        """Count one wrong key from `address` (fleet-wide through Redis); not allowed once its
+        failure budget is spent, and the address is then throttled here for the wait."""
+        decision = await self._check(f"authfail:{address}", AUTH_FAILURE_RATE, AUTH_FAILURE_BURST)
+        if not decision.allowed:
+            if len(self._auth_blocked) >= _LOCAL_MAX_KEYS:
+                now = self._monotonic()
+                self._auth_blocked = {a: t for a, t in self._auth_blocked.items() if t > now}
+            self._auth_blocked[address] = self._monotonic() + decision.retry_after_s
+        return decision
 
     async def take_llm(self, client: str) -> bool:
         """Count one LLM-backed parse today; False once the client's daily budget is spent."""

@@ -1,6 +1,8 @@
 """The access gate in front of every route: API key, per-client rate, `refresh=true` budget.
 
-    request ─ key shown but unknown ──────────────────────────────────────────► 401
+    request ─ too many wrong keys from this address lately ───────────────────► 429
+        │ two different keys (Bearer and X-API-Key) ─────────────────────────► 401
+        │ key shown but unknown (counted against the address) ───────────────► 401
         │ no key, and keys required here (all, or a strict_key route) ────────► 401
         │ an admin route (/sandbox/*) with keys on and not an admin key ──────► 403
         │ an open route (/healthz, /readyz, docs, playground) ────────────────► app
@@ -21,7 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.access import texts
 from app.access.context import Caller, current_caller
-from app.access.keys import presented_key
+from app.access.keys import presented_keys
 from app.access.quotas import ClientQuotas
 from app.gcra import Decision
 from app.http.body_limits import send_json
@@ -51,9 +53,24 @@ class AccessMiddleware:
             return
         access = services.access
         policy = self.routes.match(scope, scope.get("root_path", "")).policy
-        shown = presented_key(scope["headers"])
-        key = access.keys.verify(shown)
-        if (shown is not None and key is None) or (key is None and access.key_needed(policy)):
+        shown = presented_keys(scope["headers"])
+        if shown and access.keys.enabled:
+            # Guessing keys is throttled per address, before any key is looked at.
+            wait = access.quotas.auth_throttled(_address(scope))
+            if wait > 0:
+                await _refuse_throttled(services, send, wait)
+                return
+        ambiguous = len(shown) > 1  # two different keys: refused, never one of them picked
+        key = access.keys.verify(next(iter(shown))) if len(shown) == 1 else None
+        if shown and key is None and access.keys.enabled:
+            failure = await access.quotas.auth_failed(_address(scope))
+            if not failure.allowed:
+                await _refuse_throttled(services, send, failure.retry_after_s)
+                return
+        if ambiguous:
+            await _refuse(services, send, 401, "unauthorized", texts.AMBIGUOUS_KEY, "unauthorized")
+            return
+        if (shown and key is None) or (key is None and access.key_needed(policy)):
             await _refuse(services, send, 401, "unauthorized", texts.UNAUTHORIZED, "unauthorized")
             return
         if policy.admin and access.keys.enabled and not (key and key.admin):
@@ -131,6 +148,13 @@ def _rate_headers(quotas: ClientQuotas, decision: Decision) -> list[tuple[bytes,
     if not decision.allowed:
         headers.append((b"retry-after", str(reset).encode()))
     return headers
+
+
+async def _refuse_throttled(services: Services, send: Send, wait_s: float) -> None:
+    retry = _seconds(wait_s)
+    message = texts.AUTH_THROTTLED.format(retry_after=retry)
+    headers = [(b"retry-after", str(retry).encode())]
+    await _refuse(services, send, 429, "auth_throttled", message, "unauthorized", headers)
 
 
 async def _refuse(
