@@ -54,6 +54,7 @@ from app.agent.trip import TripProblem, trip_request
 from app.errors import Overloaded
 from app.intent import texts as intent_texts
 from app.intent.followup import read_turn, turn_text
+from app.intent.places import NON_STATION_PLACES
 from app.observability.metrics import Metrics
 from app.tickets.model import TicketResult
 from rules import Itinerary, LegKey, TripRequest, check_train_numbers, plan, required_legs, validate
@@ -288,7 +289,12 @@ class PlanningAgent:
             return State.DONE
         if turn.previous is not None:
             reading = read_turn(
-                turn.previous, intent, turn.text or "", today=turn.today, city=self._city
+                turn.previous,
+                intent,
+                turn.text or "",
+                today=turn.today,
+                city=self._city,
+                suggest=self._suggested,
             )
             if reading.declined is not None:
                 # A question beside the trip: declined, and the trip stays as it was.
@@ -620,6 +626,13 @@ class PlanningAgent:
         return wanted
 
     # -- helpers ----------------------------------------------------------------------------
+
+    def _suggested(self, name: str) -> str | None:
+        """The place a reply offers for a name it does not know, as the parser asks it."""
+        if name in NON_STATION_PLACES:
+            return None
+        found = self.directory.suggest(name, limit=1)
+        return found[0] if found else None
 
     def _city(self, name: str) -> str | None:
         """The city of a directory name (None when the directory does not know it)."""

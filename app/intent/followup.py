@@ -34,7 +34,7 @@ from typing import Any
 
 from app.intent import texts
 from app.intent.dates import date_from
-from app.intent.merge import merge_intent, set_slots
+from app.intent.merge import merge_intent, set_slots, starts_over
 from app.intent.model import END_OF_DAY, TimeWindow, TravelIntent, ViaStop
 from app.intent.offline import normalise_text
 
@@ -55,6 +55,15 @@ _NEXT_DAY = re.compile(r"第二天|次日|隔天")
 _BARE_WEEKDAY = re.compile(r"(?<![下这本个])(?:周|星期|礼拜)[一二三四五六日天1-7]")
 _NEGATED = r"(?:别|不要|不|不是|不去|不在)(?:从|在|去|到)?"
 _NAME_GOES_ON = r"(?![东西南北])"  # 不是西安北 rules out 西安北, not 西安
+_SHIFT = re.compile(
+    r"(?P<dir>提前|早|往前挪|推迟|延后|推后|往后推|往后挪|晚)(?P<n>[一两二三四五六七1-7])?天"
+)
+_LATER_SHIFT = ("推迟", "延后", "推后", "往后推", "往后挪", "晚")
+_FEWER = re.compile(r"少(?P<n>[一两二三1-9])?个人?|(?:我|他|她)不去了")
+_ALONE = re.compile(
+    r"(?:就|只有|只)(?:我|她|他)(?:一个人|自己|一人)|(?:我|她|他)一个人(?:去|走|回)"
+)
+_YES = re.compile(r"^(?:对|是的|对的|嗯|没错|是|对呀|是啊|对啊|就是)[，,。!！\s]*$")
 _ANOTHER_TRIP = re.compile(r"另外|另一|对了|算了|还有一?个|再帮|也帮|帮.{1,4}也")
 _THEN = re.compile(r"然后|接着|再去|再到|之后去|之后到|住|待|呆")
 _VIA_CUE = re.compile(r"中间|中途|途中|路上|路过|经过|途经")
@@ -103,6 +112,18 @@ _SCOPE_QUESTIONS: dict[str, tuple[str, ...]] = {
         "攻略",
         "吃什么",
         "美食",
+        "行李",
+        "宠物",
+        "餐车",
+        "充电",
+        "抽烟",
+        "吸烟",
+        "取票",
+        "检票口",
+        "候车室",
+        "发票",
+        "报销",
+        "保险",
     ),
 }
 
@@ -119,13 +140,21 @@ class TurnReading:
 def turn_text(text: str) -> str:
     """A follow-up's text as the parser should read it (scope words it would take for places)."""
     text = _OUTBOUND_SCOPE.sub("", normalise_text(text))
+    text = _SHIFT.sub("", text)  # 提前一天 is no one-day trip, 往后推 no place
     return _MOVE_TO.sub("改成", text)
 
 
 def read_turn(
-    previous: TravelIntent, turn: TravelIntent, text: str, *, today: dt.date, city: CityOf
+    previous: TravelIntent,
+    turn: TravelIntent,
+    text: str,
+    *,
+    today: dt.date,
+    city: CityOf,
+    suggest: CityOf | None = None,
 ) -> TurnReading:
-    """The trip after `turn` (parsed from `text`), given the trip so far."""
+    """The trip after `turn` (parsed from `text`), given the trip so far; `suggest` is the
+    place the reply offered for a name it did not know ("您是指哈尔滨吗？")."""
     words = normalise_text(text)
     if turn.kind == "out_of_scope":
         said = [t for t in turn.out_of_scope_topics if t != "other"]
@@ -135,24 +164,36 @@ def read_turn(
     topic = _scope_question(previous, turn, words, city)
     if topic is not None:
         return TurnReading(previous, declined=topic)
+    if suggest is not None and _YES.match(words) and previous.destination_text:
+        offered = suggest(previous.destination_text)
+        if offered is not None and not previous.destination:
+            # "对" to "您是指哈尔滨吗？": the place offered, the rest kept.
+            turn = turn.model_copy(update={"destination": offered})
     turn = _relative_wishes(turn, words)
     turn = _against_plan_shown(previous, turn, words)
     turn = _without_negated(turn, words)
     if turn.origin and turn.destination and _ANOTHER_TRIP.search(words):
         # "另外下周三我从广州去南宁": another trip, even from where this one ends.
         return TurnReading(merge_intent(previous, turn, city=city))
+    shift = _SHIFT.search(words)
+    if shift is not None and previous.date_start is not None:
+        return TurnReading(_shifted(previous, turn, words, shift))
     if _returning(previous, turn, words, city) or _answers_return_day(previous, turn, words):
         intent = _with_return(previous, turn, words, today)
         open_return = intent.date_end is None and intent.nights is None and intent.days is None
         return TurnReading(intent, question=texts.ASK_RETURN_DATE if open_return else None)
     turn = _places_by_end(previous, turn, words, city)
+    fewer = _fewer(previous, turn, words)
     turn = _party(previous, turn, words)
     turn = _date_in_trip_week(previous, turn, words, today)
     if _THEN.search(words) and _continues(previous, turn, city):
-        return TurnReading(_continued(previous, turn))
+        return TurnReading(_with_party(_continued(previous, turn), fewer))
     if _VIA_CUE.search(words) and turn.destination and turn.origin is None and previous.destination:
-        return TurnReading(_with_stop(previous, turn))
-    return TurnReading(merge_intent(previous, turn, city=city))
+        return TurnReading(_with_party(_with_stop(previous, turn), fewer))
+    merged = merge_intent(previous, turn, city=city)
+    if not (turn.action == "create" and starts_over(previous, turn, city)):
+        merged = _with_party(merged, fewer)  # a new trip's party is its own
+    return TurnReading(merged)
 
 
 # -- what the turn is about -------------------------------------------------------------------
@@ -410,6 +451,28 @@ def _with_stop(previous: TravelIntent, turn: TravelIntent) -> TravelIntent:
 # -- the party and the dates ------------------------------------------------------------------
 
 
+def _fewer(previous: TravelIntent, turn: TravelIntent, words: str) -> int | None:
+    """The party after "少一个人" / "我不去了" / "就她一个人" (None when the turn says no such
+    thing); a party of one is the default a merge cannot tell from silence, so it is set after."""
+    if "passengers" in set_slots(turn):
+        return None
+    if _ALONE.search(words):
+        return 1
+    fewer = _FEWER.search(words)
+    if fewer is None:
+        return None
+    return max(1, previous.passengers - _COUNT.get(fewer.group("n") or "一", 1))
+
+
+def _with_party(intent: TravelIntent, passengers: int | None) -> TravelIntent:
+    if passengers is None or passengers == intent.passengers:
+        return intent
+    update: dict[str, Any] = {"passengers": passengers}
+    if intent.budget_per_person is not None:
+        update["budget"] = intent.budget_per_person * passengers
+    return intent.model_copy(update=update)
+
+
 def _party(previous: TravelIntent, turn: TravelIntent, words: str) -> TravelIntent:
     """Companions added on top of those already going ("再加个同学", "她妈也去"); a larger
     number said outright ("再加个同学，俩人") is the whole party."""
@@ -426,6 +489,27 @@ def _party(previous: TravelIntent, turn: TravelIntent, words: str) -> TravelInte
         elif isinstance(before, int) and isinstance(now, int) and now:
             update[name] = before + now
     return turn.model_copy(update=update)
+
+
+def _shifted(
+    previous: TravelIntent, turn: TravelIntent, words: str, shift: re.Match[str]
+) -> TravelIntent:
+    """提前一天 / 推迟两天: the trip (or, said of the return, the return) moved by days."""
+    assert previous.date_start is not None
+    count = shift.group("n") or "一"
+    days = _COUNT.get(count) or int(count)
+    delta = dt.timedelta(days=days if shift.group("dir") in _LATER_SHIFT else -days)
+    rest = {k: v for k, v in set_slots(turn).items() if k in _RETURN_KEEPS}
+    if _RETURN_SCOPE.search(words) or (_RETURN_WORD.search(words) and previous.date_end):
+        if previous.date_end is None:
+            return previous
+        update: dict[str, Any] = {"date_end": previous.date_end + delta, "days": None}
+    else:
+        update = {"date_start": previous.date_start + delta}
+        if previous.date_end is not None:
+            update["date_end"] = previous.date_end + delta
+    merged = previous.model_copy(update={**rest, **update})
+    return merge_intent(merged, TravelIntent(action="update", confidence=turn.confidence))
 
 
 def _date_in_trip_week(

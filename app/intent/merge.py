@@ -52,7 +52,7 @@ def merge_intent(
     if turn.kind == "out_of_scope":
         return previous
     slots = set_slots(turn)
-    if turn.action == "create" and _starts_over(previous, turn, city):
+    if turn.action == "create" and starts_over(previous, turn, city):
         return _finish(turn, turn)
     merged = _append(previous, slots) if turn.action == "append" else _update(previous, slots)
     kind = "plan_trip" if "plan_trip" in (previous.kind, turn.kind) else previous.kind
@@ -61,10 +61,11 @@ def merge_intent(
     return _finish(merged.model_copy(update={"kind": kind}), turn)
 
 
-def _starts_over(
+def starts_over(
     previous: TravelIntent, turn: TravelIntent, city: Callable[[str], str | None] | None
 ) -> bool:
-    """A new origin and destination: another trip, not a change to this one."""
+    """A new origin and destination: another trip, not a change to this one (a turn of
+    action `create` that names both)."""
     if turn.origin is None or (turn.destination is None and turn.destination_text is None):
         return False
     if previous.origin is None or (

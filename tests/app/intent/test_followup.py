@@ -191,3 +191,38 @@ def test_a_return_asked_without_a_day_is_asked_for_and_the_next_day_said_fills_i
     answered = trip(chat("下周五从北京去上海", "那回程呢", "周日"))
     assert answered.date_start == dt.date(2026, 12, 11)
     assert answered.date_end == dt.date(2026, 12, 13)
+
+
+def test_a_shift_by_days_moves_the_trip_or_only_the_return(chat):
+    earlier = trip(chat("12月10日从北京去上海玩三天", "提前一天"))
+    assert (earlier.date_start, earlier.date_end) == (dt.date(2026, 12, 9), dt.date(2026, 12, 11))
+    later = trip(chat("12月10日从北京去上海玩三天", "往后推两天"))
+    assert (later.date_start, later.date_end) == (dt.date(2026, 12, 12), dt.date(2026, 12, 14))
+    back = trip(chat("12月10日从北京去上海玩三天", "回程推迟一天"))
+    assert (back.date_start, back.date_end) == (dt.date(2026, 12, 10), dt.date(2026, 12, 13))
+    assert back.days == 4
+
+
+@pytest.mark.parametrize(
+    ("text", "party"), [("少一个人", 2), ("我不去了", 2), ("就我一个人去", 1), ("就她一个人", 1)]
+)
+def test_fewer_travellers_shrink_the_party(chat, text, party):
+    intent = trip(chat("12月10日从北京去上海，三个人", text))
+    assert intent.passengers == party and intent.date_start == dt.date(2026, 12, 10)
+
+
+def test_yes_to_a_suggested_place_takes_it_and_keeps_the_rest(directory):
+    asked = parse_offline("元旦从沈阳去哈尔冰，两个人", TODAY, directory)
+    assert asked.destination is None and asked.destination_text == "哈尔冰"
+    turn = parse_offline(turn_text("对"), TODAY, directory)
+    reading = read_turn(
+        asked,
+        turn,
+        "对",
+        today=TODAY,
+        city=lambda name: name,
+        suggest={"哈尔冰": "哈尔滨"}.get,
+    )
+    intent = trip(reading)
+    assert (intent.origin, intent.destination, intent.destination_text) == ("沈阳", "哈尔滨", None)
+    assert intent.passengers == 2 and intent.date_start == dt.date(2027, 1, 1)
