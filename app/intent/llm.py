@@ -21,16 +21,18 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-import openai
-from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 from pydantic import ValidationError
 
 from app.intent.model import TravelIntent
 from app.intent.prompt import build_messages, retry_message
 from app.observability.metrics import Metrics
 from sources.stations import StationDirectory
+
+if TYPE_CHECKING:  # the SDK is imported only where a model is configured (start-up time)
+    import openai
+    from openai.types.chat import ChatCompletionMessageParam
 
 audit_log = logging.getLogger("railtrip.llm")
 
@@ -137,6 +139,9 @@ class LlmIntentParser:
     async def _call(
         self, messages: list[dict[str, str]], attempt: int
     ) -> tuple[str, tuple[int, int], float]:
+        import openai  # loaded already: the client this parser holds came from it
+        from openai.types.chat import ChatCompletion
+
         started = self._clock()
         try:
             response = await self._client.chat.completions.create(

@@ -21,10 +21,9 @@ import json
 import logging
 import time
 from collections.abc import Callable, Iterable
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import httpx
-import openai
 
 from app.agent import texts
 from app.agent.fetch import fetch_legs
@@ -37,6 +36,9 @@ from app.tickets.model import ResolvedQuery, TicketResult
 from app.tools.context import ToolContext, ToolFailure
 from app.tools.registry import call_tool, tools_for
 from rules import LegKey, PlanResult, plan, required_legs
+
+if TYPE_CHECKING:  # the SDK is imported only where a model is configured (start-up time)
+    import openai
 
 log = logging.getLogger("railtrip.agent")
 
@@ -90,6 +92,8 @@ class ToolMode:
     async def step(self, agent: PlanningAgent, run: Run) -> State:
         """Ask the model once and answer its tool calls; LLM_TOOLS to ask again, else hand the
         turn to QUERY_TICKETS (the model's final text, its failure, or no room left)."""
+        import openai  # loaded already: the client this mode holds came from it
+
         assert run.request is not None
         if run.decisions + FINISH_RESERVE > agent.max_steps:
             run.warn(texts.LLM_STEP_BOUND)

@@ -3,8 +3,9 @@ time cap, and tool mode."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import httpx
-import openai
 
 from app.access.quotas import ClientQuotas
 from app.intent.llm import LlmIntentParser
@@ -16,6 +17,9 @@ from app.tickets.breaker import CircuitBreaker
 from app.tools.runner import ToolMode
 from sources.stations import StationDirectory
 
+if TYPE_CHECKING:  # imported only when a model is configured (start-up time)
+    import openai
+
 
 def openai_client(settings: Settings, http: httpx.AsyncClient) -> openai.AsyncOpenAI | None:
     """One client for the configured OpenAI-compatible endpoint, or None without a key.
@@ -25,6 +29,8 @@ def openai_client(settings: Settings, http: httpx.AsyncClient) -> openai.AsyncOp
     """
     if not settings.llm_enabled:
         return None
+    import openai
+
     return openai.AsyncOpenAI(
         base_url=settings.llm_base_url,
         api_key=settings.llm_api_key,
