@@ -13,8 +13,12 @@ throwaway `redis-server` (tests/redis_server.py) answers `POST /v1/chat` for 1,0
 sessions (a few sentences in turn) through httpx's ASGI transport; RSS of this process and
 Redis's `used_memory` and session-key count are read before and after.
 
+Part 0 (first, in a child process) — a served replica after start-up: `python -m uvicorn
+app.main:app` on the embedded default in a clean environment, RSS (VmRSS of the child) once
+`/healthz` answers, and again after one ticket query (target, issue 27: ≤ 100 MiB).
+
 Run from the repository root: `.venv/bin/python bench/memory.py [--queries 20000]
-[--sessions 1000]`.
+[--sessions 1000] [--startup-only]`.
 """
 
 from __future__ import annotations
@@ -24,7 +28,13 @@ import asyncio
 import datetime as dt
 import gc
 import itertools
+import os
+import re
 import string
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import httpx
 from harness import ROOT, rss_kib
@@ -138,8 +148,6 @@ async def cache_part(total: int) -> list[tuple[int, int, int, int]]:
 
 async def chat_part(sessions: int) -> dict[str, float]:
     """RSS and Redis figures before and after `sessions` new chat sessions."""
-    import sys
-
     sys.path.insert(0, str(ROOT))
     from tests.redis_server import RedisServer
 
@@ -183,11 +191,62 @@ async def chat_part(sessions: int) -> dict[str, float]:
     }
 
 
+def child_rss_kib(pid: int) -> int:
+    text = Path(f"/proc/{pid}/status").read_text()
+    match = re.search(r"^VmRSS:\s+(\d+)\s+kB", text, re.MULTILINE)
+    return int(match[1]) if match else -1
+
+
+def startup_part() -> tuple[int, int]:
+    """RSS (KiB) of a served replica once ready, and after one ticket query."""
+    sys.path.insert(0, str(ROOT))
+    from tests.redis_server import free_port
+
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAILTRIP_")}
+    argv = [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(port)]
+    proc = subprocess.Popen(
+        [*argv, "--log-level", "warning"],
+        cwd=ROOT,
+        env={**env, "RAILTRIP_LOG_LEVEL": "WARNING"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(url + "/healthz", timeout=1.0).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)  # a bounded poll of the child we started
+        else:
+            raise SystemExit("the replica did not start within 60 s")
+        ready = child_rss_kib(proc.pid)
+        day = dt.datetime.now(SHANGHAI).date() + dt.timedelta(days=3)
+        params = {"origin": "北京", "destination": "上海", "date": day.isoformat()}
+        assert httpx.get(url + "/v1/tickets", params=params, timeout=30).status_code == 200
+        return ready, child_rss_kib(proc.pid)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, default=20_000)
     parser.add_argument("--sessions", type=int, default=1_000)
+    parser.add_argument("--startup-only", action="store_true")
     args = parser.parse_args()
+    ready, queried = startup_part()
+    print(
+        f"served replica (embedded default): RSS after start-up {ready / 1024:.1f} MiB, "
+        f"after one ticket query {queried / 1024:.1f} MiB (target ≤ 100 MiB after start-up)"
+    )
+    if args.startup_only:
+        return
     # Chat first: the cache part frees ~150 MiB at its end, which would mask growth after it.
     chat = await chat_part(args.sessions) if args.sessions else None
     rows = await cache_part(args.queries)

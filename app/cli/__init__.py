@@ -5,6 +5,10 @@ The settings are read once, here, and passed down. `tickets`, `stops` and `plan`
 services in-process (the embedded default unless the environment says otherwise), call the
 use case and print readable tables (app/cli/commands.py); `mcp` serves the tools over stdio
 on them. `serve --check-config` prints the effective configuration, secrets hidden.
+
+Each command imports and builds only what it needs: `tickets` and `stops` open the ticket
+side alone (app/wiring/core.py: no agent, parser, access control, model client, MCP or HTTP
+server stack), `stations` not even that.
 """
 
 from __future__ import annotations
@@ -13,14 +17,17 @@ import argparse
 import asyncio
 import sys
 from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING
 
 from app import __version__
 from app.cli import commands
 from app.cli.render import render_config
 from app.observability.logs import configure_logging
-from app.services import Services
 from app.settings import Settings
 from sources.stations import default_directory
+
+if TYPE_CHECKING:
+    from app.services import Services, TicketServices
 
 
 def _arguments() -> argparse.ArgumentParser:
@@ -91,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(text)
         return code
 
-    async def run(services: Services) -> int:
+    async def run_tickets(services: TicketServices) -> int:
         if args.command == "tickets":
             command = commands.tickets(
                 services,
@@ -101,15 +108,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                 types=args.types,
                 refresh=args.refresh,
             )
-        elif args.command == "stops":
+        else:
             command = commands.stops(
                 services, args.train_number, args.date, args.origin, args.destination
             )
-        else:
-            command = commands.plan(services, args.text, args.today)
         return await commands.answer(command, print, _to_stderr)
 
-    return _on_services(settings, run)
+    async def run_plan(services: Services) -> int:
+        command = commands.plan(services, args.text, args.today)
+        return await commands.answer(command, print, _to_stderr)
+
+    if args.command in ("tickets", "stops"):
+        return _on_ticket_services(settings, run_tickets)
+    return _on_services(settings, run_plan)
 
 
 def _to_stderr(text: str) -> None:
@@ -123,6 +134,20 @@ def _on_services(settings: Settings, run: Callable[[Services], Awaitable[int | N
     async def on_services() -> int | None:
         configure_logging(settings.log_level)
         async with open_services(settings) as services:
+            return await run(services)
+
+    return asyncio.run(on_services()) or 0
+
+
+def _on_ticket_services(
+    settings: Settings, run: Callable[[TicketServices], Awaitable[int | None]]
+) -> int:
+    """Open the ticket side alone on `settings`, run `run` on it, close."""
+    from app.wiring.core import open_ticket_services
+
+    async def on_services() -> int | None:
+        configure_logging(settings.log_level)
+        async with open_ticket_services(settings) as services:
             return await run(services)
 
     return asyncio.run(on_services()) or 0

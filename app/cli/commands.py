@@ -10,8 +10,7 @@ from pydantic import ValidationError
 
 from app.cli.render import render_plan, render_stations, render_stops, render_tickets
 from app.errors import InvalidInput, ServiceError
-from app.services import Services
-from app.usecases import planning
+from app.services import Services, TicketServices
 from app.usecases.stops import train_stops
 from app.usecases.tickets import find_stations, search_tickets
 from sources.stations import StationDirectory
@@ -20,7 +19,7 @@ Print = Callable[[str], None]
 
 
 async def tickets(
-    services: Services,
+    services: TicketServices,
     origin: str,
     destination: str,
     date: str,
@@ -36,7 +35,7 @@ async def tickets(
 
 
 async def stops(
-    services: Services,
+    services: TicketServices,
     train_number: str,
     date: str,
     origin: str | None = None,
@@ -49,6 +48,8 @@ async def stops(
 
 async def plan(services: Services, text: str, today: str | None = None) -> str:
     """`plan "<sentence>"`: the itinerary as tables, through the planning use case."""
+    from app.usecases import planning  # the agent and the parser: loaded for `plan` only
+
     try:
         request = planning.PlanRequest.model_validate({"text": text, "today": today})
     except ValidationError as exc:

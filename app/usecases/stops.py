@@ -6,7 +6,7 @@ Called by `GET /v1/trains/{train_number}/stops`, the MCP `train_stops` tool and 
 from __future__ import annotations
 
 from app.errors import InvalidInput, excerpt
-from app.services import Services
+from app.services import TicketServices
 from app.tickets.stops import StopListResult
 from app.usecases.queries import parse_date, resolve_place
 from sources.capabilities import StopCall
@@ -15,7 +15,7 @@ from sources.stations import StationDirectory
 
 
 async def train_stops(
-    services: Services,
+    services: TicketServices,
     train_number: str,
     date: str,
     origin: str | None = None,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.services import Services
+from app.services import TicketServices
 from app.tickets.model import TicketResult
 from app.usecases.queries import resolve_query
 from sources.models import Station
@@ -17,7 +17,7 @@ from sources.stations import StationDirectory
 
 
 async def search_tickets(
-    services: Services,
+    services: TicketServices,
     origin: str,
     destination: str,
     date: str,

@@ -1,128 +1,53 @@
 """`open_services`: every service railtrip runs on, built from one settings snapshot, opened
-and closed together. The app's lifespan, the CLI and the stdio MCP server all run on it.
+and closed together. The app's lifespan, the CLI's `plan` and the stdio MCP server run on it.
 
-    settings ─ station directory (bundled, a file/URL, or 12306's current list, re-read daily)
-             ─ sandbox vendors mounted on the one shared httpx client (+ traces)
-             ─ Redis: L2 cache, fleet-wide rate limit and single flight, shared stop lists
-             ─ guarded sources ─ ticket query service, transfer search, stop lists
+    settings ─ the ticket side (app/wiring/core.py): station directory, sandbox vendors,
+               the shared httpx client, Redis, guarded sources, ticket query service,
+               transfer search, stop lists
              ─ access (keys, quotas) ─ the model (parser behind its breaker, tool mode)
              ─ intent parser ─ planning agent ─ sessions
 """
 
 from __future__ import annotations
 
-import asyncio
-import copy
 import logging
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING
-
-import httpx
 
 from app.agent import PlanningAgent
 from app.agent.states import State
-from app.gcra import Gcra
 from app.intent.parser import IntentParser
-from app.observability.metrics import KnownLabels, Metrics
-from app.observability.redaction import register_secrets
-from app.observability.tracing import instrument_http_client, otlp_tracer_provider
-from app.redis_client import RedisClient, build_redis, connect
-from app.redis_health import REDIS_ERRORS, RedisHealth
+from app.observability.metrics import KnownLabels
 from app.runtime import Runtime
 from app.services import Services
 from app.sessions import SessionStore
 from app.settings import Settings
-from app.tickets.cache import RedisTier
-from app.tickets.fleet_flight import FleetFlight
-from app.tickets.guard import GuardedSource
-from app.tickets.stops import SharedStopLists, StopListService
-from app.tickets.transfers import TransferSearchService
 from app.tools import ticket_endpoints
-from app.usecases.queries import resolve_query
 from app.wiring import llm as model
 from app.wiring.access import build_access
-from app.wiring.sources import (
-    build_http_client,
-    build_sandbox,
-    build_sources,
-    build_ticket_service,
+from app.wiring.core import (  # re-exported: part of this module's interface
+    live_station_list,
+    open_core,
+    redis_client,
+    station_directory,
+    station_refresher,
 )
-from sources.rail12306 import PAGE_HEADERS, STATION_NAMES_PATH
 from sources.sandbox.network import default_network
-from sources.stations import (
-    StationDirectory,
-    StationRefresher,
-    load_directory,
-    refresh_directory,
-)
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import TracerProvider
 
 log = logging.getLogger("railtrip.wiring")
 
-
-def redis_client(settings: Settings) -> RedisClient | None:
-    """The replica's Redis client (short timeouts, bounded queueing pool), or None."""
-    if not settings.redis_url:
-        return None
-    return build_redis(
-        settings.redis_url,
-        timeout_s=settings.redis_timeout_s,
-        max_connections=settings.redis_max_connections,
-    )
-
-
-def live_station_list(settings: Settings) -> str | None:
-    """12306's station list URL when the list comes from 12306 (rail12306 on, no stations_url)."""
-    if settings.stations_url or "rail12306" not in settings.sources:
-        return None
-    return settings.source("rail12306").base_url.rstrip("/") + STATION_NAMES_PATH
-
-
-async def station_directory(settings: Settings, client: httpx.AsyncClient) -> StationDirectory:
-    """The configured list; with `rail12306` enabled, 12306's current one (bounded, cached on
-    disk, falling back to the bundled 3,364 stations with a warning)."""
-    url = live_station_list(settings)
-    if url is None:
-        return await load_directory(settings.stations_url, client)
-    directory, origin = await refresh_directory(
-        url,
-        Path(settings.stations_cache_path),
-        client,
-        settings.stations_refresh_timeout_s,
-        headers=PAGE_HEADERS,
-    )
-    if origin != "live":
-        log.warning("station list not refreshed from 12306: using the %s copy", origin)
-    return directory
-
-
-def station_refresher(
-    settings: Settings,
-    directory: StationDirectory,
-    client: httpx.AsyncClient,
-    sources: tuple[GuardedSource, ...],
-    runtime: Runtime,
-) -> StationRefresher | None:
-    """The running re-read of 12306's list (through rail12306's limiter), or None."""
-    url = live_station_list(settings)
-    if url is None or not settings.stations_refresh_interval_s:
-        return None
-    return StationRefresher(
-        directory,
-        url,
-        Path(settings.stations_cache_path),
-        client,
-        interval_s=settings.stations_refresh_interval_s,
-        timeout_s=settings.stations_refresh_timeout_s,
-        headers=PAGE_HEADERS,
-        pacer=next(s for s in sources if s.name == "rail12306"),
-        sleep=runtime.sleep or asyncio.sleep,
-        on_change=[resolve_query.cache_clear],  # memoised on the directory's identity
-    )
+__all__ = [
+    "known_labels",
+    "live_station_list",
+    "open_services",
+    "redis_client",
+    "station_directory",
+    "station_refresher",
+]
 
 
 def known_labels(settings: Settings) -> KnownLabels:
@@ -151,78 +76,12 @@ async def open_services(
     exporter, which the caller shuts down); otherwise `RAILTRIP_OTEL_ENDPOINT` decides.
     """
     runtime = runtime or Runtime()
-    register_secrets(settings.secrets())  # masked in every log line, span and error text
-    for name, closest in settings.unknown_variables():
-        hint = f" (did you mean {closest}?)" if closest else ""
-        log.warning("unknown setting %s ignored%s", name, hint)
     async with AsyncExitStack() as stack:
-        metrics = Metrics()
-        metrics.start_at_zero(known_labels(settings))
-        async with httpx.AsyncClient(timeout=10) as bootstrap:
-            directory = await station_directory(settings, bootstrap)
-        if live_station_list(settings) and settings.stations_refresh_interval_s:
-            # Refreshed in place while running: never the process-wide bundled singleton.
-            directory = copy.copy(directory)
-        sandbox = build_sandbox(settings, directory, runtime)
-        http = build_http_client(sandbox)
-        stack.push_async_callback(http.aclose)
-        provider = tracer_provider or otlp_tracer_provider(settings)
-        if provider is not None:
-            instrument_http_client(http, provider)
-            if tracer_provider is None:
-                # Flushes what the batch exporter still holds (a blocking HTTP call).
-                stack.push_async_callback(asyncio.to_thread, provider.shutdown)
-        redis = redis_client(settings)
-        health = redis_tier = fleet = gcra = shared_stops = None
-        if redis is not None:
-            stack.push_async_callback(redis.aclose)
-            # Probes while down run in the background (no request pays them), so they can be
-            # frequent: Redis back is noticed within half a second.
-            health = RedisHealth(
-                metrics, retry_pause_s=0.5, monotonic=runtime.monotonic, ping=redis.ping
-            )
-            stack.push_async_callback(health.aclose)
-            try:
-                await connect(redis)  # a Cluster learns its slots before any traffic
-                await redis.ping()
-            except REDIS_ERRORS as exc:
-                health.went_down(exc)  # start degraded; the first call after a pause probes
-            redis_tier = RedisTier(
-                redis,
-                metrics,
-                settings.redis_ttl_s,
-                settings.stale_ttl_s,
-                monotonic=runtime.monotonic,
-                health=health,
-            )
-            gcra = Gcra(redis)
-            shared_stops = SharedStopLists(redis, health)
-            fleet = FleetFlight(
-                redis,
-                health,
-                lease_s=settings.flight_lease_s,
-                poll_s=settings.flight_poll_s,
-                sleep=runtime.sleep or asyncio.sleep,
-                monotonic=runtime.monotonic,
-            )
-        guarded = build_sources(
-            settings, http, directory, metrics, runtime, gcra=gcra, health=health
+        core = await open_core(
+            settings, runtime, stack, known=known_labels(settings), tracer_provider=tracer_provider
         )
-        refresher = station_refresher(settings, directory, http, guarded, runtime)
-        if refresher is not None:
-            refreshing = asyncio.create_task(refresher.run(), name="station-list-refresh")
-            stack.callback(refreshing.cancel)
-        tickets = build_ticket_service(settings, runtime, guarded, metrics, redis_tier, fleet=fleet)
-        stack.push_async_callback(tickets.aclose)
-        transfer_search = TransferSearchService(
-            guarded,
-            metrics,
-            deadline_s=settings.query_deadline_s,
-            fresh_for_s=settings.memory_ttl_s,
-            stale_for_s=settings.stale_ttl_s,
-            clock=runtime.clock,
-            monotonic=runtime.monotonic,
-        )
+        metrics, directory, http, redis = core.metrics, core.directory, core.http, core.redis
+        tickets, transfer_search = core.tickets, core.transfer_search
         access = build_access(settings, redis, metrics, runtime)
         llm_client = model.openai_client(settings, http)
         llm = model.llm_parser(settings, llm_client, metrics, directory)
@@ -249,31 +108,24 @@ async def open_services(
             metrics=metrics,
             directory=directory,
             http=http,
-            sources=guarded,
+            sources=core.sources,
             tickets=tickets,
             redis=redis,
-            redis_tier=redis_tier,
-            redis_health=health,
-            sandbox_faults=sandbox.faults,
+            redis_tier=core.redis_tier,
+            redis_health=core.redis_health,
+            sandbox_faults=core.sandbox_faults,
             intent_parser=intent_parser,
             sessions=SessionStore(
                 redis,
                 settings.session_ttl_s,
-                health=health,
+                health=core.redis_health,
                 max_local=settings.session_memory_max,
                 monotonic=runtime.monotonic,
             ),
             agent=agent,
             llm=llm,
-            tracer_provider=provider,
-            stop_lists=StopListService(
-                guarded,
-                metrics,
-                shared=shared_stops,
-                deadline_s=settings.query_deadline_s,
-                clock=runtime.clock,
-                monotonic=runtime.monotonic,
-            ),
+            tracer_provider=core.tracer_provider,
+            stop_lists=core.stop_lists,
             access=access,
             transfer_search=transfer_search,
         )
