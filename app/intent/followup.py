@@ -175,6 +175,7 @@ def read_turn(
     if turn.origin and turn.destination and _ANOTHER_TRIP.search(words):
         # "另外下周三我从广州去南宁": another trip, even from where this one ends.
         return TurnReading(merge_intent(previous, turn, city=city))
+    turn = _round_from_last_stop(previous, turn, city)
     shift = _SHIFT.search(words)
     if shift is not None and previous.date_start is not None:
         return TurnReading(_shifted(previous, turn, words, shift))
@@ -406,6 +407,18 @@ def _places_by_end(
     return turn
 
 
+def _round_from_last_stop(previous: TravelIntent, turn: TravelIntent, city: CityOf) -> TravelIntent:
+    """ "从大理去丽江，然后回昆明" from the trip's last stop: on to 丽江, then home."""
+    home = _same(city, turn.destination, previous.origin)
+    if not (turn.via and home and _same(city, turn.origin, previous.destination)):
+        return turn
+    *through, last = turn.via
+    update = {"destination": last.city, "via": through, "return_trip": True}
+    if last.nights is not None:
+        update["nights"] = last.nights
+    return turn.model_copy(update=update)
+
+
 def _continues(previous: TravelIntent, turn: TravelIntent, city: CityOf) -> bool:
     """The turn goes on from the trip's last stop to a new place ("在大理住两晚，然后去丽江")."""
     return (
@@ -422,12 +435,13 @@ def _continued(previous: TravelIntent, turn: TravelIntent) -> TravelIntent:
     stay = next((v.nights for v in turn.via if v.city == turn.origin), None)
     if stay is None:
         stay = turn.nights if turn.nights is not None else previous.nights
+    if stay is None and turn.date_start is not None and previous.date_start is not None:
+        # "3号从大理去丽江": the stay lasts until the day the trip goes on.
+        before = sum(v.nights or 0 for v in previous.via)
+        stay = max(0, (turn.date_start - previous.date_start).days - before)
     via = [*previous.via, ViaStop(city=previous.destination, nights=stay)]
-    rest = {
-        k: v
-        for k, v in set_slots(turn).items()
-        if k not in {"origin", "destination", "via", "nights", "days"}
-    }
+    own = {"origin", "destination", "via", "nights", "days", "date_start", "date_end"}
+    rest = {k: v for k, v in set_slots(turn).items() if k not in own}
     merged = previous.model_copy(
         update={
             **rest,
@@ -435,7 +449,6 @@ def _continued(previous: TravelIntent, turn: TravelIntent) -> TravelIntent:
             "destination": turn.destination,
             "destination_text": None,
             "nights": None,
-            "date_end": None if previous.date_end is None else previous.date_end,
         }
     )
     return merge_intent(merged, TravelIntent(action="append", confidence=turn.confidence))

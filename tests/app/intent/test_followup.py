@@ -226,3 +226,10 @@ def test_yes_to_a_suggested_place_takes_it_and_keeps_the_rest(directory):
     intent = trip(reading)
     assert (intent.origin, intent.destination, intent.destination_text) == ("沈阳", "哈尔滨", None)
     assert intent.passengers == 2 and intent.date_start == dt.date(2027, 1, 1)
+
+
+def test_on_from_the_last_stop_and_home_again_keeps_the_stay_until_that_day(chat):
+    intent = trip(chat("12月10日从昆明去大理", "12月12日从大理去丽江，然后回昆明"))
+    assert (intent.origin, intent.destination) == ("昆明", "丽江")
+    assert [(v.city, v.nights) for v in intent.via] == [("大理", 2)]
+    assert intent.date_start == dt.date(2026, 12, 10) and intent.return_trip is True
