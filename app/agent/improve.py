@@ -11,6 +11,10 @@ a plan exists the search goes on while the objective can still improve:
 2. `improve_two`: two changes via the best hub pair (three leg queries, and the later hops
    again on the days rides reach them), once one change is the best found.
 
+Under 最便宜 a plan with changes built on the official search's halves (its own trains only)
+asks those legs in full once (`improve_cheap`): a slower train between the same cities may
+sell a cheaper seat.
+
 Each stage runs at most once, and only while the bound allows an improvement worth a change:
 the best plan's segment takes longer than the quickest any route with more changes could
 take (`rules.hubs.change_bound`, from the topology's distances at the network's top speed)
@@ -20,7 +24,7 @@ the plan, the search stops: it is complete for the objective, not for the first 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from app.agent.fallback import Relaxation
 from rules import Itinerary, LegKey, TripRequest, required_legs, transfer_legs
@@ -28,7 +32,8 @@ from rules.hubs import Topology, change_bound, one_change_hubs, two_change_hubs
 from rules.legs import two_change_query_legs
 from rules.objective import CHANGE_WORTH, TIME_ORDERS
 
-STAGES = ("improve_official", "improve_hubs", "improve_two")
+TIME_STAGES = ("improve_official", "improve_hubs", "improve_two")
+"""Stages that look for a quicker route (said as "直达需…，中转…")."""
 
 
 def improvable(request: TripRequest) -> bool:
@@ -52,15 +57,32 @@ def next_improvement(
     topology: Topology | None,
     tried: Sequence[str],
     official_search: bool,
+    fetched: Collection[LegKey] = (),
 ) -> Relaxation | None:
-    """The next search stage that could beat `best` for the objective, or None: stop."""
-    if not improvable(request) or topology is None:
-        return None
-    key = required_legs(request)[0]
+    """The next search stage that could beat `best` for the objective, or None: stop.
+
+    `fetched`: the legs asked in full (every train of the day); the official transfer
+    search's halves are only the trains of its plans.
+    """
     found = segment_minutes(best, 0)
     if found is None:
         return None
     minutes, changes = found
+    if request.order == "cheapest" and changes and "improve_cheap" not in tried:
+        # The official plans' halves are their own trains only (the quickest first): every
+        # train between the same cities that day may sell a cheaper seat.
+        rides = [leg for leg in best.legs if leg.segment == 0]
+        legs = [
+            LegKey(leg.origin_station.city, leg.destination_station.city, leg.depart_at.date())
+            for leg in rides
+        ]
+        legs = [k for k in dict.fromkeys(legs) if k not in fetched]
+        if legs:
+            hubs = [leg.destination_station.city for leg in rides[:-1]]
+            return _stage("improve_cheap", request, legs, hubs)
+    if not improvable(request) or topology is None:
+        return None
+    key = required_legs(request)[0]
 
     def worth(more_changes: int) -> bool:
         bound = change_bound(topology, key.origin, key.destination, more_changes)

@@ -36,8 +36,7 @@ from app.agent.fetch import (
 )
 from app.agent.flexible import best_day_key, day_candidates
 from app.agent.hygiene import traveller_warnings
-from app.agent.improve import STAGES as IMPROVE_STAGES
-from app.agent.improve import next_improvement, segment_minutes
+from app.agent.improve import TIME_STAGES, next_improvement, segment_minutes
 from app.agent.model import (
     AgentInfo,
     AgentInput,
@@ -455,6 +454,7 @@ class PlanningAgent:
                 topology=self.topology,
                 tried=run.tried,
                 official_search=self._official_search,
+                fetched=run.results.keys(),
             )
             if run.improvement is not None:
                 run.detail += f"; {run.improvement.stage}"
@@ -526,7 +526,7 @@ class PlanningAgent:
     def _faster_by_change(run: Run, best: Itinerary) -> str:
         """ "直达需63小时，中转一次22小时38分" when the search went on past a direct train
         (`improve`) and a change won."""
-        if not any(stage in IMPROVE_STAGES for stage in run.tried) or run.request is None:
+        if not any(stage in TIME_STAGES for stage in run.tried) or run.request is None:
             return ""
         found = segment_minutes(best, 0)
         key = required_legs(run.request)[0]

@@ -132,3 +132,26 @@ def test_later_hops_of_a_chain_follow_the_days_its_rides_reach_them():
         offer("D2", NANJING_SOUTH, WUHAN, "08:00", "12:00", day=next_day)
     )[LegKey("南京", "武汉", next_day)].offers
     assert chain_follow_legs(request, [0], offers) == [LegKey("武汉", "上海", next_day)]
+
+
+def test_cheapest_on_official_halves_asks_those_legs_in_full_once():
+    request = _request(order="cheapest")
+    via = _best(
+        request,
+        offer("G1", BEIJING_SOUTH, NANJING_SOUTH, "08:00", "11:00"),
+        offer("G2", NANJING_SOUTH, HONGQIAO, "11:30", "13:00"),
+    )
+    stage = next_improvement(
+        request=request, best=via, topology=TOPOLOGY, tried=[], official_search=True
+    )
+    assert stage is not None and stage.stage == "improve_cheap"
+    assert stage.legs == (LegKey("北京", "南京", DAY), LegKey("南京", "上海", DAY))
+    asked = next_improvement(
+        request=request,
+        best=via,
+        topology=TOPOLOGY,
+        tried=[],
+        official_search=True,
+        fetched=set(stage.legs),
+    )
+    assert asked is None
