@@ -7,7 +7,8 @@
 | `latest` (最晚一班) | the latest first departure that still meets every stated window |
 | `earliest` (最早一班) | the earliest first departure |
 | `earliest_arrival` (最早到) | the earliest last arrival |
-| none | the balanced score (`rules.ranking`: ¥100 weighs as an hour, a change as 1.5 h) |
+| none, one way | `fastest` (`DEFAULT_ORDER`; the cheapest trip is among the alternatives) |
+| none, a stay or leisure | the balanced score (`rules.ranking`: ¥100 as an hour, a change 1.5 h) |
 
 An order outranks every other penalty (`ORDER_WEIGHT` points per hour or per ¥100); the
 balanced score breaks ties. Under a time objective a change of trains must save at least
@@ -27,6 +28,8 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 
+from rules.legs import stay_nights
+from rules.model import TripRequest
 from rules.options import epoch_minutes
 from rules.ranking import Route, new_route
 from sources.models import SHANGHAI
@@ -37,12 +40,26 @@ ORDER_WEIGHT = 1000.0
 CHANGE_WORTH = 30
 """Minutes a change of trains must save under a time objective to be worth making."""
 
-TIME_ORDERS = frozenset({"fastest", "earliest_arrival"})
+TIME_ORDERS = frozenset({"fastest", "earliest_arrival", "latest"})
 """Orders a change of trains can serve better than a slow direct train (the agent searches
 transfers for them even when a direct train exists, `app.agent.improve`)."""
 
 FIRST_SEGMENT_ORDERS = frozenset({"earliest", "latest", "earliest_arrival"})
 """Orders about the ride out only."""
+
+
+DEFAULT_ORDER = "fastest"
+"""The objective of a one-way trip that states no order: get there soonest."""
+
+
+def effective_order(request: TripRequest) -> str | None:
+    """The order a segment is ranked by: the stated one, else `DEFAULT_ORDER` for a plain
+    one-way trip, else (a trip with a stay, or for pleasure) the balanced score (None)."""
+    if request.order is not None:
+        return request.order
+    if request.leisure or stay_nights(request) is not None or request.via:
+        return None
+    return DEFAULT_ORDER
 
 
 def metric(route: Route, order: str) -> float:

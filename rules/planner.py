@@ -31,7 +31,7 @@ from rules.model import (
     PlanResult,
     TripRequest,
 )
-from rules.objective import apply_leisure, apply_order
+from rules.objective import apply_leisure, apply_order, effective_order
 from rules.options import Funnel, Ride, build_rides
 from rules.ranking import Route, breakdown, make_route
 from rules.timeline import build_days, hotel_nights, sleeper_nights, stays_of, transfers_of
@@ -119,7 +119,7 @@ def plan(
             # Time at the destination: the ride there and the ride home (`rules.objective`).
             homeward_ride = index == return_segment
             segment.routes = apply_leisure(segment.routes, key.date, homeward=homeward_ride)
-        segment.routes = apply_order(segment.routes, request.order, index)
+        segment.routes = apply_order(segment.routes, effective_order(request), index)
         segments.append(segment)
     failures = _apply_required(request, segments, notes)
     failures.extend(_segment_failure(s, request, config) for s in segments if not s.routes)

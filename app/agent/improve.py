@@ -1,9 +1,10 @@
 """IMPROVE: a plan was found, but could a change of trains beat it for the stated objective?
 
 The failure-driven stages (`app.agent.fallback`) look for transfers only when no direct train
-fits. Under a time objective (`rules.objective.TIME_ORDERS`: 最快, 最早到) a direct train
-that crawls (郑州→惠州 by Z147, 17 h) is beaten by a change (8 h by G via 广州南), so once
-a plan exists the search goes on while the objective can still improve:
+fits. Under a time objective (`rules.objective.TIME_ORDERS`: 最快, 最早到, 最晚一班 before a
+deadline; 最快 is a plain one-way trip's default) a direct train that crawls (郑州→惠州 by
+Z147, 17 h) is beaten by a change (8 h by G via 广州南), so once a plan exists the search
+goes on while the objective can still improve:
 
 1. `improve_official`: the sources' own transfer search (one request, earliest arrival
    first), where a source has it; else (or when it found nothing better) `improve_hubs`:
@@ -24,13 +25,14 @@ the plan, the search stops: it is complete for the objective, not for the first 
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Collection, Sequence
 
 from app.agent.fallback import Relaxation
 from rules import Itinerary, LegKey, TripRequest, required_legs, transfer_legs
 from rules.hubs import Topology, change_bound, one_change_hubs, two_change_hubs
 from rules.legs import two_change_query_legs
-from rules.objective import CHANGE_WORTH, TIME_ORDERS
+from rules.objective import CHANGE_WORTH, TIME_ORDERS, effective_order
 
 TIME_STAGES = ("improve_official", "improve_hubs", "improve_two")
 """Stages that look for a quicker route (said as "直达需…，中转…")."""
@@ -38,7 +40,7 @@ TIME_STAGES = ("improve_official", "improve_hubs", "improve_two")
 
 def improvable(request: TripRequest) -> bool:
     """Whether the order is one a change of trains can serve better than a direct train."""
-    return request.order in TIME_ORDERS and request.max_transfers >= 1
+    return effective_order(request) in TIME_ORDERS and request.max_transfers >= 1
 
 
 def segment_minutes(itinerary: Itinerary, segment: int) -> tuple[int, int] | None:
@@ -84,9 +86,11 @@ def next_improvement(
         return None
     key = required_legs(request)[0]
 
+    room = _room(request, best, minutes)
+
     def worth(more_changes: int) -> bool:
         bound = change_bound(topology, key.origin, key.destination, more_changes)
-        return bound is not None and minutes > bound + CHANGE_WORTH * (more_changes - changes)
+        return bound is not None and room > bound + CHANGE_WORTH * (more_changes - changes)
 
     if changes == 0 and worth(1):
         if official_search and "improve_official" not in tried:
@@ -110,6 +114,20 @@ def next_improvement(
         if legs:
             return _stage("improve_two", request, legs, [h for pair in pairs for h in pair])
     return None
+
+
+def _room(request: TripRequest, best: Itinerary, minutes: int) -> float:
+    """The minutes a better route could take at most: the plan's own for 最快 and 最早到; for
+    最晚一班, from the plan's departure to the stated arrival deadline (a route leaving later
+    must still arrive by it; none stated: the last direct train is the latest)."""
+    if effective_order(request) != "latest":
+        return minutes
+    window = request.arrive_window
+    if window is None:
+        return 0
+    day = request.arrive_date or best.legs[0].depart_at.date()
+    deadline = dt.datetime.combine(day, window[1], tzinfo=best.legs[0].depart_at.tzinfo)
+    return (deadline - best.legs[0].depart_at).total_seconds() / 60
 
 
 def _stage(

@@ -67,7 +67,9 @@ def test_fastest_finds_the_quick_dear_partner_the_balanced_score_would_pass_over
         offer("G3", NANJING_SOUTH, HONGQIAO, "11:00", "12:30", seats=DEAR),
     )
     assert _trains(_one_way(order="fastest"), entries)[0] == ("G1", "G3")
-    assert _trains(_one_way(), entries)[0] == ("G10", "D1")
+    # Fastest is the default of a one-way trip; a leisure trip takes the balanced score.
+    assert _trains(_one_way(), entries)[0] == ("G1", "G3")
+    assert _trains(_one_way(leisure=True), entries)[0] == ("G10", "D1")
 
 
 def test_latest_finds_the_latest_feeder_though_a_cheaper_one_scores_better():

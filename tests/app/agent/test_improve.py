@@ -88,7 +88,7 @@ def test_the_bound_stops_the_search_when_no_change_can_beat_the_direct():
 def test_orders_a_change_cannot_serve_better_do_not_search_on():
     for request in (
         _request(order="cheapest"),
-        _request(),
+        _request(leisure=True),
         _request(order="fastest", max_transfers=0),
     ):
         slow = _best(request, offer("D7", BEIJING_SOUTH, HONGQIAO, "08:00", "22:00"))
@@ -155,3 +155,18 @@ def test_cheapest_on_official_halves_asks_those_legs_in_full_once():
         fetched=set(stage.legs),
     )
     assert asked is None
+
+
+def test_latest_before_a_deadline_searches_on_while_a_later_start_could_still_arrive():
+    by_six = (dt.time(0, 0), dt.time(18, 0))
+    request = _request(order="latest", arrive_window=by_six)
+    early = _best(request, offer("D7", BEIJING_SOUTH, HONGQIAO, "06:00", "17:00"))
+    stage = next_improvement(
+        request=request, best=early, topology=TOPOLOGY, tried=[], official_search=False
+    )
+    assert stage is not None and stage.stage == "improve_hubs"
+    late = _best(request, offer("G1", BEIJING_SOUTH, HONGQIAO, "13:30", "17:40"))
+    found = next_improvement(
+        request=request, best=late, topology=TOPOLOGY, tried=[], official_search=False
+    )
+    assert found is None  # 4 h 30 min to the deadline: no route with a change fits
