@@ -35,6 +35,7 @@ from rules.legs import two_change_query_legs
 from rules.objective import CHANGE_WORTH, TIME_ORDERS, effective_order
 
 TIME_STAGES = ("improve_official", "improve_hubs", "improve_two")
+STAGES = (*TIME_STAGES, "improve_cheap")
 """Stages that look for a quicker route (said as "直达需…，中转…")."""
 
 

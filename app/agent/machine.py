@@ -36,6 +36,7 @@ from app.agent.fetch import (
 )
 from app.agent.flexible import best_day_key, day_candidates
 from app.agent.hygiene import traveller_warnings
+from app.agent.improve import STAGES as IMPROVE_STAGES
 from app.agent.improve import TIME_STAGES, next_improvement, segment_minutes
 from app.agent.model import (
     AgentInfo,
@@ -152,6 +153,13 @@ class PlanningAgent:
                 self._stop_at_bound(run, steps - executions)
                 break
             if ends is not None and state is State.QUERY_TICKETS and self.monotonic() >= ends:
+                if run.tried and run.tried[-1] in IMPROVE_STAGES:
+                    # A plan exists and the search was only trying to beat it: plan with
+                    # what was fetched, and search no further.
+                    run.improve_stopped = True
+                    run.hub_segments = run.official_segments = ()
+                    state = State.EVALUATE_OPTIONS
+                    continue
                 # Only states that cost upstream queries are refused: what was fetched is used.
                 self._stop_at_deadline(run, state)
                 break
@@ -446,7 +454,7 @@ class PlanningAgent:
             run.flexible = False
             run.warn(texts.FLEXIBLE_DAY.format(day=texts.day_label(run.request.depart_date)))
         run.detail = f"{len(best[1].itineraries)} itineraries"
-        if best[0] is run.original:
+        if best[0] is run.original and not run.improve_stopped:
             # Search on while a change of trains could still beat the plan (`improve`).
             run.improvement = next_improvement(
                 request=best[0],

@@ -139,6 +139,7 @@ class Run:
     transfer_legs: dict[LegKey, TicketResult] = field(default_factory=dict)  # its halves
     middles_tried: tuple[str, ...] = ()  # the middle cities its plans went through
     improvement: Any = None  # pending: the next stage that could beat the plan (`improve`)
+    improve_stopped: bool = False  # out of time while improving: plan with what was fetched
 
     def warn(self, text: str) -> None:
         """Add a warning once."""

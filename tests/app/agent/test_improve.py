@@ -170,3 +170,73 @@ def test_latest_before_a_deadline_searches_on_while_a_later_start_could_still_ar
         request=request, best=late, topology=TOPOLOGY, tried=[], official_search=False
     )
     assert found is None  # 4 h 30 min to the deadline: no route with a change fits
+
+
+# -- the agent --------------------------------------------------------------------------
+
+
+def _agent(tickets, clock=None, deadline_s=None):
+    from app.agent import PlanningAgent
+    from app.intent.parser import IntentParser
+    from app.observability.metrics import Metrics
+    from sources.stations import curated_directory
+    from tests.app.agent.harness import NOW
+
+    directory = curated_directory()
+    metrics = Metrics()
+    return PlanningAgent(
+        parser=IntentParser(directory=directory, metrics=metrics),
+        tickets=tickets,
+        directory=directory,
+        metrics=metrics,
+        clock=lambda: NOW,
+        topology=TOPOLOGY,
+        monotonic=(lambda: clock[0]) if clock else (lambda: 0.0),
+        deadline_s=deadline_s,
+    )
+
+
+def _trip():
+    from app.agent import AgentInput
+    from app.intent.model import TravelIntent
+
+    intent = TravelIntent.model_validate(
+        {"origin": "北京", "destination": "上海", "date_start": DAY, "return_trip": False}
+    )
+    return AgentInput(intent=intent, today=DAY - dt.timedelta(days=3))
+
+
+SLOW_AND_VIA = (
+    offer("D7", BEIJING_SOUTH, HONGQIAO, "08:00", "22:00"),
+    offer("G1", BEIJING_SOUTH, NANJING_SOUTH, "08:00", "11:00"),
+    offer("G2", NANJING_SOUTH, HONGQIAO, "11:30", "13:00"),
+)
+
+
+async def test_the_agent_searches_past_a_slow_direct_train_and_says_why():
+    from tests.app.agent.harness import FakeTickets
+
+    tickets = FakeTickets(SLOW_AND_VIA)
+    reply = await _agent(tickets).run(_trip())
+    assert reply.itinerary is not None
+    assert reply.itinerary.train_numbers == ("G1", "G2")
+    assert "直达需14小时，中转一次5小时" in reply.summary
+    assert ("D7",) in {alt.train_numbers for alt in reply.alternatives}
+    # The direct leg, then the best hub's two halves: three queries, no more.
+    assert len(tickets.asked) == 3
+
+
+async def test_out_of_time_while_improving_the_plan_found_is_answered():
+    from tests.app.agent.harness import FakeTickets
+
+    clock = [0.0]
+
+    class Slow(FakeTickets):
+        async def search(self, resolved, **kwargs):
+            clock[0] += 100.0
+            return await super().search(resolved, **kwargs)
+
+    tickets = Slow(SLOW_AND_VIA)
+    reply = await _agent(tickets, clock, deadline_s=50.0).run(_trip())
+    assert reply.itinerary is not None and reply.itinerary.train_numbers == ("D7",)
+    assert len(tickets.asked) == 1
