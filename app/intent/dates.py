@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from app.intent.holidays import HOLIDAY_PATTERN, HOLIDAYS, lunar
+from app.intent.holidays import HOLIDAY_DAYS, HOLIDAY_PATTERN, HOLIDAYS, lunar
 from app.intent.numerals import to_int
 from sources.sale_window import last_sale_day
 
@@ -265,8 +265,13 @@ def _bare_week(m: re.Match[str]) -> _Expr:
 @_pattern(r"(?P<next>明年)?(?P<name>" + HOLIDAY_PATTERN + r")")
 def _holiday(m: re.Match[str]) -> _Expr:
     make, force = HOLIDAYS[m.group("name")], bool(m.group("next"))
+    days = HOLIDAY_DAYS.get(m.group("name"), 1)
     return _Expr(
-        m.start(), m.end(), lambda a, t, s: (_next_yearly(t, make, force), None), named=True
+        m.start(),
+        m.end(),
+        lambda a, t, s: (_next_yearly(t, make, force), None),
+        named=True,
+        window=lambda first: (first, first + dt.timedelta(days=days - 1)),
     )
 
 

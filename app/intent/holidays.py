@@ -82,4 +82,21 @@ HOLIDAYS: dict[str, YearRule] = {
 """Every named day the parser knows, by the shortest form travellers write (节 and 节日 may
 follow: 圣诞节, 端午节; 国庆节)."""
 
+HOLIDAY_DAYS: dict[str, int] = {
+    "元旦": 3,
+    "春节": 7,
+    "过年": 7,
+    "清明": 3,
+    "五一": 5,
+    "劳动节": 5,
+    "端午": 3,
+    "中秋": 3,
+    "国庆": 7,
+    "十一假期": 7,
+    "十一长假": 7,
+    "十一黄金周": 7,
+}
+"""The days a public holiday's break covers from its first day (国庆假期 10/1-10/7): where
+"哪天都行" lets the trip choose within the holiday."""
+
 HOLIDAY_PATTERN = "|".join(sorted(HOLIDAYS, key=len, reverse=True))

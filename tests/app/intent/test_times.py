@@ -72,6 +72,7 @@ def windows(text: str, today: dt.date = THU) -> dict[str, str | None]:
         ("明天 北京到天津 上午", "06:00-12:00", None),
         ("明天 北京到天津 下午", "12:00-18:00", None),
         ("下班了 傍晚从广州南去深圳北 就今天", "17:00-19:30", None),
+        ("明晚上海到苏州 看完当晚回，十点半以后的", "22:30-23:59", None),
     ],
 )
 def test_time_of_day_words(text: str, depart: str | None, arrive: str | None) -> None:
@@ -165,6 +166,8 @@ def test_date_words(text: str, today: dt.date, start: dt.date, end: dt.date | No
         ("下周哪天都行", THU, D(2026, 12, 7), D(2026, 12, 13)),
         ("月底 那几天随便哪天", D(2026, 12, 15), D(2026, 12, 24), D(2026, 12, 31)),
         ("下个月初哪天都可以", THU, D(2027, 1, 1), D(2027, 1, 10)),
+        ("元旦假期哪天都行", D(2026, 12, 20), D(2027, 1, 1), D(2027, 1, 3)),
+        ("国庆哪天都行", D(2027, 9, 25), D(2027, 10, 1), D(2027, 10, 7)),
     ],
 )
 def test_any_day_will_do(text: str, today: dt.date, start: dt.date, until: dt.date) -> None:
