@@ -475,6 +475,7 @@ _FLEXIBLE_SPANS = (
 )
 _OFFSET_AFTER = re.compile(r"^(?:的)?(?P<dir>前|后)(?P<n>[一两二三四五1-5])天")
 _OFFSET_LATER = re.compile(r"(?P<dir>前)(?P<n>一|1)天[^，,。]{0,8}?(?:走|出发|过去|过来|去|到)")
+_LEAVES_AFTER = re.compile(r"^[^，,。]{0,8}?(?:出发|动身|过去|过来|走)")
 _NEXT_DAY_BACK = re.compile(
     r"(?:第二天|次日|隔天|第二日|第2天)[\s□]{0,12}(?:再|就)?(?:回来|回家|回程|返回|返程|回)"
 )
@@ -553,6 +554,12 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
         second = exprs[1]
         gap = text[first.end : second.start]
         after = text[second.end : second.end + 10]
+        leave, _ = second.resolve(today, today, False)
+        if leave is not None and today <= leave < start and _LEAVES_AFTER.match(after):
+            # 后天九点在上海开会，我明晚从北京过去: the earlier day is the departure, the day
+            # said first is the arrival's.
+            spans.append((second.start, second.end))
+            return DateFacts(start=leave, arrive=start, spans=spans)
         if _ARRIVE_AFTER.match(text[second.end : second.end + 10]) and not _LINK.match(gap):
             other, _ = second.resolve(start, today, True)
             if other is not None and other >= start:

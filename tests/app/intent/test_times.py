@@ -214,3 +214,11 @@ def test_an_arrival_the_next_morning_with_a_must() -> None:
     intent = parse_offline(text, D(2026, 12, 10), DIRECTORY)
     assert intent.arrive_date == D(2026, 12, 11)
     assert intent.depart_window is not None and intent.depart_window.span() == "18:00-23:59"
+
+
+def test_an_appointment_day_said_first_is_the_arrival_when_an_earlier_day_leaves() -> None:
+    text = "后天一早九点在上海开会，我明晚从北京坐卧铺过去，睡一觉正好到"
+    intent = parse_offline(text, D(2026, 12, 1), DIRECTORY)
+    assert (intent.date_start, intent.arrive_date) == (D(2026, 12, 2), D(2026, 12, 3))
+    assert intent.depart_window is not None and intent.depart_window.span() == "18:00-23:59"
+    assert intent.arrive_window is not None and intent.arrive_window.span() == "00:00-09:00"
