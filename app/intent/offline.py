@@ -238,8 +238,16 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         fields["arrive_date"] = dates.start + dt.timedelta(days=1)
     elif dates.arrive is not None:
         fields["arrive_date"] = dates.arrive
-    if dates.start is None and dates.end is None and today_implied(windows.values()):
-        fields["date_start"] = today  # 下午五点前必须到北京南: an hour with no day is today's
+    if (
+        dates.start is None
+        and dates.end is None
+        and route.origin is not None
+        and route.destination is not None
+        and today_implied(windows.values())
+    ):
+        # 下午五点前必须到北京南，从天津出发: a whole trip with an hour and no day is today's
+        # (a chat turn with only an hour, "九点以后", keeps the trip's own day).
+        fields["date_start"] = today
 
     days, nights = _duration(buf)
     if route.final_nights is not None:

@@ -11,7 +11,8 @@
   as 早上); 中午左右 11:00-13:00; X点左右 an hour either side; 两三点 14:00-15:30 in an
   afternoon (the second hour's half); 白天 (白天的车) a daytime ride: leave 06:00-18:00,
   arrive the same day by 23:59.
-- An hour said with no day at all (下午五点前必须到北京南) is today's.
+- An hour said with no day in a whole trip (下午五点前必须到北京南，从天津出发) is today's; a
+  chat turn with only an hour (九点以后) keeps the trip's day.
 
 Regexes here are linear: bounded repeats only, no nested quantifiers.
 """
@@ -42,7 +43,7 @@ _EVENING = (
     "那晚",
     "散场后",
 )
-_AFTERNOON = ("下午", "午后", "午饭后")
+_AFTERNOON = ("下午", "午后", "午饭后", "下了课", "下课后", "放学后")
 _MORNING = ("早上", "上午", "一早", "一大早", "明早", "今早", "凌晨", "中午", "早晨", "清早")
 _CONTEXT = re.compile("|".join(sorted((*_EVENING, *_AFTERNOON, *_MORNING), key=len, reverse=True)))
 _SENTENCE_END = re.compile(r"[。！？；!?;]")

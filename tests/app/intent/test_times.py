@@ -72,6 +72,7 @@ def windows(text: str, today: dt.date = THU) -> dict[str, str | None]:
         ("明天 北京到天津 上午", "06:00-12:00", None),
         ("明天 北京到天津 下午", "12:00-18:00", None),
         ("下班了 傍晚从广州南去深圳北 就今天", "17:00-19:30", None),
+        ("下周五下了课从南京回扬州，大概四点以后", "16:00-23:59", None),
         ("明晚上海到苏州 看完当晚回，十点半以后的", "22:30-23:59", None),
     ],
 )
@@ -200,6 +201,12 @@ def test_an_hour_with_no_day_is_today() -> None:
     intent = parse_offline("下午五点前必须到北京南，从天津出发", D(2026, 12, 14), DIRECTORY)
     assert intent.date_start == D(2026, 12, 14)
     assert intent.arrive_window is not None and intent.arrive_window.span() == "00:00-17:00"
+
+
+def test_an_hour_alone_sets_no_day() -> None:
+    """A chat turn such as 能再晚点出发吗，九点以后 keeps the trip's own day."""
+    for text in ("能再晚点出发吗，九点以后", "早点到，九点前到上海"):
+        assert parse_offline(text, D(2026, 12, 14), DIRECTORY).date_start is None
 
 
 def test_a_stay_gives_the_day_back_of_a_morning_return() -> None:
