@@ -33,6 +33,7 @@ from app.http.routers import (
     tickets,
     trains,
 )
+from app.http.streams import StreamCap
 from app.mcp import mount_mcp, serve_mcp
 from app.observability.logs import configure_logging
 from app.observability.metrics import KnownLabels
@@ -102,6 +103,8 @@ def create_app(
     app.state.routes = routes
     install_contract(app, routes)
     app.add_middleware(BodyLimitMiddleware)
+    # Streams have their own cap, checked after the gate and before a body is read.
+    app.add_middleware(StreamCap, routes=routes, limit=settings.max_streams)
     app.add_middleware(AccessMiddleware, routes=routes)  # keys and quotas before any body
     if settings.cors_origins:  # closed by default: no CORS headers at all
         app.add_middleware(

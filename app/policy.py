@@ -8,7 +8,8 @@ A route is `open` (probes, docs, the playground's pages: no key, no quota), `ans
 traveller (its replies are counted in `railtrip_answers_total`, a 4xx/5xx as kind=error),
 `traced` (a SERVER span while tracing is on), `strict_key` (a key is required there whenever
 `RAILTRIP_PRECHECK_REQUIRES_KEY` is set, even with keys optional elsewhere) or `admin` (an
-admin key while keys are on). A route that declares nothing is none of these.
+admin key while keys are on), or `streams` (an SSE stream, under its own cap:
+app/http/streams.py). A route that declares nothing is none of these.
 
 The middlewares run before routing, so they read a `RouteTable` built from the app's routes
 once they are all added: an exact path is a dict lookup (the hot `/v1/tickets` path costs one),
@@ -36,6 +37,7 @@ class RoutePolicy:
     traced: bool = False
     strict_key: bool = False
     admin: bool = False
+    streams: bool = False  # a Server-Sent-Events stream: counted against its own cap
 
 
 DEFAULT = RoutePolicy()

@@ -197,6 +197,9 @@ class Settings(BaseSettings):
     llm_breaker_cooldown_s: float = Field(default=30.0, gt=0)
     # `python -m app serve`: open connections cap and how long a request may take to arrive.
     max_connections: int = Field(default=100, ge=1)
+    # Server-Sent-Event streams open at once (app/http/streams.py); below max_connections, so
+    # probes and ordinary requests keep room.
+    max_streams: int = Field(default=32, ge=1)
     request_read_timeout_s: float = Field(default=10.0, gt=0)
     # MCP (`/mcp`): Host headers the Streamable HTTP transport accepts (DNS-rebinding guard).
     mcp_allowed_hosts: Annotated[list[str], NoDecode] = Field(
@@ -282,6 +285,17 @@ class Settings(BaseSettings):
                 raise ValueError(
                     f"RAILTRIP_TRUSTED_PROXIES: {entry!r} is not an IP address or CIDR network"
                 ) from exc
+        return value
+
+    @field_validator("max_streams")
+    @classmethod
+    def _streams_below_connections(cls, value: int, info: ValidationInfo) -> int:
+        connections = info.data.get("max_connections")
+        if connections is not None and value >= connections:
+            raise ValueError(
+                f"RAILTRIP_MAX_STREAMS ({value}) must stay below RAILTRIP_MAX_CONNECTIONS "
+                f"({connections}): probes and ordinary requests need room"
+            )
         return value
 
     @field_validator("redis_url")

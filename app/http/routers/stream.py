@@ -57,7 +57,7 @@ def _stream_doc(reply: str) -> dict[int | str, dict[str, Any]]:
     operation_id="planTripStream",
     responses=_stream_doc("PlanReply"),
 )
-@route_policy(answers=True, traced=True)
+@route_policy(answers=True, traced=True, streams=True)
 async def plan_stream(
     services: ServicesDep, request: Request, turn: PlanTurn
 ) -> AsyncIterator[ServerSentEvent]:
@@ -76,7 +76,7 @@ async def plan_stream(
     operation_id="chatStream",
     responses=_stream_doc("ChatReply"),
 )
-@route_policy(answers=True, traced=True)
+@route_policy(answers=True, traced=True, streams=True)
 async def chat_stream(
     services: ServicesDep, request: Request, turn: ChatTurnIn
 ) -> AsyncIterator[ServerSentEvent]:
