@@ -1,50 +1,29 @@
 """`/mcp`: the tools over Streamable HTTP, stateless with JSON responses (any replica answers
 any request), inside the app's own middleware stack (request ids, metrics, API keys).
 
-The route is added when the app is built; the MCP server and its session manager are built
-in each lifespan (a session manager runs once), and the route forwards to the current one.
+The route is added when the app is built (app/mcp/endpoint.py, without the SDK); the MCP
+server and its session manager are built here, once per lifespan, when the first request
+reaches `/mcp` (a session manager runs once), and the route forwards to it.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from fastapi import FastAPI
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.responses import JSONResponse
-from starlette.routing import Route
 from starlette.types import Message, Receive, Scope, Send
 
 from app.mcp.server import build_server
 from app.services import Services
 from app.tools import ToolContext
 
-MCP_PATH = "/mcp"
 
-
-class McpEndpoint:
-    """Forwards `/mcp` to the running app's MCP transport; refusals leave as `{code, message}`."""
-
-    def __init__(self) -> None:
-        self.route: Route | None = None
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        # FastAPI names only its own routes in the scope; the request metrics read the name.
-        scope.setdefault("route", self.route)
-        transport: StreamableHTTPASGIApp | None = getattr(scope["app"].state, "mcp", None)
-        if transport is None:
-            response = JSONResponse(
-                {"code": "unavailable", "message": "MCP is not running"}, status_code=503
-            )
-            await response(scope, receive, send)
-            return
-        await transport(scope, receive, _json_refusals(scope, receive, send))
-
-
-def _json_refusals(scope: Scope, receive: Receive, send: Send) -> Send:
+def json_refusals(scope: Scope, receive: Receive, send: Send) -> Send:
     """The SDK refuses (bad Host 421, Origin 403, Content-Type 400 …) in bare text; say it as
     the API's `{code, message}` JSON so every client reads errors one way."""
     refused: dict[str, int] = {}
@@ -70,13 +49,6 @@ def _json_refusals(scope: Scope, receive: Receive, send: Send) -> Send:
     return wrapped
 
 
-def mount_mcp(app: FastAPI) -> None:
-    """Route `/mcp` (every method the transport speaks) to the app's MCP transport."""
-    endpoint = McpEndpoint()
-    endpoint.route = Route(MCP_PATH, endpoint=endpoint)
-    app.router.routes.append(endpoint.route)
-
-
 def _security(hosts: list[str]) -> TransportSecuritySettings:
     origins = [f"{scheme}://{host}" for host in hosts for scheme in ("http", "https")]
     return TransportSecuritySettings(
@@ -84,12 +56,14 @@ def _security(hosts: list[str]) -> TransportSecuritySettings:
     )
 
 
-@asynccontextmanager
-async def serve_mcp(app: FastAPI, services: Services) -> AsyncIterator[None]:
-    """Build this lifespan's MCP server over `services` and run its session manager."""
+async def start_transport(
+    app: FastAPI, services: Services, path: str
+) -> tuple[StreamableHTTPASGIApp, Callable[[], Coroutine[Any, Any, None]]]:
+    """Build an MCP server over `services` at `path`, run its session manager in a task of
+    its own, and return its transport and the coroutine function that stops it."""
     server = build_server(lambda: ToolContext.for_services(services), version=app.version)
     server.streamable_http_app(
-        streamable_http_path=MCP_PATH,
+        streamable_http_path=path,
         json_response=True,
         stateless_http=True,
         transport_security=_security(list(services.settings.mcp_allowed_hosts)),
@@ -99,7 +73,7 @@ async def serve_mcp(app: FastAPI, services: Services) -> AsyncIterator[None]:
 
     async def run() -> None:
         # Its own task: the manager's task group must be left by the task that entered it,
-        # and a lifespan may be entered and left by different tasks (test fixtures are).
+        # and the request that starts it (or a lifespan) may end in another task.
         async with manager.run():
             running.set()
             await stop.wait()
@@ -110,10 +84,9 @@ async def serve_mcp(app: FastAPI, services: Services) -> AsyncIterator[None]:
     if not running.is_set():
         started.cancel()
         await task  # it ended before serving: raise what stopped it
-    app.state.mcp = StreamableHTTPASGIApp(manager)
-    try:
-        yield
-    finally:
-        app.state.mcp = None
+
+    async def close() -> None:
         stop.set()
         await task
+
+    return StreamableHTTPASGIApp(manager), close
