@@ -76,6 +76,9 @@ HUB_STAGES = ("transfer", "hubs", "more_hubs")
 """Stages that search for transfers (the official search, then the own hub search)."""
 
 MAX_LEG_QUERIES = 24
+MAX_IMPROVE_QUERIES = 5
+"""Of it, what the search for a better plan than one found may spend (`app.agent.improve`):
+both halves via a hub, or a two-change chain and its follow-up days."""
 FLEXIBLE_QUERIES = 16
 """Leg queries a flexible day ("哪天都行") may spend on its candidate days; the rest of the
 budget stays for the fallback's searches."""

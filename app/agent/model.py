@@ -140,6 +140,7 @@ class Run:
     middles_tried: tuple[str, ...] = ()  # the middle cities its plans went through
     improvement: Any = None  # pending: the next stage that could beat the plan (`improve`)
     improve_stopped: bool = False  # out of time while improving: plan with what was fetched
+    improve_queries: int = 0  # queries spent improving a plan (`MAX_IMPROVE_QUERIES`)
 
     def warn(self, text: str) -> None:
         """Add a warning once."""
