@@ -88,6 +88,8 @@ def next_improvement(
     key = required_legs(request)[0]
 
     room = _room(request, best, minutes)
+    if not _slack(best):
+        return None
 
     def worth(more_changes: int) -> bool:
         bound = change_bound(topology, key.origin, key.destination, more_changes)
@@ -115,6 +117,26 @@ def next_improvement(
         if legs:
             return _stage("improve_two", request, legs, [h for pair in pairs for h in pair])
     return None
+
+
+FAST_TYPES = frozenset({"G", "C"})
+"""Trains at the network's top speed class: a route of these with short changes leaves no
+room for another change to save its worth."""
+LONG_CHANGE = 60
+"""Minutes of a change past which another route may well be quicker."""
+
+
+def _slack(best: Itinerary) -> bool:
+    """Whether the first segment leaves room to improve: a ride below the top speed class
+    (D, Z, T, K …) or a long wait at a change. A G train direct, or G trains with short
+    changes, is as quick as the network goes: no further search is worth its queries."""
+    legs = [leg for leg in best.legs if leg.segment == 0]
+    if any(leg.train_number[0] not in FAST_TYPES for leg in legs):
+        return True
+    return any(
+        (later.depart_at - earlier.arrive_at).total_seconds() / 60 > LONG_CHANGE
+        for earlier, later in zip(legs, legs[1:], strict=False)
+    )
 
 
 def _room(request: TripRequest, best: Itinerary, minutes: int) -> float:

@@ -102,7 +102,7 @@ def test_two_changes_are_tried_once_one_change_is_best_asked_on_the_day_only():
     request = _request(order="fastest")
     one_change = _best(
         request,
-        offer("G1", BEIJING_SOUTH, NANJING_SOUTH, "08:00", "17:00"),
+        offer("K1", BEIJING_SOUTH, NANJING_SOUTH, "08:00", "17:00"),
         offer("G2", NANJING_SOUTH, HONGQIAO, "17:30", "21:00"),
     )
     stage = next_improvement(
@@ -114,6 +114,18 @@ def test_two_changes_are_tried_once_one_change_is_best_asked_on_the_day_only():
         LegKey("南京", "武汉", DAY),
         LegKey("武汉", "上海", DAY),
     }
+    # G trains with a short change go as fast as the network does: no search on.
+    by_g = _best(
+        request,
+        offer("G1", BEIJING_SOUTH, NANJING_SOUTH, "08:00", "17:00"),
+        offer("G2", NANJING_SOUTH, HONGQIAO, "17:30", "21:00"),
+    )
+    assert (
+        next_improvement(
+            request=request, best=by_g, topology=TOPOLOGY, tried=[], official_search=True
+        )
+        is None
+    )
 
 
 def test_later_hops_of_a_chain_follow_the_days_its_rides_reach_them():
