@@ -628,6 +628,10 @@ class PlanningAgent:
         """
         fetched = () if transfer else run.results
         wanted = [key for key in dict.fromkeys(keys) if key not in fetched]
+        if run.tried and run.tried[-1] in IMPROVE_STAGES:
+            # A plan exists: beating it is worth a few queries, never the whole budget.
+            wanted = wanted[: max(0, MAX_IMPROVE_QUERIES - run.improve_queries)]
+            run.improve_queries += len(wanted)
         left = max(0, MAX_LEG_QUERIES - run.queries)
         if len(wanted) > left:
             run.warn(texts.QUERY_BUDGET.format(n=MAX_LEG_QUERIES))
