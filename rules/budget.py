@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from rules.config import RuleConfig
 from rules.model import NO_CONNECTION, OVER_BUDGET, Failure, LegKey, TripRequest
+from rules.party import rides_price
 from rules.ranking import Route
 from rules.texts import FAILURE_CHAIN, FAILURE_OVER_BUDGET, day_label, route_label, yuan
 
@@ -121,11 +122,21 @@ def _beam(
     `conditioned`: `lists` are full, and each partial trip takes the short list of the routes
     that chain with it and fit the budget (instead of every route of the list).
     """
-    party = request.passengers
+    priced: dict[int, float] = {}
+
+    def price(route: Route) -> float:
+        """The party's price of a route (per ticket kind when the party is typed)."""
+        if not request.party:
+            return route.unit_price * request.passengers
+        found = priced.get(id(route))
+        if found is None:
+            found = priced[id(route)] = rides_price(request, route.rides)
+        return found
+
     cheapest_rest = [0.0] * (len(lists) + 1)
     for index in range(len(lists) - 1, -1, -1):
-        cheapest = min(route.unit_price for route in lists[index])
-        cheapest_rest[index] = cheapest_rest[index + 1] + cheapest * party
+        cheapest = min(price(route) for route in lists[index])
+        cheapest_rest[index] = cheapest_rest[index + 1] + cheapest
     # Routes by departure: those leaving before a partial trip could go on are skipped whole.
     earliest_gap = config.min_gap_between_segments(True)
     partial = [Combo((), 0.0, 0.0)]
@@ -141,7 +152,7 @@ def _beam(
             for route in itertools.islice(routes, start, None):
                 if combo.routes and not _chains(combo.routes[-1], route, config):
                     continue
-                total = combo.total + route.unit_price * party
+                total = combo.total + price(route)
                 floor = total + cheapest_rest[index + 1]
                 if budget is not None and floor > budget + BUDGET_EPSILON:
                     continue
@@ -149,7 +160,7 @@ def _beam(
             if conditioned:
                 fitting = shortlist(fitting, config) if fitting else []
             for route in fitting:
-                total = combo.total + route.unit_price * party
+                total = combo.total + price(route)
                 grown.append(Combo((*combo.routes, route), combo.cost + route.cost, total))
         if not grown:
             return [], index

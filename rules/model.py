@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import AwareDatetime, Field, model_validator
 
 from rules.limits import MAX_PARTY
+from sources.fare_rules import TicketKind
 from sources.models import Freshness, Frozen, SeatClass, Station, TrainOffer
 
 # -- inputs ------------------------------------------------------------------------------------
@@ -97,8 +98,19 @@ class TripRequest(Frozen):
     still prefers the nearest train; the ride home is not a dawn train by default)."""
     budget_strict: bool = True
     """False once the budget is relaxed: still shown and compared, no longer a filter."""
+    party: tuple[TicketKind, ...] = ()
+    """One ticket kind per traveller when the party is typed (children, students); empty:
+    `passengers` adults. Each ride is priced per ticket (`rules.party`)."""
+    no_overnight: bool = False
+    """No ride through the night (不要过夜): an overnight train is not taken."""
     leisure: bool = False
     """A trip for pleasure: time at the destination weighs against price (the ranking's)."""
+
+    @model_validator(mode="after")
+    def _party_is_passengers(self) -> TripRequest:
+        if self.party and len(self.party) != self.passengers:
+            raise ValueError("party lists one ticket per passenger")
+        return self
 
     @model_validator(mode="after")
     def _dates_in_order(self) -> TripRequest:
@@ -114,8 +126,18 @@ class TripRequest(Frozen):
 # -- outputs -----------------------------------------------------------------------------------
 
 
+class PassengerFare(Frozen):
+    """What one kind of ticket costs on one ride: `count` tickets at `unit_price` each."""
+
+    type: Literal["adult", "student", "child", "child_free"]
+    count: int = Field(ge=1)
+    unit_price: float = Field(ge=0)
+    price: float = Field(ge=0)
+
+
 class Leg(Frozen):
-    """One train ride of an itinerary, priced for the whole party."""
+    """One train ride of an itinerary, priced for the whole party (`unit_price` is the adult
+    fare; `price` the party's, the sum of `fares` when the party is typed)."""
 
     train_number: str
     origin_station: Station
@@ -129,6 +151,9 @@ class Leg(Frozen):
     freshness: Freshness
     reason: str = ""
     segment: int = 0
+    fares: tuple[PassengerFare, ...] = ()
+    """The price per ticket kind (adult, student, child, child_free) when the party has
+    children or students; empty for a party of adults."""
 
 
 class Transfer(Frozen):

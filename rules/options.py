@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from rules.config import RuleConfig, in_city_proper, is_overnight
 from rules.model import LegKey, TripRequest
+from rules.party import seats_needed
 from sources.models import SLEEPER_CLASSES, Freshness, Seat, SeatClass, SeatStatus, TrainOffer
 
 SCARCE_BELOW = 20
@@ -176,6 +177,8 @@ def build_rides(
                 continue
             if offer.train_type in request.exclude_train_types:
                 continue
+            if request.no_overnight and is_overnight(offer):
+                continue
             if depart_window and board and offer.origin_station.name != board:
                 continue
             if arrive_window and alight and offer.destination_station.name != alight:
@@ -207,9 +210,10 @@ def _seat_options(
     A class later in the order is kept only when it is cheaper than every class kept before
     it: otherwise it is worse on price and on fallback, and can never be the better choice.
     """
-    seats: dict[SeatClass, Seat] = {}
+    seats = seats_needed(request)
+    by_class: dict[SeatClass, Seat] = {}
     for listed in offer.seats:
-        seats.setdefault(listed.seat_class, listed)  # like TrainOffer.seat: the first one wins
+        by_class.setdefault(listed.seat_class, listed)  # like TrainOffer.seat: the first one wins
     # 最便宜: a seat on a night ride is the traveller's own choice of price over sleep, unless
     # a berth was asked for (then the seat is not among the classes tried at all).
     night_ok = named or request.allow_night or request.order == "cheapest"
@@ -228,11 +232,11 @@ def _seat_options(
         strict=request.strict_seat,
     )
     for rank, seat_class in enumerate(order):
-        seat = seats.get(seat_class)
+        seat = by_class.get(seat_class)
         if seat is None or seat.price is None:
             continue
-        if seat.can_seat(request.passengers):
-            scarcity = seat_scarcity(seat.available, request.passengers)
+        if seat.can_seat(seats):
+            scarcity = seat_scarcity(seat.available, seats)
         elif request.allow_waitlist and seat.status is SeatStatus.WAITLIST:
             scarcity = 1.0
         else:

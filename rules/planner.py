@@ -33,6 +33,7 @@ from rules.model import (
 )
 from rules.objective import apply_leisure, apply_order, effective_order
 from rules.options import Funnel, Ride, build_rides
+from rules.party import ride_fares, ride_price
 from rules.ranking import Route, breakdown, make_route
 from rules.timeline import build_days, hotel_nights, sleeper_nights, stays_of, transfers_of
 from rules.transfers import connect, connect_twice
@@ -382,7 +383,11 @@ def _itinerary(
 ) -> Itinerary:
     """Dress a combination of routes as an itinerary with totals, stays and a day plan."""
     party = request.passengers
-    prices = [round(r.unit_price * party, 2) for route in combo.routes for r in route.rides]
+    prices = [
+        ride_price(request, r.offer, r.seat_class, r.unit_price)
+        for route in combo.routes
+        for r in route.rides
+    ]
     total = round(sum(prices), 2)
     budget = request.budget
     within = None if budget is None else total <= budget
@@ -401,10 +406,13 @@ def _itinerary(
                     seat_class=ride.seat_class,
                     unit_price=ride.unit_price,
                     passengers=party,
-                    price=round(ride.unit_price * party, 2),
+                    price=ride_price(request, offer, ride.seat_class, ride.unit_price),
                     freshness=ride.freshness,
                     reason=reason,
                     segment=route.segment,
+                    fares=ride_fares(request, offer, ride.seat_class, ride.unit_price)
+                    if request.party
+                    else (),
                 )
             )
     stays = stays_of(legs, returns_home, config.max_connection)

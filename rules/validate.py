@@ -93,7 +93,7 @@ def _check_leg(
         return [Violation(TIME_MISMATCH, f"{number} 的发车或到达时间与时刻表不符", number)]
     seats = [s for o in timed if (s := o.seat(leg.seat_class)) is not None]
     if not any(
-        seat.can_seat(leg.passengers) or (allow_waitlist and seat.status is SeatStatus.WAITLIST)
+        seat.can_seat(seats_of(leg)) or (allow_waitlist and seat.status is SeatStatus.WAITLIST)
         for seat in seats
     ):
         found.append(Violation(NO_SEATS, f"{number} {leg.seat_class.label}没有足够余票", number))
@@ -102,7 +102,7 @@ def _check_leg(
             seat.price is not None and abs(seat.price - leg.unit_price) <= PRICE_TOLERANCE
             for seat in seats
         )
-        or abs(leg.unit_price * leg.passengers - leg.price) > PRICE_TOLERANCE
+        or abs(party_total(leg) - leg.price) > PRICE_TOLERANCE
     ):
         found.append(Violation(PRICE_MISMATCH, f"{number} 的票价与查询结果不符", number))
     return found
@@ -163,3 +163,16 @@ def _check_totals(itinerary: Itinerary) -> list[Violation]:
         if itinerary.budget is None or max(total, itinerary.total_price) > itinerary.budget:
             found.append(Violation(OVER_BUDGET, "行程声称在预算内，实际超出预算"))
     return found
+
+
+def seats_of(leg: Leg) -> int:
+    """Seats a leg's party buys: a child under 6 (child_free) rides without one."""
+    free = sum(f.count for f in leg.fares if f.type == "child_free")
+    return max(1, leg.passengers - free)
+
+
+def party_total(leg: Leg) -> float:
+    """What a leg's party should pay: its fares' sum, else the adult fare for everyone."""
+    if leg.fares:
+        return sum(f.price for f in leg.fares)
+    return leg.unit_price * leg.passengers

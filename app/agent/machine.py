@@ -16,7 +16,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from app.agent import texts
+from app.agent import party_notes, texts
 from app.agent.fallback import (
     Relaxation,
     chain_follow_legs,
@@ -524,6 +524,8 @@ class PlanningAgent:
         if faster:
             notes.append(faster)
         run.summary = "".join(notes) + summary
+        if run.intent is not None:
+            run.summary += party_notes.fare_note(run.intent) + party_notes.berth_note(run.intent)
         if run.llm_text is not None:
             self._use_model_text(run)
         for note in run.plan.notes:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel
 
-from app.agent import texts
+from app.agent import party_notes, texts
 from app.intent.model import PlanShown, TimeWindow, TravelIntent
 from rules import Itinerary, Leg, TripRequest
 from rules.relax import relaxed_between
@@ -102,8 +102,7 @@ def understood(intent: TravelIntent | None, itinerary: Itinerary | None = None) 
     places.append(intent.destination or intent.destination_text or "?")
     head.append("→".join(places))
     parts.append(" ".join(head))
-    parts.append(texts.HEADER_PARTY.format(n=intent.passengers))
-    parts += _party_kinds(intent)
+    parts.append(party_notes.party_words(intent))
     stays = [texts.STAY_AT.format(city=v.city, nights=v.nights) for v in intent.via if v.nights]
     parts += stays
     if itinerary is not None and itinerary.legs and returns(itinerary):
@@ -142,12 +141,13 @@ def understood(intent: TravelIntent | None, itinerary: Itinerary | None = None) 
         parts.append(texts.NOT_SEATS.format(what=_seats(intent.exclude_seat_classes)))
     if "直达" in intent.preferences:
         parts.append(texts.DIRECT_ONLY)
-    if getattr(intent, "no_overnight", None):
+    if intent.no_overnight:
         parts.append(texts.NO_OVERNIGHT)
     if intent.order:
         parts.append(texts.ORDER_LABELS.get(intent.order, intent.order))
     if intent.train_numbers:
         parts.append(texts.TRAINS.format(trains="、".join(intent.train_numbers)))
+    parts += party_notes.wish_words(intent)
     if intent.budget_per_person is not None:
         parts.append(texts.BUDGET_EACH.format(budget=texts.yuan(intent.budget_per_person)))
     elif intent.budget is not None:
@@ -155,20 +155,8 @@ def understood(intent: TravelIntent | None, itinerary: Itinerary | None = None) 
     return "，".join(parts)
 
 
-def _party_kinds(intent: TravelIntent) -> list[str]:
-    """Who the party's fares depend on: students and children (with their ages when said)."""
-    said = []
-    students = getattr(intent, "students", 0)
-    if isinstance(students, int) and students:
-        said.append(texts.STUDENTS.format(n=students))
-    children = getattr(intent, "children", [])
-    if isinstance(children, list) and children:
-        ages = "、".join(texts.CHILD_AGE.format(age=age) for age in children if age is not None)
-        said.append(
-            texts.CHILDREN.format(n=len(children))
-            + (texts.CHILD_AGES.format(ages=ages) if ages else "")
-        )
-    return said
+def _overnight(leg: Leg) -> bool:
+    return leg.arrive_at.astimezone(SHANGHAI).date() > leg.depart_at.astimezone(SHANGHAI).date()
 
 
 def _segment_legs(itinerary: Itinerary, segment: int) -> list[Leg]:
@@ -224,6 +212,15 @@ def relaxed_items(
         elif name == "destination" and original.destination_station:
             requested = texts.TO_STATION.format(station=original.destination_station)
             offered = texts.TO_STATION.format(station=out[-1].destination_station.name)
+        elif name == "no_overnight":
+            requested = texts.NO_OVERNIGHT
+            offered = "、".join(
+                f"{leg.train_number}{_clock(leg.depart_at)}{texts.DEPART}"
+                f"{texts.OVERNIGHT}{_clock(leg.arrive_at)}{texts.ARRIVE}"
+                for leg in itinerary.legs
+                if leg.arrive_at.astimezone(SHANGHAI).date()
+                > leg.depart_at.astimezone(SHANGHAI).date()
+            ) or _types(types)
         elif name == "budget" and original.budget is not None:
             requested = texts.HEADER_BUDGET.format(budget=texts.yuan(original.budget))
             offered = texts.TOTAL.format(total=texts.yuan(itinerary.total_price))

@@ -140,8 +140,30 @@ ORDER_LABELS = {
     "latest": "最晚一班",
     "cheapest": "最便宜",
     "fastest": "最快",
+    "earliest_arrival": "最早到达",
 }
 TYPE_LABELS = {"G": "高铁", "D": "动车", "C": "城际", "Z": "直达特快", "T": "特快", "K": "快速"}
+# -- the party and the wishes a ticket query cannot promise (app/agent/party_notes.py) -----------
+PARTY_TYPED = "{n}人（{who}）"
+PARTY_ADULTS = "{n}名成人"
+PARTY_STUDENTS = "{n}名学生（学生票）"
+PARTY_CHILD_AGE = "{age}岁儿童"
+PARTY_CHILD_UNKNOWN = "儿童（年龄未说）"
+PARTY_JOIN = "、"
+BERTH_WISH = "想要{berth}（不保证）"
+LEISURE = "出游"
+FARE_FREE_CHILD = "{age}岁的孩子未满6周岁，随成人免费乘车、不单独占座（如需座位请买儿童票）"
+FARE_CHILD = "{age}岁的孩子按儿童票（6至14周岁，半价）计"
+FARE_CHILD_UNKNOWN = (
+    "孩子年龄未说，按儿童票（6至14周岁，半价）计；未满6周岁不占座可免票，满14周岁须买成人票"
+)
+FARE_TEEN = "{age}岁已满14周岁，按成人票计"
+FARE_STUDENTS = (
+    "学生票按铁路学生优惠规则由成人票价折算（动车组二等座、一等座和卧铺为75折，普速硬座半价、"
+    "硬卧减半个硬座票价，其他席别无优惠），购票时须核验学生资质；聚合数据只报成人票价"
+)
+FARE_NOTE = "票价说明：{notes}。"
+BERTH_NOTE = "关于{berth}：车票查询无法指定铺位，下单时可选铺位但不保证能买到{berth}。"
 SOME_SOURCES_FAILED = "部分数据源本次未能返回结果，方案基于其余数据源的实时余票。"
 
 

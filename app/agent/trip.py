@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from app.agent import texts
+from app.agent import party_notes, texts
 from app.intent.model import TimeWindow, TravelIntent
 from rules import TripRequest, ViaStop
 from rules.config import in_city_proper
@@ -171,6 +171,9 @@ def trip_request(
         exclude_seat_classes=frozenset(intent.exclude_seat_classes),
         exclude_train_types=frozenset(intent.exclude_train_types),
         order=intent.order,
+        party=party_notes.tickets(intent) if passengers == intent.passengers else (),
+        no_overnight=bool(intent.no_overnight),
+        leisure=intent.leisure,
         open_cities=places.open_cities([intent.origin, intent.destination, *stop_names]),
     )
 

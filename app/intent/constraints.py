@@ -79,7 +79,7 @@ ORDER_PHRASES: list[tuple[str, OrderPreference]] = [
     ("fastest", "fastest"),
 ]
 # 最早/最晚 alone, not a bound ("最晚8点到" is a time window, not an order).
-_BARE_ORDER = re.compile(r"最(?P<w>早|晚)(?![0-9一二两三四五六七八九十□]|点|于)")
+_BARE_ORDER = re.compile(r"最(?P<w>早|晚)(?![0-9一二两三四五六七八九十□]|点|于|到|抵)")
 
 SCOPE_WORDS: dict[ScopeTopic, tuple[str, ...]] = {
     "refund": ("退票", "退掉", "退了", "退款", "refund"),

@@ -23,7 +23,15 @@ Representation rules (shared by the offline parser, the LLM prompt and the merge
 - Exclusions: `exclude_seat_classes` (不要无座, 不要卧铺 = the four sleeper classes) and
   `exclude_train_types` (不坐高铁 → G); `seat_classes` is a category of acceptable classes
   (要卧铺 → the four sleepers), a single named class stays in `seat_class`.
-- `order`: earliest | latest | cheapest | fastest (最早一班, 最晚一班, 最便宜, 最快).
+- `order`: earliest | latest | cheapest | fastest | earliest_arrival (最早一班, 最晚一班, 最便宜,
+  最快, 最早到), colloquial forms too (越便宜越好, 便宜点, 越早越好, 早点的, 晚点走, 越快越好).
+- The party: `passengers` counts everyone; `students` of them ride on student tickets (学生票,
+  学生证: the word 学生 alone is no fare claim) and `children` lists each child's age (null:
+  not said), 两个大人带一个3岁小孩 → passengers 3, children [3]. Adults are the rest.
+- `no_overnight`: no ride through the night (不要过夜, 不坐夜车, 白天的车); `berth`: a berth
+  wish (下铺 → "lower"), which a ticket query cannot choose; `leisure`: a trip for pleasure
+  (玩三天, 周末去玩, 当天来回), so time at the destination counts against price;
+  `stop_nights`: the nights at every stop when said once for all (每个城市待两天 → 2).
 - `invalid_train_numbers`: train-number-like tokens that cannot be one (G99999), reported.
 - `out_of_scope_topics`: what a ticket request also asked that is declined (["hotel"]).
 """
@@ -35,14 +43,23 @@ import json
 import re
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    WithJsonSchema,
+    field_validator,
+    model_validator,
+)
 
 from app.errors import excerpt
 from rules.limits import MAX_STATED_PARTY, MAX_TRIP_DAYS
 from sources.models import SEAT_BY_LABEL, SHANGHAI, TRAIN_TYPES, SeatClass, TrainType
 
 IntentKind = Literal["plan_trip", "query_tickets", "out_of_scope"]
-OrderPreference = Literal["earliest", "latest", "cheapest", "fastest"]
+OrderPreference = Literal["earliest", "latest", "cheapest", "fastest", "earliest_arrival"]
+BerthWish = Literal["lower", "middle", "upper"]
+BERTH_LABELS: dict[str, str] = {"lower": "下铺", "middle": "中铺", "upper": "上铺"}
 ScopeTopic = Literal["refund", "change", "hotel", "weather", "other"]
 IntentAction = Literal["create", "update", "append"]
 RequiredField = Literal["origin", "destination", "date_start"]
@@ -195,7 +212,41 @@ class TravelIntent(Lenient):
     order: OrderPreference | None = Field(
         default=None,
         description='"earliest" (最早一班), "latest" (最晚一班, 末班), "cheapest" (最便宜), '
-        '"fastest" (最快, 用时最短), or null',
+        '"fastest" (最快, 用时最短, 越快越好), "earliest_arrival" (最早到, 早点到), or null; '
+        "colloquial forms count (越便宜越好/便宜点 → cheapest, 越早越好/早点的 → earliest, "
+        "晚点走 → latest)",
+    )
+    students: int = Field(
+        default=0,
+        ge=0,
+        le=MAX_STATED_PARTY,
+        description="how many of the passengers ride on student tickets (学生票, 学生证; the "
+        "word 学生 alone claims no fare); 0 when none",
+    )
+    children: list[int | None] = Field(
+        default_factory=list,
+        description="one entry per child in the party, its age in years or null when not "
+        "said (两个大人带一个3岁小孩 → [3]; 带两个孩子 → [null, null]); counted in passengers",
+    )
+    no_overnight: bool | None = Field(
+        default=None,
+        description="true for no ride through the night (不要过夜, 不坐夜车, 白天的车)",
+    )
+    berth: BerthWish | None = Field(
+        default=None,
+        description='a berth wish (下铺 → "lower", 中铺 → "middle", 上铺 → "upper"); the '
+        "ticket query cannot choose a berth, so it is said as not guaranteed",
+    )
+    leisure: bool = Field(
+        default=False,
+        description="true for a trip for pleasure (玩三天, 周末去玩, 当天来回, 旅游): time at "
+        "the destination weighs against price",
+    )
+    stop_nights: int | None = Field(
+        default=None,
+        ge=0,
+        le=MAX_TRIP_DAYS,
+        description="nights at every stop when said once for all (每个城市待两天 → 2)",
     )
     invalid_train_numbers: list[str] = Field(
         default_factory=list,
@@ -232,6 +283,7 @@ class TravelIntent(Lenient):
         "seat_classes",
         "invalid_train_numbers",
         "out_of_scope_topics",
+        "children",
         mode="before",
     )
     @classmethod
@@ -286,6 +338,36 @@ class TravelIntent(Lenient):
     @classmethod
     def _upper_train_numbers(cls, value: list[str]) -> list[str]:
         return list(dict.fromkeys(v.strip().upper() for v in value if v and v.strip()))
+
+    @field_validator("students", mode="before")
+    @classmethod
+    def _null_students_is_none(cls, value: object) -> object:
+        return 0 if value is None else value
+
+    @field_validator("leisure", mode="before")
+    @classmethod
+    def _null_leisure_is_false(cls, value: object) -> object:
+        return False if value is None else value
+
+    @field_validator("children")
+    @classmethod
+    def _child_ages(cls, value: list[int | None]) -> list[int | None]:
+        if any(age is not None and not 0 <= age <= 17 for age in value):
+            raise ValueError("a child's age is 0 to 17")
+        return value
+
+    @model_validator(mode="after")
+    def _party_fits(self) -> TravelIntent:
+        # Students and children are among the passengers: a larger party is what was meant.
+        least = self.students + len(self.children)
+        if least > self.passengers:
+            self.passengers = min(least, MAX_STATED_PARTY)
+        return self
+
+    @property
+    def adults(self) -> int:
+        """The passengers on neither a student nor a child's ticket."""
+        return max(0, self.passengers - self.students - len(self.children))
 
     @field_validator("out_of_scope_topics")
     @classmethod
@@ -377,6 +459,12 @@ TRAVEL_SLOTS: tuple[str, ...] = (
     "order",
     "invalid_train_numbers",
     "out_of_scope_topics",
+    "students",
+    "children",
+    "no_overnight",
+    "berth",
+    "leisure",
+    "stop_nights",
 )
 """The fields a traveller's words set, in the order the prompt shows them; the bookkeeping
 fields (kind, action, confidence, missing) are derived."""

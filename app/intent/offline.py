@@ -13,11 +13,12 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from app.intent import lexicon
+from app.intent import lexicon, party, wishes
 from app.intent.constraints import SCOPE_WORDS, read_constraints, scope_topics
 from app.intent.dates import extract_dates
 from app.intent.model import (
     END_OF_DAY,
+    SLEEPER_SET,
     TIME_WINDOWS,
     TimeWindow,
     TravelIntent,
@@ -139,7 +140,7 @@ _PARTY = re.compile(
     + NUMBER
     + r")\s*(?:个)?大(?:人)?[，, 和带]?\s*(?P<kids>"
     + NUMBER
-    + r")\s*(?:个)?"
+    + r")\s*(?:个)?\s*(?:□+的?)?"
     r"(?:小孩|孩子|儿童|小)"
     r"|(?P<tickets>" + NUMBER + r")\s*张"
     r"|(?P<n>"
@@ -249,9 +250,25 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         # (a chat turn with only an hour, "九点以后", keeps the trip's own day).
         fields["date_start"] = today
 
+    for age in party.AGE.finditer(buf.masked):
+        buf.mask(age.start(), age.end())  # 14周岁 is an age, not fourteen weeks
+    each = wishes.stop_nights(buf.masked)
+    if each is not None:
+        buf.mask(each[1], each[2])
     days, nights = _duration(buf)
     if route.final_nights is not None:
         nights = route.final_nights
+    if each is not None:
+        # 每个城市待两天: every stop without its own stay, the last one too.
+        fields["stop_nights"] = each[0]
+        fields["via"] = [
+            stop
+            if stop.nights is not None or stop.through
+            else stop.model_copy(update={"nights": each[0]})
+            for stop in route.via
+        ]
+        if nights is None:
+            nights = each[0]
     fields.update(days=days, nights=nights)
     leaves = fields["date_start"]
     if "return_window" in windows and leaves is not None and fields["date_end"] is None:
@@ -261,8 +278,10 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         else:
             fields["return_trip"] = True  # 住一晚…上午回: the stay gives the day back
 
-    passengers = _passengers(buf)
-    fields["passengers"] = passengers
+    heads, grown_ups = _passengers(buf)
+    reading = party.read_party(lower, heads, adults_said=grown_ups)
+    passengers = reading.passengers
+    fields.update(passengers=passengers, students=reading.students, children=list(reading.children))
     budget, per_person = _budget(buf)
     if per_person is not None:
         fields.update(budget_per_person=per_person, budget=per_person * passengers)
@@ -278,7 +297,15 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         exclude_train_types=constraints.exclude_train_types,
         seat_classes=constraints.seat_classes,
         order=constraints.order,
+        no_overnight=wishes.no_overnight(lower),
+        berth=wishes.berth(lower),
+        leisure=wishes.leisure(lower),
     )
+    if constraints.order is None:
+        colloquial = wishes.colloquial_order(rest)
+        fields["order"] = colloquial[1] if colloquial else None
+    if fields["berth"] and not constraints.seat_classes and _seat_class(rest) is None:
+        fields["seat_classes"] = list(SLEEPER_SET)  # 下铺: some sleeper, whichever class
     fields["train_types"] = _train_types(words, rest)
     fields["seat_class"] = _seat_class(rest)
     fields["preferences"] = _preferences(rest)
@@ -439,21 +466,35 @@ def _duration(buf: _Text) -> tuple[int | None, int | None]:
     return days, nights
 
 
-def _passengers(buf: _Text) -> int:
+def _passengers(buf: _Text) -> tuple[int, int | None]:
+    """The head count, and the grown-ups among it when the text counts them apart from the
+    children (两个大人, 我和老公…带): `party.read_party` then adds the children."""
     text = buf.masked
+    family = party.family_size(text)
+    if family:
+        return family, None
     for phrase, count in _PAIRS.items():
-        if phrase in text:
-            return count
+        at = text.find(phrase)
+        if at >= 0:
+            after = text[at + len(phrase) : at + len(phrase) + 3]
+            plus = after.startswith(("加", "带", "和", "跟", "还有", "与"))
+            return count, count if plus else None
     match = _PARTY.search(text)
     if match:
         groups = match.groupdict()
         buf.mask(match.start(), match.end())
         if groups["adults"]:
-            return (to_int(groups["adults"]) or 1) + (to_int(groups["kids"]) or 0)
+            return (to_int(groups["adults"]) or 1) + (to_int(groups["kids"]) or 0), None
+        if groups["n"] and "大人" in match.group():
+            count = to_int(groups["n"]) or 1
+            return count, count
         for name in ("family", "family2", "tickets", "n", "en", "fam_en"):
             if groups[name]:
-                return to_int(groups[name]) or 1
-    people = 1
+                return to_int(groups[name]) or 1, None
+    group = party.group_size(text)
+    if group is not None:
+        return group, None
+    people = grown_ups = 1
     for match in _CHILDREN.finditer(text):
         people += to_int(match.group("n")) or 1
         buf.mask(match.start(), match.end())
@@ -464,9 +505,11 @@ def _passengers(buf: _Text) -> int:
         pattern = rf"(?:{cue})[^，,。{MASK}]{{0,4}}?{word}|{word}[^，,。]{{0,2}}?(?:和|跟)我"
         for match in re.finditer(pattern, text):
             people += count
+            if phrase not in party.CHILD_WORDS + party.KIN_CHILD_WORDS:
+                grown_ups += count
             buf.mask(match.end() - len(phrase), match.end())
         text = buf.masked
-    return people
+    return people, grown_ups if people > grown_ups or grown_ups > 1 else None
 
 
 def _budget(buf: _Text) -> tuple[float | None, float | None]:

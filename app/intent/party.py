@@ -1,0 +1,118 @@
+"""Who travels: the party's children (with their ages) and students, from everyday phrases.
+
+The offline parser counts heads first (`offline._passengers`: 一家三口, 四个人, 我和老公…);
+this module reads who those heads are: 两个大人带一个3岁小孩 is two adults and a child of 3,
+我跟老公带俩娃，大的10岁小的5岁 two adults and children of 10 and 5, 宿舍3个人都有学生证
+three students. Ages are kept as said (a child of 14 is listed with its age; the fare rules
+price it as an adult). The word 学生 alone claims no fare: 学生票, 学生证 and the like do.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from app.intent.numerals import NUMBER, to_int
+
+CHILD_WORDS = ("小孩", "孩子", "娃", "宝宝", "儿童", "小朋友", "婴儿", "幼儿")
+"""Words that always name a child."""
+KIN_CHILD_WORDS = ("儿子", "女儿", "闺女")
+"""A son or daughter is a child only with a child's age or a school (成年的儿子 rides adult)."""
+SCHOOL_WORDS = ("小学", "初中", "幼儿园", "上学", "读书", "一年级", "二年级", "三年级")
+STUDENT_FARE_WORDS = ("学生票", "学生证", "学生优惠", "学生价", "学生卡", "学生身份", "学生折扣")
+
+MAX_CHILD_AGE = 17
+AGE = re.compile(r"(?P<n>\d{1,2}|[一二两三四五六七八九十]{1,3})\s*(?:周)?岁(?!数)")
+_CHILD = "(?:" + "|".join(CHILD_WORDS) + ")"
+_CHILD_COUNT = re.compile(
+    r"(?P<n>"
+    + NUMBER
+    + r")\s*个\s*(?:(?:\d{1,2}|[一二两三四五六七八九十]{1,3})\s*(?:周)?岁的?)?\s*"
+    + _CHILD
+    + r"|(?P<pair>俩|两)\s*(?:娃|孩子|小孩|宝宝|小朋友)"
+)
+_STUDENT_COUNT = re.compile(
+    r"(?P<n>"
+    + NUMBER
+    + r")\s*(?:张|个|位)\s*(?:学生票|学生)|学生票\s*(?P<after>"
+    + NUMBER
+    + r")\s*张"
+)
+_FAMILY = re.compile(r"(?:一家|我们|咱们|全家)(?P<n>\d{1,2}|[一二两三四五六七八九十]{1,3})口")
+_GROUP = re.compile(
+    r"(?:我们|咱们|宿舍|寝室|室友)(?:宿舍|寝室)?(?:一共|总共|共)?\s*(?P<n>\d{1,2}|[一二两三四五六七八九十]{1,3})\s*个"
+    r"(?:人)?(?!月|小时|钟头|星期|礼拜|晚|天|周|站|城市|地方|景点)"
+)
+_COUPLE = re.compile(r"老两口|老俩口|老夫妻|老夫老妻")
+
+
+@dataclass(frozen=True, slots=True)
+class PartyReading:
+    """The party as read: everyone, the students among them, and each child's age."""
+
+    passengers: int
+    students: int = 0
+    children: tuple[int | None, ...] = ()
+
+
+def family_size(text: str) -> int | None:
+    """一家五口, 我们三口: the whole family, said first whatever else counts heads."""
+    match = _FAMILY.search(text)
+    return to_int(match.group("n")) if match else None
+
+
+def group_size(text: str) -> int | None:
+    """A head count the general party patterns miss: 宿舍我们4个, 我们寝室6个, 老两口."""
+    if _COUPLE.search(text):
+        return 2
+    match = _GROUP.search(text)
+    if match:
+        count = to_int(match.group("n"))
+        if count and count > 1:
+            return count
+    return None
+
+
+def child_ages(text: str) -> tuple[int | None, ...]:
+    """One entry per child the text speaks of, its age when said (None: not said)."""
+    has_child_word = any(word in text for word in CHILD_WORDS)
+    kin = any(word in text for word in KIN_CHILD_WORDS)
+    ages = []
+    for match in AGE.finditer(text):
+        age = to_int(match.group("n"))
+        if age is not None and 0 <= age <= MAX_CHILD_AGE:
+            ages.append(age)
+    if not (has_child_word or kin) and not ages:
+        return ()
+    if not has_child_word and kin and not ages and not any(w in text for w in SCHOOL_WORDS):
+        return ()  # 带着儿子: a grown-up son, as far as the text says
+    said = 0
+    for match in _CHILD_COUNT.finditer(text):
+        said += 2 if match.group("pair") else to_int(match.group("n")) or 1
+    count = max(said, len(ages), 1 if (has_child_word or kin) else 0)
+    return tuple(ages) + (None,) * (count - len(ages))
+
+
+def student_count(text: str, grown_ups: int) -> int:
+    """How many ride on student tickets: as counted (两张学生票), all (都有学生证), else every
+    grown-up of the party when the text claims the fare at all."""
+    if not any(word in text for word in STUDENT_FARE_WORDS):
+        return 0
+    match = _STUDENT_COUNT.search(text)
+    if match:
+        count = to_int(match.group("n") or match.group("after"))
+        if count:
+            return min(count, max(grown_ups, 1))
+    return max(grown_ups, 1)
+
+
+def read_party(text: str, passengers: int, *, adults_said: int | None = None) -> PartyReading:
+    """The party of `text` given the head count already read (`passengers`). `adults_said`:
+    the grown-ups the text counted apart from its children (两个大人, 我和老公), whose
+    children are then added; otherwise the count is taken to include them."""
+    children = child_ages(text)
+    if adults_said is not None:
+        passengers = adults_said + len(children)
+    passengers = max(passengers, len(children) + 1) if children else passengers
+    students = student_count(text, passengers - len(children))
+    return PartyReading(passengers, students, children)

@@ -1,0 +1,107 @@
+"""Wishes as travellers say them: the order in colloquial forms, no night on the train, a
+berth, a trip for pleasure, and the nights at every stop said once.
+
+- Order: 越便宜越好, 便宜点, 能省则省 (cheapest); 越早越好, 早点的 (earliest departure);
+  越晚越好, 晚点走 (latest); 越快越好 (fastest); 最早到, 早点到, 尽快到 (earliest arrival).
+  A wish said of the ride home (回来那趟晚一点的) is not the outbound's order.
+- 不要过夜, 不坐夜车, 白天的车: no ride through the night (`no_overnight`).
+- 下铺 / 中铺 / 上铺: a berth wish, which no ticket query can choose (`berth`).
+- 玩三天, 旅游, 当天来回, 周末…回: a trip for pleasure (`leisure`).
+- 每个城市待两天, 各住两晚: the nights at every stop (`stop_nights`; N天 at a stop is N nights,
+  as in a chain).
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.intent.model import BerthWish, OrderPreference
+from app.intent.numerals import NUMBER, to_int
+
+COLLOQUIAL_ORDERS: list[tuple[str, OrderPreference]] = [
+    ("越早到越好", "earliest_arrival"),
+    ("最早到", "earliest_arrival"),
+    ("最早抵达", "earliest_arrival"),
+    ("早点到", "earliest_arrival"),
+    ("早一点到", "earliest_arrival"),
+    ("尽早到", "earliest_arrival"),
+    ("尽快到", "earliest_arrival"),
+    ("越便宜越好", "cheapest"),
+    ("便宜点", "cheapest"),
+    ("便宜一点", "cheapest"),
+    ("便宜些", "cheapest"),
+    ("能省则省", "cheapest"),
+    ("越省越好", "cheapest"),
+    ("省钱为主", "cheapest"),
+    ("最划算", "cheapest"),
+    ("越早越好", "earliest"),
+    ("早点的", "earliest"),
+    ("早点走", "earliest"),
+    ("早点出发", "earliest"),
+    ("早一点的", "earliest"),
+    ("早一点出发", "earliest"),
+    ("尽早出发", "earliest"),
+    ("越晚越好", "latest"),
+    ("晚点走", "latest"),
+    ("晚点出发", "latest"),
+    ("晚点的", "latest"),
+    ("晚一点的", "latest"),
+    ("晚一点走", "latest"),
+    ("晚一点出发", "latest"),
+    ("越快越好", "fastest"),
+    ("快点到", "fastest"),
+]
+_RETURN_BEFORE = re.compile(r"(?:回来|回程|返程|返回|回去)[^，,。；;]{0,4}$")
+
+_NO_OVERNIGHT = re.compile(
+    r"(?:不要|不想|不|别|不用)(?:坐|乘)?(?:过夜|夜车|过夜车|卧铺过夜|在车上过夜)"
+    r"|白天(?:的)?(?:车|动车|高铁|火车|走|出发|坐|赶路)|当天到"
+)
+_BERTHS: dict[str, BerthWish] = {"下铺": "lower", "中铺": "middle", "上铺": "upper"}
+_LEISURE = re.compile(
+    r"玩|旅游|旅行|游玩|度假|逛逛|一日游|看冰雕|看雪|赏|泡温泉|当天来回|当天往返|一日往返|"
+    r"周末.{0,8}(?:去|回)"
+)
+_BUSINESS = re.compile(r"出差|开会|公干|见客户|上班|面试")
+STOP_NIGHTS = re.compile(
+    r"每(?:个)?(?:城市|地方|站|地|处)(?:都)?(?:各)?(?:待|住|玩|呆|停留|停)\s*(?P<n>"
+    + NUMBER
+    + r")\s*(?:个)?(?:天|晚|夜)|各(?:待|住|玩|呆)\s*(?P<m>"
+    + NUMBER
+    + r")\s*(?:个)?(?:天|晚|夜)"
+)
+
+
+def colloquial_order(rest: str) -> tuple[int, OrderPreference] | None:
+    """The first colloquial order of the outbound in `rest` and where it stands, or None."""
+    found: list[tuple[int, OrderPreference]] = []
+    for phrase, order in COLLOQUIAL_ORDERS:
+        for match in re.finditer(re.escape(phrase), rest):
+            if not _RETURN_BEFORE.search(rest[: match.start()]):
+                found.append((match.start(), order))
+    return min(found, key=lambda pair: pair[0]) if found else None
+
+
+def no_overnight(lower: str) -> bool | None:
+    """True when the text rules out a night on the train."""
+    return True if _NO_OVERNIGHT.search(lower) else None
+
+
+def berth(lower: str) -> BerthWish | None:
+    """The berth wished for, if any (the first named)."""
+    found = [(lower.find(word), wish) for word, wish in _BERTHS.items() if word in lower]
+    return min(found)[1] if found else None
+
+
+def leisure(lower: str) -> bool:
+    """A trip for pleasure (never a business trip)."""
+    return bool(_LEISURE.search(lower)) and not _BUSINESS.search(lower)
+
+
+def stop_nights(masked: str) -> tuple[int, int, int] | None:
+    """(nights, start, end) for 每个城市待两天 in `masked`, or None."""
+    match = STOP_NIGHTS.search(masked)
+    if not match:
+        return None
+    nights = to_int(match.group("n") or match.group("m"))
+    return (nights, match.start(), match.end()) if nights is not None else None
