@@ -484,7 +484,8 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
         groups = match.groupdict()
         buf.mask(match.start(), match.end())
         if groups["adults"]:
-            return (to_int(groups["adults"]) or 1) + (to_int(groups["kids"]) or 0), None
+            adults = to_int(groups["adults"]) or 1
+            return adults + (to_int(groups["kids"]) or 0), adults
         if groups["n"] and "大人" in match.group():
             count = to_int(groups["n"]) or 1
             return count, count

@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import Field, PrivateAttr, field_validator
 
 from app.observability.redaction import redact
-from sources.models import Freshness, Frozen, Station, TicketQuery, TrainOffer
+from sources.models import FareKind, Freshness, Frozen, Station, TicketQuery, TrainOffer
 from sources.stations import Place, StationDirectory
 
 SourceStatus = Literal["ok", "error", "timeout", "rate_limited", "circuit_open", "overloaded"]
@@ -39,6 +39,7 @@ class QueryEcho(Frozen):
     destination: Station
     date: dt.date
     train_types: tuple[str, ...] = ()
+    fare: FareKind = FareKind.ADULT  # whose fares were asked for (each offer says its own)
 
 
 class TicketResult(Frozen):

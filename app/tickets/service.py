@@ -93,6 +93,7 @@ class TicketService:
             destination=resolved.destination_station,
             date=query.date,
             train_types=tuple(sorted(query.train_types)),
+            fare=query.fare,
         )
         result = None
         if not refresh:

@@ -108,7 +108,9 @@ class ToolContext:
         midnight = dt.datetime.combine(self.today, dt.time(0, 0), tzinfo=SHANGHAI)
         return max(self.clock(), midnight)
 
-    def resolve(self, origin: str, destination: str, date: str) -> ResolvedQuery:
+    def resolve(
+        self, origin: str, destination: str, date: str, *, fare: str | None = None
+    ) -> ResolvedQuery:
         """Stations and date validated exactly as `GET /v1/tickets` validates them."""
         return resolve_query(
             self.directory,
@@ -116,6 +118,7 @@ class ToolContext:
             destination,
             date,
             today=self.today,
+            fare=fare,
         )
 
     async def search(self, resolved: ResolvedQuery) -> TicketResult:

@@ -78,6 +78,11 @@ class SearchTicketsIn(RouteIn):
         default="departure", json_schema_extra=described_enum(SORT_ORDERS, "排序方式")
     )
     max_results: int = Field(default=10, ge=1, le=50, description="最多返回几趟车")
+    fare: Literal["adult", "student"] = Field(
+        default="adult",
+        description="按谁的票价查询：adult 成人票（默认），student 学生票（12306 学生票查询；"
+        "聚合数据只报成人票价，每个车次的 fare 说明其价格是谁的）",
+    )
 
 
 class FindTransfersIn(RouteIn):
@@ -143,6 +148,9 @@ class OfferView(BaseModel):
     features: list[str] = Field(description="列车特征：复兴号、智能动车组、静音车厢 …")
     can_web_buy: bool | None = Field(description="现在能否在网上购买；null 为来源未说明")
     on_sale_at: str | None = Field(description="尚未开售时的开售时间 YYYY-MM-DD HH:MM")
+    fare: Literal["adult", "student"] = Field(
+        default="adult", description="票价是谁的：adult 成人票价，student 学生票价"
+    )
     seats: list[SeatView]
 
 
@@ -156,6 +164,7 @@ class SearchTicketsOut(Answer):
     date: dt.date
     age_s: float | None = None
     count: int = Field(description="符合条件的车次总数（offers 只列前 max_results 个）")
+    fare: Literal["adult", "student"] = Field(default="adult", description="所查询的票价类型")
     offers: list[OfferView]
 
 

@@ -28,6 +28,7 @@ from app.tools.views import clock_text, itinerary_view, offer_view, provenance
 from app.usecases.queries import parse_train_types, resolve_place
 from app.usecases.stops import train_stops as stop_list
 from app.usecases.tickets import find_stations as station_matches
+from app.usecases.tickets import with_fare_warning
 from rules import Itinerary, LegKey, LegOffers, PlanResult, TripRequest, plan
 from rules.legs import transfer_legs
 from sources.models import SHANGHAI, SeatClass, TrainOffer
@@ -83,9 +84,9 @@ async def search_tickets(ctx: ToolContext, args: SearchTicketsIn) -> SearchTicke
     """Offers on one route and date, filtered by type, class and departure window."""
     types = parse_train_types(",".join(args.train_types))
     after, before = _window(args)
-    resolved = ctx.resolve(args.origin, args.destination, args.date)
+    resolved = ctx.resolve(args.origin, args.destination, args.date, fare=args.fare)
     # Filters apply to the answer, not the query: every filter shares one cached query.
-    result = await ctx.search(resolved)
+    result = with_fare_warning(await ctx.search(resolved), resolved.query.fare)
 
     def wanted(offer: TrainOffer) -> bool:
         leaves = offer.depart_at.astimezone(SHANGHAI).time()
@@ -134,6 +135,7 @@ async def search_tickets(ctx: ToolContext, args: SearchTicketsIn) -> SearchTicke
         destination=resolved.destination.name,
         date=resolved.query.date,
         count=len(offers),
+        fare=resolved.query.fare.value,
         offers=[offer_view(o, args.seat_class) for o in shown],
     )
 

@@ -29,6 +29,7 @@ def offer_view(offer: TrainOffer, only: SeatClass | None = None) -> OfferView:
         features=list(offer.features),
         can_web_buy=offer.can_web_buy,
         on_sale_at=clock_text(offer.on_sale_at),
+        fare=offer.fare.value,
         seats=[
             SeatView(
                 seat_class=s.seat_class,

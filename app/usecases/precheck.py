@@ -19,7 +19,15 @@ from app.services import Services
 from app.usecases import texts
 from app.usecases.queries import SEAT_CLASS_SCHEMA, parse_seat_class, resolve_query
 from rules.limits import MAX_PARTY
-from sources.models import TRAIN_NUMBER_INPUT_PATTERN, Freshness, SeatClass, SeatStatus
+from sources import fare_rules
+from sources.fare_rules import TicketKind
+from sources.models import (
+    TRAIN_NUMBER_INPUT_PATTERN,
+    FareKind,
+    Freshness,
+    SeatClass,
+    SeatStatus,
+)
 
 
 class PrecheckRequest(BaseModel):
@@ -34,6 +42,11 @@ class PrecheckRequest(BaseModel):
     seat_class: str = Field(json_schema_extra=SEAT_CLASS_SCHEMA)
     expected_price: float | None = Field(default=None, ge=0, le=100000)
     passengers: int = Field(default=1, ge=1, le=MAX_PARTY)
+    fare: Literal["adult", "student"] = Field(
+        default="adult",
+        description="the passengers' ticket: adult, or student (checked with 12306's student "
+        "query; `expected_price` is then the student fare)",
+    )
 
 
 class Bookable(BaseModel):
@@ -48,6 +61,14 @@ class Bookable(BaseModel):
     arrive_at: dt.datetime
     checked_at: dt.datetime | None
     freshness: Literal["realtime"] = "realtime"
+    fare: Literal["adult", "student"] = Field(
+        default="adult", description="whose fare `price` is (the request's `fare`)"
+    )
+    fare_from_rules: bool = Field(
+        default=False,
+        description="true when the source priced adults only and the student fare was "
+        "derived from it by the railway's student rules",
+    )
 
 
 async def precheck(
@@ -66,6 +87,7 @@ async def precheck(
         request.destination,
         request.date,
         today=services.runtime.today(),
+        fare=request.fare,
     )
     result = await services.tickets.search(resolved, refresh=True, allow_stale=False)
     if on_answer is not None:
@@ -112,23 +134,38 @@ async def precheck(
             status=seat.status if seat else "not_offered",
             available=seat.available if seat else 0,
         )
+    price, derived = seat.price, False
+    if request.fare == "student" and offer.fare is FareKind.ADULT and price is not None:
+        # Juhe prices adults only: the student fare by the railway's rules from the adult one.
+        hard_seat = offer.seat(SeatClass.HARD_SEAT)
+        price = fare_rules.fare(
+            TicketKind.STUDENT,
+            seat_class,
+            price,
+            train_type=offer.train_type,
+            hard_seat_fare=hard_seat.price if hard_seat else None,
+            discount=seat.discount,
+        )
+        derived = True
     expected = request.expected_price
-    if expected is not None and seat.price is not None and abs(seat.price - expected) > 0.001:
+    if expected is not None and price is not None and abs(price - expected) > 0.001:
         raise Conflict(
             "price_changed",
             texts.PRECHECK_PRICE_CHANGED.format(
-                train=train, seat=seat_class.label, expected=expected, price=seat.price
+                train=train, seat=seat_class.label, expected=expected, price=price
             ),
             train_number=train,
             expected_price=expected,
-            price=seat.price,
+            price=price,
         )
     return Bookable(
         train_number=train,
         seat_class=seat_class,
         available=seat.available,
-        price=seat.price,
+        price=price,
         depart_at=offer.depart_at,
         arrive_at=offer.arrive_at,
         checked_at=result.as_of,
+        fare=request.fare,
+        fare_from_rules=derived,
     )

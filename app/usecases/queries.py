@@ -13,7 +13,7 @@ from pydantic.json_schema import JsonDict
 
 from app.errors import InvalidInput, UnknownStation, excerpt
 from app.tickets.model import ResolvedQuery
-from sources.models import SEAT_LABELS, TRAIN_TYPES, SeatClass, TicketQuery
+from sources.models import SEAT_LABELS, TRAIN_TYPES, FareKind, SeatClass, TicketQuery
 from sources.sale_window import SALE_DATES, last_sale_day
 from sources.stations import AmbiguousStationError, Place, StationDirectory, UnknownStationError
 
@@ -113,6 +113,22 @@ def parse_seat_class(text: str) -> SeatClass:
         ) from exc
 
 
+FARES: tuple[str, ...] = tuple(kind.value for kind in FareKind)
+"""Whose fares a ticket query asks for (`fare`): adult (the default) or student."""
+
+
+def parse_fare(text: str | None) -> FareKind:
+    """`adult` or `student` (None or "" is adult); anything else is refused by name."""
+    if not text:
+        return FareKind.ADULT
+    try:
+        return FareKind(text.strip().lower())
+    except ValueError:
+        raise InvalidInput(
+            "fare", f"fare: unknown {excerpt(text)}; choose from {', '.join(FARES)}"
+        ) from None
+
+
 @lru_cache(maxsize=4096)
 def resolve_query(
     directory: StationDirectory,
@@ -122,6 +138,7 @@ def resolve_query(
     *,
     today: dt.date,
     train_types: str | None = None,
+    fare: str | None = None,
 ) -> ResolvedQuery:
     """Validate every field of a ticket query, naming the first bad one.
 
@@ -138,12 +155,14 @@ def resolve_query(
         )
     day = parse_date("date", date, today)
     types = parse_train_types(train_types)
+    kind = parse_fare(fare)
     try:
         query = TicketQuery(
             origin=origin_place.telecode,
             destination=destination_place.telecode,
             date=day,
             train_types=types,
+            fare=kind,
         )
     except ValidationError as exc:  # pragma: no cover - fields are validated above
         raise InvalidInput("query", str(exc)) from exc

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 
 from app.services import TicketServices
 from app.tickets.model import TicketResult
+from app.usecases import texts
 from app.usecases.queries import resolve_query
-from sources.models import Station
+from sources.models import FareKind, Station
 from sources.stations import StationDirectory
 
 
@@ -24,8 +25,10 @@ async def search_tickets(
     *,
     train_types: str | None = None,
     refresh: bool = False,
+    fare: str | None = None,
 ) -> TicketResult:
-    """Offers between two places (cities, stations, pinyin or telecodes) on a date."""
+    """Offers between two places (cities, stations, pinyin or telecodes) on a date, priced
+    for adults or (`fare="student"`) students where a source prices them."""
     resolved = resolve_query(
         services.directory,
         origin,
@@ -33,8 +36,19 @@ async def search_tickets(
         date,
         today=services.runtime.today(),
         train_types=train_types or None,
+        fare=fare or None,
     )
-    return await services.tickets.search(resolved, refresh=refresh)
+    result = await services.tickets.search(resolved, refresh=refresh)
+    return with_fare_warning(result, resolved.query.fare)
+
+
+def with_fare_warning(result: TicketResult, fare: FareKind) -> TicketResult:
+    """A student query answered (in part) with adult fares says so: Juhe prices adults only."""
+    if fare is FareKind.ADULT or not any(o.fare is FareKind.ADULT for o in result.offers):
+        return result
+    if texts.ADULT_FARES_ONLY in result.warnings:
+        return result
+    return result.model_copy(update={"warnings": (*result.warnings, texts.ADULT_FARES_ONLY)})
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,6 +54,16 @@ _TICKET_PARAMS = [
         "example": "G",
     },
     {
+        "name": "fare",
+        "in": "query",
+        "required": False,
+        "description": "whose fares to price: adult (default) or student (12306's student "
+        "query, purpose_codes=0X00; Juhe answers adult fares only, each offer's `fare` says "
+        "whose its prices are)",
+        "schema": {"type": "string", "enum": ["adult", "student"], "default": "adult"},
+        "example": "student",
+    },
+    {
         "name": "refresh",
         "in": "query",
         "required": False,
@@ -89,6 +99,7 @@ async def get_tickets(request: Request) -> Response:
         _text_param(params, "date", 10),
         train_types=_text_param(params, "train_types", 20, required=False) or None,
         refresh=_bool_param(params, "refresh"),
+        fare=_text_param(params, "fare", 10, required=False) or None,
     )
     count_answer(services.metrics, request, "tickets", result.freshness)
     request.state.log_extra = {

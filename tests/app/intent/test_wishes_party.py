@@ -1,0 +1,151 @@
+"""The offline parser reads wishes and the party as travellers say them (issue 22 items 4, 5)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from app.intent.model import SLEEPER_SET, TravelIntent
+from app.intent.offline import parse_offline
+from sources.stations import StationDirectory, curated_directory
+
+TODAY = dt.date(2026, 12, 10)  # a Thursday
+
+
+@pytest.fixture(scope="module")
+def directory() -> StationDirectory:
+    return curated_directory()
+
+
+def parse(text: str, directory: StationDirectory) -> TravelIntent:
+    return parse_offline(text, TODAY, directory)
+
+
+@pytest.mark.parametrize(
+    ("text", "order"),
+    [
+        ("明天北京到上海 越便宜越好", "cheapest"),
+        ("明天北京到上海 便宜点", "cheapest"),
+        ("明天北京到上海 最省钱", "cheapest"),
+        ("下周六一家三口去长沙，广州南出发，能省则省", "cheapest"),
+        ("明天北京到上海 越早越好", "earliest"),
+        ("周六长沙去武汉 早点的车哈", "earliest"),
+        ("明天北京到上海 晚点走", "latest"),
+        ("明天北京到上海 最快", "fastest"),
+        ("明天北京到上海 越快越好", "fastest"),
+        ("明天北京到上海 最早到", "earliest_arrival"),
+        ("明天北京到上海 希望早点到", "earliest_arrival"),
+        ("明天北京到上海 最早一班", "earliest"),
+    ],
+)
+def test_the_order_vocabulary_in_colloquial_forms(
+    text: str, order: str, directory: StationDirectory
+) -> None:
+    assert parse(text, directory).order == order
+
+
+def test_a_wish_said_of_the_ride_home_is_not_the_outbound_order(
+    directory: StationDirectory,
+) -> None:
+    intent = parse("周六从厦门去福州 周日回 回来那趟晚一点的", directory)
+    assert intent.order is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["周日带我妈从乌鲁木齐去北京 不要过夜", "周三武汉到北京 不坐夜车", "周六北京去青岛 白天的车"],
+)
+def test_no_night_on_the_train(text: str, directory: StationDirectory) -> None:
+    assert parse(text, directory).no_overnight is True
+
+
+def test_no_overnight_is_unset_when_not_said(directory: StationDirectory) -> None:
+    assert parse("周六北京去青岛", directory).no_overnight is None
+
+
+def test_a_berth_wish_with_a_class_keeps_the_class(directory: StationDirectory) -> None:
+    intent = parse("周五晚上北京到西安 软卧下铺 俩人", directory)
+    assert intent.berth == "lower"
+    assert intent.seat_class is not None and intent.seat_class.value == "soft_sleeper"
+    assert intent.seat_classes == []
+
+
+def test_a_berth_wish_alone_means_some_sleeper(directory: StationDirectory) -> None:
+    intent = parse("周五晚上北京到西安 要上铺", directory)
+    assert intent.berth == "upper"
+    assert intent.seat_classes == list(SLEEPER_SET)
+
+
+@pytest.mark.parametrize(
+    ("text", "leisure"),
+    [
+        ("下周五从北京去上海玩三天", True),
+        ("周末北京到天津当天来回", True),
+        ("明天北京到上海出差", False),
+        ("明天北京到上海", False),
+    ],
+)
+def test_a_trip_for_pleasure(text: str, leisure: bool, directory: StationDirectory) -> None:
+    assert parse(text, directory).leisure is leisure
+
+
+def test_nights_at_every_stop_said_once(directory: StationDirectory) -> None:
+    intent = parse("下周一北京出发去西安和成都，每个城市待两天，再回北京", directory)
+    assert intent.stop_nights == 2
+    assert [(stop.city, stop.nights) for stop in intent.via] == [("西安", 2)]
+    assert intent.destination == "成都" and intent.nights == 2
+    assert intent.days is None  # 待两天 is the stay at each stop, not the trip's length
+
+
+def test_nights_said_as_nights(directory: StationDirectory) -> None:
+    intent = parse("12月24日北京到上海 住两晚", directory)
+    assert intent.nights == 2 and intent.date_end == dt.date(2026, 12, 26)
+
+
+@pytest.mark.parametrize(
+    ("text", "passengers", "students", "children"),
+    [
+        ("两个大人带一个3岁小孩 北京到上海 明天", 3, 0, [3]),
+        ("我们宿舍四个人 周六 长沙到武汉 学生票", 4, 4, []),
+        ("宿舍我们4个这周六想去武汉玩 从长沙出发", 4, 0, []),
+        ("我和老公带两个孩子 广州去长沙 周日", 4, 0, [None, None]),
+        ("老两口 北京到西安 周五晚上", 2, 0, []),
+        ("一家三口 明天 上海到杭州", 3, 0, []),
+        ("下周六一家三口去长沙，孩子上小学了，广州南出发", 3, 0, [None]),
+        ("带着老妈 南京到上海 后天", 2, 0, []),
+        ("我跟我老公 带俩娃 大的10岁小的5岁 广州到长沙 周日上午", 4, 0, [10, 5]),
+        ("我们俩加女儿13岁，20号从广州去三亚", 3, 0, [13]),
+        ("下周五晚上我们三口从南京去北京 女儿14周岁了", 3, 0, [14]),
+        ("带着爸妈和我儿子（8岁）北京去青岛 周六", 4, 0, [8]),
+        ("除夕前一天一家五口从上海回合肥，两个老人我们俩，还有个上初中的闺女", 5, 0, [None]),
+        ("哈尔滨到齐齐哈尔，这周六上午，宿舍3个人，都有学生证", 3, 3, []),
+        ("重庆到贵阳 这周末 两张学生票", 2, 2, []),
+        ("郑州到洛阳 后天 学生票", 1, 1, []),
+        ("学生 元旦 从石家庄去北京玩 三个人", 3, 0, []),  # 学生 alone claims no fare
+    ],
+)
+def test_the_party_from_everyday_phrases(
+    text: str,
+    passengers: int,
+    students: int,
+    children: list[int | None],
+    directory: StationDirectory,
+) -> None:
+    intent = parse(text, directory)
+    assert (intent.passengers, intent.students, intent.children) == (
+        passengers,
+        students,
+        children,
+    )
+    assert intent.adults == passengers - students - len(children)
+
+
+def test_a_party_larger_than_its_head_count_is_taken_whole() -> None:
+    intent = TravelIntent(passengers=1, students=1, children=[4, 9])
+    assert intent.passengers == 3 and intent.adults == 0
+
+
+def test_a_childs_age_is_bounded() -> None:
+    with pytest.raises(ValueError, match="age"):
+        TravelIntent(children=[30])
