@@ -154,6 +154,7 @@ _PARTY = re.compile(
 )
 _PAIRS = {
     "我们俩": 2,
+    "我俩": 2,
     "俩人": 2,
     "两口子": 2,
     "我们两个": 2,
@@ -477,7 +478,7 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
         at = text.find(phrase)
         if at >= 0:
             after = text[at + len(phrase) : at + len(phrase) + 3]
-            plus = after.startswith(("加", "带", "和", "跟", "还有", "与"))
+            plus = after.startswith(("加", "带", "和", "跟", "还有", "与", "大人"))
             return count, count if plus else None
     match = _PARTY.search(text)
     if match:

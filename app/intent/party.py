@@ -22,6 +22,7 @@ SCHOOL_WORDS = ("小学", "初中", "幼儿园", "上学", "读书", "一年级"
 STUDENT_FARE_WORDS = ("学生票", "学生证", "学生优惠", "学生价", "学生卡", "学生身份", "学生折扣")
 
 MAX_CHILD_AGE = 17
+_SMALL = r"(?:\d{1,2}|[一二两三四五六七八九十]{1,3})"
 AGE = re.compile(r"(?P<n>\d{1,2}|[一二两三四五六七八九十]{1,3})\s*(?:周)?岁(?!数)")
 _CHILD = "(?:" + "|".join(CHILD_WORDS) + ")"
 _CHILD_COUNT = re.compile(
@@ -31,6 +32,7 @@ _CHILD_COUNT = re.compile(
     + _CHILD
     + r"|(?P<pair>俩|两)\s*(?:娃|孩子|小孩|宝宝|小朋友)"
 )
+_SMALLS = re.compile(r"大\s*(?P<n>" + _SMALL + r"|俩)\s*(?:个)?小(?!时)")  # 两大一小
 _STUDENT_COUNT = re.compile(
     r"(?P<n>"
     + NUMBER
@@ -38,12 +40,18 @@ _STUDENT_COUNT = re.compile(
     + NUMBER
     + r")\s*张"
 )
-_FAMILY = re.compile(r"(?:一家|我们|咱们|全家)(?P<n>\d{1,2}|[一二两三四五六七八九十]{1,3})口")
+_FAMILY = re.compile(r"(?:一家|我们|咱们|全家)(?P<n>\d{1,2}|[一二两三四五六七八九十]{1,3})口(?!子)")
 _GROUP = re.compile(
     r"(?:我们|咱们|宿舍|寝室|室友)(?:宿舍|寝室)?(?:一共|总共|共)?\s*(?P<n>\d{1,2}|[一二两三四五六七八九十]{1,3})\s*个"
     r"(?:人)?(?!月|小时|钟头|星期|礼拜|晚|天|周|站|城市|地方|景点)"
 )
 _COUPLE = re.compile(r"老两口|老俩口|老夫妻|老夫老妻")
+_PARENTS_ALONE = re.compile(r"^(?:我|给我|帮我)?(?:爸妈|父母|爸爸妈妈|二老)(?!.{0,3}(?:和我|跟我))")
+_ADULTS = re.compile(
+    r"(?P<n>" + _SMALL + r"|俩)\s*(?:个)?(?:大人|成人|大(?=\s*(?:" + _SMALL + r"|俩)\s*(?:个)?小))"
+)
+_INFANT = re.compile(r"婴儿|刚满周岁|满周岁|一周岁|周岁的|不到一岁|没满周岁")
+_CHILD_STUDENT = re.compile(r"(?:孩子|儿子|女儿|闺女)[^，,。]{0,4}(?:初中生|高中生|中学生|大学生)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,9 +69,18 @@ def family_size(text: str) -> int | None:
     return to_int(match.group("n")) if match else None
 
 
+def adults_stated(text: str) -> int | None:
+    """The grown-ups when counted as such: 两个大人, 俩大人, 两大两小."""
+    match = _ADULTS.search(text)
+    if not match:
+        return None
+    return 2 if match.group("n") == "俩" else to_int(match.group("n"))
+
+
 def group_size(text: str) -> int | None:
-    """A head count the general party patterns miss: 宿舍我们4个, 我们寝室6个, 老两口."""
-    if _COUPLE.search(text):
+    """A head count the general party patterns miss: 宿舍我们4个, 我们寝室6个, 老两口, and
+    parents travelling on their own (爸妈从上海去苏州: the traveller books for them)."""
+    if _COUPLE.search(text) or _PARENTS_ALONE.search(text.strip()):
         return 2
     match = _GROUP.search(text)
     if match:
@@ -75,9 +92,13 @@ def group_size(text: str) -> int | None:
 
 def child_ages(text: str) -> tuple[int | None, ...]:
     """One entry per child the text speaks of, its age when said (None: not said)."""
-    has_child_word = any(word in text for word in CHILD_WORDS)
+    smalls = _SMALLS.search(text)
+    small = (2 if smalls.group("n") == "俩" else to_int(smalls.group("n")) or 0) if smalls else 0
+    has_child_word = any(word in text for word in CHILD_WORDS) or small > 0
     kin = any(word in text for word in KIN_CHILD_WORDS)
     ages = []
+    if _INFANT.search(text):
+        ages.append(0 if "婴儿" in text or "不到一岁" in text or "没满" in text else 1)
     for match in AGE.finditer(text):
         age = to_int(match.group("n"))
         if age is not None and 0 <= age <= MAX_CHILD_AGE:
@@ -86,7 +107,7 @@ def child_ages(text: str) -> tuple[int | None, ...]:
         return ()
     if not has_child_word and kin and not ages and not any(w in text for w in SCHOOL_WORDS):
         return ()  # 带着儿子: a grown-up son, as far as the text says
-    said = 0
+    said = small
     for match in _CHILD_COUNT.finditer(text):
         said += 2 if match.group("pair") else to_int(match.group("n")) or 1
     count = max(said, len(ages), 1 if (has_child_word or kin) else 0)
@@ -111,8 +132,19 @@ def read_party(text: str, passengers: int, *, adults_said: int | None = None) ->
     the grown-ups the text counted apart from its children (两个大人, 我和老公), whose
     children are then added; otherwise the count is taken to include them."""
     children = child_ages(text)
+    stated = adults_stated(text)
+    if stated:
+        adults_said = stated
+    elif not children and passengers == 3 and "一家三口" in text:
+        children = (None,)  # 一家三口: two parents and a child, as the phrase is used
     if adults_said is not None:
         passengers = adults_said + len(children)
     passengers = max(passengers, len(children) + 1) if children else passengers
+    if children and None in children and _CHILD_STUDENT.search(text):
+        if any(word in text for word in STUDENT_FARE_WORDS):
+            # 孩子是初中生 有学生证: the child of unknown age is the student.
+            at = children.index(None)
+            children = children[:at] + children[at + 1 :]
+            return PartyReading(passengers, 1, children)
     students = student_count(text, passengers - len(children))
     return PartyReading(passengers, students, children)
