@@ -146,7 +146,7 @@ TYPE_LABELS = {"G": "高铁", "D": "动车", "C": "城际", "Z": "直达特快",
 # -- the party and the wishes a ticket query cannot promise (app/agent/party_notes.py) -----------
 PARTY_TYPED = "{n}人（{who}）"
 PARTY_ADULTS = "{n}名成人"
-PARTY_STUDENTS = "{n}名学生（学生票）"
+PARTY_STUDENTS = "{n}张学生票"
 PARTY_CHILD_AGE = "{age}岁儿童"
 PARTY_CHILD_UNKNOWN = "儿童（年龄未说）"
 PARTY_JOIN = "、"

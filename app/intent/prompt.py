@@ -89,6 +89,9 @@ def _blank() -> dict[str, Any]:
         "seat_classes": [],
         "invalid_train_numbers": [],
         "out_of_scope_topics": [],
+        "students": 0,
+        "children": [],
+        "leisure": False,
         "action": "create",
     }
 
