@@ -134,7 +134,7 @@ class TurnReading:
 
     intent: TravelIntent
     declined: str | None = None
-    question: str | None = None  # asked beside the plan ("那回程呢": which day back?)
+    question: str | None = None  # said beside the plan ("那回程呢": which day back?)
 
 
 def turn_text(text: str) -> str:
@@ -182,6 +182,13 @@ def read_turn(
     if _returning(previous, turn, words, city) or _answers_return_day(previous, turn, words):
         intent = _with_return(previous, turn, words, today)
         open_return = intent.date_end is None and intent.nights is None and intent.days is None
+        if _RETURN_SCOPE.search(words) and _RIDE_WISHES & set(set_slots(turn)):
+            # One class and one train type for both rides: a wish for the ride home alone
+            # ("回程换成卧铺") is said as not applied rather than imposed on the outbound.
+            kept = [p for p in turn.preferences if p != "卧铺"]
+            turn = turn.model_copy(update={**_EMPTY, "preferences": kept})
+            intent = _with_return(previous, turn, words, today)
+            return TurnReading(intent, question=texts.RETURN_ONLY_WISH)
         return TurnReading(intent, question=texts.ASK_RETURN_DATE if open_return else None)
     turn = _places_by_end(previous, turn, words, city)
     fewer = _fewer(previous, turn, words)
@@ -356,6 +363,17 @@ def _with_return(
 
 # Slots a return turn may also change for the whole trip (the engine has one party and one
 # class for both rides); places, dates and windows are the return's own, handled above.
+_RIDE_WISHES = frozenset(
+    {"seat_class", "seat_classes", "exclude_seat_classes", "train_types", "exclude_train_types"}
+)
+_EMPTY: dict[str, Any] = {
+    "seat_class": None,
+    "seat_classes": [],
+    "exclude_seat_classes": [],
+    "train_types": [],
+    "exclude_train_types": [],
+}
+
 _RETURN_KEEPS = frozenset(
     {
         "passengers",

@@ -7,6 +7,7 @@ import datetime as dt
 
 import pytest
 
+from app.intent import texts
 from app.intent.followup import TurnReading, read_turn, turn_text
 from app.intent.model import PlanShown, TravelIntent
 from app.intent.offline import parse_offline
@@ -233,3 +234,11 @@ def test_on_from_the_last_stop_and_home_again_keeps_the_stay_until_that_day(chat
     assert (intent.origin, intent.destination) == ("昆明", "丽江")
     assert [(v.city, v.nights) for v in intent.via] == [("大理", 2)]
     assert intent.date_start == dt.date(2026, 12, 10) and intent.return_trip is True
+
+
+def test_a_wish_for_the_ride_home_alone_is_said_and_not_imposed_on_the_outbound(chat):
+    reading = chat("下周一上海去北京，八点前出发", "周三晚上回", "回程换成卧铺")
+    assert reading.question == texts.RETURN_ONLY_WISH
+    intent = trip(reading)
+    assert intent.seat_classes == [] and "卧铺" not in intent.preferences
+    assert intent.date_end == dt.date(2026, 12, 9) and intent.depart_window is not None
