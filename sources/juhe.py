@@ -45,7 +45,6 @@ from sources.base import Clock, shanghai_now
 from sources.errors import (
     QueryRefused,
     SourceError,
-    SourceMalformed,
     SourceParseError,
     SourceQuotaExceeded,
     SourceRejected,
@@ -334,8 +333,7 @@ class JuheSource:
         try:
             payload: Any = orjson.loads(response.content)
         except orjson.JSONDecodeError as exc:
-            # A gateway's broken body, not the vendor refusing us: retried per policy.
-            raise SourceMalformed(self.name, "200 body is not JSON") from exc
+            raise SourceParseError(self.name, "200 body is not JSON") from exc
         offers = parse_juhe_trains(payload, self._directory, self._clock(), self.name, query.date)
         return [offer for offer in offers if query.admits(offer)]
 
