@@ -1,10 +1,22 @@
 """Chat sessions: the conversation's `TravelIntent`, for 30 minutes, in Redis and in memory.
 
-One Redis key per session (`railtrip:session:v1:{session_id}`, JSON of the intent), its TTL
-renewed on every turn; every replica reads it. Each replica also keeps the sessions it served
-in a bounded in-process TTL store, which is all there is on the embedded default (no Redis),
-so chat remembers turns there too. While Redis is down (the shared `RedisHealth`), a turn is
-read from and written to memory; changes made meanwhile are written back when Redis returns.
+One Redis key per session (`railtrip:session:v1:{session_id}`), its TTL renewed on every turn;
+every replica reads it. The record carries a **version** (the turn counter) beside the intent:
+`{"v": 7, "intent": {...}}` (a bare intent, the older form, reads as version 0).
+
+Sessions never roll back:
+- **Redis is the authority when it is up.** A replica's in-process copy (a bounded TTL store,
+  all there is on the embedded default) is only a cache: it is read when Redis cannot be.
+- **Every write is a compare-and-set** (one Lua script): a turn is saved only over the version
+  it was built on; a write-back after an outage only over an older version or none. A newer
+  version is never overwritten: the turn that lost is reported as not saved.
+- **A turn that could not be saved is told**: `save` returns False (kept in memory only, or a
+  newer version won) and the caller tells the traveller. A session Redis lost (a restart) that
+  this replica still holds is put back only where no other copy is, and the turn says it was
+  restored from this replica's copy (`load_checked`), since another replica may have held a
+  later turn.
+- **The write-back set is bounded** by the memory store: only sessions still held in memory
+  are kept for write-back.
 
 A session the traveller presents that no store has any more (Redis restarted, or it expired)
 raises `SessionLost`: the caller tells the traveller instead of silently starting afresh.
@@ -13,10 +25,12 @@ A session is never a reason for a 5xx.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import time
 from collections.abc import Callable
+from typing import Any
 
 from cachetools import TTLCache
 from pydantic import ValidationError
@@ -28,6 +42,30 @@ from app.redis_health import REDIS_ERRORS, RedisHealth
 log = logging.getLogger("railtrip.sessions")
 
 SESSION_KEY = "railtrip:session:v1:{session_id}"
+# KEYS[1] the session; ARGV: the version this write is based on (-1: newer-wins write-back),
+# the new version, the record, the TTL in ms. Returns the version Redis holds when it refused
+# (a newer one, or a different history), else -2 (written). -1 stands for "no record".
+_CAS = """
+local current = redis.call('GET', KEYS[1])
+local held = -1
+if current then
+  local ok, record = pcall(cjson.decode, current)
+  if ok and type(record) == 'table' and record['v'] ~= nil then
+    held = tonumber(record['v']) or 0
+  else
+    held = 0
+  end
+end
+local base, new = tonumber(ARGV[1]), tonumber(ARGV[2])
+if base >= 0 then
+  if current and held ~= base then return held end
+else
+  if current and held >= new then return held end
+end
+redis.call('SET', KEYS[1], ARGV[3], 'PX', ARGV[4])
+return -2
+"""
+WRITTEN = -2
 SESSION_ID_PATTERN = r"^[A-Za-z0-9_-]{8,64}$"
 _SESSION_ID = re.compile(SESSION_ID_PATTERN)
 
@@ -60,8 +98,13 @@ class SessionStore:
         self._redis = redis
         self._health = health
         self._ttl_ms = max(1, int(ttl_s * 1000))
-        self._local: TTLCache[str, TravelIntent] = TTLCache(max_local, ttl_s, timer=monotonic)
+        self._max_local = max_local
+        # session → (version, intent): the last version this replica read or wrote.
+        self._local: TTLCache[str, tuple[int, TravelIntent]] = TTLCache(
+            max_local, ttl_s, timer=monotonic
+        )
         self._dirty: set[str] = set()  # changed while Redis was down, not yet written back
+        self._cas: Any = redis.register_script(_CAS) if redis is not None else None
         if health is not None:
             health.on_recovery(self.write_back)
 
@@ -75,79 +118,141 @@ class SessionStore:
         """Sessions changed while Redis was down and not yet written back."""
         return len(self._dirty)
 
+    def version(self, session_id: str) -> int | None:
+        """The version of the session this replica last read or wrote (None: not held)."""
+        held = self._local.get(session_id)
+        return held[0] if held is not None else None
+
     async def load(self, session_id: str) -> TravelIntent | None:
         """The intent so far; raises `SessionLost` / `SessionUnavailable` as documented."""
-        local = self._local.get(session_id)
+        intent, _ = await self.load_checked(session_id)
+        return intent
+
+    async def load_checked(self, session_id: str) -> tuple[TravelIntent | None, bool]:
+        """`load`, and whether the intent was restored from this replica's copy because Redis
+        had lost the record (an earlier turn than another replica's, possibly: say so)."""
+        held = self._local.get(session_id)
         if self._redis is None:
-            if local is None:
+            if held is None:
                 raise SessionLost(session_id)
-            return local
+            return held[1], False
         if session_id in self._dirty or not self._usable():
-            if local is None:
+            if held is None:
                 raise SessionUnavailable("redis down and session not held here")
-            return local
+            return held[1], False
         try:
             raw = await self._redis.get(SESSION_KEY.format(session_id=session_id))
         except REDIS_ERRORS as exc:
             self._down(exc)
-            if local is None:
+            if held is None:
                 raise SessionUnavailable(repr(exc)) from exc
-            return local
+            return held[1], False
         self._up()
         if raw is None:
-            if local is not None:
-                # Redis lost it (restart) but this replica still holds it: put it back.
-                await self.save(session_id, local)
-                return local
-            raise SessionLost(session_id)
-        try:
-            intent = TravelIntent.model_validate_json(raw)
-        except ValidationError:
+            if held is None:
+                raise SessionLost(session_id)
+            # Redis lost it (a restart) but this replica holds a copy: put it back only where
+            # no other copy is (never over another replica's, which may be newer).
+            result = await self._write(session_id, held[0], held[1], base=-1)
+            if result == WRITTEN:
+                log.warning(
+                    "session restored from this replica's copy", extra={"session": session_id[:8]}
+                )
+                return held[1], True
+            return await self.load_checked(session_id) if result is not None else (held[1], True)
+        decoded = decode_record(raw)
+        if decoded is None:
             # A record from an incompatible version: start the conversation afresh.
             log.warning("unreadable session record dropped", extra={"session": session_id[:8]})
-            return None
-        self._local[session_id] = intent
-        return intent
+            return None, False
+        if held is not None and held[0] > decoded[0]:
+            # Redis went back in time (it lost the record and an older copy was put back):
+            # this replica's later turn wins, written back over the older version only.
+            result = await self._write(session_id, held[0], held[1], base=-1)
+            if result == WRITTEN:
+                log.warning("session newer here than in redis: written back")
+                return held[1], True
+            return await self.load_checked(session_id) if result is not None else (held[1], True)
+        self._local[session_id] = decoded
+        return decoded[1], False
 
     async def save(self, session_id: str, intent: TravelIntent) -> bool:
-        """Store the intent after this turn, renewing its TTL; False if kept in memory only."""
-        self._local[session_id] = intent
+        """Store the intent after this turn as the next version, over the version the turn
+        was built on, renewing its TTL. False when the turn is not in Redis: kept in memory
+        only (Redis down), or refused because another replica saved a newer version."""
+        held = self._local.get(session_id)
+        base = held[0] if held is not None else 0
         if self._redis is None:
+            self._local[session_id] = (base + 1, intent)
             return True
-        if not self._usable() or not await self._write(session_id, intent):
-            self._dirty.add(session_id)
+        if not self._usable():
+            self._keep_for_write_back(session_id, base + 1, intent)
             return False
+        result = await self._write(session_id, base + 1, intent, base=base if held else -1)
+        if result is None:  # Redis failed on this write
+            self._keep_for_write_back(session_id, base + 1, intent)
+            return False
+        if result != WRITTEN:
+            # A newer version (another replica's turn) is in Redis: never overwrite it. The
+            # memory copy is dropped so the next turn reads the newer one.
+            log.warning(
+                "session turn not saved: a newer version exists",
+                extra={"session": session_id[:8], "held": result, "based_on": base},
+            )
+            self._local.pop(session_id, None)
+            self._dirty.discard(session_id)
+            return False
+        self._local[session_id] = (base + 1, intent)
         # Others changed during an outage are written back by the recovery listener, in the
         # background, not on this turn.
         self._dirty.discard(session_id)
         return True
 
     async def write_back(self) -> None:
-        """Write the sessions changed while Redis was down (those still alive in memory)."""
-        written = 0
+        """Write the sessions changed while Redis was down (those still alive in memory),
+        each only over an older version or none."""
+        written = refused = 0
         for session_id in list(self._dirty):
-            intent = self._local.get(session_id)
-            if intent is not None:
-                if not await self._write(session_id, intent):
+            held = self._local.get(session_id)
+            if held is not None:
+                result = await self._write(session_id, held[0], held[1], base=-1)
+                if result is None:
                     return  # down again: the rest waits for the next recovery
-                written += 1
+                if result == WRITTEN:
+                    written += 1
+                else:
+                    refused += 1
+                    self._local.pop(session_id, None)  # a newer version exists: read that
             self._dirty.discard(session_id)
-        if written:
-            log.info("sessions written back after a redis outage", extra={"count": written})
+        if written or refused:
+            log.info(
+                "sessions written back after a redis outage",
+                extra={"count": written, "newer_elsewhere": refused},
+            )
 
-    async def _write(self, session_id: str, intent: TravelIntent) -> bool:
+    def _keep_for_write_back(self, session_id: str, version: int, intent: TravelIntent) -> None:
+        self._local[session_id] = (version, intent)
+        if len(self._dirty) >= self._max_local:
+            # Bounded by the memory store: a session it no longer holds cannot be written back.
+            self._dirty = {sid for sid in self._dirty if sid in self._local}
+        self._dirty.add(session_id)
+
+    async def _write(
+        self, session_id: str, version: int, intent: TravelIntent, *, base: int
+    ) -> int | None:
+        """The compare-and-set: WRITTEN, the version that refused it, or None (Redis failed)."""
         assert self._redis is not None
+        record = encode_record(version, intent)
         try:
-            await self._redis.set(
-                SESSION_KEY.format(session_id=session_id),
-                intent.model_dump_json(),
-                px=self._ttl_ms,
+            result = await self._cas(
+                keys=[SESSION_KEY.format(session_id=session_id)],
+                args=[base, version, record, self._ttl_ms],
             )
         except REDIS_ERRORS as exc:
             self._down(exc)
-            return False
+            return None
         self._up()
-        return True
+        return int(result)
 
     def _usable(self) -> bool:
         return self._health is None or self._health.usable()
@@ -159,3 +264,20 @@ class SessionStore:
     def _up(self) -> None:
         if self._health is not None:
             self._health.came_back()
+
+
+def encode_record(version: int, intent: TravelIntent) -> str:
+    """The Redis record of one version of a session."""
+    return f'{{"v":{version},"intent":{intent.model_dump_json()}}}'
+
+
+def decode_record(raw: bytes | str) -> tuple[int, TravelIntent] | None:
+    """(version, intent) of a record; a bare intent (the older form) is version 0; None when
+    unreadable."""
+    try:
+        data = json.loads(raw)
+        if isinstance(data, dict) and "v" in data and "intent" in data:
+            return int(data["v"]), TravelIntent.model_validate(data["intent"])
+        return 0, TravelIntent.model_validate(data)
+    except (ValueError, TypeError, ValidationError):
+        return None

@@ -49,6 +49,7 @@ DEGRADATION_KINDS = (
     "session_single_turn",
     "session_memory_only",
     "session_lost",
+    "session_restored",
     "quota_local",
     "step_bound",
     "unavailable",

@@ -141,6 +141,7 @@ class ChatTurn:
     single_turn: bool
     lost: bool = False
     owner: str | None = None  # the API key name the session is bound to (keys on)
+    restored: bool = False  # Redis had lost it: read from this replica's copy, and said so
 
 
 async def chat_input(services: Services, request: ChatRequest, owner: str | None) -> ChatTurn:
@@ -151,13 +152,10 @@ async def chat_input(services: Services, request: ChatRequest, owner: str | None
     server_today = services.runtime.today()
     today = accepted_today(request.today, server_today)
     previous = None
-    single_turn = lost = False
+    single_turn = lost = restored = False
     try:
-        previous = (
-            await services.sessions.load(storage_id(session_id, owner))
-            if request.session_id
-            else None
-        )
+        if request.session_id:
+            previous, restored = await services.sessions.load_checked(storage_id(session_id, owner))
     except SessionUnavailable:
         single_turn = True
     except SessionLost:
@@ -166,7 +164,12 @@ async def chat_input(services: Services, request: ChatRequest, owner: str | None
         session_id = new_session_id()
     turn = AgentInput(today=today, text=request.text, previous=previous, server_today=server_today)
     return ChatTurn(
-        session_id=session_id, input=turn, single_turn=single_turn, lost=lost, owner=owner
+        session_id=session_id,
+        input=turn,
+        single_turn=single_turn,
+        lost=lost,
+        owner=owner,
+        restored=restored,
     )
 
 
@@ -185,7 +188,12 @@ async def chat(
     if keep and reply.intent is not None and reply.intent.kind != "out_of_scope":
         stored = await services.sessions.save(storage_id(turn.session_id, turn.owner), reply.intent)
         if not stored:
+            # Kept in memory only, or a newer version won: never lost silently.
             services.metrics.degradations.labels(kind="session_memory_only").inc()
+            reply.warnings.insert(0, agent_texts.SESSION_NOT_SAVED)
+    if turn.restored:
+        services.metrics.degradations.labels(kind="session_restored").inc()
+        reply.warnings.insert(0, agent_texts.SESSION_RESTORED)
     if turn.single_turn:
         services.metrics.degradations.labels(kind="session_single_turn").inc()
         reply.warnings.insert(0, agent_texts.SESSION_SINGLE_TURN)

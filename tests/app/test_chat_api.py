@@ -5,8 +5,7 @@ from __future__ import annotations
 import redis.asyncio as aioredis
 
 from app.agent import texts
-from app.intent.model import TravelIntent
-from app.sessions import SESSION_KEY
+from app.sessions import SESSION_KEY, decode_record
 from tests.app.agent.harness import TODAY, metric, running_app
 from tests.redis_server import RedisServer
 
@@ -178,6 +177,7 @@ async def test_a_change_made_while_redis_is_down_is_kept_and_written_back(
         assert second.json()["intent"]["budget"] == 2000, "read from this replica's memory"
         assert state.sessions.pending_write_back == 1
         assert metric(state, "railtrip_degradations_total", kind="session_memory_only") == 1
+        assert texts.SESSION_NOT_SAVED in second.json()["warnings"], "the traveller is told"
         own_redis.start()
         await state.sessions.write_back()  # what the shared health runs when Redis returns
         assert state.sessions.pending_write_back == 0
@@ -187,8 +187,11 @@ async def test_a_change_made_while_redis_is_down_is_kept_and_written_back(
     finally:
         await redis.aclose()
     assert stored is not None
-    written = TravelIntent.model_validate_json(stored)
+    decoded = decode_record(stored)
+    assert decoded is not None
+    version, written = decoded
     assert (written.destination, written.budget) == ("上海", 2000), "the change made while down"
+    assert version == 2  # the second turn, over the first
 
 
 async def test_redis_down_for_a_session_this_replica_never_saw_is_single_turn(
