@@ -5,6 +5,9 @@ The cache tier, the fleet rate limiter, the fleet single-flight and the session 
 stall found by any of them costs the others nothing: while down, Redis is skipped and probed
 once per `retry_pause_s` in the background, and every user notices the recovery at once.
 `/readyz` reads `state` (the last known one) and starts a probe, never waiting long for it.
+With a `ping`, going down also starts a watcher that probes every `retry_pause_s` until Redis
+answers, so a recovery is noticed (and the session write-back runs) even when no traveller's
+call asks: before, it waited for the next call that used Redis.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ class RedisHealth:
         retry_pause_s: float = 1.0,
         monotonic: Callable[[], float] = time.monotonic,
         ping: Callable[[], Awaitable[Any]] | None = None,
+        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
     ) -> None:
         self._metrics = metrics
         self._ping_fn = ping
@@ -43,6 +47,8 @@ class RedisHealth:
         self._monotonic = monotonic
         self._down_since: float | None = None
         self._probe: asyncio.Task[None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
+        self._sleep = sleep
         self._listeners: list[Callable[[], Coroutine[Any, Any, None]]] = []
         self._background: set[asyncio.Task[Any]] = set()
         metrics.track_redis()
@@ -72,6 +78,25 @@ class RedisHealth:
         self._down_since = self._monotonic()
         self._metrics.redis_up.set(0)
         self._metrics.degradations.labels(kind="redis_down").inc()
+        self._watch()
+
+    def _watch(self) -> None:
+        if self._ping_fn is None or (self._watcher is not None and not self._watcher.done()):
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a synchronous caller): the next call probes instead
+            return
+        self._watcher = loop.create_task(self._watch_until_back(self._ping_fn))
+
+    async def _watch_until_back(self, ping: Callable[[], Awaitable[Any]]) -> None:
+        """Probe once per pause while down; ends when Redis answers (or at shutdown)."""
+        while self._down_since is not None:
+            await self._sleep(self._retry_pause)
+            if self._down_since is None:
+                return
+            self._down_since = self._monotonic()  # a probe is under way: pace the others
+            await self._start_probe(ping)
 
     def came_back(self) -> None:
         if self._down_since is None:
@@ -109,7 +134,11 @@ class RedisHealth:
 
     async def aclose(self) -> None:
         """Cancel a probe or write-back still running (app shutdown)."""
-        tasks = [t for t in (self._probe, *self._background) if t is not None and not t.done()]
+        tasks = [
+            t
+            for t in (self._probe, self._watcher, *self._background)
+            if t is not None and not t.done()
+        ]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
