@@ -554,7 +554,8 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
         second = exprs[1]
         gap = text[first.end : second.start]
         after = text[second.end : second.end + 10]
-        leave, _ = second.resolve(today, today, False)
+        # Counted from the first date (a bare weekday is on or after it), still earlier:
+        leave, _ = second.resolve(start, today, True)
         if leave is not None and today <= leave < start and _LEAVES_AFTER.match(after):
             # 后天九点在上海开会，我明晚从北京过去: the earlier day is the departure, the day
             # said first is the arrival's.

@@ -229,3 +229,10 @@ def test_an_appointment_day_said_first_is_the_arrival_when_an_earlier_day_leaves
     assert (intent.date_start, intent.arrive_date) == (D(2026, 12, 2), D(2026, 12, 3))
     assert intent.depart_window is not None and intent.depart_window.span() == "18:00-23:59"
     assert intent.arrive_window is not None and intent.arrive_window.span() == "00:00-09:00"
+
+
+def test_a_weekday_inside_a_weekend_said_first_refines_it() -> None:
+    text = "下周末从厦门去福州 周六走周日回"
+    intent = parse_offline(text, THU, DIRECTORY)
+    assert (intent.date_start, intent.date_end) == (D(2026, 12, 12), D(2026, 12, 13))
+    assert intent.arrive_date is None
