@@ -33,6 +33,7 @@ class CircuitBreaker:
         self._open_for = cooldown_s
         self._probe_out = False
         self._state = BreakerState.CLOSED
+        self._generation = 0  # how many times it opened: an attempt carries the one it saw
 
     @property
     def state(self) -> BreakerState:
@@ -51,7 +52,18 @@ class CircuitBreaker:
             return True
         return False
 
-    def record_success(self) -> None:
+    @property
+    def generation(self) -> int:
+        """Bumped each time the breaker opens: an attempt remembers the one it was let out
+        in, so a late answer to a request sent before a block can be told apart."""
+        return self._generation
+
+    def record_success(self, generation: int | None = None) -> None:
+        """A success closes the breaker, unless it answers an attempt let out before the
+        breaker last opened (`generation`): a late success of a request sent before a block
+        says nothing about the site now; only the half-open probe may close it."""
+        if generation is not None and generation != self._generation:
+            return
         self._failures = 0
         self._probe_out = False
         self._set(BreakerState.CLOSED)
@@ -70,6 +82,7 @@ class CircuitBreaker:
         self._open(cooldown_s)
 
     def _open(self, cooldown_s: float) -> None:
+        self._generation += 1
         self._opened_at = self._clock()
         self._open_for = cooldown_s
         self._set(BreakerState.OPEN)

@@ -12,6 +12,7 @@ The semaphore, the limiter and the queue stay the source's: they are what the si
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -32,6 +33,7 @@ from app.settings import SourceSettings
 from app.tickets.admission import SourceAdmission
 from app.tickets.breaker import BreakerState, CircuitBreaker
 from app.tickets.rate_limit import SourceRateLimit
+from app.tickets.shared_block import SharedBlock
 from sources.base import TicketSource
 from sources.errors import (
     NotFoundAtSource,
@@ -54,6 +56,12 @@ ABANDONED = "abandoned: no caller waits for this query any more"
 
 SEARCH = "search"
 """The capability `search` (the left-ticket query) runs under: its breaker is `breaker`."""
+
+
+_ATTEMPT: contextvars.ContextVar[tuple[CircuitBreaker, int] | None] = contextvars.ContextVar(
+    "railtrip_attempt", default=None
+)
+"""The breaker of the attempt under way and the generation it was let out in."""
 
 
 class CircuitOpenError(SourceError):
@@ -106,6 +114,7 @@ class GuardedSource:
         monotonic: Callable[[], float] = time.monotonic,
         queue_limit: int | None = None,
         limiter: SourceRateLimit | None = None,
+        shared_block: SharedBlock | None = None,
     ) -> None:
         self.source = source
         self.name = source.name
@@ -118,6 +127,7 @@ class GuardedSource:
         self.limiter = limiter or SourceRateLimit(self.name, settings.rate_per_s, sleep=sleep)
         self._policy = RetryPolicy(retries=settings.retries)
         self._breakers: dict[str, CircuitBreaker] = {}
+        self._shared_block = shared_block  # the fleet's view of a block (Redis), if any
         self.breaker = self.breaker_for(SEARCH)
         metrics.breaker_state.watch(self.name, lambda: self.breaker.state)
         # None: unbounded (unit tests of the guard alone); the registry always sets a bound.
@@ -173,9 +183,22 @@ class GuardedSource:
         if not breaker.allow():
             self._count("circuit_open")
             raise CircuitOpenError(self.name, "circuit open: failing fast")
+        if self._shared_block is not None and breaker.state is BreakerState.CLOSED:
+            left = await self._shared_block.remaining_s()
+            if left > 0:  # another replica was blocked: stop here too, for what is left
+                breaker.trip(left)
+                self._count("circuit_open")
+                raise CircuitOpenError(self.name, "blocked (seen by another replica)")
+        generation = breaker.generation
         async with self._semaphore:
             await self.limiter.acquire()
+            if breaker.generation != generation:
+                # The site blocked us (or the breaker opened) while this one waited for its
+                # turn: it is not sent at all, never after the block.
+                self._count("circuit_open")
+                raise CircuitOpenError(self.name, "circuit opened while queued: not sent")
             started = self._monotonic()
+            token = _ATTEMPT.set((breaker, generation))
             try:
                 async with asyncio.timeout(self.settings.timeout_s):
                     answer = await operation()
@@ -187,12 +210,19 @@ class GuardedSource:
                 raise  # refused before reaching the source: not an attempt, not a failure
             except NotFoundAtSource:
                 self._observe(started, "ok")  # it answered, correctly: "no such train"
-                breaker.record_success()
+                breaker.record_success(generation)
+                raise
+            except CircuitOpenError:
+                # An extra request of this attempt (a fresh init) refused after a block: it
+                # never reached the site, so it is neither a failure nor an answer.
+                self._count("circuit_open")
                 raise
             except SourceBlocked as exc:
                 # Never retried (not transient); the breaker stays open for the block cool-down.
                 self._failed(started, exc, breaker)
                 breaker.trip(self.settings.block_cooldown_s)
+                if self._shared_block is not None:
+                    await self._shared_block.publish(self.settings.block_cooldown_s)
                 log.warning(
                     "source blocked us: backing off",
                     extra={"source": self.name, "cooldown_s": self.settings.block_cooldown_s},
@@ -212,8 +242,10 @@ class GuardedSource:
                     started, SourceTimeout(self.name, "cancelled by the query deadline"), breaker
                 )
                 raise
+            finally:
+                _ATTEMPT.reset(token)
             self._observe(started, "ok")
-            breaker.record_success()
+            breaker.record_success(generation)
             return answer
 
     @asynccontextmanager
@@ -224,6 +256,10 @@ class GuardedSource:
         is counted once, as the attempt's outcome.
         """
         await self.limiter.acquire()
+        attempt = _ATTEMPT.get()
+        if attempt is not None and attempt[0].generation != attempt[1]:
+            # Blocked since this attempt began: its next request (an init, a moved path) stays.
+            raise CircuitOpenError(self.name, "circuit opened during the attempt: not sent")
         started = self._monotonic()
         yield
         self._observe(started, "ok")

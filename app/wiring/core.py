@@ -205,7 +205,9 @@ async def open_core(
             sleep=runtime.sleep or asyncio.sleep,
             monotonic=runtime.monotonic,
         )
-    guarded = build_sources(settings, http, directory, metrics, runtime, gcra=gcra, health=health)
+    guarded = build_sources(
+        settings, http, directory, metrics, runtime, gcra=gcra, health=health, redis=redis
+    )
     refresher = station_refresher(settings, directory, http, guarded, runtime)
     if refresher is not None:
         refreshing = asyncio.create_task(refresher.run(), name="station-list-refresh")

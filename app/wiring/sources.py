@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
 
@@ -30,6 +31,7 @@ from app.tickets.fleet_flight import FleetFlight
 from app.tickets.guard import GuardedSource
 from app.tickets.rate_limit import SourceRateLimit
 from app.tickets.service import TicketService
+from app.tickets.shared_block import SharedBlock
 from sources.base import TicketSource
 from sources.juhe import JuheSource
 from sources.rail12306 import Rail12306Source
@@ -91,6 +93,7 @@ def build_sources(
     *,
     gcra: Gcra | None = None,
     health: RedisHealth | None = None,
+    redis: Any = None,
 ) -> tuple[GuardedSource, ...]:
     """One guarded adapter per enabled source, in priority order (fleet-wide rate with `gcra`)."""
     guarded: list[GuardedSource] = []
@@ -132,6 +135,8 @@ def build_sources(
             sleep=sleep,
             monotonic=runtime.monotonic,
             limiter=limiter,
+            # A block one replica meets stops the fleet (app/tickets/shared_block.py).
+            shared_block=SharedBlock(redis, name, health) if redis is not None else None,
             queue_limit=conf.queue_limit
             if conf.queue_limit is not None
             else default_queue_limit(conf.rate_per_s, settings.query_deadline_s, conf.timeout_s),
