@@ -79,6 +79,8 @@ class TripRequest(Frozen):
     """The exact station to arrive at; the return leg runs between the same two stations."""
     return_window: tuple[dt.time, dt.time] | None = None
     """When the return leg should leave."""
+    return_arrive_window: tuple[dt.time, dt.time] | None = None
+    """When the return leg should arrive (on the return day, or the next for a night ride)."""
     arrive_date: dt.date | None = None
     """The day the outbound ride must arrive (今晚出发第二天早上到)."""
     seat_classes: frozenset[SeatClass] = frozenset()

@@ -32,7 +32,7 @@ from rules.model import (
     TripRequest,
 )
 from rules.objective import apply_leisure, apply_order, effective_order
-from rules.options import Funnel, Ride, build_rides
+from rules.options import Funnel, Ride, build_rides, expected_arrival
 from rules.party import ride_fares, ride_price
 from rules.ranking import Route, breakdown, make_route
 from rules.timeline import build_days, hotel_nights, sleeper_nights, stays_of, transfers_of
@@ -88,7 +88,7 @@ def plan(
     homeward = request.model_copy(
         update={
             "depart_window": request.return_window,
-            "arrive_window": None,
+            "arrive_window": request.return_arrive_window,
             "rank_window": None
             if request.return_window
             else (config.return_not_before, dt.time(23, 59)),
@@ -98,7 +98,11 @@ def plan(
     segments = []
     for index, key in enumerate(keys):
         if index == return_segment:
-            ends = _Ends(request.destination_station, request.origin_station)
+            ends = _Ends(
+                request.destination_station,
+                request.origin_station,
+                expected_arrival(key.date, request.return_window, request.return_arrive_window),
+            )
         else:
             ends = _Ends(
                 request.origin_station if index == 0 else None,

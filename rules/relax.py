@@ -27,6 +27,11 @@ def _drop(**update: object) -> Drop:
 RELAX_ORDER: tuple[tuple[str, Callable[[TripRequest], bool], Drop], ...] = (
     ("return_window", lambda r: r.return_window is not None, _drop(return_window=None)),
     (
+        "return_arrive_window",
+        lambda r: r.return_arrive_window is not None,
+        _drop(return_arrive_window=None),
+    ),
+    (
         "depart_window",
         lambda r: r.depart_window is not None,
         # Still ranked toward the window: the nearest train, not any train.

@@ -129,6 +129,8 @@ def understood(intent: TravelIntent | None, itinerary: Itinerary | None = None) 
         parts.append(texts.day_label(intent.arrive_date) + texts.ARRIVE)
     if intent.return_window:
         parts.append(texts.RETURN_AT.format(span=_span(intent.return_window)))
+    if intent.return_arrive_window:
+        parts.append(texts.RETURN_ARRIVE.format(span=_span(intent.return_arrive_window)))
     if intent.train_types:
         parts.append(texts.ONLY.format(what=_types(intent.train_types)))
     if intent.exclude_train_types:
@@ -189,6 +191,9 @@ def relaxed_items(
         elif name == "return_window" and original.return_window:
             requested = texts.RETURN_AT.format(span=_span(original.return_window))
             offered = texts.RETURN_AT.format(span=_clock(back[0].depart_at))
+        elif name == "return_arrive_window" and original.return_arrive_window:
+            requested = texts.RETURN_ARRIVE.format(span=_span(original.return_arrive_window))
+            offered = texts.RETURN_ARRIVE.format(span=_clock(back[-1].arrive_at))
         elif name == "arrive_date" and original.arrive_date:
             requested = texts.day_label(original.arrive_date) + texts.ARRIVE
             offered = texts.day_label(out[-1].arrive_at.astimezone(SHANGHAI).date()) + texts.ARRIVE

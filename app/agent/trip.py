@@ -136,7 +136,12 @@ def trip_request(
         warnings.append(texts.RETURN_NOT_ON_SALE.format(date=texts.day_label(return_date)))
         return_date, nights = None, None
     prefs = set(intent.preferences)
-    windows = (intent.depart_window, intent.arrive_window, intent.return_window)
+    windows = (
+        intent.depart_window,
+        intent.arrive_window,
+        intent.return_window,
+        intent.return_arrive_window,
+    )
     return TripRequest(
         origin=origin,
         destination=destination,
@@ -164,6 +169,9 @@ def trip_request(
         destination_station=places.exact_station(intent.destination),
         return_window=(intent.return_window.start, intent.return_window.end)
         if intent.return_window and return_date is not None
+        else None,
+        return_arrive_window=_window(intent.return_arrive_window)
+        if return_date is not None
         else None,
         arrive_date=intent.arrive_date
         or expected_arrival(start, _window(intent.depart_window), _window(intent.arrive_window)),

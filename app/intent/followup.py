@@ -354,6 +354,9 @@ def _with_return(
     window = turn.return_window or turn.depart_window
     if window is not None:
         update["return_window"] = window
+    arrive = turn.return_arrive_window or turn.arrive_window
+    if arrive is not None:  # 周一回来，晚上九点前能到广州就行: the ride home's deadline
+        update["return_arrive_window"] = arrive
     for name, value in set_slots(turn).items():
         if name in _RETURN_KEEPS:
             update.setdefault(name, value)

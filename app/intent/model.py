@@ -18,8 +18,9 @@ Representation rules (shared by the offline parser, the LLM prompt and the merge
   "一共/总共 3000" sets `budget` only.
 - Times of day are the `TIME_WINDOWS` constants; 24:00 is written 23:59. An explicit bound
   is a span ("8点前出发" → depart_window 00:00-08:00). `return_window` is when the traveller
-  travels back (周日晚上回来); `arrive_date` is the day the outbound ride arrives, only when
-  said apart from the departure day (今晚出发第二天早上到: not a return).
+  travels back (周日晚上回来) and `return_arrive_window` when the ride home arrives
+  (周日回来，晚上九点前到家 → 00:00-21:00); `arrive_date` is the day the outbound ride
+  arrives, only when said apart from the departure day (今晚出发第二天早上到: not a return).
 - Exclusions: `exclude_seat_classes` (不要无座, 不要卧铺 = the four sleeper classes) and
   `exclude_train_types` (不坐高铁 → G); `seat_classes` is a category of acceptable classes
   (要卧铺 → the four sleepers), a single named class stays in `seat_class`.
@@ -198,6 +199,11 @@ class TravelIntent(Lenient):
         description="when the traveller travels back, same form as depart_window "
         "(周日晚上回来 → date_end that Sunday, return_trip true, 18:00-23:59)",
     )
+    return_arrive_window: TimeWindow | None = Field(
+        default=None,
+        description="when the ride home should arrive, same form as arrive_window "
+        "(周日回来，晚上九点前到家 → 00:00-21:00); arrive_window is the outbound's",
+    )
     arrive_date: dt.date | None = Field(
         default=None,
         description="ISO day the OUTBOUND ride should arrive, only when said apart from the "
@@ -290,7 +296,9 @@ class TravelIntent(Lenient):
     def _null_list_is_empty(cls, value: object) -> object:
         return [] if value is None else value
 
-    @field_validator("depart_window", "arrive_window", "return_window", mode="before")
+    @field_validator(
+        "depart_window", "arrive_window", "return_window", "return_arrive_window", mode="before"
+    )
     @classmethod
     def _window_by_label(cls, value: object) -> object:
         # Models often answer "晚上" instead of the object: accept the documented labels.
@@ -455,6 +463,7 @@ TRAVEL_SLOTS: tuple[str, ...] = (
     "exclude_train_types",
     "seat_classes",
     "return_window",
+    "return_arrive_window",
     "arrive_date",
     "order",
     "invalid_train_numbers",

@@ -86,6 +86,8 @@ _RETURN_AFTER = re.compile(
     r"^\s*(?:的车|的票|坐车|坐火车)?\s*(?:再|就)?(?:回来|回家|回程|返回|返程|回)"
 )
 _RETURN_BEFORE = re.compile(r"(?:回来|回程|返程|返回|回去)(?:的|时|的时候|选|要|坐)?\s*$")
+_RETURN_CUE = re.compile(r"回来|回程|返程|返回|回去|回家")
+"""A return said earlier in the text: an arrival deadline after it is the ride home's."""
 _NEXT_DAY = re.compile(r"第二天|次日|隔天|第二日|第2天")
 _SAME_DAY_RETURN = re.compile(
     r"当天(?:就)?(?:回来|回|返回|往返|来回)|当日(?:往返|来回|回|返回)|一日往返"
@@ -356,6 +358,9 @@ def _action(lower: str) -> str:
 def _window_kind(buf: _Text, end: int, start: int | None = None) -> str:
     after = buf.masked[end : end + 6]
     if _ARRIVE_AFTER.match(after):
+        # 周日回来，晚上九点前到 / 十点前到家: a deadline said of the ride home.
+        if _RETURN_CUE.search(buf.original[: start if start is not None else end]):
+            return "return_arrive_window"
         return "arrive_window"
     before = buf.masked[max(0, (start or 0) - 6) : start or 0].rstrip(MASK) if start else ""
     if _RETURN_AFTER.match(after) or (before and _RETURN_BEFORE.search(before)):

@@ -228,3 +228,25 @@ def test_a_transfer_is_never_a_tour():
     assert result.best is None  # 10.5 h round by 武汉 against a 4.5 h direct train
     roomy = dataclasses.replace(DEFAULT_RULES, max_detour=3.0)
     assert plan(one_way(), entries, now=NOW, config=roomy).best is not None
+
+
+def test_return_arrive_window_applies_to_the_ride_home_and_relaxes_by_name():
+    entries = book(
+        offer("G1", BEIJING_SOUTH, HONGQIAO, "07:00", "11:28"),
+        offer(
+            "G2", HONGQIAO, BEIJING_SOUTH, "09:00", "13:28", day=DAY2, seats=high_speed_seats(700)
+        ),
+        offer("G6", HONGQIAO, BEIJING_SOUTH, "19:00", "23:28", day=DAY2),
+    )
+    request = one_way(
+        return_trip=True,
+        return_date=DAY2,
+        return_arrive_window=(dt.time(0, 0), dt.time(21, 0)),
+        arrive_window=(dt.time(0, 0), dt.time(12, 0)),
+        allow_night=True,
+    )
+    assert best_trains(request, entries) == ("G1", "G2")  # home by 21:00, though dearer
+    late = request.model_copy(update={"return_arrive_window": (dt.time(0, 0), dt.time(10, 0))})
+    assert plan(late, entries, now=NOW).best is None
+    found = minimal_relaxation(late, entries, now=NOW)
+    assert found is not None and found[1] == ("return_arrive_window",)

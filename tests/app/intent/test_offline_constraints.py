@@ -180,3 +180,24 @@ def test_impossible_train_numbers_are_kept_apart(parse):
 def test_out_of_scope_is_recognised_and_the_ticket_part_kept(parse, text, kind, topics):
     intent = parse(text)
     assert (intent.kind, intent.out_of_scope_topics) == (kind, topics)
+
+
+@pytest.mark.parametrize(
+    ("text", "leaves", "arrives"),
+    [
+        ("周五从北京去上海，周日下午回来，晚上十点前到家", "12:00", "22:00"),
+        ("周五从北京去上海，周日回来，晚上九点前能到北京就行", None, "21:00"),
+    ],
+)
+def test_a_deadline_after_the_return_is_the_ride_homes(parse, text, leaves, arrives):
+    intent = parse(text)
+    assert intent.return_trip is True and intent.arrive_window is None
+    assert intent.return_arrive_window is not None
+    assert f"{intent.return_arrive_window.end:%H:%M}" == arrives
+    assert (f"{intent.return_window.start:%H:%M}" if intent.return_window else None) == leaves
+
+
+def test_a_deadline_before_the_return_stays_the_outbounds(parse):
+    intent = parse("明天北京去上海，下午三点前到，周日回来")
+    assert intent.arrive_window is not None and f"{intent.arrive_window.end:%H:%M}" == "15:00"
+    assert intent.return_arrive_window is None
