@@ -85,7 +85,7 @@ def observed(intent: TravelIntent, name: str) -> Any:
     """A field of `intent` in the plain form the set labels it with (None for a field the
     model does not have: a label the parser cannot fill is scored wrong, not a crash)."""
     value: Any = getattr(intent, name, None)
-    if name in ("depart_window", "arrive_window", "return_window"):
+    if name in ("depart_window", "arrive_window", "return_window", "return_arrive_window"):
         return value.span() if value is not None else None
     if name == "via":
         return [{"city": v.city, "nights": v.nights} for v in value]
