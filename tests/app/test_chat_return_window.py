@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from tests.app.agent.harness import running_app  # today: Tuesday 2026-12-01
+from tests.app.agent.harness import TODAY, running_app  # today: Tuesday 2026-12-01
 from tests.app.test_chat_changes import segments, talk
 
 
@@ -35,3 +35,20 @@ async def test_one_sentence_carries_the_return_depart_window_and_arrive_by() -> 
     assert home[-1]["arrive_at"].startswith("2026-12-06")
     assert home[-1]["arrive_at"][11:16] <= "22:00"
     assert "返程22:00前到" in reply["understood"]
+
+
+async def test_an_unmeetable_arrive_by_for_the_ride_home_is_relaxed_in_the_open() -> None:
+    async with running_app() as (client, _):
+        response = await client.post(
+            "/v1/plan", json={"text": "周五从北京去上海，周日回来，早上五点前到家", "today": TODAY}
+        )
+    assert response.status_code == 200
+    reply = response.json()
+    assert reply["intent"]["return_arrive_window"]["end"] == "05:00:00"
+    relaxed = {item["constraint"]: item for item in reply["relaxed"]}
+    assert set(relaxed) == {"return_arrive_window"}, reply["summary"]
+    item = relaxed["return_arrive_window"]
+    assert item["requested"] == "返程05:00前到"
+    assert item["reason"] in reply["summary"] and item["offered"] in reply["summary"]
+    legs = segments(reply)
+    assert legs[max(legs)][0]["depart_at"].startswith("2026-12-06"), "the day home is kept"
