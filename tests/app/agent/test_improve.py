@@ -114,18 +114,29 @@ def test_two_changes_are_tried_once_one_change_is_best_asked_on_the_day_only():
         LegKey("南京", "武汉", DAY),
         LegKey("武汉", "上海", DAY),
     }
-    # G trains with a short change go as fast as the network does: no search on.
-    by_g = _best(
-        request,
+    # With no order stated, G trains with a short change are quick enough: no search on;
+    # a stated 最快 searches on while the bound allows.
+    by_g = (
         offer("G1", BEIJING_SOUTH, NANJING_SOUTH, "08:00", "17:00"),
         offer("G2", NANJING_SOUTH, HONGQIAO, "17:30", "21:00"),
     )
-    assert (
-        next_improvement(
-            request=request, best=by_g, topology=TOPOLOGY, tried=[], official_search=True
-        )
-        is None
+    default = _request()
+    found = next_improvement(
+        request=default,
+        best=_best(default, *by_g),
+        topology=TOPOLOGY,
+        tried=[],
+        official_search=True,
     )
+    assert found is None
+    stage = next_improvement(
+        request=request,
+        best=_best(request, *by_g),
+        topology=TOPOLOGY,
+        tried=[],
+        official_search=True,
+    )
+    assert stage is not None and stage.stage == "improve_two"
 
 
 def test_later_hops_of_a_chain_follow_the_days_its_rides_reach_them():
