@@ -110,8 +110,11 @@ def next_improvement(
             legs = transfer_legs(key, hubs)
             if legs:
                 return _stage("improve_hubs", request, legs, hubs)
-    # Two changes once one change is the best found, and only while they could beat it.
-    if changes == 1 and request.max_transfers >= 2 and "improve_two" not in tried and worth(2):
+    # Two changes once one change is the best found, and only while they could beat it; for
+    # a stated order only (the default keeps a one-change plan's cost to its own queries).
+    stated = request.order is not None
+    two = changes == 1 and request.max_transfers >= 2 and "improve_two" not in tried
+    if two and stated and worth(2):
         pairs = two_change_hubs(topology, key.origin, key.destination)
         legs = two_change_query_legs(key, pairs, days=1)
         if legs:
