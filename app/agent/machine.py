@@ -47,6 +47,7 @@ from app.agent.model import (
     StepObserver,
     TraceStep,
 )
+from app.agent.named_train import StopSearch, fill_route, needs_route, unknown_train_only
 from app.agent.readback import Relaxed, relaxed_items, relaxed_sentence, understood
 from app.agent.states import State, check_transition
 from app.agent.summary import header, plan_summary, train_numbers_in
@@ -110,6 +111,7 @@ class PlanningAgent:
         deadline_s: float | None = None,
         topology: Topology | None = None,
         transfer_search: TransferSearch | None = None,
+        stop_lists: StopSearch | None = None,
     ) -> None:
         self.parser = parser
         self.tickets = tickets
@@ -122,6 +124,7 @@ class PlanningAgent:
         self.deadline_s = deadline_s
         self.topology = topology
         self.transfer_search = transfer_search
+        self.stop_lists = stop_lists
         self._handlers: dict[State, Handler] = {
             State.PARSE_INTENT: self._parse_intent,
             State.CLARIFY: self._clarify,
@@ -318,6 +321,27 @@ class PlanningAgent:
             question = _question_for(intent)
             if reading.question:
                 run.warn(reading.question)  # said beside the plan of what is known
+        if unknown_train_only(intent):
+            # "G99999 明天还有票吗": no such number, and nothing else to plan from.
+            run.intent = intent
+            run.summary = texts.NAMED_TRAIN_INVALID.format(train=intent.invalid_train_numbers[0])
+            run.detail = "invalid train number"
+            return State.DONE
+        if self.stop_lists is not None and needs_route(intent):
+            route = await fill_route(self.stop_lists, intent)
+            if route.unknown is not None:
+                run.intent = intent
+                assert intent.date_start is not None
+                run.summary = texts.NAMED_TRAIN_UNKNOWN.format(
+                    train=route.unknown, date=texts.day_label(intent.date_start)
+                )
+                run.detail = f"unknown train {route.unknown}"
+                return State.DONE
+            if route.intent is not intent:
+                intent = route.intent
+                question = _question_for(intent)
+            if route.note:
+                run.warn(route.note)
         run.intent = intent
         if question:
             run.clarify_question = question

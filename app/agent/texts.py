@@ -48,6 +48,12 @@ TRAIN_NOT_FOUND = (
     "您提到的车次{train}不在{route} {date}的实时查询结果中，已为您推荐实际有票的车次。"
 )
 TRAIN_ALTERNATIVES = "可选车次：{trains}。"
+# A train named without stations: its own route, from its stop list (app/agent/named_train.py).
+NAMED_TRAIN_ROUTE = "{train}全程（共{n}站）：{stops}。"
+NAMED_TRAIN_JOIN = " → "
+NAMED_TRAIN_ASK = "请核对车次号，或告诉我出发地和目的地。"
+NAMED_TRAIN_INVALID = "没有找到车次{train}：这不是有效的车次号，" + NAMED_TRAIN_ASK
+NAMED_TRAIN_UNKNOWN = "没有找到车次{train}（{date}查不到这趟车的停靠站），" + NAMED_TRAIN_ASK
 
 # -- what cannot be planned ----------------------------------------------------------------------
 NO_PLAN = "抱歉，没能为「{header}」找到合适的行程。{why}"

@@ -101,6 +101,7 @@ async def open_services(
             # real network: a good prior for production too; live queries decide).
             topology=default_network(),
             transfer_search=transfer_search,
+            stop_lists=core.stop_lists,
         )
         yield Services(
             settings=settings,

@@ -1,0 +1,102 @@
+"""A train named without stations ("G1 明天的", "Z21 后天还有票吗"): its own route.
+
+The train's stop list on the asked date gives the stations the traveller left out: the first
+stop for a missing origin, the last for a missing destination (a station the traveller did
+name is kept, so "坐C2003去天津" rides C2003 from its first stop to 天津). A number no source
+knows on that date is said as such, never planned as another train.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from dataclasses import dataclass
+from typing import Protocol
+
+from app.agent import texts
+from app.errors import NotFound
+from app.intent.model import TravelIntent, missing_fields
+from app.tickets.stops import StopListResult
+from sources.capabilities import StopCall
+from sources.models import normalise_train_number
+
+log = logging.getLogger("railtrip.agent")
+
+MAX_STOPS_SAID = 8
+"""Stops listed in the reply's route line; a longer route lists its ends and the count."""
+
+
+class StopSearch(Protocol):
+    """The part of `StopListService` the agent uses (a fake in unit tests)."""
+
+    async def stops(self, train_number: str, date: dt.date) -> StopListResult: ...
+
+
+@dataclass(frozen=True)
+class NamedTrainRoute:
+    """What the stop list added: the intent with its stations, and the route line to say."""
+
+    intent: TravelIntent
+    note: str | None = None
+    unknown: str | None = None  # a train number no source knows on that date
+
+
+def needs_route(intent: TravelIntent) -> bool:
+    """True when the traveller named a train and a date but not both ends of the ride."""
+    return bool(
+        intent.train_numbers
+        and intent.date_start is not None
+        and (intent.origin is None or intent.destination is None)
+        and not intent.via
+    )
+
+
+def unknown_train_only(intent: TravelIntent) -> bool:
+    """True when the only thing to go by is a train number that cannot exist (G99999)."""
+    return bool(
+        intent.invalid_train_numbers
+        and not intent.train_numbers
+        and intent.origin is None
+        and intent.destination is None
+        and not intent.destination_text
+    )
+
+
+async def fill_route(stops: StopSearch, intent: TravelIntent) -> NamedTrainRoute:
+    """The intent with the named train's own ends filled in (see the module docstring)."""
+    assert intent.date_start is not None
+    number = normalise_train_number(intent.train_numbers[0])
+    try:
+        result = await stops.stops(number, intent.date_start)
+    except NotFound:
+        return NamedTrainRoute(intent, unknown=number)
+    except Exception as exc:  # no stop list: the traveller is asked for the stations instead
+        log.warning("stop list failed", extra={"train": number, "error": repr(exc)})
+        return NamedTrainRoute(intent)
+    calls = [call for call in result.stops if call.station is not None]
+    if len(calls) < 2:
+        return NamedTrainRoute(intent, unknown=None if result.stops else number)
+    update: dict[str, object] = {}
+    if intent.origin is None:
+        update["origin"] = calls[0].name
+    if intent.destination is None:
+        update["destination"] = calls[-1].name
+    filled = intent.model_copy(update=update)
+    filled = filled.model_copy(update={"missing": missing_fields(filled)})
+    return NamedTrainRoute(filled, note=route_note(number, calls))
+
+
+def route_note(number: str, calls: list[StopCall]) -> str:
+    """ "G1 全程：北京南 09:00 → 济南西 10:32 → … → 上海虹桥 13:28（共5站）"."""
+    shown = calls if len(calls) <= MAX_STOPS_SAID else [calls[0], calls[-1]]
+    parts = [_stop(call) for call in shown]
+    return texts.NAMED_TRAIN_ROUTE.format(
+        train=number,
+        stops=texts.NAMED_TRAIN_JOIN.join(parts),
+        n=len(calls),
+    )
+
+
+def _stop(call: StopCall) -> str:
+    moment = call.depart_at or call.arrive_at
+    return call.name if moment is None else f"{call.name} {texts.clock(moment)}"

@@ -1,0 +1,85 @@
+"""A train named without stations is planned on its own route (issue 22 item 6), through the
+real app and the sandbox's stop lists; a number that cannot exist is said, not planned."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from app.agent.named_train import fill_route, needs_route
+from app.errors import NotFound
+from app.intent.model import TravelIntent
+from app.tickets.stops import StopListResult
+from tests.app.agent.harness import TODAY, running_app
+
+
+async def _plan(text: str) -> dict[str, object]:
+    async with running_app() as (client, _):
+        response = await client.post("/v1/plan", json={"text": text, "today": TODAY})
+    assert response.status_code == 200
+    body: dict[str, object] = response.json()
+    return body
+
+
+@pytest.mark.parametrize(
+    ("text", "train", "origin", "destination"),
+    [
+        ("G1 明天的", "G1", "北京南", "上海虹桥"),
+        ("Z21 后天还有票吗", "Z21", "北京西", "拉萨"),
+        ("明天坐C2003去天津", "C2003", "北京南", "天津"),
+    ],
+)
+async def test_a_named_train_rides_its_own_route(
+    text: str, train: str, origin: str, destination: str
+) -> None:
+    body = await _plan(text)
+    itinerary = body["itinerary"]
+    assert isinstance(itinerary, dict), body["summary"]
+    leg = itinerary["legs"][0]
+    assert leg["train_number"] == train
+    assert leg["origin_station"]["name"] == origin
+    assert leg["destination_station"]["name"].startswith(destination)
+    assert f"{origin}→{destination}" in str(body["understood"])
+    # The route line lists the stops with their times.
+    note = next(w for w in body["warnings"] if "全程" in w)  # type: ignore[attr-defined]
+    assert origin in note and ":" in note
+
+
+async def test_an_impossible_train_number_alone_is_said_not_asked_about_stations() -> None:
+    body = await _plan("G99999 明天还有票吗")
+    assert body["itinerary"] is None
+    assert "没有找到车次G99999" in str(body["summary"])
+
+
+class _Stops:
+    def __init__(self, result: StopListResult | None) -> None:
+        self.result = result
+        self.asked: list[tuple[str, dt.date]] = []
+
+    async def stops(self, train_number: str, date: dt.date) -> StopListResult:
+        self.asked.append((train_number, date))
+        if self.result is None:
+            raise NotFound("no such train")
+        return self.result
+
+
+async def test_a_number_no_source_knows_on_that_date_is_reported_unknown() -> None:
+    intent = TravelIntent(kind="plan_trip", train_numbers=["G7"], date_start=dt.date(2026, 12, 2))
+    assert needs_route(intent)
+    stops = _Stops(None)
+    route = await fill_route(stops, intent)
+    assert route.unknown == "G7" and route.intent is intent
+    assert stops.asked == [("G7", dt.date(2026, 12, 2))]
+
+
+def test_a_named_station_is_kept_and_only_the_missing_end_is_asked() -> None:
+    both = TravelIntent(
+        kind="plan_trip",
+        train_numbers=["G80"],
+        origin="广州南",
+        destination="武汉",
+        date_start=dt.date(2026, 12, 2),
+    )
+    undated = TravelIntent(kind="plan_trip", train_numbers=["G80"])
+    assert not needs_route(both) and not needs_route(undated)
