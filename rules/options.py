@@ -122,6 +122,14 @@ def _outside_city_proper(
     )
 
 
+def at_place(station: str, named: str) -> bool:
+    """True when `station` is the station or town the traveller named: the station itself, or
+    one named after it with a direction (昆山南 for 昆山, as the directory's town has it)."""
+    return station == named or (
+        station.startswith(named) and station[len(named) :] in ("东", "西", "南", "北")
+    )
+
+
 def build_rides(
     key: LegKey,
     offers: Iterable[TrainOffer],
@@ -172,16 +180,18 @@ def build_rides(
         if offer.depart_at <= cutoff:
             continue
         funnel.future += 1
+        # A named train too must call where the traveller boards and alights (K7041 to 漠河
+        # is not K7041 to 加格达奇, where a city-wide answer names it).
+        if depart_window and board and not at_place(offer.origin_station.name, board):
+            continue
+        if arrive_window and alight and not at_place(offer.destination_station.name, alight):
+            continue
         if not named:
             if request.train_types and offer.train_type not in request.train_types:
                 continue
             if offer.train_type in request.exclude_train_types:
                 continue
             if request.no_overnight and is_overnight(offer):
-                continue
-            if depart_window and board and offer.origin_station.name != board:
-                continue
-            if arrive_window and alight and offer.destination_station.name != alight:
                 continue
             if arrive_window and arrive_date and offer.arrive_at.date() != arrive_date:
                 continue

@@ -20,7 +20,7 @@ from sources.models import (
     TrainOffer,
     worst_freshness,
 )
-from sources.stations import StationDirectory
+from sources.stations import Place, StationDirectory
 
 log = logging.getLogger("railtrip.agent")
 
@@ -60,21 +60,75 @@ def _unanswered(
     )
 
 
+def leg_queries(
+    directory: StationDirectory, key: LegKey, places: Mapping[str, Place]
+) -> list[ResolvedQuery]:
+    """The queries one leg is asked with: city-wide, and where the traveller named a place
+    of that city (漠河, filed under 加格达奇; 昆山 under 苏州; the station 北京西), once more
+    from or to each station of that place, kept to those stations.
+
+    A city-wide query names each train at one station of the city (12306's picture: K7041
+    "arrives" at 加格达奇, its first call there, though it goes on to 漠河), so the trains
+    calling at the place itself are only seen when asked by its own stations. The city-wide
+    answer stays for the relaxations, which must see what the rest of the city offers."""
+    city_wide = ResolvedQuery.between_cities(directory, key.origin, key.destination, key.date)
+    start = places.get(key.origin, city_wide.origin)
+    end = places.get(key.destination, city_wide.destination)
+    if start.is_city and end.is_city:
+        return [city_wide]
+    queries = [city_wide]
+    for board in start.stations if not start.is_city else (city_wide.origin_station,):
+        for alight in end.stations if not end.is_city else (city_wide.destination_station,):
+            query = TicketQuery(origin=board.telecode, destination=alight.telecode, date=key.date)
+            queries.append(ResolvedQuery(query, start, end))
+    return queries
+
+
+def merged_result(results: list[TicketResult]) -> TicketResult:
+    """One leg's answer from its queries: every offer once, the freshness of those answered."""
+    offers: dict[tuple[str, str, str, dt.datetime], TrainOffer] = {}
+    for result in results:
+        for offer in result.offers:
+            ends = (offer.origin_station.telecode, offer.destination_station.telecode)
+            offers.setdefault((offer.train_number, *ends, offer.depart_at), offer)
+    answered = [r.freshness for r in results if r.freshness != "unavailable"]
+    warnings = tuple(dict.fromkeys(w for r in results for w in r.warnings))
+    return (
+        results[0]
+        .with_offers(tuple(offers.values()))
+        .model_copy(
+            update={
+                "freshness": worst_freshness(answered) if answered else "unavailable",
+                "sources": tuple(merge_sources(results)),
+                "warnings": warnings,
+            }
+        )
+    )
+
+
 async def fetch_legs(
     tickets: TicketSearch,
     directory: StationDirectory,
     keys: Iterable[LegKey],
     refused: list[Overloaded] | None = None,
+    places: Mapping[str, Place] | None = None,
 ) -> dict[LegKey, TicketResult]:
     """Results for every key (queried city-wide, every train type; the engine filters).
 
-    A leg refused by admission control is kept as `overloaded` and its refusal appended to
-    `refused`, so the caller can refuse the whole plan when that leg was needed.
+    `places` are the places the traveller named, by their directory city: a leg to or from
+    one is asked by its own stations too (`leg_queries`). A leg refused by admission control
+    is kept as `overloaded` and its refusal appended to `refused`, so the caller can refuse
+    the whole plan when that leg was needed.
     """
     wanted = list(dict.fromkeys(keys))
 
     async def one(key: LegKey) -> TicketResult:
-        resolved = ResolvedQuery.between_cities(directory, key.origin, key.destination, key.date)
+        queries = leg_queries(directory, key, places or {})
+        if len(queries) == 1:
+            return await ask(key, queries[0])
+        return merged_result(list(await asyncio.gather(*(ask(key, q) for q in queries))))
+
+    async def ask(key: LegKey, resolved: ResolvedQuery) -> TicketResult:
         origin, destination = resolved.origin_station, resolved.destination_station
         try:
             return await tickets.search(resolved)

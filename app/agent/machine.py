@@ -55,7 +55,7 @@ from app.agent.trip import TripProblem, trip_request
 from app.errors import Overloaded
 from app.intent import texts as intent_texts
 from app.intent.followup import read_turn, turn_text
-from app.intent.places import NON_STATION_PLACES
+from app.intent.places import NON_STATION_PLACES, answer_to_suggestion
 from app.observability.metrics import Metrics
 from app.tickets.model import TicketResult
 from rules import Itinerary, LegKey, TripRequest, check_train_numbers, plan, required_legs, validate
@@ -64,7 +64,7 @@ from rules.validate import OfferIndex
 from sources.base import Clock, shanghai_now
 from sources.models import SHANGHAI, worst_freshness
 from sources.sale_window import last_sale_day
-from sources.stations import StationDirectory, UnknownStationError
+from sources.stations import Place, StationDirectory, UnknownStationError
 
 EXECUTION_STATES = frozenset({State.QUERY_TICKETS, State.EVALUATE_OPTIONS})
 """States that carry out a decision rather than take one: not counted by the step bound."""
@@ -300,7 +300,14 @@ class PlanningAgent:
             run.summary = outcome.message or intent_texts.refusal("other")
             run.detail = "out_of_scope"
             return State.DONE
+        answered = None
         if turn.previous is not None:
+            answered = answer_to_suggestion(turn.previous, turn.text or "", self.directory)
+        if answered is not None:
+            # "是武汉" after "您是指武汉吗？": that place, and the rest of the trip kept.
+            intent = answered
+            question = _question_for(intent)
+        elif turn.previous is not None:
             reading = read_turn(
                 turn.previous,
                 intent,
@@ -317,7 +324,10 @@ class PlanningAgent:
                     run.summary = outcome.message
                 run.detail = "out_of_scope"
                 return State.DONE
-            intent = reading.intent
+            # Only this turn's own question can be answered next (not one asked before).
+            intent = reading.intent.model_copy(
+                update={"suggested_places": outcome.intent.suggested_places}
+            )
             question = _question_for(intent)
             if reading.question:
                 run.warn(reading.question)  # said beside the plan of what is known
@@ -643,7 +653,9 @@ class PlanningAgent:
         return State.EVALUATE_OPTIONS
 
     async def _fetch(self, run: Run, keys: list[LegKey]) -> dict[LegKey, TicketResult]:
-        return await fetch_legs(self.tickets, self.directory, keys, run.refused)
+        return await fetch_legs(
+            self.tickets, self.directory, keys, run.refused, named_places(run, self.directory)
+        )
 
     @staticmethod
     def budgeted(run: Run, keys: list[LegKey], *, transfer: bool = False) -> list[LegKey]:
@@ -792,6 +804,28 @@ class PlanningAgent:
             understood=understood(run.intent, best),
             relaxed=run.relaxed_items if best is not None else [],
         )
+
+
+def named_places(run: Run, directory: StationDirectory) -> dict[str, Place]:
+    """The places the traveller named that are not whole cities (漠河, 昆山, 北京西), by
+    their directory city: the legs to and from them are asked by their own stations."""
+    request = run.original
+    found: dict[str, Place] = {}
+    if request is None:
+        return found
+    for city, station in (
+        (request.origin, request.origin_station),
+        (request.destination, request.destination_station),
+    ):
+        if station is None:
+            continue
+        try:
+            place = directory.resolve(station)
+        except UnknownStationError:
+            continue
+        if place.city == city and not place.is_city:
+            found[city] = place
+    return found
 
 
 def _question_for(intent: Any) -> str | None:

@@ -215,6 +215,11 @@ class TravelIntent(Lenient):
         "the last day they accept, date_start being the first (the sale window when no days "
         "are named); the trip leaves on the best of those days by the stated order",
     )
+    suggested_places: dict[str, str] = Field(
+        default_factory=dict,
+        description="set by code, never by a model: the place asked about for an unknown name, "
+        'by slot ({"origin": "武汉"} after 您是指武汉吗？), so the answer (是武汉, 对) fills it',
+    )
     order: OrderPreference | None = Field(
         default=None,
         description='"earliest" (最早一班), "latest" (最晚一班, 末班), "cheapest" (最便宜), '

@@ -29,7 +29,7 @@ from app.intent.model import (
     with_derived_dates,
 )
 from app.intent.offline import normalise_text, parse_offline, scope_topic
-from app.intent.places import NON_STATION_PLACES, gateway_for
+from app.intent.places import NON_STATION_PLACES, gateway_for, heard_places
 from app.observability.metrics import Metrics
 from sources.models import is_train_number
 from sources.stations import StationDirectory, UnknownStationError
@@ -113,7 +113,11 @@ class IntentParser:
                 needs_clarification=False,
                 message=texts.refusal(topic or "other"),
             )
-        intent = self._resolve_places(intent, text, questions, warnings)
+        suggested: dict[str, str] = {}  # the place asked about, by slot (您是指武汉吗？)
+        intent = self._resolve_places(intent, text, questions, warnings, suggested)
+        for _, _, typed, name in heard_places(normalise_text(text), self._directory):
+            if name in (intent.origin, intent.destination):
+                warnings.append(texts.heard_as(typed, name))
         numbers = [n for n in intent.train_numbers if is_train_number(n)]
         invalid = list(
             dict.fromkeys(
@@ -131,7 +135,7 @@ class IntentParser:
         if topics:
             declined = next((t for t in topics if t != "other"), topic or "other")
             warnings.append(texts.PARTLY_OUT_OF_SCOPE.format(refusal=texts.refusal(declined)))
-        asked = self._suggest_typos(intent, text, questions)
+        asked = self._suggest_typos(intent, text, questions, suggested)
         budget = intent.budget
         if budget is None and intent.budget_per_person is not None:
             budget = intent.budget_per_person * intent.passengers
@@ -153,6 +157,7 @@ class IntentParser:
             near = [] if place in NON_STATION_PLACES else self._directory.suggest(place, limit=1)
             if near:
                 questions.insert(0, texts.did_you_mean(place, near[0]))
+                suggested.setdefault("destination", near[0])
             else:
                 gateway = gateway_for(place, self._directory)
                 questions.insert(0, texts.not_a_station(place, gateway))
@@ -163,6 +168,8 @@ class IntentParser:
         question = None
         if questions:
             question = questions[0] + "".join(texts.AND_THEN + q for q in questions[1:])
+        if suggested:
+            intent = intent.model_copy(update={"suggested_places": suggested})
         return ParseOutcome(
             intent=intent,
             parser=parser,
@@ -172,7 +179,12 @@ class IntentParser:
         )
 
     def _resolve_places(
-        self, intent: TravelIntent, text: str, questions: list[str], warnings: list[str]
+        self,
+        intent: TravelIntent,
+        text: str,
+        questions: list[str],
+        warnings: list[str],
+        suggested: dict[str, str],
     ) -> TravelIntent:
         update: dict[str, object] = {}
         for name in ("origin", "destination"):
@@ -188,10 +200,11 @@ class IntentParser:
                 # A real place the traveller named that has no station: ask for one.
                 update["destination_text"] = intent.destination_text or value
             else:
-                questions.append(
-                    texts.unknown_place(value, self._directory.suggest(value, limit=3))
-                )
+                near = self._directory.suggest(value, limit=3)
+                questions.append(texts.unknown_place(value, near))
                 warnings.append(f"unknown place dropped: {value}")
+                if near:
+                    suggested[name] = near[0]
         via: list[ViaStop] = []
         for stop in intent.via:
             resolved = self._resolve(stop.city)
@@ -203,7 +216,9 @@ class IntentParser:
         update["via"] = via
         return intent.model_copy(update=update)
 
-    def _suggest_typos(self, intent: TravelIntent, text: str, questions: list[str]) -> set[str]:
+    def _suggest_typos(
+        self, intent: TravelIntent, text: str, questions: list[str], suggested: dict[str, str]
+    ) -> set[str]:
         """A misspelt place in an origin or destination slot: "您是指北京吗？"."""
         asked: set[str] = set()
         roles = (("origin", _ORIGIN_SLOT), ("destination", _DESTINATION_SLOT))
@@ -220,6 +235,7 @@ class IntentParser:
                 if found:
                     questions.append(texts.did_you_mean(word, found[0]))
                     asked.add(name)
+                    suggested[name] = found[0]
                     break
         return asked
 

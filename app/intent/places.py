@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 
-from app.intent.model import ViaStop
+from app.intent.model import TravelIntent, ViaStop, missing_fields
 from app.intent.numerals import NUMBER, to_int
-from sources.stations import StationDirectory
+from sources.stations import StationDirectory, UnknownStationError
 
 _ORIGIN_BEFORE = ("从", "由", "自", "from")
 _STOP_BEFORE = (
@@ -26,14 +26,16 @@ _STOP_BEFORE = (
     "前往",
     "抵达",
     "到达",
+    "直达",
     "飞",
     "→",
     "->",
     "to",
+    "dao",
     "visit",
 )
-_ORIGIN_AFTER = ("出发", "上车", "走", "始发", "动身", "发车", "启程")
-_PAIR_AFTER = ("到", "去", "往", "至", "回", "→", "->", "-", "—", "to")
+_ORIGIN_AFTER = ("出发", "上车", "走", "始发", "动身", "发车", "启程", "过去")
+_PAIR_AFTER = ("到", "去", "往", "至", "回", "→", "->", "-", "—", "to", "dao ")
 _RETURN_BEFORE = ("回", "返回", "回到", "back to")
 _THROUGH_BEFORE = ("经", "途经", "经过", "路过", "via")
 _STAY_BEFORE = ("在", "先在")
@@ -55,6 +57,30 @@ NON_STATION_PLACES: dict[str, str | None] = {
     "泸沽湖": "丽江",
     "香格里拉": "丽江",
 }
+# Everyday names of cities that are no directory name (呼市 is 呼和浩特 as people say it).
+CITY_NICKNAMES: dict[str, str] = {
+    "呼市": "呼和浩特",
+    "乌市": "乌鲁木齐",
+    "哈市": "哈尔滨",
+    "石市": "石家庄",
+    "魔都": "上海",
+    "帝都": "北京",
+    "羊城": "广州",
+    "鹏城": "深圳",
+    "春城": "昆明",
+    "冰城": "哈尔滨",
+    "泉城": "济南",
+    "蓉城": "成都",
+    "榕城": "福州",
+    "星城": "长沙",
+    "鹭岛": "厦门",
+}
+# A misheard name is looked for only where a place is expected: after these characters or
+# before these words.
+_HEARD_BEFORE = "从由自到去往至回在住"
+_HEARD_AFTER = (*_PAIR_AFTER, *_ORIGIN_AFTER, "过去", "玩", "出差", "看", "旅游", "开会", "，", ",")
+_HEARD_LENGTHS = (4, 3, 2)
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 _QUESTION_WORDS = ("哪", "什么", "那里", "这里", "那边", "外地", "旅游", "玩", "看", "时候", "一下")
 _FREE_PLACE = re.compile(
     r"(?:去|到|往|前往)(?P<place>[\u4e00-\u9fff]{2,5}?)(?=玩|旅游|旅行|看|游|度假|逛|，|。|,|$|的)"
@@ -101,7 +127,8 @@ def _name_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
 def _pinyin_index(directory: StationDirectory) -> dict[str, str]:
     """Pinyin of every station and city → its name (cities via their namesake station)."""
     index: dict[str, str] = {}
-    for station in directory:
+    # A city's namesake first: "dali" is the city 大理, not the station 大荔.
+    for station in sorted(directory, key=lambda s: s.name != s.city):
         if station.pinyin:
             index.setdefault(station.pinyin.lower(), station.name)
     for station in directory:
@@ -119,6 +146,8 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
         _Hit(m.start(), m.end(), m.group())
         for m in _name_pattern(tuple(directory.names())).finditer(text)
     ]
+    hits += _nickname_hits(text, directory, hits)
+    hits += _heard_hits(text, directory, hits)
     if any(c.isascii() and c.isalpha() for c in text):
         index = _pinyin_index(directory)
         words = [
@@ -144,6 +173,73 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
             i += 1
     hits.sort(key=lambda h: h.start)
     return hits
+
+
+def _covered(hits: list[_Hit]) -> set[int]:
+    return {i for h in hits for i in range(h.start, h.end)}
+
+
+def _nickname_hits(text: str, directory: StationDirectory, hits: list[_Hit]) -> list[_Hit]:
+    covered = _covered(hits)
+    found = []
+    for nickname, city in CITY_NICKNAMES.items():
+        if city not in directory.cities():
+            continue
+        for m in re.finditer(re.escape(nickname), text):
+            if not covered & set(range(m.start(), m.end())):
+                found.append(_Hit(m.start(), m.end(), city))
+    return found
+
+
+def _heard_hits(text: str, directory: StationDirectory, hits: list[_Hit]) -> list[_Hit]:
+    """Names typed by sound (郑洲到洛阳, 去深证出差, 无憾): where a place is expected, a word
+    that sounds like exactly one likely place (`TextSearch.heard_as`) stands for it."""
+    heard = heard_places(text, directory, _covered(hits))
+    return [_Hit(start, end, name) for start, end, _, name in heard]
+
+
+def heard_places(
+    text: str, directory: StationDirectory, covered: set[int] | None = None
+) -> list[tuple[int, int, str, str]]:
+    """(start, end, typed, heard) for each place in `text` typed by its sound."""
+    if covered is None:
+        names = _name_pattern(tuple(directory.names()))
+        covered = {i for m in names.finditer(text) for i in range(m.start(), m.end())}
+        covered |= {
+            i
+            for nickname in CITY_NICKNAMES
+            for m in re.finditer(re.escape(nickname), text)
+            for i in range(m.start(), m.end())
+        }
+    found = []
+    for run in _CJK_RUN.finditer(text):
+        i = run.start()
+        while i < run.end() - 1:
+            match = _heard_at(text, directory, covered, i, run.end())
+            if match is None:
+                i += 1
+                continue
+            end, name = match
+            found.append((i, end, text[i:end], name))
+            i = end
+    return found
+
+
+def _heard_at(
+    text: str, directory: StationDirectory, covered: set[int], i: int, last: int
+) -> tuple[int, str] | None:
+    cue_before = i > 0 and text[i - 1] in _HEARD_BEFORE
+    for n in _HEARD_LENGTHS:
+        end = i + n
+        if end > last or covered & set(range(i, end)):
+            continue
+        cue_after = text[end:].startswith(_HEARD_AFTER)
+        if not (cue_before or cue_after):
+            continue
+        name = directory.heard_as(text[i:end])
+        if name is not None:
+            return end, name
+    return None
 
 
 def _before(text: str, hit: _Hit) -> str:
@@ -172,6 +268,14 @@ def _assign_roles(text: str, hits: list[_Hit]) -> None:
             hit.role = "origin"
 
 
+def _leads(text: str, hits: list[_Hit]) -> bool:
+    """True when the first place has no role and the second one is the stop after it."""
+    first, second = hits[0], hits[1]
+    if first.role is not None or first.name == second.name or second.role != "stop":
+        return False
+    return not _before(text, first).endswith(_STAY_BEFORE) and not second.returning
+
+
 def _stay_after(text: str, hit: _Hit, limit: int) -> tuple[int | None, tuple[int, int] | None]:
     segment = text[hit.end : limit]
     match = _STAY.match(segment)
@@ -191,6 +295,10 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
     if origin_hit is None and len(stops) > 1 and stops[-1].returning:
         # "去上海出差，后天回北京": home is where one returns to.
         origin_hit = stops[-1]
+    elif origin_hit is None and len(hits) > 1 and _leads(text, hits):
+        # "我爸妈住桐乡 想去上海玩", "北京有直达敦煌的火车吗": a place named before the
+        # destination, with no cue of its own, is where the trip starts.
+        origin_hit = hits[0]
     if origin_hit is not None:
         route.origin = origin_hit.name
         city = directory.by_name(origin_hit.name)
@@ -243,3 +351,45 @@ def gateway_for(place: str, directory: StationDirectory) -> str | None:
     if gateway and gateway in directory.cities():
         return gateway
     return None
+
+
+_YES = re.compile(r"^(?:是的?|对的?|嗯+|没错|正确|好的?|yes|ok)(?:的|啊|呀|吧|呢)?$")
+_NO = re.compile(r"^(?:不是|不对|错了|no)")
+_ANSWER_NOISE = re.compile(r"[，。！？、,.!?\s~～]+")
+
+
+def answer_to_suggestion(
+    previous: TravelIntent, text: str, directory: StationDirectory
+) -> TravelIntent | None:
+    """The trip so far with the place it asked about filled, when `text` answers that question
+    ("您是指武汉吗？" → "是武汉", "对", "不是，是无锡"); None when `text` is no such answer.
+
+    Only a short answer counts (the place, a yes, or a no and another place): a turn that says
+    more is a change to the trip, read by the chat merge. The rest of the trip is kept."""
+    if not previous.suggested_places:
+        return None
+    said = _ANSWER_NOISE.sub("", text).lower()
+    if not said or len(said) > 12:
+        return None
+    slot, suggestion = next(iter(previous.suggested_places.items()))
+    if _YES.match(said):
+        name = suggestion
+    else:
+        rest = _NO.sub("", said)
+        rest = re.sub(r"^(?:是|就是|我说的是|去|从|到)", "", rest)
+        rest = re.sub(r"(?:吧|啊|呀|的)$", "", rest)
+        if not rest:
+            return None
+        try:
+            name = directory.resolve(rest).name
+        except UnknownStationError:
+            return None
+    update: dict[str, object] = {"suggested_places": {}}
+    if slot in ("origin", "destination"):
+        update[slot] = name
+        if slot == "destination":
+            update["destination_text"] = None
+    else:
+        return None
+    filled = previous.model_copy(update=update)
+    return filled.model_copy(update={"missing": missing_fields(filled)})

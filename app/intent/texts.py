@@ -92,3 +92,11 @@ def invalid_train_numbers(numbers: Sequence[str]) -> str:
 def did_you_mean(place: str, name: str) -> str:
     """Ask whether a misspelt place is the directory's nearest name."""
     return DID_YOU_MEAN.format(place=place, name=name)
+
+
+HEARD_AS = "「{typed}」已按「{name}」理解（按读音），如不对请告诉我。"
+
+
+def heard_as(typed: str, name: str) -> str:
+    """A place typed by its sound, planned as the place it sounds like: said openly."""
+    return HEARD_AS.format(typed=typed, name=name)

@@ -8,7 +8,12 @@ words); `TextSearch` is the directory's prefix search and typo suggestions (`sea
 from __future__ import annotations
 
 import difflib
+import itertools
 import unicodedata
+from functools import cached_property
+
+import pypinyin
+from rapidfuzz.distance import Levenshtein
 
 from sources.models import Station
 
@@ -57,6 +62,31 @@ def _ascii_key(text: str) -> tuple[str, bool]:
         if key.endswith(english) and len(key) > len(english):
             return key.removesuffix(english) + pinyin, said_station
     return key, said_station
+
+
+# Sounds an IME or a dialect confuses (模糊音): zh/z, ch/c, sh/s, -ng/-n.
+_FUZZY_SOUNDS = (("zh", "z"), ("ch", "c"), ("sh", "s"), ("ng", "n"))
+MAX_READINGS = 16
+"""Readings of a typed word tried at most (a character with several readings multiplies)."""
+
+
+def fuzzy_sound(romanised: str) -> str:
+    """Toneless pinyin with the sounds travellers confuse folded together: "chongqing" and
+    "chongqin" (重亲) are both "conqin", "shenzhen" and "shenzheng" (深证) "senzen"."""
+    key = romanised.lower().replace("v", "u").replace("ü", "u")
+    for sound, plain in _FUZZY_SOUNDS:
+        key = key.replace(sound, plain)
+    return key
+
+
+def readings(text: str) -> list[str]:
+    """The toneless pinyin readings of Chinese `text`, every reading of each character
+    (重 is zhong and chong), at most `MAX_READINGS` of them, the usual one first."""
+    syllables = pypinyin.pinyin(text, style=pypinyin.Style.NORMAL, heteronym=True, errors="ignore")
+    if len(syllables) != len(text):
+        return []
+    combos = itertools.islice(itertools.product(*syllables), MAX_READINGS)
+    return list(dict.fromkeys("".join(combo) for combo in combos))
 
 
 def edit_distance(a: str, b: str) -> int:
@@ -149,15 +179,65 @@ class TextSearch:
             return 3
         return None
 
+    @cached_property
+    def _sounds(self) -> dict[str, list[str]]:
+        """Every city and station name by its folded sound (`fuzzy_sound`), best rank first."""
+        index: dict[str, list[str]] = {}
+        for city, romanised in self._city_pinyin.items():
+            index.setdefault(fuzzy_sound(romanised), []).append(city)
+        for name, station in self._by_name.items():
+            if station.pinyin and name not in self._by_city:
+                index.setdefault(fuzzy_sound(station.pinyin), []).append(name)
+        for names in index.values():
+            names.sort(key=lambda n: (self._rank(n), self._city_order.get(n, 10**6)))
+        return index
+
+    def sound_alike(self, text: str) -> list[str]:
+        """Known names that sound like Chinese `text` (无憾 -> 武汉, 郑洲 -> 郑州, 重亲 -> 重庆),
+        the likeliest first: a provincial capital, another city, then stations. A name that
+        is itself known sounds like nothing else."""
+        if not text or text in self._by_name or text in self._by_city:
+            return []
+        found: list[str] = []
+        for reading in readings(text):
+            found.extend(self._sounds.get(fuzzy_sound(reading), ()))
+        unique = list(dict.fromkeys(found))
+        unique.sort(key=lambda n: (self._rank(n), self._city_order.get(n, 10**6)))
+        return unique
+
+    def heard_as(self, text: str) -> str | None:
+        """The one place Chinese `text` surely means, or None: the best of `sound_alike` when
+        no other of its rank ties with it and it keeps a character of `text` (郑洲 -> 郑州,
+        重亲 -> 重庆). A homophone sharing no character (无憾 for 武汉) is only a suggestion
+        (`suggest`): the traveller is asked."""
+        alike = self.sound_alike(text)
+        if not alike:
+            return None
+        best = alike[0]
+        if len(alike) > 1 and self._rank(alike[1]) == self._rank(best):
+            return None
+        return best if set(best) & set(text) else None
+
     def suggest(self, text: str, limit: int = 5) -> list[str]:
         """The nearest known names for a misspelt `text` (北惊 -> 北京, shanghia -> 上海).
 
-        Ranked by edit distance counting a swap of neighbours as one edit (typing order slips),
-        then by `_rank` (a capital before a small station), then by similarity.
+        Chinese input first gets the names that sound alike (`sound_alike`: 无憾 -> 武汉, a
+        homophone sharing no character), then the nearest by shape and sound: edit distance
+        between the characters and between the readings (rapidfuzz), a swap of neighbours
+        counting as one edit (typing order slips), then `_rank` (a capital before a small
+        station), then similarity.
         """
         key = normalise_input(text)
         if not key or limit <= 0:
             return []
+        if not key.isascii():
+            alike = self.sound_alike(key)
+            if alike:
+                rest = [n for n in self._suggest_by_shape(key, limit) if n not in alike]
+                return [*alike, *rest][:limit]
+        return self._suggest_by_shape(key, limit)
+
+    def _suggest_by_shape(self, key: str, limit: int) -> list[str]:
         if key.isascii():
             needle = ascii_key(key)
             # difflib's quick filters keep the candidate set small before the exact ranking.
@@ -172,11 +252,25 @@ class TextSearch:
                 if chars & set(name)  # a typo keeps at least one character right
             ]
         scored = []
+        sounds = [fuzzy_sound(r) for r in readings(needle)] if not needle.isascii() else []
         for spelling, name in targets:
             ratio = difflib.SequenceMatcher(None, needle, spelling).ratio()
             if ratio >= 0.5:
-                scored.append((edit_distance(needle, spelling), self._rank(name), -ratio, name))
+                distance = edit_distance(needle, spelling)
+                if sounds:
+                    # Of two names one character away, the one that also sounds nearer.
+                    heard = fuzzy_sound(self._romanised(name))
+                    near = min(Levenshtein.distance(s, heard) for s in sounds)
+                    scored.append((distance, near, self._rank(name), -ratio, name))
+                else:
+                    scored.append((distance, 0, self._rank(name), -ratio, name))
         return list(dict.fromkeys(entry[-1] for entry in sorted(scored)))[:limit]
+
+    def _romanised(self, name: str) -> str:
+        if name in self._city_pinyin:
+            return self._city_pinyin[name]
+        station = self._by_name.get(name)
+        return station.pinyin if station is not None else ""
 
     # -- ranking --------------------------------------------------------------------------
 
