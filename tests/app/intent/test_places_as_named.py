@@ -1,0 +1,85 @@
+"""Places as travellers name them (issue 22 item 1): typos by sound planned and said, city
+nicknames, "X过去", "A有直达B", a place named before the stop as the origin, and the answer
+to a place suggestion filling that slot with the rest of the trip kept."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from app.intent.model import TimeWindow, TravelIntent
+from app.intent.places import answer_to_suggestion, extract_route, heard_places
+from sources.stations import StationDirectory, default_directory
+
+
+@pytest.fixture(scope="module")
+def official() -> StationDirectory:
+    return default_directory()
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        ("郑洲到洛阳 后天", "郑州", "洛阳"),
+        ("我和我妈 重亲到成都 明天", "重庆", "成都"),
+        ("明天去深证出差，从长沙南出发", "长沙南", "深圳"),
+        ("乌鲁木其到库车 下周三", "乌鲁木齐", "库车"),
+        ("呼市到锡林浩特 下周一", "呼和浩特", "锡林浩特"),
+        ("额济纳看胡杨 呼市出发", "呼和浩特", "额济纳"),
+        ("想去dali放松一下 昆明过去", "昆明", "大理"),
+        ("吐鲁番 乌鲁木齐过去 2月1号", "乌鲁木齐", "吐鲁番"),
+        ("北京有直达敦煌的火车吗", "北京", "敦煌"),
+        ("我爸妈住桐乡 想去上海玩", "桐乡", "上海"),
+        ("chengdu dao chongqing 周六", "成都", "重庆"),
+    ],
+)
+def test_the_route_is_read_as_the_traveller_said_it(
+    official: StationDirectory, text: str, origin: str, destination: str
+) -> None:
+    route = extract_route(text, official)
+    assert (route.origin, route.destination) == (origin, destination)
+
+
+def test_a_typo_is_only_taken_where_a_place_is_expected(official: StationDirectory) -> None:
+    assert heard_places("郑洲到洛阳", official) == [(0, 2, "郑洲", "郑州")]
+    # 张周 sounds like 漳州, but "买4张周五" has no place there.
+    assert heard_places("帮我买4张周五南京到杭州的票", official) == []
+
+
+def test_a_direction_is_kept_around_an_unknown_word(official: StationDirectory) -> None:
+    route = extract_route("从上海去呜啦啦镇 周六 两个人", official)
+    assert route.origin == "上海" and route.destination is None
+
+
+TRIP = TravelIntent(
+    kind="plan_trip",
+    destination="北京",
+    date_start=dt.date(2026, 12, 2),
+    passengers=2,
+    depart_window=TimeWindow(start=dt.time(6), end=dt.time(12)),
+    missing=["origin"],
+    suggested_places={"origin": "武汉"},
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "origin"),
+    [("是武汉", "武汉"), ("对", "武汉"), ("是的！", "武汉"), ("不是，是无锡", "无锡")],
+)
+def test_the_answer_to_a_suggestion_fills_that_slot_and_keeps_the_trip(
+    official: StationDirectory, answer: str, origin: str
+) -> None:
+    filled = answer_to_suggestion(TRIP, answer, official)
+    assert filled is not None
+    assert filled.origin == origin and filled.destination == "北京"
+    assert filled.date_start == TRIP.date_start and filled.passengers == 2
+    assert filled.depart_window == TRIP.depart_window
+    assert filled.missing == [] and filled.suggested_places == {}
+
+
+def test_a_turn_that_says_more_is_not_an_answer(official: StationDirectory) -> None:
+    assert answer_to_suggestion(TRIP, "算了，改成后天从南京去杭州，三个人", official) is None
+    assert answer_to_suggestion(TRIP, "不是", official) is None
+    no_question = TRIP.model_copy(update={"suggested_places": {}})
+    assert answer_to_suggestion(no_question, "对", official) is None

@@ -1,0 +1,54 @@
+"""Place typos by sound and shape (issue 22 item 1): pypinyin readings folded by the sounds
+travellers confuse, a homophone of a major city first, rapidfuzz for the nearest reading."""
+
+from __future__ import annotations
+
+import pytest
+
+from sources.stations import default_directory
+from sources.stations.matching import fuzzy_sound, readings
+
+
+def test_readings_try_every_reading_of_a_character() -> None:
+    assert "chongqin" in readings("重亲") and "zhongqin" in readings("重亲")
+    assert readings("北京") == ["beijing"]
+    assert readings("G1") == []  # not all Chinese: no reading
+
+
+def test_confusable_sounds_fold_together() -> None:
+    assert fuzzy_sound("chongqing") == fuzzy_sound("chongqin")
+    assert fuzzy_sound("shenzhen") == fuzzy_sound("shenzheng")
+    assert fuzzy_sound("wuhan") != fuzzy_sound("wuxi")
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("无憾", "武汉"),  # a homophone sharing no character: difflib never found it
+        ("郑洲", "郑州"),
+        ("重亲", "重庆"),
+        ("深证", "深圳"),
+        ("西按", "西安"),
+        ("哈尔宾", "哈尔滨"),
+        ("乌鲁木其", "乌鲁木齐"),
+    ],
+)
+def test_a_homophone_of_a_city_is_the_first_suggestion(typed: str, meant: str) -> None:
+    directory = default_directory()
+    assert directory.suggest(typed, limit=3)[0] == meant
+    assert directory.sound_alike(typed)[0] == meant
+
+
+def test_only_a_homophone_keeping_a_character_is_taken_without_asking() -> None:
+    directory = default_directory()
+    assert directory.heard_as("郑洲") == "郑州"
+    assert directory.heard_as("无憾") is None  # asked: 您是指武汉吗？
+    assert directory.heard_as("武汉") is None  # a known name is no typo
+    for word in ("明天", "出发", "上午", "学生", "周六", "老家"):
+        assert directory.heard_as(word) is None, word
+
+
+def test_shape_suggestions_still_work_for_a_wrong_character() -> None:
+    directory = default_directory()
+    assert directory.suggest("北惊", limit=1) == ["北京"]
+    assert directory.suggest("shanghia", limit=1) == ["上海"]
