@@ -29,7 +29,7 @@ from app.intent.model import (
     with_derived_dates,
 )
 from app.intent.offline import normalise_text, parse_offline, scope_topic
-from app.intent.places import NON_STATION_PLACES, gateway_for, heard_places
+from app.intent.places import NON_STATION_PLACES, gateway_for, heard_places, nearest_stations
 from app.observability.metrics import Metrics
 from sources.models import is_train_number
 from sources.stations import StationDirectory, UnknownStationError
@@ -158,6 +158,13 @@ class IntentParser:
             if near:
                 questions.insert(0, texts.did_you_mean(place, near[0]))
                 suggested.setdefault("destination", near[0])
+            elif place in NON_STATION_PLACES and (
+                stations := nearest_stations(place, self._directory)
+            ):
+                questions.insert(0, texts.nearest_stations(place, stations))
+                suggested.setdefault("destination", stations[0])
+            elif place in NON_STATION_PLACES and not NON_STATION_PLACES[place]:
+                questions.insert(0, texts.nearest_stations(place, []))
             else:
                 gateway = gateway_for(place, self._directory)
                 questions.insert(0, texts.not_a_station(place, gateway))

@@ -35,27 +35,32 @@ _STOP_BEFORE = (
     "visit",
 )
 _ORIGIN_AFTER = ("出发", "上车", "走", "始发", "动身", "发车", "启程", "过去")
+_NOT_STOP_BEFORE = ("过去",)  # "坐火车过去 成都出发": 去 ends a verb, not a cue
 _PAIR_AFTER = ("到", "去", "往", "至", "回", "→", "->", "-", "—", "to", "dao ")
 _RETURN_BEFORE = ("回", "返回", "回到", "back to")
 _THROUGH_BEFORE = ("经", "途经", "经过", "路过", "via")
 _STAY_BEFORE = ("在", "先在")
 
-# Non-station places travellers ask for, with a gateway city where the fact is well known.
-NON_STATION_PLACES: dict[str, str | None] = {
-    "九寨沟": "成都",
-    "稻城亚丁": "成都",
-    "稻城": "成都",
-    "赛里木湖": "乌鲁木齐",
-    "乌镇": "嘉兴",
-    "周庄": "苏州",
-    "西塘": "嘉兴",
-    "婺源": None,
-    "凤凰古城": None,
-    "黄果树": "贵阳",
-    "喀纳斯": "乌鲁木齐",
-    "青海湖": "西宁",
-    "泸沽湖": "丽江",
-    "香格里拉": "丽江",
+# Places travellers ask for that have no station of their own, with the nearest served
+# stations where the fact is well known (none where the railway is hundreds of km away).
+NON_STATION_PLACES: dict[str, tuple[str, ...]] = {
+    "九寨沟": ("江油", "绵阳", "陇南", "广元"),
+    "稻城亚丁": (),
+    "稻城": (),
+    "亚丁": (),
+    "赛里木湖": ("博乐", "精河"),
+    "乌镇": ("桐乡",),
+    "周庄": ("昆山南", "昆山"),
+    "西塘": ("嘉善南", "嘉善"),
+    "黄果树": ("安顺西", "安顺"),
+    "喀纳斯": ("阿勒泰", "北屯市"),
+    "青海湖": ("西宁",),
+    "泸沽湖": ("丽江",),
+    "雪乡": ("亚布力西", "海林北", "海林"),
+    "长白山": ("白河", "安图西", "敦化"),
+    "西江千户苗寨": ("凯里南", "凯里"),
+    "千户苗寨": ("凯里南", "凯里"),
+    "鼓浪屿": ("厦门", "厦门北"),
 }
 # Everyday names of cities that are no directory name (呼市 is 呼和浩特 as people say it).
 CITY_NICKNAMES: dict[str, str] = {
@@ -148,6 +153,14 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
     ]
     hits += _nickname_hits(text, directory, hits)
     hits += _heard_hits(text, directory, hits)
+    # A name inside or right after a place without a station is part of it (西塘古镇 is no
+    # trip to the station 古镇, 600 km away).
+    spans = [
+        (m.start(), m.end())
+        for place in NON_STATION_PLACES
+        for m in re.finditer(re.escape(place), text)
+    ]
+    hits = [h for h in hits if not any(a <= h.start <= b and h.end > a for a, b in spans)]
     if any(c.isascii() and c.isalpha() for c in text):
         index = _pinyin_index(directory)
         words = [
@@ -260,7 +273,7 @@ def _assign_roles(text: str, hits: list[_Hit]) -> None:
             hit.through = True
         if before.endswith(_ORIGIN_BEFORE):
             hit.role = "origin"
-        elif before.endswith(_STOP_BEFORE):
+        elif before.endswith(_STOP_BEFORE) and not before.endswith(_NOT_STOP_BEFORE):
             hit.role = "stop"
         elif after.startswith(_ORIGIN_AFTER):
             hit.role = "origin"
@@ -345,12 +358,18 @@ def _free_place(text: str, directory: StationDirectory) -> str | None:
     return None
 
 
+def nearest_stations(place: str, directory: StationDirectory) -> list[str]:
+    """The served stations nearest a place without one, as the directory knows them."""
+    return [
+        name
+        for name in NON_STATION_PLACES.get(place, ())
+        if directory.by_name(name) is not None or name in directory.cities()
+    ]
+
+
 def gateway_for(place: str, directory: StationDirectory) -> str | None:
-    """A known gateway city for a non-station place, if the directory has it."""
-    gateway = NON_STATION_PLACES.get(place)
-    if gateway and gateway in directory.cities():
-        return gateway
-    return None
+    """The nearest station of a place without one, if the directory has it."""
+    return next(iter(nearest_stations(place, directory)), None)
 
 
 _YES = re.compile(r"^(?:是的?|对的?|嗯+|没错|正确|好的?|yes|ok)(?:的|啊|呀|吧|呢)?$")
@@ -376,7 +395,7 @@ def answer_to_suggestion(
         name = suggestion
     else:
         rest = _NO.sub("", said)
-        rest = re.sub(r"^(?:是|就是|我说的是|去|从|到)", "", rest)
+        rest = re.sub(r"^(?:那就|那|就)?(?:是|就是|我说的是|去|从|到)?", "", rest)
         rest = re.sub(r"(?:吧|啊|呀|的)$", "", rest)
         if not rest:
             return None

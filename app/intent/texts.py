@@ -27,6 +27,11 @@ _SINGLE = {"origin": ASK_ORIGIN, "destination": ASK_DESTINATION, "date_start": A
 
 NOT_A_STATION = "抱歉，{place}不在我们可以查询的火车站里。请问您想到哪个车站？"
 NOT_A_STATION_HINT = "可以考虑先乘火车到{gateway}。"
+NOT_A_STATION_NEAREST = "{place}没有火车站，最近的火车站是{stations}。要按{first}为您规划吗？"
+NOT_A_STATION_FAR = (
+    "{place}附近没有火车站（最近的车站也在数百公里外），需换乘汽车或飞机前往。"
+    "请问您想坐火车到哪个车站？"
+)
 UNKNOWN_PLACE = "抱歉，我没有找到“{place}”这个车站或城市，请问您指的是哪里？"
 UNKNOWN_PLACE_HINT = "您是不是想说：{names}？"
 AND_THEN = "另外，"
@@ -64,6 +69,16 @@ def not_a_station(place: str, gateway: str | None) -> str:
     if gateway:
         text += NOT_A_STATION_HINT.format(gateway=gateway)
     return text
+
+
+def nearest_stations(place: str, stations: Sequence[str]) -> str:
+    """A well-known place without a station: its nearest served stations, the first offered
+    (answered with 好/对 it is planned), or that the railway is far from it."""
+    if not stations:
+        return NOT_A_STATION_FAR.format(place=place)
+    return NOT_A_STATION_NEAREST.format(
+        place=place, stations="、".join(stations), first=stations[0]
+    )
 
 
 def unknown_place(place: str, suggestions: Sequence[str]) -> str:

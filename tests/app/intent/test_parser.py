@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from app.intent import texts as templates
 from app.intent.model import StrictIntentIn
 from app.intent.parser import IntentParser
+from sources.stations import default_directory
 from tests.app.intent.conftest import LLM_URL, TODAY, completion, intent_json, sample
 
 TEXT = "下周五从北京去上海玩三天，预算两千左右"
@@ -128,8 +129,21 @@ async def test_non_station_destination_asks_for_a_station_and_suggests_a_gateway
     outcome = await rules.parse("下周去九寨沟玩四天，从北京出发", TODAY)
     assert outcome.intent.destination is None
     assert outcome.intent.destination_text == "九寨沟"
+    # A directory without its nearest stations: asked for one.
     assert outcome.clarify_question.startswith("抱歉，九寨沟不在我们可以查询的火车站里")
-    assert "成都" in outcome.clarify_question
+    official = IntentParser(directory=default_directory(), metrics=rules._metrics, llm=None)
+    outcome = await official.parse("下周去九寨沟玩四天，从北京出发", TODAY)
+    # The nearest served stations are named, the first offered (answered with 好, planned).
+    assert outcome.clarify_question.startswith("九寨沟没有火车站，最近的火车站是")
+    offered = outcome.intent.suggested_places["destination"]
+    assert offered in ("江油", "绵阳", "广元") and offered in outcome.clarify_question
+
+
+async def test_a_place_far_from_any_railway_is_said_so(rules):
+    outcome = await rules.parse("稻城亚丁想坐火车过去 成都出发 下周", TODAY)
+    assert outcome.intent.origin == "成都" and outcome.intent.destination is None
+    assert "稻城亚丁附近没有火车站" in outcome.clarify_question
+    assert outcome.intent.suggested_places == {}
 
 
 @pytest.mark.parametrize(
