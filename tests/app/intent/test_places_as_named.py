@@ -32,6 +32,8 @@ def official() -> StationDirectory:
         ("北京有直达敦煌的火车吗", "北京", "敦煌"),
         ("我爸妈住桐乡 想去上海玩", "桐乡", "上海"),
         ("chengdu dao chongqing 周六", "成都", "重庆"),
+        ("石家庄到北京 明天 九点之前要到北京西", "石家庄", "北京西"),
+        ("周四深圳北到广州南的商务座，他下午两点在广州有个会", "深圳北", "广州南"),
     ],
 )
 def test_the_route_is_read_as_the_traveller_said_it(
@@ -39,6 +41,7 @@ def test_the_route_is_read_as_the_traveller_said_it(
 ) -> None:
     route = extract_route(text, official)
     assert (route.origin, route.destination) == (origin, destination)
+    assert route.via == []
 
 
 def test_a_typo_is_only_taken_where_a_place_is_expected(official: StationDirectory) -> None:
