@@ -155,7 +155,12 @@ class IntentParser:
         if intent.destination_text and intent.destination is None:
             place = intent.destination_text
             near = [] if place in NON_STATION_PLACES else self._directory.suggest(place, limit=1)
-            if near:
+            directed = self._directory.directed(place)
+            if len(directed) > 1:
+                # Answered by a station's name ("河口北"), which then fills the destination.
+                questions.insert(0, texts.which_of(place, [s.name for s in directed]))
+                suggested.setdefault("destination", directed[0].name)
+            elif near:
                 questions.insert(0, texts.did_you_mean(place, near[0]))
                 suggested.setdefault("destination", near[0])
             elif place in NON_STATION_PLACES and (
@@ -238,6 +243,12 @@ class IntentParser:
                     continue
                 if word == intent.destination_text:
                     continue
+                directed = self._directory.directed(word)
+                if len(directed) > 1:
+                    questions.append(texts.which_of(word, [s.name for s in directed]))
+                    asked.add(name)
+                    suggested[name] = directed[0].name
+                    break
                 found = self._directory.suggest(word, limit=1)
                 if found:
                     questions.append(texts.did_you_mean(word, found[0]))

@@ -421,7 +421,7 @@ def answer_to_suggestion(
         name = suggestion
     else:
         rest = _NO.sub("", said)
-        rest = re.sub(r"^(?:那就|那|就)?(?:是|就是|我说的是|去|从|到)?", "", rest)
+        rest = re.sub(r"^(?:那就|那|就|是|我说的|去|从|到)+", "", rest)
         rest = re.sub(r"(?:吧|啊|呀|的)$", "", rest)
         if not rest:
             return None

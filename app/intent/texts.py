@@ -109,6 +109,14 @@ def did_you_mean(place: str, name: str) -> str:
     return DID_YOU_MEAN.format(place=place, name=name)
 
 
+WHICH_OF = "“{place}”有{names}几个车站，请问您要去哪一个？"
+
+
+def which_of(place: str, names: Sequence[str]) -> str:
+    """A town named without the direction its stations carry, in several places (河口)."""
+    return WHICH_OF.format(place=place, names="、".join(names))
+
+
 HEARD_AS = "「{typed}」已按「{name}」理解（按读音），如不对请告诉我。"
 
 

@@ -257,7 +257,7 @@ class StationDirectory(TextSearch):
         if key.endswith("市") and key[:-1] in self._by_city:
             return self._city_place(key[:-1])
         if not key.isascii():
-            return None
+            return self._directed_town(key)
         if len(key) == 3 and key.isupper() and key in self._by_code:
             return self._station_place(self._by_code[key], town=False)
         plain = "".join(ch for ch in key.lower() if ch.isalnum())
@@ -300,6 +300,21 @@ class StationDirectory(TextSearch):
         if best == rank(ordered[1]) or best not in decisive:
             raise AmbiguousStationError(key, ordered)
         return ordered[0]
+
+    def directed(self, name: str) -> list[Station]:
+        """The stations named `name` plus a direction when `name` itself is none (河口 ->
+        河口北, 河口南)."""
+        if name in self._by_name:
+            return []
+        return [self._by_name[name + d] for d in DIRECTIONS if name + d in self._by_name]
+
+    def _directed_town(self, key: str) -> Place | None:
+        """A town named without the direction its only station carries (大冶 for 大冶北):
+        that station. Several (河口北 and 河口南, 300 km apart) are asked about instead."""
+        stations = self.directed(key)
+        if len(stations) != 1:
+            return None
+        return self._station_place(stations[0], town=False)
 
     def _named_place(self, name: str) -> Place:
         if name in self._by_city:

@@ -231,7 +231,10 @@ class TextSearch:
         if not key or limit <= 0:
             return []
         if not key.isascii():
-            alike = self.sound_alike(key)
+            # 河口 names 河口北 and 河口南: those first, then what sounds like it.
+            alike = [
+                key + d for d in DIRECTIONS if key + d in self._by_name and key not in self._by_name
+            ] + self.sound_alike(key)
             if alike:
                 rest = [n for n in self._suggest_by_shape(key, limit) if n not in alike]
                 return [*alike, *rest][:limit]

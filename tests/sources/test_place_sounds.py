@@ -52,3 +52,11 @@ def test_shape_suggestions_still_work_for_a_wrong_character() -> None:
     directory = default_directory()
     assert directory.suggest("北惊", limit=1) == ["北京"]
     assert directory.suggest("shanghia", limit=1) == ["上海"]
+
+
+def test_a_town_named_without_its_stations_direction() -> None:
+    directory = default_directory()
+    assert directory.resolve("大冶").name == "大冶北"  # its only station
+    assert [s.name for s in directory.directed("河口")] == ["河口南", "河口北"]
+    assert set(directory.suggest("河口", limit=2)) == {"河口北", "河口南"}
+    assert directory.directed("北京") == []  # a name of its own

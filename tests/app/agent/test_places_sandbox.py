@@ -72,3 +72,20 @@ async def test_answering_the_place_suggestion_keeps_the_trip() -> None:
     assert second["itinerary"] is not None, second["summary"]
     assert second["understood"].startswith("12月2日 武汉→北京，2人")
     assert _ends(second)[0].startswith("武汉") or _ends(second)[0] in ("汉口", "武昌")
+
+
+async def test_a_town_with_stations_in_two_places_is_asked_and_the_answer_keeps_the_date() -> None:
+    async with running_app() as (client, _):
+        first = (
+            await client.post("/v1/chat", json={"text": "周六从昆明去河口", "today": TODAY})
+        ).json()
+        assert "河口南、河口北" in first["summary"]
+        second = (
+            await client.post(
+                "/v1/chat",
+                json={"session_id": first["session_id"], "text": "河口北", "today": TODAY},
+            )
+        ).json()
+    assert second["itinerary"] is not None, second["summary"]
+    assert second["understood"].startswith("12月5日 昆明→河口北")
+    assert _ends(second)[1] == "河口北"
