@@ -14,7 +14,15 @@ from dataclasses import dataclass
 from rules.config import RuleConfig, in_city_proper, is_overnight
 from rules.model import LegKey, TripRequest
 from rules.party import seats_needed
-from sources.models import SLEEPER_CLASSES, Freshness, Seat, SeatClass, SeatStatus, TrainOffer
+from sources.models import (
+    SLEEPER_CLASSES,
+    Freshness,
+    Seat,
+    SeatClass,
+    SeatStatus,
+    Station,
+    TrainOffer,
+)
 
 SCARCE_BELOW = 20
 """Spare seats under which a class counts as scarce (12306 prints "有" from 20 up)."""
@@ -122,11 +130,15 @@ def _outside_city_proper(
     )
 
 
-def at_place(station: str, named: str) -> bool:
+def at_place(station: Station, named: str) -> bool:
     """True when `station` is the station or town the traveller named: the station itself, or
-    one named after it with a direction (昆山南 for 昆山, as the directory's town has it)."""
-    return station == named or (
-        station.startswith(named) and station[len(named) :] in ("东", "西", "南", "北")
+    one named after a town with a direction (昆山南 for 昆山, as the directory's town has it).
+    A city's namesake station is only itself (北京站 is not 北京西)."""
+    name = station.name
+    return name == named or (
+        station.city != named
+        and name.startswith(named)
+        and name[len(named) :] in ("东", "西", "南", "北")
     )
 
 
@@ -182,9 +194,9 @@ def build_rides(
         funnel.future += 1
         # A named train too must call where the traveller boards and alights (K7041 to 漠河
         # is not K7041 to 加格达奇, where a city-wide answer names it).
-        if depart_window and board and not at_place(offer.origin_station.name, board):
+        if depart_window and board and not at_place(offer.origin_station, board):
             continue
-        if arrive_window and alight and not at_place(offer.destination_station.name, alight):
+        if arrive_window and alight and not at_place(offer.destination_station, alight):
             continue
         if not named:
             if request.train_types and offer.train_type not in request.train_types:

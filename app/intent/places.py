@@ -281,21 +281,19 @@ def _assign_roles(text: str, hits: list[_Hit]) -> None:
             hit.role = "origin"
 
 
-def _one_per_city(stops: list[_Hit], directory: StationDirectory) -> list[_Hit]:
-    """Stops named twice in one city in a row are one stop, the station if one was named:
-    "石家庄到北京 … 九点之前要到北京西" goes to 北京西, "到广州南 … 在广州有个会" to 广州南."""
+def _one_per_city(text: str, stops: list[_Hit], directory: StationDirectory) -> list[_Hit]:
+    """A city then its station ("石家庄到北京 … 九点之前要到北京西"), or a station then a stay
+    in its city ("到广州南 … 在广州有个会"), is one stop: the station. ("不是西安北，是西安站"
+    names two, for the chat to read.)"""
     kept: list[_Hit] = []
     for stop in stops:
         last = kept[-1] if kept else None
-        if (
-            last is not None
-            and not stop.returning
-            and _city(last, directory) == _city(stop, directory)
-        ):
-            if last.name in directory.cities() and stop.name not in directory.cities():
-                kept[-1] = stop
-            continue
-        kept.append(stop)
+        if last is None or stop.returning or _city(last, directory) != _city(stop, directory):
+            kept.append(stop)
+        elif last.name in directory.cities() and stop.name not in directory.cities():
+            kept[-1] = stop
+        elif not _before(text, stop).endswith(_STAY_BEFORE):
+            kept.append(stop)
     return kept
 
 
@@ -348,7 +346,7 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
             route.return_trip = True
             stops = stops[:-1]
         stops = [s for s in stops if s is not origin_hit]
-    stops = _one_per_city(stops, directory)
+    stops = _one_per_city(text, stops, directory)
     # Per-stop stays only when a stop before the last one has its own ("先去西安住两晚").
     stays = [
         _stay_after(text, s, stops[i + 1].start if i + 1 < len(stops) else len(text))

@@ -250,3 +250,16 @@ def test_return_arrive_window_applies_to_the_ride_home_and_relaxes_by_name():
     assert plan(late, entries, now=NOW).best is None
     found = minimal_relaxation(late, entries, now=NOW)
     assert found is not None and found[1] == ("return_arrive_window",)
+
+
+def test_a_named_town_counts_its_direction_stations_but_a_city_station_only_itself() -> None:
+    from rules.options import at_place
+    from sources.models import Station
+
+    def station(name: str, city: str) -> Station:
+        return Station(telecode="XXX", name=name, city=city, pinyin="x", initials="x")
+
+    assert at_place(station("昆山南", "苏州"), "昆山")  # the town 昆山 is 昆山 and 昆山南
+    assert at_place(station("漠河", "加格达奇"), "漠河")
+    assert not at_place(station("北京西", "北京"), "北京")  # 北京站 is not 北京西
+    assert not at_place(station("苏州北", "苏州"), "昆山")

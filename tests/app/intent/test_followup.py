@@ -213,8 +213,9 @@ def test_fewer_travellers_shrink_the_party(chat, text, party):
 
 
 def test_yes_to_a_suggested_place_takes_it_and_keeps_the_rest(directory):
-    asked = parse_offline("元旦从沈阳去哈尔冰，两个人", TODAY, directory)
-    assert asked.destination is None and asked.destination_text == "哈尔冰"
+    # 哈尔冰 sounds like 哈尔滨 and is planned as it (said in warnings); 哈尔宝 is asked about.
+    asked = parse_offline("元旦从沈阳去哈尔宝，两个人", TODAY, directory)
+    assert asked.destination is None and asked.destination_text == "哈尔宝"
     turn = parse_offline(turn_text("对"), TODAY, directory)
     reading = read_turn(
         asked,
@@ -222,7 +223,7 @@ def test_yes_to_a_suggested_place_takes_it_and_keeps_the_rest(directory):
         "对",
         today=TODAY,
         city=lambda name: name,
-        suggest={"哈尔冰": "哈尔滨"}.get,
+        suggest={"哈尔宝": "哈尔滨"}.get,
     )
     intent = trip(reading)
     assert (intent.origin, intent.destination, intent.destination_text) == ("沈阳", "哈尔滨", None)
