@@ -85,6 +85,10 @@ CITY_NICKNAMES: dict[str, str] = {
 _HEARD_BEFORE = "从由自到去往至回在住"
 _HEARD_AFTER = (*_PAIR_AFTER, *_ORIGIN_AFTER, "过去", "玩", "出差", "看", "旅游", "开会", "，", ",")
 _HEARD_LENGTHS = (4, 3, 2)
+# Words that are no place whatever they sound like: those led by a cue (回来 is no 惠来, 去年
+# no 曲阳) or ending in a particle or a verb's complement.
+_NOT_HEARD_START = _HEARD_BEFORE + "来上下出进过"
+_NOT_HEARD_END = "来去了的吗呢吧啊呀么过着"
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 _QUESTION_WORDS = ("哪", "什么", "那里", "这里", "那边", "外地", "旅游", "玩", "看", "时候", "一下")
 _FREE_PLACE = re.compile(
@@ -248,6 +252,8 @@ def _heard_at(
             continue
         cue_after = text[end:].startswith(_HEARD_AFTER)
         if not (cue_before or cue_after):
+            continue
+        if text[i] in _NOT_HEARD_START or text[end - 1] in _NOT_HEARD_END:
             continue
         name = directory.heard_as(text[i:end])
         if name is not None:

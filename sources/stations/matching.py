@@ -206,7 +206,7 @@ class TextSearch:
         return unique
 
     def heard_as(self, text: str) -> str | None:
-        """The one place Chinese `text` surely means, or None: the best of `sound_alike` when
+        """The one city Chinese `text` surely means, or None: the best of `sound_alike` when
         no other of its rank ties with it and it keeps a character of `text` (郑洲 -> 郑州,
         重亲 -> 重庆). A homophone sharing no character (无憾 for 武汉) is only a suggestion
         (`suggest`): the traveller is asked."""
@@ -216,7 +216,9 @@ class TextSearch:
         best = alike[0]
         if len(alike) > 1 and self._rank(alike[1]) == self._rank(best):
             return None
-        return best if set(best) & set(text) else None
+        # A city only: a small station's homophone is as likely an everyday word (家三口 is
+        # no 孤山口), and is asked about instead.
+        return best if best in self._by_city and set(best) & set(text) else None
 
     def suggest(self, text: str, limit: int = 5) -> list[str]:
         """The nearest known names for a misspelt `text` (北惊 -> 北京, shanghia -> 上海).

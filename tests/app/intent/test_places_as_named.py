@@ -86,3 +86,15 @@ def test_a_turn_that_says_more_is_not_an_answer(official: StationDirectory) -> N
     assert answer_to_suggestion(TRIP, "不是", official) is None
     no_question = TRIP.model_copy(update={"suggested_places": {}})
     assert answer_to_suggestion(no_question, "对", official) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "周六从北京西去石家庄，当天晚上回来，不要无座",
+        "去年到过上海，这次从北京去南京",
+        "下来再说，北京到天津",
+    ],
+)
+def test_everyday_words_are_never_heard_as_places(official: StationDirectory, text: str) -> None:
+    assert heard_places(text, official) == []
