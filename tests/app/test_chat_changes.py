@@ -112,6 +112,7 @@ async def test_too_early_replans_after_the_departure_shown() -> None:
 async def test_asking_for_the_return_without_a_day_keeps_the_outbound_and_asks_the_day() -> None:
     async with running_app() as (client, _):
         first, asked, third = await talk(client, "12月5日从北京去上海", "那回程呢", "周日")
+
     def rides(reply: dict[str, Any]) -> list[tuple[str, str]]:
         return [(leg["train_number"], leg["depart_at"]) for leg in reply["itinerary"]["legs"]]
 

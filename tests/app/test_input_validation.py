@@ -121,6 +121,7 @@ async def test_ticket_query_parameters_are_documented_in_openapi() -> None:
         "destination",
         "date",
         "train_types",
+        "fare",
         "refresh",
     ]
     assert [p["name"] for p in params if p["required"]] == ["origin", "destination", "date"]
