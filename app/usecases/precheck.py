@@ -22,12 +22,18 @@ from rules.limits import MAX_PARTY
 from sources import fare_rules
 from sources.fare_rules import TicketKind
 from sources.models import (
-    TRAIN_NUMBER_INPUT_PATTERN,
+    TRAIN_LETTERS,
     FareKind,
     Freshness,
     SeatClass,
     SeatStatus,
 )
+
+# What a booking client may send as a train number: the grammar's shape (an optional letter, no
+# leading zero) with up to five digits, so that a number no railway runs (G99999) is asked live
+# and answered 409 `not_found` like any invented train (DESIGN.md's precheck contract); what
+# has no such shape (G0, X123, G012) is a 422 naming the field before any query.
+PRECHECK_TRAIN_NUMBER_PATTERN = rf"^[{TRAIN_LETTERS}{TRAIN_LETTERS.lower()}]?[1-9]\d{{0,4}}$"
 
 
 class PrecheckRequest(BaseModel):
@@ -35,7 +41,7 @@ class PrecheckRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    train_number: str = Field(max_length=8, pattern=TRAIN_NUMBER_INPUT_PATTERN)
+    train_number: str = Field(max_length=8, pattern=PRECHECK_TRAIN_NUMBER_PATTERN)
     date: str = Field(description="YYYY-MM-DD")
     origin: str = Field(min_length=1, max_length=40)
     destination: str = Field(min_length=1, max_length=40)

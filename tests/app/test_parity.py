@@ -269,8 +269,13 @@ async def _compare_prechecks(
             Outcome(verdict="not_found"),
         ),
         (
-            "no train number at all",
+            "a number no railway runs",
             {**BOOKING, "train_number": "G99999"},
+            Outcome(verdict="not_found"),
+        ),
+        (
+            "no train number at all",
+            {**BOOKING, "train_number": "G012"},
             refused("invalid_input", "train_number"),
         ),
         (

@@ -57,7 +57,14 @@ async def test_an_invented_train_number_is_409_not_found_and_counted() -> None:
         assert sample(state, "railtrip_invented_train_rejections_total", origin="user") == 1
 
 
-@pytest.mark.parametrize("number", ["G99999", "G0", "X123", "G012"])
+async def test_a_number_no_railway_runs_is_asked_live_and_409_not_found() -> None:
+    async with running() as (client, state):
+        r = await client.post("/v1/bookings/precheck", json=check("G99999"))
+        assert r.status_code == 409 and r.json()["reason"] == "not_found"
+        assert upstream_requests(state, "sandbox-12306") >= 1
+
+
+@pytest.mark.parametrize("number", ["G999999", "G0", "X123", "G012"])
 async def test_what_cannot_be_a_train_number_is_a_422_naming_it_before_any_query(
     number: str,
 ) -> None:

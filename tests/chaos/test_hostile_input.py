@@ -163,7 +163,7 @@ async def test_precheck_of_an_invented_train_is_a_409_not_found(client):
     response = await client.post(
         "/v1/bookings/precheck",
         json={
-            "train_number": PLAUSIBLE_INVENTED,  # INVENTED (G99999) is no train number: a 422
+            "train_number": PLAUSIBLE_INVENTED,
             "date": "2026-12-02",
             "origin": "北京",
             "destination": "上海",
