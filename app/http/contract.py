@@ -59,7 +59,7 @@ class InvalidInputError(ErrorBody):
 class RefusalError(ErrorBody):
     """401, 403, 429: refused by the access gate before any work."""
 
-    code: Literal["unauthorized", "forbidden", "quota_exceeded"]
+    code: Literal["unauthorized", "forbidden", "quota_exceeded", "auth_throttled"]
     reason: Literal["unauthorized", "quota"]
 
 
@@ -270,14 +270,29 @@ def _gate_responses(method: str, operation: dict[str, Any], policy: Any) -> dict
             "WWW-Authenticate",
         )
     }
+    throttled = (
+        "`auth_throttled`: this address showed too many unknown keys; no key is looked at "
+        "until `Retry-After` (with API keys configured)."
+    )
     if not policy.open:
         added["429"] = _refusal(
-            "Over the client's request quota, or its `refresh=true` budget.",
+            f"Over the client's request quota, or its `refresh=true` budget; or {throttled}",
             "Retry-After",
             *RATE_LIMIT,
         )
+    else:
+        added["429"] = _refusal(throttled[0].upper() + throttled[1:], "Retry-After")
     if policy.admin:
         added["403"] = _refusal("Not an admin key (with API keys configured).")
+    if policy.streams:
+        added["503"] = {
+            "description": "Every stream slot is taken (`RAILTRIP_MAX_STREAMS`): refused before "
+            "the body is read; retry after `Retry-After` seconds.",
+            "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/OverloadedError"}}
+            },
+            "headers": _headers("Retry-After", "X-Request-ID"),
+        }
     if "requestBody" in operation:
         added["413"] = {
             "description": "The body is over 64 KiB.",

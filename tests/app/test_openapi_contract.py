@@ -191,3 +191,23 @@ async def test_the_overloaded_body_is_the_documented_one() -> None:
     body = Overloaded("服务当前繁忙", retry_after_s=1.2).body()
     for method, path in (("get", "/v1/tickets"), ("post", "/v1/bookings/precheck")):
         validator(document, response_schema(document, path, method, 503)).validate(body)
+
+
+async def test_the_stream_cap_and_the_authentication_throttle_are_documented_as_sent() -> None:
+    document = await served_document()
+    for path in ("/v1/plan/stream", "/v1/chat/stream"):
+        refused = document["paths"][path]["post"]["responses"]["503"]
+        assert "Retry-After" in refused["headers"]
+        assert refused["content"]["application/json"]["schema"] == {
+            "$ref": "#/components/schemas/OverloadedError"
+        }
+    settings = Settings(api_keys=[f"web:{hash_key(KEY)}"])
+    wrong = {"X-API-Key": "rt_not_a_key_of_ours"}
+    async with running(settings) as (client, _):
+        document = (await client.get("/openapi.json")).json()
+        statuses = [(await client.get("/healthz", headers=wrong)).status_code for _ in range(12)]
+        response = await client.get("/healthz", headers=wrong)
+    assert statuses[0] == 401 and response.status_code == 429, statuses
+    assert response.json()["code"] == "auth_throttled"
+    validator(document, response_schema(document, "/healthz", "get", 429)).validate(response.json())
+    assert "retry-after" in response.headers
