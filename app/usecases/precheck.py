@@ -31,7 +31,7 @@ from sources.models import (
 
 # What a booking client may send as a train number: the grammar's shape (an optional letter, no
 # leading zero) with up to five digits, so that a number no railway runs (G99999) is asked live
-# and answered 409 `not_found` like any invented train (DESIGN.md's precheck contract); what
+# and answered 409 `not_found` like any invented train (README, the precheck's 409); what
 # has no such shape (G0, X123, G012) is a 422 naming the field before any query.
 PRECHECK_TRAIN_NUMBER_PATTERN = rf"^[{TRAIN_LETTERS}{TRAIN_LETTERS.lower()}]?[1-9]\d{{0,4}}$"
 
