@@ -36,6 +36,7 @@ from app.intent import texts
 from app.intent.dates import date_from
 from app.intent.merge import merge_intent, set_slots, starts_over
 from app.intent.model import END_OF_DAY, TimeWindow, TravelIntent, ViaStop
+from app.intent.numerals import to_int
 from app.intent.offline import normalise_text
 
 CityOf = Callable[[str], str | None]
@@ -71,7 +72,6 @@ _STAY_WORD = re.compile(r"住|待|呆")
 _ADD_PERSON = re.compile(
     r"再加(?P<n>[一两二三四五六七八九1-9])?个|也去|也来|也要去|陪我|跟我一起|和我一起|带上"
 )
-_COUNT = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _DIRECTION = re.compile(r"[去到往]")
 
 _LATER = ("太早", "晚一点", "晚一些", "再晚点", "再晚些", "晚些")
@@ -495,7 +495,7 @@ def _fewer(previous: TravelIntent, turn: TravelIntent, words: str) -> int | None
     fewer = _FEWER.search(words)
     if fewer is None:
         return None
-    return max(1, previous.passengers - _COUNT.get(fewer.group("n") or "一", 1))
+    return max(1, previous.passengers - (to_int(fewer.group("n") or "一") or 1))
 
 
 def _with_party(intent: TravelIntent, passengers: int | None) -> TravelIntent:
@@ -514,7 +514,7 @@ def _party(previous: TravelIntent, turn: TravelIntent, words: str) -> TravelInte
     count = (match.group("n") or "") if match else ""
     if match is None or (turn.passengers > previous.passengers and not count):
         return turn
-    added = _COUNT.get(count) or (int(count) if count.isdigit() else 1)
+    added = to_int(count) or 1
     update: dict[str, Any] = {"passengers": previous.passengers + added}
     for name in ("children", "students"):
         before, now = getattr(previous, name, None), getattr(turn, name, None)
@@ -530,8 +530,7 @@ def _shifted(
 ) -> TravelIntent:
     """提前一天 / 推迟两天: the trip (or, said of the return, the return) moved by days."""
     assert previous.date_start is not None
-    count = shift.group("n") or "一"
-    days = _COUNT.get(count) or int(count)
+    days = to_int(shift.group("n") or "一") or 1
     delta = dt.timedelta(days=days if shift.group("dir") in _LATER_SHIFT else -days)
     rest = {k: v for k, v in set_slots(turn).items() if k in _RETURN_KEEPS}
     if _RETURN_SCOPE.search(words) or (_RETURN_WORD.search(words) and previous.date_end):
