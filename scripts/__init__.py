@@ -4,10 +4,12 @@
                                                         sources/data/stations.csv
     python -m scripts.build_network [--shared DIR]      sources/data/network.json.gz, STATIONS.md
     python -m scripts.build_city_proper [--shared DIR]  rules/data/city_proper.csv
+    python -m scripts.build_readings                    sources/data/readings.json.gz
 
-Their inputs are the reference data beside the checkout (`../shared/data/`, not shipped); each
-build is deterministic (same inputs, same bytes), and a test checks that what is committed is
-what the generator writes (tests/scripts/).
+Their inputs are the reference data beside the checkout (`../shared/data/`, not shipped), or for
+the readings the pinned pypinyin (requirements-dev.txt); each build is deterministic (same
+inputs, same bytes), and a test checks that what is committed is what the generator writes
+(tests/scripts/).
 """
 
 from pathlib import Path

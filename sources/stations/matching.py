@@ -12,10 +12,10 @@ import itertools
 import unicodedata
 from functools import cached_property
 
-import pypinyin
 from rapidfuzz.distance import Levenshtein
 
 from sources.models import Station
+from sources.stations.readings import per_character
 
 PROVINCIAL_CAPITALS: tuple[str, ...] = (
     "北京", "天津", "上海", "重庆", "石家庄", "太原", "呼和浩特", "沈阳", "长春", "哈尔滨",
@@ -82,8 +82,8 @@ def fuzzy_sound(romanised: str) -> str:
 def readings(text: str) -> list[str]:
     """The toneless pinyin readings of Chinese `text`, every reading of each character
     (重 is zhong and chong), at most `MAX_READINGS` of them, the usual one first."""
-    syllables = pypinyin.pinyin(text, style=pypinyin.Style.NORMAL, heteronym=True, errors="ignore")
-    if len(syllables) != len(text):
+    syllables = per_character(text)  # pypinyin's readings in context (readings.py)
+    if syllables is None:
         return []
     combos = itertools.islice(itertools.product(*syllables), MAX_READINGS)
     return list(dict.fromkeys("".join(combo) for combo in combos))
