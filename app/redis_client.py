@@ -1,25 +1,18 @@
-"""The one Redis client of a replica, built from `RAILTRIP_REDIS_URL` (single, Cluster, Sentinel).
+"""The one Redis client of a replica, built from `RAILTRIP_REDIS_URL` (single, Cluster, Sentinel;
+the URL's forms: app/redis_url.py).
 
-URL forms (a password goes before the first host as `:secret@`):
-
-* `redis://h:6379/0`, `rediss://…`, `unix:///run/redis.sock?db=0` — one server;
-* `redis+cluster://h1:6379,h2:6379,h3:6379[/0]` — Redis Cluster from any startup nodes
-  (Cluster has only database 0);
-* `redis+sentinel://s1:26379,s2:26379/mymaster[/0]` — the master Sentinel names `mymaster`.
-
-Every form gets short socket timeouts (a stalled Redis costs a request `timeout_s`, not
-seconds) and a bounded number of connections that callers queue for (briefly) instead of the
-default pool that raises past its limit. A Cluster client must be `initialize()`d before
-traffic: redis-py 8.0.x crashes when many tasks hit a cold async cluster client at once
-(`connect()` below does it).
+Imported only where Redis is configured (the composition root, app/wiring/core.py): redis-py
+costs 0.1–0.3 s and 8 MiB to import. Every form gets short socket timeouts (a stalled Redis
+costs a request `timeout_s`, not seconds) and a bounded number of connections that callers
+queue for (briefly) instead of the default pool that raises past its limit. A Cluster client
+must be `initialize()`d before traffic: redis-py 8.0.x crashes when many tasks hit a cold
+async cluster client at once (`connect()` below does it).
 """
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
@@ -28,73 +21,9 @@ from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from app.redis_url import parse_redis_url
+
 RedisClient = Redis | RedisCluster
-CLUSTER_SCHEME = "redis+cluster"
-SENTINEL_SCHEME = "redis+sentinel"
-
-
-class RedisUrlError(ValueError):
-    """`RAILTRIP_REDIS_URL` is not one of the documented forms."""
-
-
-@dataclass(frozen=True)
-class RedisTarget:
-    """A parsed `RAILTRIP_REDIS_URL`."""
-
-    kind: str  # "single" | "cluster" | "sentinel"
-    url: str
-    hosts: tuple[tuple[str, int], ...] = ()
-    service: str = ""
-    db: int = 0
-    password: str | None = field(default=None, repr=False)
-    username: str | None = None
-
-
-def parse_redis_url(url: str) -> RedisTarget:
-    """Classify and parse a Redis URL; raises `RedisUrlError` naming what is wrong."""
-    scheme = url.split("://", 1)[0].lower() if "://" in url else ""
-    if scheme in ("redis", "rediss", "unix"):
-        return RedisTarget("single", url)
-    if scheme not in (CLUSTER_SCHEME, SENTINEL_SCHEME):
-        raise RedisUrlError(
-            f"RAILTRIP_REDIS_URL: unknown scheme {scheme!r}; use redis://, rediss://, unix://, "
-            f"{CLUSTER_SCHEME}:// or {SENTINEL_SCHEME}://"
-        )
-    parts = urlsplit(url)
-    credentials, _, hostlist = parts.netloc.rpartition("@")
-    username, _, password = credentials.partition(":") if credentials else ("", "", "")
-    hosts = tuple(_host_port(item, url) for item in hostlist.split(",") if item)
-    if not hosts:
-        raise RedisUrlError("RAILTRIP_REDIS_URL: no host given")
-    path = [p for p in parts.path.split("/") if p]
-    service = ""
-    if scheme == SENTINEL_SCHEME:
-        if not path:
-            raise RedisUrlError("RAILTRIP_REDIS_URL: sentinel URL needs /<master name>")
-        service, path = path[0], path[1:]
-    db = 0
-    if path:
-        if len(path) > 1 or not path[0].isdigit():
-            raise RedisUrlError(f"RAILTRIP_REDIS_URL: bad database in {parts.path!r}")
-        db = int(path[0])
-    if scheme == CLUSTER_SCHEME and db != 0:
-        raise RedisUrlError("RAILTRIP_REDIS_URL: Redis Cluster has only database 0")
-    return RedisTarget(
-        "cluster" if scheme == CLUSTER_SCHEME else "sentinel",
-        url,
-        hosts,
-        service,
-        db,
-        unquote(password) or None,
-        unquote(username) or None,
-    )
-
-
-def _host_port(item: str, url: str) -> tuple[str, int]:
-    host, _, port = item.rpartition(":")
-    if not host or not port.isdigit():
-        raise RedisUrlError(f"RAILTRIP_REDIS_URL: expected host:port, got {item!r}")
-    return host, int(port)
 
 
 class _BlockingSentinelPool(SentinelConnectionPool, BlockingConnectionPool):

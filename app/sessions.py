@@ -30,14 +30,16 @@ import logging
 import re
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cachetools import TTLCache
 from pydantic import ValidationError
 
 from app.intent.model import TravelIntent
-from app.redis_client import RedisClient
-from app.redis_health import REDIS_ERRORS, RedisHealth
+from app.redis_health import RedisHealth, redis_errors
+
+if TYPE_CHECKING:
+    from app.redis_client import RedisClient  # redis-py only where Redis is configured
 
 log = logging.getLogger("railtrip.sessions")
 
@@ -142,7 +144,7 @@ class SessionStore:
             return held[1], False
         try:
             raw = await self._redis.get(SESSION_KEY.format(session_id=session_id))
-        except REDIS_ERRORS as exc:
+        except redis_errors() as exc:
             self._down(exc)
             if held is None:
                 raise SessionUnavailable(repr(exc)) from exc
@@ -248,7 +250,7 @@ class SessionStore:
                 keys=[SESSION_KEY.format(session_id=session_id)],
                 args=[base, version, record, self._ttl_ms],
             )
-        except REDIS_ERRORS as exc:
+        except redis_errors() as exc:
             self._down(exc)
             return None
         self._up()

@@ -27,7 +27,7 @@ from dotenv import dotenv_values
 from pydantic import Field, PrivateAttr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from app.redis_client import parse_redis_url
+from app.redis_url import parse_redis_url
 from sources.sandbox.faults import VENDOR_ONLY_KNOBS, VENDORS, FaultConfig
 
 DOTENV = ".env"

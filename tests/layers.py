@@ -32,6 +32,7 @@ FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "app.policy",
             "app.observability",
             "app.gcra",
+            "app.redis_url",
             "app.redis_client",
             "app.redis_health",
             "app.access",

@@ -22,10 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from redis.exceptions import RedisError
-
 from app.gcra import Decision, Gcra
 from app.observability.metrics import Metrics
+from app.redis_health import redis_errors
 from sources.base import Clock, shanghai_now
 from sources.models import SHANGHAI
 
@@ -154,7 +153,7 @@ class ClientQuotas:
                     # Relative to the service's clock, so the counter dies at its midnight.
                     pipe.expire(key, _seconds_until(next_midnight(now), now))
                     used, _ = await pipe.execute()
-            except (RedisError, OSError) as exc:
+            except redis_errors() as exc:
                 self._fell_back(exc)
             else:
                 self._recovered()
@@ -169,7 +168,7 @@ class ClientQuotas:
         if self._gcra is not None:
             try:
                 decision = await self._gcra.check(name, rate, burst)
-            except (RedisError, OSError) as exc:
+            except redis_errors() as exc:
                 self._fell_back(exc)
             else:
                 self._recovered()

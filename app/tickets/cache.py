@@ -13,16 +13,18 @@ import datetime as dt
 import time
 from collections.abc import Callable
 from functools import cached_property
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from cachetools import TTLCache
 from pydantic import TypeAdapter, ValidationError
 
 from app.observability.metrics import Metrics
-from app.redis_client import RedisClient
-from app.redis_health import REDIS_ERRORS, RedisHealth, RedisState
+from app.redis_health import RedisHealth, RedisState, redis_errors
 from app.tickets.model import SourceReport
 from sources.models import Frozen, TrainOffer
+
+if TYPE_CHECKING:
+    from app.redis_client import RedisClient  # redis-py only where Redis is configured
 
 CACHE_FORMAT: Literal[1] = 1
 _OFFERS: TypeAdapter[tuple[TrainOffer, ...]] = TypeAdapter(tuple[TrainOffer, ...])
@@ -146,7 +148,7 @@ class RedisTier:
                 pipe.set(self.key(query_key), raw, ex=self._ttl)
                 pipe.set(self.stale_key(query_key), raw, ex=self._stale_ttl)
                 await pipe.execute()
-        except REDIS_ERRORS as exc:
+        except redis_errors() as exc:
             self.health.went_down(exc)
         else:
             self.health.came_back()
@@ -155,7 +157,7 @@ class RedisTier:
         """Probe Redis now, updating the shared state (a probe waits at most the timeout)."""
         try:
             await self._client.ping()
-        except REDIS_ERRORS as exc:
+        except redis_errors() as exc:
             self.health.went_down(exc)
         else:
             self.health.came_back()
@@ -166,7 +168,7 @@ class RedisTier:
             return None
         try:
             raw = await self._client.get(key)
-        except REDIS_ERRORS as exc:
+        except redis_errors() as exc:
             self.health.went_down(exc)
             return None
         self.health.came_back()

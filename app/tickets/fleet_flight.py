@@ -25,9 +25,12 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from app.redis_client import RedisClient
-from app.redis_health import REDIS_ERRORS, RedisHealth
+from app.redis_health import RedisHealth, redis_errors
+
+if TYPE_CHECKING:
+    from app.redis_client import RedisClient  # redis-py only where Redis is configured
 
 Sleep = Callable[[float], Awaitable[None]]
 
@@ -86,7 +89,7 @@ class FleetFlight:
         lease = Lease(self.key(query_key), secrets.token_hex(8))
         try:
             taken = await self._client.set(lease.key, lease.token, nx=True, px=self._lease_ms)
-        except REDIS_ERRORS as exc:
+        except redis_errors() as exc:
             self._health.went_down(exc)
             return None
         self._health.came_back()
@@ -98,7 +101,7 @@ class FleetFlight:
             return False
         try:
             renewed = await self._renew(keys=[lease.key], args=[lease.token, self._lease_ms])
-        except REDIS_ERRORS as exc:
+        except redis_errors() as exc:
             self._health.went_down(exc)
             return False
         self._health.came_back()
@@ -110,7 +113,7 @@ class FleetFlight:
             return  # the lease expires by itself
         try:
             await self._release(keys=[lease.key], args=[lease.token])
-        except REDIS_ERRORS as exc:
+        except redis_errors() as exc:
             self._health.went_down(exc)
         else:
             self._health.came_back()

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from aiolimiter import AsyncLimiter
 
 from app.gcra import Gcra
-from app.redis_health import REDIS_ERRORS, RedisHealth
+from app.redis_health import RedisHealth, redis_errors
 
 Sleep = Callable[[float], Awaitable[None]]
 
@@ -60,7 +60,7 @@ class SourceRateLimit:
         await self._smoothing.acquire()
         try:
             wait_s = await self._gcra.reserve(f"source:{self.source}", self.rate_per_s, 1)
-        except REDIS_ERRORS as exc:
+        except redis_errors() as exc:
             if self._health is not None:
                 self._health.went_down(exc)
             await self._fallback.acquire()

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from app.redis_health import REDIS_ERRORS, RedisHealth
+from app.redis_health import RedisHealth, redis_errors
 
 log = logging.getLogger("railtrip.sources")
 
@@ -36,7 +36,7 @@ class SharedBlock:
             return
         try:
             await self._redis.set(self._key, "1", px=max(1, int(cooldown_s * 1000)))
-        except REDIS_ERRORS as exc:
+        except redis_errors() as exc:
             self._down(exc)
 
     async def remaining_s(self) -> float:
@@ -45,7 +45,7 @@ class SharedBlock:
             return 0.0
         try:
             left_ms = await self._redis.pttl(self._key)
-        except REDIS_ERRORS as exc:
+        except redis_errors() as exc:
             self._down(exc)
             return 0.0
         return max(0.0, int(left_ms) / 1000) if left_ms and int(left_ms) > 0 else 0.0

@@ -20,15 +20,14 @@ import asyncio
 import datetime as dt
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from cachetools import LRUCache
 from pydantic import AwareDatetime, ValidationError
 
 from app.errors import NotFound
 from app.observability.metrics import Metrics
-from app.redis_client import RedisClient
-from app.redis_health import REDIS_ERRORS, RedisHealth
+from app.redis_health import RedisHealth, redis_errors
 from app.tickets import texts
 from app.tickets.fanout import first_answer
 from app.tickets.guard import GuardedSource
@@ -37,6 +36,9 @@ from sources.base import Clock, shanghai_now
 from sources.capabilities import StopCall, StopList, StopListSource
 from sources.errors import NotFoundAtSource
 from sources.models import Freshness, Frozen
+
+if TYPE_CHECKING:
+    from app.redis_client import RedisClient  # redis-py only where Redis is configured
 
 CAPABILITY = "stops"
 """The guard's breaker these calls count against: never the left-ticket search's."""
@@ -108,7 +110,7 @@ class SharedStopLists:
             return None
         try:
             result = await call()
-        except REDIS_ERRORS as exc:
+        except redis_errors() as exc:
             self._health.went_down(exc)
             return None
         self._health.came_back()

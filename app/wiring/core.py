@@ -28,8 +28,7 @@ from app.gcra import Gcra
 from app.observability.metrics import KnownLabels, Metrics
 from app.observability.redaction import register_secrets
 from app.observability.tracing import instrument_http_client, otlp_tracer_provider
-from app.redis_client import RedisClient, build_redis, connect
-from app.redis_health import REDIS_ERRORS, RedisHealth
+from app.redis_health import RedisHealth, redis_errors
 from app.runtime import Runtime
 from app.settings import Settings
 from app.tickets.cache import RedisTier
@@ -56,6 +55,8 @@ from sources.stations import (
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import TracerProvider
+
+    from app.redis_client import RedisClient
 
 log = logging.getLogger("railtrip.wiring")
 
@@ -84,6 +85,8 @@ def redis_client(settings: Settings) -> RedisClient | None:
     """The replica's Redis client (short timeouts, bounded queueing pool), or None."""
     if not settings.redis_url:
         return None
+    from app.redis_client import build_redis  # redis-py only where Redis is configured
+
     return build_redis(
         settings.redis_url,
         timeout_s=settings.redis_timeout_s,
@@ -182,10 +185,12 @@ async def open_core(
             metrics, retry_pause_s=0.5, monotonic=runtime.monotonic, ping=redis.ping
         )
         stack.push_async_callback(health.aclose)
+        from app.redis_client import connect
+
         try:
             await connect(redis)  # a Cluster learns its slots before any traffic
             await redis.ping()
-        except REDIS_ERRORS as exc:
+        except redis_errors() as exc:
             health.went_down(exc)  # start degraded; the first call after a pause probes
         redis_tier = RedisTier(
             redis,

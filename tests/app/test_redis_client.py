@@ -9,8 +9,9 @@ from pydantic import ValidationError
 from redis.asyncio import BlockingConnectionPool, Redis
 
 from app.observability.metrics import Metrics
-from app.redis_client import BoundedRedisCluster, RedisUrlError, build_redis, parse_redis_url
+from app.redis_client import BoundedRedisCluster, build_redis
 from app.redis_health import RedisHealth
+from app.redis_url import RedisUrlError, parse_redis_url
 from app.settings import Settings
 from tests.clocks import FakeTime
 

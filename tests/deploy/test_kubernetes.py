@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import yaml
 
-from app.redis_client import parse_redis_url
+from app.redis_url import parse_redis_url
 from app.settings import Settings
 from tests.deploy.conftest import DEPLOY
 from tests.deploy.packaging import ROOT, run
