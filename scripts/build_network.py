@@ -55,13 +55,13 @@ from pathlib import Path
 
 from scripts import SHARED_DATA, SOURCES_DATA
 from sources.models import SeatClass, is_train_number
+from sources.sandbox.network import FORMAT, encode_column
 from sources.sandbox.seeding import stable_unit
 from sources.stations import OfficialRecord, parse_official_records
 
 NETWORK_FILE = SOURCES_DATA / "network.json.gz"
 STATIONS_REPORT = SOURCES_DATA / "STATIONS.md"
 DEFAULT_SHARED = SHARED_DATA
-FORMAT = 2
 
 # Renamed since the data was collected; each checked against the stops on either side.
 RENAMED: dict[str, str] = {
@@ -163,6 +163,7 @@ def build(
                     _train(codes, pattern["type"], kept, schedule if real else None, used)
                 )
     stations = sorted(used, key=used.__getitem__)
+    ordered = sorted(trains, key=lambda t: t.codes)
     document = {
         "format": FORMAT,
         "about": (
@@ -187,13 +188,17 @@ def build(
                 t.tier,
                 ",".join(cls.value for cls in t.seats),
                 int(t.real_time),
-                list(t.stations),
-                list(t.km),
-                [t.depart_min + m for m in t.arrive],
-                [t.depart_min + m for m in t.depart],
+                len(t.stations),
             ]
-            for t in sorted(trains, key=lambda t: t.codes)
+            for t in ordered
         ],
+        # The stops of every train in the order above, one column per field (network.py).
+        "stops": {
+            "stations": encode_column([i for t in ordered for i in t.stations]),
+            "km": encode_column([km for t in ordered for km in t.km]),
+            "arrive": encode_column([t.depart_min + m for t in ordered for m in t.arrive]),
+            "depart": encode_column([t.depart_min + m for t in ordered for m in t.depart]),
+        },
     }
     return document, _report(renamed, dropped, skipped, len(trains))
 

@@ -6,24 +6,38 @@ origin (so `depart[i] // 1440` is the stop's day offset); `Network.by_city` inde
 city by the runs that call there, so a ride search intersects two small dicts instead of
 scanning trains. How the file is derived: `scripts/build_network.py` and
 `sources/data/README.md`.
+
+The file keeps the 69,158 stops as four columns (station, km, arrival and departure
+minutes), each one string whose characters' code points are the numbers (`encode_column`):
+parsed as JSON numbers they took ~0.3 s and 18 MiB of int objects at every start; as
+strings they load in ~20 ms into 16-bit arrays, and each run's numbers are slices of them.
+The per-city index is built for a city when it is first asked about.
 """
 
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
-from collections.abc import Mapping, Sequence
+import sys
+from array import array
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib.resources import files
+from operator import itemgetter
 from typing import NamedTuple
 
 from sources.models import SeatClass, Station
 from sources.sandbox.seeding import stable_int
 
 NETWORK_FILE = files("sources") / "data" / "network.json.gz"
-FORMAT = 2
+FORMAT = 3
 MINUTES_PER_DAY = 24 * 60
+COLUMNS = ("stations", "km", "arrive", "depart")
+"""The stop columns of the file, in run order: a station's index, km, minutes."""
+COLUMN_MAX = 0xD7FF
+"""A column's numbers are code points below the surrogates (km and minutes stay under 10,000)."""
 
 _BUREAUS = ("24", "31", "5l", "65", "38", "27", "39", "76", "86", "88", "62", "57", "6i")
 _SUFFIX = "0123456789ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -34,7 +48,7 @@ class Run(NamedTuple):
 
     `codes` has two numbers for a train renumbered en route; the second applies from stop
     index `change_at`. A NamedTuple (not a dataclass) because 7,749 are built at start-up;
-    the sequences are the parsed JSON lists, never mutated.
+    the numbers are slices of the file's 16-bit columns, never mutated.
     """
 
     codes: tuple[str, ...]
@@ -114,16 +128,15 @@ class Network:  # not slots: `calls` is cached on the instance
             for code, name, city, pinyin, initials in records
         }
         codes = [record[0] for record in records]
-        city_of = [stations[code].city for code in codes]
         classes = {
             seats: tuple(SeatClass(s) for s in seats.split(","))
             for seats in {train[3] for train in document["trains"]}
         }
+        column = {name: decode_column(document["stops"][name]) for name in COLUMNS}
         runs: list[Run] = []
-        by_city: dict[str, dict[int, tuple[int, ...]]] = {city: {} for city in city_of}
-        for number, change_at, tier, seats, real, idx, km, arrive, depart in document["trains"]:
-            index = len(runs)
-            telecodes = [codes[i] for i in idx]
+        start = 0
+        for number, change_at, tier, seats, real, count in document["trains"]:
+            end = start + count
             runs.append(
                 Run(
                     tuple(number.split("_")),
@@ -131,17 +144,17 @@ class Network:  # not slots: `calls` is cached on the instance
                     tier,
                     classes[seats],
                     bool(real),
-                    telecodes,
-                    km,
-                    arrive,
-                    depart,
+                    itemgetter(*column["stations"][start:end])(codes),  # runs have 2+ stops
+                    column["km"][start:end],
+                    column["arrive"][start:end],
+                    column["depart"][start:end],
                 )
             )
-            for position, i in enumerate(idx):
-                city = by_city[city_of[i]]
-                known = city.get(index)
-                city[index] = (position,) if known is None else (*known, position)
-        return cls(runs=tuple(runs), stations=stations, official_by_city=by_city)
+            start = end
+        lengths = [len(run.stations) for run in runs]
+        calls = StationCalls(column["stations"], lengths, len(codes))
+        city_of = [stations[code].city for code in codes]
+        return cls(runs=tuple(runs), stations=stations, official_by_city=CityCalls(calls, city_of))
 
     @cached_property
     def calls(self) -> Mapping[str, Mapping[int, int]]:
@@ -156,6 +169,79 @@ class Network:  # not slots: `calls` is cached on the instance
     def by_city(self) -> Mapping[str, Mapping[int, tuple[int, ...]]]:
         """Per official city, the runs calling there and the positions of their calls."""
         return self.official_by_city
+
+
+class StationCalls:
+    """Per station index, every call at it as (run, position), in run order: the stations
+    column sorted once, stably, on first use."""
+
+    def __init__(self, stations: array, lengths: Sequence[int], count: int) -> None:
+        self._stations = stations
+        self._lengths = lengths
+        self._count = count
+
+    @cached_property
+    def _index(self) -> tuple[list[int], array, array]:
+        order = sorted(range(len(self._stations)), key=self._stations.__getitem__)
+        run_of = array("H", itertools.chain.from_iterable(
+            itertools.repeat(run, length) for run, length in enumerate(self._lengths)
+        ))  # fmt: skip
+        position_of = array("H", itertools.chain.from_iterable(map(range, self._lengths)))
+        runs = array("H", map(run_of.__getitem__, order))
+        positions = array("H", map(position_of.__getitem__, order))
+        counts = [0] * self._count
+        for station in self._stations:
+            counts[station] += 1
+        return [0, *itertools.accumulate(counts)], runs, positions
+
+    def at(self, station: int) -> Iterator[tuple[int, int]]:
+        """(run, position) of each call at station `station`, runs and positions ascending."""
+        starts, runs, positions = self._index
+        begin, end = starts[station], starts[station + 1]
+        return zip(runs[begin:end], positions[begin:end], strict=True)
+
+
+class CityCalls(Mapping[str, Mapping[int, tuple[int, ...]]]):
+    """Per official city, the runs calling at any of its stations and the positions of those
+    calls (ascending), built for a city when it is first asked for."""
+
+    def __init__(self, calls: StationCalls, city_of: Sequence[str]) -> None:
+        self._calls = calls
+        self._stations_of: dict[str, list[int]] = {}
+        for station, city in enumerate(city_of):
+            self._stations_of.setdefault(city, []).append(station)
+        self._built: dict[str, dict[int, tuple[int, ...]]] = {}
+
+    def __getitem__(self, city: str) -> Mapping[int, tuple[int, ...]]:
+        built = self._built.get(city)
+        if built is None:
+            members = self._stations_of[city]  # KeyError for a city no station is in
+            found: dict[int, list[int]] = {}
+            for station in members:
+                for run, position in self._calls.at(station):
+                    found.setdefault(run, []).append(position)
+            built = self._built[city] = {
+                run: tuple(sorted(positions)) for run, positions in found.items()
+            }
+        return built
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._stations_of)
+
+    def __len__(self) -> int:
+        return len(self._stations_of)
+
+
+def encode_column(numbers: Sequence[int]) -> str:
+    """A column of the file: one character per number, its code point the number."""
+    if any(not 0 <= n <= COLUMN_MAX for n in numbers):
+        raise ValueError(f"a column holds numbers from 0 to {COLUMN_MAX}")
+    return "".join(map(chr, numbers))
+
+
+def decode_column(text: str) -> array:
+    """A column as 16-bit numbers: below the surrogates, each character is one UTF-16 unit."""
+    return array("H", text.encode("utf-16-le" if sys.byteorder == "little" else "utf-16-be"))
 
 
 def group_by_city(

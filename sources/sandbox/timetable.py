@@ -194,13 +194,28 @@ class Timetable:
             for index in self._by_city.get(city, {})
         ]
 
+    def numbered(self, prefix: str, start_date: dt.date) -> list[Train]:
+        """The trains leaving their origin on `start_date` whose (first) number starts with
+        `prefix` (12306's train search): only those are built, not the day's 7,749."""
+        prefix = prefix.upper()
+        return [
+            self._train(index, start_date, run.codes[0])
+            for index, run in enumerate(self.network.runs)
+            if run.codes[0].startswith(prefix)
+        ]
+
     def train(self, number: str, start_date: dt.date) -> Train | None:
         """The train `number` leaving its origin that day: either code of a renumbered one
         (G1, K1078), or 12306's train_no."""
         index = self._by_code.get(number.upper())
         if index is not None:
             return self._train(index, start_date, number.upper())
-        return next((t for t in self.trains(start_date) if t.train_no == number), None)
+        # A train_no carries its first number between the bureau and the suffix (network.py's
+        # `train_no`): look that number up instead of building every train of the day.
+        index = self._by_code.get(number[2:-2].lstrip("0"))
+        if index is None or self.network.runs[index].train_no != number:
+            return None
+        return self._train(index, start_date, self.network.runs[index].codes[0])
 
     def rides(self, from_code: str, to_code: str, date: dt.date) -> list[Ride]:
         """Rides departing on `date` from any station of `from_code`'s city to `to_code`'s."""

@@ -215,9 +215,9 @@ def create_12306_app(
             date = dt.datetime.strptime(params.get("date", ""), "%Y%m%d").date()
         except ValueError:
             return _json({"data": [], "status": False, "errorMsg": "日期格式错误"})
-        keyword = params.get("keyword", "").upper()
+        keyword = params.get("keyword", "")
         trains = sorted(
-            (t for t in timetable.trains(date) if keyword and t.code.startswith(keyword)),
+            timetable.numbered(keyword, date) if keyword else [],
             key=lambda t: (len(t.code), t.code),
         )
         return _json(wire12306.train_search_body(trains[:20], date))

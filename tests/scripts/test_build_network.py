@@ -10,7 +10,7 @@ import pytest
 
 from scripts.build_network import DEFAULT_SHARED, NETWORK_FILE, STATIONS_REPORT, build
 from sources.models import SeatClass, Station
-from sources.sandbox.network import Network, default_network
+from sources.sandbox.network import Network, decode_column, default_network, encode_column
 from sources.stations import OfficialRecord, parse_official_records
 
 
@@ -115,6 +115,25 @@ def test_the_network_indexes_each_station_by_the_runs_calling_there(built):
         network.runs.index(run(network, "K11")),
         k12,
     }
+
+
+def test_a_stop_column_is_one_character_per_number_and_reads_back_as_16_bit_numbers():
+    numbers = [0, 9, 34, 92, 1440, 5207, 0xD7FF]  # '"' and '\\' among them: JSON escapes them
+    text = encode_column(numbers)
+    assert len(text) == len(numbers)
+    assert list(decode_column(json.loads(json.dumps(text, ensure_ascii=False)))) == numbers
+    with pytest.raises(ValueError, match="0 to"):
+        encode_column([0xD800])  # a surrogate: not one UTF-16 unit, not encodable in UTF-8
+    with pytest.raises(ValueError, match="0 to"):
+        encode_column([-1])
+
+
+def test_a_city_is_indexed_when_first_asked_for(built):
+    network, _ = built
+    assert network.by_city.get("不存在") is None
+    assert "上海" in set(network.by_city) and len(network.by_city) == len(
+        {s.city for s in network.stations.values()}
+    )
 
 
 @pytest.mark.skipif(

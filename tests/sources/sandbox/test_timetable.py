@@ -239,3 +239,18 @@ def test_a_station_the_directory_does_not_know_is_served_under_its_official_reco
     assert isinstance(jinan, Station) and (jinan.name, jinan.city) == ("济南西", "济南")
     assert small.get(jinan.telecode) is None
     assert timetable.station(jinan.telecode) == jinan
+
+
+def test_a_train_is_found_by_its_train_no_and_a_search_builds_only_the_numbers_asked(timetable):
+    k1075 = timetable.train("K1078", TRIP)
+    assert timetable.train(k1075.train_no, TRIP).codes == ("K1075", "K1078")
+    assert timetable.train(k1075.train_no, TRIP).code == "K1075"  # the train's first number
+    for train in timetable.trains(TRIP)[::500]:
+        assert timetable.train(train.train_no, TRIP) == train
+    no = k1075.train_no
+    for forged in ("99" + no[2:], no[:-2] + ("00" if no[-2:] != "00" else "11"), no[:10]):
+        assert timetable.train(forged, TRIP) is None, forged  # bureau, suffix, length wrong
+    g1 = timetable.numbered("g1", TRIP)
+    every = timetable.trains(TRIP)
+    assert [t.code for t in g1] == [t.code for t in every if t.code.startswith("G1")]
+    assert "G1" in {t.code for t in g1} and len(g1) < len(every) // 10
