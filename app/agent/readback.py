@@ -42,7 +42,14 @@ def _seats(classes: Sequence[SeatClass]) -> str:
 
 
 def _types(types: Sequence[str]) -> str:
-    return "、".join(texts.TYPE_LABELS.get(t, t) for t in sorted(types, key=TRAIN_TYPES.index))
+    def rank(kind: str) -> int:
+        return TRAIN_TYPES.index(kind) if kind in TRAIN_TYPES else len(TRAIN_TYPES)
+
+    return "、".join(texts.TYPE_LABELS.get(t, t) for t in sorted(set(types), key=rank))
+
+
+def _train_type(number: str) -> str:
+    return number[0] if number[:1].isalpha() else ""
 
 
 def _daytime(intent: TravelIntent) -> bool:
@@ -176,7 +183,8 @@ def relaxed_items(
     out = _segment_legs(itinerary, 0) or list(itinerary.legs)
     back = _segment_legs(itinerary, max(leg.segment for leg in itinerary.legs))
     classes = list(dict.fromkeys(leg.seat_class for leg in itinerary.legs))
-    types = list(dict.fromkeys(leg.train_number[0] for leg in itinerary.legs))
+    # An ordinary train's number has no letter (1461): its type is "" (普客), never its digit.
+    types = list(dict.fromkeys(_train_type(leg.train_number) for leg in itinerary.legs))
     items = []
     for name in relaxed_between(original, chosen):
         if name == "date_start":

@@ -153,7 +153,18 @@ ORDER_LABELS = {
     "fastest": "最快",
     "earliest_arrival": "最早到达",
 }
-TYPE_LABELS = {"G": "高铁", "D": "动车", "C": "城际", "Z": "直达特快", "T": "特快", "K": "快速"}
+TYPE_LABELS = {
+    "G": "高铁",
+    "D": "动车",
+    "C": "城际",
+    "Z": "直达特快",
+    "T": "特快",
+    "K": "快速",
+    "Y": "旅游列车",
+    "L": "临客",
+    "S": "市郊列车",
+    "": "普客",
+}
 # -- the party and the wishes a ticket query cannot promise (app/agent/party_notes.py) -----------
 PARTY_TYPED = "{n}人（{who}）"
 PARTY_ADULTS = "{n}名成人"

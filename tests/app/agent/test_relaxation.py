@@ -90,3 +90,11 @@ async def test_a_sold_out_day_moves_the_date_and_says_it():
     assert [r.constraint for r in reply.relaxed] == ["date_start"]
     assert (reply.relaxed[0].requested, reply.relaxed[0].offered) == ("12月4日", "12月5日")
     assert "12月5日" in reply.summary
+
+
+async def test_a_train_type_given_up_for_an_ordinary_train_is_said_as_such():
+    # An ordinary train's number has no letter (1461): its type is 普客, never its digit.
+    tickets = FakeTickets([offer("1461", BEIJING_SOUTH, HONGQIAO, "08:00", "20:00", day=DEC4)])
+    reply = await agent(tickets).run(AgentInput(today=TODAY, intent=one_way(train_types=["G"])))
+    assert reply.itinerary is not None and reply.itinerary.train_numbers == ("1461",)
+    assert [(r.constraint, r.offered) for r in reply.relaxed] == [("train_types", "普客")]
