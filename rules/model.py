@@ -85,6 +85,8 @@ class TripRequest(Frozen):
     """The day the outbound ride must arrive (今晚出发第二天早上到)."""
     seat_classes: frozenset[SeatClass] = frozenset()
     """Acceptable classes as a category (any sleeper); `seat_class` is one named class."""
+    return_seat_classes: frozenset[SeatClass] = frozenset()
+    """The classes acceptable on the ride home alone (回程换成卧铺); empty: the trip's own."""
     exclude_seat_classes: frozenset[SeatClass] = frozenset()
     exclude_train_types: frozenset[str] = frozenset()
     open_cities: frozenset[str] = frozenset()

@@ -8,6 +8,7 @@
 | `earliest` (最早一班) | the earliest first departure |
 | `earliest_arrival` (最早到) | the earliest last arrival |
 | none, one way | `fastest` (`DEFAULT_ORDER`; the cheapest trip is among the alternatives) |
+| none, one way, a stated window relaxed | the balanced score: the nearest train to the window |
 | none, a stay or leisure | the balanced score (`rules.ranking`: ¥100 as an hour, a change 1.5 h) |
 
 An order outranks every other penalty (`ORDER_WEIGHT` points per hour or per ¥100); the
@@ -34,8 +35,11 @@ from rules.options import epoch_minutes
 from rules.ranking import Route, new_route
 from sources.models import SHANGHAI
 
-ORDER_WEIGHT = 1000.0
-"""Points per hour (or per 100 yuan) of an order preference: it outranks every other penalty."""
+ORDER_WEIGHT = 100_000.0
+"""Points per hour (or per 100 yuan) of an order preference: it outranks every other penalty.
+Half a yuan (the fares' step) is 500 points and a minute 1,667, above the largest balanced
+penalty a route carries (a class three steps down its fallback order is 75): at 1,000 the
+fallback outweighed ¥7.5, and 最便宜 took a ¥40 seat over a ¥35 one on a night ride."""
 
 CHANGE_WORTH = 30
 """Minutes a change of trains must save under a time objective to be worth making."""
@@ -58,6 +62,10 @@ def effective_order(request: TripRequest) -> str | None:
     if request.order is not None:
         return request.order
     if request.leisure or stay_nights(request) is not None or request.via:
+        return None
+    if request.rank_window is not None and request.depart_window is None:
+        # A stated window relaxed: the nearest train to it, not the quickest of the day
+        # (06:00-09:00 relaxed is 09:30, not a quicker 15:22); the balanced score weighs it.
         return None
     return DEFAULT_ORDER
 

@@ -44,6 +44,20 @@ ENGINE_MAX_TRANSFERS = 2
 """Transfers the engine can plan per segment: `transfer_legs` fetches one hub at a time."""
 
 
+def _homeward_classes(request: TripRequest) -> dict[str, object]:
+    """The ride home's own classes, when said of it alone (回程换成卧铺): they replace the
+    trip's for that ride; a berth asked for is the traveller's own choice of a night ride."""
+    if not request.return_seat_classes:
+        return {}
+    return {
+        "seat_class": None,
+        "seat_classes": request.return_seat_classes,
+        "strict_seat": True,
+        "allow_night": request.allow_night
+        or any(c.is_sleeper for c in request.return_seat_classes),
+    }
+
+
 @dataclass(slots=True)
 class _Segment:
     index: int
@@ -92,6 +106,7 @@ def plan(
             "rank_window": None
             if request.return_window
             else (config.return_not_before, dt.time(23, 59)),
+            **_homeward_classes(request),
         }
     )
     last_onward = len(keys) - 1 - (1 if returns_home else 0)
@@ -305,7 +320,25 @@ def _segment(
         segment.funnel, segment.seen = Funnel(), set()
         segment.earliest, segment.fastest = [], []
         search()
+    if request.no_overnight:
+        segment.routes = [r for r in segment.routes if not through_the_night(r)]
     return segment
+
+
+NIGHT_ENDS = dt.time(6, 0)
+"""A change whose next train leaves before this, after midnight, keeps the traveller on the
+move through the night."""
+
+
+def through_the_night(route: Route) -> bool:
+    """True when a route of changes travels through the night (不坐夜车): a wait for a train
+    that leaves after midnight and before `NIGHT_ENDS` (张掖 23:20 → 00:02) is a night on the
+    road as much as a night train is; a night train itself is filtered per ride."""
+    for before, after in zip(route.rides, route.rides[1:], strict=False):
+        arrived, leaves = before.offer.arrive_at, after.offer.depart_at
+        if leaves.date() > arrived.date() and leaves.time() < NIGHT_ENDS:
+            return True
+    return False
 
 
 def _apply_required(

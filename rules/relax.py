@@ -41,6 +41,11 @@ RELAX_ORDER: tuple[tuple[str, Callable[[TripRequest], bool], Drop], ...] = (
     ("arrive_date", lambda r: r.arrive_date is not None, _drop(arrive_date=None)),
     ("seat_class", lambda r: r.seat_class is not None, _drop(seat_class=None)),
     ("seat_classes", lambda r: bool(r.seat_classes), _drop(seat_classes=frozenset())),
+    (
+        "return_seat_classes",
+        lambda r: bool(r.return_seat_classes),
+        _drop(return_seat_classes=frozenset()),
+    ),
     ("no_overnight", lambda r: r.no_overnight, _drop(no_overnight=False)),
     ("train_types", lambda r: bool(r.train_types), _drop(train_types=frozenset())),
     (

@@ -153,3 +153,32 @@ def test_an_outlying_station_only_where_the_city_proper_has_no_journey_at_all():
     result = plan(request, book(from_yiwu), now=NOW)
     assert result.itineraries[0].legs[0].origin_station == YIWU
     assert any("义乌" in note for note in result.notes)
+
+
+def test_cheapest_takes_a_seat_a_few_yuan_less_even_far_down_the_class_fallback():
+    # As 上海→南京 on the sandbox: a night train's hard seat (¥35, three steps below its
+    # berth) beats an evening train's hard seat (¥40); no class penalty outweighs the order.
+    night = (seat(SeatClass.HARD_SLEEPER, 71.5), seat(SeatClass.HARD_SEAT, 35.0))
+    day = (seat(SeatClass.HARD_SEAT, 40.0),)
+    entries = book(
+        offer("Z164", BEIJING_STATION, XIAN, "20:08", "22:55", seats=day),
+        offer("1228", BEIJING_STATION, XIAN, "20:20", "00:24", seats=night),
+    )
+    request = TripRequest(
+        origin="北京", destination="西安", depart_date=DAY, return_trip=False, order="cheapest"
+    )
+    result = plan(request, entries, now=NOW)
+    assert result.itineraries[0].train_numbers == ("1228",)
+    assert result.itineraries[0].total_price == 35.0
+
+
+def test_a_relaxed_window_takes_the_train_nearest_it_not_the_quickest_of_the_day():
+    # 成都→峨眉山 早上 (06:00-09:00) with no direct train in it: 09:30 (89 min), not 15:22
+    # (75 min), though the one-way default order is the quickest.
+    entries = book(
+        offer("C6303", BEIJING_SOUTH, HONGQIAO, "09:30", "10:59"),
+        offer("C6257", BEIJING_SOUTH, HONGQIAO, "15:22", "16:37"),
+    )
+    relaxed = _one_way(rank_window=(dt.time(6, 0), dt.time(9, 0)))
+    assert _trains(relaxed, entries)[0] == ("C6303",)
+    assert _trains(_one_way(), entries)[0] == ("C6257",), "no window said: the quickest"

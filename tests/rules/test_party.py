@@ -3,9 +3,11 @@ budget on the party's price, no overnight ride, and the earliest arrival (pure).
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 
-from rules import TripRequest, plan
+from rules import LegKey, TripRequest, plan
 from rules.party import ride_fares, seats_needed
 from rules.relax import minimal_relaxation
 from rules.validate import OfferIndex, validate
@@ -16,14 +18,17 @@ from tests.rules.factory import (
     BEIJING_SOUTH,
     DAY,
     HONGQIAO,
+    NANJING_SOUTH,
     NOW,
     SHANGHAI_STATION,
     book,
+    empty,
     high_speed_seats,
     offer,
     seat,
 )
 
+NEXT = DAY + dt.timedelta(days=1)
 A, S, C, F = TicketKind.ADULT, TicketKind.STUDENT, TicketKind.CHILD, TicketKind.FREE_CHILD
 
 
@@ -117,6 +122,25 @@ def test_no_overnight_ride_is_taken_and_relaxed_only_in_the_open() -> None:
     assert plan(request, only_night, now=NOW).best is None
     found = minimal_relaxation(request, only_night, now=NOW)
     assert found is not None and found[1] == ("no_overnight",)
+
+
+def test_no_overnight_rules_out_a_change_that_waits_past_midnight_for_its_train() -> None:
+    # 兰州→敦煌 on the sandbox: 23:20 into 张掖, on at 00:02, is a night on the road too.
+    late = (seat(SeatClass.HARD_SEAT, 60.0),)
+    first = offer("T295", BEIJING, NANJING_SOUTH, "20:42", "23:20", seats=late)
+    night_on = offer(
+        "Y670", NANJING_SOUTH, SHANGHAI_STATION, "00:02", "06:28", day=NEXT, seats=late
+    )
+    morning_on = offer("G7", NANJING_SOUTH, HONGQIAO, "07:10", "08:20", day=NEXT)
+    request = one_way(no_overnight=True, allow_night=True, max_transfers=1)
+    asked = empty(LegKey("北京", "上海", DAY), LegKey("南京", "上海", DAY))
+    through = book(first, night_on) | asked
+    assert plan(request.model_copy(update={"no_overnight": False}), through, now=NOW).best
+    assert plan(request, through, now=NOW).best is None
+    found = minimal_relaxation(request, through, now=NOW)
+    assert found is not None and found[1] == ("no_overnight",)
+    # Waiting for the morning train is a night at the hub, not a night on the move.
+    assert plan(request, book(first, morning_on) | asked, now=NOW).best is not None
 
 
 def test_the_earliest_arrival_is_not_the_earliest_departure() -> None:
