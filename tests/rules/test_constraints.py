@@ -141,6 +141,25 @@ def test_return_window_applies_to_the_ride_home():
     assert best_trains(request, entries) == ("G1", "G6")
 
 
+def test_a_class_for_the_ride_home_alone_is_taken_on_that_ride_and_relaxed_in_the_open():
+    home = (seat(SeatClass.HARD_SLEEPER, 280.0), seat(SeatClass.HARD_SEAT, 160.0))
+    entries = book(
+        offer("G1", BEIJING_SOUTH, HONGQIAO, "07:00", "11:28"),
+        offer("G2", HONGQIAO, BEIJING_SOUTH, "09:00", "13:28", day=DAY2),
+        offer("T110", SHANGHAI_STATION, BEIJING_WEST, "19:00", "09:00", day=DAY2, seats=home),
+    )
+    berths = frozenset(SLEEPER_CLASSES)
+    request = one_way(return_trip=True, return_date=DAY2, return_seat_classes=berths)
+    best = plan(request, entries, now=NOW).best
+    assert best is not None and best.train_numbers == ("G1", "T110")
+    assert [leg.seat_class for leg in best.legs] == [SeatClass.SECOND, SeatClass.HARD_SLEEPER]
+    seats_only = {k: v for k, v in entries.items() if k.origin == "北京" or k.date != DAY2}
+    seats_only |= book(offer("G2", HONGQIAO, BEIJING_SOUTH, "09:00", "13:28", day=DAY2))
+    assert plan(request, seats_only, now=NOW).best is None
+    found = minimal_relaxation(request, seats_only, now=NOW)
+    assert found is not None and found[1] == ("return_seat_classes",)
+
+
 def test_arrival_day_is_the_outbound_ride_not_a_return():
     request = one_way(arrive_date=DAY + dt.timedelta(days=1), allow_night=True)
     assert best_trains(request, mixed_day()) in (("T109",), ("K99",))
