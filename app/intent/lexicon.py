@@ -71,6 +71,14 @@ TRAIN_TYPE_PHRASES: list[tuple[str, tuple[TrainType, ...]]] = [
 ]
 """Phrase → the train types it names (高铁 G; 绿皮 the conventional Z, T and K)."""
 
+CONVENTIONAL_WISH = ("普通火车", "普通列车", "普通的火车", "普通车")
+"""Conventional trains wished for as a class of their own: the EMUs (G, D, C) refused, so the
+ordinary trains without a letter count too (坐普通火车 is not only Z, T and K)."""
+
+TYPE_PERMITTED_AFTER = ("就行", "也行", "也可以", "就可以", "也没事", "也无所谓")
+"""After a train type, words that permit it rather than ask for it: 坐慢车就行 limits nothing
+(高铁动车都行 still names the two wished for)."""
+
 ONLY_REFUSED = frozenset({"快速"})
 """Type phrases that name a type only when refused: wished for, 快速 means "quickly"."""
 

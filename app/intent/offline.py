@@ -167,6 +167,7 @@ _PAIRS = {
     "我们六个": 6,
 }
 _CHILDREN = re.compile(r"(?P<n>" + NUMBER + r")\s*个\s*(?:孩子|小孩|娃|宝宝|儿童)")
+_COUNTED = re.compile(r"(?P<n>[两二三四五六七八九]|[2-9])\s*(?:个|位|名)")
 
 
 class _Text:
@@ -310,6 +311,9 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     if fields["berth"] and not constraints.seat_classes and _seat_class(rest) is None:
         fields["seat_classes"] = list(SLEEPER_SET)  # 下铺: some sleeper, whichever class
     fields["train_types"] = _train_types(words, rest)
+    if any(phrase in rest for phrase in lexicon.CONVENTIONAL_WISH):
+        refused = {*constraints.exclude_train_types, "G", "D", "C"}
+        fields["exclude_train_types"] = [t for t in TRAIN_TYPES if t in refused]
     fields["seat_class"] = _seat_class(rest)
     fields["preferences"] = _preferences(rest)
 
@@ -511,9 +515,12 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
         word = re.escape(phrase)
         pattern = rf"(?:{cue})[^，,。{MASK}]{{0,4}}?{word}|{word}[^，,。]{{0,2}}?(?:和|跟)我"
         for match in re.finditer(pattern, text):
-            people += count
+            # 我和两个同事: as many as counted before the word, not one.
+            said = _COUNTED.search(match.group())
+            many = (to_int(said.group("n")) or count) if said else count
+            people += many
             if phrase not in party.CHILD_WORDS + party.KIN_CHILD_WORDS:
-                grown_ups += count
+                grown_ups += many
             buf.mask(match.end() - len(phrase), match.end())
         text = buf.masked
     return people, grown_ups if people > grown_ups or grown_ups > 1 else None
@@ -552,7 +559,9 @@ def _train_types(lower: str, rest: str) -> list[str]:
             rest = rest.replace(phrase, MASK)
     for phrase, types in lexicon.TRAIN_TYPE_PHRASES:
         if phrase in rest and phrase not in lexicon.ONLY_REFUSED:
-            wanted.update(types)
+            after = rest[rest.find(phrase) + len(phrase) :].lstrip("的车")
+            if not after.startswith(lexicon.TYPE_PERMITTED_AFTER):  # 坐慢车就行: no limit
+                wanted.update(types)
             rest = rest.replace(phrase, MASK)
     return [t for t in TRAIN_TYPES if t in wanted]
 
