@@ -132,6 +132,8 @@ def test_duration_with_start_gives_the_last_day(parse):
         ("带爸妈去上海", 3),
         ("我们仨去上海", 3),
         ("两大一小去上海", 3),
+        ("我和两个同事去上海", 3),
+        ("我跟三个朋友去上海", 4),
         ("去上海", 1),
         ("2 people to Shanghai", 2),
     ],
@@ -153,6 +155,23 @@ def test_party_size(parse, text, passengers):
 )
 def test_train_types(parse, text, types):
     assert parse("明天北京到天津，" + text).train_types == types
+
+
+@pytest.mark.parametrize(
+    ("text", "types", "refused"),
+    [
+        # Ordinary trains wished for as such: every EMU refused, so the lettered and the
+        # unlettered conventional trains alike remain.
+        ("坐普通火车", [], ["G", "D", "C"]),
+        ("坐普通列车，不坐高铁", [], ["G", "D", "C"]),
+        # A type permitted is no wish for it.
+        ("坐慢车就行", [], []),
+        ("动车也行", [], []),
+    ],
+)
+def test_conventional_trains_and_permitted_types(parse, text, types, refused):
+    intent = parse("明天北京到天津，" + text)
+    assert (intent.train_types, intent.exclude_train_types) == (types, refused)
 
 
 @pytest.mark.parametrize(
