@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel
 
 from app.agent import party_notes, texts
-from app.intent.model import PlanShown, TimeWindow, TravelIntent
+from app.intent.model import SLEEPER_SET, PlanShown, TimeWindow, TravelIntent
 from rules import Itinerary, Leg, TripRequest
 from rules.relax import relaxed_between
 from sources.models import SHANGHAI, TRAIN_TYPES, SeatClass
@@ -46,6 +46,13 @@ def _types(types: Sequence[str]) -> str:
         return TRAIN_TYPES.index(kind) if kind in TRAIN_TYPES else len(TRAIN_TYPES)
 
     return "、".join(texts.TYPE_LABELS.get(t, t) for t in sorted(set(types), key=rank))
+
+
+def _class_wish(classes: Sequence[SeatClass]) -> str:
+    """卧铺 for the whole sleeper category, else the classes named."""
+    if set(classes) == set(SLEEPER_SET):
+        return texts.SLEEPER_CATEGORY
+    return _seats([c for c in SeatClass if c in classes])
 
 
 def _train_type(number: str) -> str:
@@ -146,6 +153,8 @@ def understood(intent: TravelIntent | None, itinerary: Itinerary | None = None) 
         parts.append(intent.seat_class.label)
     elif intent.seat_classes:
         parts.append(texts.SLEEPER_CATEGORY)
+    if intent.return_seat_classes:
+        parts.append(texts.RETURN_SEATS.format(what=_class_wish(intent.return_seat_classes)))
     if intent.exclude_seat_classes:
         parts.append(texts.NOT_SEATS.format(what=_seats(intent.exclude_seat_classes)))
     if "直达" in intent.preferences:
@@ -209,6 +218,12 @@ def relaxed_items(
             requested, offered = original.seat_class.label, _seats(classes)
         elif name == "seat_classes":
             requested, offered = texts.SLEEPER_CATEGORY, _seats(classes)
+        elif name == "return_seat_classes":
+            wish = _class_wish(sorted(original.return_seat_classes))
+            requested = texts.RETURN_SEATS.format(what=wish)
+            offered = texts.RETURN_SEATS.format(
+                what=_seats(list(dict.fromkeys(leg.seat_class for leg in back)))
+            )
         elif name == "train_types":
             requested = texts.ONLY.format(what=_types(sorted(original.train_types)))
             offered = _types(types)

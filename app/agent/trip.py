@@ -11,6 +11,7 @@ from rules.config import in_city_proper
 from rules.limits import MAX_PARTY, MAX_VIA_STOPS
 from rules.options import expected_arrival
 from rules.relax import stated
+from sources.models import SeatClass
 from sources.sale_window import SALE_DATES, last_sale_day
 from sources.stations import Place, StationDirectory, UnknownStationError
 
@@ -176,7 +177,10 @@ def trip_request(
         arrive_date=intent.arrive_date
         or expected_arrival(start, _window(intent.depart_window), _window(intent.arrive_window)),
         seat_classes=frozenset(intent.seat_classes),
-        exclude_seat_classes=frozenset(intent.exclude_seat_classes),
+        return_seat_classes=frozenset(intent.return_seat_classes)
+        if return_date is not None
+        else frozenset(),
+        exclude_seat_classes=excluded_classes(intent.exclude_seat_classes),
         exclude_train_types=frozenset(intent.exclude_train_types),
         order=intent.order,
         party=party_notes.tickets(intent) if passengers == intent.passengers else (),
@@ -184,6 +188,19 @@ def trip_request(
         leisure=intent.leisure,
         open_cities=places.open_cities([intent.origin, intent.destination, *stop_names]),
     )
+
+
+def excluded_classes(said: list[SeatClass]) -> frozenset[SeatClass]:
+    """The classes ruled out: those said, and standing (无座) once a seat class it would stand
+    in for is refused (不要硬座: a ticket to stand in the hard-seat car is no substitute)."""
+    excluded = set(said)
+    if excluded & STOOD_IN:
+        excluded.add(SeatClass.NO_SEAT)
+    return frozenset(excluded)
+
+
+STOOD_IN = frozenset({SeatClass.HARD_SEAT, SeatClass.SECOND})
+"""The classes whose cars a 无座 ticket stands in (硬座 on conventional trains, 二等座 on EMUs)."""
 
 
 def _window(window: TimeWindow | None) -> tuple[dt.time, dt.time] | None:

@@ -194,6 +194,12 @@ class TravelIntent(Lenient):
         f"{_SLEEPERS}; a single named class (硬卧, 二等座) goes to seat_class and leaves this "
         "empty",
     )
+    return_seat_classes: list[SeatClass] = Field(
+        default_factory=list,
+        description="classes for the ride home alone, when said of it (回程换成卧铺 → the "
+        f'sleepers {_SLEEPERS}; 回程坐二等座 → ["second"]); the outbound keeps seat_class '
+        "and seat_classes",
+    )
     return_window: TimeWindow | None = Field(
         default=None,
         description="when the traveller travels back, same form as depart_window "
@@ -292,6 +298,7 @@ class TravelIntent(Lenient):
         "exclude_seat_classes",
         "exclude_train_types",
         "seat_classes",
+        "return_seat_classes",
         "invalid_train_numbers",
         "out_of_scope_topics",
         "children",
@@ -323,14 +330,14 @@ class TravelIntent(Lenient):
             return SEAT_BY_LABEL[value]
         return value
 
-    @field_validator("exclude_seat_classes", "seat_classes", mode="before")
+    @field_validator("exclude_seat_classes", "seat_classes", "return_seat_classes", mode="before")
     @classmethod
     def _seats_by_label(cls, value: object) -> object:
         if isinstance(value, list):
             return [SEAT_BY_LABEL.get(v, v) if isinstance(v, str) else v for v in value]
         return value
 
-    @field_validator("exclude_seat_classes", "seat_classes")
+    @field_validator("exclude_seat_classes", "seat_classes", "return_seat_classes")
     @classmethod
     def _seats_in_enum_order(cls, value: list[SeatClass]) -> list[SeatClass]:
         return [c for c in SEAT_CLASS_ORDER if c in set(value)]
@@ -467,6 +474,7 @@ TRAVEL_SLOTS: tuple[str, ...] = (
     "exclude_seat_classes",
     "exclude_train_types",
     "seat_classes",
+    "return_seat_classes",
     "return_window",
     "return_arrive_window",
     "arrive_date",

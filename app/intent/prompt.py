@@ -87,6 +87,7 @@ def _blank() -> dict[str, Any]:
         "exclude_seat_classes": [],
         "exclude_train_types": [],
         "seat_classes": [],
+        "return_seat_classes": [],
         "invalid_train_numbers": [],
         "out_of_scope_topics": [],
         "students": 0,
