@@ -5,20 +5,28 @@ slot merge (`app/intent/merge.py`):
 
 - **A return**: "周一回来", "当天晚上六点以后回北京", "丽江回昆明，4号", "回程改成周四" add or move
   the return leg and keep the outbound: the turn's date becomes `date_end` (a bare weekday is
-  the first one on or after the outbound day), its departure window the return's.
+  the first one on or after the outbound day), its departure window the return's; hours with
+  no day and no stay said before ("晚上回广州") come back the same day. A class said of the
+  ride home alone ("回程换成卧铺") is `return_seat_classes`, the outbound's untouched.
 - **A correction of one end**: a place in the city of the trip's origin is a new boarding
   station ("那还是西安北吧"), one in the destination's city a new arrival; a negated place
-  ("别从成都东上车", "不是X") is dropped. A new destination alone corrects the trip
+  ("别从成都东上车", "不是X") is dropped; a city said as its station ("是西安站", "就到张家界站")
+  is that station alone. A new destination alone corrects the trip
   ("不对，是去蒙自"); only a new origin *and* destination start a new trip.
 - **An answer**: a bare place when the trip lacks only its origin fills the origin ("哈尔滨"
   after "从哪个城市出发？").
 - **A stop**: "中间在大理住一晚" inserts a via stop; "在大理住两晚，然后去丽江" from the trip's
   last stop continues the trip.
-- **The party**: "再加一个人", "她妈也去", "我老公陪我" add to the party; a number replaces it.
-- **Relative wishes**: 太贵了/便宜点 → the cheapest; 太慢了 → the fastest; "高铁太贵了" rules the
-  trains out; a bare weekday in a date correction ("改成周日") is that day of the trip's week.
-- **An out-of-scope question** that changes nothing ("高反怎么办", "能帮她叫个接站吗") is
-  declined and the trip stays.
+- **The party** (`app/intent/party_change.py`): who joins and as what (孩子奶奶也去 an adult,
+  也是学生 a student, 孩子的表弟，5岁 a child), a child's age (孩子14了), the party said again
+  (我们三个人，都是学生); fewer people ("少一个人", "就她一个人") here.
+- **Relative wishes**: 太贵了/便宜点 → the cheapest (a named train found too dear gives way to
+  any train between its cities); 太慢了 → the fastest; "高铁太贵了" rules the trains out; a bare
+  weekday in a date correction ("改成周日") is that day of the trip's week; a bare hour is
+  read nearest the plan shown ("太晚了，改成两点以后" after 18:55 is 14:00); exclusions
+  accumulate ("也不要硬座"); an amount asked about ("俩人六百够吗") is the budget.
+- **An out-of-scope question** that changes nothing ("高反怎么办", "能帮她叫个接站吗", "凭祥
+  那边有什么好玩的", "学生票买了以后能退吗") is declined and the trip stays.
 
 Pure functions over intents and text; the station directory comes in as `city` (a name →
 its city, None when unknown).
@@ -29,15 +37,24 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from app.intent import texts
 from app.intent.dates import date_from
 from app.intent.merge import merge_intent, set_slots, starts_over
-from app.intent.model import END_OF_DAY, TimeWindow, TravelIntent, ViaStop
+from app.intent.model import TravelIntent, ViaStop
 from app.intent.numerals import to_int
 from app.intent.offline import normalise_text
+from app.intent.party_change import Party, party_after, students_said
+from app.intent.turn_wishes import (
+    CHEAPER,
+    against_plan_shown,
+    budget_asked,
+    exclusions_kept,
+    hours_near_plan,
+    relative_wishes,
+)
 
 CityOf = Callable[[str], str | None]
 
@@ -69,16 +86,9 @@ _ANOTHER_TRIP = re.compile(r"另外|另一|对了|算了|还有一?个|再帮|�
 _THEN = re.compile(r"然后|接着|再去|再到|之后去|之后到|住|待|呆")
 _VIA_CUE = re.compile(r"中间|中途|途中|路上|路过|经过|途经")
 _STAY_WORD = re.compile(r"住|待|呆")
-_ADD_PERSON = re.compile(
-    r"再加(?P<n>[一两二三四五六七八九1-9])?个|也去|也来|也要去|陪我|跟我一起|和我一起|带上"
-)
 _DIRECTION = re.compile(r"[去到往]")
+_TRAVEL_VERB = re.compile(r"[去到往回]|从|改|换|出发|上车|下车")
 
-_LATER = ("太早", "晚一点", "晚一些", "再晚点", "再晚些", "晚些")
-_EARLIER = ("太晚", "早一点", "早一些", "再早点", "再早些", "早些")
-_CHEAPER = ("太贵", "便宜点", "便宜一点", "便宜些", "再便宜", "省点钱", "省钱点")
-_FASTER = ("太慢", "快点的", "快一点", "快些")
-_TYPE_TOO_DEAR = {"高铁": ("G",), "动车": ("D",), "城际": ("C",)}
 
 # Questions a chat turn asks beside the trip, by topic (the refusal texts' keys).
 _SCOPE_QUESTIONS: dict[str, tuple[str, ...]] = {
@@ -155,6 +165,34 @@ def read_turn(
 ) -> TurnReading:
     """The trip after `turn` (parsed from `text`), given the trip so far; `suggest` is the
     place the reply offered for a name it did not know ("您是指哈尔滨吗？")."""
+    reading = _read(previous, turn, text, today=today, city=city, suggest=suggest)
+    if reading.declined is None and previous.train_numbers and not turn.train_numbers:
+        words = normalise_text(text)
+        if any(cue in words for cue in CHEAPER) and reading.intent.train_numbers:
+            return replace(reading, intent=_other_trains(reading.intent, city))
+    return reading
+
+
+def _other_trains(intent: TravelIntent, city: CityOf) -> TravelIntent:
+    """A named train found too dear ("1月15号的G1" … "太贵了"): any train will do now, between
+    the cities its route gave (北京南 was the train's station, not the traveller's)."""
+    ends = {
+        name: city(place) or place
+        for name in ("origin", "destination")
+        if (place := getattr(intent, name)) is not None
+    }
+    return intent.model_copy(update={"train_numbers": [], **ends})
+
+
+def _read(
+    previous: TravelIntent,
+    turn: TravelIntent,
+    text: str,
+    *,
+    today: dt.date,
+    city: CityOf,
+    suggest: CityOf | None,
+) -> TurnReading:
     words = normalise_text(text)
     if turn.kind == "out_of_scope":
         said = [t for t in turn.out_of_scope_topics if t != "other"]
@@ -169,39 +207,51 @@ def read_turn(
         if offered is not None and not previous.destination:
             # "对" to "您是指哈尔滨吗？": the place offered, the rest kept.
             turn = turn.model_copy(update={"destination": offered})
-    turn = _relative_wishes(turn, words)
-    turn = _against_plan_shown(previous, turn, words)
+    turn = relative_wishes(turn, words)
+    turn = budget_asked(turn, words)
+    turn = exclusions_kept(previous, turn)
+    turn = hours_near_plan(previous, turn, words)
+    turn = against_plan_shown(previous, turn, words)
     turn = _without_negated(turn, words)
     if turn.origin and turn.destination and _ANOTHER_TRIP.search(words):
         # "另外下周三我从广州去南宁": another trip, even from where this one ends.
         return TurnReading(merge_intent(previous, turn, city=city))
     turn = _round_from_last_stop(previous, turn, city)
+    as_said = turn
+    party = _party(previous, turn, words)
+    turn = turn.model_copy(update=_NO_PARTY)  # the party so far changes by `party` alone
     shift = _SHIFT.search(words)
     if shift is not None and previous.date_start is not None:
-        return TurnReading(_shifted(previous, turn, words, shift))
+        return TurnReading(_with_party(_shifted(previous, turn, words, shift), party))
     if _returning(previous, turn, words, city) or _answers_return_day(previous, turn, words):
         intent = _with_return(previous, turn, words, today)
         open_return = intent.date_end is None and intent.nights is None and intent.days is None
-        if _RETURN_SCOPE.search(words) and _RIDE_WISHES & set(set_slots(turn)):
-            # One class and one train type for both rides: a wish for the ride home alone
-            # ("回程换成卧铺") is said as not applied rather than imposed on the outbound.
+        wishes = _RIDE_WISHES & set(set_slots(turn))
+        if _RETURN_SCOPE.search(words) and wishes:
+            # A wish said of the ride home alone ("回程换成卧铺") is that ride's: its classes
+            # are the return's own; one train type serves both rides, so a type wish for the
+            # return alone is said as not applied rather than imposed on the outbound.
+            classes = [turn.seat_class] if turn.seat_class else list(turn.seat_classes)
             kept = [p for p in turn.preferences if p != "卧铺"]
             turn = turn.model_copy(update={**_EMPTY, "preferences": kept})
             intent = _with_return(previous, turn, words, today)
-            return TurnReading(intent, question=texts.RETURN_ONLY_WISH)
-        return TurnReading(intent, question=texts.ASK_RETURN_DATE if open_return else None)
+            if classes:
+                intent = intent.model_copy(update={"return_seat_classes": classes})
+            untold = wishes - {"seat_class", "seat_classes"}
+            question = texts.RETURN_ONLY_WISH if untold else None
+            return TurnReading(_with_party(intent, party), question=question)
+        question = texts.ASK_RETURN_DATE if open_return else None
+        return TurnReading(_with_party(intent, party), question=question)
     turn = _places_by_end(previous, turn, words, city)
-    fewer = _fewer(previous, turn, words)
-    turn = _party(previous, turn, words)
+    turn = _stations_said(turn, words, city)
     turn = _date_in_trip_week(previous, turn, words, today)
     if _THEN.search(words) and _continues(previous, turn, city):
-        return TurnReading(_with_party(_continued(previous, turn), fewer))
+        return TurnReading(_with_party(_continued(previous, turn), party))
     if _VIA_CUE.search(words) and turn.destination and turn.origin is None and previous.destination:
-        return TurnReading(_with_party(_with_stop(previous, turn), fewer))
-    merged = merge_intent(previous, turn, city=city)
-    if not (turn.action == "create" and starts_over(previous, turn, city)):
-        merged = _with_party(merged, fewer)  # a new trip's party is its own
-    return TurnReading(merged)
+        return TurnReading(_with_party(_with_stop(previous, turn), party))
+    if as_said.action == "create" and starts_over(previous, as_said, city):
+        return TurnReading(merge_intent(previous, as_said, city=city))  # a new trip, its own party
+    return TurnReading(_with_party(merge_intent(previous, turn, city=city), party))
 
 
 # -- what the turn is about -------------------------------------------------------------------
@@ -232,7 +282,14 @@ def _scope_question(
     if topic is None:
         return None
     slots = set_slots(turn)
-    slots.pop("out_of_scope_topics", None)
+    for name in _NO_CHANGE:
+        slots.pop(name, None)
+    for name in list(slots):
+        if slots[name] == getattr(previous, name):
+            slots.pop(name)  # 学生票买了以后能退吗: the trip's own fare, asked about
+    if not _TRAVEL_VERB.search(words):
+        for name in ("origin", "destination", "destination_text"):
+            slots.pop(name, None)  # "西安有什么好玩的" asks about a place, goes nowhere
     for name in ("origin", "destination"):
         # Naming the trip's own places ("西安那边冷吗") is no change.
         if name in slots and any(
@@ -244,41 +301,16 @@ def _scope_question(
         # A "place" made of the question's own words (订三间房 → 三间房) is no trip.
         if name in slots and any(cue in str(slots[name]) for cue in cues):
             slots.pop(name)
-    if topic == "refund":
-        slots.pop("order", None)  # 末班车 in "赶不上末班车能退吗" asks for no train
+    if topic in ("refund", "change"):
+        # 末班车 in "赶不上末班车能退吗" asks for no train, 学生票能退吗 for no fare.
+        for name in ("order", "students"):
+            slots.pop(name, None)
     return topic if not slots else None
 
 
-def _relative_wishes(turn: TravelIntent, words: str) -> TravelIntent:
-    """Wishes said against the plan shown: cheaper, faster, or a train type too dear."""
-    update: dict[str, Any] = {}
-    for word, types in _TYPE_TOO_DEAR.items():
-        if word + "太贵" in words:
-            update["exclude_train_types"] = sorted({*turn.exclude_train_types, *types})
-            update["train_types"] = [t for t in turn.train_types if t not in types]
-    if turn.order is None and any(cue in words for cue in _CHEAPER):
-        update["order"] = "cheapest"
-    elif turn.order is None and any(cue in words for cue in _FASTER):
-        update["order"] = "fastest"
-    return turn.model_copy(update=update) if update else turn
-
-
-def _against_plan_shown(previous: TravelIntent, turn: TravelIntent, words: str) -> TravelIntent:
-    """太早了 / 晚一点 with no time said: leave after the plan shown; 太晚了 / 早一点: before it."""
-    shown = previous.shown
-    if shown is None or turn.depart_window is not None or turn.arrive_window is not None:
-        return turn
-    minute = dt.timedelta(minutes=1)
-    at = dt.datetime.combine(dt.date.min, shown.depart_at)
-    if any(cue in words for cue in _LATER) and shown.depart_at < dt.time(23, 58):
-        start = (at + minute).time()
-        window = TimeWindow(start=start, end=END_OF_DAY, label=f"{shown.depart_at:%H:%M}以后")
-    elif any(cue in words for cue in _EARLIER) and shown.depart_at > dt.time(0, 1):
-        end = (at - minute).time()
-        window = TimeWindow(start=dt.time(0, 0), end=end, label=f"{shown.depart_at:%H:%M}以前")
-    else:
-        return turn
-    return turn.model_copy(update={"depart_window": window})
+# What a question's own words set without changing the trip: "凭祥那边有什么好玩的" reads as
+# a trip for pleasure, and the topics are the question itself.
+_NO_CHANGE = ("out_of_scope_topics", "leisure", "preferences")
 
 
 def _without_negated(turn: TravelIntent, words: str) -> TravelIntent:
@@ -341,6 +373,10 @@ def _with_return(
         day = outbound
     elif day is None and _NEXT_DAY.search(words):
         day = outbound + dt.timedelta(days=1)
+    undated = previous.date_end is None and previous.nights is None and previous.days is None
+    hours = turn.return_window or turn.depart_window or turn.return_arrive_window
+    if day is None and undated and hours and turn.days is None and turn.nights is None:
+        day = outbound  # 晚上回广州, no day and no stay said: back the same day, as a sentence
     if day is not None and day >= outbound:
         update.update(date_end=day, days=None, nights=None)
     elif turn.days is not None or turn.nights is not None:
@@ -428,6 +464,20 @@ def _places_by_end(
     return turn
 
 
+def _stations_said(turn: TravelIntent, words: str, city: CityOf) -> TravelIntent:
+    """A city's name said as its station ("是西安站", "她就认成都站", "就到张家界站") is that
+    station alone, not any station of the city: the place the turn names becomes "西安站",
+    which the directory reads as the station 西安."""
+    update = {
+        name: place + "站"
+        for name in ("origin", "destination")
+        if (place := getattr(turn, name))
+        and city(place) == place
+        and re.search(re.escape(place) + r"站(?!台)", words)
+    }
+    return turn.model_copy(update=update) if update else turn
+
+
 def _round_from_last_stop(previous: TravelIntent, turn: TravelIntent, city: CityOf) -> TravelIntent:
     """ "从大理去丽江，然后回昆明" from the trip's last stop: on to 丽江, then home."""
     home = _same(city, turn.destination, previous.origin)
@@ -485,44 +535,33 @@ def _with_stop(previous: TravelIntent, turn: TravelIntent) -> TravelIntent:
 # -- the party and the dates ------------------------------------------------------------------
 
 
-def _fewer(previous: TravelIntent, turn: TravelIntent, words: str) -> int | None:
-    """The party after "少一个人" / "我不去了" / "就她一个人" (None when the turn says no such
-    thing); a party of one is the default a merge cannot tell from silence, so it is set after."""
-    if "passengers" in set_slots(turn):
-        return None
+def _party(previous: TravelIntent, turn: TravelIntent, words: str) -> Party | None:
+    """The party after the turn (None: unchanged): fewer people ("少一个人", "我不去了", "就她
+    一个人"), else what `party_after` reads (people joining, an age, the party said again)."""
     if _ALONE.search(words):
-        return 1
+        student = students_said(words)  # 就我自己，有学生证
+        return Party(1, min(previous.students, 1) if student is None else int(student))
     fewer = _FEWER.search(words)
-    if fewer is None:
-        return None
-    return max(1, previous.passengers - (to_int(fewer.group("n") or "一") or 1))
+    if fewer is not None and turn.passengers == 1:
+        count = max(1, previous.passengers - (to_int(fewer.group("n") or "一") or 1))
+        return Party(count, previous.students, tuple(previous.children)).fitted()
+    return party_after(previous, turn, words)
 
 
-def _with_party(intent: TravelIntent, passengers: int | None) -> TravelIntent:
-    if passengers is None or passengers == intent.passengers:
+def _with_party(intent: TravelIntent, party: Party | None) -> TravelIntent:
+    if party is None or Party.of(intent) == party:
         return intent
-    update: dict[str, Any] = {"passengers": passengers}
+    update: dict[str, Any] = {
+        "passengers": party.passengers,
+        "students": party.students,
+        "children": list(party.children),
+    }
     if intent.budget_per_person is not None:
-        update["budget"] = intent.budget_per_person * passengers
+        update["budget"] = intent.budget_per_person * party.passengers
     return intent.model_copy(update=update)
 
 
-def _party(previous: TravelIntent, turn: TravelIntent, words: str) -> TravelIntent:
-    """Companions added on top of those already going ("再加个同学", "她妈也去"); a larger
-    number said outright ("再加个同学，俩人") is the whole party."""
-    match = _ADD_PERSON.search(words)
-    count = (match.group("n") or "") if match else ""
-    if match is None or (turn.passengers > previous.passengers and not count):
-        return turn
-    added = to_int(count) or 1
-    update: dict[str, Any] = {"passengers": previous.passengers + added}
-    for name in ("children", "students"):
-        before, now = getattr(previous, name, None), getattr(turn, name, None)
-        if isinstance(before, list) and isinstance(now, list) and now:
-            update[name] = [*before, *now]
-        elif isinstance(before, int) and isinstance(now, int) and now:
-            update[name] = before + now
-    return turn.model_copy(update=update)
+_NO_PARTY: dict[str, Any] = {"passengers": 1, "students": 0, "children": []}
 
 
 def _shifted(

@@ -9,9 +9,11 @@ import httpx
 import openai
 import pytest
 
+from app.intent.followup import TurnReading, read_turn, turn_text
 from app.intent.llm import LlmIntentParser
+from app.intent.offline import parse_offline
 from app.observability.metrics import Metrics
-from sources.stations import StationDirectory
+from sources.stations import StationDirectory, UnknownStationError
 from tests.llm_wire import LLM_URL, completion, intent_json
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "intent"
@@ -64,3 +66,23 @@ def llm(llm_client, metrics, directory) -> LlmIntentParser:
 def sample(metrics: Metrics, name: str, **labels: str) -> float:
     """The current value of one metric sample (0 when never touched)."""
     return metrics.registry.get_sample_value(name, labels) or 0.0
+
+
+@pytest.fixture
+def chat(directory: StationDirectory):
+    """A chat read turn by turn with the rules parser: the trip after its last text."""
+
+    def city(name: str) -> str | None:
+        try:
+            return directory.resolve(name).city
+        except UnknownStationError:
+            return None
+
+    def run(*texts: str) -> TurnReading:
+        reading = TurnReading(parse_offline(texts[0], TODAY, directory))
+        for text in texts[1:]:
+            turn = parse_offline(turn_text(text), TODAY, directory)
+            reading = read_turn(reading.intent, turn, text, today=TODAY, city=city)
+        return reading
+
+    return run

@@ -9,28 +9,9 @@ import pytest
 
 from app.intent import texts
 from app.intent.followup import TurnReading, read_turn, turn_text
-from app.intent.model import PlanShown, TravelIntent
+from app.intent.model import SLEEPER_SET, PlanShown, TravelIntent
 from app.intent.offline import parse_offline
-from sources.stations import StationDirectory, UnknownStationError
 from tests.app.intent.conftest import TODAY  # Monday 2026-11-30
-
-
-@pytest.fixture
-def chat(directory: StationDirectory):
-    def city(name: str) -> str | None:
-        try:
-            return directory.resolve(name).city
-        except UnknownStationError:
-            return None
-
-    def run(*texts: str) -> TurnReading:
-        reading = TurnReading(parse_offline(texts[0], TODAY, directory))
-        for text in texts[1:]:
-            turn = parse_offline(turn_text(text), TODAY, directory)
-            reading = read_turn(reading.intent, turn, text, today=TODAY, city=city)
-        return reading
-
-    return run
 
 
 def trip(reading: TurnReading) -> TravelIntent:
@@ -79,8 +60,9 @@ def test_a_new_destination_alone_corrects_the_trip_and_keeps_the_rest(chat):
 
 
 def test_a_station_of_the_origin_city_is_a_new_boarding_station(chat):
+    # "西安站" is the station 西安 alone (the directory reads it so), not any station of 西安.
     first = trip(chat("明天从西安北去郑州，十二点前到", "不是西安北，是西安站"))
-    assert (first.origin, first.destination) == ("西安", "郑州")
+    assert (first.origin, first.destination) == ("西安站", "郑州")
     again = trip(chat("明天从西安北去郑州，十二点前到", "不是西安北，是西安站", "那还是西安北吧"))
     assert (again.origin, again.destination) == ("西安北", "郑州")
     assert again.arrive_window is not None and again.date_start == dt.date(2026, 12, 1)
@@ -88,8 +70,15 @@ def test_a_station_of_the_origin_city_is_a_new_boarding_station(chat):
 
 def test_a_ruled_out_station_gives_way_to_the_one_wanted(chat):
     intent = trip(chat("下周一从成都去重庆，要直达", "别从成都东上车，她就认成都站"))
-    assert (intent.origin, intent.destination) == ("成都", "重庆")
+    assert (intent.origin, intent.destination) == ("成都站", "重庆")
     assert intent.date_start == dt.date(2026, 12, 7) and "直达" in intent.preferences
+
+
+def test_a_city_said_as_its_station_is_that_station_at_either_end(chat):
+    intent = trip(chat("下周四去张家界玩", "从长沙出发", "对，就到张家界站"))
+    assert (intent.origin, intent.destination) == ("长沙", "张家界站")
+    intent = trip(chat("下周四从长沙去张家界", "到张家界西就行"))
+    assert intent.destination == "张家界西", "a station's own name needs no 站"
 
 
 def test_a_bare_place_answers_the_missing_origin(chat):
@@ -152,6 +141,10 @@ def test_a_bare_weekday_correction_is_that_day_of_the_trips_week(chat):
         ("西安那边冷吗要带啥衣服", "weather"),
         ("要是赶不上末班车能退吗", "refund"),
         ("顺便订三间房", "hotel"),
+        # What the question's words set is no change: a place asked about, the trip's fare.
+        ("西安那边有什么好玩的", "other"),
+        ("上海有什么好玩的", "other"),
+        ("学生票买了以后能退吗", "refund"),
     ],
 )
 def test_a_side_question_is_declined_and_the_trip_stays(chat, question, topic):
@@ -164,6 +157,32 @@ def test_a_side_question_is_declined_and_the_trip_stays(chat, question, topic):
 def test_a_turn_that_changes_the_trip_is_no_side_question(chat):
     intent = trip(chat("明天从北京去西安", "西安那边冷吗，改成周六吧"))
     assert intent.date_start == dt.date(2026, 12, 5)
+    intent = trip(chat("明天从北京去西安", "改去上海吧，有什么好玩的"))
+    assert intent.destination == "上海"
+
+
+def test_a_return_said_with_hours_and_no_day_comes_back_the_same_day(chat):
+    intent = trip(chat("后天从广州去长沙出差，上午十点前到", "晚上回广州"))
+    assert intent.date_end == intent.date_start == dt.date(2026, 12, 2)
+    assert intent.return_window is not None and intent.return_window.span() == "18:00-23:59"
+    stay = trip(chat("后天从广州去长沙，住两晚", "晚上回广州"))
+    assert stay.date_end == dt.date(2026, 12, 4), "a stay said before keeps its day"
+
+
+def test_a_bare_hour_is_read_nearest_the_plan_shown(chat, directory):
+    def after(first: str, shown_at: str, text: str) -> TravelIntent:
+        at = dt.time.fromisoformat(shown_at)
+        shown = PlanShown(depart_at=at, arrive_at=at, total_price=100)
+        so_far = parse_offline(first, TODAY, directory).model_copy(update={"shown": shown})
+        turn = parse_offline(turn_text(text), TODAY, directory)
+        return trip(read_turn(so_far, turn, text, today=TODAY, city=lambda n: n))
+
+    late = after("下周五下午五点以后从北京去石家庄", "18:55", "太晚了，改成两点以后")
+    assert late.depart_window is not None and late.depart_window.span() == "14:00-23:59"
+    early = after("明天一早杭州去宁波", "06:26", "太早了，六点以后的")
+    assert early.depart_window is not None and early.depart_window.span() == "06:00-23:59"
+    said = after("下周五下午五点以后从北京去石家庄", "18:55", "改成早上八点以后")
+    assert said.depart_window is not None and said.depart_window.start == dt.time(8, 0)
 
 
 def test_too_early_leaves_after_the_plan_shown_and_earlier_leaves_before_it(chat, directory):
@@ -237,9 +256,44 @@ def test_on_from_the_last_stop_and_home_again_keeps_the_stay_until_that_day(chat
     assert intent.date_start == dt.date(2026, 12, 10) and intent.return_trip is True
 
 
-def test_a_wish_for_the_ride_home_alone_is_said_and_not_imposed_on_the_outbound(chat):
+def test_a_class_for_the_ride_home_alone_is_the_returns_and_not_the_outbounds(chat):
     reading = chat("下周一上海去北京，八点前出发", "周三晚上回", "回程换成卧铺")
-    assert reading.question == texts.RETURN_ONLY_WISH
+    assert reading.question is None
     intent = trip(reading)
     assert intent.seat_classes == [] and "卧铺" not in intent.preferences
+    assert set(intent.return_seat_classes) == set(SLEEPER_SET)
     assert intent.date_end == dt.date(2026, 12, 9) and intent.depart_window is not None
+    named = trip(chat("下周一上海去北京", "周三回", "回程坐二等座吧"))
+    assert named.return_seat_classes == ["second"] and named.seat_class is None
+
+
+def test_a_train_type_for_the_ride_home_alone_is_said_as_not_applied(chat):
+    reading = chat("下周一上海去北京", "周三晚上回", "回程不坐高铁")
+    assert reading.question == texts.RETURN_ONLY_WISH
+    assert trip(reading).exclude_train_types == []
+
+
+def test_an_amount_asked_about_is_the_budget(chat):
+    intent = trip(chat("周五从北京回哈尔滨，预算三百", "再加个同学，俩人六百够吗"))
+    assert (intent.passengers, intent.budget) == (2, 600)
+    assert trip(chat("周五从北京回哈尔滨", "两张够吗")).budget is None, "tickets, not money"
+
+
+def test_exclusions_accumulate_less_what_the_turn_asks_for(chat):
+    intent = trip(chat("周五从北京去哈尔滨，不要无座", "也不要硬座"))
+    assert intent.exclude_seat_classes == ["hard_seat", "no_seat"]
+    intent = trip(chat("周五从北京去哈尔滨，不坐高铁", "也不要动车"))
+    assert intent.exclude_train_types == ["G", "D"]
+    new_trip = trip(chat("周五从北京去哈尔滨，不要无座", "另外周六从上海去杭州，不要硬座"))
+    assert new_trip.exclude_seat_classes == ["hard_seat"], "another trip keeps its own"
+
+
+def test_a_named_train_too_dear_opens_the_trip_to_any_train_between_its_cities(directory):
+    # As the agent leaves it after "12月5号的G1": the train's own stations from its route.
+    so_far = parse_offline("12月5日从北京南去上海虹桥", TODAY, directory)
+    so_far = so_far.model_copy(update={"train_numbers": ["G1"]})
+    turn = parse_offline(turn_text("太贵了"), TODAY, directory)
+    city = {"北京南": "北京", "上海虹桥": "上海"}.get
+    intent = trip(read_turn(so_far, turn, "太贵了", today=TODAY, city=city))
+    assert intent.train_numbers == [] and intent.order == "cheapest"
+    assert (intent.origin, intent.destination) == ("北京", "上海")

@@ -1,0 +1,215 @@
+"""A chat turn's change to the party: who joins, who drops out, whose age or fare was said.
+
+The parser reads a turn's party as if it were the whole trip ("孩子奶奶也去" has a child word
+and a companion, so two people one of them a child). Said in a chat, the same words change the
+party already known, and the new people's kind comes from how they are named:
+
+- **Joining** (再加一个人, 也去, 跟我一起, 还有我弟弟, 再加上…): adults, unless named as a child
+  (孩子, 小孩, 宝宝; a kin word with a child's age: 再加个女儿 八岁; 孩子的表弟，5岁) or as a
+  student (也是学生, 也有学生证); 孩子的爷爷 / 孩子奶奶 is the child's grandparent, an adult,
+  and 她已经工作了不是学生 an adult. A total said with it (再加个同学，俩人) is the whole party.
+- **A child's age** said of the party's child (孩子14了, 儿子其实12岁): that child's age; the
+  fare rules then price a 14-year-old as an adult.
+- **The whole party** said again (我们三个人，都是学生; 我和同事两个人): the count, with the
+  children kept while they fit and 都是学生 making every grown-up a student.
+- **The fare** alone (学生票, 就我自己，有学生证, 我们都是学生): the grown-ups on student tickets.
+
+Pure functions over intents and the turn's text; `app/intent/followup.py` applies the result.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from app.intent import lexicon, party
+from app.intent.model import TravelIntent
+from app.intent.numerals import NUMBER, to_int
+from rules.limits import MAX_STATED_PARTY
+
+# People a turn may add by name (还有我弟弟): the parser's companions and the kin of a child.
+_PEOPLE = "|".join(
+    sorted(
+        {phrase for phrase, _ in lexicon.COMPANIONS}
+        | {"弟弟", "妹妹", "哥哥", "姐姐", "表弟", "表妹", "表哥", "表姐", "堂弟", "堂妹"}
+        | {"侄子", "侄女", "外甥", "外甥女", "孙子", "孙女", "外孙", "外孙女", "室友", "舍友"}
+        | {"姥姥", "姥爷", "婆婆", "公公", "岳父", "岳母", "舅舅", "姑姑", "阿姨", "叔叔"},
+        key=len,
+        reverse=True,
+    )
+)
+# What 再加 adds when it is no person: 再加一站杭州, 再加一天, 再加个城市.
+_NOT_PEOPLE = r"(?:站|天|晚|夜|程|段|趟|班|周|日|城市|个城市|地方|景点|点)"
+_JOIN = re.compile(
+    r"(?:再加上?|加上)(?![一两二三四五六七八九1-9]?\s*(?:个|位|名)?\s*" + _NOT_PEOPLE + r")"
+    r"(?P<n>[一两二三四五六七八九1-9])?\s*(?:个|位|名)?"
+    r"|多(?P<m>[一两二三1-9])(?:个|位)"
+    r"|也(?:要|想|得|会)?(?:一起)?(?:去|来|走|跟着)|(?:跟|和|陪)(?:我|我们)一起|一起(?:去|走)"
+    r"|陪我|带上|还有(?:我|她|他|孩子)?的?(?:" + _PEOPLE + r")"
+)
+_TOTAL = re.compile(
+    r"(?:一共|总共|共)?(?P<n>" + NUMBER + r"|俩|仨)\s*(?:个|位)?(?:人|大人)(?![均])"
+    r"|(?P<pair>俩人|我们俩|我俩|我们仨)"
+)
+# Grown-ups bringing the children (我和老婆两个人带孩子): the count is theirs alone.
+_BRINGING = re.compile(r"(?P<n>" + NUMBER + r"|俩)\s*(?:个|位)?(?:人|大人)\s*(?:带|领|陪)")
+# A grown-up named through a child (孩子奶奶, 孩子的爷爷): the grandparent, not the child.
+_THROUGH_CHILD = re.compile(
+    r"(?:孩子|小孩|儿子|女儿|闺女|宝宝)(?:的|他|她)?"
+    r"(?:奶奶|爷爷|姥姥|姥爷|外婆|外公|爸爸|妈妈|爸|妈|舅舅|舅妈|姑姑|姑父|姨|阿姨|叔叔|婶婶|伯伯|老师)"
+)
+_CHILD_NAMED = re.compile(r"孩子|小孩|娃|宝宝|小朋友|婴儿|儿童")
+_AGE_SAID = re.compile(
+    r"(?P<n>\d{1,2}|十[一二三四五六七八九]?|[一二两三四五六七八九]十?[一二三四五六七八九]?)"
+    r"\s*(?:周?岁|了(?!吧?[吗呢])|了吧)"
+)
+_CHILD_AGE_OF = re.compile(
+    r"(?:孩子|小孩|儿子|女儿|闺女|宝宝|娃|老大|老二|大的|小的)(?:已经|今年|现在|其实|都)?(?:是|满)?"
+)
+_STUDENT = re.compile(
+    r"(?:也|都|全|我|她|他|我们|他们|她们)(?:都|也|全)?是(?:大学生|学生|研究生)"
+    r"|学生证|学生票|学生优惠"
+)
+_NOT_STUDENT = re.compile(r"不是学生|没有学生证|没学生证|已经工作|上班了|工作了|毕业了")
+_ALL = re.compile(r"都是|全是|都有|全都|也都")
+
+
+@dataclass(frozen=True, slots=True)
+class Party:
+    """Everyone travelling, the students among them, and each child's age."""
+
+    passengers: int
+    students: int = 0
+    children: tuple[int | None, ...] = ()
+
+    @classmethod
+    def of(cls, intent: TravelIntent) -> Party:
+        return cls(intent.passengers, intent.students, tuple(intent.children))
+
+    def fitted(self) -> Party:
+        """Within the limits, students and children among the passengers."""
+        children = self.children[: MAX_STATED_PARTY - 1]
+        passengers = min(max(self.passengers, len(children) + 1, 1), MAX_STATED_PARTY)
+        students = max(0, min(self.students, passengers - len(children)))
+        return Party(passengers, students, children)
+
+
+def students_said(words: str) -> bool | None:
+    """True when the turn claims the student fare (也是学生, 有学生证), False when it denies it
+    (不是学生, 已经工作了), None when it says neither."""
+    if _NOT_STUDENT.search(words):
+        return False
+    return True if _STUDENT.search(words) else None
+
+
+def party_after(previous: TravelIntent, turn: TravelIntent, words: str) -> Party | None:
+    """The party after a chat turn, given the party so far (None: the turn says nothing of it)."""
+    before = Party.of(previous)
+    joining = _JOIN.search(words)
+    if joining is not None:
+        return _joined(before, turn, words, joining).fitted()
+    # A whole party said with the children's ages (孩子一个8岁一个15岁，还有我和孩子他爸) is
+    # the party; an age alone (孩子14了) is one child's.
+    restates = any(a is not None for a in turn.children) and turn.passengers > before.passengers
+    aged = None if restates else _aged(before, words)
+    if aged is not None:
+        return aged.fitted()
+    # The parser's count when it read children apart (我和老婆两个人带孩子: three in all).
+    total = turn.passengers if turn.children else _total(words)
+    if total is not None or turn.passengers != 1:
+        return _restated(before, turn, words, total or turn.passengers).fitted()
+    if _STUDENT.search(words) and not _NOT_STUDENT.search(words):
+        grown = before.passengers - len(before.children)
+        students = grown if _ALL.search(words) or turn.students >= grown else turn.students
+        return Party(before.passengers, max(students, 1), before.children).fitted()
+    if _NOT_STUDENT.search(words) and before.students:
+        return Party(before.passengers, before.students - 1, before.children).fitted()
+    return None
+
+
+def _total(words: str) -> int | None:
+    """A head count said outright (俩人, 三个人, 一共四位), the last one said; a count of one
+    (一个人) is no total: 再加一个人 adds one."""
+    found = None
+    for match in _TOTAL.finditer(words):
+        if words[: match.start()].endswith(("加", "加上", "多")):
+            continue  # 再加两个人: two more, not two in all
+        if match.group("pair"):
+            found = 3 if "仨" in match.group("pair") else 2
+            continue
+        said = match.group("n")
+        count = {"俩": 2, "仨": 3}.get(said) or to_int(said)
+        if count and count > 1:
+            found = count
+    return found
+
+
+def _ages(words: str) -> list[int]:
+    ages = []
+    for match in _AGE_SAID.finditer(words):
+        age = to_int(match.group("n"))
+        if age is not None and 0 <= age <= party.MAX_CHILD_AGE:
+            ages.append(age)
+    return ages
+
+
+def _joined(before: Party, turn: TravelIntent, words: str, joining: re.Match[str]) -> Party:
+    """Companions added to those already going; a total said with them is the whole party."""
+    said = joining.groupdict()
+    count = to_int(said.get("n") or said.get("m") or "") or 0
+    total = _total(words)
+    if total is not None and total > before.passengers:
+        count = total - before.passengers
+    elif total is not None and not count:
+        return Party(total, before.students, before.children)  # 我朋友也去，两个人: already two
+    count = max(count, 1)
+    ages = _ages(words)
+    grown_up = _THROUGH_CHILD.search(words) is not None or _NOT_STUDENT.search(words) is not None
+    named_child = _CHILD_NAMED.search(_THROUGH_CHILD.sub("", words)) is not None
+    if not grown_up and (ages or named_child or turn.children):
+        known = ages or [a for a in turn.children if a is not None]
+        new = tuple(known[:count]) + (None,) * max(0, count - len(known))
+        return Party(before.passengers + len(new), before.students, before.children + new)
+    students = before.students
+    if _STUDENT.search(words) and not _NOT_STUDENT.search(words):
+        students += count
+    return Party(before.passengers + count, students, before.children)
+
+
+def _aged(before: Party, words: str) -> Party | None:
+    """A child of the party given an age (孩子14了): that child's age, the party unchanged."""
+    if not before.children or not _CHILD_AGE_OF.search(words):
+        return None
+    ages = _ages(words)
+    if len(ages) != 1 and not (len(ages) == len(before.children) and len(ages) > 1):
+        return None
+    children = list(before.children)
+    if len(ages) == len(children):
+        return Party(before.passengers, before.students, tuple(ages))
+    (age,) = ages
+    unknown = [i for i, a in enumerate(children) if a is None]
+    at = unknown[0] if unknown else (0 if len(children) == 1 else None)
+    if at is None:
+        return None  # which of several children is meant is not said
+    children[at] = age
+    return Party(before.passengers, before.students, tuple(children))
+
+
+def _restated(before: Party, turn: TravelIntent, words: str, total: int) -> Party:
+    """The whole party said again: its count, its children when said (else those known, while
+    they fit), and its students (都是学生: every grown-up; else those known, while they fit)."""
+    children = tuple(turn.children) or before.children
+    if all(a is None for a in children) and len(children) == len(before.children):
+        children = before.children  # 带孩子 again: the child whose age is known
+    bringing = _BRINGING.search(words)
+    if bringing is not None and children:
+        adults = 2 if bringing.group("n") == "俩" else to_int(bringing.group("n")) or 1
+        total = adults + len(children)
+    if len(children) >= total and not turn.children:
+        children = ()
+    grown = max(0, total - len(children))
+    if _STUDENT.search(words) and not _NOT_STUDENT.search(words):
+        students = grown if _ALL.search(words) or not turn.students else turn.students
+    else:
+        students = turn.students or before.students
+    return Party(total, min(students, grown), children)

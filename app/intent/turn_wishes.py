@@ -1,0 +1,126 @@
+"""Wishes a chat turn says against the trip and the plan shown (issue 22, conversation).
+
+A turn's wish is often relative: 太贵了 and 便宜点 mean the cheapest the constraints allow;
+太早了 leaves after the plan shown and 太晚了 before it; "改成两点以后" after an 18:55 train is
+14:00, the reading of the bare hour nearest the plan; "也不要硬座" adds to the exclusions said
+before; "俩人六百够吗" names a budget. Each function takes the turn as parsed and returns it
+with the wish made absolute, before `app/intent/followup.py` merges it into the trip.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from app.intent.model import END_OF_DAY, TimeWindow, TravelIntent
+from app.intent.numerals import NUMBER, to_number
+from sources.models import TRAIN_TYPES, SeatClass
+
+_BUDGET_ASKED = re.compile(
+    r"(?P<n>" + NUMBER + r")\s*(?:元|块)?钱?\s*"
+    r"(?:够吗|够不够|够了吗|够用吗|够了吧|行吗|行不行|可以吗)"
+)
+_LEAST_BUDGET = 20  # "两个够吗" asks about tickets, not money
+_PART_OF_DAY = re.compile(
+    r"凌晨|早上|早晨|清早|一早|上午|中午|下午|傍晚|晚上|夜里|夜间|半夜|深夜|今晚|明早|白天|天黑"
+)
+_LATER = ("太早", "晚一点", "晚一些", "再晚点", "再晚些", "晚些")
+_EARLIER = ("太晚", "早一点", "早一些", "再早点", "再早些", "早些")
+CHEAPER = ("太贵", "便宜点", "便宜一点", "便宜些", "再便宜", "省点钱", "省钱点", "便宜的")
+_FASTER = ("太慢", "快点的", "快一点", "快些")
+_TYPE_TOO_DEAR = {"高铁": ("G",), "动车": ("D",), "城际": ("C",)}
+
+
+def relative_wishes(turn: TravelIntent, words: str) -> TravelIntent:
+    """Wishes said against the plan shown: cheaper, faster, or a train type too dear."""
+    update: dict[str, Any] = {}
+    for word, types in _TYPE_TOO_DEAR.items():
+        if word + "太贵" in words:
+            update["exclude_train_types"] = sorted({*turn.exclude_train_types, *types})
+            update["train_types"] = [t for t in turn.train_types if t not in types]
+    if turn.order is None and any(cue in words for cue in CHEAPER):
+        update["order"] = "cheapest"
+    elif turn.order is None and any(cue in words for cue in _FASTER):
+        update["order"] = "fastest"
+    return turn.model_copy(update=update) if update else turn
+
+
+def against_plan_shown(previous: TravelIntent, turn: TravelIntent, words: str) -> TravelIntent:
+    """太早了 / 晚一点 with no time said: leave after the plan shown; 太晚了 / 早一点: before it."""
+    shown = previous.shown
+    if shown is None or turn.depart_window is not None or turn.arrive_window is not None:
+        return turn
+    minute = dt.timedelta(minutes=1)
+    at = dt.datetime.combine(dt.date.min, shown.depart_at)
+    if any(cue in words for cue in _LATER) and shown.depart_at < dt.time(23, 58):
+        start = (at + minute).time()
+        window = TimeWindow(start=start, end=END_OF_DAY, label=f"{shown.depart_at:%H:%M}以后")
+    elif any(cue in words for cue in _EARLIER) and shown.depart_at > dt.time(0, 1):
+        end = (at - minute).time()
+        window = TimeWindow(start=dt.time(0, 0), end=end, label=f"{shown.depart_at:%H:%M}以前")
+    else:
+        return turn
+    return turn.model_copy(update={"depart_window": window})
+
+
+def budget_asked(turn: TravelIntent, words: str) -> TravelIntent:
+    """An amount asked about ("俩人六百够吗", "一千块行不行") is the budget, the party's."""
+    if turn.budget is not None or turn.budget_per_person is not None:
+        return turn
+    match = _BUDGET_ASKED.search(words)
+    amount = to_number(match.group("n")) if match else None
+    if amount is None or amount < _LEAST_BUDGET:
+        return turn
+    return turn.model_copy(update={"budget": amount})
+
+
+def exclusions_kept(previous: TravelIntent, turn: TravelIntent) -> TravelIntent:
+    """Exclusions accumulate: "也不要硬座" after "不要无座" rules out both, less anything the
+    turn now asks for. A turn naming both ends (another trip) keeps its own."""
+    if turn.origin and turn.destination:
+        return turn
+    update: dict[str, Any] = {}
+    if turn.exclude_seat_classes:
+        wanted = {turn.seat_class, *turn.seat_classes}
+        before = [c for c in previous.exclude_seat_classes if c not in wanted]
+        update["exclude_seat_classes"] = [
+            c for c in SeatClass if c in {*before, *turn.exclude_seat_classes}
+        ]
+    if turn.exclude_train_types:
+        kinds = [t for t in previous.exclude_train_types if t not in turn.train_types]
+        update["exclude_train_types"] = [
+            t for t in TRAIN_TYPES if t in {*kinds, *turn.exclude_train_types}
+        ]
+    return turn.model_copy(update=update) if update else turn
+
+
+def hours_near_plan(previous: TravelIntent, turn: TravelIntent, words: str) -> TravelIntent:
+    """A bare hour said of the plan shown ("太晚了，改成两点以后" after an 18:55 train) is the
+    reading of that hour nearest the plan (or the window said before it): 14:00, not 02:00;
+    "六点以后" after a 06:26 train is 06:00. A part of the day said wins."""
+    if _PART_OF_DAY.search(words):
+        return turn
+    shown = previous.shown
+    update: dict[str, Any] = {}
+    for name in ("depart_window", "arrive_window"):
+        window, before = getattr(turn, name), getattr(previous, name)
+        at = getattr(shown, name.replace("window", "at")) if shown else before and before.start
+        if window is None or at is None:
+            continue
+        after = window.end >= dt.time(23, 59) and window.start != dt.time(0, 0)
+        until = window.start == dt.time(0, 0) and window.end < dt.time(23, 59)
+        bound = window.start if after else window.end if until else None
+        if bound is None or not 1 <= bound.hour <= 11:
+            continue
+        readings = (bound, bound.replace(hour=bound.hour + 12))
+        best = min(readings, key=lambda t: abs(_minutes(t) - _minutes(at)))
+        if best != bound:
+            label = f"{best:%H:%M}" + ("以后" if after else "以前")
+            moved = (best, END_OF_DAY) if after else (dt.time(0, 0), best)
+            update[name] = TimeWindow(start=moved[0], end=moved[1], label=label)
+    return turn.model_copy(update=update) if update else turn
+
+
+def _minutes(at: dt.time) -> int:
+    return at.hour * 60 + at.minute

@@ -1,0 +1,105 @@
+"""A chat turn's change to the party (`app/intent/party_change.py` through `read_turn`): who
+joins and as what, a child's age, the party said again, the fare said alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.intent.followup import TurnReading
+from app.intent.model import TravelIntent
+
+
+def trip(reading: TurnReading) -> TravelIntent:
+    assert reading.declined is None
+    return reading.intent
+
+
+def party(intent: TravelIntent) -> tuple[int, int, int, list[int | None]]:
+    """(passengers, adults, students, children's ages)."""
+    return intent.passengers, intent.adults, intent.students, intent.children
+
+
+@pytest.mark.parametrize(
+    ("texts", "expected"),
+    [
+        # A grown-up named through the child is the grandparent, not another child.
+        (("我们一家三口下周六从南京去上海，孩子5岁", "再加一个人，孩子奶奶也去"), (4, 3, 0, [5])),
+        (("下周六从武汉去宜昌，两个大人，孩子6岁", "再加一个人，孩子的爷爷"), (4, 3, 0, [6])),
+        (("下周六从武汉去宜昌，两个大人，孩子6岁", "孩子姥姥也跟着去"), (4, 3, 0, [6])),
+        # A child named as such, or a kin word with a child's age, is a child.
+        (("下周六从广州去长沙，两个大人带儿子，儿子5岁", "再加个女儿 八岁"), (4, 2, 0, [5, 8])),
+        (
+            ("下周六从天津去北京，两个大人带孩子，孩子9岁", "再加上孩子的表弟，5岁"),
+            (4, 2, 0, [9, 5]),
+        ),
+        (("下周六从北京去上海，学生票", "还有我弟弟，他10岁"), (2, 0, 1, [10])),
+        (("下周六从北京去上海", "再加一个孩子，7岁"), (2, 1, 0, [7])),
+    ],
+)
+def test_who_joins_is_priced_as_what_they_are_called(chat, texts, expected):
+    assert party(trip(chat(*texts))) == expected
+
+
+@pytest.mark.parametrize(
+    ("texts", "expected"),
+    [
+        (("这周六从天津去北京，学生票", "再加一个同学，也是学生"), (2, 0, 2, [])),
+        (("除夕那天回家，南昌到赣州，学生票", "我同学跟我一起，她也是学生"), (2, 0, 2, [])),
+        (("下周五从北京回石家庄，学生票", "我同学也一起去，她已经工作了不是学生"), (2, 1, 1, [])),
+        (("下周五从北京回石家庄，学生票", "再加个同学"), (2, 1, 1, [])),
+        (("下周五从北京回石家庄，学生票", "再加两个人，也都是学生"), (3, 0, 3, [])),
+    ],
+)
+def test_a_companion_is_a_student_only_when_said(chat, texts, expected):
+    assert party(trip(chat(*texts))) == expected
+
+
+@pytest.mark.parametrize(
+    ("texts", "expected"),
+    [
+        (("下周末想去重庆吃火锅", "贵阳出发", "我们三个人，都是学生"), (3, 0, 3, [])),
+        (("明天下午福州到厦门", "我和两个同事"), (3, 3, 0, [])),
+        (("明天下午福州到厦门", "我和同事两个人"), (2, 2, 0, [])),
+        (
+            ("除夕那天回家，南昌到赣州，学生票", "我同学跟我一起，她也是学生", "两个人预算两百"),
+            (2, 0, 2, []),
+        ),
+        (
+            ("这周六带孩子从天津去北京，孩子9岁", "不是一个大人，是我和我老婆两个人带孩子"),
+            (3, 2, 0, [9]),
+        ),
+        (("下周一从北京去上海", "我妈也去，两个人"), (2, 2, 0, [])),
+        (("周五从北京回哈尔滨，预算三百", "再加个同学，俩人六百够吗"), (2, 2, 0, [])),
+    ],
+)
+def test_the_party_said_again_is_the_party_with_what_is_known_kept(chat, texts, expected):
+    assert party(trip(chat(*texts))) == expected
+
+
+@pytest.mark.parametrize(
+    ("texts", "expected"),
+    [
+        (("春节一家三口从北京回赣州", "孩子14了，得买全票吧"), (3, 2, 0, [14])),
+        (("我们一家三口下周六从南京去上海", "孩子其实12岁"), (3, 2, 0, [12])),
+        # Ages said with the grown-ups are the whole party, not one child's age.
+        (("带两个孩子从深圳去衡阳", "孩子一个8岁一个15岁，还有我和孩子他爸"), (4, 2, 0, [8, 15])),
+    ],
+)
+def test_an_age_said_later_is_the_childs_and_the_party_keeps_its_size(chat, texts, expected):
+    assert party(trip(chat(*texts))) == expected
+
+
+def test_the_fare_said_alone_makes_the_grown_ups_students(chat):
+    assert party(trip(chat("寒假想从大连去哈尔滨玩", "学生票"))) == (1, 0, 1, [])
+    assert party(trip(chat("下周一我们俩从大连去哈尔滨", "我们都是学生"))) == (2, 0, 2, [])
+
+
+def test_a_budget_per_person_follows_the_party_that_joins(chat):
+    intent = trip(chat("下周一从北京去上海，人均500", "再加一个人，孩子的爷爷"))
+    assert intent.passengers == 2 and intent.budget == 1000
+
+
+def test_a_ticket_question_or_another_stop_adds_nobody(chat):
+    assert party(trip(chat("下周一从北京去上海，两个人", "还有票吗"))) == (2, 2, 0, [])
+    assert party(trip(chat("下周一从北京去南京玩两天", "再加一站杭州"))) == (1, 1, 0, [])
+    assert party(trip(chat("下周一从北京去南京玩两天", "再加一天"))) == (1, 1, 0, [])
