@@ -17,6 +17,7 @@ code; these tables give the same answers from ~2 MiB, loaded on first use in ~30
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 from array import array
 from bisect import bisect_left
@@ -47,10 +48,9 @@ class ReadingTables:
         if document.get("format") != FORMAT:
             raise ValueError(f"readings format {document.get('format')!r}, expected {FORMAT}")
         phrases = document["phrases"]
-        starts = array("I", [0])
-        for word in phrases.split("\n")[:-1]:
-            starts.append(starts[-1] + len(word) + 1)
-        starts.pop()
+        lengths = map(len, phrases.split("\n")[:-1])
+        starts = array("I", itertools.accumulate(lengths, lambda at, n: at + n + 1, initial=0))
+        starts.pop()  # where the phrase after the last would start
         return cls(
             lists=tuple(tuple(entry.split(",")) for entry in document["lists"]),
             chars=document["chars"],

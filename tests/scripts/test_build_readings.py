@@ -42,14 +42,16 @@ def test_a_phrase_is_read_as_one_word_and_a_lone_character_by_all_its_readings()
 
 
 def corpus() -> list[str]:
-    """Every station and city name, and the runs of Chinese in the travellers' sentences and
-    the intent set, with each of their 2- to 4-character pieces."""
+    """Every station and city name, every run of Chinese in the travellers' sentences and
+    dialogues and the intent set, and the 2- to 4-character pieces of the sentences' runs
+    (what the parser asks about a word typed by its sound)."""
     directory = default_directory()
     texts = set(directory.names()) | set(directory.cities())
-    for path in sorted(FIXTURES.glob("travellers/*.jsonl")) + sorted(FIXTURES.glob("intent/*")):
+    for path in sorted(FIXTURES.glob("travellers/*.jsonl")) + [FIXTURES / "intent/eval.jsonl"]:
         for run in re.findall(r"[\u4e00-\u9fff]+", path.read_text("utf-8")):
             texts.add(run)
-            texts.update(run[i : i + n] for n in (2, 3, 4) for i in range(len(run) - n + 1))
+            if path.name == "sentences.jsonl":
+                texts.update(run[i : i + n] for n in (2, 3, 4) for i in range(len(run) - n + 1))
     return sorted(texts)
 
 
