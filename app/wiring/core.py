@@ -17,7 +17,7 @@ import asyncio
 import copy
 import logging
 from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -49,6 +49,7 @@ from sources.sandbox.faults import FaultConfig
 from sources.stations import (
     StationDirectory,
     StationRefresher,
+    is_url,
     load_directory,
     refresh_directory,
 )
@@ -101,12 +102,16 @@ def live_station_list(settings: Settings) -> str | None:
     return settings.source("rail12306").base_url.rstrip("/") + STATION_NAMES_PATH
 
 
-async def station_directory(settings: Settings, client: httpx.AsyncClient) -> StationDirectory:
+async def station_directory(
+    settings: Settings, client: httpx.AsyncClient | None
+) -> StationDirectory:
     """The configured list; with `rail12306` enabled, 12306's current one (bounded, cached on
-    disk, falling back to the bundled 3,364 stations with a warning)."""
+    disk, falling back to the bundled 3,364 stations with a warning). `client` fetches it
+    (None when the list is the bundled one or a file)."""
     url = live_station_list(settings)
     if url is None:
         return await load_directory(settings.stations_url, client)
+    assert client is not None, "12306's list is fetched"
     directory, origin = await refresh_directory(
         url,
         Path(settings.stations_cache_path),
@@ -161,7 +166,9 @@ async def open_core(
     metrics = Metrics()
     if known is not None:
         metrics.start_at_zero(known)
-    async with httpx.AsyncClient(timeout=10) as bootstrap:
+    # A client only where the list is fetched: its TLS context (the CA bundle) costs 20-70 ms.
+    fetched = live_station_list(settings) or is_url(settings.stations_url)
+    async with httpx.AsyncClient(timeout=10) if fetched else nullcontext() as bootstrap:
         directory = await station_directory(settings, bootstrap)
     if live_station_list(settings) and settings.stations_refresh_interval_s:
         # Refreshed in place while running: never the process-wide bundled singleton.

@@ -35,6 +35,7 @@ from sources.stations.refresh import (
     MIN_OFFICIAL_STATIONS,
     StationListError,
     StationRefresher,
+    is_url,
     load_directory,
     refresh_directory,
 )
@@ -56,6 +57,7 @@ __all__ = [
     "curated_directory",
     "default_directory",
     "edit_distance",
+    "is_url",
     "load_directory",
     "normalise_input",
     "parse_official_records",

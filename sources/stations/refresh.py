@@ -149,6 +149,11 @@ async def _keep_on_disk(cache_path: Path, text: str) -> None:
         pass  # a read-only disk only costs the next start its fallback copy
 
 
+def is_url(location: str | None) -> bool:
+    """Whether a station list's location is fetched (http or https), not read from disk."""
+    return location is not None and location.startswith(("http://", "https://"))
+
+
 async def load_directory(
     location: str | None, client: httpx.AsyncClient | None = None
 ) -> StationDirectory:
@@ -159,7 +164,7 @@ async def load_directory(
     """
     if not location:
         return default_directory()
-    if location.startswith(("http://", "https://")):
+    if is_url(location):
         text = await _fetch(location, client)
     else:
         path = Path(location.removeprefix("file://"))
