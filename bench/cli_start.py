@@ -5,7 +5,15 @@ pydantic"` measured side by side.
 Each round runs the baseline and every command once, in rotating order, as fresh processes
 (wall time from spawn to exit, output discarded; each must exit 0). The figure is the ratio
 of medians command / baseline over the rounds; targets (issue 27): tickets and stops ≤ 2×,
-plan ≤ 3×. Resident peak (ru_maxrss) of each is printed too.
+plan ≤ 3×.
+
+Bytecode: the baseline's packages come compiled (pip writes their .pyc at install, as it
+does railtrip's own when it is installed); a checkout's modules are compiled on first run
+and kept in `__pycache__`, unless the environment says `PYTHONDONTWRITEBYTECODE` (this
+machine's does), in which case every run compiled every module changed since the last
+write. So the bench compiles app/, sources/ and rules/ first (`compileall`, which writes
+them whatever the environment says) and every process starts from .pyc, as a user's would;
+`--no-compile` measures without that step.
 
 Run from the repository root: `.venv/bin/python bench/cli_start.py [--rounds 7]`.
 """
@@ -13,9 +21,9 @@ Run from the repository root: `.venv/bin/python bench/cli_start.py [--rounds 7]`
 from __future__ import annotations
 
 import argparse
+import compileall
 import datetime as dt
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -38,36 +46,53 @@ def commands(day: str) -> dict[str, list[str]]:
 
 
 def run(argv: list[str]) -> tuple[float, int]:
-    """Wall seconds and peak RSS (KiB) of one fresh process."""
+    """Wall seconds and peak RSS (KiB, this process's own: wait4's rusage) of one fresh
+    process."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("RAILTRIP_")}
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     started = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, *argv], cwd=ROOT, env=env, capture_output=True, check=False
+    child = subprocess.Popen(
+        [sys.executable, *argv],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
+    assert child.stderr is not None
+    errors = child.stderr.read()
+    _, status, usage = os.wait4(child.pid, 0)
     took = time.perf_counter() - started
-    if done.returncode != 0:
-        raise SystemExit(f"{argv} exited {done.returncode}:\n{done.stderr.decode()[-2000:]}")
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return took, max(peak, before)
+    child.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+    if child.returncode != 0:
+        raise SystemExit(f"{argv} exited {child.returncode}:\n{errors.decode()[-2000:]}")
+    return took, usage.ru_maxrss
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--no-compile", action="store_true", help="keep __pycache__ as it is")
     args = parser.parse_args()
+    if not args.no_compile:
+        for package in ("app", "sources", "rules"):
+            compileall.compile_dir(ROOT / package, quiet=1)
     day = (dt.datetime.now(ZoneInfo("Asia/Shanghai")).date() + dt.timedelta(days=3)).isoformat()
     cmds = commands(day)
     names = list(cmds)
     times: dict[str, list[float]] = {name: [] for name in names}
-    for name in names:  # one warm-up each: the page cache, .pyc files
+    peaks: dict[str, list[int]] = {name: [] for name in names}
+    for name in names:  # one warm-up each: the page cache
         run(cmds[name])
     for index in range(args.rounds):
         order = names[index % len(names) :] + names[: index % len(names)]
         for name in order:
-            times[name].append(run(cmds[name])[0])
+            took, peak = run(cmds[name])
+            times[name].append(took)
+            peaks[name].append(peak)
     base = statistics.median(times["baseline"])
-    print(f"baseline (import fastapi, httpx, pydantic): median {base * 1000:.0f} ms")
+    print(
+        f"baseline (import fastapi, httpx, pydantic): median {base * 1000:.0f} ms, "
+        f"peak RSS {statistics.median(peaks['baseline']) / 1024:.0f} MiB"
+    )
     for name in names[1:]:
         median = statistics.median(times[name])
         ratio = median / base
@@ -77,7 +102,11 @@ def main() -> None:
             if target is None
             else f"  target ≤ {target:g}×: " + ("met" if ratio <= target else "NOT met")
         )
-        print(f"{name:9} median {median * 1000:6.0f} ms  ratio {ratio:.2f}×{verdict}")
+        peak = statistics.median(peaks[name]) / 1024
+        print(
+            f"{name:9} median {median * 1000:6.0f} ms  peak RSS {peak:4.0f} MiB  "
+            f"ratio {ratio:.2f}×{verdict}"
+        )
 
 
 if __name__ == "__main__":
