@@ -22,6 +22,7 @@ from sources.models import (
     SeatStatus,
     Station,
     TrainOffer,
+    wished_type,
 )
 
 SCARCE_BELOW = 20
@@ -199,9 +200,7 @@ def build_rides(
         if arrive_window and alight and not at_place(offer.destination_station, alight):
             continue
         if not named:
-            if request.train_types and offer.train_type not in request.train_types:
-                continue
-            if offer.train_type in request.exclude_train_types:
+            if not wished_type(offer.train_type, request.train_types, request.exclude_train_types):
                 continue
             if request.no_overnight and is_overnight(offer):
                 continue

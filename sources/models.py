@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from enum import StrEnum
 from typing import Literal, get_args
 from zoneinfo import ZoneInfo
@@ -36,6 +36,25 @@ TrainType = Literal["G", "D", "C", "Z", "T", "K"]
 """The train types a query or a traveller may filter by (a train number's first letter)."""
 TRAIN_TYPES: tuple[TrainType, ...] = get_args(TrainType)
 
+EMU_TYPES = frozenset({"G", "D", "C"})
+CONVENTIONAL_TYPES = frozenset({"Z", "T", "K"})
+"""The lettered conventional expresses. Travellers name the conventional trains as a whole
+(绿皮车, 慢车, 普通火车, read as Z, T and K): an ordinary train (6001, no letter) and the
+temporary, tourist and suburban ones (L, Y, S) are of that kind too."""
+
+
+def wished_type(train_type: str, wanted: Collection[str], refused: Collection[str]) -> bool:
+    """True when a train of `train_type` ("" for an all-digit number) is one a traveller who
+    wants `wanted` (empty: any) and refuses `refused` may ride: a set naming every
+    conventional letter stands for every conventional train (an ordinary one included)."""
+    conventional = train_type not in EMU_TYPES
+    if refused and (train_type in refused or (conventional and CONVENTIONAL_TYPES <= set(refused))):
+        return False
+    return (
+        not wanted or train_type in wanted or (conventional and CONVENTIONAL_TYPES <= set(wanted))
+    )
+
+
 # -- train numbers: one grammar, every use derived from it ------------------------------------
 TRAIN_LETTERS = "GDCZTKLYS"
 """The letters a passenger train number starts with: G/D/C (EMUs), Z/T/K (conventional
@@ -46,7 +65,7 @@ TRAIN_NUMBER = rf"[{TRAIN_LETTERS}]?[1-9]\d{{0,3}}"
 TRAIN_NUMBER_PATTERN = rf"^{TRAIN_NUMBER}$"
 TRAIN_NUMBER_INPUT_PATTERN = rf"^[{TRAIN_LETTERS}{TRAIN_LETTERS.lower()}]?[1-9]\d{{0,3}}$"
 """`TRAIN_NUMBER` as a caller may type it (g5): the JSON Schema of the inputs that take one."""
-TRAIN_NUMBER_LIKE = rf"[{TRAIN_LETTERS}]\d{{1,6}}"
+TRAIN_NUMBER_LIKE = rf"[{TRAIN_LETTERS}]\d{{1,8}}"
 """What a lettered train number looks like in free text (G1, G99999), matched without case:
 wider than `TRAIN_NUMBER` so that an invalid or invented one is caught and named, not missed."""
 _TRAIN_NUMBER = re.compile(TRAIN_NUMBER)

@@ -16,7 +16,7 @@ from app.agent import party_notes, texts
 from app.intent.model import SLEEPER_SET, PlanShown, TimeWindow, TravelIntent
 from rules import Itinerary, Leg, TripRequest
 from rules.relax import relaxed_between
-from sources.models import SHANGHAI, TRAIN_TYPES, SeatClass
+from sources.models import CONVENTIONAL_TYPES, SHANGHAI, TRAIN_TYPES, SeatClass
 
 
 class Relaxed(BaseModel):
@@ -42,10 +42,18 @@ def _seats(classes: Sequence[SeatClass]) -> str:
 
 
 def _types(types: Sequence[str]) -> str:
-    def rank(kind: str) -> int:
-        return TRAIN_TYPES.index(kind) if kind in TRAIN_TYPES else len(TRAIN_TYPES)
+    """Train types in words, the filter's order first; every conventional letter together
+    (绿皮车: Z, T, K) is said as the kind, which takes the ordinary trains too."""
+    said = set(types)
+    kind = CONVENTIONAL_TYPES <= said
+    if kind:
+        said -= CONVENTIONAL_TYPES
 
-    return "、".join(texts.TYPE_LABELS.get(t, t) for t in sorted(set(types), key=rank))
+    def rank(t: str) -> int:
+        return TRAIN_TYPES.index(t) if t in TRAIN_TYPES else len(TRAIN_TYPES)  # type: ignore[arg-type]
+
+    words = [texts.TYPE_LABELS.get(t, t) for t in sorted(said, key=rank)]
+    return "、".join([*words, texts.CONVENTIONAL] if kind else words)
 
 
 def _class_wish(classes: Sequence[SeatClass]) -> str:
@@ -192,7 +200,7 @@ def relaxed_items(
     out = _segment_legs(itinerary, 0) or list(itinerary.legs)
     back = _segment_legs(itinerary, max(leg.segment for leg in itinerary.legs))
     classes = list(dict.fromkeys(leg.seat_class for leg in itinerary.legs))
-    # An ordinary train's number has no letter (1461): its type is "" (普客), never its digit.
+    # An ordinary train's number has no letter (1461): its type is "" (普速), never its digit.
     types = list(dict.fromkeys(_train_type(leg.train_number) for leg in itinerary.legs))
     items = []
     for name in relaxed_between(original, chosen):

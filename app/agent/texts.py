@@ -166,6 +166,8 @@ TYPE_LABELS = {
     "S": "市郊列车",
     "": "普客",
 }
+CONVENTIONAL = "普速列车（绿皮车）"
+"""The conventional trains as a kind: an ordinary train (no letter), L, Y, S and Z, T, K."""
 # -- the party and the wishes a ticket query cannot promise (app/agent/party_notes.py) -----------
 PARTY_TYPED = "{n}人（{who}）"
 PARTY_ADULTS = "{n}名成人"

@@ -185,7 +185,9 @@ def trip_request(
         order=intent.order,
         party=party_notes.tickets(intent) if passengers == intent.passengers else (),
         no_overnight=bool(intent.no_overnight),
-        leisure=intent.leisure,
+        # Back the same day (当天回, 看完当晚回来, 早去晚回): the day is spent there, so its
+        # hours weigh as a leisure trip's do, whatever the errand.
+        leisure=intent.leisure or (return_date is not None and return_date == start),
         open_cities=places.open_cities([intent.origin, intent.destination, *stop_names]),
     )
 

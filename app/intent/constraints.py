@@ -37,6 +37,11 @@ NEGATION_CUES = (
     "不选",
     "不买",
     "别坐",
+    "坐不惯",
+    "坐不了",
+    "不习惯坐",
+    "不喜欢坐",
+    "受不了",
     "别买",
     "别给我",
     "别要",
@@ -51,11 +56,14 @@ NEGATION_CUES = (
     "avoid ",
 )
 _NEGATION = re.compile("|".join(re.escape(c) for c in NEGATION_CUES), re.IGNORECASE)
-# How far after a negation cue its objects may sit ("不要无座和硬座"), stopping at a clause end.
-_SCOPE = re.compile(r"[^，,。.;；!！?？]{0,10}")
-_CLAUSE_BREAK = ("要", "只", "但", "可以", "都行", "就行", "坐", "买")
 
 ORDER_PHRASES: list[tuple[str, OrderPreference]] = [
+    ("第一班", "earliest"),
+    ("头一班", "earliest"),
+    ("第一趟", "earliest"),
+    ("最后一班", "latest"),
+    ("最后那班", "latest"),
+    ("最后一趟", "latest"),
     ("最早一班", "earliest"),
     ("最早的", "earliest"),
     ("最早那班", "earliest"),
@@ -82,8 +90,8 @@ ORDER_PHRASES: list[tuple[str, OrderPreference]] = [
 _BARE_ORDER = re.compile(r"最(?P<w>早|晚)(?![0-9一二两三四五六七八九十□]|点|于|到|抵)")
 
 SCOPE_WORDS: dict[ScopeTopic, tuple[str, ...]] = {
-    "refund": ("退票", "退掉", "退了", "退款", "refund"),
-    "change": ("改签", "改期", "换座", "票能改", "票改到", "票改成"),
+    "refund": ("退票", "退掉", "退了", "退款", "能退", "可以退", "退不退", "refund"),
+    "change": ("改签", "改个签", "改期", "换座", "票能改", "票改到", "票改成"),
     "hotel": ("酒店", "宾馆", "住宿", "民宿", "旅馆", "hotel"),
     "weather": ("天气", "气温", "下雨", "下雪吗", "冷不冷", "热不热", "温度", "weather"),
     "other": (
@@ -129,8 +137,17 @@ _ALL_WORDS = sorted(
 _WORD = "(?:" + "|".join(re.escape(w) for w in _ALL_WORDS) + ")"
 # Negation after its objects: 无座不要, 高铁动车都不坐, 硬座和无座都不要, 绿皮车就算了.
 _POST_NEGATION = re.compile(
-    _WORD + r"(?:的车)?(?:\s*(?:和|、|跟|或|或者|以及)?\s*" + _WORD + r"(?:的车)?)*"
-    r"\s*(?:都|也|就|一律|统统)?\s*(?:不要|不坐|不想坐|不考虑|不行|算了|免了|不用|不乘|别)"
+    _WORD + r"(?:的车|的票|的)?(?:\s*(?:和|、|跟|或|或者|以及)?\s*" + _WORD + r"(?:的车|的票|的)?)*"
+    r"\s*(?:太贵了?|太贵|太慢了?|太累了?|太挤了?)?[，,]?\s*(?:我|咱)?"
+    r"(?:都|也|就|一律|统统)?\s*(?:不要|不坐|不想坐|不考虑|不行|算了|免了|不用|不乘|别)"
+)
+# The objects of a negation: right after its cue (a verb or 给我 between), one phrase or a list
+# joined by 和, 、, 或 … ("不要无座和硬座", "别给我安排动车"). Nothing further away: in "别坐夜车
+# 一等座" the 一等座 is a wish, not a refusal.
+_NEGATED = re.compile(
+    r"\s*(?:给我|帮我)?\s*(?:安排|乘坐|坐|买|乘|选|订|要)?\s*(?:那种|这种)?"
+    r"(?P<objects>" + _WORD + r"(?:的车|的票|的)?"
+    r"(?:\s*(?:和|、|跟|或|或者|以及|与|及|还有)\s*" + _WORD + r"(?:的车|的票|的)?)*)"
 )
 
 
@@ -144,13 +161,11 @@ def read_constraints(lower: str) -> Constraints:
     types: set[str] = set()
     rest = lower
     for cue in _NEGATION.finditer(lower):
-        scope_match = _SCOPE.match(lower, cue.end())
-        scope_end = scope_match.end() if scope_match else cue.end()
+        negated = _NEGATED.match(lower, cue.end())
+        if negated is None:
+            continue
+        scope_end = negated.end()
         segment = lower[cue.end() : scope_end]
-        for word in _CLAUSE_BREAK:
-            at = segment.find(word, 1)
-            if at > 0:
-                segment = segment[:at]
         found = False
         for words, into in ((SEAT_PHRASES, seats), (TRAIN_TYPE_PHRASES, types)):
             for phrase, values in words:
@@ -162,8 +177,8 @@ def read_constraints(lower: str) -> Constraints:
                     rest = _mask(rest, start, start + len(phrase))
                     segment = _mask(segment, at, at + len(phrase))
                     at = segment.find(phrase)
-        if found:
-            rest = _mask(rest, cue.start(), cue.end())
+        if found:  # the refusal's verbs too: 别给我安排动车 asks for no plan (安排)
+            rest = _mask(rest, cue.start(), scope_end)
     for post in _POST_NEGATION.finditer(rest):
         span = post.group()
         for words, into in ((SEAT_PHRASES, seats), (TRAIN_TYPE_PHRASES, types)):

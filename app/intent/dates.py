@@ -4,6 +4,8 @@ Conventions (documented because every one of them is a choice):
 
 - 周五 alone is the next Friday after today; 这周五/本周五 is this week's (weeks start on
   Monday); 下周五 is next week's, 下下周五 the week after. English "next Friday" = 下周五.
+  On a Sunday this week is spent: 这周五 is the coming Friday, the same day as 下周五 (the
+  writers of the travellers suite, asked on a Sunday, all meant it so).
 - 周末/这个周末 is Saturday to Sunday of this week; 下周末 next week's. 下周 alone is next
   Monday; 下个月 alone is the 1st of next month; 月初 the 1st, 月中/中旬 the 15th, 下旬 the
   21st, 月底 the last day.
@@ -89,6 +91,7 @@ class _Expr:
     resolve: Callable[[dt.date, dt.date, bool], tuple[dt.date | None, dt.date | None]]
     vague: bool = False
     named: bool = False  # a holiday's name: a stated date elsewhere in the text wins
+    bare_weekday: bool = False  # 周五 with no week said: the one nearest the date beside it
     # The days a vague expression covers, from its resolved first day (下周: Monday to
     # Sunday; 月底: the month's last eight days): where "哪天都行" lets the trip choose.
     window: Callable[[dt.date], tuple[dt.date, dt.date]] | None = None
@@ -206,10 +209,16 @@ def _weekday_expr(start: int, end: int, shift: int | None, weekday: int) -> _Exp
             # Bare weekday: the next one after today, or on/after the first date of a range.
             base = anchor if second else today + dt.timedelta(days=1)
             return base + dt.timedelta(days=(weekday - base.weekday()) % 7), None
-        base = _monday(anchor if second else today) + dt.timedelta(weeks=shift)
+        weeks = shift
+        if shift == 0 and not second and today.weekday() == 6 and weekday < 6:
+            # Said on a Sunday, 这周五 is the coming Friday: the week that ends today is
+            # spent, and travellers (like calendars that start on Sunday) mean the one ahead,
+            # as they do by 下周五 then. Another day's past 这周X stays past (said as past).
+            weeks = 1
+        base = _monday(anchor if second else today) + dt.timedelta(weeks=weeks)
         return base + dt.timedelta(days=weekday), None
 
-    return _Expr(start, end, resolve)
+    return _Expr(start, end, resolve, bare_weekday=shift is None)
 
 
 @_pattern(_WEEK_PREFIX + r"(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])")
@@ -273,6 +282,28 @@ def _holiday(m: re.Match[str]) -> _Expr:
         named=True,
         window=lambda first: (first, first + dt.timedelta(days=days - 1)),
     )
+
+
+@_pattern(
+    r"(?P<next>明年)?(?P<name>" + HOLIDAY_PATTERN + r")(?:假期|长假|小长假|假|节)?"
+    r"(?:后|之后|过后|结束后|以后|收假后)的?第一个?(?:工作日|上班的日子|天上班)"
+)
+def _first_workday_after(m: re.Match[str]) -> _Expr:
+    """元旦后第一个工作日: the first weekday after the holiday's days off (make-up working
+    days, which move each year, are not known here)."""
+    make, force = HOLIDAYS[m.group("name")], bool(m.group("next"))
+    days = HOLIDAY_DAYS.get(m.group("name"), 1)
+
+    def resolve(anchor: dt.date, today: dt.date, second: bool):
+        first = _next_yearly(today, make, force)
+        if first is None:
+            return None, None
+        day = first + dt.timedelta(days=days)
+        while day.weekday() >= 5:
+            day += dt.timedelta(days=1)
+        return day, None
+
+    return _Expr(m.start(), m.end(), resolve)
 
 
 @_pattern(r"(?:(?P<first>正月|大年)|(?<![月年]))初(?P<d>[一二三四五六七八九十])(?![中级])")
@@ -465,7 +496,9 @@ def _expressions(text: str) -> list[_Expr]:
 _FLEXIBLE = re.compile(
     r"(?:哪|那)一?天(?:都|也)(?:行|可以|成|好|没问题|ok)|随便哪一?天|哪天走都(?:行|可以)"
     r"|(?:什么|啥)时候(?:都|走都)(?:行|可以)|日期(?:随意|随便|不限|无所谓)|时间(?:随意|随便|不限)"
-    r"|这几天都(?:行|可以)|几号都(?:行|可以)|any day\b|whichever day",
+    r"|这几天都(?:行|可以)|几号都(?:行|可以)|any day\b|whichever day"
+    # 哪天便宜就哪天走, 什么时候有票就什么时候去: the day is the traveller's to choose by.
+    r"|(?:哪|那)一?天[^，,。]{1,6}?就(?:哪|那)一?天|(?:什么|啥)时候[^，,。]{1,6}?就(?:什么|啥)时候",
     re.IGNORECASE,
 )
 _FLEXIBLE_SPANS = (
@@ -556,6 +589,17 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
         after = text[second.end : second.end + 10]
         # Counted from the first date (a bare weekday is on or after it), still earlier:
         leave, _ = second.resolve(start, today, True)
+        if (
+            leave is not None
+            and second.bare_weekday
+            and leave > start
+            and today <= leave - dt.timedelta(days=7) < start
+            and _LEAVES_AFTER.match(after)
+        ):
+            # 下周六要去厦门参加婚礼，周五下班后走: a bare weekday said for leaving is the one
+            # before the day named first (the arrival is that evening or the next morning).
+            spans.append((second.start, second.end))
+            return DateFacts(start=leave - dt.timedelta(days=7), spans=spans)
         if leave is not None and today <= leave < start and _LEAVES_AFTER.match(after):
             # 后天九点在上海开会，我明晚从北京过去: the earlier day is the departure, the day
             # said first is the arrival's.

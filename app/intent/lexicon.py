@@ -29,6 +29,7 @@ SEAT_PHRASES: list[tuple[str, tuple[SeatClass, ...]]] = [
     ("软座", (SeatClass.SOFT_SEAT,)),
     ("硬座", (SeatClass.HARD_SEAT,)),
     ("无座", (SeatClass.NO_SEAT,)),
+    ("无坐", (SeatClass.NO_SEAT,)),  # typed by sound, as often as not
     ("站票", (SeatClass.NO_SEAT,)),
     ("站着", (SeatClass.NO_SEAT,)),
     ("business class", (SeatClass.BUSINESS,)),
@@ -51,6 +52,14 @@ SLEEPER_CLASS_PHRASES = tuple(
 
 TRAIN_TYPE_PHRASES: list[tuple[str, tuple[TrainType, ...]]] = [
     *((f"{t.lower()}字头", (t,)) for t in TRAIN_TYPES),
+    # Asking whether a place is on the EMU network at all: any EMU will do.
+    ("有没有动车", ("G", "D", "C")),
+    ("有动车吗", ("G", "D", "C")),
+    ("有动车没", ("G", "D", "C")),
+    ("通动车", ("G", "D", "C")),
+    ("动车组", ("G", "D", "C")),
+    ("老式火车", ("Z", "T", "K")),
+    ("普速列车", ("Z", "T", "K")),
     ("高铁动车", ("G", "D")),
     ("动车高铁", ("G", "D")),
     ("绿皮车", ("Z", "T", "K")),
@@ -147,6 +156,9 @@ ACQUIRE_CUES = (
     "查一下",
     "查查",
     "帮我查",
+    "再查",
+    "看看",
+    "看一下",
     "有没有",
     "还有没有",
     "规划",
@@ -229,6 +241,10 @@ COMPANIONS: list[tuple[str, int]] = [
     ("父亲", 1),
     ("老妈", 1),
     ("老爸", 1),
+    ("老人家", 1),
+    ("老年人", 1),
+    ("老人", 1),
+    ("长辈", 1),
     ("奶奶", 1),
     ("爷爷", 1),
     ("外婆", 1),

@@ -88,9 +88,23 @@ _RETURN_AFTER = re.compile(
 _RETURN_BEFORE = re.compile(r"(?:回来|回程|返程|返回|回去)(?:的|时|的时候|选|要|坐)?\s*$")
 _RETURN_CUE = re.compile(r"回来|回程|返程|返回|回去|回家")
 """A return said earlier in the text: an arrival deadline after it is the ride home's."""
+_DAY_BEFORE_ALLOWED = re.compile(
+    r"(?:提前一天|前一天|头一天|前一晚|头天)(?:晚上|下午|傍晚|夜里)?(?:就)?(?:走|出发|过去|去)"
+    r"(?:也行|也可以|也成|也没问题|都行|也ok)"
+)
+_REFUNDED_TICKET = re.compile(
+    r"(?:退|改签|退掉|改掉)(?:了|掉)?[^，,。；;]{0,8}?的(?:火车|高铁|动车)?(?:票|车票)"
+)
+"""The ticket being refunded or changed (我想退了今天的票): its day is not the trip's."""
 _NEXT_DAY = re.compile(r"第二天|次日|隔天|第二日|第2天")
 _SAME_DAY_RETURN = re.compile(
     r"当天(?:就)?(?:回来|回|返回|往返|来回)|当日(?:往返|来回|回|返回)|一日往返"
+    r"|当晚(?:就)?(?:回来|回|返回)|早去晚回|早出晚归|晚上(?:就)?赶回来"
+)
+# No ride home to plan: the traveller goes on another way, or not back at all.
+_NO_RETURN = re.compile(
+    r"直接飞走|飞走|飞回|坐飞机回|不回来了?|不用回|单程|回程(?:不用|不需要|自己)"
+    r"|不(?:用|需要|必)(?:管|买|订)?回程|one[- ]way"
 )
 
 _EN_NUMBER = r"(?:(?<!\d)\d+|one|two|three|four|five|six|seven|eight|nine|ten|a)"
@@ -148,9 +162,9 @@ _PARTY = re.compile(
     r"|(?P<n>"
     + NUMBER
     + r")\s*(?:个大人|个人(?!\s*[0-9])|位|口人|人(?!均|\s*[0-9一二两三四五六七八九十百千]|\s*预算))"
-    r"|(?P<en>"
-    + _EN_NUMBER
-    + r")\s+(?:people|persons|adults|travell?ers|passengers|pax|tickets?)\b"
+    r"|(?P<en>" + _EN_NUMBER + r")\s+(?:people|persons|adults|travell?ers|passengers|pax"
+    r"|(?:(?:adult|student|second|first|business|class|seat|sleeper|hard|soft|train)\s+){0,2}"
+    r"tickets?)\b"
     r"|family of (?P<fam_en>" + _EN_NUMBER + r")",
     re.IGNORECASE,
 )
@@ -167,7 +181,6 @@ _PAIRS = {
     "我们六个": 6,
 }
 _CHILDREN = re.compile(r"(?P<n>" + NUMBER + r")\s*个\s*(?:孩子|小孩|娃|宝宝|儿童)")
-_COUNTED = re.compile(r"(?P<n>[两二三四五六七八九]|[2-9])\s*(?:个|位|名)")
 
 
 class _Text:
@@ -221,9 +234,17 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         at = buf.masked.find(route.destination_text)
         if at >= 0:
             buf.mask(at, at + len(route.destination_text))
-    if route.return_trip is None and re.search(r"往返|回来|返程|回程|round trip|and back", lower):
+    no_return = _NO_RETURN.search(lower) is not None
+    if no_return:
+        fields["return_trip"] = False
+    elif route.return_trip is None and re.search(r"往返|回来|返程|回程|round trip|and back", lower):
         fields["return_trip"] = True
 
+    for allowed in _DAY_BEFORE_ALLOWED.finditer(buf.masked):
+        # 前一天晚上走也行: a permission, not the plan; the day itself is planned first.
+        buf.mask(allowed.start(), allowed.end())
+    for refunded in _REFUNDED_TICKET.finditer(buf.masked):
+        buf.mask(refunded.start(), refunded.end())  # 退了今天的票: not the day of the trip
     same_day = _SAME_DAY_RETURN.search(buf.masked)
     if same_day:
         buf.mask(same_day.start(), same_day.end())
@@ -235,9 +256,11 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     fields.update(
         date_start=dates.start, date_end=dates.end, flexible_until=dates.flexible_until, **windows
     )
-    if dates.returning or (dates.end is not None and "return_window" in windows):
+    if not no_return and (
+        dates.returning or (dates.end is not None and "return_window" in windows)
+    ):
         fields["return_trip"] = True
-    if same_day and dates.start is not None:
+    if same_day and dates.start is not None and not no_return:
         fields.update(date_end=dates.start, return_trip=True)
     if next_day and dates.start is not None:
         fields["arrive_date"] = dates.start + dt.timedelta(days=1)
@@ -275,7 +298,12 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
             nights = each[0]
     fields.update(days=days, nights=nights)
     leaves = fields["date_start"]
-    if "return_window" in windows and leaves is not None and fields["date_end"] is None:
+    if (
+        "return_window" in windows
+        and leaves is not None
+        and fields["date_end"] is None
+        and not no_return
+    ):
         if days is None and nights is None:
             # 晚上回来 with no other day and no stay: back the same day.
             fields.update(date_end=leaves, return_trip=True)
@@ -308,6 +336,11 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     if constraints.order is None:
         colloquial = wishes.colloquial_order(rest)
         fields["order"] = colloquial[1] if colloquial else None
+    morning = fields.get("depart_window")
+    if "越早越好" in rest and fields["order"] == "earliest" and morning == TIME_WINDOWS["早上"]:
+        # 一早…越早越好: the earliest ride of the day, its morning only a bound on how late
+        # (明早最早的一趟 keeps the morning: the first train of the morning).
+        fields["depart_window"] = TimeWindow(start=dt.time(0, 0), end=morning.end, label="早上")
     if fields["berth"] and not constraints.seat_classes and _seat_class(rest) is None:
         fields["seat_classes"] = list(SLEEPER_SET)  # 下铺: some sleeper, whichever class
     fields["train_types"] = _train_types(words, rest)
@@ -319,7 +352,7 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
 
     intent = with_derived_dates(TravelIntent.model_validate(fields))
     topics = scope_topics(lower)
-    kind = _kind(lower, intent, topics)
+    kind = _kind(lower, intent, topics, rest)
     intent = intent.model_copy(update={"kind": kind, "out_of_scope_topics": topics})
     missing = missing_fields(intent)
     confidence = 0.9 if kind == "out_of_scope" else 0.95 - 0.15 * len(missing)
@@ -483,6 +516,9 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
     family = party.family_size(text)
     if family:
         return family, None
+    counted = party.counted_party(text)
+    if counted is not None:
+        return counted
     for phrase, count in _PAIRS.items():
         at = text.find(phrase)
         if at >= 0:
@@ -492,7 +528,10 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
     match = _PARTY.search(text)
     if match:
         groups = match.groupdict()
-        buf.mask(match.start(), match.end())
+        if groups["en"]:
+            buf.mask(match.start("en"), match.end("en"))  # "3 second class tickets": the class
+        else:
+            buf.mask(match.start(), match.end())
         if groups["adults"]:
             adults = to_int(groups["adults"]) or 1
             return adults + (to_int(groups["kids"]) or 0), adults
@@ -509,20 +548,24 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
     for match in _CHILDREN.finditer(text):
         people += to_int(match.group("n")) or 1
         buf.mask(match.start(), match.end())
+    # A companion read is struck out with a list mark, not the mask, so the next one in
+    # the same list is still led by the cue (带老人孩子: two companions).
     text = buf.masked
     cue = "|".join(re.escape(c) for c in lexicon.COMPANION_CUES)
     for phrase, count in lexicon.COMPANIONS:
         word = re.escape(phrase)
-        pattern = rf"(?:{cue})[^，,。{MASK}]{{0,4}}?{word}|{word}[^，,。]{{0,2}}?(?:和|跟)我"
+        counted_word = rf"(?:(?P<n>{party.SMALL_COUNT})\s*(?:个|位|名)?)?{word}"
+        pattern = (
+            rf"(?:{cue})[^，,。{MASK}]{{0,4}}?{counted_word}|{word}[^，,。]{{0,2}}?(?:和|跟)我"
+        )
         for match in re.finditer(pattern, text):
-            # 我和两个同事: as many as counted before the word, not one.
-            said = _COUNTED.search(match.group())
-            many = (to_int(said.group("n")) or count) if said else count
+            said = match.group("n")
+            many = (party.count_word(said) or count) if said else count
             people += many
             if phrase not in party.CHILD_WORDS + party.KIN_CHILD_WORDS:
                 grown_ups += many
             buf.mask(match.end() - len(phrase), match.end())
-        text = buf.masked
+            text = text[: match.end() - len(phrase)] + "、" * len(phrase) + text[match.end() :]
     return people, grown_ups if people > grown_ups or grown_ups > 1 else None
 
 
@@ -584,8 +627,9 @@ def _preferences(rest: str) -> list[str]:
     ]
 
 
-def _kind(lower: str, intent: TravelIntent, topics: Sequence[str]) -> str:
-    """The request kind; a sentence that also asks for tickets keeps its ticket part."""
+def _kind(lower: str, intent: TravelIntent, topics: Sequence[str], rest: str) -> str:
+    """The request kind; a sentence that also asks for tickets keeps its ticket part. `rest`
+    is the text without its refusals, whose words ask for nothing (别给我安排动车)."""
     has_place = bool(intent.origin or intent.destination or intent.destination_text)
     journey = bool(intent.origin and intent.destination)
     if topics:
@@ -607,7 +651,7 @@ def _kind(lower: str, intent: TravelIntent, topics: Sequence[str]) -> str:
         if not keeps:
             return "out_of_scope"
     if (
-        any(cue in lower for cue in lexicon.PLAN_CUES)
+        any(cue in rest for cue in lexicon.PLAN_CUES)
         or intent.days
         or intent.nights
         or intent.budget

@@ -57,6 +57,22 @@ _PARENTS_ALONE = re.compile(r"^(?:我|给我|帮我)?(?:爸妈|父母|爸爸妈�
 _ADULTS = re.compile(
     r"(?P<n>" + _SMALL + r"|俩)\s*(?:个)?(?:大人|成人|大(?=\s*(?:" + _SMALL + r"|俩)\s*(?:个)?小))"
 )
+ADULT_ROLES = ("大人", "成人", "成年人")
+"""Words that count grown-ups as such: the speaker is among them (两个大人带一个孩子 is three)."""
+ELDER_ROLES = ("老人家", "老年人", "老人", "长辈")
+"""Elders ride on adult tickets: 两个老人两个大人 is four grown-ups."""
+_TERM = re.compile(
+    r"(?P<n>" + _SMALL + r"|俩|仨)\s*(?:个|位|名)?\s*(?:" + _SMALL + r"\s*(?:周)?岁半?的?)?\s*"
+    r"(?P<role>" + "|".join((*ADULT_ROLES, *ELDER_ROLES, *CHILD_WORDS)) + r")"
+)
+# An age said as the one to come: 还差俩月满六岁, 快6岁了, 不到六岁 are five.
+_SHORT_OF_AGE = re.compile(
+    r"(?:差[^，,。岁]{0,5}?满|没满|不满|未满|不到|快(?:满)?|马上(?:就)?(?:满|到)?)\s*$"
+)
+# An age without 岁: 孩子14了, 儿子今年九, 女儿都12了.
+_BARE_AGE = re.compile(
+    r"(?:孩子|小孩|儿子|女儿|闺女|娃)(?:今年|已经|都|才)?(?P<n>" + _SMALL + r")(?=了|，|,|。|$)"
+)
 _INFANT = re.compile(r"婴儿|刚满周岁|满周岁|一周岁|周岁的|不到一岁|没满周岁")
 _CHILD_STUDENT = re.compile(r"(?:孩子|儿子|女儿|闺女)[^，,。]{0,4}(?:初中生|高中生|中学生|大学生)")
 
@@ -76,12 +92,65 @@ def family_size(text: str) -> int | None:
     return to_int(match.group("n")) if match else None
 
 
+SMALL_COUNT = _SMALL + "|俩|仨"
+"""A small head count as said (两, 3, 俩)."""
+
+
+def count_word(word: str) -> int | None:
+    """The number a small head count says (俩 2, 仨 3, 两 2)."""
+    return {"俩": 2, "仨": 3}.get(word) or to_int(word)
+
+
 def adults_stated(text: str) -> int | None:
-    """The grown-ups when counted as such: 两个大人, 俩大人, 两大两小."""
+    """The grown-ups when counted as such: 两个大人, 俩大人, 两大两小; elders counted beside
+    them are grown-ups too (两个老人两个大人: four)."""
+    terms = _party_list(text)
+    if any(role in ADULT_ROLES for role, _ in terms):
+        return sum(n for role, n in terms if role in ADULT_ROLES + ELDER_ROLES) or None
     match = _ADULTS.search(text)
     if not match:
         return None
     return 2 if match.group("n") == "俩" else to_int(match.group("n"))
+
+
+_LIST_JOIN = re.compile(r"^[\s、，,和跟与及带加还有外再以]{0,4}$")
+
+
+def _party_list(text: str) -> list[tuple[str, int]]:
+    """The first list of counted groups that names grown-ups (两个老人两个大人加一个8岁的孩子),
+    as (role, count): groups joined by 和, 加, 带, 、 … belong to one list."""
+    chain: list[tuple[str, int]] = []
+    end = None
+    for match in _TERM.finditer(text):
+        join = text[end : match.start()] if end is not None else ""
+        # A group again after a comma starts another list (the sentence said twice).
+        again = any(role == match.group("role") for role, _ in chain) and re.search("[，,]", join)
+        if end is not None and (again or not _LIST_JOIN.match(join)):
+            if any(role in ADULT_ROLES for role, _ in chain):
+                break
+            chain = []
+        chain.append((match.group("role"), count_word(match.group("n")) or 0))
+        end = match.end()
+    return chain
+
+
+def counted_party(text: str) -> tuple[int, int] | None:
+    """(everyone, the grown-ups) when the text counts its party in groups with the grown-ups
+    named as such: 两个老人两个大人加一个8岁的孩子 is five, four of them grown-ups. None when
+    no group of grown-ups is counted (我带两个孩子: the speaker is one more)."""
+    terms = _party_list(text)
+    if not any(role in ADULT_ROLES for role, _ in terms):
+        return None
+    grown_ups = sum(n for role, n in terms if role in ADULT_ROLES + ELDER_ROLES)
+    children = sum(n for role, n in terms if role in CHILD_WORDS)
+    return grown_ups + children, grown_ups
+
+
+def _age(text: str, match: re.Match[str]) -> int | None:
+    age = to_int(match.group("n"))
+    if age is not None and _SHORT_OF_AGE.search(text[max(0, match.start() - 8) : match.start()]):
+        age -= 1  # 还差俩月满六岁: five until the birthday
+    return age
 
 
 def group_size(text: str) -> int | None:
@@ -106,8 +175,8 @@ def child_ages(text: str) -> tuple[int | None, ...]:
     ages = []
     if _INFANT.search(text):
         ages.append(0 if "婴儿" in text or "不到一岁" in text or "没满" in text else 1)
-    for match in AGE.finditer(text):
-        age = to_int(match.group("n"))
+    for match in [*AGE.finditer(text), *_BARE_AGE.finditer(text)]:
+        age = _age(text, match)
         if age is not None and 0 <= age <= MAX_CHILD_AGE:
             ages.append(age)
     if not (has_child_word or kin) and not ages:

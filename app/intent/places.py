@@ -8,9 +8,11 @@ final 回<origin> marks a return trip. Places that are not stations (九寨沟) 
 
 from __future__ import annotations
 
+import csv
 import re
 from dataclasses import dataclass, field
 from functools import cache
+from importlib.resources import files
 
 from app.intent.model import TravelIntent, ViaStop, missing_fields
 from app.intent.numerals import NUMBER, to_int
@@ -40,49 +42,36 @@ _PAIR_AFTER = ("到", "去", "往", "至", "回", "→", "->", "-", "—", "to",
 _RETURN_BEFORE = ("回", "返回", "回到", "back to")
 _THROUGH_BEFORE = ("经", "途经", "经过", "路过", "via")
 _STAY_BEFORE = ("在", "先在")
+# Where the traveller is now (人在北京, 我在北京读研): where the trip starts, when it names
+# another place to go to.
+_HERE_BEFORE = ("我在", "人在", "现在在", "目前在", "还在", "我住在", "家在", "我们在")
 
+
+def _rows(name: str) -> list[dict[str, str]]:
+    text = (files("app.intent") / "data" / name).read_text("utf-8")
+    return list(csv.DictReader(text.splitlines()))
+
+
+_NEAREST = _rows("nearest_stations.csv")
 # Places travellers ask for that have no station of their own, with the nearest served
-# stations where the fact is well known (none where the railway is hundreds of km away).
+# stations where the fact is well known (none where the railway is hundreds of km away):
+# `data/nearest_stations.csv`, read once.
 NON_STATION_PLACES: dict[str, tuple[str, ...]] = {
-    "九寨沟": ("江油", "绵阳", "陇南", "广元"),
-    "稻城亚丁": (),
-    "稻城": (),
-    "亚丁": (),
-    "赛里木湖": ("博乐", "精河"),
-    "乌镇": ("桐乡",),
-    "周庄": ("昆山南", "昆山"),
-    "西塘": ("嘉善南", "嘉善"),
-    "黄果树": ("安顺西", "安顺"),
-    "喀纳斯": ("阿勒泰", "北屯市"),
-    "青海湖": ("西宁",),
-    "泸沽湖": ("丽江",),
-    "雪乡": ("亚布力西", "海林北", "海林"),
-    "长白山": ("白河", "安图西", "敦化"),
-    "西江千户苗寨": ("凯里南", "凯里"),
-    "千户苗寨": ("凯里南", "凯里"),
-    "鼓浪屿": ("厦门", "厦门北"),
+    row["place"]: tuple(row["nearest"].split()) for row in _NEAREST if row["kind"] == "no_station"
 }
-# Everyday names of cities that are no directory name (呼市 is 呼和浩特 as people say it).
-CITY_NICKNAMES: dict[str, str] = {
-    "呼市": "呼和浩特",
-    "乌市": "乌鲁木齐",
-    "哈市": "哈尔滨",
-    "石市": "石家庄",
-    "魔都": "上海",
-    "帝都": "北京",
-    "羊城": "广州",
-    "鹏城": "深圳",
-    "春城": "昆明",
-    "冰城": "哈尔滨",
-    "泉城": "济南",
-    "蓉城": "成都",
-    "榕城": "福州",
-    "星城": "长沙",
-    "鹭岛": "厦门",
+# Places with a station that may sell no train at all (香格里拉 on the embedded network): when a
+# day has none, the nearest served stations are offered as for a place without one.
+NO_SERVICE_PLACES: dict[str, tuple[str, ...]] = {
+    row["place"]: tuple(row["nearest"].split()) for row in _NEAREST if row["kind"] == "no_service"
 }
+# Everyday names of places that are no directory name: city nicknames (呼市, 山城), districts
+# (浦东 is 上海; 苏州工业园区 has its own station, 苏州园区) and stations by their short names
+# (虹桥 for 上海虹桥): `data/place_names.csv`, read once. Each means a directory name.
+PLACE_NAMES: dict[str, str] = {row["name"]: row["means"] for row in _rows("place_names.csv")}
 # A misheard name is looked for only where a place is expected: after these characters or
 # before these words.
 _HEARD_BEFORE = "从由自到去往至回在住"
+_CUE_CHARS = "从到去回往在"
 _HEARD_AFTER = (*_PAIR_AFTER, *_ORIGIN_AFTER, "过去", "玩", "出差", "看", "旅游", "开会", "，", ",")
 _HEARD_LENGTHS = (4, 3, 2)
 # Words that are no place whatever they sound like: those led by a cue (回来 is no 惠来, 去年
@@ -151,11 +140,12 @@ def _pinyin_index(directory: StationDirectory) -> dict[str, str]:
 
 
 def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
-    hits = [
-        _Hit(m.start(), m.end(), m.group())
-        for m in _name_pattern(tuple(directory.names())).finditer(text)
+    pattern = _name_pattern(tuple(directory.names()))
+    found = [
+        _cue_led(text, _Hit(m.start(), m.end(), m.group()), directory, pattern)
+        for m in pattern.finditer(text)
     ]
-    hits += _nickname_hits(text, directory, hits)
+    hits = _with_everyday_names(text, directory, [hit for hit in found if hit is not None])
     hits += _heard_hits(text, directory, hits)
     # A name inside or right after a place without a station is part of it (西塘古镇 is no
     # trip to the station 古镇, 600 km away).
@@ -192,20 +182,47 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
     return hits
 
 
+def _cue_led(
+    text: str, hit: _Hit, directory: StationDirectory, pattern: re.Pattern[str]
+) -> _Hit | None:
+    """A name that swallowed its own cue ("从江城": not the station 从江 but 从 and 江城, 武汉)
+    gives way to the longer name after the cue: the name after it (化州 in 从化州), or None
+    for an everyday name the next pass finds (江城)."""
+    if text[hit.start] not in _CUE_CHARS:
+        return hit
+    after = text[hit.start + 1 :]
+    longer = [n for n in PLACE_NAMES if after.startswith(n) and len(n) + 1 > len(hit.name)]
+    if longer:
+        return None
+    match = pattern.match(text, hit.start + 1)
+    if match is not None and match.end() > hit.end:
+        return _Hit(match.start(), match.end(), match.group())
+    return hit
+
+
 def _covered(hits: list[_Hit]) -> set[int]:
     return {i for h in hits for i in range(h.start, h.end)}
 
 
-def _nickname_hits(text: str, directory: StationDirectory, hits: list[_Hit]) -> list[_Hit]:
-    covered = _covered(hits)
-    found = []
-    for nickname, city in CITY_NICKNAMES.items():
-        if city not in directory.cities():
+def _with_everyday_names(text: str, directory: StationDirectory, hits: list[_Hit]) -> list[_Hit]:
+    """`hits` with the everyday names (`PLACE_NAMES`) found: a longer everyday name wins over
+    a directory name inside it (苏州工业园区 is the station 苏州园区, not the city 苏州)."""
+    taken: set[int] = set()
+    for name in sorted(PLACE_NAMES, key=len, reverse=True):
+        means = PLACE_NAMES[name]
+        if means not in directory.cities() and directory.by_name(means) is None:
             continue
-        for m in re.finditer(re.escape(nickname), text):
-            if not covered & set(range(m.start(), m.end())):
-                found.append(_Hit(m.start(), m.end(), city))
-    return found
+        for m in re.finditer(re.escape(name), text):
+            span = set(range(m.start(), m.end()))
+            if taken & span:
+                continue
+            inside = [h for h in hits if set(range(h.start, h.end)) <= span]
+            if any(set(range(h.start, h.end)) & span for h in hits if h not in inside):
+                continue  # a directory name crossing it: the directory's reading stands
+            hits = [h for h in hits if h not in inside]
+            hits.append(_Hit(m.start(), m.end(), means))
+            taken |= span
+    return hits
 
 
 def _heard_hits(text: str, directory: StationDirectory, hits: list[_Hit]) -> list[_Hit]:
@@ -224,7 +241,7 @@ def heard_places(
         covered = {i for m in names.finditer(text) for i in range(m.start(), m.end())}
         covered |= {
             i
-            for nickname in CITY_NICKNAMES
+            for nickname in PLACE_NAMES
             for m in re.finditer(re.escape(nickname), text)
             for i in range(m.start(), m.end())
         }
@@ -298,6 +315,8 @@ def _one_per_city(text: str, stops: list[_Hit], directory: StationDirectory) -> 
             kept.append(stop)
         elif last.name in directory.cities() and stop.name not in directory.cities():
             kept[-1] = stop
+        elif stop.role is None and stop.name == last.name:
+            continue  # named again without a cue, only mentioned: 去西安玩…查下西安天气
         elif not _before(text, stop).endswith(_STAY_BEFORE):
             kept.append(stop)
     return kept
@@ -334,7 +353,17 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
     route = Route(spans=[(h.start, h.end) for h in hits])
     origin_hit = next((h for h in hits if h.role == "origin"), None)
     stops = [h for h in hits if h is not origin_hit]
-    if origin_hit is None and len(stops) > 1 and stops[-1].returning:
+    here = next((h for h in hits if _before(text, h).endswith(_HERE_BEFORE)), None)
+    elsewhere = here is not None and any(
+        _city(h, directory) != _city(here, directory) for h in hits
+    )
+    if origin_hit is None and here is not None and elsewhere:
+        # "我在北京读研，下周六回天津", "…明天上午十点前必须到昆明，人在北京".
+        origin_hit = here
+        stops = [h for h in stops if h is not here]
+        for hit in hits:
+            hit.returning = False  # 回天津 from where one is: going home, one way
+    elif origin_hit is None and len(stops) > 1 and stops[-1].returning:
         # "去上海出差，后天回北京": home is where one returns to.
         origin_hit = stops[-1]
     elif origin_hit is None and len(hits) > 1 and _leads(text, hits):
@@ -362,7 +391,12 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
     if stops:
         route.destination = stops[-1].name
         route.via = [
-            ViaStop(city=s.name, nights=stays[i][0] if per_stop else None, through=s.through)
+            # Passing through (经郑州) is no night there, said as such.
+            ViaStop(
+                city=s.name,
+                nights=stays[i][0] if per_stop else (0 if s.through else None),
+                through=s.through,
+            )
             for i, s in enumerate(stops[:-1])
         ]
         first = stops[0]

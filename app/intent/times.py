@@ -63,6 +63,14 @@ _APPOINTMENT = re.compile(
     r"(?P<half>半)?钟?[^，,。、\d]{0,6}?"
     r"(?:开始|的会|开会|有个?会|开球|开演|开场|面试|考试|上课|的课|报到|签到|见客户|见面)"
 )
+# The appointment said first, its hour after (要在西安开会，上午十点): the hour alone, with no
+# 前/后 of its own.
+_APPOINTMENT_FIRST = re.compile(
+    r"(?:开会|的会|会议|面试|考试|上课|报到|婚礼|演出|比赛|见客户)[^，,。\d]{0,3}?[，,]?\s*"
+    r"(?:时间)?(?:是|在)?\s*(?P<period>早上|上午|中午|下午|晚上)?(?P<h>" + _HOUR + r")"
+    r"\s*(?:点|:00|时)"
+    r"(?P<half>半)?(?:开始)?(?![\s\d]*(?:前|后|以前|以后|之前|之后|左右|到|至|-|~|多))"
+)
 _AROUND = re.compile(
     r"(?P<period>早上|上午|中午|下午|晚上)?(?P<h>" + _HOUR + r")\s*(?:点|:00|时)(?P<half>半)?"
     r"\s*(?:左右|上下|前后)"
@@ -136,6 +144,12 @@ def extra_windows(text: str) -> list[Found]:
     """The time phrases a bare clock bound does not cover, in text order."""
     found: list[Found] = []
     for match in _APPOINTMENT.finditer(text):
+        period = match.group("period") or context_period(text, match.start(), arrival=False)
+        at = _clock(_part(period), match.group("h"), match.group("half"))
+        if at is not None:
+            window = TimeWindow(start=dt.time(0, 0), end=at, label=match.group())
+            found.append(Found(match.start(), match.end(), window, "arrive_window", weak=True))
+    for match in _APPOINTMENT_FIRST.finditer(text):
         period = match.group("period") or context_period(text, match.start(), arrival=False)
         at = _clock(_part(period), match.group("h"), match.group("half"))
         if at is not None:

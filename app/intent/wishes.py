@@ -26,6 +26,10 @@ COLLOQUIAL_ORDERS: list[tuple[str, OrderPreference]] = [
     ("早一点到", "earliest_arrival"),
     ("尽早到", "earliest_arrival"),
     ("尽快到", "earliest_arrival"),
+    ("哪天便宜", "cheapest"),
+    ("哪天最便宜", "cheapest"),
+    ("哪天票便宜", "cheapest"),
+    ("什么时候便宜", "cheapest"),
     ("越便宜越好", "cheapest"),
     ("便宜点", "cheapest"),
     ("便宜一点", "cheapest"),
@@ -59,7 +63,8 @@ _NO_OVERNIGHT = re.compile(
 )
 _BERTHS: dict[str, BerthWish] = {"下铺": "lower", "中铺": "middle", "上铺": "upper"}
 _LEISURE = re.compile(
-    r"玩|旅游|旅行|游玩|度假|逛逛|一日游|看冰雕|看雪|赏|泡温泉|当天来回|当天往返|一日往返|"
+    r"玩|旅游|旅行|游玩|度假|逛逛|逛街|一日游|看冰雕|看雪|赏|泡温泉|当天来回|当天往返|一日往返|"
+    r"爬山|登山|爬(?=\S{1,3}山)|看球|看展|看演唱会|看海|早去晚回|"
     r"周末.{0,8}(?:去|回)"
 )
 _BUSINESS = re.compile(r"出差|开会|公干|见客户|上班|面试")

@@ -282,3 +282,15 @@ def test_a_named_town_counts_its_direction_stations_but_a_city_station_only_itse
     assert at_place(station("漠河", "加格达奇"), "漠河")
     assert not at_place(station("北京西", "北京"), "北京")  # 北京站 is not 北京西
     assert not at_place(station("苏州北", "苏州"), "昆山")
+
+
+def test_a_wish_for_the_conventional_trains_takes_an_ordinary_train_too() -> None:
+    entries = book(
+        offer("G1", BEIJING_SOUTH, HONGQIAO, "07:00", "11:28"),
+        offer("1461", BEIJING_WEST, SHANGHAI_STATION, "08:00", "20:00", seats=SLEEPERS[2:]),
+    )
+    wished = one_way(train_types=frozenset({"Z", "T", "K"}))
+    assert best_trains(wished, entries) == ("1461",)
+    refused = one_way(exclude_train_types=frozenset({"Z", "T", "K"}))
+    assert best_trains(refused, entries) == ("G1",)
+    assert plan(one_way(train_types=frozenset({"K"})), entries, now=NOW).best is None
