@@ -97,6 +97,10 @@ class TripRequest(Frozen):
     """Only the named class (or category) is taken; False lets the fallback order choose."""
     order: Literal["earliest", "latest", "cheapest", "fastest", "earliest_arrival"] | None = None
     """The objective (`rules.objective`); None: the balanced score."""
+    return_order: (
+        Literal["earliest", "latest", "cheapest", "fastest", "earliest_arrival"] | None
+    ) = None
+    """The order of the ride home when said of it (回来那趟晚一点的: the latest)."""
     rank_window: tuple[dt.time, dt.time] | None = None
     """Ranking only, never a filter: departures outside it are ranked down (a relaxed window
     still prefers the nearest train; the ride home is not a dawn train by default)."""

@@ -87,11 +87,14 @@ def metric(route: Route, order: str) -> float:
     raise ValueError(f"unknown order {order!r}")
 
 
-def apply_order(routes: Sequence[Route], order: str | None, segment: int) -> list[Route]:
-    """`routes` re-scored by the stated order (the balanced score breaks ties)."""
+def apply_order(
+    routes: Sequence[Route], order: str | None, segment: int, *, said_of_it: bool = False
+) -> list[Route]:
+    """`routes` re-scored by the stated order (the balanced score breaks ties); an order
+    `said_of_it` (the ride home's own, 回来那趟晚一点的) ranks whatever segment it is."""
     if order is None or not routes:
         return list(routes)
-    if order in FIRST_SEGMENT_ORDERS and segment != 0:
+    if order in FIRST_SEGMENT_ORDERS and segment != 0 and not said_of_it:
         return list(routes)
     figures = [metric(r, order) for r in routes]
     base = min(figures)

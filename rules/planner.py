@@ -139,7 +139,12 @@ def plan(
             # Time at the destination: the ride there and the ride home (`rules.objective`).
             homeward_ride = index == return_segment
             segment.routes = apply_leisure(segment.routes, key.date, homeward=homeward_ride)
-        segment.routes = apply_order(segment.routes, effective_order(request), index)
+        if index == return_segment and request.return_order is not None:
+            segment.routes = apply_order(
+                segment.routes, request.return_order, index, said_of_it=True
+            )
+        else:
+            segment.routes = apply_order(segment.routes, effective_order(request), index)
         segments.append(segment)
     failures = _apply_required(request, segments, notes)
     failures.extend(_segment_failure(s, request, config) for s in segments if not s.routes)
@@ -298,9 +303,13 @@ def _segment(
 
     # A night in a hotel at a hub is a last resort: tried only where no same-day connection
     # exists, so it never outranks one.
+    proper_direct = 0  # direct offers at the city proper, whatever the wishes (`outlying`)
+
     def search() -> None:
+        nonlocal proper_direct
         if key in book:
             direct = rides(key, True, True)
+            proper_direct = segment.funnel.total
             segment.routes = [make_route(index, (r,), request, weights) for r in direct]
         # Two changes wherever the book holds their legs (the agent asks for them only where
         # they can beat one change, `app.agent.improve`): a quicker or cheaper route is one.
@@ -313,9 +322,12 @@ def _segment(
                 two_changes(overnight)
 
     search()
-    if not segment.routes:
+    if not segment.routes and proper_direct == 0:
         # An outlying station (义乌 for 金华) only where the city proper has no journey at
-        # all that day, direct or with changes: checked on the offers, said in the plan.
+        # all that day, direct or with changes: checked on the offers, said in the plan. A
+        # city-proper train the traveller's other wishes rule out is no such gap (大理→丽江
+        # in the morning by D is K9625 from 大理 with the wishes relaxed, not D8788 from
+        # 鹤庆, 100 km away, said nowhere).
         outlying = True
         segment.funnel, segment.seen = Funnel(), set()
         segment.earliest, segment.fastest = [], []

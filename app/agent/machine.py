@@ -55,7 +55,7 @@ from app.agent.trip import TripProblem, trip_request
 from app.errors import Overloaded
 from app.intent import texts as intent_texts
 from app.intent.followup import read_turn, turn_text
-from app.intent.places import NON_STATION_PLACES, answer_to_suggestion
+from app.intent.places import NO_SERVICE_PLACES, NON_STATION_PLACES, answer_to_suggestion
 from app.observability.metrics import Metrics
 from app.tickets.model import TicketResult
 from rules import Itinerary, LegKey, TripRequest, check_train_numbers, plan, required_legs, validate
@@ -620,6 +620,11 @@ class PlanningAgent:
                 now=self.now(run),
                 official_search=self._official_search,
             )
+        if relaxation is None and (asked := self._no_service(run, original)) is not None:
+            # 香格里拉's station sold nothing that day: offer the nearest served one.
+            run.clarify_question = run.summary = asked
+            run.detail = "no service"
+            return State.DONE
         if relaxation is None:
             run.summary = explain(
                 header=header(original),
@@ -686,6 +691,31 @@ class PlanningAgent:
             return None
         found = self.directory.suggest(name, limit=1)
         return found[0] if found else None
+
+    def _no_service(self, run: Run, original: TripRequest) -> str | None:
+        """The question offering the nearest served station when an end of the trip is a
+        place whose station may sell no train (`NO_SERVICE_PLACES`) and its legs found none
+        at all that day; None otherwise. The offer is kept for the answer (好 plans it)."""
+        intent = run.intent
+        if intent is None:
+            return None
+        keys = required_legs(original)
+        for slot in ("destination", "origin"):
+            name = getattr(intent, slot)
+            stations = [
+                s
+                for s in NO_SERVICE_PLACES.get(name or "", ())
+                if self.directory.by_name(s) is not None or s in self.directory.cities()
+            ]
+            if not stations:
+                continue
+            city = self._city(name or "")
+            touching = [k for k in keys if city in (k.origin, k.destination)]
+            if touching and all(k in run.results and not run.results[k].offers for k in touching):
+                run.intent = intent.model_copy(update={"suggested_places": {slot: stations[0]}})
+                day = touching[0].date
+                return intent_texts.no_service(name or "", texts.day_label(day), stations)
+        return None
 
     def _city(self, name: str) -> str | None:
         """The city of a directory name (None when the directory does not know it)."""

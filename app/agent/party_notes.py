@@ -8,7 +8,7 @@ each leg per ticket kind (`rules.party`), and these notes say how, in Chinese te
 from __future__ import annotations
 
 from app.agent import texts
-from app.intent.model import BERTH_LABELS, TravelIntent
+from app.intent.model import BERTH_LABELS, SEAT_POSITION_LABELS, TravelIntent
 from rules.limits import MAX_PARTY
 from sources.fare_rules import ADULT_FROM, FREE_CHILD_BELOW, TicketKind, party_tickets
 
@@ -58,6 +58,9 @@ def wish_words(intent: TravelIntent) -> list[str]:
     words = []  # 不坐夜车 and the stays are read back by `readback.understood` itself
     if intent.berth:
         words.append(texts.BERTH_WISH.format(berth=BERTH_LABELS[intent.berth]))
+    if intent.seat_positions:
+        what = texts.PARTY_JOIN.join(SEAT_POSITION_LABELS[p] for p in intent.seat_positions)
+        words.append(texts.SEAT_POSITION_WISH.format(what=what))
     if intent.leisure:
         words.append(texts.LEISURE)
     return words
@@ -83,7 +86,14 @@ def fare_note(intent: TravelIntent) -> str:
 
 
 def berth_note(intent: TravelIntent) -> str:
-    """A berth wish said as not guaranteed ("" when none was made)."""
-    if not intent.berth:
-        return ""
-    return texts.BERTH_NOTE.format(berth=BERTH_LABELS[intent.berth])
+    """A berth or seat wish said as not guaranteed ("" when none was made): no ticket query
+    chooses a berth or a seat (靠窗, 过道, 坐在一起)."""
+    notes = []
+    if intent.berth:
+        notes.append(texts.BERTH_NOTE.format(berth=BERTH_LABELS[intent.berth]))
+    if intent.seat_positions:
+        what = texts.PARTY_JOIN.join(SEAT_POSITION_LABELS[p] for p in intent.seat_positions)
+        notes.append(texts.SEAT_POSITION_NOTE.format(what=what))
+    if "together" in intent.seat_positions:
+        notes.append(texts.TOGETHER_NOTE)
+    return "".join(notes)

@@ -171,6 +171,9 @@ def understood(intent: TravelIntent | None, itinerary: Itinerary | None = None) 
         parts.append(texts.NO_OVERNIGHT)
     if intent.order:
         parts.append(texts.ORDER_LABELS.get(intent.order, intent.order))
+    if intent.return_order:
+        order = texts.ORDER_LABELS.get(intent.return_order, intent.return_order)
+        parts.append(texts.RETURN_ORDER.format(order=order))
     if intent.train_numbers:
         parts.append(texts.TRAINS.format(trains="、".join(intent.train_numbers)))
     parts += party_notes.wish_words(intent)

@@ -122,6 +122,7 @@ DEPART = "出发"
 ARRIVE = "到达"
 RETURN_AT = "{span}返程"
 RETURN_ARRIVE = "返程{span}到"
+RETURN_ORDER = "返程{order}"
 UNDERSTOOD_RETURN = "往返"
 UNDERSTOOD_RETURN_UNMET = "返程未能安排"
 UNDERSTOOD_RETURN_OPEN = "返程日期待定"
@@ -176,6 +177,7 @@ PARTY_CHILD_AGE = "{age}岁儿童"
 PARTY_CHILD_UNKNOWN = "儿童（年龄未说）"
 PARTY_JOIN = "、"
 BERTH_WISH = "想要{berth}（不保证）"
+SEAT_POSITION_WISH = "想要{what}的座位（不保证）"
 LEISURE = "出游"
 FARE_FREE_CHILD = "{age}岁的孩子未满6周岁，随成人免费乘车、不单独占座（如需座位请买儿童票）"
 FARE_CHILD = "{age}岁的孩子按儿童票（6至14周岁，半价）计"
@@ -189,6 +191,10 @@ FARE_STUDENTS = (
 )
 FARE_NOTE = "票价说明：{notes}。"
 BERTH_NOTE = "关于{berth}：车票查询无法指定铺位，下单时可选铺位但不保证能买到{berth}。"
+SEAT_POSITION_NOTE = (
+    "关于座位（{what}）：车票查询无法指定座位位置，下单时可在选座中选择，但不保证能选到。"
+)
+TOGETHER_NOTE = "同行的人请一起下单，并在选座中选相邻的座位（连座），但不保证能坐在一起。"
 SOME_SOURCES_FAILED = "部分数据源本次未能返回结果，方案基于其余数据源的实时余票。"
 
 

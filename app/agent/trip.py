@@ -165,7 +165,8 @@ def trip_request(
         # engine's night default must not overrule "8点前" with a later train; nor may it
         # hide the last train of the day from "最晚一班" (or the first from "最早一班").
         or any(windows)
-        or intent.order in ("earliest", "latest"),
+        or intent.order in ("earliest", "latest")
+        or intent.return_order in ("earliest", "latest"),
         origin_station=places.exact_station(intent.origin),
         destination_station=places.exact_station(intent.destination),
         return_window=(intent.return_window.start, intent.return_window.end)
@@ -183,6 +184,7 @@ def trip_request(
         exclude_seat_classes=excluded_classes(intent.exclude_seat_classes),
         exclude_train_types=frozenset(intent.exclude_train_types),
         order=intent.order,
+        return_order=intent.return_order if return_date is not None else None,
         party=party_notes.tickets(intent) if passengers == intent.passengers else (),
         no_overnight=bool(intent.no_overnight),
         # Back the same day (当天回, 看完当晚回来, 早去晚回): the day is spent there, so its

@@ -17,6 +17,7 @@ from app.intent.lexicon import (
     TRAIN_TYPE_PHRASES,
 )
 from app.intent.model import SLEEPER_SET, OrderPreference, ScopeTopic
+from app.intent.wishes import said_of_return
 from sources.models import TRAIN_TYPES, SeatClass
 
 MASK = "□"
@@ -87,7 +88,10 @@ ORDER_PHRASES: list[tuple[str, OrderPreference]] = [
     ("fastest", "fastest"),
 ]
 # 最早/最晚 alone, not a bound ("最晚8点到" is a time window, not an order).
-_BARE_ORDER = re.compile(r"最(?P<w>早|晚)(?![0-9一二两三四五六七八九十□]|点|于|到|抵)")
+_BARE_ORDER = re.compile(
+    r"最(?P<w>早|晚|迟)(?!\s*(?:[0-9一二两三四五六七八九十□]|点|于|到|抵|要|得|在"
+    r"|早上|上午|中午|下午|晚上|今晚|明晚|明早))"
+)
 
 SCOPE_WORDS: dict[ScopeTopic, tuple[str, ...]] = {
     "refund": ("退票", "退掉", "退了", "退款", "能退", "可以退", "退不退", "refund"),
@@ -138,7 +142,7 @@ _WORD = "(?:" + "|".join(re.escape(w) for w in _ALL_WORDS) + ")"
 # Negation after its objects: 无座不要, 高铁动车都不坐, 硬座和无座都不要, 绿皮车就算了.
 _POST_NEGATION = re.compile(
     _WORD + r"(?:的车|的票|的)?(?:\s*(?:和|、|跟|或|或者|以及)?\s*" + _WORD + r"(?:的车|的票|的)?)*"
-    r"\s*(?:太贵了?|太贵|太慢了?|太累了?|太挤了?)?[，,]?\s*(?:我|咱)?"
+    r"\s*(?:太贵了?|太贵|太慢了?|太累了?|太挤了?)?\s*(?:我|咱)?"
     r"(?:都|也|就|一律|统统)?\s*(?:不要|不坐|不想坐|不考虑|不行|算了|免了|不用|不乘|别)"
 )
 # The objects of a negation: right after its cue (a verb or 给我 between), one phrase or a list
@@ -203,13 +207,15 @@ def read_constraints(lower: str) -> Constraints:
 
 
 def _order(rest: str) -> OrderPreference | None:
+    """The outbound's order: one said of the ride home (回程要最便宜的) is not it."""
     found: list[tuple[int, OrderPreference]] = []
     for phrase, order in ORDER_PHRASES:
-        at = rest.find(phrase)
-        if at >= 0:
-            found.append((at, order))
+        for match in re.finditer(re.escape(phrase), rest):
+            if not said_of_return(rest, match.start()):
+                found.append((match.start(), order))
     for match in _BARE_ORDER.finditer(rest):
-        found.append((match.start(), "earliest" if match.group("w") == "早" else "latest"))
+        if not said_of_return(rest, match.start()):
+            found.append((match.start(), "earliest" if match.group("w") == "早" else "latest"))
     return min(found)[1] if found else None
 
 

@@ -548,9 +548,31 @@ def _offset(
     return start + shift, [*spans, (at if at != first.end else first.end, end)]
 
 
+def _refined(text: str, exprs: list[_Expr], today: dt.date) -> tuple[_Expr, tuple[int, int]] | None:
+    """下周…周六, 月底…28号走: a day said after a span that holds it is the day within it, as
+    one expression (and the span's own place in the text to mask); None otherwise."""
+    if len(exprs) < 2:
+        return None
+    first, second = exprs[0], exprs[1]
+    day, _ = first.resolve(today, today, False)
+    if first.window is None or day is None or second.named:
+        return None
+    low, high = first.window(day)
+    gap, after = text[first.end : second.start], text[second.end : second.end + 10]
+    if _LINK.match(gap) or _RETURN_AFTER.match(after):
+        return None
+    inside, _ = second.resolve(max(low, today), today, True)
+    if inside is None or not low <= inside <= high:
+        return None
+    return _Expr(second.start, second.end, lambda a, t, s: (inside, None)), (first.start, first.end)
+
+
 def extract_dates(text: str, today: dt.date) -> DateFacts:
     """The trip's first and last dates as the text states them, resolved against `today`."""
     exprs = [e for e in _expressions(text) if e.resolve(today, today, False) != (None, None)]
+    refined = None if flexible_days(text) else _refined(text, exprs, today)
+    if refined is not None:
+        exprs = [refined[0], *exprs[2:]]
     stated = [
         e
         for e in exprs
@@ -569,7 +591,7 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
         return DateFacts(start=first_day, flexible_until=last_day)
     first = exprs[0]
     start, end = first.resolve(today, today, False)
-    spans = [(first.start, first.end)]
+    spans = [(first.start, first.end), *([refined[1]] if refined else [])]
     flexible_until = None
     if flexible and start is not None:
         if first.window is not None:

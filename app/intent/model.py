@@ -61,6 +61,8 @@ IntentKind = Literal["plan_trip", "query_tickets", "out_of_scope"]
 OrderPreference = Literal["earliest", "latest", "cheapest", "fastest", "earliest_arrival"]
 BerthWish = Literal["lower", "middle", "upper"]
 BERTH_LABELS: dict[str, str] = {"lower": "下铺", "middle": "中铺", "upper": "上铺"}
+SeatPosition = Literal["window", "aisle", "together"]
+SEAT_POSITION_LABELS: dict[str, str] = {"window": "靠窗", "aisle": "靠过道", "together": "坐在一起"}
 ScopeTopic = Literal["refund", "change", "hotel", "weather", "other"]
 IntentAction = Literal["create", "update", "append"]
 RequiredField = Literal["origin", "destination", "date_start"]
@@ -233,6 +235,11 @@ class TravelIntent(Lenient):
         "colloquial forms count (越便宜越好/便宜点 → cheapest, 越早越好/早点的 → earliest, "
         "晚点走 → latest)",
     )
+    return_order: OrderPreference | None = Field(
+        default=None,
+        description="the same vocabulary said of the ride home (回来那趟晚一点的 → latest, "
+        "回程要最便宜的 → cheapest); `order` stays the outbound's",
+    )
     students: int = Field(
         default=0,
         ge=0,
@@ -253,6 +260,11 @@ class TravelIntent(Lenient):
         default=None,
         description='a berth wish (下铺 → "lower", 中铺 → "middle", 上铺 → "upper"); the '
         "ticket query cannot choose a berth, so it is said as not guaranteed",
+    )
+    seat_positions: list[SeatPosition] = Field(
+        default_factory=list,
+        description='where in the carriage (靠窗 → "window", 过道 → "aisle", 坐在一起 / 连座 → '
+        '"together"); the ticket query cannot choose a seat, so it is said as not guaranteed',
     )
     leisure: bool = Field(
         default=False,
@@ -302,6 +314,7 @@ class TravelIntent(Lenient):
         "invalid_train_numbers",
         "out_of_scope_topics",
         "children",
+        "seat_positions",
         mode="before",
     )
     @classmethod
@@ -479,12 +492,14 @@ TRAVEL_SLOTS: tuple[str, ...] = (
     "return_arrive_window",
     "arrive_date",
     "order",
+    "return_order",
     "invalid_train_numbers",
     "out_of_scope_topics",
     "students",
     "children",
     "no_overnight",
     "berth",
+    "seat_positions",
     "leisure",
     "stop_nights",
 )

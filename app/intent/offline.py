@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from app.intent import lexicon, party, wishes
-from app.intent.constraints import SCOPE_WORDS, read_constraints, scope_topics
+from app.intent.constraints import ORDER_PHRASES, SCOPE_WORDS, read_constraints, scope_topics
 from app.intent.dates import extract_dates
 from app.intent.model import (
     END_OF_DAY,
@@ -29,9 +29,11 @@ from app.intent.numerals import NUMBER, to_int, to_number
 from app.intent.places import extract_route
 from app.intent.times import (
     ARRIVE_CUE,
+    clock_unit,
     context_period,
     extra_windows,
     in_period,
+    minutes_of,
     names_a_clock,
     narrowed,
     today_implied,
@@ -45,15 +47,18 @@ _TRAIN_NUMBER = re.compile(
     r"(?<![A-Za-z0-9])(" + TRAIN_NUMBER_LIKE + r")(?!\d)(?:次)?", re.IGNORECASE
 )
 _HOUR = r"[0-9一二两三四五六七八九十]{1,3}"
-_CLOCK_AT = re.compile(r"\s*" + "[0-9一二两三四五六七八九十]{1,3}" + r"\s*(?:点|:00|时)半?")
+_CLOCK_AT = re.compile(r"\s*" + _HOUR + r"\s*" + clock_unit())
 _CLOCK = re.compile(
-    r"(?P<period>早上|上午|中午|下午|晚上)?(?P<h>" + _HOUR + r")\s*(?:点|:00|时)(?P<half>半)?\s*"
+    r"(?P<period>早上|上午|中午|下午|晚上)?(?P<h>" + _HOUR + r")\s*" + clock_unit() + r"\s*"
     r"(?P<rel>以后|之后|后|以前|之前|前)"
 )
 _CLOCK_RANGE = re.compile(
-    r"(?P<period>早上|上午|中午|下午|晚上)?(?P<h>" + _HOUR + r")\s*(?:点|:00|时)(?P<half>半)?\s*"
-    r"(?:到|至|-|~)\s*(?P<period2>早上|上午|中午|下午|晚上)?(?P<h2>" + _HOUR + r")\s*(?:点|:00|时)"
-    r"(?P<half2>半)?\s*(?:之间|以内)?"
+    r"(?P<period>早上|上午|中午|下午|晚上)?(?P<h>" + _HOUR + r")\s*" + clock_unit() + r"\s*"
+    r"(?:到|至|-|~)\s*(?P<period2>早上|上午|中午|下午|晚上)?(?P<h2>"
+    + _HOUR
+    + r")\s*"
+    + clock_unit("half2")
+    + r"\s*(?:之间|以内)?"
 )
 _NOON_BOUND = re.compile(r"中午(?P<rel>以前|之前|前|以后|之后|后)")
 _PERIODS: list[tuple[str, str]] = [
@@ -126,6 +131,9 @@ _DAYS = re.compile(
 
 _BUDGET_BEFORE = (
     "预算",
+    "上限",
+    "报销",
+    "最多",
     "人均",
     "每人",
     "每个人",
@@ -144,7 +152,20 @@ _BUDGET_BEFORE = (
     "￥",
 )
 # Cues that make even a small amount a budget ("预算40块").
-_STRONG_BUDGET = ("预算", "人均", "每人", "每个人", "一共", "总共", "总计", "不超过", "控制在")
+_STRONG_BUDGET = (
+    "预算",
+    "人均",
+    "每人",
+    "每个人",
+    "一共",
+    "总共",
+    "总计",
+    "不超过",
+    "控制在",
+    "上限",
+    "报销",
+    "最多",
+)
 _PER_PERSON_BEFORE = ("人均", "每人", "每个人", "一人", "一个人", "每位")
 _PER_PERSON_AFTER = ("/人", "每人", "一个人", "一人", "per person", "/位", "每位")
 _BUDGET_AFTER = ("元", "块", "以内", "以下", "之内", "左右", "预算", "yuan", "rmb", "cny")
@@ -331,11 +352,13 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         order=constraints.order,
         no_overnight=wishes.no_overnight(lower),
         berth=wishes.berth(lower),
+        seat_positions=wishes.seat_positions(lower),
         leisure=wishes.leisure(lower),
     )
     if constraints.order is None:
         colloquial = wishes.colloquial_order(rest)
         fields["order"] = colloquial[1] if colloquial else None
+    fields["return_order"] = wishes.return_order(rest, ORDER_PHRASES)
     morning = fields.get("depart_window")
     if "越早越好" in rest and fields["order"] == "earliest" and morning == TIME_WINDOWS["早上"]:
         # 一早…越早越好: the earliest ride of the day, its morning only a bound on how late
@@ -411,7 +434,7 @@ def _hour_of(period: str | None, hour_text: str, half: str | None) -> dt.time | 
         return None
     if period in ("下午", "晚上") and hour < 12:
         hour += 12
-    return dt.time(hour % 24, 30 if half else 0) if hour < 24 else END_OF_DAY
+    return dt.time(hour % 24, minutes_of(half)) if hour < 24 else END_OF_DAY
 
 
 def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
@@ -443,7 +466,7 @@ def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
             hour = in_period(context_period(buf.original, match.start(), arrival), hour, True)
         elif period in ("下午", "晚上") and hour < 12:
             hour += 12
-        bound = dt.time(hour % 24, 30 if match.group("half") else 0)
+        bound = dt.time(hour % 24, minutes_of(match.group("half")))
         after = match.group("rel") in ("以后", "之后", "后")
         window = TimeWindow(
             start=bound if after else dt.time(0, 0),

@@ -220,7 +220,15 @@ def _with_everyday_names(text: str, directory: StationDirectory, hits: list[_Hit
             if any(set(range(h.start, h.end)) & span for h in hits if h not in inside):
                 continue  # a directory name crossing it: the directory's reading stands
             hits = [h for h in hits if h not in inside]
-            hits.append(_Hit(m.start(), m.end(), means))
+            found = _Hit(m.start(), m.end(), means)
+            city = directory.by_name(means)
+            home = means if means in directory.cities() else (city.city if city else means)
+            before = next((h for h in hits if h.end == m.start() and h.name == home), None)
+            if before is not None:
+                # 北京海淀, 天津滨海新区: the city and its district are one place.
+                hits.remove(before)
+                found = _Hit(before.start, m.end(), means)
+            hits.append(found)
             taken |= span
     return hits
 
@@ -315,8 +323,8 @@ def _one_per_city(text: str, stops: list[_Hit], directory: StationDirectory) -> 
             kept.append(stop)
         elif last.name in directory.cities() and stop.name not in directory.cities():
             kept[-1] = stop
-        elif stop.role is None and stop.name == last.name:
-            continue  # named again without a cue, only mentioned: 去西安玩…查下西安天气
+        elif stop.name == last.name:
+            continue  # named again, only mentioned: 去西安玩…查下西安天气, 回深圳…十点前到深圳
         elif not _before(text, stop).endswith(_STAY_BEFORE):
             kept.append(stop)
     return kept
@@ -327,6 +335,26 @@ def _city(hit: _Hit, directory: StationDirectory) -> str:
         return hit.name
     station = directory.by_name(hit.name)
     return station.city if station is not None else hit.name
+
+
+_BOARDED_FOR = re.compile(
+    r"^\s*(?:站)?(?:的)?(?:最早|最晚|最快|最便宜|首班|末班|头班|第一班|最后一班|早点|晚点"
+    r"|的车|的票|的高铁|的动车|的火车|那班|那趟|这班|始发|上车|坐车)"
+)
+
+
+def _boarding_after(text: str, hits: list[_Hit], directory: StationDirectory) -> _Hit | None:
+    """The last place when it has no cue, follows a destination said with one, and is said
+    with the train boarded there ("去广州，长沙南最早的一班"); None otherwise."""
+    if len(hits) < 2:
+        return None
+    last = hits[-1]
+    earlier = [h for h in hits[:-1] if h.role == "stop" and not h.returning]
+    if last.role is not None or last.returning or not earlier:
+        return None
+    if any(_city(h, directory) == _city(last, directory) for h in earlier):
+        return None
+    return last if _BOARDED_FOR.match(text[last.end : last.end + 8]) else None
 
 
 def _leads(text: str, hits: list[_Hit]) -> bool:
@@ -363,6 +391,11 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
         stops = [h for h in stops if h is not here]
         for hit in hits:
             hit.returning = False  # 回天津 from where one is: going home, one way
+    elif origin_hit is None and (boarding := _boarding_after(text, hits, directory)):
+        # "后天去广州，长沙南最早的一班": the place said after the destination, with the train
+        # it is boarded for, is where the trip starts.
+        origin_hit = boarding
+        stops = [h for h in stops if h is not boarding]
     elif origin_hit is None and len(stops) > 1 and stops[-1].returning:
         # "去上海出差，后天回北京": home is where one returns to.
         origin_hit = stops[-1]

@@ -26,6 +26,9 @@ _SINGLE = {"origin": ASK_ORIGIN, "destination": ASK_DESTINATION, "date_start": A
 NOT_A_STATION = "抱歉，{place}不在我们可以查询的火车站里。请问您想到哪个车站？"
 NOT_A_STATION_HINT = "可以考虑先乘火车到{gateway}。"
 NOT_A_STATION_NEAREST = "{place}没有火车站，最近的火车站是{stations}。要按{first}为您规划吗？"
+NO_SERVICE = (
+    "{place}站{date}没有查到任何车次，最近的有车的车站是{stations}。要按{first}为您规划吗？"
+)
 NOT_A_STATION_FAR = (
     "{place}附近没有火车站（最近的车站也在数百公里外），需换乘汽车或飞机前往。"
     "请问您想坐火车到哪个车站？"
@@ -76,6 +79,14 @@ def nearest_stations(place: str, stations: Sequence[str]) -> str:
         return NOT_A_STATION_FAR.format(place=place)
     return NOT_A_STATION_NEAREST.format(
         place=place, stations="、".join(stations), first=stations[0]
+    )
+
+
+def no_service(place: str, date: str, stations: Sequence[str]) -> str:
+    """A place whose station sold no train at all that day: its nearest served stations,
+    the first offered (answered with 好/对 it is planned)."""
+    return NO_SERVICE.format(
+        place=place, date=date, stations="、".join(stations), first=stations[0]
     )
 
 

@@ -28,6 +28,30 @@ from app.intent.model import END_OF_DAY, TimeWindow
 from app.intent.numerals import to_int
 
 _HOUR = r"[0-9一二两三四五六七八九十]{1,3}"
+
+
+def clock_unit(minute: str = "half") -> str:
+    """An hour's unit and its minutes, as a regex with the minutes in group `minute`: 八点,
+    8点半, 10:30, 十点一刻, 9点15分, 八时."""
+    return (
+        r"(?:点|时|(?=[:：][0-5]\d))"
+        rf"(?P<{minute}>半|[:：][0-5]\d|一刻|三刻|[0-5]?\d分|[一二三四五]?十?[一二三四五六七八九]?分)?"
+    )
+
+
+def minutes_of(said: str | None) -> int:
+    """The minutes a clock's tail says (半 30, 一刻 15, :45 45, 十五分 15; none 0)."""
+    if not said:
+        return 0
+    if said == "半":
+        return 30
+    if said in ("一刻", "三刻"):
+        return 15 if said == "一刻" else 45
+    digits = said.lstrip(":：").removesuffix("分")
+    value = to_int(digits) if digits else 0
+    return value if value is not None and 0 <= value < 60 else 0
+
+
 _EVENING = (
     "下班后",
     "下班以后",
@@ -59,8 +83,12 @@ ARRIVE_CUE = re.compile(
 """What follows a time when it is an arrival deadline ("九点前得到", "之前必须到")."""
 
 _APPOINTMENT = re.compile(
-    r"(?P<period>早上|上午|中午|下午|晚上|今晚|明晚)?(?P<h>" + _HOUR + r")\s*(?:点|:00|时)"
-    r"(?P<half>半)?钟?[^，,。、\d]{0,6}?"
+    r"(?P<period>早上|上午|中午|下午|晚上|今晚|明晚)?(?P<h>"
+    + _HOUR
+    + r")\s*"
+    + clock_unit()
+    + r"钟?"
+    r"[^，,。、\d]{0,6}?"
     r"(?:开始|的会|开会|有个?会|开球|开演|开场|面试|考试|上课|的课|报到|签到|见客户|见面)"
 )
 # The appointment said first, its hour after (要在西安开会，上午十点): the hour alone, with no
@@ -68,17 +96,41 @@ _APPOINTMENT = re.compile(
 _APPOINTMENT_FIRST = re.compile(
     r"(?:开会|的会|会议|面试|考试|上课|报到|婚礼|演出|比赛|见客户)[^，,。\d]{0,3}?[，,]?\s*"
     r"(?:时间)?(?:是|在)?\s*(?P<period>早上|上午|中午|下午|晚上)?(?P<h>" + _HOUR + r")"
-    r"\s*(?:点|:00|时)"
-    r"(?P<half>半)?(?:开始)?(?![\s\d]*(?:前|后|以前|以后|之前|之后|左右|到|至|-|~|多))"
+    r"\s*"
+    + clock_unit()
+    + r"(?:开始)?(?![\s\d半分:：]*(?:前|后|以前|以后|之前|之后|左右|到|至|-|~|多))"
 )
 _AROUND = re.compile(
-    r"(?P<period>早上|上午|中午|下午|晚上)?(?P<h>" + _HOUR + r")\s*(?:点|:00|时)(?P<half>半)?"
-    r"\s*(?:左右|上下|前后)"
+    r"(?P<period>早上|上午|中午|下午|晚上)?(?P<h>"
+    + _HOUR
+    + r")\s*"
+    + clock_unit()
+    + r"\s*(?:左右|上下|前后)"
 )
 _TWO_HOURS = re.compile(
     r"(?P<period>早上|上午|中午|下午|晚上)?(?P<pair>一两|两三|三四|四五|五六|六七|七八|八九|九十)点"
 )
 _NOON_AROUND = re.compile(r"中午(?:左右|前后|上下)")
+# 十点多: some time in that hour.
+_HOUR_AND_SOME = re.compile(
+    r"(?P<period>早上|上午|中午|下午|晚上)?(?P<h>" + _HOUR + r")\s*点多(?!钟?(?:以后|之后|后|前))"
+)
+# 最晚八点到 / 最晚下午三点走 / 最早九点出发: a bound said with 最晚/最早 before the hour.
+_AT_THE_LATEST = re.compile(
+    r"(?P<bound>最晚|最迟|最早)\s*(?:要|得|在|于)?\s*(?P<period>早上|上午|中午|下午|晚上|今晚|明晚)?"
+    r"(?P<h>" + _HOUR + r")\s*" + clock_unit() + r"(?:钟)?\s*(?:之前|以前|前)?\s*"
+    r"(?:要|得|能|就|必须)?\s*(?P<what>到|抵达|出发|走|发车|动身)?"
+)
+# 别太早 / 不要太早的车 (no hour said): not before eight; 别太晚到: there by ten at night.
+_NOT_TOO_EARLY = re.compile(
+    r"(?:别|不要|不想|不能|不用)(?:坐)?(?:太|那么|特别)早(?:的车|的|了|出发|走)?|不想起(?:太|那么)?早"
+)
+_NOT_TOO_LATE_THERE = re.compile(r"(?:别|不要|不想|不能)(?:太|那么)晚到")
+_MEALS = (
+    (re.compile(r"(?:吃完)?午饭(?:后|以后|之后)|吃完午饭"), dt.time(13, 0), dt.time(18, 0)),
+    (re.compile(r"(?:吃完)?晚饭(?:后|以后|之后)|吃完晚饭"), dt.time(19, 0), END_OF_DAY),
+    (re.compile(r"(?:吃完)?早饭(?:后|以后|之后)|吃完早饭"), dt.time(8, 0), dt.time(12, 0)),
+)
 _DAYTIME = re.compile(r"白天")
 _DUSK = re.compile(r"傍晚")
 _HOUR_LABEL = re.compile(r"[0-9一二两三四五六七八九十]\s*(?:点|时|:)")
@@ -132,7 +184,7 @@ def _clock(period: str | None, hour_text: str, half: str | None) -> dt.time | No
     hour = to_int(hour_text)
     if hour is None or hour > 23:
         return None
-    return dt.time(in_period(period, hour, carried=False), 30 if half else 0)
+    return dt.time(in_period(period, hour, carried=False), minutes_of(half))
 
 
 def _shift(moment: dt.time, hours: int) -> dt.time:
@@ -170,6 +222,36 @@ def extra_windows(text: str) -> list[Found]:
             found.append(
                 Found(match.start(), match.end(), TimeWindow(start=lo, end=hi, label=match.group()))
             )
+    for match in _AT_THE_LATEST.finditer(text):
+        period = match.group("period") or context_period(text, match.start(), arrival=False)
+        at = _clock(_part(period), match.group("h"), match.group("half"))
+        if at is None:
+            continue
+        arrival = match.group("what") in ("到", "抵达")
+        latest = match.group("bound") != "最早"
+        kind = "arrive_window" if arrival else ("depart_window" if match.group("what") else None)
+        window = TimeWindow(
+            start=dt.time(0, 0) if latest else at,
+            end=at if latest else END_OF_DAY,
+            label=match.group(),
+        )
+        found.append(Found(match.start(), match.end(), window, kind))
+    for match in _HOUR_AND_SOME.finditer(text):
+        period = match.group("period") or context_period(text, match.start(), arrival=False)
+        at = _clock(_part(period), match.group("h"), None)
+        if at is not None:
+            window = TimeWindow(start=at, end=_shift(at, 1), label=match.group())
+            found.append(Found(match.start(), match.end(), window))
+    for match in _NOT_TOO_EARLY.finditer(text):
+        window = TimeWindow(start=dt.time(8, 0), end=END_OF_DAY, label=match.group())
+        found.append(Found(match.start(), match.end(), window, "depart_window"))
+    for match in _NOT_TOO_LATE_THERE.finditer(text):
+        window = TimeWindow(start=dt.time(0, 0), end=dt.time(22, 0), label=match.group())
+        found.append(Found(match.start(), match.end(), window, "arrive_window", weak=True))
+    for words, start, end in _MEALS:
+        for match in words.finditer(text):
+            window = TimeWindow(start=start, end=end, label=match.group())
+            found.append(Found(match.start(), match.end(), window))
     for match in _NOON_AROUND.finditer(text):
         window = TimeWindow(start=dt.time(11, 0), end=dt.time(13, 0), label=match.group())
         found.append(Found(match.start(), match.end(), window))

@@ -5,7 +5,8 @@ berth, a trip for pleasure, and the nights at every stop said once.
   越晚越好, 晚点走 (latest); 越快越好 (fastest); 最早到, 早点到, 尽快到 (earliest arrival).
   A wish said of the ride home (回来那趟晚一点的) is not the outbound's order.
 - 不要过夜, 不坐夜车, 白天的车: no ride through the night (`no_overnight`).
-- 下铺 / 中铺 / 上铺: a berth wish, which no ticket query can choose (`berth`).
+- 下铺 / 中铺 / 上铺: a berth wish, which no ticket query can choose (`berth`); 靠窗, 靠过道,
+  坐在一起 / 连座: where in the carriage (`seat_positions`), which it cannot choose either.
 - 玩三天, 旅游, 当天来回, 周末…回: a trip for pleasure (`leisure`).
 - 每个城市待两天, 各住两晚: the nights at every stop (`stop_nights`; N天 at a stop is N nights,
   as in a chain).
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from app.intent.model import BerthWish, OrderPreference
+from app.intent.model import BerthWish, OrderPreference, SeatPosition
 from app.intent.numerals import NUMBER, to_int
 
 COLLOQUIAL_ORDERS: list[tuple[str, OrderPreference]] = [
@@ -53,6 +54,12 @@ COLLOQUIAL_ORDERS: list[tuple[str, OrderPreference]] = [
     ("晚一点走", "latest"),
     ("晚一点出发", "latest"),
     ("越快越好", "fastest"),
+    ("快一点的", "fastest"),
+    ("快点的", "fastest"),
+    ("时间短点", "fastest"),
+    ("时间短一点", "fastest"),
+    ("省点钱", "cheapest"),
+    ("省钱点", "cheapest"),
     ("快点到", "fastest"),
 ]
 _RETURN_BEFORE = re.compile(r"(?:回来|回程|返程|返回|回去)[^，,。；;]{0,4}$")
@@ -62,6 +69,14 @@ _NO_OVERNIGHT = re.compile(
     r"|白天(?:的)?(?:车|动车|高铁|火车|走|出发|坐|赶路)|当天到"
 )
 _BERTHS: dict[str, BerthWish] = {"下铺": "lower", "中铺": "middle", "上铺": "upper"}
+_SEAT_POSITIONS: dict[SeatPosition, re.Pattern[str]] = {
+    "window": re.compile(r"靠窗|窗边|窗口的?座|窗户边|window seat"),
+    "aisle": re.compile(r"过道|走道|靠走廊|aisle"),
+    "together": re.compile(
+        r"坐(?:在)?一(?:起|块儿?)|连座|挨着坐|坐(?:在)?旁边|相邻的?座|座位(?:要)?(?:在)?一起"
+        r"|同一排|sit together|seats? together"
+    ),
+}
 _LEISURE = re.compile(
     r"玩|旅游|旅行|游玩|度假|逛逛|逛街|一日游|看冰雕|看雪|赏|泡温泉|当天来回|当天往返|一日往返|"
     r"爬山|登山|爬(?=\S{1,3}山)|看球|看展|看演唱会|看海|早去晚回|"
@@ -82,9 +97,26 @@ def colloquial_order(rest: str) -> tuple[int, OrderPreference] | None:
     found: list[tuple[int, OrderPreference]] = []
     for phrase, order in COLLOQUIAL_ORDERS:
         for match in re.finditer(re.escape(phrase), rest):
-            if not _RETURN_BEFORE.search(rest[: match.start()]):
+            if not said_of_return(rest, match.start()):
                 found.append((match.start(), order))
     return min(found, key=lambda pair: pair[0]) if found else None
+
+
+def said_of_return(text: str, at: int) -> bool:
+    """True when the words at `at` follow a mention of the ride home (回来那趟晚一点的)."""
+    return _RETURN_BEFORE.search(text[:at]) is not None
+
+
+def return_order(rest: str, phrases: list[tuple[str, OrderPreference]]) -> OrderPreference | None:
+    """The order said of the ride home (回来那趟晚一点的, 回程要最便宜的), from `phrases` and the
+    colloquial forms, or None."""
+    found = [
+        (match.start(), order)
+        for phrase, order in [*phrases, *COLLOQUIAL_ORDERS]
+        for match in re.finditer(re.escape(phrase), rest)
+        if said_of_return(rest, match.start())
+    ]
+    return min(found, key=lambda pair: pair[0])[1] if found else None
 
 
 def no_overnight(lower: str) -> bool | None:
@@ -96,6 +128,11 @@ def berth(lower: str) -> BerthWish | None:
     """The berth wished for, if any (the first named)."""
     found = [(lower.find(word), wish) for word, wish in _BERTHS.items() if word in lower]
     return min(found)[1] if found else None
+
+
+def seat_positions(lower: str) -> list[SeatPosition]:
+    """Where in the carriage the traveller would sit, in a fixed order."""
+    return [place for place, words in _SEAT_POSITIONS.items() if words.search(lower)]
 
 
 def leisure(lower: str) -> bool:

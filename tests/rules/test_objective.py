@@ -182,3 +182,22 @@ def test_a_relaxed_window_takes_the_train_nearest_it_not_the_quickest_of_the_day
     relaxed = _one_way(rank_window=(dt.time(6, 0), dt.time(9, 0)))
     assert _trains(relaxed, entries)[0] == ("C6303",)
     assert _trains(_one_way(), entries)[0] == ("C6257",), "no window said: the quickest"
+
+
+def test_a_city_proper_train_the_wishes_rule_out_is_no_gap_for_an_outlying_station():
+    # 大理→丽江 by D in the morning: K9625 leaves 大理 at 18:28, D8788 leaves 鹤庆 (filed under
+    # 大理, 100 km away). The wishes are not traded for a station the traveller never named.
+    request = TripRequest(
+        origin="金华",
+        destination="上海",
+        depart_date=DAY,
+        return_trip=False,
+        train_types=frozenset({"D"}),
+    )
+    evening_k = offer("K47", JINHUA, HONGQIAO, "18:28", "21:15")
+    morning_d = offer("D8", YIWU, HONGQIAO, "08:00", "09:40")
+    result = plan(request, book(evening_k, morning_d), now=NOW)
+    assert result.itineraries == ()
+    # Without the wish, the city proper's own train.
+    relaxed = request.model_copy(update={"train_types": frozenset()})
+    assert plan(relaxed, book(evening_k, morning_d), now=NOW).best.train_numbers == ("K47",)

@@ -39,3 +39,43 @@ async def test_an_ordinary_train_offered_for_an_emu_wish_is_relaxed_in_the_open(
     relaxed = {r["constraint"]: r for r in body["relaxed"]}
     assert "train_types" in relaxed
     assert relaxed["train_types"]["offered"] == "普客"
+
+
+async def test_a_seat_wish_is_read_back_and_said_as_not_guaranteed() -> None:
+    body = await _plan("12月5号上海去南京，两个人，要靠窗的座位，坐在一起")
+    assert body["itinerary"] is not None, body["summary"]
+    assert "想要靠窗、坐在一起的座位（不保证）" in body["understood"]
+    assert "不保证能选到" in body["summary"] and "连座" in body["summary"]
+
+
+async def test_the_ride_home_said_late_is_the_latest_of_its_day() -> None:
+    body = await _plan("12月5号从厦门去福州，12月6号回，回来那趟晚一点的")
+    assert body["itinerary"] is not None, body["summary"]
+    home = [leg for leg in body["itinerary"]["legs"] if leg["segment"] == 1]
+    leaves = home[0]["depart_at"]
+    async with running_app() as (client, _):
+        answer = await client.get(
+            "/v1/tickets", params={"origin": "福州", "destination": "厦门", "date": "2026-12-06"}
+        )
+    later = [
+        o["depart_at"]
+        for o in answer.json()["offers"]
+        if o["depart_at"] > leaves and any(s["status"] == "available" for s in o["seats"])
+    ]
+    assert later == [], (leaves, later)
+    assert "返程最晚一班" in body["understood"]
+
+
+async def test_a_station_that_sells_no_train_offers_the_nearest_served_one() -> None:
+    async with running_app() as (client, _):
+        first = await client.post("/v1/chat", json={"text": "12月5号从昆明去香格里拉"})
+        body = first.json()
+        assert body["itinerary"] is None
+        assert body["clarify_question"].startswith("香格里拉站12月5日没有查到任何车次")
+        assert "丽江" in body["clarify_question"]
+        yes = await client.post("/v1/chat", json={"text": "好", "session_id": body["session_id"]})
+    answer = yes.json()
+    assert answer["itinerary"] is not None, answer["summary"]
+    legs = answer["itinerary"]["legs"]
+    assert legs[-1]["destination_station"]["city"] == "丽江"
+    assert legs[0]["depart_at"].startswith("2026-12-05")

@@ -203,3 +203,153 @@ def test_passing_through_is_no_night(directory: StationDirectory) -> None:
 def test_a_long_number_with_a_train_letter_is_named_invalid(directory: StationDirectory) -> None:
     intent = parse("后天G1234567次上海到南京", directory)
     assert (intent.invalid_train_numbers, intent.train_numbers) == (["G1234567"], [])
+
+
+# -- where to sit, the ride home's own order, the origin said after the destination ---------
+
+
+@pytest.mark.parametrize(
+    ("text", "positions"),
+    [
+        ("周六上海去南京，给孩子买靠窗的座位", ["window"]),
+        ("下周二上海到北京，一等座，要靠过道的", ["aisle"]),
+        ("我们仨明天从北京西去郑州，想坐在一块儿", ["together"]),
+        ("明天广州到长沙，两个人要连座，最好靠窗", ["window", "together"]),
+    ],
+)
+def test_where_to_sit_is_a_wish(text: str, positions: list[str], directory: StationDirectory):
+    assert parse(text, directory).seat_positions == positions
+
+
+@pytest.mark.parametrize(
+    ("text", "order", "back"),
+    [
+        ("下周末从厦门去福州 周六走周日回 回来那趟晚一点的", None, "latest"),
+        ("周五北京去天津，周日回，回程要最便宜的", None, "cheapest"),
+        ("周五北京去天津，最早的一班，周日回，返程晚点的", "earliest", "latest"),
+    ],
+)
+def test_an_order_said_of_the_ride_home_is_its_own(
+    text: str, order: str | None, back: str, directory: StationDirectory
+) -> None:
+    intent = parse(text, directory)
+    assert (intent.order, intent.return_order) == (order, back)
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        ("后天去广州，长沙南最早的一班", "长沙南", "广州"),
+        ("明天去上海，南京南的高铁", "南京南", "上海"),
+    ],
+)
+def test_a_station_said_after_the_destination_with_its_train_is_the_origin(
+    text: str, origin: str, destination: str, directory: StationDirectory
+) -> None:
+    intent = parse(text, directory)
+    assert (intent.origin, intent.destination, intent.via) == (origin, destination, [])
+
+
+def test_a_place_said_after_the_destination_without_a_train_is_no_origin(
+    directory: StationDirectory,
+) -> None:
+    assert parse("明天去上海玩两天，杭州也想去", directory).origin is None
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        ("明天从北京海淀去天津滨海新区", "北京", "天津"),
+        ("下周日从浦东去苏州工业园区", "上海", "苏州园区"),
+        ("周六从虹桥到南京南", "上海虹桥", "南京南"),
+        ("后天从江城去金陵", "武汉", "南京"),
+        ("明天从化州去广州", "化州", "广州"),
+    ],
+)
+def test_districts_nicknames_and_short_names_are_their_places(
+    text: str, origin: str, destination: str, directory: StationDirectory
+) -> None:
+    intent = parse(text, directory)
+    assert (intent.origin, intent.destination, intent.via) == (origin, destination, [])
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        ("我在北京读研，下周六回天津，买学生票", "北京", "天津"),
+        ("明天上午十点前必须到昆明，人在北京", "北京", "昆明"),
+    ],
+)
+def test_where_the_traveller_is_is_the_origin(
+    text: str, origin: str, destination: str, directory: StationDirectory
+) -> None:
+    intent = parse(text, directory)
+    assert (intent.origin, intent.destination, intent.return_trip) == (origin, destination, None)
+
+
+def test_a_reimbursement_cap_is_a_budget(directory: StationDirectory) -> None:
+    intent = parse("周四去青岛见客户，济南西出发，来回报销上限300", directory)
+    assert intent.budget == 300
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["周六去天津看球，北京出发，看完当晚回来", "双十二跟闺蜜去杭州逛街，上海出发，早去晚回"],
+)
+def test_back_the_same_night_is_a_same_day_return(text: str, directory: StationDirectory):
+    intent = parse(text, directory)
+    assert intent.return_trip is True and intent.date_end == intent.date_start
+
+
+def test_flying_on_plans_no_ride_home(directory: StationDirectory) -> None:
+    text = "下周一从深圳出发，依次去广州、长沙、武汉，每个城市待两天，武汉完了直接飞走不用管"
+    intent = parse(text, directory)
+    assert (intent.return_trip, intent.destination) == (False, "武汉")
+
+
+# -- clocks as people write them -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "span"),
+    [
+        ("明天北京到上海 10:30以后", "depart_window", ("10:30", "23:59")),
+        ("明天北京到上海 九点一刻前到", "arrive_window", ("00:00", "09:15")),
+        ("明天北京到上海 下午2:30到5点之间出发", "depart_window", ("14:30", "17:00")),
+        ("明天北京到上海，十点多的车", "depart_window", ("10:00", "11:00")),
+        ("明天北京到上海，午饭后走", "depart_window", ("13:00", "18:00")),
+        ("明天北京到上海，晚饭后出发", "depart_window", ("19:00", "23:59")),
+        ("明天北京到上海，最晚下午三点到", "arrive_window", ("00:00", "15:00")),
+        ("明天北京到上海 最晚8点走", "depart_window", ("00:00", "08:00")),
+        ("明天北京到上海 最早9点出发", "depart_window", ("09:00", "23:59")),
+        ("明天上午十点半开会，从天津去北京", "arrive_window", ("00:00", "10:30")),
+    ],
+)
+def test_clocks_with_minutes_and_bounds(
+    text: str, kind: str, span: tuple[str, str], directory: StationDirectory
+) -> None:
+    window = getattr(parse(text, directory), kind)
+    assert window is not None
+    assert (f"{window.start:%H:%M}", f"{window.end:%H:%M}") == span
+
+
+def test_at_the_latest_with_an_hour_is_no_order(directory: StationDirectory) -> None:
+    assert parse("明天北京到上海，最晚下午三点到", directory).order is None
+    assert parse("明天北京到上海，最晚的", directory).order == "latest"
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("下周去普陀山 上海出发 周六", D(2026, 12, 19), None),
+        ("月底 28号走", D(2026, 12, 28), None),
+        ("国庆 3号走 7号回", D(2027, 10, 3), D(2027, 10, 7)),
+        ("五一去杭州 2号走", D(2027, 5, 2), None),
+        ("元旦三天假，31号走2号回", D(2026, 12, 31), D(2027, 1, 2)),
+    ],
+)
+def test_a_day_said_after_a_span_that_holds_it_is_that_day(
+    text: str, start: dt.date, end: dt.date | None
+) -> None:
+    facts = extract_dates(text, THURSDAY)
+    assert (facts.start, facts.end) == (start, end)
