@@ -50,7 +50,7 @@ def _types(types: Sequence[str]) -> str:
         said -= CONVENTIONAL_TYPES
 
     def rank(t: str) -> int:
-        return TRAIN_TYPES.index(t) if t in TRAIN_TYPES else len(TRAIN_TYPES)  # type: ignore[arg-type]
+        return TRAIN_TYPES.index(t) if t in TRAIN_TYPES else len(TRAIN_TYPES)
 
     words = [texts.TYPE_LABELS.get(t, t) for t in sorted(said, key=rank)]
     return "、".join([*words, texts.CONVENTIONAL] if kind else words)
