@@ -20,10 +20,12 @@ pytestmark = pytest.mark.chaos
 
 UP_S, DOWN_S, AFTER_S = 2.5, 3.0, 2.5
 TICKET_WORKERS = 6
-# The tier probes again 1 s after a failure and /readyz probes at once. The bound is generous:
-# on a loaded 2-core box the test's own Redis client took 3.5 s for its first command after the
-# restart. An app that never reconnects without a restart still fails it.
-L2_BACK_WITHIN_S = 6.0
+# The tier probes again 1 s after a failure and /readyz probes at once. What is checked is that
+# L2 comes back by itself, not how fast: on a loaded 2-core box the test's own Redis client took
+# 3.5 s for its first command after the restart, and a CI-like run beside eight busy processes
+# saw the app's first write 7.3 s after it. An app that never reconnects without a restart
+# still fails the bound; one that does costs no more time for it.
+L2_BACK_WITHIN_S = 20.0
 HOT_QUERIES = 5
 # Each phase lasts its time and then until this many ticket answers were sent in it: CI once
 # answered only 7 in a 3 s outage on a saturated box (0.6 s per request while up), and the
