@@ -1,5 +1,8 @@
-"""A per-source circuit breaker: closed → open after N consecutive failures → one half-open
-probe after a cool-down → closed on success, open again on failure."""
+"""A per-source circuit breaker: closed → open after N consecutive failures (or at once, for a
+block) → one half-open probe after a cool-down → closed on success, open again on failure.
+
+A probe that ends with no verdict (its caller left, or the fleet told it to wait) stands down,
+so the next attempt may probe: a breaker never stays half-open with no probe out."""
 
 from __future__ import annotations
 
@@ -32,6 +35,7 @@ class CircuitBreaker:
         self._opened_at = 0.0
         self._open_for = cooldown_s
         self._probe_out = False
+        self._blocked = False  # opened by a site's block (`trip`), not by counted failures
         self._state = BreakerState.CLOSED
         self._generation = 0  # how many times it opened: an attempt carries the one it saw
 
@@ -53,6 +57,16 @@ class CircuitBreaker:
         return False
 
     @property
+    def probing(self) -> bool:
+        """True while the half-open probe `allow()` let out has no verdict yet."""
+        return self._probe_out
+
+    @property
+    def blocked(self) -> bool:
+        """True while open (or half-open) because a site blocked us, not for counted failures."""
+        return self._blocked and self._state is not BreakerState.CLOSED
+
+    @property
     def generation(self) -> int:
         """Bumped each time the breaker opens: an attempt remembers the one it was let out
         in, so a late answer to a request sent before a block can be told apart."""
@@ -66,19 +80,32 @@ class CircuitBreaker:
             return
         self._failures = 0
         self._probe_out = False
+        self._blocked = False
         self._set(BreakerState.CLOSED)
 
-    def record_failure(self) -> None:
+    def stand_down(self, generation: int) -> None:
+        """The probe let out in `generation` ended with no verdict (its caller went away, or
+        another replica probes for the fleet): the next attempt may probe instead."""
+        if generation == self._generation:
+            self._probe_out = False
+
+    def record_failure(self, generation: int | None = None) -> None:
+        """A failed attempt; one let out before the breaker last opened (`generation`) is
+        ignored: it says nothing about the site now, and must not pass for the probe's."""
+        if generation is not None and generation != self._generation:
+            return
         self._failures += 1
         probing = self._probe_out
         self._probe_out = False
         if probing or self._failures >= self._threshold:
+            self._blocked = False
             self._open(self._cooldown)
 
     def trip(self, cooldown_s: float) -> None:
         """Open at once for `cooldown_s` (a site that blocked us), whatever the count says."""
         self._failures = max(self._failures, self._threshold)
         self._probe_out = False
+        self._blocked = True
         self._open(cooldown_s)
 
     def _open(self, cooldown_s: float) -> None:

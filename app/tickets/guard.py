@@ -183,13 +183,62 @@ class GuardedSource:
         if not breaker.allow():
             self._count("circuit_open")
             raise CircuitOpenError(self.name, "circuit open: failing fast")
-        if self._shared_block is not None and breaker.state is BreakerState.CLOSED:
-            left = await self._shared_block.remaining_s()
-            if left > 0:  # another replica was blocked: stop here too, for what is left
-                breaker.trip(left)
-                self._count("circuit_open")
-                raise CircuitOpenError(self.name, "blocked (seen by another replica)")
         generation = breaker.generation
+        fleet_probe = await self._consult_fleet(breaker, generation)
+        probe, blocked = breaker.probing, breaker.blocked
+        try:
+            return await self._send(operation, breaker, generation)
+        finally:
+            if probe:
+                await self._probe_concluded(breaker, generation, blocked, fleet_probe)
+
+    async def _consult_fleet(self, breaker: CircuitBreaker, generation: int) -> bool:
+        """Ask the fleet (app/tickets/shared_block.py) before an attempt: refuse it while a
+        block or another replica's probe stands; True when it is the fleet's one probe."""
+        if self._shared_block is None:
+            return False
+        probe = breaker.probing
+        claim = probe and breaker.blocked  # half-open after a block: one probe for the fleet
+        view = await self._shared_block.view(claim_probe=claim)
+        if view.verdict == "blocked":  # another replica was blocked, or its probe failed
+            breaker.trip(view.left_s)
+            self._count("circuit_open")
+            raise CircuitOpenError(self.name, "blocked (seen by another replica)")
+        if view.verdict == "probing":
+            if probe:
+                breaker.stand_down(generation)  # the next attempt asks again
+            self._count("circuit_open")
+            raise CircuitOpenError(self.name, "blocked: another replica probes the site")
+        if view.verdict == "clear" and claim:
+            breaker.record_success(generation)  # the fleet's probe answered: closed, unsent
+        return view.verdict == "probe"
+
+    async def _probe_concluded(
+        self, breaker: CircuitBreaker, generation: int, blocked: bool, fleet_probe: bool
+    ) -> None:
+        """Publish what a half-open probe found, whichever way its attempt ended."""
+        if breaker.generation == generation:
+            if breaker.state is BreakerState.CLOSED:  # it answered
+                if fleet_probe:
+                    assert self._shared_block is not None
+                    await self._shared_block.probe_answered()
+            elif breaker.probing:
+                # No verdict (refused before sending, or its caller left): never leave the
+                # breaker half-open with a probe out that will not come back.
+                breaker.stand_down(generation)
+                if fleet_probe:
+                    assert self._shared_block is not None
+                    await self._shared_block.probe_abandoned()
+        elif blocked and not breaker.blocked:
+            # The probe of a block failed (not blocked again: that published itself): the
+            # site is not back, so the block is renewed for a whole cool-down, fleet-wide.
+            breaker.trip(self.settings.block_cooldown_s)
+            if self._shared_block is not None:
+                await self._shared_block.publish(self.settings.block_cooldown_s)
+
+    async def _send(
+        self, operation: Callable[[], Awaitable[T]], breaker: CircuitBreaker, generation: int
+    ) -> T:
         async with self._semaphore:
             await self.limiter.acquire()
             if breaker.generation != generation:
@@ -204,7 +253,7 @@ class GuardedSource:
                     answer = await operation()
             except TimeoutError as exc:
                 timeout = SourceTimeout(self.name, f"no answer in {self.settings.timeout_s}s")
-                self._failed(started, timeout, breaker)
+                self._failed(started, timeout, breaker, generation)
                 raise timeout from exc
             except QueryRefused:
                 raise  # refused before reaching the source: not an attempt, not a failure
@@ -219,7 +268,7 @@ class GuardedSource:
                 raise
             except SourceBlocked as exc:
                 # Never retried (not transient); the breaker stays open for the block cool-down.
-                self._failed(started, exc, breaker)
+                self._failed(started, exc, breaker, generation)
                 breaker.trip(self.settings.block_cooldown_s)
                 if self._shared_block is not None:
                     await self._shared_block.publish(self.settings.block_cooldown_s)
@@ -229,7 +278,7 @@ class GuardedSource:
                 )
                 raise
             except SourceError as exc:
-                self._failed(started, exc, breaker)
+                self._failed(started, exc, breaker, generation)
                 raise
             except asyncio.CancelledError as exc:
                 if ABANDONED in exc.args:
@@ -239,7 +288,10 @@ class GuardedSource:
                     raise
                 # The query deadline cancelled us mid-attempt: it reached the source and failed.
                 self._failed(
-                    started, SourceTimeout(self.name, "cancelled by the query deadline"), breaker
+                    started,
+                    SourceTimeout(self.name, "cancelled by the query deadline"),
+                    breaker,
+                    generation,
                 )
                 raise
             finally:
@@ -264,9 +316,11 @@ class GuardedSource:
         yield
         self._observe(started, "ok")
 
-    def _failed(self, started: float, exc: SourceError, breaker: CircuitBreaker) -> None:
+    def _failed(
+        self, started: float, exc: SourceError, breaker: CircuitBreaker, generation: int
+    ) -> None:
         self._observe(started, exc.outcome)
-        breaker.record_failure()
+        breaker.record_failure(generation)
         log.warning(
             "source attempt failed",
             extra={"source": self.name, "outcome": exc.outcome, "error": exc.message},

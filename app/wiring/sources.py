@@ -31,7 +31,7 @@ from app.tickets.fleet_flight import FleetFlight
 from app.tickets.guard import GuardedSource
 from app.tickets.rate_limit import SourceRateLimit
 from app.tickets.service import TicketService
-from app.tickets.shared_block import SharedBlock
+from app.tickets.shared_block import PROBE_MARGIN_S, SharedBlock
 from sources.base import TicketSource
 from sources.juhe import JuheSource
 from sources.rail12306 import Rail12306Source
@@ -136,7 +136,15 @@ def build_sources(
             monotonic=runtime.monotonic,
             limiter=limiter,
             # A block one replica meets stops the fleet (app/tickets/shared_block.py).
-            shared_block=SharedBlock(redis, name, health) if redis is not None else None,
+            shared_block=SharedBlock(
+                redis,
+                name,
+                health,
+                probe_lease_s=conf.timeout_s + PROBE_MARGIN_S,
+                clear_s=conf.block_cooldown_s,
+            )
+            if redis is not None
+            else None,
             queue_limit=conf.queue_limit
             if conf.queue_limit is not None
             else default_queue_limit(conf.rate_per_s, settings.query_deadline_s, conf.timeout_s),
