@@ -13,8 +13,10 @@ Sessions never roll back:
 - **A turn that could not be saved is told**: `save` returns False (kept in memory only, or a
   newer version won) and the caller tells the traveller. A session Redis lost (a restart) that
   this replica still holds is put back only where no other copy is, and the turn says it was
-  restored from this replica's copy (`load_checked`), since another replica may have held a
-  later turn.
+  restored from this replica's copy (`load_checked`: `RESTORED`), since another replica may
+  have held a later turn. A turn read from this replica's copy because Redis cannot be read
+  says so too (`COPY`): in a fleet without sticky sessions another replica may well have
+  served the turns since, and a reply built on an older turn is never given without a word.
 - **The write-back set is bounded** by the memory store: only sessions still held in memory
   are kept for write-back.
 
@@ -30,6 +32,7 @@ import logging
 import re
 import time
 from collections.abc import Callable
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from cachetools import TTLCache
@@ -70,6 +73,14 @@ return -2
 WRITTEN = -2
 SESSION_ID_PATTERN = r"^[A-Za-z0-9_-]{8,64}$"
 _SESSION_ID = re.compile(SESSION_ID_PATTERN)
+
+
+class SessionRead(StrEnum):
+    """Where a turn's session was read from, and so what the traveller must be told."""
+
+    AUTHORITY = "authority"  # Redis (or, with no Redis configured, the only store): nothing
+    RESTORED = "restored"  # Redis had lost it, or held an older turn: put back from this copy
+    COPY = "copy"  # Redis could not be read: this replica's copy, perhaps older than another's
 
 
 class SessionUnavailable(Exception):
@@ -130,53 +141,61 @@ class SessionStore:
         intent, _ = await self.load_checked(session_id)
         return intent
 
-    async def load_checked(self, session_id: str) -> tuple[TravelIntent | None, bool]:
-        """`load`, and whether the intent was restored from this replica's copy because Redis
-        had lost the record (an earlier turn than another replica's, possibly: say so)."""
+    async def load_checked(self, session_id: str) -> tuple[TravelIntent | None, SessionRead]:
+        """`load`, and where the intent came from: Redis, or this replica's copy (restored
+        because Redis had lost the record, or read because Redis cannot be): both are said."""
         held = self._local.get(session_id)
         if self._redis is None:
             if held is None:
                 raise SessionLost(session_id)
-            return held[1], False
-        if session_id in self._dirty or not self._usable():
+            return held[1], SessionRead.AUTHORITY
+        if not self._usable():
             if held is None:
                 raise SessionUnavailable("redis down and session not held here")
-            return held[1], False
+            return held[1], SessionRead.COPY
         try:
             raw = await self._redis.get(SESSION_KEY.format(session_id=session_id))
         except redis_errors() as exc:
             self._down(exc)
             if held is None:
                 raise SessionUnavailable(repr(exc)) from exc
-            return held[1], False
+            return held[1], SessionRead.COPY
         self._up()
         if raw is None:
             if held is None:
                 raise SessionLost(session_id)
             # Redis lost it (a restart) but this replica holds a copy: put it back only where
             # no other copy is (never over another replica's, which may be newer).
-            result = await self._write(session_id, held[0], held[1], base=-1)
-            if result == WRITTEN:
-                log.warning(
-                    "session restored from this replica's copy", extra={"session": session_id[:8]}
-                )
-                return held[1], True
-            return await self.load_checked(session_id) if result is not None else (held[1], True)
+            return await self._put_back(
+                session_id, held, "session restored from this replica's copy"
+            )
         decoded = decode_record(raw)
         if decoded is None:
             # A record from an incompatible version: start the conversation afresh.
             log.warning("unreadable session record dropped", extra={"session": session_id[:8]})
-            return None, False
+            return None, SessionRead.AUTHORITY
         if held is not None and held[0] > decoded[0]:
-            # Redis went back in time (it lost the record and an older copy was put back):
-            # this replica's later turn wins, written back over the older version only.
-            result = await self._write(session_id, held[0], held[1], base=-1)
-            if result == WRITTEN:
-                log.warning("session newer here than in redis: written back")
-                return held[1], True
-            return await self.load_checked(session_id) if result is not None else (held[1], True)
+            # Redis went back in time (it lost the record and an older copy was put back), or
+            # this replica's turns during an outage are not written back yet: the later turn
+            # wins, written back over the older version only.
+            return await self._put_back(session_id, held, "session newer here than in redis")
+        # Redis's version is the newest there is: a turn this replica kept for write-back is
+        # older (another replica's turns won) and is never written over it.
+        self._dirty.discard(session_id)
         self._local[session_id] = decoded
-        return decoded[1], False
+        return decoded[1], SessionRead.AUTHORITY
+
+    async def _put_back(
+        self, session_id: str, held: tuple[int, TravelIntent], why: str
+    ) -> tuple[TravelIntent | None, SessionRead]:
+        result = await self._write(session_id, held[0], held[1], base=-1)
+        if result == WRITTEN:
+            log.warning(why, extra={"session": session_id[:8]})
+            self._dirty.discard(session_id)
+            return held[1], SessionRead.RESTORED
+        if result is None:  # Redis failed on the write: this copy is all there is now
+            return held[1], SessionRead.COPY
+        return await self.load_checked(session_id)  # another replica put a newer one back
 
     async def save(self, session_id: str, intent: TravelIntent) -> bool:
         """Store the intent after this turn as the next version, over the version the turn

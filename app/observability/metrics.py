@@ -50,6 +50,7 @@ DEGRADATION_KINDS = (
     "session_memory_only",
     "session_lost",
     "session_restored",
+    "session_from_copy",
     "quota_local",
     "step_bound",
     "unavailable",

@@ -23,7 +23,7 @@ from app.errors import InvalidInput, excerpt
 from app.intent.model import TravelIntent
 from app.intent.parser import ParseOutcome
 from app.services import Services
-from app.sessions import SESSION_ID_PATTERN, SessionLost, SessionUnavailable
+from app.sessions import SESSION_ID_PATTERN, SessionLost, SessionRead, SessionUnavailable
 from app.usecases.queries import accepted_today
 from rules.limits import MAX_TRIP_DAYS, MAX_VIA_STOPS
 from sources.stations import StationDirectory
@@ -141,7 +141,7 @@ class ChatTurn:
     single_turn: bool
     lost: bool = False
     owner: str | None = None  # the API key name the session is bound to (keys on)
-    restored: bool = False  # Redis had lost it: read from this replica's copy, and said so
+    read: SessionRead = SessionRead.AUTHORITY  # this replica's copy (restored, or Redis down)
 
 
 async def chat_input(services: Services, request: ChatRequest, owner: str | None) -> ChatTurn:
@@ -152,10 +152,11 @@ async def chat_input(services: Services, request: ChatRequest, owner: str | None
     server_today = services.runtime.today()
     today = accepted_today(request.today, server_today)
     previous = None
-    single_turn = lost = restored = False
+    single_turn = lost = False
+    read = SessionRead.AUTHORITY
     try:
         if request.session_id:
-            previous, restored = await services.sessions.load_checked(storage_id(session_id, owner))
+            previous, read = await services.sessions.load_checked(storage_id(session_id, owner))
     except SessionUnavailable:
         single_turn = True
     except SessionLost:
@@ -169,7 +170,7 @@ async def chat_input(services: Services, request: ChatRequest, owner: str | None
         single_turn=single_turn,
         lost=lost,
         owner=owner,
-        restored=restored,
+        read=read,
     )
 
 
@@ -191,9 +192,13 @@ async def chat(
             # Kept in memory only, or a newer version won: never lost silently.
             services.metrics.degradations.labels(kind="session_memory_only").inc()
             reply.warnings.insert(0, agent_texts.SESSION_NOT_SAVED)
-    if turn.restored:
+    if turn.read is SessionRead.RESTORED:
         services.metrics.degradations.labels(kind="session_restored").inc()
         reply.warnings.insert(0, agent_texts.SESSION_RESTORED)
+    elif turn.read is SessionRead.COPY:
+        # Another replica may have served the turns since: the reply may rest on an older one.
+        services.metrics.degradations.labels(kind="session_from_copy").inc()
+        reply.warnings.insert(0, agent_texts.SESSION_FROM_COPY)
     if turn.single_turn:
         services.metrics.degradations.labels(kind="session_single_turn").inc()
         reply.warnings.insert(0, agent_texts.SESSION_SINGLE_TURN)

@@ -178,6 +178,9 @@ async def test_a_change_made_while_redis_is_down_is_kept_and_written_back(
         assert state.sessions.pending_write_back == 1
         assert metric(state, "railtrip_degradations_total", kind="session_memory_only") == 1
         assert texts.SESSION_NOT_SAVED in second.json()["warnings"], "the traveller is told"
+        # ... and that the turn rests on this replica's copy, which another may have passed.
+        assert texts.SESSION_FROM_COPY in second.json()["warnings"]
+        assert metric(state, "railtrip_degradations_total", kind="session_from_copy") == 1
         own_redis.start()
         await state.sessions.write_back()  # what the shared health runs when Redis returns
         assert state.sessions.pending_write_back == 0

@@ -11,7 +11,7 @@ from app.intent.model import TravelIntent
 from app.observability.metrics import Metrics
 from app.redis_client import build_redis
 from app.redis_health import RedisHealth
-from app.sessions import SESSION_KEY, SessionStore, decode_record, encode_record
+from app.sessions import SESSION_KEY, SessionRead, SessionStore, decode_record, encode_record
 
 
 def intent(destination: str, passengers: int = 1) -> TravelIntent:
@@ -55,9 +55,9 @@ async def test_after_redis_lost_the_record_the_newest_copy_wins_and_every_restor
     await b.save(sid, intent("上海", 6))  # v2, held by B
     await redis.delete(SESSION_KEY.format(session_id=sid))  # a Redis restart lost it
     # A holds only v1: put back (nothing else is there), and the turn is told so.
-    assert await a.load_checked(sid) == (intent("上海"), True)
+    assert await a.load_checked(sid) == (intent("上海"), SessionRead.RESTORED)
     # B holds v2, newer than what came back: B's copy wins over the older one, told too.
-    assert await b.load_checked(sid) == (intent("上海", 6), True)
+    assert await b.load_checked(sid) == (intent("上海", 6), SessionRead.RESTORED)
     version, stored = decode_record(await redis.get(SESSION_KEY.format(session_id=sid)))
     assert (version, stored) == (2, intent("上海", 6))
     # A's turn built on the v1 it restored is refused rather than roll B's turn back.
@@ -96,3 +96,31 @@ def test_an_old_bare_record_reads_as_version_zero() -> None:
     assert decode_record(intent("上海").model_dump_json()) == (0, intent("上海"))
     assert decode_record(encode_record(5, intent("上海"))) == (5, intent("上海"))
     assert decode_record(b"not json") is None
+
+
+async def test_a_turn_read_from_this_replicas_copy_while_redis_is_down_says_so(replicas) -> None:
+    (a, b), _ = replicas
+    sid = new_id()
+    await a.save(sid, intent("上海"))  # v1, held by A
+    await b.load(sid)
+    await b.save(sid, intent("上海", 6))  # v2 on B: A's copy is now older
+    a._health.went_down(ConnectionError("stall"))  # A cannot read Redis
+    # A's copy is all A has: used, and never passed off as the session itself.
+    assert await a.load_checked(sid) == (intent("上海"), SessionRead.COPY)
+
+
+async def test_after_an_outage_a_newer_version_in_redis_wins_over_a_turn_not_written_back(
+    replicas,
+) -> None:
+    (a, b), _ = replicas
+    sid = new_id()
+    await a.save(sid, intent("上海"))  # v1
+    a._health.went_down(ConnectionError("stall"))
+    assert await a.save(sid, intent("南京")) is False  # v2 on A's copy only, told not saved
+    await b.load(sid)
+    await b.save(sid, intent("上海", 3))  # v2 on B
+    await b.save(sid, intent("上海", 4))  # v3 on B
+    a._health.came_back()  # Redis is back before A's write-back ran
+    # A reads Redis, the authority: B's later turn, not A's older unwritten one.
+    assert await a.load_checked(sid) == (intent("上海", 4), SessionRead.AUTHORITY)
+    assert a.pending_write_back == 0, "the older turn is never written over the newer one"

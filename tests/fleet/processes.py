@@ -87,11 +87,26 @@ def start_vendor(vendor: str, **knobs: float) -> Process:
 
 def start_railtrip(env: Mapping[str, str]) -> Process:
     """One railtrip replica (`uvicorn app.main:app`) on a free port."""
-    port = free_port()
-    argv = [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(port)]
-    proc = Process("railtrip", [*argv, "--host", "127.0.0.1", "--log-level", "warning"], env, port)
-    proc.wait_ready("/healthz")
+    (proc,) = start_replicas(env, 1)
     return proc
+
+
+def start_replicas(env: Mapping[str, str], count: int) -> list[Process]:
+    """`count` railtrip replicas started side by side (their imports overlap), each ready."""
+    procs = []
+    for _ in range(count):
+        port = free_port()
+        argv = [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(port)]
+        argv += ["--host", "127.0.0.1", "--log-level", "warning"]
+        procs.append(Process("railtrip", argv, env, port))
+    try:
+        for proc in procs:
+            proc.wait_ready("/healthz")
+    except RuntimeError:
+        for proc in procs:
+            proc.stop()
+        raise
+    return procs
 
 
 def counters(vendor: Process) -> dict[str, Any]:

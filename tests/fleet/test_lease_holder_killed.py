@@ -10,7 +10,7 @@ import httpx
 import pytest
 import redis
 
-from tests.fleet.processes import Process, data_arrivals, start_railtrip, start_vendor
+from tests.fleet.processes import Process, data_arrivals, start_replicas, start_vendor
 from tests.fleet.test_two_replicas import fleet_env, params
 from tests.redis_server import RedisServer
 
@@ -30,7 +30,7 @@ async def test_killing_the_lease_holder_mid_fetch_hands_over_at_the_lease_expiry
         vendor = start_vendor("juhe", latency_ms=VENDOR_LATENCY_MS)
         started.append(vendor)
         env = fleet_env(redis_server.url, {"juhe": vendor}, RAILTRIP_FLIGHT_LEASE_S=str(LEASE_S))
-        holder, other = start_railtrip(env), start_railtrip(env)
+        holder, other = start_replicas(env, 2)
         started += [holder, other]
         query = params(3)
 

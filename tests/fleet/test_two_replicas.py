@@ -16,7 +16,7 @@ import pytest
 import redis
 
 from sources.base import shanghai_now
-from tests.fleet.processes import Process, data_arrivals, start_railtrip, start_vendor
+from tests.fleet.processes import Process, data_arrivals, start_replicas, start_vendor
 from tests.redis_server import RedisServer
 
 RATE_PER_S = 10.0
@@ -64,7 +64,7 @@ def fleet(redis_server: RedisServer) -> Iterator[Fleet]:
         vendors = {"rail12306": start_vendor("12306"), "juhe": start_vendor("juhe")}
         started += vendors.values()
         env = fleet_env(redis_server.url, vendors)
-        replicas = [start_railtrip(env), start_railtrip(env)]
+        replicas = start_replicas(env, 2)
         started += replicas
         yield Fleet(vendors, replicas)
     finally:
