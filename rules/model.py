@@ -87,6 +87,9 @@ class TripRequest(Frozen):
     """Acceptable classes as a category (any sleeper); `seat_class` is one named class."""
     return_seat_classes: frozenset[SeatClass] = frozenset()
     """The classes acceptable on the ride home alone (回程换成卧铺); empty: the trip's own."""
+    stated_order: tuple[str, ...] = ()
+    """The constraints as a chat stated them, each where last said, the latest last
+    (`rules.relax`): the oldest gives way first; unlisted ones are older than any listed."""
     exclude_seat_classes: frozenset[SeatClass] = frozenset()
     exclude_train_types: frozenset[str] = frozenset()
     open_cities: frozenset[str] = frozenset()

@@ -2,7 +2,8 @@
 
 Each constraint the traveller can state is named by its intent field (`depart_window`,
 `exclude_seat_classes`, …). `minimal_relaxation` tries dropping one constraint at a time, in
-`RELAX_ORDER` (the least important first), then pairs; the first request that plans wins.
+`RELAX_ORDER` (the least important first; in a chat, the one said longest ago first), then
+pairs; the first request that plans wins.
 `relaxed_between` names what a chosen request gave up against the original, so the reply
 can never relax a constraint without saying so.
 """
@@ -69,8 +70,12 @@ MAX_DROPPED = 2
 
 
 def stated(request: TripRequest) -> list[str]:
-    """The droppable constraints `request` states, in relaxation order."""
-    return [name for name, present, _ in RELAX_ORDER if present(request)]
+    """The droppable constraints `request` states, in relaxation order: in a chat the ones
+    said longest ago first (the latest word wins: "还是上午走吧" after "硬座就行" gives up the
+    class, not the morning), each age in `RELAX_ORDER`."""
+    names = [name for name, present, _ in RELAX_ORDER if present(request)]
+    recency = {name: age for age, name in enumerate(request.stated_order, 1)}
+    return sorted(names, key=lambda name: recency.get(name, 0))
 
 
 def without(request: TripRequest, names: tuple[str, ...]) -> TripRequest:

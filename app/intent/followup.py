@@ -40,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from app.intent import texts
+from app.intent import lexicon, texts
 from app.intent.dates import date_from
 from app.intent.merge import merge_intent, set_slots, starts_over
 from app.intent.model import TravelIntent, ViaStop
@@ -62,7 +62,8 @@ CityOf = Callable[[str], str | None]
 # 换到/挪到 + a day, which reads as 到 + a place ("换到周六").
 _OUTBOUND_SCOPE = re.compile(r"^(?:那)?(?:去程|出发那天|去的时候)[，,\s]*")
 _MOVE_TO = re.compile(
-    r"(?:换到|挪到|调到|移到)(?=(?:下下|下|这|本)?(?:个)?(?:周|星期|礼拜|\d|[一二三四五六七八九十]+号|明天|后天))"
+    r"(?:换到|挪到|调到|移到|提前到|推迟到|推到|延到|延后到|改到)"
+    r"(?=(?:下下|下|这|本)?(?:个)?(?:周|星期|礼拜|\d|[一二三四五六七八九十]+号|明天|后天))"
 )
 
 _OUTBOUND_WORD = re.compile(r"改|换|出发|去程|走")
@@ -70,6 +71,10 @@ _RETURN_SCOPE = re.compile(r"回程|返程|回来那天|回来的时候|回去�
 _RETURN_WORD = re.compile(r"回来|回去|返回|回程|返程|回(?!家)")
 _SAME_DAY = re.compile(r"当天|当晚|当日|看完")
 _NEXT_DAY = re.compile(r"第二天|次日|隔天")
+_ONE_WAY = re.compile(r"不回来了|不回了|不用回|不要返程|不要回程|回程不用|只要去程|单程就行|买单程")
+_DAYS_LATER = re.compile(r"(?P<n>[一两二三四五六七八九十1-9])天(?:以)?后(?:再)?回")
+_DAYS_AFTER = re.compile(r"大后天|后天|明天")
+_DAYS_AFTER_OFFSET = {"明天": 1, "后天": 2, "大后天": 3}
 _BARE_WEEKDAY = re.compile(r"(?<![下这本个])(?:周|星期|礼拜)[一二三四五六日天1-7]")
 _NEGATED = r"(?:别|不要|不|不是|不去|不在)(?:从|在|去|到)?"
 _NAME_GOES_ON = r"(?![东西南北])"  # 不是西安北 rules out 西安北, not 西安
@@ -79,7 +84,8 @@ _SHIFT = re.compile(
 _LATER_SHIFT = ("推迟", "延后", "推后", "往后推", "往后挪", "晚")
 _FEWER = re.compile(r"少(?P<n>[一两二三1-9])?个人?|(?:我|他|她)不去了")
 _ALONE = re.compile(
-    r"(?:就|只有|只)(?:我|她|他)(?:一个人|自己|一人)|(?:我|她|他)一个人(?:去|走|回)"
+    r"(?:就|只有|只)(?:我|她|他)[^，,。\s]{0,3}?(?:一个人|自己|一人|一个(?=$|[，,。！!]))(?!的)"
+    r"|(?:我|她|他)一个人(?:去|走|回)"
 )
 _YES = re.compile(r"^(?:对|是的|对的|嗯|没错|是|对呀|是啊|对啊|就是)[，,。!！\s]*$")
 _ANOTHER_TRIP = re.compile(r"另外|另一|对了|算了|还有一?个|再帮|也帮|帮.{1,4}也")
@@ -87,6 +93,9 @@ _THEN = re.compile(r"然后|接着|再去|再到|之后去|之后到|住|待|呆
 _VIA_CUE = re.compile(r"中间|中途|途中|路上|路过|经过|途经")
 _STAY_WORD = re.compile(r"住|待|呆")
 _DIRECTION = re.compile(r"[去到往]")
+_PERMITTED = r"(?:的?(?:车|票)?)(?:也行|也可以|也没事|也无所谓|没关系)"
+_NOT_A_PLACE = re.compile(r"[了就也都还的吧呢吗啊车站时点\d一二两三四五六七八九十百千万]")
+_ARRIVAL_BEFORE = re.compile(r"(?:前|后|点|半|分|多久|时候|以前|之前|提高|增加|放宽|调|提)$")
 _TRAVEL_VERB = re.compile(r"[去到往回]|从|改|换|出发|上车|下车")
 
 
@@ -129,8 +138,16 @@ _SCOPE_QUESTIONS: dict[str, tuple[str, ...]] = {
         "抽烟",
         "吸烟",
         "取票",
-        "检票口",
+        "检票",
         "候车室",
+        "身份证",
+        "证件",
+        "安检",
+        "托运",
+        "进站",
+        "住哪",
+        "提前多久",
+        "住在哪",
         "发票",
         "报销",
         "保险",
@@ -166,11 +183,64 @@ def read_turn(
     """The trip after `turn` (parsed from `text`), given the trip so far; `suggest` is the
     place the reply offered for a name it did not know ("您是指哈尔滨吗？")."""
     reading = _read(previous, turn, text, today=today, city=city, suggest=suggest)
-    if reading.declined is None and previous.train_numbers and not turn.train_numbers:
+    if reading.declined is not None:
+        return reading
+    if previous.train_numbers and not turn.train_numbers:
         words = normalise_text(text)
         if any(cue in words for cue in CHEAPER) and reading.intent.train_numbers:
-            return replace(reading, intent=_other_trains(reading.intent, city))
-    return reading
+            reading = replace(reading, intent=_other_trains(reading.intent, city))
+    return replace(reading, intent=_with_stated_order(previous, turn, reading.intent))
+
+
+# Each constraint the relaxation may give up (`rules.relax`), by the intent fields saying it.
+_CONSTRAINTS: dict[str, tuple[str, ...]] = {
+    **{
+        name: (name,)
+        for name in (
+            "depart_window",
+            "arrive_window",
+            "arrive_date",
+            "return_window",
+            "return_arrive_window",
+            "seat_class",
+            "seat_classes",
+            "return_seat_classes",
+            "no_overnight",
+            "train_types",
+            "exclude_train_types",
+            "exclude_seat_classes",
+            "origin",
+            "destination",
+        )
+    },
+    "budget": ("budget", "budget_per_person"),
+}
+
+
+def _with_stated_order(
+    previous: TravelIntent, turn: TravelIntent, intent: TravelIntent
+) -> TravelIntent:
+    """The constraints in the order last said, this turn's (changed, or said again) the
+    latest: when not all can be met, the one said longest ago gives way first."""
+    again = set_slots(turn)
+    said = [
+        name
+        for name, fields in _CONSTRAINTS.items()
+        if any(getattr(intent, f) not in (None, [], False) for f in fields)
+        and any(getattr(intent, f) != getattr(previous, f) or f in again for f in fields)
+    ]
+    kept = [
+        name
+        for name in previous.stated_order
+        if name not in said
+        and any(getattr(intent, f) not in (None, [], False) for f in _CONSTRAINTS.get(name, ()))
+    ]
+    order = [*kept, *said]
+    return (
+        intent
+        if order == intent.stated_order
+        else intent.model_copy(update={"stated_order": order})
+    )
 
 
 def _other_trains(intent: TravelIntent, city: CityOf) -> TravelIntent:
@@ -199,6 +269,7 @@ def _read(
         return TurnReading(previous, declined=_topic(words) or next(iter(said), "other"))
     if not _has_trip(previous) or previous.kind == "out_of_scope":
         return TurnReading(merge_intent(previous, turn, city=city))
+    turn = _no_place_said(turn, words)
     topic = _scope_question(previous, turn, words, city)
     if topic is not None:
         return TurnReading(previous, declined=topic)
@@ -220,6 +291,14 @@ def _read(
     as_said = turn
     party = _party(previous, turn, words)
     turn = turn.model_copy(update=_NO_PARTY)  # the party so far changes by `party` alone
+    if _ONE_WAY.search(words) and previous.return_trip is not False:
+        # "不回来了": the ride home dropped, the rest of the trip kept.
+        one_way = previous.model_copy(
+            update={"return_trip": False, "date_end": None, "days": None, "nights": None}
+        )
+        one_way = one_way.model_copy(update={"return_window": None, "return_arrive_window": None})
+        turn = turn.model_copy(update={"return_trip": False, "date_end": None, "days": None})
+        return TurnReading(_with_party(merge_intent(one_way, turn, city=city), party))
     shift = _SHIFT.search(words)
     if shift is not None and previous.date_start is not None:
         return TurnReading(_with_party(_shifted(previous, turn, words, shift), party))
@@ -251,7 +330,14 @@ def _read(
         return TurnReading(_with_party(_with_stop(previous, turn), party))
     if as_said.action == "create" and starts_over(previous, as_said, city):
         return TurnReading(merge_intent(previous, as_said, city=city))  # a new trip, its own party
-    return TurnReading(_with_party(merge_intent(previous, turn, city=city), party))
+    permitted = _class_permitted(turn, words)
+    if permitted:
+        turn = turn.model_copy(update={"seat_class": None, "seat_classes": []})
+    merged = _with_party(merge_intent(previous, turn, city=city), party)
+    if permitted:
+        # "硬座也行": that class will do too; no class is required any more.
+        merged = merged.model_copy(update={"seat_class": None, "seat_classes": []})
+    return TurnReading(merged)
 
 
 # -- what the turn is about -------------------------------------------------------------------
@@ -313,6 +399,30 @@ def _scope_question(
 _NO_CHANGE = ("out_of_scope_topics", "leisure", "preferences")
 
 
+def _class_permitted(turn: TravelIntent, words: str) -> bool:
+    """A class said as acceptable too ("太贵了 硬座也行", "站票也可以"): a permission answering
+    the plan shown, not a class required ("硬座就行" names the class, as in a sentence)."""
+    if turn.seat_class is None and not turn.seat_classes:
+        return False
+    said = [phrase for phrase, _ in lexicon.SEAT_PHRASES if phrase in words]
+    said = [p for p in said if not any(p != q and p in q for q in said)]  # 二等 in 二等座
+    # Every class named is only permitted ("要卧铺，硬卧也行" still asks for a berth).
+    return bool(said) and all(re.search(re.escape(p) + _PERMITTED, words) for p in said)
+
+
+def _no_place_said(turn: TravelIntent, words: str) -> TravelIntent:
+    """到 read as "to" where a turn says when to arrive ("九点前到就行", "太晚了，到了没车了",
+    "提前多久到车站") or what to raise ("预算提高到一千"): what follows is no place."""
+    place = turn.destination_text
+    if place is None or turn.destination is not None:
+        return turn
+    at = words.find("到" + place)
+    before = words[:at] if at >= 0 else ""
+    if _NOT_A_PLACE.match(place) or _ARRIVAL_BEFORE.search(before):
+        return turn.model_copy(update={"destination_text": None})
+    return turn
+
+
 def _without_negated(turn: TravelIntent, words: str) -> TravelIntent:
     """Drop a place the turn names only to rule it out ("别从成都东上车，她就认成都站")."""
     negated = [
@@ -369,6 +479,13 @@ def _with_return(
     day = turn.date_start
     if day is not None and _BARE_WEEKDAY.search(words):
         day = date_from(words, outbound, today) or day
+    after = _DAYS_AFTER.search(words)
+    if day is not None and day < outbound and after is not None:
+        # "后天回" of a trip leaving after that day: two days after the outbound.
+        day = outbound + dt.timedelta(days=_DAYS_AFTER_OFFSET[after.group()])
+    later = _DAYS_LATER.search(words)
+    if later is not None and (day is None or day < outbound):
+        day = outbound + dt.timedelta(days=to_int(later.group("n")) or 1)  # 两天后回来
     if day is None and _SAME_DAY.search(words):
         day = outbound
     elif day is None and _NEXT_DAY.search(words):

@@ -291,6 +291,13 @@ class TravelIntent(Lenient):
         default=None,
         description="chat only, set by the service: the outbound of the plan last shown",
     )
+    stated_order: list[str] = Field(
+        default_factory=list,
+        max_length=32,
+        description="chat only, set by the service: the constraints a chat stated (relaxation "
+        "names: depart_window, seat_class, …), each where it was last said, the latest last; "
+        "when not all can be met, the oldest gives way first",
+    )
     action: IntentAction = "create"
     confidence: float = Field(default=0.5, ge=0, le=1)
     missing: list[RequiredField] = Field(default_factory=list)

@@ -606,7 +606,7 @@ def _budget(buf: _Text) -> tuple[float | None, float | None]:
         big = match.group()[-1:].lower() in "k千万w" and value >= 500
         if not (cued or big) or (value < 50 and not strong) or value <= 0:
             continue
-        if after.startswith(("人", "个人", "位", "张", "个大人")):
+        if after.startswith(("人", "个人", "位", "张", "个大人")) or re.match(r"个(?!月)", after):
             continue  # 一人五百: the 一 counts people, the budget follows
         buf.mask(match.start(), match.end())
         if any(c in before for c in _PER_PERSON_BEFORE) or after.startswith(_PER_PERSON_AFTER):

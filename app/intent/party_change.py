@@ -41,14 +41,19 @@ _PEOPLE = "|".join(
 # What 再加 adds when it is no person: 再加一站杭州, 再加一天, 再加个城市.
 _NOT_PEOPLE = r"(?:站|天|晚|夜|程|段|趟|班|周|日|城市|个城市|地方|景点|点)"
 _JOIN = re.compile(
-    r"(?:再加上?|加上)(?![一两二三四五六七八九1-9]?\s*(?:个|位|名)?\s*" + _NOT_PEOPLE + r")"
+    r"(?:再加上?|加上|(?<![增参追附添])加(?=[一两二三四五六七八九1-9]?\s*(?:个|位|名)))"
+    r"(?![一两二三四五六七八九1-9]?\s*(?:个|位|名)?\s*" + _NOT_PEOPLE + r")"
     r"(?P<n>[一两二三四五六七八九1-9])?\s*(?:个|位|名)?"
-    r"|多(?P<m>[一两二三1-9])(?:个|位)"
+    r"|多(?:加|来)?(?P<m>[一两二三1-9])(?:个|位)(?!\s*" + _NOT_PEOPLE + r")"
     r"|也(?:要|想|得|会)?(?:一起)?(?:去|来|走|跟着)|(?:跟|和|陪)(?:我|我们)一起|一起(?:去|走)"
-    r"|陪我|带上|还有(?:我|她|他|孩子)?的?(?:" + _PEOPLE + r")"
+    r"|陪我|带上|也一起|还有(?:我|她|他|孩子)?的?(?:" + _PEOPLE + r")"
+    r"|(?:也|再)(?:帮.{0,4})?(?:买|订|要)(?P<t>[一两二三四五1-9])张"
 )
+# Companions named as two (爸妈, 父母, 二老): two join, not one.
+_PAIR_WORDS = tuple(phrase for phrase, count in lexicon.COMPANIONS if count == 2)
 _TOTAL = re.compile(
     r"(?:一共|总共|共)?(?P<n>" + NUMBER + r"|俩|仨)\s*(?:个|位)?(?:人|大人)(?![均])"
+    r"|(?:一共|总共|共)(?P<all>" + NUMBER + r")\s*(?:个|位)(?!\s*(?:站|天|晚|城市|地方))"
     r"|(?P<pair>俩人|我们俩|我俩|我们仨)"
 )
 # Grown-ups bringing the children (我和老婆两个人带孩子): the count is theirs alone.
@@ -114,9 +119,12 @@ def party_after(previous: TravelIntent, turn: TravelIntent, words: str) -> Party
     aged = None if restates else _aged(before, words)
     if aged is not None:
         return aged.fitted()
-    # The parser's count when it read children apart (我和老婆两个人带孩子: three in all).
-    total = turn.passengers if turn.children else _total(words)
-    if total is not None or turn.passengers != 1:
+    # The parser's count when it read children apart with a count or their ages (我和老婆两个人
+    # 带孩子: three in all); a child named alone (孩子要占座) says nothing of the party's size.
+    counted = _total(words) is not None or _BRINGING.search(words) is not None
+    aged_children = any(a is not None for a in turn.children)
+    total = turn.passengers if turn.children and (counted or aged_children) else _total(words)
+    if total is not None or (turn.passengers != 1 and not turn.children):
         return _restated(before, turn, words, total or turn.passengers).fitted()
     if _STUDENT.search(words) and not _NOT_STUDENT.search(words):
         grown = before.passengers - len(before.children)
@@ -137,7 +145,7 @@ def _total(words: str) -> int | None:
         if match.group("pair"):
             found = 3 if "仨" in match.group("pair") else 2
             continue
-        said = match.group("n")
+        said = match.group("n") or match.group("all")
         count = {"俩": 2, "仨": 3}.get(said) or to_int(said)
         if count and count > 1:
             found = count
@@ -156,7 +164,9 @@ def _ages(words: str) -> list[int]:
 def _joined(before: Party, turn: TravelIntent, words: str, joining: re.Match[str]) -> Party:
     """Companions added to those already going; a total said with them is the whole party."""
     said = joining.groupdict()
-    count = to_int(said.get("n") or said.get("m") or "") or 0
+    count = to_int(said.get("n") or said.get("m") or said.get("t") or "") or 0
+    if not count and any(word in words for word in _PAIR_WORDS):
+        count = 2  # 还有我爸妈
     total = _total(words)
     if total is not None and total > before.passengers:
         count = total - before.passengers

@@ -21,6 +21,11 @@ _BUDGET_ASKED = re.compile(
     r"(?P<n>" + NUMBER + r")\s*(?:元|块)?钱?\s*"
     r"(?:够吗|够不够|够了吗|够用吗|够了吧|行吗|行不行|可以吗)"
 )
+_BUDGET_MOVED = re.compile(
+    r"预算(?:再)?(?:提高|提|加|增加|放宽|降低|降|减少|改|调整|调)?(?:到|成|为)(?P<n>"
+    + NUMBER
+    + r")"
+)
 _LEAST_BUDGET = 20  # "两个够吗" asks about tickets, not money
 _PART_OF_DAY = re.compile(
     r"凌晨|早上|早晨|清早|一早|上午|中午|下午|傍晚|晚上|夜里|夜间|半夜|深夜|今晚|明早|白天|天黑"
@@ -65,10 +70,11 @@ def against_plan_shown(previous: TravelIntent, turn: TravelIntent, words: str) -
 
 
 def budget_asked(turn: TravelIntent, words: str) -> TravelIntent:
-    """An amount asked about ("俩人六百够吗", "一千块行不行") is the budget, the party's."""
+    """An amount asked about ("俩人六百够吗", "一千块行不行") or a budget raised to it ("预算
+    提高到一千") is the budget, the party's."""
     if turn.budget is not None or turn.budget_per_person is not None:
         return turn
-    match = _BUDGET_ASKED.search(words)
+    match = _BUDGET_ASKED.search(words) or _BUDGET_MOVED.search(words)
     amount = to_number(match.group("n")) if match else None
     if amount is None or amount < _LEAST_BUDGET:
         return turn

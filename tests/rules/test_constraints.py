@@ -294,3 +294,19 @@ def test_a_wish_for_the_conventional_trains_takes_an_ordinary_train_too() -> Non
     refused = one_way(exclude_train_types=frozenset({"Z", "T", "K"}))
     assert best_trains(refused, entries) == ("G1",)
     assert plan(one_way(train_types=frozenset({"K"})), entries, now=NOW).best is None
+
+
+def test_in_a_chat_the_constraint_said_longest_ago_gives_way_first():
+    # 硬座 said, then 上午: no morning hard seat. The latest word wins: the class gives way.
+    entries = book(
+        offer("D8711", BEIJING_SOUTH, HONGQIAO, "06:42", "08:35"),
+        offer("K9637", BEIJING_WEST, SHANGHAI_STATION, "22:51", "07:26", seats=SLEEPERS[2:]),
+    )
+    morning = (dt.time(6), dt.time(12))
+    request = one_way(seat_class=SeatClass.HARD_SEAT, depart_window=morning, allow_night=True)
+    found = minimal_relaxation(request, entries, now=NOW)
+    assert found is not None and found[1] == ("depart_window",), "one sentence: engine order"
+    chat = request.model_copy(update={"stated_order": ("seat_class", "depart_window")})
+    found = minimal_relaxation(chat, entries, now=NOW)
+    assert found is not None and found[1] == ("seat_class",)
+    assert best_trains(found[0], entries) == ("D8711",)

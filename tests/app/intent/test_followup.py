@@ -297,3 +297,53 @@ def test_a_named_train_too_dear_opens_the_trip_to_any_train_between_its_cities(d
     intent = trip(read_turn(so_far, turn, "太贵了", today=TODAY, city=city))
     assert intent.train_numbers == [] and intent.order == "cheapest"
     assert (intent.origin, intent.destination) == ("北京", "上海")
+
+
+def test_the_ride_home_dropped_and_returns_counted_from_the_outbound(chat):
+    one_way = trip(chat("12月5日从北京去上海", "周日回来", "不回来了"))
+    assert one_way.return_trip is False and one_way.date_end is None
+    assert one_way.date_start == dt.date(2026, 12, 5)
+    later = trip(chat("12月5日从北京去上海", "两天后回来"))
+    assert later.date_end == dt.date(2026, 12, 7)
+    after = trip(chat("12月5日从北京去上海", "后天回"))
+    assert after.date_end == dt.date(2026, 12, 7), "后天 before the outbound counts from it"
+    moved = trip(chat("12月5日从北京去上海", "提前到周五"))
+    assert moved.date_start == dt.date(2026, 12, 4) and moved.destination_text is None
+
+
+@pytest.mark.parametrize(
+    ("said", "field", "value"),
+    [
+        ("九点前到就行", "arrive_window", "00:00-09:00"),
+        ("太晚了，到了没车了", "destination_text", None),
+        ("预算提高到一千", "budget", 1000),
+    ],
+)
+def test_an_arrival_or_a_raise_is_no_place(chat, said, field, value):
+    intent = trip(chat("12月5日从北京去上海", said))
+    got = getattr(intent, field)
+    assert (got.span() if field.endswith("window") else got) == value
+    assert intent.destination == "上海" and intent.destination_text is None
+
+
+@pytest.mark.parametrize(
+    "question", ["要带身份证吗", "几点检票", "那边住哪里好", "要提前多久到车站"]
+)
+def test_more_side_questions_are_declined(chat, question):
+    assert chat("12月5日从北京去上海", question).declined == "other"
+
+
+def test_the_constraints_are_kept_in_the_order_last_said(chat):
+    intent = trip(chat("明天从昆明去大理", "最便宜的 硬座就行", "还是上午走吧"))
+    assert intent.stated_order == ["seat_class", "depart_window"]
+    again = trip(chat("明天从昆明去大理", "最便宜的 硬座就行", "还是上午走吧", "要硬座"))
+    assert again.stated_order == ["depart_window", "seat_class"], "said again: the latest"
+    new_trip = trip(chat("明天从昆明去大理，硬座", "还是上午走吧", "另外周六从上海去杭州"))
+    assert new_trip.stated_order == ["origin", "destination"], "only what the new trip said"
+
+
+def test_a_class_said_as_acceptable_too_lifts_the_class_required(chat):
+    intent = trip(chat("这周五格尔木到拉萨 硬卧", "太贵了 硬座也行"))
+    assert intent.seat_class is None and intent.seat_classes == []
+    assert intent.order == "cheapest"
+    assert trip(chat("明天从昆明去大理", "二等座就行")).seat_class == "second"

@@ -103,3 +103,26 @@ def test_a_ticket_question_or_another_stop_adds_nobody(chat):
     assert party(trip(chat("下周一从北京去上海，两个人", "还有票吗"))) == (2, 2, 0, [])
     assert party(trip(chat("下周一从北京去南京玩两天", "再加一站杭州"))) == (1, 1, 0, [])
     assert party(trip(chat("下周一从北京去南京玩两天", "再加一天"))) == (1, 1, 0, [])
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("加一个人", (2, 2, 0, [])),
+        ("还有我爸妈", (3, 3, 0, [])),
+        ("帮我爸妈也买两张", (3, 3, 0, [])),
+        ("我女朋友也一起", (2, 2, 0, [])),
+        ("加上我同事一共三个", (3, 3, 0, [])),
+        ("再带上我儿子，他12岁", (2, 1, 0, [12])),
+    ],
+)
+def test_more_ways_of_joining(chat, said, expected):
+    assert party(trip(chat("12月5日从北京去上海", said))) == expected
+
+
+def test_fewer_and_alone_and_a_child_named_without_a_count(chat):
+    assert party(trip(chat("12月5日我们三个从北京去上海", "少一个人")))[0] == 2
+    assert party(trip(chat("12月5日从北京去上海，两个人", "其实就我一个")))[0] == 1
+    family = trip(chat("12月5日一家三口从北京去上海，孩子5岁", "孩子要占座"))
+    assert party(family) == (3, 2, 0, [5]), "a child named alone says nothing of the size"
+    assert trip(chat("12月5日从北京去上海", "加上我同事一共三个")).budget is None
