@@ -337,20 +337,13 @@ def _segment(
     return segment
 
 
-NIGHT_ENDS = dt.time(6, 0)
-"""A change whose next train leaves before this, after midnight, keeps the traveller on the
-move through the night."""
-
-
 def through_the_night(route: Route) -> bool:
-    """True when a route of changes travels through the night (不坐夜车): a wait for a train
-    that leaves after midnight and before `NIGHT_ENDS` (张掖 23:20 → 00:02) is a night on the
-    road as much as a night train is; a night train itself is filtered per ride."""
-    for before, after in zip(route.rides, route.rides[1:], strict=False):
-        arrived, leaves = before.offer.arrive_at, after.offer.depart_at
-        if leaves.date() > arrived.date() and leaves.time() < NIGHT_ENDS:
-            return True
-    return False
+    """True when a route of changes spends a night on the way (不要过夜): waiting past
+    midnight for a train (张掖 23:20 → 00:02) or a night at a hub (嫩江 22:17 → 06:18) is a
+    night away from home as much as a night train is; a night train itself is filtered per
+    ride."""
+    first, last = route.rides[0].offer, route.rides[-1].offer
+    return last.arrive_at.date() > first.depart_at.date()
 
 
 def _apply_required(

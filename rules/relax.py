@@ -74,8 +74,15 @@ def stated(request: TripRequest) -> list[str]:
     said longest ago first (the latest word wins: "还是上午走吧" after "硬座就行" gives up the
     class, not the morning), each age in `RELAX_ORDER`."""
     names = [name for name, present, _ in RELAX_ORDER if present(request)]
-    recency = {name: age for age, name in enumerate(request.stated_order, 1)}
-    return sorted(names, key=lambda name: recency.get(name, 0))
+    recency = {name: age for age, name in enumerate(request.stated_order)}
+    # Only the constraints a chat dated trade places, among the slots they hold: the others
+    # (a place, a budget said in the first sentence) keep the engine's order.
+    slots = [i for i, name in enumerate(names) if name in recency]
+    for i, name in zip(
+        slots, sorted((names[i] for i in slots), key=recency.__getitem__), strict=True
+    ):
+        names[i] = name
+    return names
 
 
 def without(request: TripRequest, names: tuple[str, ...]) -> TripRequest:

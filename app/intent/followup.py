@@ -93,6 +93,9 @@ _THEN = re.compile(r"然后|接着|再去|再到|之后去|之后到|住|待|呆
 _VIA_CUE = re.compile(r"中间|中途|途中|路上|路过|经过|途经")
 _STAY_WORD = re.compile(r"住|待|呆")
 _DIRECTION = re.compile(r"[去到往]")
+_NIGHT_ACCEPTED = re.compile(
+    r"(?<![不别])(?:坐|就)夜车|夜车也行|夜车也可以|过夜也行|过夜也可以|(?<![不别])过夜就过夜"
+)
 _PERMITTED = r"(?:的?(?:车|票)?)(?:也行|也可以|也没事|也无所谓|没关系)"
 _NOT_A_PLACE = re.compile(r"[了就也都还的吧呢吗啊车站时点\d一二两三四五六七八九十百千万]")
 _ARRIVAL_BEFORE = re.compile(r"(?:前|后|点|半|分|多久|时候|以前|之前|提高|增加|放宽|调|提)$")
@@ -192,7 +195,8 @@ def read_turn(
     return replace(reading, intent=_with_stated_order(previous, turn, reading.intent))
 
 
-# Each constraint the relaxation may give up (`rules.relax`), by the intent fields saying it.
+# Each wish the relaxation may give up (`rules.relax`), by the intent fields saying it; the
+# places are the trip itself and keep the engine's order.
 _CONSTRAINTS: dict[str, tuple[str, ...]] = {
     **{
         name: (name,)
@@ -209,8 +213,6 @@ _CONSTRAINTS: dict[str, tuple[str, ...]] = {
             "train_types",
             "exclude_train_types",
             "exclude_seat_classes",
-            "origin",
-            "destination",
         )
     },
     "budget": ("budget", "budget_per_person"),
@@ -337,6 +339,8 @@ def _read(
     if permitted:
         # "硬座也行": that class will do too; no class is required any more.
         merged = merged.model_copy(update={"seat_class": None, "seat_classes": []})
+    if merged.no_overnight and _NIGHT_ACCEPTED.search(words):
+        merged = merged.model_copy(update={"no_overnight": None})  # "那就坐夜车吧"
     return TurnReading(merged)
 
 

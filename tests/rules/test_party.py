@@ -124,7 +124,7 @@ def test_no_overnight_ride_is_taken_and_relaxed_only_in_the_open() -> None:
     assert found is not None and found[1] == ("no_overnight",)
 
 
-def test_no_overnight_rules_out_a_change_that_waits_past_midnight_for_its_train() -> None:
+def test_no_overnight_rules_out_a_change_that_spends_the_night_on_the_way() -> None:
     # 兰州→敦煌 on the sandbox: 23:20 into 张掖, on at 00:02, is a night on the road too.
     late = (seat(SeatClass.HARD_SEAT, 60.0),)
     first = offer("T295", BEIJING, NANJING_SOUTH, "20:42", "23:20", seats=late)
@@ -139,8 +139,10 @@ def test_no_overnight_rules_out_a_change_that_waits_past_midnight_for_its_train(
     assert plan(request, through, now=NOW).best is None
     found = minimal_relaxation(request, through, now=NOW)
     assert found is not None and found[1] == ("no_overnight",)
-    # Waiting for the morning train is a night at the hub, not a night on the move.
-    assert plan(request, book(first, morning_on) | asked, now=NOW).best is not None
+    # A night at the hub is a night away too (不要过夜): only the open relaxation takes it.
+    hub_night = book(first, morning_on) | asked
+    assert plan(request, hub_night, now=NOW).best is None
+    assert plan(request.model_copy(update={"no_overnight": False}), hub_night, now=NOW).best
 
 
 def test_the_earliest_arrival_is_not_the_earliest_departure() -> None:

@@ -339,7 +339,7 @@ def test_the_constraints_are_kept_in_the_order_last_said(chat):
     again = trip(chat("明天从昆明去大理", "最便宜的 硬座就行", "还是上午走吧", "要硬座"))
     assert again.stated_order == ["depart_window", "seat_class"], "said again: the latest"
     new_trip = trip(chat("明天从昆明去大理，硬座", "还是上午走吧", "另外周六从上海去杭州"))
-    assert new_trip.stated_order == ["origin", "destination"], "only what the new trip said"
+    assert new_trip.stated_order == [], "another trip starts with nothing said"
 
 
 def test_a_class_said_as_acceptable_too_lifts_the_class_required(chat):
@@ -347,3 +347,9 @@ def test_a_class_said_as_acceptable_too_lifts_the_class_required(chat):
     assert intent.seat_class is None and intent.seat_classes == []
     assert intent.order == "cheapest"
     assert trip(chat("明天从昆明去大理", "二等座就行")).seat_class == "second"
+
+
+def test_a_night_train_accepted_after_all_lifts_no_overnight(chat):
+    intent = trip(chat("下周六哈尔滨去漠河", "不要过夜的车", "行吧那就坐夜车，要卧铺"))
+    assert not intent.no_overnight and intent.seat_classes
+    assert trip(chat("下周六哈尔滨去漠河", "不要过夜的车", "还是不坐夜车")).no_overnight
