@@ -34,6 +34,7 @@ from app.http.routers import (
     trains,
 )
 from app.http.streams import StreamCap
+from app.http.ticket_hits import TicketHits
 from app.mcp import mount_mcp, serve_mcp
 from app.observability.logs import configure_logging
 from app.observability.metrics import KnownLabels
@@ -56,12 +57,15 @@ def create_app(
     runtime: Runtime | None = None,
     *,
     tracer_provider: TracerProvider | None = None,
+    hit_path: bool = True,
 ) -> FastAPI:
     """Build an app on `settings` (default: read from the environment); nothing is opened
     until its lifespan starts.
 
     `tracer_provider` turns tracing on with the caller's provider (tests: the SDK's in-memory
     exporter); otherwise `RAILTRIP_OTEL_ENDPOINT` decides (app/observability/tracing.py).
+    `hit_path=False` sends every ticket query through the router (the reference the hit
+    path's equivalence tests compare it with).
     """
     settings = settings or Settings()
 
@@ -105,6 +109,9 @@ def create_app(
     app.add_middleware(BodyLimitMiddleware)
     # Streams have their own cap, checked after the gate and before a body is read.
     app.add_middleware(StreamCap, routes=routes, limit=settings.max_streams)
+    if hit_path:  # inside the gate and the observer, before routing (app/http/ticket_hits.py)
+        template = str(tickets.router.url_path_for(tickets.get_tickets.__name__))
+        app.add_middleware(TicketHits, routes=routes, template=template)
     app.add_middleware(AccessMiddleware, routes=routes)  # keys and quotas before any body
     if settings.cors_origins:  # closed by default: no CORS headers at all
         app.add_middleware(

@@ -11,6 +11,7 @@ import datetime as dt
 import re
 from collections.abc import Collection, Sequence
 from enum import StrEnum
+from functools import cached_property
 from typing import Literal, get_args
 from zoneinfo import ZoneInfo
 
@@ -262,9 +263,10 @@ class TicketQuery(Frozen):
             raise ValueError(f"unknown train types: {', '.join(unknown)}")
         return value
 
-    @property
+    @cached_property
     def key(self) -> str:
-        """A normalised cache key: same query, same key, whatever names the caller used."""
+        """A normalised cache key: same query, same key, whatever names the caller used
+        (made once per query: a cache hit looks it up)."""
         types = ",".join(sorted(self.train_types)) or "*"
         key = f"{self.origin}:{self.destination}:{self.date.isoformat()}:{types}"
         # Adult keys stay as they were, so caches and fleet leases keep their names.

@@ -21,7 +21,7 @@ import logging
 import math
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from app.errors import Overloaded
 from app.observability.metrics import Metrics
@@ -87,24 +87,43 @@ class TicketService:
         whichever station names the caller used); the answer keeps only the asked stations.
         """
         query = resolved.query
-        # Every part is already validated (stations from the directory, a TicketQuery).
-        echo = QueryEcho.model_construct(
-            origin=resolved.origin_station,
-            destination=resolved.destination_station,
-            date=query.date,
-            train_types=tuple(sorted(query.train_types)),
-            fare=query.fare,
-        )
-        result = None
+        echo = _echo(resolved)
         if not refresh:
             entry = self.memory.get(query.key)
             (self._memory_miss if entry is None else self._memory_hit).inc()
             if entry is not None:
-                result = self._from_cache(query, echo, entry)
-        if result is None:
-            result = await self._join(query, echo, refresh=refresh, allow_stale=allow_stale)
-        kept = resolved.keep(result.offers)
-        return result if kept is None else result.with_offers(kept)
+                age = self._age(entry)
+                self._refresh_if_old(query, echo, age)
+                return self.hit_answer(resolved, entry, age, echo)
+        result = await self._join(query, echo, refresh=refresh, allow_stale=allow_stale)
+        return _narrowed(resolved, result)
+
+    def peek(self, resolved: ResolvedQuery) -> CachedHit | None:
+        """An L1 hit for `resolved`, counted and (when old) refreshed in the background as
+        `search` does, without building its answer; None on a miss, counting nothing (the
+        caller then asks `search`, which counts it).
+
+        For the HTTP hit path (app/http/ticket_hits.py), which serves the answer's bytes
+        prepared once per entry (`hit_answer` gives the answer itself)."""
+        entry = self.memory.get(resolved.query.key)
+        if entry is None:
+            return None
+        self._memory_hit.inc()
+        age = self._age(entry)
+        if age >= self._refresh_after:
+            self._refresh_if_old(resolved.query, _echo(resolved), age)
+        return CachedHit(entry, age)
+
+    def hit_answer(
+        self,
+        resolved: ResolvedQuery,
+        entry: CacheEntry,
+        age: float,
+        echo: QueryEcho | None = None,
+    ) -> TicketResult:
+        """What `search` answers for `resolved` when L1 holds `entry`, `age` seconds old."""
+        result = self._from_cache(echo or _echo(resolved), entry, age)
+        return _narrowed(resolved, result)
 
     async def aclose(self) -> None:
         """Cancel background refreshes (app shutdown)."""
@@ -157,7 +176,7 @@ class TicketService:
             ).inc()
             if entry is not None:
                 self.memory.put(query.key, entry)
-                return self._from_cache(query, echo, entry)
+                return self._cached(query, echo, entry)
             if self.fleet is not None:
                 return await self._fetch_for_fleet(self.fleet, query, echo, allow_stale)
         return await self._fetch(query, echo, allow_stale=allow_stale)
@@ -174,7 +193,7 @@ class TicketService:
         if lease is False:
             waited = await self._wait_for_holder(fleet, query, end)
             if isinstance(waited, CacheEntry):
-                return self._from_cache(query, echo, waited)
+                return self._cached(query, echo, waited)
             lease = waited
         left = end - fleet.now()
         if not isinstance(lease, Lease):
@@ -183,7 +202,7 @@ class TicketService:
             # The previous holder may have answered between our miss and this lease.
             entry = await self._l2_answer(query)
             if entry is not None:
-                return self._from_cache(query, echo, entry)
+                return self._cached(query, echo, entry)
             # `_fetch` writes L2 before it returns, so the lease drops after the answer lands.
             return await self._fetch(
                 query, echo, allow_stale=allow_stale, deadline_s=left, waited_for=True
@@ -344,10 +363,13 @@ class TicketService:
 
     # -- cache hits ----------------------------------------------------------------------
 
-    def _from_cache(self, query: TicketQuery, echo: QueryEcho, entry: CacheEntry) -> TicketResult:
+    def _cached(self, query: TicketQuery, echo: QueryEcho, entry: CacheEntry) -> TicketResult:
+        """An answer from a cache entry just read (L2, or the holder's answer in it)."""
         age = self._age(entry)
-        if age >= self._refresh_after:
-            self._refresh_in_background(query, echo)
+        self._refresh_if_old(query, echo, age)
+        return self._from_cache(echo, entry, age)
+
+    def _from_cache(self, echo: QueryEcho, entry: CacheEntry, age: float) -> TicketResult:
         # The hot path: every part is already valid, so construct without re-validating and
         # reuse the entry's serialised offers.
         result = TicketResult.model_construct(
@@ -357,10 +379,14 @@ class TicketService:
             age_s=age,
             sources=entry.sources_as_cached,
             offers=entry.offers,
-            warnings=(texts.CACHED_COPY.format(age=texts.age_text(age)),),
+            warnings=(texts.cached_copy(age),),
         )
         result._offers_json = entry.offers_json
         return result
+
+    def _refresh_if_old(self, query: TicketQuery, echo: QueryEcho, age: float) -> None:
+        if age >= self._refresh_after:
+            self._refresh_in_background(query, echo)
 
     def _refresh_in_background(self, query: TicketQuery, echo: QueryEcho) -> None:
         """One background refresh per key at a time, never one per request (nor, with the
@@ -402,6 +428,31 @@ class TicketService:
 
     def _age(self, entry: CacheEntry) -> float:
         return max(0.0, round((self._clock() - entry.as_of).total_seconds(), 3))
+
+
+class CachedHit(NamedTuple):
+    """An L1 entry found for a query, and its age in seconds now."""
+
+    entry: CacheEntry
+    age: float
+
+
+def _echo(resolved: ResolvedQuery) -> QueryEcho:
+    query = resolved.query
+    # Every part is already validated (stations from the directory, a TicketQuery).
+    return QueryEcho.model_construct(
+        origin=resolved.origin_station,
+        destination=resolved.destination_station,
+        date=query.date,
+        train_types=tuple(sorted(query.train_types)),
+        fare=query.fare,
+    )
+
+
+def _narrowed(resolved: ResolvedQuery, result: TicketResult) -> TicketResult:
+    """The answer at the stations asked for (city-wide entries hold every station's rides)."""
+    kept = resolved.keep(result.offers)
+    return result if kept is None else result.with_offers(kept)
 
 
 def _overloaded(answer: SourceAnswer) -> bool:

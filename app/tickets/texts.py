@@ -24,6 +24,11 @@ def age_text(age_s: float) -> str:
     return f"{seconds // 3600}小时"
 
 
+def cached_copy(age_s: float) -> str:
+    """The warning every cache hit carries: its age in words (the one text a hit's age changes)."""
+    return CACHED_COPY.format(age=age_text(age_s))
+
+
 STOPS_CACHED = "以下为 {age} 前查询的经停信息（缓存）。"
 STOPS_UNAVAILABLE = "暂时无法获取 {train} 次列车 {date} 的经停信息，请稍后再试。"
 TRANSFERS_CACHED = "以下为 {age} 前查询的中转方案（缓存），余票变化较快，购票前会重新核验。"

@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.services import TicketServices
-from app.tickets.model import TicketResult
+from app.tickets.hits import HitBody
+from app.tickets.model import ResolvedQuery, TicketResult
+from app.tickets.service import CachedHit
 from app.usecases import texts
 from app.usecases.queries import resolve_query
 from sources.models import FareKind, Station
@@ -29,7 +31,24 @@ async def search_tickets(
 ) -> TicketResult:
     """Offers between two places (cities, stations, pinyin or telecodes) on a date, priced
     for adults or (`fare="student"`) students where a source prices them."""
-    resolved = resolve_query(
+    resolved = resolve_tickets(
+        services, origin, destination, date, train_types=train_types, fare=fare
+    )
+    result = await services.tickets.search(resolved, refresh=refresh)
+    return with_fare_warning(result, resolved.query.fare)
+
+
+def resolve_tickets(
+    services: TicketServices,
+    origin: str,
+    destination: str,
+    date: str,
+    *,
+    train_types: str | None = None,
+    fare: str | None = None,
+) -> ResolvedQuery:
+    """The ticket query as `search_tickets` resolves it today (refusals name the field)."""
+    return resolve_query(
         services.directory,
         origin,
         destination,
@@ -38,8 +57,13 @@ async def search_tickets(
         train_types=train_types or None,
         fare=fare or None,
     )
-    result = await services.tickets.search(resolved, refresh=refresh)
-    return with_fare_warning(result, resolved.query.fare)
+
+
+def hit_body(services: TicketServices, resolved: ResolvedQuery, hit: CachedHit) -> HitBody:
+    """The body of every L1 hit on `hit.entry` for `resolved`: the answer `search_tickets`
+    gives for such a hit, prepared once with its age left to splice in (app/tickets/hits.py)."""
+    answer = services.tickets.hit_answer(resolved, hit.entry, hit.age)
+    return HitBody(with_fare_warning(answer, resolved.query.fare))
 
 
 def with_fare_warning(result: TicketResult, fare: FareKind) -> TicketResult:
