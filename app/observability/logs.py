@@ -8,7 +8,8 @@ import datetime as dt
 import logging
 import re
 import sys
-from typing import Any
+import threading
+from typing import Any, TextIO
 
 import orjson
 
@@ -61,12 +62,97 @@ class JsonFormatter(logging.Formatter):
         return redact(orjson.dumps(payload, default=str).decode())
 
 
+class OffLoopWriter(logging.Handler):
+    """Formats a record where it is logged (the request id is read there) and leaves the
+    writing to a thread of its own, which writes what has gathered in one call.
+
+    A request's log line then costs the event loop no system call, and a stderr that stops
+    draining (a stalled log collector) stalls the writer thread, not every request. The
+    thread starts with the first line and writes at least every `interval_s`; `flush()`
+    (logging's at exit, a test's) writes what is pending at once. Beyond `max_pending`
+    unwritten lines new ones are dropped and counted, and the count is logged when the
+    writer catches up: memory stays bounded whatever the stream does.
+    """
+
+    def __init__(
+        self, stream: TextIO, *, interval_s: float = 0.05, max_pending: int = 10_000
+    ) -> None:
+        super().__init__()
+        self.stream = stream
+        self._interval = interval_s
+        self._max_pending = max_pending
+        self._pending: list[str] = []
+        self._dropped = 0
+        self._wake = threading.Condition(threading.Lock())
+        self._writing = threading.Lock()  # one writer at a time: the thread, or a flush
+        self._thread: threading.Thread | None = None
+        self._closed = False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            line = self.format(record)
+        except Exception:  # noqa: BLE001 - logging must never raise into the caller
+            self.handleError(record)
+            return
+        with self._wake:
+            if len(self._pending) >= self._max_pending:
+                self._dropped += 1
+                return
+            self._pending.append(line)
+            if self._thread is None and not self._closed:
+                self._thread = threading.Thread(
+                    target=self._run, name="railtrip-log-writer", daemon=True
+                )
+                self._thread.start()
+
+    def flush(self) -> None:
+        """Write every pending line now, in the caller's thread."""
+        with self._writing:
+            with self._wake:
+                lines, self._pending = self._pending, []
+                dropped, self._dropped = self._dropped, 0
+            if dropped:
+                lines.append(_dropped_line(dropped))
+            if lines:
+                try:
+                    self.stream.write("\n".join(lines) + "\n")
+                    self.stream.flush()
+                except (OSError, ValueError):
+                    pass  # a closed or broken stream: nothing left to tell
+
+    def close(self) -> None:
+        with self._wake:
+            self._closed = True
+            self._wake.notify()
+        self.flush()
+        super().close()
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                if self._closed:
+                    return
+                self._wake.wait(self._interval)
+            self.flush()
+
+
+def _dropped_line(count: int) -> str:
+    payload = {
+        "ts": dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds"),
+        "level": "warning",
+        "logger": "railtrip.logs",
+        "msg": "log lines dropped: the log stream did not drain",
+        "dropped": count,
+    }
+    return orjson.dumps(payload).decode()
+
+
 def configure_logging(level: str = "INFO") -> None:
-    """Route railtrip's loggers to stderr as JSON (idempotent)."""
+    """Route railtrip's loggers to stderr as JSON, written off the event loop (idempotent)."""
     logger = logging.getLogger("railtrip")
     logger.setLevel(level.upper())
-    if not any(isinstance(h.formatter, JsonFormatter) for h in logger.handlers):
-        handler = logging.StreamHandler(sys.stderr)
+    if not any(isinstance(h, OffLoopWriter) for h in logger.handlers):
+        handler = OffLoopWriter(sys.stderr)
         handler.setFormatter(JsonFormatter())
         logger.addHandler(handler)
     logger.propagate = True

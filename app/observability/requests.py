@@ -13,9 +13,11 @@ which are traced is each route's declaration (app/policy.py).
 from __future__ import annotations
 
 import logging
+import os
 import time
-import uuid
+from typing import Any
 
+from prometheus_client import Counter, Histogram
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.observability.answers import ANSWERED
@@ -48,6 +50,34 @@ def count_error_answer(
         metrics.answers.labels(endpoint=endpoint, kind="error").inc()
 
 
+class _HttpSeries:
+    """The HTTP metric children of one `Metrics`, bound once per label set: `labels()` is a
+    locked dict lookup with its arguments sorted, twice per request otherwise."""
+
+    def __init__(self, metrics: Metrics) -> None:
+        self.metrics = metrics
+        self._requests: dict[tuple[str, str, int], Counter] = {}
+        self._durations: dict[tuple[str, str], Histogram] = {}
+
+    def requests(self, endpoint: str, method: str, status: int) -> Counter:
+        key = (endpoint, method, status)
+        child = self._requests.get(key)
+        if child is None:
+            child = self.metrics.http_requests.labels(
+                endpoint=endpoint, method=method, status=str(status)
+            )
+            self._requests[key] = child
+        return child
+
+    def duration(self, endpoint: str, method: str) -> Histogram:
+        key = (endpoint, method)
+        child = self._durations.get(key)
+        if child is None:
+            child = self.metrics.http_duration.labels(endpoint=endpoint, method=method)
+            self._durations[key] = child
+        return child
+
+
 class ObserveRequests:
     """Request id in and out, one JSON log line and the HTTP metrics per request, and the
     request's trace span on traced routes when tracing is on (app/observability/tracing.py).
@@ -59,13 +89,14 @@ class ObserveRequests:
     def __init__(self, app: ASGIApp, routes: RouteTable) -> None:
         self.app = app
         self.routes = routes
+        self._series: _HttpSeries | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         given = next((v for k, v in scope["headers"] if k == b"x-request-id"), b"")
-        rid = request_id_from(given) or uuid.uuid4().hex
+        rid = request_id_from(given) or os.urandom(16).hex()
         token = request_id.set(rid)
         started = time.perf_counter()
         root_path = scope.get("root_path", "")
@@ -109,19 +140,26 @@ class ObserveRequests:
                 getattr(scope["app"].state, "services", None), "metrics", None
             )
             if metrics is not None:
-                metrics.http_requests.labels(
-                    endpoint=endpoint, method=method, status=str(status)
-                ).inc()
-                metrics.http_duration.labels(endpoint=endpoint, method=method).observe(elapsed)
+                series = self._series
+                if series is None or series.metrics is not metrics:  # a new lifespan
+                    series = self._series = _HttpSeries(metrics)
+                series.requests(endpoint, method, status).inc()
+                series.duration(endpoint, method).observe(elapsed)
                 count_error_answer(metrics, scope, matched, endpoint, status)
-            log.info(
-                "request",
-                extra={
-                    "endpoint": endpoint,
-                    "method": method,
-                    "status": status,
-                    "latency_ms": round(elapsed * 1000, 2),
-                    **scope.get("state", {}).get("log_extra", {}),
-                },
-            )
+            if log.isEnabledFor(logging.INFO):
+                _log_request(
+                    {
+                        "endpoint": endpoint,
+                        "method": method,
+                        "status": status,
+                        "latency_ms": round(elapsed * 1000, 2),
+                        **scope.get("state", {}).get("log_extra", {}),
+                    }
+                )
             request_id.reset(token)
+
+
+def _log_request(fields: dict[str, Any]) -> None:
+    """The request's log line, as `log.info("request", extra=fields)` makes it but without
+    looking up the caller's frame (its file and line are not logged; one lookup per request)."""
+    log.handle(log.makeRecord(log.name, logging.INFO, "", 0, "request", (), None, extra=fields))
