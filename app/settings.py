@@ -76,9 +76,9 @@ class SourceSettings(BaseSettings):
     breaker_cooldown_s: float = Field(default=30.0, gt=0)
     # A site that blocked us is left alone this long (never retried at once).
     block_cooldown_s: float = Field(default=300.0, gt=0)
-    # Requests allowed to wait for this source beyond `concurrency`; None = what the rate
-    # drains while an attempt still fits: rate_per_s x (query deadline - timeout_s). More are
-    # refused `overloaded`.
+    # Requests allowed to wait for this source beyond `concurrency`; None = sized from the
+    # latency the source shows: as many as it answers within the query deadline
+    # (app/tickets/admission.py). More are refused `overloaded`.
     queue_limit: int | None = Field(default=None, ge=0, le=100000)
 
     @classmethod

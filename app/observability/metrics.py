@@ -113,6 +113,47 @@ class CircuitStateCollector(Collector):
         )
 
 
+class AdmissionCollector(Collector):
+    """`railtrip_source_admission_limit` and `railtrip_source_latency_seconds`, read from each
+    source's admission at scrape time: the bound moves with the latency estimate (it is not a
+    count of events), so it is exported as it is when Prometheus asks."""
+
+    def __init__(self) -> None:
+        self._sources: dict[str, tuple[Callable[[], int], Callable[[], float]]] = {}
+
+    def watch(self, source: str, limit: Callable[[], int], latency_s: Callable[[], float]) -> None:
+        """Export `limit()` (requests admitted at once) and `latency_s()` of `source`."""
+        self._sources[source] = (limit, latency_s)
+
+    def describe(self) -> Iterator[GaugeMetricFamily]:
+        yield from self._families()
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        limits, latencies = self._families()
+        for source, (limit, latency_s) in self._sources.items():
+            limits.add_metric([source], float(limit()))
+            latencies.add_metric([source], float(latency_s()))
+        yield limits
+        yield latencies
+
+    @staticmethod
+    def _families() -> tuple[GaugeMetricFamily, GaugeMetricFamily]:
+        return (
+            GaugeMetricFamily(
+                "railtrip_source_admission_limit",
+                "Requests a source admits at once (running or queued) before refusing "
+                "`overloaded`: sized from its latency estimate unless a queue limit is set.",
+                labels=["source"],
+            ),
+            GaugeMetricFamily(
+                "railtrip_source_latency_seconds",
+                "The latency estimate that sizes the admission limit: a high percentile of "
+                "the source's last attempts (the attempt timeout until it has answered).",
+                labels=["source"],
+            ),
+        )
+
+
 class Metrics:
     """Every metric railtrip exports, registered on `registry`."""
 
@@ -216,6 +257,8 @@ class Metrics:
         )
         self.breaker_state = CircuitStateCollector()
         r.register(self.breaker_state)
+        self.admission = AdmissionCollector()
+        r.register(self.admission)
         # Registered only by `track_redis()`: absent (not 0) when Redis is not configured,
         # so the RedisDown alert cannot fire on the embedded default.
         self.redis_up = Gauge(

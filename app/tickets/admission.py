@@ -1,12 +1,27 @@
-"""Admission control: a bounded queue in front of each source.
+"""Admission control: a bounded queue in front of each source, sized from the latency the
+source shows.
 
-A source drains at most `rate_per_s` requests a second, `concurrency` at a time; a request
-that joins a longer queue than the source can drain within the query deadline would only
-wait and then be reported as the source timing out. So each source admits `concurrency +
-queue_limit` requests at once (by default what its rate drains while a full attempt still
-fits in the query deadline) and refuses the next one at once with `SourceOverloaded`, which
-never reaches the source, never counts against its breaker, and is never reported as the
-source's failure.
+A source drains at most `rate` requests a second, `concurrency` at a time. A request that
+joins the queue behind `n` others starts about `n / drain` seconds later and is answered one
+latency after that; if that is past the query deadline it would only wait and then be
+reported as the source timing out. So each source admits as many requests at once as it can
+answer within the deadline,
+
+    capacity = ceil(drain x (deadline - latency) - 1),  drain = min(rate, concurrency / latency)
+
+(Little's law over the deadline: the queue the drain empties while the last one admitted
+still has a whole latency left, and one slot to spare), and refuses the next one at once
+with `SourceOverloaded`, which never reaches the source, never counts against its breaker,
+and is never reported as the source's failure.
+
+The latency is a moving estimate of what the source shows now (`LatencyEstimate`: a high
+percentile of its last answers), not the attempt timeout: sized from the timeout, a burst
+against a source answering in 0.8 s with a 3 s timeout and a 5 s deadline was cut at 15
+where 21 fit (it is now cut at 20). Until the source has answered once, the bound stays the
+one sized from the timeout (`concurrency + rate x (deadline - timeout)`, the previous
+default: a cold start is throttled no harder than before), and at least one request is
+always admitted, so the estimate can learn that a slow source got faster. A configured
+`queue_limit` fixes the bound instead (`concurrency + queue_limit`).
 
 A refused request waits for nothing: no timer, no lock, just a counter.
 """
@@ -14,6 +29,7 @@ A refused request waits for nothing: no timer, no lock, just a counter.
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -30,21 +46,99 @@ class SourceOverloaded(SourceError):
         self.retry_after_s = retry_after_s
 
 
-def default_queue_limit(rate_per_s: float, deadline_s: float, timeout_s: float) -> int:
-    """How many waiting requests the source's rate drains while a whole attempt still fits
-    in the query deadline (the last one admitted starts by deadline - timeout)."""
-    return max(0, math.floor(rate_per_s * max(0.0, deadline_s - timeout_s)))
+class LatencyEstimate:
+    """How long one source takes to answer an attempt, now: the 80th percentile (nearest
+    rank) of its last `window` answered attempts, a timeout counting as the timeout.
+
+    A window's high percentile rather than a smoothed mean: one slow attempt (12306's first,
+    which opens a session too) must not hold the bound down for dozens of answers after it,
+    while a source that really slowed down moves it within a few answers. Before any answer
+    it is the timeout (the worst case); it never exceeds it (no attempt takes longer)."""
+
+    QUANTILE = 0.8
+
+    def __init__(self, timeout_s: float, window: int = 16) -> None:
+        self.timeout_s = timeout_s
+        self._recent: deque[float] = deque(maxlen=window)
+
+    def observe(self, seconds: float) -> None:
+        """One attempt's duration (an answer, or a timeout at the timeout)."""
+        self._recent.append(min(max(0.0, seconds), self.timeout_s))
+
+    @property
+    def known(self) -> bool:
+        """True once the source has answered (or timed out) at least once."""
+        return bool(self._recent)
+
+    @property
+    def seconds(self) -> float:
+        if not self._recent:
+            return self.timeout_s
+        ordered = sorted(self._recent)
+        return ordered[math.ceil(self.QUANTILE * len(ordered)) - 1]
+
+
+def adaptive_capacity(
+    rate_per_s: float, concurrency: int, deadline_s: float, latency_s: float
+) -> int:
+    """How many requests one source can have inside (running or waiting) and still answer the
+    last of them within the deadline, one slot of the drain to spare; at least 1.
+
+    The one spare slot is for a burst that makes the source (and this process) a little
+    slower than the answers the estimate saw before it: a bound cut exactly at the deadline
+    lost the last few admitted to it."""
+    drain = min(rate_per_s, concurrency / max(latency_s, 1e-3))
+    return max(1, math.ceil(drain * (deadline_s - latency_s) - 1 - 1e-9))
+
+
+def timeout_sized_capacity(
+    rate_per_s: float, concurrency: int, deadline_s: float, timeout_s: float
+) -> int:
+    """The bound before a source has answered once: what its rate drains while a whole
+    attempt (the timeout) still fits in the deadline, beside `concurrency` running."""
+    return concurrency + max(0, math.floor(rate_per_s * max(0.0, deadline_s - timeout_s)))
 
 
 class SourceAdmission:
-    """Counts requests inside (running or waiting) one source's guard; refuses beyond bound."""
+    """Counts requests inside (running or waiting) one source's guard; refuses beyond the
+    bound, which follows the source's latency unless a `queue_limit` fixes it."""
 
-    def __init__(self, source: str, concurrency: int, queue_limit: int, rate_per_s: float) -> None:
+    def __init__(
+        self,
+        source: str,
+        concurrency: int,
+        rate_per_s: float,
+        *,
+        latency: LatencyEstimate,
+        deadline_s: float,
+        queue_limit: int | None = None,
+    ) -> None:
         self.source = source
         self.concurrency = concurrency
-        self.capacity = concurrency + queue_limit
-        self._rate = rate_per_s
+        self.rate_per_s = rate_per_s  # this process's share of the source's rate
+        self.latency = latency
+        self.deadline_s = deadline_s
+        self.queue_limit = queue_limit
         self.inside = 0
+
+    @property
+    def capacity(self) -> int:
+        """The bound now: fixed when configured, else from the latency estimate."""
+        if self.queue_limit is not None:
+            return self.concurrency + self.queue_limit
+        if not self.latency.known:
+            return timeout_sized_capacity(
+                self.rate_per_s, self.concurrency, self.deadline_s, self.latency.timeout_s
+            )
+        return adaptive_capacity(
+            self.rate_per_s, self.concurrency, self.deadline_s, self.latency.seconds
+        )
+
+    @property
+    def drain_per_s(self) -> float:
+        """Requests a second the queue empties at: the rate, or fewer when `concurrency`
+        attempts at once cannot keep up with it at the source's latency."""
+        return min(self.rate_per_s, self.concurrency / max(self.latency.seconds, 1e-3))
 
     @contextmanager
     def enter(self) -> Iterator[None]:
@@ -58,6 +152,6 @@ class SourceAdmission:
             self.inside -= 1
 
     def retry_after_s(self) -> float:
-        """When a place is likely free: the queue ahead of a newcomer at the source's rate."""
+        """When a place is likely free: the queue ahead of a newcomer at the drain rate."""
         waiting = max(0, self.inside - self.concurrency) + 1
-        return max(1.0, math.ceil(waiting / self._rate))
+        return max(1.0, math.ceil(waiting / self.drain_per_s))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+import math
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -30,7 +31,7 @@ from tenacity import (
 
 from app.observability.metrics import Metrics
 from app.settings import SourceSettings
-from app.tickets.admission import SourceAdmission
+from app.tickets.admission import LatencyEstimate, SourceAdmission
 from app.tickets.breaker import BreakerState, CircuitBreaker
 from app.tickets.rate_limit import SourceRateLimit
 from app.tickets.shared_block import SharedBlock
@@ -113,6 +114,7 @@ class GuardedSource:
         sleep: Sleep = asyncio.sleep,
         monotonic: Callable[[], float] = time.monotonic,
         queue_limit: int | None = None,
+        deadline_s: float | None = None,
         limiter: SourceRateLimit | None = None,
         shared_block: SharedBlock | None = None,
     ) -> None:
@@ -130,12 +132,26 @@ class GuardedSource:
         self._shared_block = shared_block  # the fleet's view of a block (Redis), if any
         self.breaker = self.breaker_for(SEARCH)
         metrics.breaker_state.watch(self.name, lambda: self.breaker.state)
-        # None: unbounded (unit tests of the guard alone); the registry always sets a bound.
+        # What this source's attempts take now; it sizes the admission bound.
+        self.latency = LatencyEstimate(settings.timeout_s)
+        # Bounded from the latency within `deadline_s`, or fixed by `queue_limit`; neither:
+        # unbounded (unit tests of the guard alone). The registry always sets a bound.
         self.admission = (
-            SourceAdmission(self.name, settings.concurrency, queue_limit, settings.rate_per_s)
-            if queue_limit is not None
+            SourceAdmission(
+                self.name,
+                settings.concurrency,
+                # This process's share: a fleet that lost Redis splits the rate (rate_limit.py).
+                self.limiter.fallback_rate_per_s,
+                latency=self.latency,
+                deadline_s=deadline_s if deadline_s is not None else math.inf,
+                queue_limit=queue_limit,
+            )
+            if queue_limit is not None or deadline_s is not None
             else None
         )
+        if self.admission is not None:
+            admission, latency = self.admission, self.latency
+            metrics.admission.watch(self.name, lambda: admission.capacity, lambda: latency.seconds)
 
     def breaker_for(self, capability: str) -> CircuitBreaker:
         """The breaker of one capability (`search`, `stops`, `transfers` …), made on first use."""
@@ -253,12 +269,13 @@ class GuardedSource:
                     answer = await operation()
             except TimeoutError as exc:
                 timeout = SourceTimeout(self.name, f"no answer in {self.settings.timeout_s}s")
+                self.latency.observe(self.settings.timeout_s)
                 self._failed(started, timeout, breaker, generation)
                 raise timeout from exc
             except QueryRefused:
                 raise  # refused before reaching the source: not an attempt, not a failure
             except NotFoundAtSource:
-                self._observe(started, "ok")  # it answered, correctly: "no such train"
+                self._answered(started)  # it answered, correctly: "no such train"
                 breaker.record_success(generation)
                 raise
             except CircuitOpenError:
@@ -296,7 +313,7 @@ class GuardedSource:
                 raise
             finally:
                 _ATTEMPT.reset(token)
-            self._observe(started, "ok")
+            self._answered(started)
             breaker.record_success(generation)
             return answer
 
@@ -314,6 +331,13 @@ class GuardedSource:
             raise CircuitOpenError(self.name, "circuit opened during the attempt: not sent")
         started = self._monotonic()
         yield
+        self._observe(started, "ok")
+
+    def _answered(self, started: float) -> None:
+        # Only answers (and timeouts, above) teach the latency estimate: an error says nothing
+        # of how long an answer takes, and an attempt cut short by the deadline or a caller
+        # leaving is a bound, not a measurement.
+        self.latency.observe(self._monotonic() - started)
         self._observe(started, "ok")
 
     def _failed(

@@ -25,7 +25,6 @@ from app.settings import (
     Settings,
     env_name,
 )
-from app.tickets.admission import default_queue_limit
 from app.tickets.cache import MemoryTier, RedisTier
 from app.tickets.fleet_flight import FleetFlight
 from app.tickets.guard import GuardedSource
@@ -145,9 +144,9 @@ def build_sources(
             )
             if redis is not None
             else None,
-            queue_limit=conf.queue_limit
-            if conf.queue_limit is not None
-            else default_queue_limit(conf.rate_per_s, settings.query_deadline_s, conf.timeout_s),
+            # Sized from the latency the source shows, unless a queue limit is configured.
+            queue_limit=conf.queue_limit,
+            deadline_s=settings.query_deadline_s,
         )
         if rail is not None:
             rail.pacer = source  # its session refreshes and moved-path hops share the limiter

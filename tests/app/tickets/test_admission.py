@@ -1,22 +1,31 @@
 """Admission control: a full source queue refuses at once, `overloaded`, never blamed on the
-source, never an attempt, while the requests already admitted are served live."""
+source, never an attempt, while the requests already admitted are served live; the bound
+follows the latency the source shows (a moving estimate), not the attempt timeout."""
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import itertools
+import math
 
 import pytest
 
 from app.errors import Overloaded
 from app.observability.metrics import Metrics
 from app.settings import SourceSettings
-from app.tickets.admission import SourceAdmission, SourceOverloaded, default_queue_limit
+from app.tickets.admission import (
+    LatencyEstimate,
+    SourceAdmission,
+    SourceOverloaded,
+    adaptive_capacity,
+)
 from app.tickets.cache import MemoryTier
 from app.tickets.guard import GuardedSource
 from app.tickets.service import TicketService
 from tests.app.tickets.fakes import BJN, DAY, SHQ, FakeSource, city_wide, query
 from tests.clocks import FakeTime
+from tests.virtual_time import run_on_virtual_time
 
 
 def counter(metrics: Metrics, name: str, **labels: str) -> float:
@@ -50,20 +59,174 @@ async def until(condition) -> None:  # type: ignore[no-untyped-def]
     raise AssertionError("condition never held")
 
 
-def test_the_default_queue_is_what_the_rate_drains_while_an_attempt_still_fits():
-    assert default_queue_limit(5.0, 5.0, 3.0) == 10  # the defaults: 5/s, 5 s deadline, 3 s
-    assert default_queue_limit(50.0, 1.0, 0.5) == 25
-    assert default_queue_limit(5.0, 3.0, 3.0) == 0
+def test_the_bound_is_what_the_drain_answers_within_the_deadline_after_one_latency():
+    # 5/s, 5 at once, a 5 s deadline, 0.8 s answers: 21 would end by 4.8 s; one slot spare
+    assert adaptive_capacity(5.0, 5, 5.0, 0.8) == 20
+    # At the 3 s timeout (the worst case), 5 at once drain 5/3 a second, not 5.
+    assert adaptive_capacity(5.0, 5, 5.0, 3.0) == 3
+    assert adaptive_capacity(5.0, 2, 5.0, 1.0) == 7  # two at once drain 2/s
+    assert adaptive_capacity(5.0, 5, 5.0, 4.99) == 1  # never 0: a slow source may recover
+    assert adaptive_capacity(5.0, 5, 5.0, 6.0) == 1
+
+
+def test_the_latency_estimate_starts_at_the_timeout_and_follows_what_the_source_shows():
+    latency = LatencyEstimate(timeout_s=3.0)
+    assert latency.seconds == 3.0  # nothing seen yet: the worst case
+    latency.observe(1.8)  # a first attempt that also opened a session
+    assert latency.seconds == 1.8
+    for _ in range(4):
+        latency.observe(0.8)
+    assert latency.seconds == 0.8  # one slow attempt in five does not hold the bound down
+    for _ in range(5):
+        latency.observe(2.0)  # the source slowed down: a few answers move it
+    assert latency.seconds == 2.0
+    for _ in range(16):
+        latency.observe(30.0)  # timeouts: no attempt lasts beyond the timeout
+    assert latency.seconds == 3.0
 
 
 def test_a_full_admission_refuses_with_a_retry_after_from_the_queue_length():
-    admission = SourceAdmission("a", concurrency=1, queue_limit=2, rate_per_s=1.0)
+    latency = LatencyEstimate(3.0)
+    latency.observe(0.5)  # one at a time at 0.5 s would drain 2/s: the rate (1/s) binds
+    admission = SourceAdmission("a", 1, 1.0, latency=latency, deadline_s=5.0, queue_limit=2)
     with admission.enter(), admission.enter(), admission.enter():
         with pytest.raises(SourceOverloaded) as refused:
             with admission.enter():
                 pass
         assert refused.value.retry_after_s == 3  # two waiting ahead, plus this one, at 1/s
     assert admission.inside == 0
+
+
+class SlowSource(FakeSource):
+    """Answers after `latency_s` of the fake clock (the guard times attempts on it)."""
+
+    def __init__(self, name: str, time: FakeTime, latency_s: float) -> None:
+        super().__init__(name)
+        self.time = time
+        self.latency_s = latency_s
+
+    async def search(self, query):  # type: ignore[no-untyped-def]
+        self.time.advance(self.latency_s)
+        return await super().search(query)
+
+
+def test_the_bound_is_sized_from_injected_latencies_not_from_the_timeout():
+    async def scenario() -> None:
+        time = FakeTime()  # the attempts' latency; the limiter's 5/s waits on virtual time
+        source = SlowSource("a", time, latency_s=0.8)
+        settings = SourceSettings(concurrency=5, rate_per_s=5.0, timeout_s=3.0, retries=0)
+        metrics = Metrics()
+        guard = GuardedSource(source, settings, metrics, monotonic=time.monotonic, deadline_s=5)
+        assert guard.admission is not None
+
+        def exported(name: str) -> float | None:  # what Prometheus reads at a scrape
+            return metrics.registry.get_sample_value(name, {"source": "a"})
+
+        # Nothing seen yet: sized from the 3 s timeout, as before (5 + 5/s x (5 s - 3 s)).
+        assert guard.admission.capacity == 15
+        for k in range(12):
+            await guard.search(query(DAY + dt.timedelta(days=k % 10)))
+        assert guard.admission.capacity == 20  # 0.8 s answers: rate x (deadline - latency) - 1
+        assert exported("railtrip_source_admission_limit") == 20
+        assert exported("railtrip_source_latency_seconds") == pytest.approx(0.8)
+        source.latency_s = 2.0
+        for k in range(30):
+            await guard.search(query(DAY + dt.timedelta(days=k % 10)))
+        # Slower answers: five at once now drain 2.5 a second, for 3 s: fewer fit.
+        assert guard.admission.capacity == 7
+        fixed = GuardedSource(source, settings, Metrics(), deadline_s=5.0, queue_limit=3)
+        assert fixed.admission is not None and fixed.admission.capacity == 8  # 5 + 3, as set
+
+    run_on_virtual_time(scenario())
+
+
+def burst_scenario(queue_limit: int | None) -> dict[str, int]:
+    """150 distinct cold queries at once against two sources answering in 0.8 s at 5/s, a 5 s
+    query deadline, on virtual time: how many were served in time, late, refused."""
+
+    async def scenario() -> dict[str, int]:
+        loop = asyncio.get_running_loop()
+        metrics = Metrics()
+        settings = SourceSettings(concurrency=5, rate_per_s=5.0, timeout_s=3.0, retries=0)
+        calls: dict[str, list[float]] = {"a": [], "b": []}
+
+        class Answering(FakeSource):
+            async def search(self, query):  # type: ignore[no-untyped-def]
+                calls[self.name].append(loop.time())
+                await asyncio.sleep(0.8)
+                return await super().search(query)
+
+        guards = [
+            GuardedSource(
+                Answering(name),
+                settings,
+                metrics,
+                monotonic=loop.time,
+                deadline_s=5.0,
+                queue_limit=queue_limit,
+            )
+            for name in calls
+        ]
+        memory = MemoryTier(30, 1800, 4096, timer=loop.time)
+        service = TicketService(guards, metrics, memory, deadline_s=5.0, monotonic=loop.time)
+        days = [DAY + dt.timedelta(days=k) for k in range(14)]
+        queries = [
+            city_wide(query(day, origin, "SHH"), BJN, SHQ)
+            for origin in (
+                "BJP",
+                "TJP",
+                "NJH",
+                "HZH",
+                "WHN",
+                "CSQ",
+                "CDW",
+                "XAY",
+                "ZZF",
+                "JNK",
+                "GZQ",
+                "SZQ",
+            )
+            for day in days
+        ]
+        for warm in queries[:5]:  # one at a time: the estimate learns the latency
+            await service.search(warm)
+        outcome = {"served": 0, "late": 0, "refused": 0, "other": 0}
+
+        async def ask(resolved) -> None:  # type: ignore[no-untyped-def]
+            started = loop.time()
+            try:
+                result = await service.search(resolved)
+            except Overloaded:
+                assert loop.time() - started < 0.01  # refused at once
+                outcome["refused"] += 1
+                return
+            in_time = loop.time() - started <= 5.0
+            if result.freshness == "realtime" and {r.status for r in result.sources} == {"ok"}:
+                outcome["served" if in_time else "late"] += 1
+            else:
+                outcome["other"] += 1
+
+        burst_at = loop.time()
+        await asyncio.gather(*(ask(q) for q in queries[5:155]))
+        for times in calls.values():  # never beyond the rate: at most 5 in any second
+            sent = [t for t in times if t >= burst_at]
+            gaps = [later - earlier for earlier, later in itertools.pairwise(sent)]
+            assert min(gaps) >= 0.2 - 1e-6
+        await service.aclose()
+        return outcome
+
+    return run_on_virtual_time(scenario())
+
+
+def test_a_burst_is_served_up_to_what_the_rate_answers_in_time_and_the_rest_refused_fast():
+    allowed = math.floor(5.0 * (5.0 - 0.8))  # 21 per source
+    outcome = burst_scenario(queue_limit=None)
+    assert outcome["served"] >= 0.9 * allowed and outcome["served"] <= allowed
+    assert outcome["late"] == 0 and outcome["other"] == 0
+    assert outcome["refused"] == 150 - outcome["served"]
+    # Sized from the timeout instead (the old default: 5 running + 5/s x (5 s - 3 s)), the
+    # same burst was cut at 15.
+    assert burst_scenario(queue_limit=10)["served"] == 15
 
 
 async def test_a_query_beyond_the_queue_is_refused_at_once_and_never_reaches_the_source():
