@@ -16,6 +16,8 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import httpx
+
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -63,6 +65,7 @@ class Pipeline:
     metrics: Metrics
     faults: dict[str, FaultConfig]
     directory: StationDirectory
+    http: httpx.AsyncClient  # the one client every adapter sends through
 
     def upstream_requests(self) -> dict[str, int]:
         """Attempts per source that reached it (`railtrip_source_requests_total` minus
@@ -93,7 +96,7 @@ async def ticket_pipeline(
         service = build_ticket_service(
             settings, runtime, sources, metrics, single_flight=single_flight
         )
-        yield Pipeline(service, sources, metrics, sandbox.faults, directory)
+        yield Pipeline(service, sources, metrics, sandbox.faults, directory, http)
         await service.aclose()
     finally:
         await http.aclose()
