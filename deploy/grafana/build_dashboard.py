@@ -456,6 +456,33 @@ def sections() -> list[tuple[str, list[Panel]]]:
             thresholds=[("green", None), ("yellow", 1.0), ("red", 2.0)],
             mappings=BREAKER_MAPPINGS,
         ),
+        panel(
+            "timeseries",
+            "Admission limit per source",
+            "Requests each source admits at once before refusing `overloaded`: what it "
+            "answers within the query deadline at its latency estimate now (per replica).",
+            [
+                target(
+                    f"min by (source) ({series('railtrip_source_admission_limit')})",
+                    "{{source}}",
+                    "A",
+                )
+            ],
+        ),
+        panel(
+            "timeseries",
+            "Latency estimate per source",
+            "The latency that sizes the admission limit: the 80th percentile of each source's "
+            "last attempts (the attempt timeout until it has answered), highest replica.",
+            [
+                target(
+                    f"max by (source) ({series('railtrip_source_latency_seconds')})",
+                    "{{source}}",
+                    "A",
+                )
+            ],
+            unit="s",
+        ),
     ]
     agent = [
         panel(
