@@ -35,11 +35,11 @@ def test_every_alert_has_a_runbook_entry(rules: dict[str, Any]) -> None:
 def test_every_metric_and_recording_rule_is_explained(rules: dict[str, Any]) -> None:
     metrics = Metrics()
     # The wrappers (railtrip_redis_up is registered only with Redis) and the registry (the
-    # circuit-state gauge is a collector read at scrape time).
+    # circuit-state and admission gauges are collectors read at scrape time).
     wrappers = [m for m in vars(metrics).values() if isinstance(m, MetricWrapperBase)]
     found = [f for m in wrappers for f in m.describe()] + list(metrics.registry.collect())
     families = {f.name + ("_total" if f.type == "counter" else "") for f in found}
-    assert len(families) == 17
+    assert len(families) == 19
     records = {r["record"] for g in rules["groups"] for r in g["rules"] if "record" in r}
     table_rows = set(re.findall(r"^\| `([\w:]+)` \|", DOC, flags=re.MULTILINE))
     assert families | records <= table_rows
