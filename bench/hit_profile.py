@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # Parts of older checkouts (to profile one with --serve-from) are kept: they show 0.0% here.
 PARTS = (
     ("request observer (ObserveRequests), all inside it", "__call__", "observability/requests"),
-    ("  JSON request log line (record, format; written off the loop)", "_log_request", "reque"),
+    ("  JSON request log line (formatted; written off the loop)", "log_fields", "obser"),
     ("  JSON request log line (Logger.info, written in the loop)", "info", "logging/__init__"),
     ("  access gate (key, quota, RateLimit headers), all inside it", "__call__", "http/access"),
     ("    hit path (TicketHits), all inside it", "__call__", "http/ticket_hits"),

@@ -9,6 +9,7 @@ import logging
 import re
 import sys
 import threading
+import time
 from typing import Any, TextIO
 
 import orjson
@@ -41,25 +42,71 @@ class JsonFormatter(logging.Formatter):
     """Render a record as one JSON object per line."""
 
     def format(self, record: logging.LogRecord) -> str:
-        payload: dict[str, Any] = {
-            "ts": dt.datetime.fromtimestamp(record.created, dt.UTC).isoformat(
-                timespec="milliseconds"
-            ),
-            "level": record.levelname.lower(),
-            "logger": record.name,
-            "msg": record.getMessage(),
+        fields = {
+            key: value
+            for key, value in record.__dict__.items()
+            if key not in _STANDARD and not key.startswith("_")
         }
-        rid = request_id.get()
-        if rid:
-            payload["request_id"] = rid
-        for key, value in record.__dict__.items():
-            if key not in _STANDARD and not key.startswith("_"):
-                payload[key] = value
         if record.exc_info:
-            payload["exc"] = self.formatException(record.exc_info)
-        # orjson: the request log line is on every request's path (10% of an L1 hit with json).
-        # Every line is masked as a whole (message, extras, traceback): a key never leaves.
-        return redact(orjson.dumps(payload, default=str).decode())
+            fields["exc"] = self.formatException(record.exc_info)
+        return json_line(record.created, record.levelname, record.name, record.getMessage(), fields)
+
+
+def json_line(created: float, level: str, logger: str, message: str, fields: dict[str, Any]) -> str:
+    """One log line: time, level, logger, message, the request id, then `fields`."""
+    payload: dict[str, Any] = {
+        "ts": dt.datetime.fromtimestamp(created, dt.UTC).isoformat(timespec="milliseconds"),
+        "level": level.lower(),
+        "logger": logger,
+        "msg": message,
+    }
+    rid = request_id.get()
+    if rid:
+        payload["request_id"] = rid
+    payload.update(fields)
+    # orjson: the request log line is on every request's path (10% of an L1 hit with json).
+    # Every line is masked as a whole (message, extras, traceback): a key never leaves.
+    return redact(orjson.dumps(payload, default=str).decode())
+
+
+def log_fields(logger: logging.Logger, level: int, message: str, fields: dict[str, Any]) -> None:
+    """`logger.log(level, message, extra=fields)` for a line logged on every request: when
+    railtrip's own writer is the only handler that would see the record, the line goes to it
+    as its formatter would write it, without making the record (a third of a hit's logging);
+    otherwise (a test's handler, pytest's capture, another handler added) through logging."""
+    if not logger.isEnabledFor(level):
+        return
+    writer = _only_writer(logger, level)
+    if writer is None:
+        logger.handle(logger.makeRecord(logger.name, level, "", 0, message, (), None, extra=fields))
+        return
+    level_name = logging.getLevelName(level)
+    writer.write_line(json_line(time.time(), level_name, logger.name, message, fields))
+
+
+def _only_writer(logger: logging.Logger, level: int) -> OffLoopWriter | None:
+    """The `OffLoopWriter` with a `JsonFormatter`, if it is the one handler, with no filter
+    anywhere, that a record of `level` logged on `logger` would reach; else None."""
+    found: list[logging.Handler] = []
+    current: logging.Logger | None = logger
+    while current is not None:
+        if current.filters or current.disabled:
+            return None
+        found.extend(current.handlers)
+        if len(found) > 1 or not current.propagate:
+            break
+        current = current.parent
+    if len(found) != 1:
+        return None
+    writer = found[0]
+    if (
+        not isinstance(writer, OffLoopWriter)
+        or writer.filters
+        or level < writer.level
+        or type(writer.formatter) is not JsonFormatter
+    ):
+        return None
+    return writer
 
 
 class OffLoopWriter(logging.Handler):
@@ -94,6 +141,10 @@ class OffLoopWriter(logging.Handler):
         except Exception:  # noqa: BLE001 - logging must never raise into the caller
             self.handleError(record)
             return
+        self.write_line(line)
+
+    def write_line(self, line: str) -> None:
+        """Queue one formatted line for the writer thread (dropped, and counted, when full)."""
         with self._wake:
             if len(self._pending) >= self._max_pending:
                 self._dropped += 1

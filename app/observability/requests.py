@@ -15,13 +15,12 @@ from __future__ import annotations
 import logging
 import os
 import time
-from typing import Any
 
 from prometheus_client import Counter, Histogram
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.observability.answers import ANSWERED
-from app.observability.logs import request_id, request_id_from
+from app.observability.logs import log_fields, request_id, request_id_from
 from app.observability.metrics import UNMATCHED_ENDPOINT, Metrics
 from app.observability.tracing import end_request_span, request_span
 from app.policy import RouteMatch, RouteTable
@@ -147,19 +146,17 @@ class ObserveRequests:
                 series.duration(endpoint, method).observe(elapsed)
                 count_error_answer(metrics, scope, matched, endpoint, status)
             if log.isEnabledFor(logging.INFO):
-                _log_request(
+                # As `log.info("request", extra=…)`, without the caller's frame (not logged).
+                log_fields(
+                    log,
+                    logging.INFO,
+                    "request",
                     {
                         "endpoint": endpoint,
                         "method": method,
                         "status": status,
                         "latency_ms": round(elapsed * 1000, 2),
                         **scope.get("state", {}).get("log_extra", {}),
-                    }
+                    },
                 )
             request_id.reset(token)
-
-
-def _log_request(fields: dict[str, Any]) -> None:
-    """The request's log line, as `log.info("request", extra=fields)` makes it but without
-    looking up the caller's frame (its file and line are not logged; one lookup per request)."""
-    log.handle(log.makeRecord(log.name, logging.INFO, "", 0, "request", (), None, extra=fields))

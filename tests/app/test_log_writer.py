@@ -8,7 +8,7 @@ import json
 import logging
 import threading
 
-from app.observability.logs import JsonFormatter, OffLoopWriter, request_id
+from app.observability.logs import JsonFormatter, OffLoopWriter, log_fields, request_id
 
 WAIT_BOUND_S = 10  # a bound for a loaded machine; each wait ends as soon as its event is set
 
@@ -63,3 +63,42 @@ def test_a_stalled_stream_never_blocks_the_caller_and_lines_beyond_the_bound_are
     assert [x["msg"] for x in lines[:4]] == ["first", "later 0", "later 1", "later 2"]
     assert lines[4]["logger"] == "railtrip.logs" and lines[4]["dropped"] == 5
     assert len(lines) == 5
+
+
+def test_a_line_logged_by_fields_is_the_formatters_line_whoever_else_listens() -> None:
+    logger = logging.getLogger("railtrip.test-fields")
+    logger.propagate = False  # a logger of its own: pytest's capture sits on the root
+    logger.setLevel(logging.INFO)
+    stream = io.StringIO()
+    writer = OffLoopWriter(stream, interval_s=3600)
+    writer.setFormatter(JsonFormatter())
+    logger.addHandler(writer)
+    fields = {"endpoint": "/v1/tickets", "status": 200, "sources": {"a": "ok"}}
+    token = request_id.set("req-9")
+    try:
+        log_fields(logger, logging.INFO, "request", fields)  # the writer alone: no record made
+        seen: list[logging.LogRecord] = []
+        listener = logging.Handler()
+        listener.emit = seen.append  # type: ignore[method-assign]
+        logger.addHandler(listener)
+        log_fields(logger, logging.INFO, "request", fields)  # someone else listens: a record
+        log_fields(logger, logging.DEBUG, "request", fields)  # below the level: nothing
+    finally:
+        request_id.reset(token)
+        logger.handlers.clear()
+    writer.flush()
+    direct, through_logging = (json.loads(line) for line in stream.getvalue().splitlines())
+    assert len(seen) == 1 and seen[0].endpoint == "/v1/tickets"  # type: ignore[attr-defined]
+    for line in (direct, through_logging):
+        assert line.pop("ts")
+    assert (
+        direct
+        == through_logging
+        == {
+            "level": "info",
+            "logger": "railtrip.test-fields",
+            "msg": "request",
+            "request_id": "req-9",
+            **fields,
+        }
+    )
