@@ -13,6 +13,9 @@ Two modes over the same state:
 * `check(name, rate, burst) -> Decision(allowed, retry_after_s, remaining)`: takes a slot only
   if one is free now; otherwise refuses and says when one will be. For callers that refuse
   (per-client quotas).
+* `take(name, rate, burst, want) -> (taken, Decision)`: as `check`, but takes up to `want`
+  slots at once (as many as are free now); for callers that spend them over the next moments
+  without asking again (per-client quotas of a busy client, app/access/grants.py).
 
 `rate` is requests per second, `burst` how many may go at once from idle (>= 1). Redis errors
 propagate (redis.exceptions.RedisError); the caller decides how to degrade.
@@ -24,8 +27,8 @@ from typing import Any, NamedTuple
 
 KEY_PREFIX = "rl:"
 
-# KEYS[1] = {rl:<name>}; ARGV = interval_us, burst, mode ("reserve" | "check").
-# Returns {allowed (0/1), wait_or_retry_us, remaining}.
+# KEYS[1] = {rl:<name>}; ARGV = interval_us, burst, mode ("reserve" | "check" | "take"),
+# want (take only). Returns {allowed (0/1; take: slots taken), wait_or_retry_us, remaining}.
 _SCRIPT = """
 if redis.replicate_commands then redis.replicate_commands() end
 local interval = tonumber(ARGV[1])
@@ -35,11 +38,16 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local tat = tonumber(redis.call('GET', KEYS[1]) or now)
 if tat < now then tat = now end
-local new_tat = tat + interval
 local horizon = burst * interval
+local taken = 1
+if mode == 'take' then
+  local free = math.floor((horizon - (tat - now)) / interval)
+  taken = math.max(1, math.min(tonumber(ARGV[4]), free))
+end
+local new_tat = tat + taken * interval
 local wait = new_tat - now - horizon
 if wait < 0 then wait = 0 end
-if mode == 'check' and wait > 0 then
+if mode ~= 'reserve' and wait > 0 then
   return {0, wait, 0}
 end
 local ttl_ms = math.ceil((new_tat - now) / 1000)
@@ -47,7 +55,7 @@ if ttl_ms < 1 then ttl_ms = 1 end
 redis.call('SET', KEYS[1], string.format('%.0f', new_tat), 'PX', ttl_ms)
 local remaining = math.floor((horizon - (new_tat - now)) / interval)
 if remaining < 0 then remaining = 0 end
-return {1, wait, remaining}
+return {taken, wait, remaining}
 """
 
 
@@ -80,13 +88,21 @@ class Gcra:
         allowed, wait_us, remaining = await self._run(name, rate, burst, "check")
         return Decision(bool(allowed), wait_us / 1_000_000, int(remaining))
 
-    async def _run(self, name: str, rate: float, burst: int, mode: str) -> tuple[int, int, int]:
+    async def take(self, name: str, rate: float, burst: int, want: int) -> tuple[int, Decision]:
+        """Take up to `want` slots of limit `name` that are free now: how many were taken (0:
+        refused, with the seconds until one is) and the slots left after them."""
+        taken, wait_us, remaining = await self._run(name, rate, burst, "take", max(1, want))
+        return taken, Decision(taken > 0, wait_us / 1_000_000, remaining)
+
+    async def _run(
+        self, name: str, rate: float, burst: int, mode: str, want: int = 1
+    ) -> tuple[int, int, int]:
         if not rate > 0:
             raise ValueError(f"rate must be > 0 requests/s, got {rate!r}")
         if burst < 1:
             raise ValueError(f"burst must be >= 1, got {burst!r}")
         interval_us = max(1, round(1_000_000 / rate))
         allowed, wait_us, remaining = await self._script(
-            keys=[gcra_key(name)], args=[interval_us, int(burst), mode]
+            keys=[gcra_key(name)], args=[interval_us, int(burst), mode, int(want)]
         )
         return int(allowed), int(wait_us), int(remaining)

@@ -1,6 +1,7 @@
 """Per-client quotas shared by every replica through Redis, with a per-process fallback.
 
-    request rate     GCRA `client:<id>` (rate, burst)            → 429 + Retry-After
+    request rate     GCRA `client:<id>` (rate, burst), a busy     → 429 + Retry-After
+                     client's cells taken a few at a time
     refresh=true     GCRA `refresh:<id>` (per minute, burst 3)   → 429 + Retry-After
     LLM per day      INCR railtrip:quota:llm:v1:<day>:<id>,       → offline parser
                      expiring at the next Asia/Shanghai midnight
@@ -22,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from app.access.grants import GrantedCells
 from app.gcra import Decision, Gcra
 from app.observability.metrics import Metrics
 from app.redis_health import redis_errors
@@ -97,6 +99,8 @@ class ClientQuotas:
         self.limits = limits
         self._redis = redis
         self._gcra = Gcra(redis) if redis is not None else None
+        # A busy client's request rate is taken from Redis in grants (app/access/grants.py).
+        self._grants = GrantedCells(self._gcra, monotonic) if self._gcra is not None else None
         self._local = LocalGcra(monotonic)
         self._monotonic = monotonic
         self._auth_blocked: dict[str, float] = {}
@@ -109,7 +113,16 @@ class ClientQuotas:
         """This request against the client's rate; None when no rate is configured."""
         if not self.limits.rate_per_s:
             return None
-        return await self._check(f"client:{client}", self.limits.rate_per_s, self.limits.burst)
+        name, rate, burst = f"client:{client}", self.limits.rate_per_s, self.limits.burst
+        if self._grants is not None:
+            try:
+                decision = await self._grants.check(name, rate, burst)
+            except redis_errors() as exc:
+                self._fell_back(exc)
+            else:
+                self._recovered()
+                return decision
+        return self._local.check(name, rate, burst)
 
     async def refresh(self, client: str) -> Decision | None:
         """A `refresh=true` against the client's refresh budget; None when unlimited."""

@@ -72,6 +72,18 @@ async def test_a_refused_check_takes_nothing(client: aioredis.Redis) -> None:
     assert await client.get(gcra_key("client:b")) == before
 
 
+async def test_take_takes_what_is_free_up_to_the_want_then_refuses_and_shares_the_budget(
+    client: aioredis.Redis,
+) -> None:
+    gcra = Gcra(client)
+    assert await gcra.take("client:t", SLOW, 10, 4) == (4, Decision(True, 0.0, 6))
+    assert await gcra.take("client:t", SLOW, 10, 8) == (6, Decision(True, 0.0, 0))
+    taken, refused = await gcra.take("client:t", SLOW, 10, 3)
+    assert taken == 0 and not refused.allowed
+    assert INTERVAL_S - SLACK_S < refused.retry_after_s <= INTERVAL_S
+    assert not (await gcra.check("client:t", SLOW, 10)).allowed  # one budget with check
+
+
 async def test_check_and_reserve_share_one_budget(client: aioredis.Redis) -> None:
     gcra = Gcra(client)
     assert await gcra.reserve("shared", SLOW, 1) == 0.0
