@@ -8,6 +8,7 @@ importing this module builds nothing).
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import cache
@@ -80,8 +81,15 @@ def create_app(
                 KnownLabels(answering=answering, ticket_bearing=answering)
             )
             app.state.services = services
-            async with serve_mcp(app, services):
-                yield
+            # What start-up built (the station directory, the sandbox's network and timetable)
+            # lives as long as the process: frozen out of the cyclic GC, whose full collections
+            # otherwise rescan all of it, stalling the loop for half a second in a burst.
+            gc.freeze()
+            try:
+                async with serve_mcp(app, services):
+                    yield
+            finally:
+                gc.unfreeze()  # a test process starts many apps: leave its heap collectable
 
     app = FastAPI(
         title="railtrip",

@@ -8,6 +8,7 @@ one httpx client, guarded adapters from `app.wiring.sources`, the real cache tie
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import re
 import statistics
 import sys
@@ -96,7 +97,11 @@ async def ticket_pipeline(
         service = build_ticket_service(
             settings, runtime, sources, metrics, single_flight=single_flight
         )
-        yield Pipeline(service, sources, metrics, sandbox.faults, directory, http)
+        gc.freeze()  # as the app's lifespan does (app/main.py): start-up's heap out of the GC
+        try:
+            yield Pipeline(service, sources, metrics, sandbox.faults, directory, http)
+        finally:
+            gc.unfreeze()
         await service.aclose()
     finally:
         await http.aclose()

@@ -167,6 +167,7 @@ async def one_mode(
         "estimates": estimates,
         "wall": wall,
         "cpu": cpu,
+        "window": (round(started, 2), round(started + wall, 2)),
         "sent_at": {n: [round(t - started, 2) for t in ts] for n, ts in sent_in_burst.items()},
         "took": sorted(round(t, 2) for o, t in outcomes if o != "refused"),
     }
@@ -213,6 +214,7 @@ def report(row: dict[str, Any], rate: float) -> None:
         f"{row['wall']:.1f} s; this process's CPU in the burst {row['cpu']:.2f} s"
     )
     if VERBOSE:
+        print(f"{'':<14} burst on the monotonic clock {row['window']}")
         print(f"{'':<14} sent at (s after the burst) {row['sent_at']}")
         print(f"{'':<14} answered after (s) {row['took']}")
     print(
