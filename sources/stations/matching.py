@@ -12,8 +12,6 @@ import itertools
 import unicodedata
 from functools import cached_property
 
-from rapidfuzz.distance import Levenshtein
-
 from sources.models import Station
 from sources.stations.readings import per_character
 
@@ -258,6 +256,9 @@ class TextSearch:
             ]
         scored = []
         sounds = [fuzzy_sound(r) for r in readings(needle)] if not needle.isascii() else []
+        # Imported here, by the one path that compares readings: 3.5 MiB a process otherwise.
+        from rapidfuzz.distance import Levenshtein
+
         for spelling, name in targets:
             ratio = difflib.SequenceMatcher(None, needle, spelling).ratio()
             if ratio >= 0.5:
