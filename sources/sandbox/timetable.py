@@ -160,12 +160,12 @@ class Timetable:
         self.network = network or default_network()
         # The directory's own Station where it knows the telecode, so offers compare equal to
         # what the app resolves; the network's official record otherwise.
+        official = self.network.stations
         self._stations: dict[str, Station] = {
-            code: self.directory.get(code) or station
-            for code, station in self.network.stations.items()
+            code: self.directory.get(code) or official[code] for code in official
         }
         city_of = {code: station.city for code, station in self._stations.items()}
-        if all(city_of[code] == s.city for code, s in self.network.stations.items()):
+        if all(city_of[code] == official.city(code) for code in official):
             self._by_city = self.network.by_city  # the usual case: shared, built once
         else:
             self._by_city = group_by_city(self.network.calls, city_of)

@@ -254,3 +254,10 @@ def test_a_train_is_found_by_its_train_no_and_a_search_builds_only_the_numbers_a
     every = timetable.trains(TRIP)
     assert [t.code for t in g1] == [t.code for t in every if t.code.startswith("G1")]
     assert "G1" in {t.code for t in g1} and len(g1) < len(every) // 10
+
+
+def test_every_station_of_the_network_is_a_valid_station_in_its_city(timetable):
+    stations = timetable.network.stations
+    assert len(stations) == 2370
+    for code in stations:  # each built (and validated) on first use
+        assert stations[code].telecode == code and stations[code].city == stations.city(code)
