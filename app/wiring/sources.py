@@ -9,8 +9,11 @@ that production points at 12306.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
+from urllib.request import getproxies
 
 import httpx
 
@@ -156,12 +159,40 @@ def build_sources(
 
 def build_http_client(sandbox: SandboxMounts) -> httpx.AsyncClient:
     """The one client every adapter shares, with the sandbox vendors mounted by host."""
+    limits = httpx.Limits(max_connections=100, max_keepalive_connections=20)
+    # With no proxy variable in the environment (httpx then mounts proxies itself, from the
+    # default transport's settings), the network transport waits for the first request that
+    # leaves the process: building it imports httpcore and reads the CA bundle, 60-200 ms
+    # that a process whose every source is mounted in-process spends for nothing.
+    deferred = (
+        None
+        if getproxies()
+        else DeferredTransport(partial(httpx.AsyncHTTPTransport, limits=limits))
+    )
     return httpx.AsyncClient(
         mounts=sandbox.transports,
+        transport=deferred,
         timeout=httpx.Timeout(10.0),
         follow_redirects=False,
-        limits=httpx.Limits(max_connections=100, max_keepalive_connections=20),
+        limits=limits,
     )
+
+
+class DeferredTransport(httpx.AsyncBaseTransport):
+    """A transport built by `factory` on the first request it carries."""
+
+    def __init__(self, factory: Callable[[], httpx.AsyncBaseTransport]) -> None:
+        self._factory = factory
+        self.built: httpx.AsyncBaseTransport | None = None
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if self.built is None:  # no await before the assignment: one transport, ever
+            self.built = self._factory()
+        return await self.built.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        if self.built is not None:
+            await self.built.aclose()
 
 
 def build_ticket_service(

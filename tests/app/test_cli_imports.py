@@ -2,8 +2,8 @@
 importing the agent, the intent parser, access control, the model client, MCP or the HTTP
 server stack, and `plan` (the whole composition root, as a replica opens it) without the
 model client, MCP, redis-py when no Redis is configured, pypinyin (its readings come from
-generated tables) or cn2an (the common shapes of numbers are read without it) (issue 27 item
-2; how fast, as ratios, is bench/cli_start.py)."""
+generated tables), cn2an (the common shapes of numbers are read without it) or httpcore (no
+request leaves the process) (issue 27 item 2; how fast, as ratios, is bench/cli_start.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from sources.models import SHANGHAI
 
 REPO = Path(__file__).resolve().parents[2]
 HEAVY = ("app.agent", "app.intent", "app.access", "openai", "mcp", "fastapi", "uvicorn")
-NEVER_ON_THE_DEFAULT = ("openai", "mcp", "redis", "pypinyin", "cn2an")
+NEVER_ON_THE_DEFAULT = ("openai", "mcp", "redis", "pypinyin", "cn2an", "httpcore")
 PROBE = """
 import contextlib, io, json, sys
 from app import cli

@@ -10,7 +10,7 @@ import pytest
 from app.observability.metrics import Metrics
 from app.runtime import Runtime
 from app.settings import Settings
-from app.wiring.sources import build_sandbox, build_sources
+from app.wiring.sources import DeferredTransport, build_http_client, build_sandbox, build_sources
 from sources.stations import curated_directory
 
 
@@ -45,3 +45,40 @@ async def test_juhe_without_an_api_key_is_refused_at_start_up(monkeypatch) -> No
             build_sources(
                 Settings(sources=["juhe"]), client, curated_directory(), Metrics(), Runtime()
             )
+
+
+async def test_the_network_transport_is_built_by_the_first_request_that_leaves_the_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY"):
+        for variable in (name, name.lower()):
+            monkeypatch.delenv(variable, raising=False)
+    mounts = build_sandbox(Settings(), curated_directory(), Runtime())
+    client = build_http_client(mounts)
+    deferred = client._transport
+    assert isinstance(deferred, DeferredTransport) and deferred.built is None
+    day = Runtime().clock().date().isoformat()
+    answer = await client.get(
+        "http://sandbox-juhe.internal/fapigw/train/query",
+        params={"key": "sandbox", "search_type": 1, "departure_station": "BJP",
+                "arrival_station": "SHH", "date": day},
+    )  # fmt: skip
+    assert answer.status_code == 200 and deferred.built is None  # served in-process
+    # Off the sandbox: the first request builds the transport, once.
+    seen = []
+    deferred._factory = lambda: httpx.MockTransport(lambda r: seen.append(r) or httpx.Response(204))
+    await client.get("https://example.invalid/a")
+    first = deferred.built
+    await client.get("https://example.invalid/b")
+    assert deferred.built is first and len(seen) == 2
+    await client.aclose()
+
+
+def test_with_a_proxy_in_the_environment_httpx_builds_its_own_transports(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("HTTPS_PROXY", "http://proxy.internal:3128")
+    client = build_http_client(build_sandbox(Settings(), curated_directory(), Runtime()))
+    assert isinstance(client._transport, httpx.AsyncHTTPTransport)
+    proxied = [t for pattern, t in client._mounts.items() if pattern.pattern == "https://"]
+    assert proxied and "HTTPProxy" in type(proxied[0]._pool).__name__  # type: ignore[union-attr]
