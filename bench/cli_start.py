@@ -15,7 +15,11 @@ write. So the bench compiles app/, sources/ and rules/ first (`compileall`, whic
 them whatever the environment says) and every process starts from .pyc, as a user's would;
 `--no-compile` measures without that step.
 
-Run from the repository root: `.venv/bin/python bench/cli_start.py [--rounds 7]`.
+`--versus DIR` runs the same commands from another checkout (say an export of an older
+commit: `git archive <commit> | tar -x -C DIR`) in the same rounds, so the two are compared
+side by side under the same load.
+
+Run from the repository root: `.venv/bin/python bench/cli_start.py [--rounds 7] [--versus DIR]`.
 """
 
 from __future__ import annotations
@@ -45,14 +49,14 @@ def commands(day: str) -> dict[str, list[str]]:
     }
 
 
-def run(argv: list[str]) -> tuple[float, int]:
+def run(argv: list[str], cwd: Path = ROOT) -> tuple[float, int]:
     """Wall seconds and peak RSS (KiB, this process's own: wait4's rusage) of one fresh
     process."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("RAILTRIP_")}
     started = time.perf_counter()
     child = subprocess.Popen(
         [sys.executable, *argv],
-        cwd=ROOT,
+        cwd=cwd,
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -71,21 +75,28 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--no-compile", action="store_true", help="keep __pycache__ as it is")
+    parser.add_argument("--versus", type=Path, help="another checkout, measured alongside")
     args = parser.parse_args()
+    trees = {"": ROOT} if args.versus is None else {"": ROOT, " (versus)": args.versus.resolve()}
     if not args.no_compile:
-        for package in ("app", "sources", "rules"):
-            compileall.compile_dir(ROOT / package, quiet=1)
+        for tree in trees.values():
+            for package in ("app", "sources", "rules"):
+                compileall.compile_dir(tree / package, quiet=1)
     day = (dt.datetime.now(ZoneInfo("Asia/Shanghai")).date() + dt.timedelta(days=3)).isoformat()
     cmds = commands(day)
-    names = list(cmds)
+    runs = {"baseline": (cmds["baseline"], ROOT)}
+    for name, argv in list(cmds.items())[1:]:
+        for suffix, tree in trees.items():
+            runs[name + suffix] = (argv, tree)
+    names = list(runs)
     times: dict[str, list[float]] = {name: [] for name in names}
     peaks: dict[str, list[int]] = {name: [] for name in names}
     for name in names:  # one warm-up each: the page cache
-        run(cmds[name])
+        run(*runs[name])
     for index in range(args.rounds):
         order = names[index % len(names) :] + names[: index % len(names)]
         for name in order:
-            took, peak = run(cmds[name])
+            took, peak = run(*runs[name])
             times[name].append(took)
             peaks[name].append(peak)
     base = statistics.median(times["baseline"])
@@ -96,7 +107,7 @@ def main() -> None:
     for name in names[1:]:
         median = statistics.median(times[name])
         ratio = median / base
-        target = TARGETS[name]
+        target = TARGETS[name.split()[0]]
         verdict = (
             ""
             if target is None
@@ -104,7 +115,7 @@ def main() -> None:
         )
         peak = statistics.median(peaks[name]) / 1024
         print(
-            f"{name:9} median {median * 1000:6.0f} ms  peak RSS {peak:4.0f} MiB  "
+            f"{name:18} median {median * 1000:6.0f} ms  peak RSS {peak:4.0f} MiB  "
             f"ratio {ratio:.2f}×{verdict}"
         )
 

@@ -15,7 +15,8 @@ Redis's `used_memory` and session-key count are read before and after.
 
 Part 0 (first, in a child process) — a served replica after start-up: `python -m uvicorn
 app.main:app` on the embedded default in a clean environment, RSS (VmRSS of the child) once
-`/healthz` answers, and again after one ticket query (target, issue 27: ≤ 100 MiB).
+`/healthz` answers (target, issue 27: ≤ 100 MiB), again after one ticket query, and after
+one plan whose place is typed by its sound (郑洲: the reading tables and the agent loaded).
 
 Run from the repository root: `.venv/bin/python bench/memory.py [--queries 20000]
 [--sessions 1000] [--startup-only]`.
@@ -197,8 +198,8 @@ def child_rss_kib(pid: int) -> int:
     return int(match[1]) if match else -1
 
 
-def startup_part() -> tuple[int, int]:
-    """RSS (KiB) of a served replica once ready, and after one ticket query."""
+def startup_part() -> tuple[int, int, int]:
+    """RSS (KiB) of a served replica once ready, after one ticket query, after one plan."""
     sys.path.insert(0, str(ROOT))
     from tests.redis_server import free_port
 
@@ -228,7 +229,10 @@ def startup_part() -> tuple[int, int]:
         day = dt.datetime.now(SHANGHAI).date() + dt.timedelta(days=3)
         params = {"origin": "北京", "destination": "上海", "date": day.isoformat()}
         assert httpx.get(url + "/v1/tickets", params=params, timeout=30).status_code == 200
-        return ready, child_rss_kib(proc.pid)
+        queried = child_rss_kib(proc.pid)
+        plan = {"text": "下周五从郑洲去上海玩三天，预算两千左右"}
+        assert httpx.post(url + "/v1/plan", json=plan, timeout=60).status_code == 200
+        return ready, queried, child_rss_kib(proc.pid)
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -240,10 +244,11 @@ async def main() -> None:
     parser.add_argument("--sessions", type=int, default=1_000)
     parser.add_argument("--startup-only", action="store_true")
     args = parser.parse_args()
-    ready, queried = startup_part()
+    ready, queried, planned = startup_part()
     print(
         f"served replica (embedded default): RSS after start-up {ready / 1024:.1f} MiB, "
-        f"after one ticket query {queried / 1024:.1f} MiB (target ≤ 100 MiB after start-up)"
+        f"after one ticket query {queried / 1024:.1f} MiB, after one plan "
+        f"{planned / 1024:.1f} MiB (target ≤ 100 MiB after start-up)"
     )
     if args.startup_only:
         return
