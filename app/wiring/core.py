@@ -174,7 +174,7 @@ async def open_core(
         # Refreshed in place while running: never the process-wide bundled singleton.
         directory = copy.copy(directory)
     sandbox = build_sandbox(settings, directory, runtime)
-    http = build_http_client(sandbox)
+    http = build_http_client(sandbox, in_process=settings.all_sandbox and not settings.llm_enabled)
     stack.push_async_callback(http.aclose)
     provider = tracer_provider or otlp_tracer_provider(settings)
     if provider is not None:

@@ -157,18 +157,21 @@ def build_sources(
     return tuple(guarded)
 
 
-def build_http_client(sandbox: SandboxMounts) -> httpx.AsyncClient:
-    """The one client every adapter shares, with the sandbox vendors mounted by host."""
+def build_http_client(sandbox: SandboxMounts, *, in_process: bool = False) -> httpx.AsyncClient:
+    """The one client every adapter shares, with the sandbox vendors mounted by host.
+
+    `in_process`: nothing configured sends a request out of the process (every source is a
+    sandbox vendor, no model): the network transport is then built by the first request
+    that leaves anyway. Building it imports httpcore and reads the CA bundle, 60-200 ms of
+    every start, the command line's included. Where requests do leave it is built here, at
+    start-up, as before: built by the first one, it would stall the event loop under load.
+    A proxy variable in the environment keeps httpx's own transports (it mounts one per
+    scheme from the default transport's settings).
+    """
     limits = httpx.Limits(max_connections=100, max_keepalive_connections=20)
-    # With no proxy variable in the environment (httpx then mounts proxies itself, from the
-    # default transport's settings), the network transport waits for the first request that
-    # leaves the process: building it imports httpcore and reads the CA bundle, 60-200 ms
-    # that a process whose every source is mounted in-process spends for nothing.
-    deferred = (
-        None
-        if getproxies()
-        else DeferredTransport(partial(httpx.AsyncHTTPTransport, limits=limits))
-    )
+    deferred = None
+    if in_process and not getproxies():
+        deferred = DeferredTransport(partial(httpx.AsyncHTTPTransport, limits=limits))
     return httpx.AsyncClient(
         mounts=sandbox.transports,
         transport=deferred,

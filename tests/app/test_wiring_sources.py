@@ -54,7 +54,7 @@ async def test_the_network_transport_is_built_by_the_first_request_that_leaves_t
         for variable in (name, name.lower()):
             monkeypatch.delenv(variable, raising=False)
     mounts = build_sandbox(Settings(), curated_directory(), Runtime())
-    client = build_http_client(mounts)
+    client = build_http_client(mounts, in_process=True)
     deferred = client._transport
     assert isinstance(deferred, DeferredTransport) and deferred.built is None
     day = Runtime().clock().date().isoformat()
@@ -74,11 +74,17 @@ async def test_the_network_transport_is_built_by_the_first_request_that_leaves_t
     await client.aclose()
 
 
+def test_where_requests_leave_the_process_the_transport_is_built_at_start_up() -> None:
+    client = build_http_client(build_sandbox(Settings(), curated_directory(), Runtime()))
+    assert isinstance(client._transport, httpx.AsyncHTTPTransport)
+
+
 def test_with_a_proxy_in_the_environment_httpx_builds_its_own_transports(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("HTTPS_PROXY", "http://proxy.internal:3128")
-    client = build_http_client(build_sandbox(Settings(), curated_directory(), Runtime()))
+    sandbox = build_sandbox(Settings(), curated_directory(), Runtime())
+    client = build_http_client(sandbox, in_process=True)
     assert isinstance(client._transport, httpx.AsyncHTTPTransport)
     proxied = [t for pattern, t in client._mounts.items() if pattern.pattern == "https://"]
     assert proxied and "HTTPProxy" in type(proxied[0]._pool).__name__  # type: ignore[union-attr]
