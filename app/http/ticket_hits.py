@@ -33,7 +33,6 @@ from app.observability.answers import ANSWERED
 from app.observability.metrics import Metrics
 from app.policy import RouteTable
 from app.services import Services
-from app.tickets.cache import CacheEntry
 from app.tickets.hits import HitBody
 from app.tickets.model import ResolvedQuery
 from app.usecases.tickets import hit_body, resolve_tickets
@@ -43,16 +42,13 @@ MAX_KNOWN_QUERIES = 4096
 LRU; the resolution itself is memoised behind it)."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)  # compared and hashed by identity: a key of entry.bodies
 class _Known:
-    """A query string as resolved on one day by one directory, and the body of the last L1
-    entry it was answered from."""
+    """A query string as resolved on one day by one directory."""
 
     today: dt.date
     generation: int
     resolved: ResolvedQuery
-    entry: CacheEntry | None = None
-    body: HitBody | None = None
 
 
 class _Counters:
@@ -133,10 +129,11 @@ class TicketHits:
         hit = services.tickets.peek(known.resolved)
         if hit is None:
             return None
-        if hit.entry is not known.entry or known.body is None:
-            known.body = hit_body(services, known.resolved, hit)
-            known.entry = hit.entry
-        return known.body, hit.age
+        # Kept on the entry, so a body lives exactly as long as the entry it came from.
+        body: HitBody | None = hit.entry.bodies.get(known)
+        if body is None:
+            body = hit.entry.bodies[known] = hit_body(services, known.resolved, hit)
+        return body, hit.age
 
     def _resolve(self, services: Services, query_string: bytes, today: dt.date) -> _Known | None:
         try:

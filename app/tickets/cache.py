@@ -13,7 +13,7 @@ import datetime as dt
 import time
 from collections.abc import Callable
 from functools import cached_property
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from cachetools import TTLCache
 from pydantic import TypeAdapter, ValidationError
@@ -53,6 +53,12 @@ class CacheEntry(Frozen):
     def offers_json(self) -> bytes:
         """The offers as JSON, encoded once per entry and reused by every hit."""
         return _OFFERS.dump_json(self.offers)
+
+    @cached_property
+    def bodies(self) -> dict[object, Any]:
+        """Answer bodies made from this entry (app/tickets/hits.py), by whoever asked for them:
+        they go when the entry goes."""
+        return {}
 
     @classmethod
     def from_bytes(cls, raw: bytes) -> CacheEntry | None:

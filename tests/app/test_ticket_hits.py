@@ -273,6 +273,9 @@ async def test_a_hit_body_splices_any_age_exactly_as_the_answer_serialises_it() 
         for age in (0.0, 0.001, 1.5, 59.999, 60.0, 3599.999, 3600.0, 86400.125, 1e7):
             answer = services.tickets.hit_answer(resolved, entry, age)
             assert body.render(age) == answer.to_json()
+        # A city-wide body holds the entry's offers by reference: ~1 kB beside the entry.
+        assert body._offers is entry.offers_json
+        assert sum(len(piece) for piece in body._pieces) < len(entry.offers_json) / 10
         live = await fast.get("/v1/tickets", params=params | {"refresh": "true"})
         assert live.json()["freshness"] == "realtime"
         realtime = services.tickets.hit_answer(resolved, entry, 0.0).model_copy(
