@@ -200,17 +200,27 @@ class GuardedSource:
             self._count("circuit_open")
             raise CircuitOpenError(self.name, "circuit open: failing fast")
         generation = breaker.generation
-        fleet_probe = await self._consult_fleet(breaker, generation)
         probe, blocked = breaker.probing, breaker.blocked
+        fleet_probe = False
         try:
-            return await self._send(operation, breaker, generation)
+            async with self._semaphore:
+                await self.limiter.acquire()
+                if breaker.generation != generation:
+                    # The site blocked us (or the breaker opened) while this one waited for
+                    # its turn: it is not sent at all, never after the block.
+                    self._count("circuit_open")
+                    raise CircuitOpenError(self.name, "circuit opened while queued: not sent")
+                # Asked at the last moment, not before queueing: a block another replica met
+                # while this one waited for its turn stops it here too.
+                fleet_probe = await self._consult_fleet(breaker, generation)
+                return await self._send(operation, breaker, generation)
         finally:
             if probe:
                 await self._probe_concluded(breaker, generation, blocked, fleet_probe)
 
     async def _consult_fleet(self, breaker: CircuitBreaker, generation: int) -> bool:
-        """Ask the fleet (app/tickets/shared_block.py) before an attempt: refuse it while a
-        block or another replica's probe stands; True when it is the fleet's one probe."""
+        """Ask the fleet (app/tickets/shared_block.py) before an attempt is sent: refuse it
+        while a block or another replica's probe stands; True when it is the fleet's probe."""
         if self._shared_block is None:
             return False
         probe = breaker.probing
@@ -255,67 +265,61 @@ class GuardedSource:
     async def _send(
         self, operation: Callable[[], Awaitable[T]], breaker: CircuitBreaker, generation: int
     ) -> T:
-        async with self._semaphore:
-            await self.limiter.acquire()
-            if breaker.generation != generation:
-                # The site blocked us (or the breaker opened) while this one waited for its
-                # turn: it is not sent at all, never after the block.
-                self._count("circuit_open")
-                raise CircuitOpenError(self.name, "circuit opened while queued: not sent")
-            started = self._monotonic()
-            token = _ATTEMPT.set((breaker, generation))
-            try:
-                async with asyncio.timeout(self.settings.timeout_s):
-                    answer = await operation()
-            except TimeoutError as exc:
-                timeout = SourceTimeout(self.name, f"no answer in {self.settings.timeout_s}s")
-                self.latency.observe(self.settings.timeout_s)
-                self._failed(started, timeout, breaker, generation)
-                raise timeout from exc
-            except QueryRefused:
-                raise  # refused before reaching the source: not an attempt, not a failure
-            except NotFoundAtSource:
-                self._answered(started)  # it answered, correctly: "no such train"
-                breaker.record_success(generation)
-                raise
-            except CircuitOpenError:
-                # An extra request of this attempt (a fresh init) refused after a block: it
-                # never reached the site, so it is neither a failure nor an answer.
-                self._count("circuit_open")
-                raise
-            except SourceBlocked as exc:
-                # Never retried (not transient); the breaker stays open for the block cool-down.
-                self._failed(started, exc, breaker, generation)
-                breaker.trip(self.settings.block_cooldown_s)
-                if self._shared_block is not None:
-                    await self._shared_block.publish(self.settings.block_cooldown_s)
-                log.warning(
-                    "source blocked us: backing off",
-                    extra={"source": self.name, "cooldown_s": self.settings.block_cooldown_s},
-                )
-                raise
-            except SourceError as exc:
-                self._failed(started, exc, breaker, generation)
-                raise
-            except asyncio.CancelledError as exc:
-                if ABANDONED in exc.args:
-                    # The caller went away: the attempt reached the source (counted), but the
-                    # source did nothing wrong, so the breaker does not hear of it.
-                    self._observe(started, SourceTimeout.outcome)
-                    raise
-                # The query deadline cancelled us mid-attempt: it reached the source and failed.
-                self._failed(
-                    started,
-                    SourceTimeout(self.name, "cancelled by the query deadline"),
-                    breaker,
-                    generation,
-                )
-                raise
-            finally:
-                _ATTEMPT.reset(token)
-            self._answered(started)
+        """Send the attempt (its slot and turn taken) and record its outcome."""
+        started = self._monotonic()
+        token = _ATTEMPT.set((breaker, generation))
+        try:
+            async with asyncio.timeout(self.settings.timeout_s):
+                answer = await operation()
+        except TimeoutError as exc:
+            timeout = SourceTimeout(self.name, f"no answer in {self.settings.timeout_s}s")
+            self.latency.observe(self.settings.timeout_s)
+            self._failed(started, timeout, breaker, generation)
+            raise timeout from exc
+        except QueryRefused:
+            raise  # refused before reaching the source: not an attempt, not a failure
+        except NotFoundAtSource:
+            self._answered(started)  # it answered, correctly: "no such train"
             breaker.record_success(generation)
-            return answer
+            raise
+        except CircuitOpenError:
+            # An extra request of this attempt (a fresh init) refused after a block: it
+            # never reached the site, so it is neither a failure nor an answer.
+            self._count("circuit_open")
+            raise
+        except SourceBlocked as exc:
+            # Never retried (not transient); the breaker stays open for the block cool-down.
+            self._failed(started, exc, breaker, generation)
+            breaker.trip(self.settings.block_cooldown_s)
+            if self._shared_block is not None:
+                await self._shared_block.publish(self.settings.block_cooldown_s)
+            log.warning(
+                "source blocked us: backing off",
+                extra={"source": self.name, "cooldown_s": self.settings.block_cooldown_s},
+            )
+            raise
+        except SourceError as exc:
+            self._failed(started, exc, breaker, generation)
+            raise
+        except asyncio.CancelledError as exc:
+            if ABANDONED in exc.args:
+                # The caller went away: the attempt reached the source (counted), but the
+                # source did nothing wrong, so the breaker does not hear of it.
+                self._observe(started, SourceTimeout.outcome)
+                raise
+            # The query deadline cancelled us mid-attempt: it reached the source and failed.
+            self._failed(
+                started,
+                SourceTimeout(self.name, "cancelled by the query deadline"),
+                breaker,
+                generation,
+            )
+            raise
+        finally:
+            _ATTEMPT.reset(token)
+        self._answered(started)
+        breaker.record_success(generation)
+        return answer
 
     @asynccontextmanager
     async def extra_request(self) -> AsyncIterator[None]:
@@ -329,6 +333,13 @@ class GuardedSource:
         if attempt is not None and attempt[0].generation != attempt[1]:
             # Blocked since this attempt began: its next request (an init, a moved path) stays.
             raise CircuitOpenError(self.name, "circuit opened during the attempt: not sent")
+        if attempt is not None and self._shared_block is not None:
+            # ... and so it does when another replica was blocked meanwhile. (A probe out,
+            # this attempt's own or not, is no reason: a probe needs its init.)
+            view = await self._shared_block.view()
+            if view.verdict == "blocked":
+                attempt[0].trip(view.left_s)
+                raise CircuitOpenError(self.name, "blocked (seen by another replica): not sent")
         started = self._monotonic()
         yield
         self._observe(started, "ok")

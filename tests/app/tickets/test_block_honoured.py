@@ -122,3 +122,121 @@ async def test_a_block_seen_by_one_replica_stops_the_others_next_request(redis_s
     finally:
         await redis.delete(BLOCK_KEY.format(source="s"))
         await redis.aclose()
+
+
+class GatedLimiter:
+    """A limiter whose turns come when the test says: requests wait in it, admitted."""
+
+    def __init__(self, expected: int) -> None:
+        self.gate, self.all_waiting = asyncio.Event(), asyncio.Event()
+        self.waiting, self.expected = 0, expected
+
+    async def acquire(self) -> None:
+        self.waiting += 1
+        if self.waiting == self.expected:
+            self.all_waiting.set()
+        await self.gate.wait()
+
+
+async def test_requests_queued_on_another_replica_when_the_site_blocks_one_are_not_sent(
+    redis_server,
+) -> None:
+    from app.redis_client import build_redis
+    from app.tickets.shared_block import BLOCK_KEY, SharedBlock
+    from tests.app.tickets.fakes import FakeSource
+
+    redis = build_redis(redis_server.url, timeout_s=1.0, max_connections=4)
+    await redis.delete(BLOCK_KEY.format(source="s"))
+    time = FakeTime()
+    conf = SourceSettings(rate_per_s=1000, retries=0, block_cooldown_s=300)
+    try:
+        blocked_source = FakeSource("s", script=[SourceBlocked("s", "302 to error.html")])
+        first = GuardedSource(
+            blocked_source,
+            conf,
+            Metrics(),
+            sleep=time.sleep,
+            monotonic=time.monotonic,
+            shared_block=SharedBlock(redis, "s"),
+        )
+        queued_source, turns = FakeSource("s"), GatedLimiter(5)
+        second = GuardedSource(
+            queued_source,
+            conf,
+            Metrics(),
+            sleep=time.sleep,
+            monotonic=time.monotonic,
+            shared_block=SharedBlock(redis, "s"),
+            limiter=turns,
+        )
+        queued = [asyncio.create_task(second.search(query())) for _ in range(5)]
+        await asyncio.wait_for(turns.all_waiting.wait(), 5)  # admitted, waiting for a turn
+        with pytest.raises(SourceBlocked):
+            await first.search(query())
+        turns.gate.set()
+        results = await asyncio.gather(*queued, return_exceptions=True)
+        assert all(isinstance(r, CircuitOpenError) for r in results), results
+        assert queued_source.calls == [], "nothing queued on the other replica went out"
+        assert second.breaker.state is BreakerState.OPEN
+    finally:
+        await redis.delete(BLOCK_KEY.format(source="s"))
+        await redis.aclose()
+
+
+async def test_an_attempt_under_way_on_another_replica_sends_no_fresh_init_after_a_block(
+    redis_server,
+) -> None:
+    from app.redis_client import build_redis
+    from app.tickets.shared_block import BLOCK_KEY, SharedBlock
+    from tests.app.tickets.fakes import FakeSource
+
+    redis = build_redis(redis_server.url, timeout_s=1.0, max_connections=4)
+    await redis.delete(BLOCK_KEY.format(source="s"))
+    time = FakeTime()
+    conf = SourceSettings(rate_per_s=1000, retries=0, block_cooldown_s=300)
+    entered, gate, inits = asyncio.Event(), asyncio.Event(), []
+
+    class Renewing:
+        """An adapter whose attempt waits, then renews its session (an init) before querying."""
+
+        name = "s"
+        pacer: GuardedSource
+
+        async def search(self, _query):
+            entered.set()
+            await gate.wait()
+            async with self.pacer.extra_request():
+                inits.append("init")
+            return [offer(source="s")]
+
+    try:
+        first = GuardedSource(
+            FakeSource("s", script=[SourceBlocked("s", "302 to error.html")]),
+            conf,
+            Metrics(),
+            sleep=time.sleep,
+            monotonic=time.monotonic,
+            shared_block=SharedBlock(redis, "s"),
+        )
+        adapter = Renewing()
+        second = GuardedSource(
+            adapter,
+            conf,
+            Metrics(),
+            sleep=time.sleep,
+            monotonic=time.monotonic,
+            shared_block=SharedBlock(redis, "s"),
+        )
+        adapter.pacer = second
+        under_way = asyncio.create_task(second.search(query()))
+        await asyncio.wait_for(entered.wait(), 5)  # past the fleet's check, under way
+        with pytest.raises(SourceBlocked):
+            await first.search(query())
+        gate.set()
+        with pytest.raises(CircuitOpenError):
+            await under_way
+        assert inits == [], "no fresh init after the other replica's block"
+        assert second.breaker.state is BreakerState.OPEN
+    finally:
+        await redis.delete(BLOCK_KEY.format(source="s"))
+        await redis.aclose()
