@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from app.services import Services
 
 MCP_PATH = "/mcp"
+NO_EVENT_STREAM = "/mcp is stateless and answers each POST with JSON: it offers no event stream"
 
 
 class LazyTransport:
@@ -53,7 +54,8 @@ class LazyTransport:
 
 
 class McpEndpoint:
-    """Forwards `/mcp` to the running app's MCP transport; refusals leave as `{code, message}`."""
+    """Forwards `/mcp` to the running app's MCP transport; refusals leave as `{code, message}`.
+    A GET (a client asking for a stream of server-initiated messages) is 405."""
 
     def __init__(self) -> None:
         self.route: Route | None = None
@@ -61,6 +63,17 @@ class McpEndpoint:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         # FastAPI names only its own routes in the scope; the request metrics read the name.
         scope.setdefault("route", self.route)
+        if scope["method"] == "GET":
+            # Stateless with JSON answers, this server has nothing to push: a GET stream would
+            # only hold a connection open, for ever (100 of them took every slot, /healthz's
+            # too). The protocol lets a server without such a stream answer 405.
+            response = JSONResponse(
+                {"code": "method_not_allowed", "message": NO_EVENT_STREAM},
+                status_code=405,
+                headers={"Allow": "POST"},
+            )
+            await response(scope, receive, send)
+            return
         lazy: LazyTransport | None = getattr(scope["app"].state, "mcp", None)
         if lazy is None:
             response = JSONResponse(

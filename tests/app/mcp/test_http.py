@@ -3,6 +3,7 @@ sandbox vendors on their ASGI transport): the tools, their schemas, errors and f
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -227,3 +228,14 @@ async def test_the_sdk_does_not_take_over_the_root_logger() -> None:
     finally:
         root.handlers[:] = saved_handlers
         root.setLevel(saved_level)
+
+
+async def test_a_get_for_an_event_stream_is_405_so_it_holds_no_connection() -> None:
+    async with started() as app:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url=BASE_URL) as http:
+            async with asyncio.timeout(10):  # an open stream would never end
+                response = await http.get("/mcp", headers={"accept": "text/event-stream"})
+    assert response.status_code == 405
+    assert response.headers["allow"] == "POST"
+    assert response.json()["code"] == "method_not_allowed"
