@@ -64,8 +64,9 @@ class Served:
 
 
 @contextmanager
-def served(max_connections: int) -> Iterator[Served]:
-    """The real server in a subprocess; its log lines are collected as they come."""
+def served(max_connections: int, **settings: str) -> Iterator[Served]:
+    """The real server in a subprocess; its log lines are collected as they come.
+    `settings` are more `RAILTRIP_` variables (`MAX_STREAMS="4"`)."""
     port = _free_port()
     env = {
         key: value
@@ -75,6 +76,7 @@ def served(max_connections: int) -> Iterator[Served]:
         "RAILTRIP_MAX_CONNECTIONS": str(max_connections),
         "RAILTRIP_REQUEST_READ_TIMEOUT_S": "1",
         "RAILTRIP_LOG_LEVEL": "INFO",
+        **{f"RAILTRIP_{name}": value for name, value in settings.items()},
     }
     process = subprocess.Popen(
         [sys.executable, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(port)],
