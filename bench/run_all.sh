@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
-for bench in single_flight fanout_latency cache_hit planning memory rules_scaling block_probe; do
+for bench in single_flight fanout_latency cache_hit planning memory rules_scaling block_probe streams; do
     echo "######## bench/${bench}.py"
     "$PY" "bench/${bench}.py"
     echo
