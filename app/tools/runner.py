@@ -17,6 +17,7 @@ to the state machine.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -117,6 +118,13 @@ class ToolMode:
             run.warn(texts.LLM_FAILED)
             run.mode = "state_machine"
             return _hand_over(run)
+        except asyncio.CancelledError:
+            # Cut short (its client left, or a deadline) while it may be the breaker's one
+            # half-open probe: the slot must come back, or the model is never asked again.
+            # Counted as the intent parser counts it (app/intent/llm_guard.py).
+            if self._breaker is not None:
+                self._breaker.record_failure()
+            raise
         if self._breaker is not None:
             self._breaker.record_success()
         calls = list(message.tool_calls or [])

@@ -6,15 +6,20 @@ endpoint is mocked with pytest-httpx, while the sandbox vendors stay on their AS
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from pytest_httpx import HTTPXMock
 
 from app.agent import texts
-from tests.app.agent.harness import TODAY, metric, running_app
+from app.main import create_app
+from app.runtime import Runtime
+from tests.app.agent.harness import NOW, TODAY, metric, running_app, settings
+from tests.clocks import FakeTime
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "llm_tools"
 LLM_URL = "http://llm.test/v1/chat/completions"
@@ -149,3 +154,41 @@ async def test_a_bound_too_small_for_tools_still_ends_with_a_clear_answer(
     assert len(decisions) <= max_steps
     assert body["summary"]
     assert sent(httpx_mock) == [], "no model request once the bound leaves no room for one"
+
+
+async def test_a_model_call_whose_client_left_never_leaves_the_breaker_probing(
+    httpx_mock: HTTPXMock,
+) -> None:
+    # The breaker's half-open probe was a tool-mode call, and its caller went away mid-call:
+    # the probe slot must come back, or the model is never asked again until a restart.
+    time = FakeTime()
+    completions = json.loads((FIXTURES / "well_behaved.json").read_text(encoding="utf-8"))
+    asked, calls = asyncio.Event(), []
+
+    async def model(request: Any) -> Any:
+        calls.append(request)
+        if len(calls) == 1:
+            return httpx.Response(500, json={"error": "boom"})  # opens the breaker
+        if len(calls) == 2:  # the half-open probe: hangs until its caller leaves
+            asked.set()
+            await asyncio.Event().wait()
+        return httpx.Response(200, json=completions[len(calls) - 3])
+
+    httpx_mock.add_callback(model, url=LLM_URL, method="POST", is_reusable=True)
+    conf = settings(**TOOL_MODE, llm_breaker_failures=1, llm_breaker_cooldown_s=30)
+    app = create_app(conf, Runtime(clock=lambda: NOW, monotonic=time.monotonic))
+    request = {"intent": INTENT, "today": TODAY}
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+            first = await client.post("/v1/plan", json=request)
+            assert first.json()["agent"]["mode"] == "state_machine"  # the model failed
+            time.advance(31)
+            left = asyncio.create_task(client.post("/v1/plan", json=request))
+            await asyncio.wait_for(asked.wait(), 10)
+            left.cancel()  # the client disconnected mid-call
+            await asyncio.gather(left, return_exceptions=True)
+            time.advance(31)
+            third = await client.post("/v1/plan", json=request)
+    assert third.json()["agent"]["mode"] == "llm_tools", "the model is asked again"
+    assert third.json()["itinerary"] is not None
