@@ -42,7 +42,9 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from rules.config import (
+    EARLIEST_DEPARTURE,
     HUB_STOP_MAX_WAIT,
+    LATEST_ARRIVAL,
     MAX_CONNECTION,
     MAX_DETOUR,
     MAX_TRANSFERS,
@@ -51,7 +53,7 @@ from rules.config import (
     can_change,
     in_city_proper,
 )
-from sources.models import SHANGHAI, SeatClass, Station
+from sources.models import SHANGHAI, SLEEPER_CLASSES, SeatClass, Station
 from sources.sandbox.fares import fare
 from sources.sandbox.inventory import PRESALE, bucket_start, remaining_seats
 from sources.sandbox.network import MINUTES_PER_DAY as DAY
@@ -61,7 +63,9 @@ from sources.stations import StationDirectory
 HORIZON = 5 * DAY
 """The latest final arrival searched, in minutes after the travel day's midnight."""
 PRESALE_MIN = int(PRESALE.total_seconds() // 60)
-OBJECTIVES = ("fastest", "cheapest", "latest", "earliest")
+NIGHT_ENDS = EARLIEST_DEPARTURE.hour * 60 + EARLIEST_DEPARTURE.minute
+NIGHT_STARTS = LATEST_ARRIVAL.hour * 60 + LATEST_ARRIVAL.minute
+OBJECTIVES = ("fastest", "cheapest", "latest", "earliest_arrival")
 if MAX_TRANSFERS > 2:  # the joins below are written for up to three rides
     raise RuntimeError("the optimum search handles at most two changes")
 
@@ -122,7 +126,7 @@ class Journey:
             "fastest": self.minutes,
             "cheapest": self.price,
             "latest": self.dep,
-            "earliest": self.arr,
+            "earliest_arrival": self.arr,
         }[objective]
 
     def key(self, objective: str) -> tuple[float, ...]:
@@ -132,7 +136,7 @@ class Journey:
             "fastest": (self.minutes, changes, self.arr),
             "cheapest": (self.price, changes, self.minutes),
             "latest": (-self.dep, changes, self.arr),
-            "earliest": (self.arr, changes, -self.dep),
+            "earliest_arrival": (self.arr, changes, -self.dep),
         }[objective]
 
 
@@ -163,6 +167,10 @@ class Ask:
     classes: frozenset[SeatClass] = frozenset(c for c in SeatClass if c is not SeatClass.NO_SEAT)
     max_changes: int = MAX_TRANSFERS
     detour_cap: bool = True
+    night_rule: bool = False
+    """The planner's night rule (`EARLIEST_DEPARTURE`, `LATEST_ARRIVAL`): no seat on a ride
+    leaving or arriving in the night hours, a berth on an overnight ride being the night's
+    lodging; it holds unless the traveller chose the hours, a berth or the price."""
 
 
 @dataclass(frozen=True)
@@ -290,20 +298,21 @@ class Search:
             return False
         return dep - PRESALE_MIN <= self.now_min < dep
 
-    def ride(self, run: int, start: int, board: int, alight: int) -> Ride:
+    def ride(self, run: int, start: int, board: int, alight: int) -> Ride | None:
+        """The ride in its cheapest class with a seat, or None when the night rule leaves
+        it no class."""
         pattern = self.rails.runs[run]
         km = pattern.km[alight] - pattern.km[board]
-        price, seat = min((_fare(pattern.tier, c, km), c) for c in self.on_sale(run, start))
-        return Ride(
-            run,
-            start,
-            board,
-            alight,
-            start * DAY + pattern.depart[board],
-            start * DAY + pattern.arrive[alight],
-            seat,
-            price,
-        )
+        dep = start * DAY + pattern.depart[board]
+        arr = start * DAY + pattern.arrive[alight]
+        classes = self.on_sale(run, start)
+        if self.ask.night_rule and (_at_night(dep) or _at_night(arr)):
+            overnight = arr // DAY > dep // DAY
+            classes = tuple(c for c in classes if overnight and c in SLEEPER_CLASSES)
+            if not classes:
+                return None
+        price, seat = min((_fare(pattern.tier, c, km), c) for c in classes)
+        return Ride(run, start, board, alight, dep, arr, seat, price)
 
     # -- the rides at both ends ----------------------------------------------------------
 
@@ -330,10 +339,13 @@ class Search:
                         continue
                     if there in ends:
                         arr = start * DAY + pattern.arrive[alight]
-                        if ask.arrive[0] <= arr <= ask.arrive[1]:
-                            directs.append(Journey((self.ride(run, start, board, alight),)))
+                        ride = self.ride(run, start, board, alight)
+                        if ride is not None and ask.arrive[0] <= arr <= ask.arrive[1]:
+                            directs.append(Journey((ride,)))
                     elif city != d_city:
-                        arrivals[there].append(self.ride(run, start, board, alight))
+                        ride = self.ride(run, start, board, alight)
+                        if ride is not None:
+                            arrivals[there].append(ride)
         return directs, arrivals
 
     def lasts(
@@ -359,7 +371,9 @@ class Search:
                         dep = start * DAY + pattern.depart[board]
                         if dep < not_before or not self.boardable(run, start, board, dep):
                             continue
-                        departures[here].append(self.ride(run, start, board, alight))
+                        ride = self.ride(run, start, board, alight)
+                        if ride is not None:
+                            departures[here].append(ride)
         return departures
 
     def _bounds(self, directs: list[Journey], arrivals: dict) -> tuple[int, int]:
@@ -369,10 +383,10 @@ class Search:
         not_before = min(firsts, default=HORIZON) + MIN_CONNECTION_SAME_STATION
         arrive_by = HORIZON
         objective = self.ask.objective
-        if directs and objective in ("fastest", "earliest"):
+        if directs and objective in ("fastest", "earliest_arrival"):
             best = min(directs, key=lambda j: j.key(objective))
             latest_first = max((r.dep for rides in arrivals.values() for r in rides), default=0)
-            if objective == "earliest":
+            if objective == "earliest_arrival":
                 arrive_by = best.arr
             else:
                 arrive_by = latest_first + best.minutes
@@ -501,7 +515,7 @@ class Join:
         if best is None:
             return True
         objective = self.search.ask.objective
-        if objective == "earliest":
+        if objective == "earliest_arrival":
             return r.arr < best.arr
         if objective == "cheapest":
             return r.price < best.price
@@ -648,7 +662,7 @@ class Join:
         objective = self.search.ask.objective
         if objective == "fastest":
             return arr - dep >= best.minutes
-        if objective == "earliest":
+        if objective == "earliest_arrival":
             return arr >= best.arr
         if objective == "latest":
             return dep <= best.dep
@@ -663,7 +677,7 @@ class Join:
         objective = self.search.ask.objective
         if objective == "fastest":
             return dep - self.max_first_dep >= best.minutes
-        if objective == "earliest":
+        if objective == "earliest_arrival":
             return dep >= best.arr
         if objective == "latest":
             return dep - MIN_CONNECTION_SAME_STATION <= best.dep
@@ -701,21 +715,25 @@ class Join:
                     if self._beaten(self.max_first_dep, arrive + MIN_CONNECTION_SAME_STATION):
                         break  # later stops arrive later still
                     options = [v for c, v in latest.items() if c != here]
-                    if not options:
-                        continue
-                    board, first = max(options, key=lambda v: v[1].dep)
-                    if not self._beaten(first.dep, arrive + MIN_CONNECTION_SAME_STATION):
+                    # The latest first ride whose middle ride the night rule allows.
+                    for board, first in sorted(options, key=lambda v: -v[1].dep):
+                        if self._beaten(first.dep, arrive + MIN_CONNECTION_SAME_STATION):
+                            break
                         last = self.suffix(code, arrive)
                         if (
-                            last is not None
-                            and last.train_day != train_day  # type: ignore[attr-defined]
-                            and not self.capped(first.dep, last.arr)  # type: ignore[attr-defined]
-                            and not self._beaten(first.dep, last.arr)  # type: ignore[attr-defined]
+                            last is None
+                            or last.train_day == train_day  # type: ignore[attr-defined]
+                            or self.capped(first.dep, last.arr)  # type: ignore[attr-defined]
+                            or self._beaten(first.dep, last.arr)  # type: ignore[attr-defined]
                         ):
-                            middle = search.ride(run, start, board, p)
-                            journey = Journey((first, middle, last))  # type: ignore[arg-type]
-                            found = self._better(found, journey)
-                            self._best = self._better(self._best, journey)
+                            break
+                        middle = search.ride(run, start, board, p)
+                        if middle is None:
+                            continue
+                        journey = Journey((first, middle, last))  # type: ignore[arg-type]
+                        found = self._better(found, journey)
+                        self._best = self._better(self._best, journey)
+                        break
             if p not in boards:
                 continue
             dep = base + pattern.depart[p]
@@ -746,6 +764,8 @@ class Join:
             if (best is not None and ends >= best[0]) or (bound is not None and ends >= bound):
                 continue
             middle = search.ride(run, start, board, alight)
+            if middle is None:
+                continue
             floor = ends + middle.price
             if (best is not None and floor >= best[0]) or (bound is not None and floor >= bound):
                 continue
@@ -763,6 +783,11 @@ class Join:
             return None
         self._best = self._better(self._best, best[1])
         return best[1]
+
+
+def _at_night(minute: int) -> bool:
+    clock = minute % DAY
+    return clock < NIGHT_ENDS or clock > NIGHT_STARTS
 
 
 def _first(entry: tuple) -> int:
@@ -844,6 +869,8 @@ def exhaustive(
                         if stations[j] not in lasts_at or city[stations[j]] == city[stations[i]]:
                             continue
                         middle = search.ride(run, start, i, j)
+                        if middle is None:
+                            continue
                         before = [f for f in firsts_at[stations[i]] if connects(f, middle)]
                         if not before:
                             continue
