@@ -30,6 +30,7 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from sources.models import SeatClass, Station
+from sources.sandbox.fares import fare
 from sources.sandbox.seeding import stable_int
 
 NETWORK_FILE = files("sources") / "data" / "network.json.gz"
@@ -163,6 +164,11 @@ class Network:  # not slots: `calls` is cached on the instance
                 calls[code].setdefault(index, position)
         return calls
 
+    def fare(self, run: int, board: int, alight: int, seat_class: SeatClass) -> float:
+        """The published fare of `seat_class` on run `run` from stop `board` to `alight`."""
+        pattern = self.runs[run]
+        return _fare(pattern.tier, seat_class, pattern.km[alight] - pattern.km[board])
+
     @property
     def by_city(self) -> Mapping[str, Mapping[int, tuple[int, ...]]]:
         """Per official city, the runs calling there and the positions of their calls."""
@@ -273,6 +279,11 @@ def group_by_city(
             known = city.get(run)
             city[run] = (position,) if known is None else tuple(sorted((*known, position)))
     return grouped
+
+
+@cache
+def _fare(tier: str, seat_class: SeatClass, km: int) -> float:
+    return fare(tier, seat_class, km)
 
 
 @cache
