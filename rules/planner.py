@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from rules import texts
 from rules.budget import Combo, combine, remaining_per_day, similar
 from rules.config import DEFAULT_RULES, RuleConfig, in_city_proper, is_overnight
-from rules.legs import required_legs, stay_nights, two_change_legs
+from rules.legs import TWO_CHANGE_DAYS, required_legs, stay_nights, two_change_legs
 from rules.model import (
     FILTERED_OUT,
     NO_CONNECTION,
@@ -265,17 +265,19 @@ def _segment(
 
     def one_change(overnight: bool) -> None:
         for hub in sorted(hubs.get((key.origin, key.date), ())):
-            second = LegKey(hub, key.destination, key.date)
-            if hub in (key.origin, key.destination) or second not in book:
+            # An overnight first ride reaches the hub the next morning (or later): its
+            # connection leaves that day (the night is spent on the train, not in the
+            # station); a night at the hub, too, goes on the next day.
+            onward = [
+                leg
+                for offset in range(TWO_CHANGE_DAYS)
+                if (leg := LegKey(hub, key.destination, key.date + dt.timedelta(days=offset)))
+                in book
+            ]
+            if hub in (key.origin, key.destination) or not onward:
                 continue
             firsts = rides(LegKey(key.origin, hub, key.date), True, False)
-            seconds = rides(second, False, True)
-            # An overnight first ride reaches the hub the next morning: its connection
-            # leaves the next day (the night is spent on the train, not in the station);
-            # a night at the hub, too, goes on the next day.
-            next_day = LegKey(hub, key.destination, key.date + dt.timedelta(days=1))
-            if next_day in book:
-                seconds += rides(next_day, False, True)
+            seconds = [r for leg in onward for r in rides(leg, False, True)]
             if firsts and seconds:
                 found = connect(index, firsts, seconds, request, config, overnight=overnight)
                 segment.routes.extend(r for r in found.routes if r.arrive - r.depart <= longest)
@@ -297,9 +299,10 @@ def _segment(
                 for d in last_days
                 for r in rides(LegKey(second_hub, key.destination, d), False, True)
             ]
-            segment.routes.extend(
-                connect_twice(index, firsts, middles, lasts, request, config, overnight=overnight)
+            found = connect_twice(
+                index, firsts, middles, lasts, request, config, overnight=overnight
             )
+            segment.routes.extend(r for r in found if r.arrive - r.depart <= longest)
 
     # A night in a hotel at a hub is a last resort: tried only where no same-day connection
     # exists, so it never outranks one.

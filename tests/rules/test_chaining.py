@@ -230,3 +230,29 @@ def test_a_one_change_trip_waits_overnight_at_the_hub_only_within_a_day():
     result = plan(request, late, now=NOW)
     assert result.best is None
     assert [f.code for f in result.failures] == [NO_CONNECTION]
+
+
+def test_an_overnight_first_ride_connects_the_next_day_though_the_hub_leg_was_asked_that_day_only():
+    # The timetable's legs are asked on the day each ride leaves: 南京→上海 the next morning
+    # only, never on the travel day.
+    entries = book(
+        offer("Z1", BEIJING_SOUTH, NANJING_SOUTH, "21:00", "05:30", seats=SLEEPERS),
+        offer("G7001", NANJING_SOUTH, HONGQIAO, "06:10", "07:20", day=NEXT_DAY),
+    )
+    entries |= empty(LegKey("北京", "上海", DAY))
+    request = TripRequest(origin="北京", destination="上海", depart_date=DAY, return_trip=False)
+    best = plan(request, entries, now=NOW).best
+    assert best is not None and best.train_numbers == ("Z1", "G7001")
+
+
+def test_no_route_with_two_changes_takes_more_than_twice_the_quickest_direct_train():
+    entries = two_change_book(same_day_partner=True)
+    quick = offer("G89", BEIJING_WEST, CHENGDU_EAST, "12:00", "16:00")
+    entries |= book(quick)
+    request = TripRequest(origin="北京", destination="成都", depart_date=DAY, return_trip=False)
+    routes = plan(request, entries, now=NOW, limit=3).itineraries
+    # G89 takes 4 hours: a route with changes may take 8 at most.
+    assert all(
+        (it.legs[-1].arrive_at - it.legs[0].depart_at).total_seconds() <= 8 * 3600 for it in routes
+    )
+    assert all(len(it.legs) < 3 for it in routes)
