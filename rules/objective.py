@@ -12,11 +12,13 @@
 | none, a stay or leisure | the balanced score (`rules.ranking`: ¥100 as an hour, a change 1.5 h) |
 
 An order outranks every other penalty (`ORDER_WEIGHT` points per hour or per ¥100); the
-balanced score breaks ties. Under a time objective a change of trains must save at least
-`CHANGE_WORTH` minutes to beat a route with fewer changes, so a direct train is kept unless a
-change is really quicker. Whatever the order, the fastest and the cheapest trip are always
-among the alternatives (`rules.planner`). The objective orders the ride out: for `latest`,
-`earliest` and `earliest_arrival` only the first segment is ranked by it.
+balanced score breaks ties. Under a time objective each change of trains must save its worth
+(`change_cost`: `CHANGE_SHARE` of the journey, at most `CHANGE_WORTH` minutes) to beat a
+route with fewer changes, so a direct train is kept unless a change is really quicker, and a
+plan is never more than twice `CHANGE_SHARE` slower than the quickest route it was offered.
+Whatever the order, the fastest and the cheapest trip are always among the alternatives
+(`rules.planner`). The objective orders the ride out: for `latest`, `earliest` and
+`earliest_arrival` only the first segment is ranked by it.
 
 A leisure trip (玩三天, 周末, 当天来回: `TripRequest.leisure`) also weighs the time at the
 destination against price, `LEISURE_HOUR` points (¥100) per hour lost there: the ride out by
@@ -42,7 +44,43 @@ penalty a route carries (a class three steps down its fallback order is 75): at 
 fallback outweighed ¥7.5, and 最便宜 took a ¥40 seat over a ¥35 one on a night ride."""
 
 CHANGE_WORTH = 30
-"""Minutes a change of trains must save under a time objective to be worth making."""
+"""Minutes a change of trains must save at most under a time objective to be worth making."""
+
+CHANGE_SHARE = 0.02
+"""Share of the journey a change must save under a time objective (up to `CHANGE_WORTH`)."""
+
+NEAR = 0.04
+"""A plan this close to the timetable's bound for its objective is as good as any bookable
+one can be (`shortfall`): the search for a better one stops (`app.agent.improve`)."""
+
+
+def change_cost(minutes: float, changes: int) -> float:
+    """The minutes `changes` changes of trains weigh on a journey of `minutes`."""
+    return changes * min(CHANGE_WORTH, CHANGE_SHARE * minutes)
+
+
+def shortfall(
+    order: str, plan: tuple[float, float, float], bound: tuple[float, float, float]
+) -> float:
+    """How far a plan falls short of the bound, as a share of the bound's measure: the ratio
+    less one for minutes and price, the minutes lost over the bound's door-to-door minutes
+    for the orders about a clock time. Each figure is `(departure, arrival, price)`, times in
+    minutes on one clock. 0 or less: as good as the bound."""
+    dep, arr, price = plan
+    b_dep, b_arr, b_price = bound
+    minutes = max(b_arr - b_dep, 1.0)
+    if order == "fastest":
+        return (arr - dep) / minutes - 1
+    if order == "cheapest":
+        return price / b_price - 1 if b_price > 0 else float(price > 0)
+    if order == "latest":
+        return (b_dep - dep) / minutes
+    if order == "earliest":
+        return (dep - b_dep) / minutes
+    if order == "earliest_arrival":
+        return (arr - b_arr) / minutes
+    raise ValueError(f"unknown order {order!r}")
+
 
 TIME_ORDERS = frozenset({"fastest", "earliest_arrival", "latest"})
 """Orders a change of trains can serve better than a slow direct train (the agent searches
@@ -73,7 +111,7 @@ def effective_order(request: TripRequest) -> str | None:
 def metric(route: Route, order: str) -> float:
     """The objective's figure of one route (hours, or hundreds of yuan), lower is better;
     relative figures only: compare routes of one segment."""
-    changes = (len(route.rides) - 1) * CHANGE_WORTH
+    changes = change_cost(route.arrive - route.depart, len(route.rides) - 1)
     if order == "cheapest":
         return route.unit_price / 100
     if order == "fastest":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from rules import TripRequest, plan
-from rules.objective import CHANGE_WORTH
+from rules.objective import CHANGE_WORTH, change_cost
 from sources.models import SeatClass, Station
 from tests.rules.factory import (
     BEIJING_SOUTH,
@@ -49,14 +49,21 @@ def test_fastest_takes_the_change_that_beats_a_slow_direct_and_cheapest_the_dire
 
 
 def test_a_change_that_saves_less_than_it_is_worth_never_beats_the_direct():
-    saved = CHANGE_WORTH - 5
-    arrive = (dt.datetime(2026, 1, 1, 13, 0) + dt.timedelta(minutes=saved)).strftime("%H:%M")
-    entries = book(
-        offer("G9", BEIJING_SOUTH, HONGQIAO, "08:00", arrive),
-        offer("G1", BEIJING_SOUTH, NANJING_SOUTH, "08:00", "11:00"),
-        offer("G2", NANJING_SOUTH, HONGQIAO, "11:30", "13:00"),
-    )
-    assert _trains(_one_way(order="fastest"), entries)[0] == ("G9",)
+    # G1 + G2 take 300 minutes: a change there is worth 2% of them (6 minutes), at most 30.
+    worth = change_cost(300, 1)
+    assert worth == 6 and change_cost(3000, 1) == CHANGE_WORTH
+
+    def direct(saved: float) -> list[tuple[str, ...]]:
+        arrive = dt.datetime(2026, 1, 1, 13, 0) + dt.timedelta(minutes=saved)
+        entries = book(
+            offer("G9", BEIJING_SOUTH, HONGQIAO, "08:00", arrive.strftime("%H:%M")),
+            offer("G1", BEIJING_SOUTH, NANJING_SOUTH, "08:00", "11:00"),
+            offer("G2", NANJING_SOUTH, HONGQIAO, "11:30", "13:00"),
+        )
+        return _trains(_one_way(order="fastest"), entries)
+
+    assert direct(worth - 1)[0] == ("G9",)
+    assert direct(worth + 10)[0] == ("G1", "G2")
 
 
 def test_fastest_finds_the_quick_dear_partner_the_balanced_score_would_pass_over():

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from rules import DEFAULT_RULES, TripRequest, plan, validate
 from rules.config import can_change
-from rules.objective import CHANGE_WORTH, effective_order
+from rules.objective import change_cost, effective_order
 from sources.models import Seat, SeatClass, SeatStatus, Station, TrainOffer
 from tests.rules.factory import (
     BEIJING_SOUTH,
@@ -189,7 +189,7 @@ def test_alternatives_are_distinct_ranked_and_explained(offers, request, now):
         def figure(it):
             legs = it.legs
             hours = (legs[-1].arrive_at - legs[0].depart_at).total_seconds() / 3600
-            return hours + (len(legs) - 1) * CHANGE_WORTH / 60
+            return hours + change_cost(hours * 60, len(legs) - 1) / 60
 
         if order == "fastest" and itineraries:
             assert all(figure(itineraries[0]) <= figure(it) + 0.1 for it in itineraries)
