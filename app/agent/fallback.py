@@ -3,13 +3,15 @@ was tried.
 
 The stages (`stage_order` maps each failure code to the ones that can cure it, in order):
 
-- `transfer`: the sources' own transfer search (12306's lcquery, one page per failing
-  segment) when a source has it; its plans' halves join the book. Without it (or when it
-  found no plan) the planner's own hub search: `hubs` (or `transfer` when there is no
-  official search), both halves via the best hub of the network's topology (`rules.hubs`)
-  within a bounded detour, then `more_hubs` via the next one; two hubs in a row where no
-  single hub joins the ends; without a topology, probe which of the fixed hubs reach the
-  far end, then ask only those for both halves. Leg queries stay within the run's budget;
+- `transfer`: with the network's timetable (`rules.journeys`), the legs of the best journey
+  it allows for the objective, or for a one-change journey under a time objective the
+  sources' own transfer search (12306's lcquery, one page per failing segment) when a source
+  has it; its plans' halves join the book. Without a timetable, the official search first;
+  then (or when it found no plan) the planner's own hub search: `hubs` (or `transfer` when
+  there is no official search), both halves via the best hub of the network's topology
+  (`rules.hubs`) within a bounded detour, then `more_hubs` via the next one; two hubs in a
+  row where no single hub joins the ends; without a topology, probe which of the fixed hubs
+  reach the far end, then ask only those for both halves. Leg queries stay within the run's budget;
 - `relax`: the fewest stated constraints dropped on the asked day (`rules.relax`);
 - `days`: the adjacent days (±1, the whole trip moved), then `days_relax`: those days with
   the fewest dropped;
@@ -23,10 +25,11 @@ departed day, for other days. Stages the failures do not call for are not tried.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from app.agent import texts
+from app.agent.bounds import bound_for, official_serves
 from app.agent.trip import has_preferences, relaxed, shifted
 from rules import (
     MAJOR_HUBS,
@@ -39,6 +42,7 @@ from rules import (
 )
 from rules.config import DEFAULT_RULES
 from rules.hubs import Topology, one_change_hubs, two_change_hubs
+from rules.journeys import missing_asks
 from rules.legs import TWO_CHANGE_DAYS, two_change_query_legs
 from rules.model import (
     FILTERED_OUT,
@@ -49,7 +53,9 @@ from rules.model import (
     SOLD_OUT,
     UNKNOWN_TRAIN,
 )
+from rules.objective import effective_order
 from rules.relax import minimal_relaxation
+from rules.schedule import Schedule
 from sources.models import TrainOffer
 
 
@@ -65,6 +71,7 @@ class Relaxation:
     probe: bool = True  # False: the legs already ask both halves via topology-chosen hubs
     hubs: tuple[str, ...] = ()  # the hubs asked, for the reply
     official: bool = False  # ask the sources' own transfer search for `hub_segments`
+    asks: tuple[tuple[LegKey, str, str], ...] = ()  # legs asked by two of their stations
 
 
 def segment_failures(failures: tuple[Failure, ...]) -> list[Failure]:
@@ -264,7 +271,7 @@ STAGES_AFTER: dict[str, tuple[str, ...]] = {
     # costs less than the direct train it replaces.
     OVER_BUDGET: ("relax", "days", "days_relax"),
     # Sold out on the day: the same trains on another day, then a route whose trains have
-    # seats, then relaxations.
+    # seats, then relaxations (with the timetable, `TIMETABLE_STAGES_AFTER`).
     SOLD_OUT: ("days", "transfer", "hubs", "more_hubs", "relax", "days_relax"),
     # Every train of the day has left: only another day can help.
     PAST_DEPARTURE: ("days", "relax", "days_relax"),
@@ -272,18 +279,26 @@ STAGES_AFTER: dict[str, tuple[str, ...]] = {
     UNKNOWN_TRAIN: ("relax", "days", "days_relax"),
 }
 DEFAULT_STAGES = ("transfer", "hubs", "more_hubs", "relax", "days", "days_relax")
+TIMETABLE_STAGES_AFTER: dict[str, tuple[str, ...]] = {
+    # With the timetable the transfer stage asks only the legs of a journey that runs on the
+    # day, so a route whose trains have seats comes before moving the date, which the
+    # traveller stated.
+    SOLD_OUT: ("transfer", "hubs", "days", "more_hubs", "relax", "days_relax"),
+}
 
 
-def stage_order(failures: tuple[Failure, ...]) -> tuple[str, ...]:
+def stage_order(failures: tuple[Failure, ...], *, timetable: bool = False) -> tuple[str, ...]:
     """The stages worth trying, in the order the failures call for (the first failure leads).
 
     A fixed order (transfer, then other days, then relaxations) spends queries on transfers
     when the trouble is a budget or a stated constraint; each failure code instead names the
     stages that can cure it, and stages the failures do not call for are not tried at all.
+    `timetable`: the agent has the network's timetable (`TIMETABLE_STAGES_AFTER`).
     """
     order: list[str] = []
     for failure in failures:
-        order.extend(STAGES_AFTER.get(failure.code, DEFAULT_STAGES))
+        after = TIMETABLE_STAGES_AFTER.get(failure.code) if timetable else None
+        order.extend(after or STAGES_AFTER.get(failure.code, DEFAULT_STAGES))
     return tuple(dict.fromkeys(order or DEFAULT_STAGES))
 
 
@@ -300,6 +315,9 @@ def next_relaxation(
     book: Mapping[LegKey, LegOffers] | None = None,
     now: dt.datetime | None = None,
     official_search: bool = False,
+    schedule: Schedule | None = None,
+    asked: Mapping[LegKey, LegOffers] | None = None,
+    pairs: Mapping[LegKey, Collection[tuple[str, str]]] | None = None,
 ) -> Relaxation | None:
     """The next stage worth trying after `tried` (stage names), or None: time to stop.
 
@@ -319,8 +337,11 @@ def next_relaxation(
         book,
         now,
         official_search,
+        schedule,
+        asked or {},
+        pairs or {},
     )
-    for stage in stage_order(failures):
+    for stage in stage_order(failures, timetable=schedule is not None):
         if stage in tried:
             continue
         found = _BUILDERS[stage](context)
@@ -342,6 +363,9 @@ class _Context:
     book: Mapping[LegKey, LegOffers] | None
     now: dt.datetime | None
     official_search: bool
+    schedule: Schedule | None = None
+    asked: Mapping[LegKey, LegOffers] = field(default_factory=dict)
+    pairs: Mapping[LegKey, Collection[tuple[str, str]]] = field(default_factory=dict)
 
     @property
     def segments(self) -> list[int]:
@@ -376,11 +400,46 @@ class _Context:
         )
 
 
+def _by_timetable(stage: str, c: _Context, *, official: bool) -> Relaxation | None:
+    """The best journey the timetable allows for the ride out (`rules.journeys`): the
+    official search when that is one change under a time objective (`official`: the search
+    may still be asked), else its legs not asked yet; None when the timetable cannot say
+    (no timetable, a later segment failing, or no journey in it: the sources may know one)."""
+    if c.schedule is None or c.now is None or c.segments != [0]:
+        return None
+    objective = effective_order(c.original) or "fastest"
+    day = c.original.depart_date
+    found = bound_for(c.original, c.schedule, c.now, objective, c.asked, c.pairs, c.book or c.asked)
+    index, bound = found.index, found.journey
+    if bound is None:
+        return None
+    if official and official_serves(found, c.official_search):
+        return Relaxation(
+            stage, (c.original,), (), needs_query=True, hub_segments=(0,), official=True
+        )
+    asks = missing_asks(bound, index, day, c.asked, c.pairs)
+    if not asks:
+        return None
+    return Relaxation(
+        stage,
+        (c.original,),
+        (),
+        needs_query=True,
+        probe=False,
+        hubs=tuple(dict.fromkeys(k.destination for k in bound.legs(index, day)[:-1])),
+        asks=tuple(asks),
+    )
+
+
 def _transfer(c: _Context) -> Relaxation | None:
-    """The railway's own transfer search when it can help, else the own hub search."""
+    """The timetable's best journey (or the railway's own transfer search where that serves
+    it); without a timetable the railway's search when it can help, else the own hubs."""
     segments = c.segments
     if not segments:
         return None
+    found = _by_timetable("transfer", c, official=True)
+    if found is not None:
+        return found
     if c.asks_official:
         return Relaxation(
             "transfer",
@@ -394,8 +453,14 @@ def _transfer(c: _Context) -> Relaxation | None:
 
 
 def _hubs(c: _Context) -> Relaxation | None:
-    """The own hub search, after the official transfer search found no plan."""
-    if not c.asks_official or "transfer" not in c.tried:
+    """After the transfer stage found no plan: the timetable's best journey with what the
+    sources answered, else the own hub search after the official transfer search."""
+    if "transfer" not in c.tried or not c.segments:
+        return None
+    found = _by_timetable("hubs", c, official=False)
+    if found is not None:
+        return found
+    if not c.asks_official:
         return None
     return _own_hubs("hubs", c)
 

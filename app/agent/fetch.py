@@ -84,6 +84,17 @@ def leg_queries(
     return queries
 
 
+def station_query(
+    directory: StationDirectory, key: LegKey, board: str, alight: str
+) -> ResolvedQuery:
+    """One leg asked by two of its cities' stations: the answer still holds every train
+    between the cities, each named at the asked stations wherever it calls there (as a
+    city-wide answer names it at one station of each city, often not the one it is best
+    boarded at: D2324 leaves 深圳北 before 深圳坪山)."""
+    query = TicketQuery(origin=board, destination=alight, date=key.date)
+    return ResolvedQuery(query, directory.city(key.origin), directory.city(key.destination))
+
+
 def merged_result(results: list[TicketResult]) -> TicketResult:
     """One leg's answer from its queries: every offer once, the freshness of those answered."""
     offers: dict[tuple[str, str, str, dt.datetime], TrainOffer] = {}
@@ -112,17 +123,22 @@ async def fetch_legs(
     keys: Iterable[LegKey],
     refused: list[Overloaded] | None = None,
     places: Mapping[str, Place] | None = None,
+    stations: Mapping[LegKey, tuple[str, str]] | None = None,
 ) -> dict[LegKey, TicketResult]:
     """Results for every key (queried city-wide, every train type; the engine filters).
 
     `places` are the places the traveller named, by their directory city: a leg to or from
-    one is asked by its own stations too (`leg_queries`). A leg refused by admission control
-    is kept as `overloaded` and its refusal appended to `refused`, so the caller can refuse
-    the whole plan when that leg was needed.
+    one is asked by its own stations too (`leg_queries`). `stations`: a leg asked by these
+    two stations instead (`station_query`). A leg refused by admission control is kept as
+    `overloaded` and its refusal appended to `refused`, so the caller can refuse the whole
+    plan when that leg was needed.
     """
     wanted = list(dict.fromkeys(keys))
 
     async def one(key: LegKey) -> TicketResult:
+        pair = (stations or {}).get(key)
+        if pair is not None:
+            return await ask(key, station_query(directory, key, *pair))
         queries = leg_queries(directory, key, places or {})
         if len(queries) == 1:
             return await ask(key, queries[0])

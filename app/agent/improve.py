@@ -1,47 +1,39 @@
-"""IMPROVE: a plan was found, but could a change of trains beat it for the stated objective?
+"""IMPROVE: a plan was found; can the timetable do better for the stated objective?
 
 The failure-driven stages (`app.agent.fallback`) look for transfers only when no direct train
-fits. Under a time objective (`rules.objective.TIME_ORDERS`: 最快, 最早到, 最晚一班 before a
-deadline; 最快 is a plain one-way trip's default) a direct train that crawls (郑州→惠州 by
-Z147, 17 h) is beaten by a change (8 h by G via 广州南), so once a plan exists the search
-goes on while the objective can still improve:
+fits, and the first plan they find is not the best one the railway sells: a crawling direct
+train (郑州→惠州 by Z147, 17 h) is beaten by a change (8 h by G via 广州南), one change by two,
+berths by seats. So once a plan exists, the agent searches the network's timetable
+(`rules.journeys`) for the best journey for the objective (`rules.objective`: 最快, 最便宜,
+最晚一班 before a deadline, 最早到; 最快 is a plain one-way trip's default), with every leg
+asked so far taken as the sources answered it (a sold-out train is out of the bound):
 
-1. `improve_official`: the sources' own transfer search (one request, earliest arrival
-   first), where a source has it; else (or when it found nothing better) `improve_hubs`:
-   both halves via the topology's best hub (two leg queries);
-2. `improve_two`: two changes via the best hub pair (three leg queries, and the later hops
-   again on the days rides reach them), once one change is the best found.
-
-Under 最便宜 a plan with changes built on the official search's halves (its own trains only)
-asks those legs in full once (`improve_cheap`): a slower train between the same cities may
-sell a cheaper seat.
-
-Each stage runs at most once, and only while the bound allows an improvement worth a change:
-the best plan's segment takes longer than the quickest any route with more changes could
-take (`rules.hubs.change_bound`, from the topology's distances at the network's top speed)
-plus `rules.objective.CHANGE_WORTH` per extra change. When the bound says no route can beat
-the plan, the search stops: it is complete for the objective, not for the first plan found.
+- the plan is within `rules.objective.NEAR` of that bound, with the city proper and regular
+  changes wherever the bound has them: stop. No bookable journey can beat the bound, so the
+  search is complete for the objective, not for the first plan found;
+- else, for a one-change bound under a time objective, the sources' own transfer search once
+  (`improve_official`: one request, earliest arrival first, priced halves);
+- else the bound's legs not asked yet (`improve_legs`), and the search again with what they
+  say, until the plan reaches the bound or `app.agent.machine.MAX_IMPROVE_QUERIES` is spent.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
+from app.agent.bounds import bound_for, official_serves
 from app.agent.fallback import Relaxation
-from rules import Itinerary, LegKey, TripRequest, required_legs, transfer_legs
-from rules.hubs import Topology, change_bound, one_change_hubs, two_change_hubs
-from rules.legs import two_change_query_legs
-from rules.objective import CHANGE_WORTH, TIME_ORDERS, effective_order
+from rules import Itinerary, LegKey, LegOffers, TripRequest
+from rules.config import DEFAULT_RULES
+from rules.journeys import Journey, missing_asks
+from rules.objective import NEAR, effective_order, shortfall
+from rules.schedule import Schedule, ScheduleIndex
+from sources.models import SHANGHAI
 
-TIME_STAGES = ("improve_official", "improve_hubs", "improve_two")
-STAGES = (*TIME_STAGES, "improve_cheap")
-"""Stages that look for a quicker route (said as "直达需…，中转…")."""
-
-
-def improvable(request: TripRequest) -> bool:
-    """Whether the order is one a change of trains can serve better than a direct train."""
-    return effective_order(request) in TIME_ORDERS and request.max_transfers >= 1
+TIME_STAGES = ("improve_official", "improve_legs")
+STAGES = TIME_STAGES
+"""Stages that look for a better route than the plan's (said as "直达需…，中转…")."""
 
 
 def segment_minutes(itinerary: Itinerary, segment: int) -> tuple[int, int] | None:
@@ -57,115 +49,96 @@ def next_improvement(
     *,
     request: TripRequest,
     best: Itinerary,
-    topology: Topology | None,
+    schedule: Schedule | None,
     tried: Sequence[str],
     official_search: bool,
-    fetched: Collection[LegKey] = (),
+    asked: Mapping[LegKey, LegOffers],
+    now: dt.datetime,
+    pairs: Mapping[LegKey, Collection[tuple[str, str]]] | None = None,
+    budget: int = 0,
+    seen: Mapping[LegKey, LegOffers] | None = None,
 ) -> Relaxation | None:
-    """The next search stage that could beat `best` for the objective, or None: stop.
+    """The next stage that could beat `best` for the objective, or None: stop.
 
-    `fetched`: the legs asked in full (every train of the day); the official transfer
-    search's halves are only the trains of its plans.
+    `asked`: the legs asked in full (every train of the day), as the sources answered, and
+    `pairs` the stations each was asked by; the official transfer search's halves are only
+    the trains of its plans, so not among them (but `seen` with every answer, whose seats
+    count). `budget`: the queries left for improving; a bound whose legs cannot all be asked
+    within it is not chased.
     """
-    found = segment_minutes(best, 0)
-    if found is None:
+    objective = effective_order(request)
+    if objective is None or schedule is None or request.max_transfers < 1 or budget < 1:
         return None
-    minutes, changes = found
-    if request.order == "cheapest" and changes and "improve_cheap" not in tried:
-        # The official plans' halves are their own trains only (the quickest first): every
-        # train between the same cities that day may sell a cheaper seat.
-        rides = [leg for leg in best.legs if leg.segment == 0]
-        legs = [
-            LegKey(leg.origin_station.city, leg.destination_station.city, leg.depart_at.date())
-            for leg in rides
-        ]
-        legs = [k for k in dict.fromkeys(legs) if k not in fetched]
-        if legs:
-            hubs = [leg.destination_station.city for leg in rides[:-1]]
-            return _stage("improve_cheap", request, legs, hubs)
-    if not improvable(request) or topology is None:
+    if not any(leg.segment == 0 for leg in best.legs):
         return None
-    key = required_legs(request)[0]
-
-    room = _room(request, best, minutes)
-    if request.order is None and not _slack(best):
-        return None  # the default objective: searched on only where the plan leaves room
-
-    def worth(more_changes: int) -> bool:
-        bound = change_bound(topology, key.origin, key.destination, more_changes)
-        return bound is not None and room > bound + CHANGE_WORTH * (more_changes - changes)
-
-    if changes == 0 and worth(1):
-        if official_search and "improve_official" not in tried:
-            return Relaxation(
-                "improve_official",
-                (request,),
-                (),
-                needs_query=True,
-                hub_segments=(0,),
-                official=True,
-            )
-        if "improve_hubs" not in tried:
-            hubs = one_change_hubs(topology, key.origin, key.destination)[:1]
-            legs = transfer_legs(key, hubs)
-            if legs:
-                return _stage("improve_hubs", request, legs, hubs)
-    # Two changes once one change is the best found, and only while they could beat it; for
-    # a stated order only (the default keeps a one-change plan's cost to its own queries).
-    stated = request.order is not None
-    two = changes == 1 and request.max_transfers >= 2 and "improve_two" not in tried
-    if two and stated and worth(2):
-        pairs = two_change_hubs(topology, key.origin, key.destination)
-        legs = two_change_query_legs(key, pairs, days=1)
-        if legs:
-            return _stage("improve_two", request, legs, [h for pair in pairs for h in pair])
-    return None
-
-
-FAST_TYPES = frozenset({"G", "C"})
-"""Trains at the network's top speed class: a route of these with short changes leaves no
-room for another change to save its worth."""
-LONG_CHANGE = 60
-"""Minutes of a change past which another route may well be quicker."""
-
-
-def _slack(best: Itinerary) -> bool:
-    """Whether the first segment leaves room to improve: a ride below the top speed class
-    (D, Z, T, K …) or a long wait at a change. With no order stated (the default `fastest`),
-    G trains with short changes are taken as quick enough: no queries are spent trying to
-    beat them; a stated 最快 searches on while the bound allows."""
-    legs = [leg for leg in best.legs if leg.segment == 0]
-    if any(leg.train_number[0] not in FAST_TYPES for leg in legs):
-        return True
-    return any(
-        (later.depart_at - earlier.arrive_at).total_seconds() / 60 > LONG_CHANGE
-        for earlier, later in zip(legs, legs[1:], strict=False)
-    )
-
-
-def _room(request: TripRequest, best: Itinerary, minutes: int) -> float:
-    """The minutes a better route could take at most: the plan's own for 最快 and 最早到; for
-    最晚一班, from the plan's departure to the stated arrival deadline (a route leaving later
-    must still arrive by it; none stated: the last direct train is the latest)."""
-    if effective_order(request) != "latest":
-        return minutes
-    window = request.arrive_window
-    if window is None:
-        return 0
-    day = request.arrive_date or best.legs[0].depart_at.date()
-    deadline = dt.datetime.combine(day, window[1], tzinfo=best.legs[0].depart_at.tzinfo)
-    return (deadline - best.legs[0].depart_at).total_seconds() / 60
-
-
-def _stage(
-    stage: str, request: TripRequest, legs: Sequence[LegKey], hubs: Sequence[str]
-) -> Relaxation:
+    pairs = pairs or {}
+    found = bound_for(request, schedule, now, objective, asked, pairs, seen or asked)
+    index, bound = found.index, found.journey
+    if bound is None or settled(best, bound, objective, index, request):
+        return None
+    day = request.depart_date
+    asks = missing_asks(bound, index, day, asked, pairs)
+    if not asks:
+        return None  # every leg of the bound was asked: the plan is what they allow
+    official = "improve_official" in tried or "transfer" in tried
+    if not official and official_serves(found, official_search):
+        return Relaxation(
+            "improve_official",
+            (request,),
+            (),
+            needs_query=True,
+            hub_segments=(0,),
+            official=True,
+        )
+    if len(asks) > budget:
+        return None
     return Relaxation(
-        stage,
+        "improve_legs",
         (request,),
-        tuple(legs),
+        (),
         needs_query=True,
-        hub_segments=(0,),
         probe=False,
-        hubs=tuple(dict.fromkeys(hubs)),
+        hubs=tuple(dict.fromkeys(k.destination for k in bound.legs(index, day)[:-1])),
+        asks=tuple(asks),
     )
+
+
+def settled(
+    best: Itinerary,
+    bound: Journey,
+    objective: str,
+    index: ScheduleIndex,
+    request: TripRequest,
+) -> bool:
+    """Whether the plan's ride out is as good as the bound allows: within `NEAR` for the
+    objective, from and to the city proper where the bound is, and with regular changes
+    where the bound has them (the planner's own rules, kept)."""
+    legs = [leg for leg in best.legs if leg.segment == 0]
+    midnight = dt.datetime.combine(request.depart_date, dt.time(0), tzinfo=SHANGHAI)
+
+    def minutes(moment: dt.datetime) -> float:
+        return (moment - midnight).total_seconds() / 60
+
+    plan = (
+        minutes(legs[0].depart_at),
+        minutes(legs[-1].arrive_at),
+        sum(leg.unit_price for leg in legs),
+    )
+    if shortfall(objective, plan, (bound.dep, bound.arr, bound.price)) > NEAR:
+        return False
+    if bound.proper:
+        ends = index.place(request.origin, request.origin_station, request.open_cities)
+        start = legs[0].origin_station.telecode
+        if start in ends.outlying:
+            return False
+        last = request.destination if not request.via else request.via[0].city
+        named = request.destination_station if last == request.destination else None
+        ends = index.place(last, named, request.open_cities)
+        if legs[-1].destination_station.telecode in ends.outlying:
+            return False
+    if bound.regular:
+        longest = DEFAULT_RULES.max_connection
+        for earlier, later in zip(legs, legs[1:], strict=False):
+            if (later.depart_at - earlier.arrive_at).total_seconds() / 60 > longest:
+                return False
+    return True

@@ -30,7 +30,9 @@ from app.agent.fetch import (
     TransferSearch,
     fetch_legs,
     fetch_transfers,
+    leg_queries,
     merge_sources,
+    merged_result,
     transfer_leg_results,
     unpriced_legs,
 )
@@ -58,8 +60,18 @@ from app.intent.followup import read_turn, turn_text
 from app.intent.places import NO_SERVICE_PLACES, NON_STATION_PLACES, answer_to_suggestion
 from app.observability.metrics import Metrics
 from app.tickets.model import TicketResult
-from rules import Itinerary, LegKey, TripRequest, check_train_numbers, plan, required_legs, validate
+from rules import (
+    Itinerary,
+    LegKey,
+    LegOffers,
+    TripRequest,
+    check_train_numbers,
+    plan,
+    required_legs,
+    validate,
+)
 from rules.hubs import Topology
+from rules.schedule import Schedule
 from rules.validate import OfferIndex
 from sources.base import Clock, shanghai_now
 from sources.models import SHANGHAI, worst_freshness
@@ -77,9 +89,10 @@ HUB_STAGES = ("transfer", "hubs", "more_hubs")
 """Stages that search for transfers (the official search, then the own hub search)."""
 
 MAX_LEG_QUERIES = 24
-MAX_IMPROVE_QUERIES = 5
+MAX_IMPROVE_QUERIES = 6
 """Of it, what the search for a better plan than one found may spend (`app.agent.improve`):
-both halves via a hub, or a two-change chain and its follow-up days."""
+the legs of the timetable's best journey, twice over for a two-change one (a train sold out
+on the first asking sends the search to the next best)."""
 FLEXIBLE_QUERIES = 16
 """Leg queries a flexible day ("哪天都行") may spend on its candidate days; the rest of the
 budget stays for the fallback's searches."""
@@ -112,6 +125,7 @@ class PlanningAgent:
         topology: Topology | None = None,
         transfer_search: TransferSearch | None = None,
         stop_lists: StopSearch | None = None,
+        schedule: Schedule | None = None,
     ) -> None:
         self.parser = parser
         self.tickets = tickets
@@ -125,6 +139,7 @@ class PlanningAgent:
         self.topology = topology
         self.transfer_search = transfer_search
         self.stop_lists = stop_lists
+        self.schedule = schedule
         self._handlers: dict[State, Handler] = {
             State.PARSE_INTENT: self._parse_intent,
             State.CLARIFY: self._clarify,
@@ -391,6 +406,9 @@ class PlanningAgent:
     async def _query_tickets(self, run: Run) -> State:
         missing = self.budgeted(run, run.wanted_legs)
         run.results.update(await self._fetch(run, missing))
+        if run.wanted_asks:
+            missing += await self._fetch_asks(run, run.wanted_asks)
+            run.wanted_asks = []
         official = ""
         if run.official_segments and run.original is not None:
             segments = len(run.official_segments)
@@ -496,10 +514,16 @@ class PlanningAgent:
             run.improvement = next_improvement(
                 request=best[0],
                 best=best[1].itineraries[0],
-                topology=self.topology,
+                schedule=self.schedule,
                 tried=run.tried,
                 official_search=self._official_search,
-                fetched=run.results.keys(),
+                asked=asked_in_full(run),
+                now=now,
+                pairs=run.asked_pairs,
+                seen=book,
+                budget=min(
+                    MAX_IMPROVE_QUERIES - run.improve_queries, MAX_LEG_QUERIES - run.queries
+                ),
             )
             if run.improvement is not None:
                 run.detail += f"; {run.improvement.stage}"
@@ -619,6 +643,9 @@ class PlanningAgent:
                 book=run.book(),
                 now=self.now(run),
                 official_search=self._official_search,
+                schedule=self.schedule,
+                asked=asked_in_full(run),
+                pairs=run.asked_pairs,
             )
         if relaxation is None and (asked := self._no_service(run, original)) is not None:
             # 香格里拉's station sold nothing that day: offer the nearest served one.
@@ -654,23 +681,61 @@ class PlanningAgent:
         run.detail = relaxation.stage
         if relaxation.needs_query:
             run.wanted_legs = list(relaxation.legs)
+            run.wanted_asks = list(relaxation.asks)
             return State.QUERY_TICKETS
         return State.EVALUATE_OPTIONS
 
     async def _fetch(self, run: Run, keys: list[LegKey]) -> dict[LegKey, TicketResult]:
-        return await fetch_legs(
-            self.tickets, self.directory, keys, run.refused, named_places(run, self.directory)
+        places = named_places(run, self.directory)
+        for key in keys:
+            asked = run.asked_pairs.setdefault(key, set())
+            asked.update(
+                (q.query.origin, q.query.destination)
+                for q in leg_queries(self.directory, key, places)
+            )
+        return await fetch_legs(self.tickets, self.directory, keys, run.refused, places)
+
+    async def _fetch_asks(self, run: Run, asks: list[tuple[LegKey, str, str]]) -> list[LegKey]:
+        """Ask legs by two of their stations (`fetch.station_query`), within the budget;
+        an answer joins what the leg's earlier queries said."""
+        wanted = [
+            (key, board, alight)
+            for key, board, alight in dict.fromkeys(asks)
+            if (board, alight) not in run.asked_pairs.get(key, ())
+        ]
+        # One query per leg and answer: a leg asked by two pairs is asked in two rounds.
+        first: dict[LegKey, tuple[str, str]] = {}
+        for key, board, alight in wanted:
+            first.setdefault(key, (board, alight))
+        keys = self.budgeted(run, list(first), fetched=False)
+        if not keys:
+            return []
+        for key in keys:
+            run.asked_pairs.setdefault(key, set()).add(first[key])
+        found = await fetch_legs(
+            self.tickets,
+            self.directory,
+            keys,
+            run.refused,
+            stations={key: first[key] for key in keys},
         )
+        for key, result in found.items():
+            known = run.results.get(key)
+            run.results[key] = result if known is None else merged_result([known, result])
+        return keys
 
     @staticmethod
-    def budgeted(run: Run, keys: list[LegKey], *, transfer: bool = False) -> list[LegKey]:
+    def budgeted(
+        run: Run, keys: list[LegKey], *, transfer: bool = False, fetched: bool = True
+    ) -> list[LegKey]:
         """The keys not fetched yet, within the run's upstream budget (the rest is said).
 
         `transfer`: the keys are asked of the transfer search (one call each, counted in
-        the same budget) rather than of the leg query.
+        the same budget) rather than of the leg query; `fetched=False`: asked again (by
+        other stations) even when fetched.
         """
-        fetched = () if transfer else run.results
-        wanted = [key for key in dict.fromkeys(keys) if key not in fetched]
+        fetched_keys = run.results if fetched and not transfer else ()
+        wanted = [key for key in dict.fromkeys(keys) if key not in fetched_keys]
         if run.tried and run.tried[-1] in IMPROVE_STAGES:
             # A plan exists: beating it is worth a few queries, never the whole budget.
             wanted = wanted[: max(0, MAX_IMPROVE_QUERIES - run.improve_queries)]
@@ -834,6 +899,15 @@ class PlanningAgent:
             understood=understood(run.intent, best),
             relaxed=run.relaxed_items if best is not None else [],
         )
+
+
+def asked_in_full(run: Run) -> dict[LegKey, LegOffers]:
+    """The legs the sources were asked in full (every train of the day), as the rule engine
+    reads them; the official transfer search's halves are not among them. A leg no source
+    answered sells nothing here: the search does not ask it again."""
+    return {
+        key: LegOffers(key, result.offers, result.freshness) for key, result in run.results.items()
+    }
 
 
 def named_places(run: Run, directory: StationDirectory) -> dict[str, Place]:

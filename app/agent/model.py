@@ -141,6 +141,8 @@ class Run:
     improvement: Any = None  # pending: the next stage that could beat the plan (`improve`)
     improve_stopped: bool = False  # out of time while improving: plan with what was fetched
     improve_queries: int = 0  # queries spent improving a plan (`MAX_IMPROVE_QUERIES`)
+    wanted_asks: list[tuple[LegKey, str, str]] = field(default_factory=list)  # by stations
+    asked_pairs: dict[LegKey, set[tuple[str, str]]] = field(default_factory=dict)
 
     def warn(self, text: str) -> None:
         """Add a warning once."""

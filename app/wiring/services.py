@@ -102,6 +102,8 @@ async def open_services(
             topology=default_network(),
             transfer_search=transfer_search,
             stop_lists=core.stop_lists,
+            # Its timetable bounds how good a plan can be and names the legs of a better one.
+            schedule=default_network(),
         )
         yield Services(
             settings=settings,

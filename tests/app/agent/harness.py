@@ -59,8 +59,9 @@ def metric(state: Services, name: str, **labels: str) -> float:
 class FakeTickets:
     """A query service answering from a table `(origin, destination, date) → offers`.
 
-    Keys use telecodes as the agent queries them (a city's namesake station: BJP, SHH …).
-    `fail` lists keys whose query raises; every query is recorded in `asked`.
+    Keys use telecodes as the agent queries them (a city's namesake station: BJP, SHH …); a
+    query by other stations of the cities is answered with the cities' offers. `fail` lists
+    keys whose query raises; every query is recorded in `asked`.
     """
 
     def __init__(
@@ -91,7 +92,14 @@ class FakeTickets:
         self.asked.append(key)
         if key in self.fail:
             raise RuntimeError(f"boom {key}")
-        offers = tuple(self.table.get(key, ()))
+        city_wide = (
+            _CITY_CODES.get(resolved.origin.city, query.origin),
+            _CITY_CODES.get(resolved.destination.city, query.destination),
+            query.date,
+        )
+        # A leg asked by two of its stations answers every train between the cities, as the
+        # sources do (the table's stations are where each train is named).
+        offers = tuple(self.table.get(key, self.table.get(city_wide, ())))
         return TicketResult(
             query=QueryEcho(origin=origin, destination=destination, date=query.date),
             freshness=self.freshness,  # type: ignore[arg-type]

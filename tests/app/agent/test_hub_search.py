@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from app.agent.fallback import (
+    chain_follow_legs,
     hub_follow_legs,
     hub_probe_legs,
     overnight_follow_legs,
@@ -12,7 +13,7 @@ from app.agent.fallback import (
 )
 from rules import MAJOR_HUBS, LegKey, TripRequest
 from sources.models import Station, TrainOffer
-from tests.rules.factory import offer
+from tests.rules.factory import BEIJING_SOUTH, NANJING_SOUTH, WUHAN, book, offer
 
 DAY = dt.date(2026, 12, 5)
 ROUND_TRIP = TripRequest(origin="北京", destination="昆明", depart_date=DAY, nights=2)
@@ -127,3 +128,21 @@ def test_topology_hubs_are_asked_one_at_a_time_then_two_changes_with_the_second_
     # Two changes are asked on the day; a later day only where a ride reaches the hub then.
     assert LegKey("郑州", "贵阳", DAY) in legs and LegKey("贵阳", "昆明", DAY) in legs
     assert LegKey("郑州", "贵阳", DAY + dt.timedelta(days=1)) not in legs
+
+
+def test_later_hops_of_a_chain_follow_the_days_its_rides_reach_them():
+    request = TripRequest(origin="北京", destination="上海", depart_date=DAY, return_trip=False)
+    next_day = DAY + dt.timedelta(days=1)
+    offers = {
+        # An overnight first ride reaches 南京 the next morning.
+        LegKey("北京", "南京", DAY): book(
+            offer("Z1", BEIJING_SOUTH, NANJING_SOUTH, "21:00", "06:00", day=DAY)
+        )[LegKey("北京", "南京", DAY)].offers,
+        LegKey("南京", "武汉", DAY): (),
+        LegKey("武汉", "上海", DAY): (),
+    }
+    assert chain_follow_legs(request, [0], offers) == [LegKey("南京", "武汉", next_day)]
+    offers[LegKey("南京", "武汉", next_day)] = book(
+        offer("D2", NANJING_SOUTH, WUHAN, "08:00", "12:00", day=next_day)
+    )[LegKey("南京", "武汉", next_day)].offers
+    assert chain_follow_legs(request, [0], offers) == [LegKey("武汉", "上海", next_day)]

@@ -1,16 +1,19 @@
-"""IMPROVE: the search goes on past a direct train while a change could beat it, and stops
-when the topology's bound says none can."""
+"""IMPROVE: the search goes on past a plan while the timetable's bound says a better one runs
+(asking its legs by their own stations, or the official search where its first page lists a
+plan near the bound), and stops when the plan is within reach of the bound."""
 
 from __future__ import annotations
 
 import datetime as dt
 
-from app.agent.fallback import chain_follow_legs
-from app.agent.improve import next_improvement
+from app.agent.improve import next_improvement, settled
 from rules import LegKey, TripRequest, plan
-from rules.hubs import change_bound
+from rules.journeys import Journey, best_journey
+from rules.schedule import ScheduleIndex, ask_for
+from sources.models import SeatClass
 from tests.rules.factory import (
     BEIJING_SOUTH,
+    BEIJING_WEST,
     DAY,
     HONGQIAO,
     NANJING_SOUTH,
@@ -18,29 +21,16 @@ from tests.rules.factory import (
     WUHAN,
     book,
     offer,
+    seat,
 )
+from tests.rules.timetables import timetable_of
 
-
-class _Lines:
-    def __init__(self, links: dict[tuple[str, str], tuple[int, int]]) -> None:
-        self.links = links
-
-    def reach(self, city: str) -> dict[str, tuple[int, int]]:
-        return {b: v for (a, b), v in self.links.items() if a == city}
-
-    def reached_from(self, city: str) -> dict[str, tuple[int, int]]:
-        return {a: v for (a, b), v in self.links.items() if b == city}
-
-
-TOPOLOGY = _Lines(
-    {
-        ("北京", "上海"): (1300, 40),
-        ("北京", "南京"): (1000, 40),
-        ("南京", "上海"): (300, 60),
-        ("南京", "武汉"): (500, 30),
-        ("武汉", "上海"): (800, 30),
-    }
+SLOW = offer("D7", BEIJING_SOUTH, HONGQIAO, "08:00", "22:00")
+VIA_NANJING = (
+    offer("G1", BEIJING_SOUTH, NANJING_SOUTH, "08:00", "11:00"),
+    offer("G2", NANJING_SOUTH, HONGQIAO, "11:30", "13:00"),
 )
+TIMETABLE = timetable_of(SLOW, *VIA_NANJING)
 
 
 def _best(request: TripRequest, *offers):
@@ -53,152 +43,93 @@ def _request(**fields: object) -> TripRequest:
     )
 
 
-def test_a_slow_direct_sets_off_the_transfer_search_first_official_then_own_hubs():
-    request = _request(order="fastest")
-    slow = _best(request, offer("D7", BEIJING_SOUTH, HONGQIAO, "08:00", "22:00"))
-    stage = next_improvement(
-        request=request, best=slow, topology=TOPOLOGY, tried=[], official_search=True
-    )
-    assert stage is not None and stage.stage == "improve_official" and stage.official
-    stage = next_improvement(
+def _next(request, best, *, official=False, asked=None, budget=6, tried=(), timetable=TIMETABLE):
+    return next_improvement(
         request=request,
-        best=slow,
-        topology=TOPOLOGY,
-        tried=["improve_official"],
-        official_search=True,
+        best=best,
+        schedule=timetable,
+        tried=list(tried),
+        official_search=official,
+        asked=asked if asked is not None else book(SLOW),
+        now=NOW,
+        pairs={LegKey("北京", "上海", DAY): {("BJP", "SHH")}},
+        budget=budget,
     )
-    assert stage is not None and stage.stage == "improve_hubs"
-    assert stage.legs == (LegKey("北京", "南京", DAY), LegKey("南京", "上海", DAY))
 
 
-def test_the_bound_stops_the_search_when_no_change_can_beat_the_direct():
+def test_a_slow_direct_sets_off_the_legs_of_the_quicker_journey_by_their_own_stations():
     request = _request(order="fastest")
-    # 1300 km in 4 h 10 min: no route with a change can be quicker by a change's worth.
-    bound = change_bound(TOPOLOGY, "北京", "上海", 1)
-    assert bound is not None and bound > 200
-    quick = _best(request, offer("G1", BEIJING_SOUTH, HONGQIAO, "08:00", "12:10"))
+    stage = _next(request, _best(request, SLOW))
+    assert stage is not None and stage.stage == "improve_legs"
+    assert stage.asks == (
+        (LegKey("北京", "南京", DAY), "VNP", "NKH"),
+        (LegKey("南京", "上海", DAY), "NKH", "AOH"),
+    )
+    # Where a source runs the railway's own transfer search and its first page lists the
+    # bound (one change, ranked by arrival), that one request comes first.
+    official = _next(request, _best(request, SLOW), official=True)
+    assert official is not None and official.stage == "improve_official" and official.official
+    again = _next(request, _best(request, SLOW), official=True, tried=["improve_official"])
+    assert again is not None and again.stage == "improve_legs"
+
+
+def test_a_plan_within_reach_of_the_bound_ends_the_search():
+    request = _request(order="fastest")
+    assert _next(request, _best(request, *VIA_NANJING)) is None
+    # A direct a few minutes slower than the change is within reach (NEAR) too.
+    close = offer("G9", BEIJING_SOUTH, HONGQIAO, "08:00", "13:10")
     assert (
-        next_improvement(
-            request=request, best=quick, topology=TOPOLOGY, tried=[], official_search=True
-        )
-        is None
+        _next(request, _best(request, close), timetable=timetable_of(close, *VIA_NANJING)) is None
     )
 
 
-def test_orders_a_change_cannot_serve_better_do_not_search_on():
-    for request in (
-        _request(order="cheapest"),
-        _request(leisure=True),
-        _request(order="fastest", max_transfers=0),
-    ):
-        slow = _best(request, offer("D7", BEIJING_SOUTH, HONGQIAO, "08:00", "22:00"))
-        found = next_improvement(
-            request=request, best=slow, topology=TOPOLOGY, tried=[], official_search=True
-        )
-        assert found is None
+def test_the_default_order_is_the_fastest_and_a_stay_takes_the_balanced_score():
+    assert _next(_request(), _best(_request(), SLOW)) is not None
+    for request in (_request(leisure=True), _request(order="fastest", max_transfers=0)):
+        assert _next(request, _best(request, SLOW)) is None
 
 
-def test_two_changes_are_tried_once_one_change_is_best_asked_on_the_day_only():
+def test_a_bound_whose_legs_the_budget_cannot_ask_is_not_chased():
     request = _request(order="fastest")
-    one_change = _best(
-        request,
-        offer("K1", BEIJING_SOUTH, NANJING_SOUTH, "08:00", "17:00"),
-        offer("G2", NANJING_SOUTH, HONGQIAO, "17:30", "21:00"),
-    )
-    stage = next_improvement(
-        request=request, best=one_change, topology=TOPOLOGY, tried=[], official_search=True
-    )
-    assert stage is not None and stage.stage == "improve_two"
-    assert set(stage.legs) == {
-        LegKey("北京", "南京", DAY),
-        LegKey("南京", "武汉", DAY),
-        LegKey("武汉", "上海", DAY),
-    }
-    # With no order stated, G trains with a short change are quick enough: no search on;
-    # a stated 最快 searches on while the bound allows.
-    by_g = (
-        offer("G1", BEIJING_SOUTH, NANJING_SOUTH, "08:00", "17:00"),
-        offer("G2", NANJING_SOUTH, HONGQIAO, "17:30", "21:00"),
-    )
-    default = _request()
-    found = next_improvement(
-        request=default,
-        best=_best(default, *by_g),
-        topology=TOPOLOGY,
-        tried=[],
-        official_search=True,
-    )
-    assert found is None
-    stage = next_improvement(
-        request=request,
-        best=_best(request, *by_g),
-        topology=TOPOLOGY,
-        tried=[],
-        official_search=True,
-    )
-    assert stage is not None and stage.stage == "improve_two"
+    assert _next(request, _best(request, SLOW), budget=1) is None
 
 
-def test_later_hops_of_a_chain_follow_the_days_its_rides_reach_them():
-    request = _request()
-    next_day = DAY + dt.timedelta(days=1)
-    offers = {
-        # An overnight first ride reaches 南京 the next morning.
-        LegKey("北京", "南京", DAY): book(
-            offer("Z1", BEIJING_SOUTH, NANJING_SOUTH, "21:00", "06:00")
-        )[LegKey("北京", "南京", DAY)].offers,
-        LegKey("南京", "武汉", DAY): (),
-        LegKey("武汉", "上海", DAY): (),
-    }
-    assert chain_follow_legs(request, [0], offers) == [LegKey("南京", "武汉", next_day)]
-    offers[LegKey("南京", "武汉", next_day)] = book(
-        offer("D2", NANJING_SOUTH, WUHAN, "08:00", "12:00", day=next_day)
-    )[LegKey("南京", "武汉", next_day)].offers
-    assert chain_follow_legs(request, [0], offers) == [LegKey("武汉", "上海", next_day)]
-
-
-def test_cheapest_on_official_halves_asks_those_legs_in_full_once():
+def test_cheapest_asks_the_legs_of_a_cheaper_journey_the_answers_do_not_show():
+    cheap = (seat(SeatClass.HARD_SEAT, 80.0),)
+    k_trains = (
+        offer("K1", BEIJING_SOUTH, NANJING_SOUTH, "07:00", "13:00", seats=cheap),
+        offer("K2", NANJING_SOUTH, HONGQIAO, "13:30", "16:00", seats=cheap),
+    )
     request = _request(order="cheapest")
-    via = _best(
-        request,
-        offer("G1", BEIJING_SOUTH, NANJING_SOUTH, "08:00", "11:00"),
-        offer("G2", NANJING_SOUTH, HONGQIAO, "11:30", "13:00"),
-    )
-    stage = next_improvement(
-        request=request, best=via, topology=TOPOLOGY, tried=[], official_search=True
-    )
-    assert stage is not None and stage.stage == "improve_cheap"
-    assert stage.legs == (LegKey("北京", "南京", DAY), LegKey("南京", "上海", DAY))
-    asked = next_improvement(
-        request=request,
-        best=via,
-        topology=TOPOLOGY,
-        tried=[],
-        official_search=True,
-        fetched=set(stage.legs),
-    )
-    assert asked is None
+    timetable = timetable_of(*VIA_NANJING, *k_trains)
+    # The official search's halves were G1 and G2 only: the K trains' legs were never asked.
+    stage = _next(request, _best(request, *VIA_NANJING), asked={}, timetable=timetable)
+    assert stage is not None and stage.stage == "improve_legs"
+    assert {(leg, board, alight) for leg, board, alight in stage.asks} == {
+        (LegKey("北京", "南京", DAY), "VNP", "NKH"),
+        (LegKey("南京", "上海", DAY), "NKH", "AOH"),
+    }
+    asked = book(*VIA_NANJING, *k_trains)
+    assert _next(request, _best(request, *VIA_NANJING, *k_trains), asked=asked) is None
 
 
-def test_latest_before_a_deadline_searches_on_while_a_later_start_could_still_arrive():
-    by_six = (dt.time(0, 0), dt.time(18, 0))
-    request = _request(order="latest", arrive_window=by_six)
-    early = _best(request, offer("D7", BEIJING_SOUTH, HONGQIAO, "06:00", "17:00"))
-    stage = next_improvement(
-        request=request, best=early, topology=TOPOLOGY, tried=[], official_search=False
+def test_an_outlying_end_or_a_hub_stop_is_not_settled_where_the_bound_has_neither():
+    request = _request(order="fastest")
+    index = ScheduleIndex(TIMETABLE)
+    bound = best_journey(index, ask_for(request, index, NOW, objective="fastest"))
+    assert isinstance(bound, Journey) and bound.proper and bound.regular
+    assert settled(_best(request, *VIA_NANJING), bound, "fastest", index, request)
+    stop = (
+        offer("G1", BEIJING_SOUTH, NANJING_SOUTH, "08:00", "09:00"),
+        offer("G2", NANJING_SOUTH, HONGQIAO, "13:30", "14:00"),
     )
-    assert stage is not None and stage.stage == "improve_hubs"
-    late = _best(request, offer("G1", BEIJING_SOUTH, HONGQIAO, "13:30", "17:40"))
-    found = next_improvement(
-        request=request, best=late, topology=TOPOLOGY, tried=[], official_search=False
-    )
-    assert found is None  # 4 h 30 min to the deadline: no route with a change fits
+    assert not settled(_best(request, *stop), bound, "fastest", index, request)
 
 
 # -- the agent --------------------------------------------------------------------------
 
 
-def _agent(tickets, clock=None, deadline_s=None):
+def _agent(tickets, timetable=TIMETABLE, clock=None, deadline_s=None):
     from app.agent import PlanningAgent
     from app.intent.parser import IntentParser
     from app.observability.metrics import Metrics
@@ -213,7 +144,7 @@ def _agent(tickets, clock=None, deadline_s=None):
         directory=directory,
         metrics=metrics,
         clock=lambda: NOW,
-        topology=TOPOLOGY,
+        schedule=timetable,
         monotonic=(lambda: clock[0]) if clock else (lambda: 0.0),
         deadline_s=deadline_s,
     )
@@ -229,24 +160,37 @@ def _trip():
     return AgentInput(intent=intent, today=DAY - dt.timedelta(days=3))
 
 
-SLOW_AND_VIA = (
-    offer("D7", BEIJING_SOUTH, HONGQIAO, "08:00", "22:00"),
-    offer("G1", BEIJING_SOUTH, NANJING_SOUTH, "08:00", "11:00"),
-    offer("G2", NANJING_SOUTH, HONGQIAO, "11:30", "13:00"),
-)
-
-
 async def test_the_agent_searches_past_a_slow_direct_train_and_says_why():
     from tests.app.agent.harness import FakeTickets
 
-    tickets = FakeTickets(SLOW_AND_VIA)
+    tickets = FakeTickets((SLOW, *VIA_NANJING))
     reply = await _agent(tickets).run(_trip())
     assert reply.itinerary is not None
     assert reply.itinerary.train_numbers == ("G1", "G2")
     assert "直达需14小时，中转一次5小时" in reply.summary
     assert ("D7",) in {alt.train_numbers for alt in reply.alternatives}
-    # The direct leg, then the best hub's two halves: three queries, no more.
-    assert len(tickets.asked) == 3
+    # The direct leg, then the bound's two legs by their own stations: three queries.
+    assert tickets.asked == [
+        ("BJP", "SHH", DAY),
+        ("VNP", "NKH", DAY),
+        ("NKH", "AOH", DAY),
+    ]
+
+
+async def test_a_train_found_full_sends_the_search_to_the_next_best_journey():
+    from tests.app.agent.harness import FakeTickets
+
+    full = (seat(SeatClass.SECOND, 553.0, 0),)
+    via_wuhan = (
+        offer("G3", BEIJING_WEST, WUHAN, "07:00", "09:00"),
+        offer("G4", WUHAN, HONGQIAO, "09:30", "12:40"),
+    )
+    sold = offer("G2", NANJING_SOUTH, HONGQIAO, "11:30", "13:00", seats=full)
+    tickets = FakeTickets((SLOW, VIA_NANJING[0], sold, *via_wuhan))
+    timetable = timetable_of(SLOW, *VIA_NANJING, *via_wuhan)
+    reply = await _agent(tickets, timetable).run(_trip())
+    assert reply.itinerary is not None and reply.itinerary.train_numbers == ("G3", "G4")
+    assert len(tickets.asked) == 5  # the direct leg, 北京→南京→上海, then 北京→武汉→上海
 
 
 async def test_out_of_time_while_improving_the_plan_found_is_answered():
@@ -259,7 +203,7 @@ async def test_out_of_time_while_improving_the_plan_found_is_answered():
             clock[0] += 100.0
             return await super().search(resolved, **kwargs)
 
-    tickets = Slow(SLOW_AND_VIA)
-    reply = await _agent(tickets, clock, deadline_s=50.0).run(_trip())
+    tickets = Slow((SLOW, *VIA_NANJING))
+    reply = await _agent(tickets, clock=clock, deadline_s=50.0).run(_trip())
     assert reply.itinerary is not None and reply.itinerary.train_numbers == ("D7",)
     assert len(tickets.asked) == 1
