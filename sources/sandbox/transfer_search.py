@@ -47,9 +47,14 @@ def transfer_plans(
             for i, board in enumerate(train.stops):
                 if board.station.city != origin.city or board.depart.date() != date:
                     continue
-                for alight in train.stops[i + 1 :]:
+                # A train renumbered en route (G6330/G6331) is sold under the number it
+                # carries where it is boarded, as the left-ticket query names it.
+                boarded = train
+                if train.run.code_at(i) != train.code:
+                    boarded = timetable.train(train.run.code_at(i), start) or train
+                for alight in boarded.stops[i + 1 :]:
                     if alight.station.city not in ends:
-                        ride = Ride(train=train, board=board, alight=alight)
+                        ride = Ride(train=boarded, board=boarded.stop(i), alight=alight)
                         firsts.setdefault(alight.station.city, []).append(ride)
     plans: list[TransferPlan] = []
     for city, rides in firsts.items():

@@ -261,3 +261,16 @@ def test_every_station_of_the_network_is_a_valid_station_in_its_city(timetable):
     assert len(stations) == 2370
     for code in stations:  # each built (and validated) on first use
         assert stations[code].telecode == code and stations[code].city == stations.city(code)
+
+
+def test_the_transfer_search_sells_a_renumbered_train_under_the_number_it_boards_with(timetable):
+    # K7727 runs into 北京 as K7727 and leaves it as K7726: the left-ticket query names it
+    # K7726 there, and so must a transfer plan boarded there, or no left-ticket answer lists
+    # its ride.
+    from sources.sandbox.transfer_search import transfer_plans
+
+    plans = transfer_plans(timetable, city("北京"), city("重庆"), TRIP)
+    rides = [ride for plan in plans for ride in (plan.first, plan.second)]
+    assert any(len(ride.train.run.codes) > 1 for ride in rides)
+    for ride in rides:
+        assert ride.train.code == ride.train.run.code_at(ride.board.number - 1)  # 1-based
