@@ -326,7 +326,7 @@ class _Search:
         classes = self.classes(run)
         if ask.night_rule and (self.at_night(dep) or self.at_night(arr)):
             # A berth on an overnight ride is the night's lodging; a seat at night is not.
-            sleepers = self.index.sleepers[run]
+            sleepers = self.index.sleepers(run)
             classes = tuple(c for c in classes if c in sleepers) if overnight else ()
         if not classes:
             return None

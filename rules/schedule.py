@@ -41,6 +41,8 @@ class ScheduledRun(Protocol):
     @property
     def tier(self) -> str: ...
     @property
+    def codes(self) -> Sequence[str]: ...
+    @property
     def seat_classes(self) -> Sequence[SeatClass]: ...
     @property
     def stations(self) -> Sequence[str]: ...
@@ -95,18 +97,31 @@ class ScheduleIndex:
                 if other != code and can_change(station, stations[other])
             )
             self.change_to[code] = ((code, same), *others)
-        self.sleepers = [
-            frozenset(c for c in run.seat_classes if c in SLEEPER_CLASSES) for run in self.runs
-        ]
-        self.by_code: dict[str, int] = {}
-        for index, run in enumerate(self.runs):
-            for position in range(len(run.stations)):
-                self.by_code.setdefault(run.code_at(position), index)
+        self._sleepers: dict[int, frozenset[SeatClass]] = {}
+        self._by_code: dict[str, int] | None = None
         self.fare = schedule.fare
+
+    def sleepers(self, run: int) -> frozenset[SeatClass]:
+        """The berths run `run` sells."""
+        found = self._sleepers.get(run)
+        if found is None:
+            classes = self.runs[run].seat_classes
+            found = self._sleepers[run] = frozenset(c for c in classes if c in SLEEPER_CLASSES)
+        return found
+
+    def run_of(self, train: str) -> int | None:
+        """The run sold under the train number `train` (either number of a renumbered one)."""
+        if self._by_code is None:
+            by_code: dict[str, int] = {}
+            for index, run in enumerate(self.runs):
+                for code in run.codes:
+                    by_code.setdefault(code, index)
+            self._by_code = by_code
+        return self._by_code.get(train)
 
     def train_day(self, offer: TrainOffer) -> tuple[int, dt.date] | None:
         """The run an offer rides and the date it left its first station (None: unknown)."""
-        run = self.by_code.get(offer.train_number)
+        run = self.run_of(offer.train_number)
         if run is None:
             return None
         pattern = self.runs[run]
