@@ -13,15 +13,15 @@ when no single hub joins the ends.
 `Topology` is all the planner needs to know, date-independent: per city, the cities its
 trains reach and the cities whose trains reach it, each as `(km, trains)` (the shortest
 distance and how many trains). The sandbox network implements it; the live queries that
-follow decide whether a hub works on the day.
+follow decide whether a hub works on the day. With the network's timetable the agent asks the
+legs of the best journey it allows instead (`rules.journeys`); these hubs serve where there is
+no timetable, and the tool mode.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Protocol
-
-from rules.config import MIN_CONNECTION_SAME_STATION
 
 MAX_DETOUR = 1.3  # a hub route at most 30 % longer than the shortest hub route
 ONE_CHANGE_HUBS = 2  # hubs tried per failing segment (2 legs each)
@@ -103,32 +103,3 @@ def two_change_hubs(
     best = costs[0][0]
     return [(a, b) for cost, a, b in costs if cost <= best * max_detour][:limit]
 
-
-TOP_SPEED_KMH = 350
-"""The network's top running speed: no ride covers its km faster (the bound's speed)."""
-
-
-def change_bound(topology: Topology, origin: str, destination: str, changes: int) -> int | None:
-    """A lower bound on the minutes of any route with `changes` changes (1 or 2) between the
-    ends: the shortest km such a route can cover, at `TOP_SPEED_KMH`, plus the shortest
-    changes. None when the topology has no such route at all."""
-    out, into = topology.reach(origin), topology.reached_from(destination)
-    ends = (origin, destination)
-    km: float | None = None
-    if changes == 1:
-        sums = [out[h][0] + into[h][0] for h in out.keys() & into.keys() if h not in ends]
-        km = min(sums, default=None)
-    elif changes == 2:
-        firsts = sorted((h for h in out if h not in ends), key=lambda h: (-out[h][1], h))
-        for first in firsts[:FIRST_HUBS_SCANNED]:
-            onward = topology.reach(first)
-            for second in onward.keys() & into.keys():
-                if second in (*ends, first):
-                    continue
-                total = out[first][0] + onward[second][0] + into[second][0]
-                km = total if km is None else min(km, total)
-    else:
-        raise ValueError("change_bound handles one or two changes")
-    if km is None:
-        return None
-    return int(km * 60 / TOP_SPEED_KMH) + changes * MIN_CONNECTION_SAME_STATION

@@ -82,10 +82,6 @@ def shortfall(
     raise ValueError(f"unknown order {order!r}")
 
 
-TIME_ORDERS = frozenset({"fastest", "earliest_arrival", "latest"})
-"""Orders a change of trains can serve better than a slow direct train (the agent searches
-transfers for them even when a direct train exists, `app.agent.improve`)."""
-
 FIRST_SEGMENT_ORDERS = frozenset({"earliest", "latest", "earliest_arrival"})
 """Orders about the ride out only."""
 
