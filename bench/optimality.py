@@ -622,6 +622,24 @@ def report(outcomes: list[Outcome]) -> None:
             for v in vendors
         )
         print(f"{name:<26} {median(ms):>9.0f}ms {max(ms):>6.0f}ms {cells}")
+    # The cost a plan may take follows what it needs: one change within 4 requests at 12306
+    # and 1 at juhe (the official transfer search), two changes within 8 per source.
+    by_changes: dict[int, list[Outcome]] = defaultdict(list)
+    for outcome in outcomes:
+        if outcome.plan:
+            by_changes[len(outcome.plan) - 1].append(outcome)
+    print()
+    print(f"{'plans with':<26} {'plans':>5} {'latency med':>11} {'max':>8} {heads}")
+    for changes in sorted(by_changes):
+        group = by_changes[changes]
+        ms = [o.latency_ms for o in group]
+        cells = " ".join(
+            f"{median([o.upstream.get(v, 0) for o in group]):>15g} / "
+            f"{max(o.upstream.get(v, 0) for o in group):<4}"
+            for v in vendors
+        )
+        label = f"{changes} change{'s' if changes != 1 else ''}"
+        print(f"{label:<26} {len(group):>5} {median(ms):>9.0f}ms {max(ms):>6.0f}ms {cells}")
 
 
 def verbose_line(outcome: Outcome) -> str:

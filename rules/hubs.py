@@ -102,4 +102,3 @@ def two_change_hubs(
     costs.sort()
     best = costs[0][0]
     return [(a, b) for cost, a, b in costs if cost <= best * max_detour][:limit]
-

@@ -25,8 +25,9 @@ the sandbox pages the same way): a journey ranked later is not on the page the a
 OFFICIAL_ORDERS = frozenset({"fastest", "earliest_arrival"})
 """Orders the official transfer search serves: it ranks its plans by arrival."""
 
-KEPT = 128
-"""Bounds remembered (least recently used dropped)."""
+KEPT = 32
+"""Bounds remembered (least recently used dropped): a few plans' worth, each a few hundred KB
+(the search's reading of the request holds the live answers it was built on)."""
 
 _memo: OrderedDict[Hashable, Bound] = OrderedDict()
 
@@ -41,15 +42,17 @@ def bound_for(
     seen: Mapping[LegKey, LegOffers],
 ) -> Bound:
     """`rules.journeys.timetable_bound`, remembered for the same inputs."""
+    # The answers enter the key as hashes: keeping the offers themselves would hold every
+    # answer of the last plans alive long after the ticket caches let them go.
     key = (
         id(schedule),
         request,
         objective,
         now.replace(second=0, microsecond=0),
         # Offers only: a warm answer is the cold one tagged `cached`, and bounds the same.
-        frozenset((leg, entry.offers) for leg, entry in asked.items()),
-        frozenset((leg, frozenset(found)) for leg, found in pairs.items()),
-        frozenset((leg, entry.offers) for leg, entry in seen.items()),
+        hash(frozenset((leg, entry.offers) for leg, entry in asked.items())),
+        hash(frozenset((leg, frozenset(found)) for leg, found in pairs.items())),
+        hash(frozenset((leg, entry.offers) for leg, entry in seen.items())),
     )
     found = _memo.get(key)
     if found is not None and found.index.schedule is schedule:

@@ -207,3 +207,16 @@ async def test_out_of_time_while_improving_the_plan_found_is_answered():
     reply = await _agent(tickets, clock=clock, deadline_s=50.0).run(_trip())
     assert reply.itinerary is not None and reply.itinerary.train_numbers == ("D7",)
     assert len(tickets.asked) == 1
+
+
+def test_a_repeated_plan_reuses_its_bound_and_a_cached_answer_is_the_same_answer():
+    from app.agent.bounds import bound_for
+
+    request = _request(order="fastest")
+    fresh = book(SLOW)
+    cached = book(SLOW, freshness="cached")
+    first = bound_for(request, TIMETABLE, NOW, "fastest", fresh, {}, fresh)
+    assert bound_for(request, TIMETABLE, NOW, "fastest", cached, {}, cached) is first
+    # A new answer is a new bound.
+    other = book(SLOW, VIA_NANJING[0])
+    assert bound_for(request, TIMETABLE, NOW, "fastest", other, {}, other) is not first
