@@ -203,7 +203,12 @@ def first_page(
     (`size` of them, each first ride with its earliest connection), among those arriving
     no later than `journey`."""
     search = _Search(
-        index, ask, ask.origin.stations, ask.destination.stations, config.max_connection, config
+        index,
+        ask,
+        ask.origin.stations + ask.origin.secondary,
+        ask.destination.stations + ask.destination.secondary,
+        config.max_connection,
+        config,
     )
     _, arrivals = search.firsts()
     if not arrivals:
@@ -238,21 +243,24 @@ def best_journey(
     """The best journey for `ask.objective`: between the city propers (or the named
     stations) with regular changes if there is one, else with a stop at a hub, else from or
     to outlying stations (the planner's own order of resort); None: the timetable has none."""
-    tiers = [(ask.origin.stations, ask.destination.stations, True)]
-    if ask.origin.outlying or ask.destination.outlying:
+    origin, destination = ask.origin, ask.destination
+    tiers = [
+        (origin.stations + origin.secondary, destination.stations + destination.secondary, True)
+    ]
+    if origin.outlying or destination.outlying:
         tiers.append(
             (
-                ask.origin.stations + ask.origin.outlying,
-                ask.destination.stations + ask.destination.outlying,
+                origin.stations + origin.secondary + origin.outlying,
+                destination.stations + destination.secondary + destination.outlying,
                 False,
             )
         )
-    for origin, destination, proper in tiers:
+    for starts, ends, proper in tiers:
         for wait, regular in (
             (config.max_connection, True),
             (max(config.max_connection, config.hub_stop_max_wait), False),
         ):
-            search = _Search(index, ask, origin, destination, wait, config)
+            search = _Search(index, ask, starts, ends, wait, config)
             found = search.best()
             if found is not None:
                 return Journey(found.hops, regular=regular, proper=proper)
@@ -277,6 +285,9 @@ class _Search:
         self.ask = ask
         self.origin = tuple(origin)
         self.destination = frozenset(destination)
+        # An end other than the stations meant serves only a train calling at none of them.
+        self.o_meant = frozenset(ask.origin.stations)
+        self.d_meant = frozenset(ask.destination.stations)
         self.o_city = ask.origin.city
         self.d_city = ask.destination.city
         self.wait = wait
@@ -362,6 +373,8 @@ class _Search:
         for code in self.origin:
             for run, board in index.calls.get(code, ()):
                 pattern = runs[run]
+                if code not in self.o_meant and not self.o_meant.isdisjoint(pattern.stations):
+                    continue
                 start = -(pattern.depart[board] // DAY)
                 dep = start * DAY + pattern.depart[board]
                 if not _in_window(dep, ask.depart) or not self.kind_ok(run, board):
@@ -375,6 +388,8 @@ class _Search:
                     if where == self.o_city:
                         continue
                     if there in self.destination:
+                        if there not in self.d_meant and not self.d_meant.isdisjoint(stations):
+                            continue
                         arr = start * DAY + pattern.arrive[alight]
                         if ask.arrive[0] <= arr <= ask.arrive[1]:
                             found = self.hop(run, start, board, alight)
@@ -401,6 +416,8 @@ class _Search:
         for code in self.destination:
             for run, alight in index.calls.get(code, ()):
                 pattern = runs[run]
+                if code not in self.d_meant and not self.d_meant.isdisjoint(pattern.stations):
+                    continue
                 clock = pattern.arrive[alight]
                 stations = pattern.stations
                 for start in range(-((clock - lo) // DAY), (hi - clock) // DAY + 1):

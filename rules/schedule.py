@@ -133,7 +133,12 @@ class ScheduleIndex:
 
     def place(self, city: str, named: str | None, open_cities: frozenset[str]) -> Place:
         """A segment end: the named station (or town), else the city proper, with the rest
-        of the city as outlying (planned only where the city proper has no journey)."""
+        of the city as outlying (planned only where the city proper has no journey).
+
+        Of the city proper, the stations named after the city (北京西, 深圳坪山) are where a
+        traveller may be sent to board: a station inside it under another name (汉口 for
+        武汉, 合浦 for 北海) only for a train calling at none of them, as a city-wide answer
+        names it there; boarding at 肥东 to leave 合肥 later is no quicker trip."""
         codes = self.by_city.get(city, ())
         if named is not None:
             exact = tuple(c for c in codes if at_place(self.station[c], named))
@@ -144,7 +149,15 @@ class ScheduleIndex:
         proper = tuple(c for c in codes if self.proper[c])
         if not proper:
             return Place(city, codes)
-        return Place(city, proper, tuple(c for c in codes if c not in proper))
+        named_after = tuple(c for c in proper if self.station[c].name.startswith(city))
+        if not named_after:
+            return Place(city, proper, tuple(c for c in codes if c not in proper))
+        return Place(
+            city,
+            named_after,
+            tuple(c for c in codes if c not in proper),
+            tuple(c for c in proper if c not in named_after),
+        )
 
 
 _INDEXES: dict[int, ScheduleIndex] = {}
@@ -160,11 +173,14 @@ def index_of(schedule: Schedule) -> ScheduleIndex:
 
 @dataclass(frozen=True, slots=True)
 class Place:
-    """Where a segment starts or ends: the stations meant, and the city's outlying ones."""
+    """Where a segment starts or ends: the stations meant, the city's outlying ones, and the
+    city proper's stations under other names (`secondary`: only for trains calling at none
+    of `stations`)."""
 
     city: str
     stations: tuple[str, ...]
     outlying: tuple[str, ...] = ()
+    secondary: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

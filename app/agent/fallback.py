@@ -404,8 +404,9 @@ def _by_timetable(stage: str, c: _Context, *, official: bool) -> Relaxation | No
     """The best journey the timetable allows for the ride out (`rules.journeys`): the
     official search when that is one change under a time objective (`official`: the search
     may still be asked), else its legs not asked yet; None when the timetable cannot say
-    (no timetable, a later segment failing, or no journey in it: the sources may know one)."""
-    if c.schedule is None or c.now is None or c.segments != [0]:
+    (no timetable, a later segment failing, a named train to ride, or no journey in it: the
+    sources may know one)."""
+    if c.schedule is None or c.now is None or c.segments != [0] or c.original.required_trains:
         return None
     objective = effective_order(c.original) or "fastest"
     day = c.original.depart_date

@@ -69,6 +69,8 @@ def next_improvement(
     objective = effective_order(request)
     if objective is None or schedule is None or request.max_transfers < 1 or budget < 1:
         return None
+    if request.required_trains:
+        return None  # the plan is about the train the traveller named, not any quicker one
     if not any(leg.segment == 0 for leg in best.legs):
         return None
     pairs = pairs or {}

@@ -313,3 +313,38 @@ def test_a_clock_reading_of_the_request_windows_and_places():
     assert ask.depart == (420, 540) and ask.arrive == (0, 1080)
     assert ask.now == 450 and not ask.night_rule
     assert SeatClass.NO_SEAT not in ask.classes and SeatClass.SECOND in ask.classes
+
+
+def test_an_end_under_another_name_serves_only_trains_calling_at_no_station_named_for_the_city():
+    nanning = Station(telecode="NFZ", name="南宁东", city="南宁")
+    beihai = Station(telecode="BHZ", name="北海", city="北海")
+    hepu = Station(telecode="HVZ", name="合浦", city="北海")  # in the city proper, 20 km out
+
+    def run(code: str, stops: tuple[Station, ...], times: tuple[int, ...]) -> Run:
+        return Run(
+            codes=(code,),
+            tier="emu250",
+            seat_classes=(SeatClass.SECOND,),
+            stations=tuple(s.telecode for s in stops),
+            km=tuple(range(0, 100 * len(stops), 100)),
+            arrive=times,
+            depart=times,
+            fares={SeatClass.SECOND: 50.0},
+        )
+
+    through = run("D8309", (nanning, hepu, beihai), (540, 610, 630))
+    hepu_only = run("D3938", (nanning, hepu), (1180, 1300))
+    request = TripRequest(
+        origin="南宁", destination="北海", depart_date=TRAVEL_DAY, return_trip=False
+    )
+    for runs, alight in (
+        ((through,), "北海"),
+        ((through, hepu_only), "北海"),
+        ((hepu_only,), "合浦"),
+    ):
+        index = ScheduleIndex(Timetable(runs, (nanning, beihai, hepu)))
+        # Leaving D8309 at 合浦 is 20 minutes "quicker", and not what 去北海 means.
+        found = best_journey(index, ask_for(request, index, NOW, objective="fastest"))
+        assert found is not None
+        hop = found.hops[-1]
+        assert index.station[index.runs[hop.run].stations[hop.alight]].name == alight
