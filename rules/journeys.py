@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
+import itertools
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rules.config import DEFAULT_RULES, RuleConfig
 from rules.model import LegKey, LegOffers, TripRequest
@@ -38,6 +39,7 @@ from rules.schedule import (
     PENDING,
     PRESALE,
     Ask,
+    Place,
     Schedule,
     ScheduleIndex,
     ask_for,
@@ -192,6 +194,11 @@ def missing_asks(
     return list(dict.fromkeys(wanted))
 
 
+SEARCH_WAIT = 6 * 60
+"""The longest change the railway's own transfer search lists (12306 joins plans with waits
+of hours, not our 4-hour connection rule): a page holds such plans too."""
+
+
 def first_page(
     index: ScheduleIndex,
     ask: Ask,
@@ -200,14 +207,27 @@ def first_page(
     config: RuleConfig = DEFAULT_RULES,
 ) -> list[Journey]:
     """The one-change journeys a transfer search ranking its plans by arrival lists first
-    (`size` of them, each first ride with its earliest connection), among those arriving
-    no later than `journey`."""
+    (`size` of them, each first ride with its earliest connection), among those arriving no
+    later than `journey`. The search is city-wide and knows none of the traveller's wishes:
+    its first rides leave every station of the city (the prefecture's outlying towns too), at
+    any hour, by any train, and its changes last up to `SEARCH_WAIT`, so its page fills
+    sooner than our rules would."""
+    everywhere = replace(
+        ask,
+        origin=Place(ask.origin.city, _every(ask.origin)),
+        destination=Place(ask.destination.city, _every(ask.destination)),
+        night_rule=False,
+        depart=None,
+        arrive=(0, HORIZON),
+        train_types=frozenset(),
+        exclude_train_types=frozenset(),
+    )
     search = _Search(
         index,
-        ask,
-        ask.origin.stations + ask.origin.secondary,
-        ask.destination.stations + ask.destination.secondary,
-        config.max_connection,
+        everywhere,
+        everywhere.origin.stations,
+        everywhere.destination.stations,
+        max(config.max_connection, SEARCH_WAIT),
         config,
     )
     _, arrivals = search.firsts()
@@ -235,6 +255,39 @@ def first_page(
                 page.append(Journey((first, earliest)))
     page.sort(key=lambda j: (j.arr, j.dep))
     return page[:size]
+
+
+def allowed(
+    index: ScheduleIndex, ask: Ask, journey: Journey, config: RuleConfig = DEFAULT_RULES
+) -> bool:
+    """Whether our own rules let the traveller take `journey` (a transfer search's plan):
+    within the windows, from and to the stations meant, every ride as the request reads it
+    (night rule, classes, types), every change a regular one."""
+    search = _Search(
+        index,
+        ask,
+        ask.origin.stations + ask.origin.secondary,
+        ask.destination.stations + ask.destination.secondary,
+        config.max_connection,
+        config,
+    )
+    first, last = journey.hops[0], journey.hops[-1]
+    if not _in_window(first.dep, ask.depart) or not ask.arrive[0] <= last.arr <= ask.arrive[1]:
+        return False
+    if index.runs[first.run].stations[first.board] not in search.origin:
+        return False
+    if index.runs[last.run].stations[last.alight] not in search.destination:
+        return False
+    for hop in journey.hops:
+        if not search.kind_ok(hop.run, hop.board):
+            return False
+        if search.hop(hop.run, hop.start, hop.board, hop.alight) is None:
+            return False
+    return all(b.dep - a.arr <= config.max_connection for a, b in itertools.pairwise(journey.hops))
+
+
+def _every(place: Place) -> tuple[str, ...]:
+    return place.stations + place.secondary + place.outlying
 
 
 def best_journey(

@@ -14,13 +14,18 @@ from collections import OrderedDict
 from collections.abc import Collection, Hashable, Mapping
 
 from rules import LegKey, LegOffers, TripRequest
-from rules.journeys import Bound, first_page, timetable_bound
+from rules.journeys import Bound, allowed, first_page, timetable_bound
 from rules.objective import NEAR, shortfall
 from rules.schedule import Schedule
 
 PLANS_PER_PAGE = 10
 """Plans one page of 12306's transfer search lists (lcquery's `result_index` steps by ten;
 the sandbox pages the same way): a journey ranked later is not on the page the agent asks."""
+
+SURE_OF = PLANS_PER_PAGE // 2
+"""Of the page as the timetable predicts it, the plans counted on: the search also joins
+rides across a prefecture's stations (渑池 to 三门峡南), which our rules never change between,
+so its page fills sooner than predicted."""
 
 OFFICIAL_ORDERS = frozenset({"fastest", "earliest_arrival"})
 """Orders the official transfer search serves: it ranks its plans by arrival."""
@@ -68,7 +73,8 @@ def bound_for(
 def official_serves(bound: Bound, official_search: bool) -> bool:
     """Whether the sources' own transfer search is worth its request for the bound: a source
     has it, the bound is one change under an order it ranks by (arrival), and its first page
-    lists a plan within `NEAR` of the bound (as the timetable says it would)."""
+    lists a plan within `NEAR` of the bound that our rules let the traveller take (as the
+    timetable says it would)."""
     journey = bound.journey
     objective = bound.ask.objective
     if not official_search or journey is None or journey.changes != 1:
@@ -78,5 +84,6 @@ def official_serves(bound: Bound, official_search: bool) -> bool:
     figures = (journey.dep, journey.arr, journey.price)
     return any(
         shortfall(objective, (j.dep, j.arr, j.price), figures) <= NEAR
-        for j in first_page(bound.index, bound.ask, journey, PLANS_PER_PAGE)
+        and allowed(bound.index, bound.ask, j)
+        for j in first_page(bound.index, bound.ask, journey, SURE_OF)
     )

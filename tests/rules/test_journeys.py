@@ -11,7 +11,15 @@ from hypothesis import strategies as st
 
 from rules import LegKey, TripRequest
 from rules.config import DEFAULT_RULES, can_change
-from rules.journeys import Hop, Journey, best_journey, first_page, missing_asks, timetable_bound
+from rules.journeys import (
+    Hop,
+    Journey,
+    allowed,
+    best_journey,
+    first_page,
+    missing_asks,
+    timetable_bound,
+)
 from rules.schedule import DAY, PENDING, Ask, LiveLeg, Place, ScheduleIndex, ask_for
 from sources.models import SHANGHAI, SeatClass, Station
 from tests.rules.factory import (
@@ -144,6 +152,15 @@ def test_the_first_page_lists_one_plan_per_first_ride_by_arrival():
     page = first_page(index, ask, best, 10)
     assert [j.trains(index) for j in page] == [("G1", "G5"), ("G2", "G5")]
     assert [j.trains(index) for j in first_page(index, ask, best, 1)] == [("G1", "G5")]
+    # The search lists plans whatever the traveller's wishes; ours are kept by `allowed`.
+    late = ask_for(
+        _request(depart_window=(dt.time(8, 30), dt.time(23, 59))), index, NOW, objective="fastest"
+    )
+    assert [j.trains(index) for j in first_page(index, late, best, 10)] == [
+        ("G1", "G5"),
+        ("G2", "G5"),
+    ]
+    assert [allowed(index, late, j) for j in first_page(index, late, best, 10)] == [False, True]
 
 
 # -- against a brute force over small timetables ---------------------------------------------
