@@ -526,6 +526,9 @@ class _Search:
         if quickest is not None:
             self.cap = int(self.config.max_detour * quickest)
             horizon = latest_dep + self.cap
+        if self.ask.no_overnight:
+            # 不要过夜: no night on the way either, on a train or waiting at a hub.
+            horizon = min(horizon, DAY - 1)
         if best is not None and objective == "fastest":
             horizon = min(horizon, latest_dep + best.minutes)
         elif best is not None and objective == "earliest_arrival":

@@ -365,3 +365,15 @@ def test_an_end_under_another_name_serves_only_trains_calling_at_no_station_name
         assert found is not None
         hop = found.hops[-1]
         assert index.station[index.runs[hop.run].stations[hop.alight]].name == alight
+
+
+def test_no_overnight_keeps_a_journey_of_changes_within_the_day():
+    late = (
+        offer("G11", BEIJING_SOUTH, NANJING_SOUTH, "20:00", "23:20"),
+        offer("G12", NANJING_SOUTH, HONGQIAO, "00:05", "00:50"),
+    )
+    timetable = timetable_of(*late, *VIA_NANJING)
+    # The quickest (4 h 50) waits past midnight at 南京南; 不要过夜 takes the day route.
+    assert _trains(timetable, _bound(timetable, "fastest", allow_night=True)) == ("G11", "G12")
+    found = _bound(timetable, "fastest", allow_night=True, no_overnight=True)
+    assert _trains(timetable, found) == ("G1", "G2")
