@@ -424,7 +424,7 @@ class _Search:
         directs: list[Hop] = []
         arrivals: dict[str, list[Hop]] = defaultdict(list)
         for code in self.origin:
-            for run, board in index.calls.get(code, ()):
+            for run, board in index.calls(code):
                 pattern = runs[run]
                 if code not in self.o_meant and not self.o_meant.isdisjoint(pattern.stations):
                     continue
@@ -467,7 +467,7 @@ class _Search:
         lo = max(ask.arrive[0], not_before)
         hi = min(ask.arrive[1], arrive_by)
         for code in self.destination:
-            for run, alight in index.calls.get(code, ()):
+            for run, alight in index.calls(code):
                 pattern = runs[run]
                 if code not in self.d_meant and not self.d_meant.isdisjoint(pattern.stations):
                     continue
@@ -500,7 +500,7 @@ class _Search:
         index, city = self.index, self.index.city
         best: int | None = None
         for code in index.by_city.get(self.o_city, ()):
-            for run, board in index.calls.get(code, ()):
+            for run, board in index.calls(code):
                 pattern = index.runs[run]
                 if not 0 <= pattern.depart[board] % DAY < DAY:
                     continue
@@ -643,7 +643,7 @@ class _Search:
         latest_first = max(first_deps)
         runs: dict[int, int] = {}
         for code in boards:
-            for run, position in index.calls.get(code, ()):
+            for run, position in index.calls(code):
                 known = runs.get(run)
                 if known is None or position < known:
                     runs[run] = position

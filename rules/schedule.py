@@ -17,6 +17,7 @@ types, the classes, and the night rule.
 from __future__ import annotations
 
 import datetime as dt
+from array import array
 from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -64,42 +65,54 @@ class Schedule(Protocol):
     @property
     def stations(self) -> Mapping[str, Station]: ...
 
+    def city_of(self, code: str) -> str:
+        """The city of station `code` (without building its model)."""
+        ...
+
     def fare(self, run: int, board: int, alight: int, seat_class: SeatClass) -> float: ...
 
 
 class ScheduleIndex:
-    """Per station: its city, whether it is in the city proper, the runs calling there and
-    the stations a traveller arriving there may leave from (with the least change time)."""
+    """Per station: its city, the runs calling there and the stations a traveller arriving
+    there may leave from (with the least change time).
+
+    Built in a tenth of a second on first use and small (the calls as one array of numbers
+    per station, 0.5 MiB); a station's model and its changes are made when first asked for,
+    as the network builds its stations."""
 
     def __init__(self, schedule: Schedule, config: RuleConfig = DEFAULT_RULES) -> None:
         self.schedule = schedule
         self.runs = schedule.runs
-        stations = schedule.stations
-        self.station = stations
-        self.city = {code: s.city for code, s in stations.items()}
-        self.proper = {code: in_city_proper(s) for code, s in stations.items()}
-        calls: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        self.station = schedule.stations
+        self.city = {code: schedule.city_of(code) for code in schedule.stations}
+        calls: dict[str, array[int]] = {}
         for index, run in enumerate(self.runs):
             for position, code in enumerate(run.stations):
-                calls[code].append((index, position))
-        self.calls: dict[str, list[tuple[int, int]]] = dict(calls)
+                found = calls.get(code)
+                if found is None:
+                    found = calls[code] = array("l")
+                found.append(index * _POSITIONS + position)
+        self._calls = calls
         by_city: dict[str, list[str]] = defaultdict(list)
         for code, city in self.city.items():
             by_city[city].append(code)
         self.by_city = {city: tuple(sorted(codes)) for city, codes in by_city.items()}
-        same = config.min_connection(True)
-        cross = config.min_connection(False)
-        self.change_to: dict[str, tuple[tuple[str, int], ...]] = {}
-        for code, station in stations.items():
-            others = tuple(
-                (other, cross)
-                for other in self.by_city[station.city]
-                if other != code and can_change(station, stations[other])
-            )
-            self.change_to[code] = ((code, same), *others)
+        self.change_to = _Changes(self, config)
+        self._proper: dict[str, bool] = {}
         self._sleepers: dict[int, frozenset[SeatClass]] = {}
         self._by_code: dict[str, int] | None = None
         self.fare = schedule.fare
+
+    def calls(self, code: str) -> list[tuple[int, int]]:
+        """Every call at station `code`: (run, position)."""
+        return [divmod(value, _POSITIONS) for value in self._calls.get(code, ())]
+
+    def proper(self, code: str) -> bool:
+        """Whether the station is in its city proper (`rules.config.in_city_proper`)."""
+        found = self._proper.get(code)
+        if found is None:
+            found = self._proper[code] = in_city_proper(self.station[code])
+        return found
 
     def sleepers(self, run: int) -> frozenset[SeatClass]:
         """The berths run `run` sells."""
@@ -146,7 +159,7 @@ class ScheduleIndex:
                 return Place(city, exact)
         if city in open_cities:
             return Place(city, codes)
-        proper = tuple(c for c in codes if self.proper[c])
+        proper = tuple(c for c in codes if self.proper(c))
         if not proper:
             return Place(city, codes)
         named_after = tuple(c for c in proper if self.station[c].name.startswith(city))
@@ -158,6 +171,32 @@ class ScheduleIndex:
             tuple(c for c in codes if c not in proper),
             tuple(c for c in proper if c not in named_after),
         )
+
+
+_POSITIONS = 1 << 8
+"""A call is stored as run × `_POSITIONS` + its position along the run (runs stop fewer times)."""
+
+
+class _Changes(dict[str, tuple[tuple[str, int], ...]]):
+    """Per station, the stations a traveller arriving there may leave from and the least
+    change time: itself, and the stations of its city proper `can_change` joins."""
+
+    def __init__(self, index: ScheduleIndex, config: RuleConfig) -> None:
+        super().__init__()
+        self.index = index
+        self.same = config.min_connection(True)
+        self.cross = config.min_connection(False)
+
+    def __missing__(self, code: str) -> tuple[tuple[str, int], ...]:
+        index = self.index
+        here = index.station[code]
+        others = tuple(
+            (other, self.cross)
+            for other in index.by_city[index.city[code]]
+            if other != code and can_change(here, index.station[other])
+        )
+        found = self[code] = ((code, self.same), *others)
+        return found
 
 
 _INDEXES: dict[int, ScheduleIndex] = {}

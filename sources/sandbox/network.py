@@ -164,6 +164,10 @@ class Network:  # not slots: `calls` is cached on the instance
                 calls[code].setdefault(index, position)
         return calls
 
+    def city_of(self, code: str) -> str:
+        """The city of station `code`, without building its `Station`."""
+        return self.stations.city(code)
+
     def fare(self, run: int, board: int, alight: int, seat_class: SeatClass) -> float:
         """The published fare of `seat_class` on run `run` from stop `board` to `alight`."""
         pattern = self.runs[run]

@@ -34,6 +34,9 @@ class Timetable:
         self.runs = tuple(runs)
         self.stations = {s.telecode: s for s in stations}
 
+    def city_of(self, code: str) -> str:
+        return self.stations[code].city
+
     def fare(self, run: int, board: int, alight: int, seat_class: SeatClass) -> float:
         return self.runs[run].fares[seat_class]
 
