@@ -12,7 +12,13 @@ It only counts (no timings) and uses the guard's public constructor with
 `SharedBlock(redis, source)`, so it runs unchanged on a checkout from before the fleet probe:
 `PYTHONPATH=. .venv/bin/python bench/block_probe.py` there gives the "before" column.
 
-Run from the repository root: `.venv/bin/python bench/block_probe.py`.
+`--processes` runs the same question end to end instead: two railtrip processes on one
+Redis and a standalone 12306 sandbox vendor that blocks every query (`rate_limit_rate=1`,
+a 302 to error.html), with a 3 s block cool-down; one query on each replica, then, past the
+cool-down, six at once over both: queries reaching the vendor's query path, from its own
+counters.
+
+Run from the repository root: `.venv/bin/python bench/block_probe.py [--processes]`.
 """
 
 from __future__ import annotations
@@ -119,6 +125,49 @@ async def one_fleet(url: str, replicas: int, *, site_still_failing: bool) -> tup
         await redis.aclose()
 
 
+async def processes(cooldown_s: float = 3.0) -> None:
+    """Two real replicas and a blocking vendor: queries that reach it, per phase."""
+    import httpx
+
+    from tests.fleet import processes as fleet
+    from tests.fleet.test_two_replicas import fleet_env, params
+
+    server = RedisServer()
+    server.start()
+    started: list[fleet.Process] = []
+    try:
+        vendor = fleet.start_vendor("12306", rate_limit_rate=1.0)
+        started.append(vendor)
+        env = fleet_env(
+            server.url,
+            {"rail12306": vendor},
+            RAILTRIP_RAIL12306_BLOCK_COOLDOWN_S=str(cooldown_s),
+            RAILTRIP_RAIL12306_RETRIES="0",
+        )
+        replicas = [fleet.start_railtrip(env) for _ in range(2)]
+        started += replicas
+        first, second = replicas
+        async with httpx.AsyncClient(timeout=30) as client:
+            await client.get(first.url + "/v1/tickets", params=params(0))  # blocked
+            await client.get(second.url + "/v1/tickets", params=params(1))
+            blocked = len(fleet.data_arrivals(vendor))
+            await asyncio.sleep(cooldown_s + 0.5)  # the block's real cool-down
+            asks = [
+                client.get(r.url + "/v1/tickets", params=params(2 + i))
+                for i, r in enumerate(replicas * 3)
+            ]
+            await asyncio.gather(*asks)
+            after = len(fleet.data_arrivals(vendor)) - blocked
+        print(
+            f"queries reaching the vendor: both replicas' first queries {blocked};"
+            f" six at once past the cool-down {after}"
+        )
+    finally:
+        for proc in started:
+            proc.stop()
+        server.cleanup()
+
+
 async def main() -> None:
     server = RedisServer()
     server.start()
@@ -139,4 +188,4 @@ if __name__ == "__main__":
     import logging
 
     logging.disable(logging.WARNING)
-    asyncio.run(main())
+    asyncio.run(processes() if "--processes" in sys.argv[1:] else main())
