@@ -87,6 +87,8 @@ class TripRequest(Frozen):
     """Acceptable classes as a category (any sleeper); `seat_class` is one named class."""
     return_seat_classes: frozenset[SeatClass] = frozenset()
     """The classes acceptable on the ride home alone (回程换成卧铺); empty: the trip's own."""
+    return_train_types: frozenset[str] = frozenset()
+    """The train types wished for on the ride home alone (回来坐高铁); empty: the trip's own."""
     stated_order: tuple[str, ...] = ()
     """The constraints as a chat stated them, each where last said, the latest last
     (`rules.relax`): the oldest gives way first; unlisted ones are older than any listed."""

@@ -45,17 +45,27 @@ ENGINE_MAX_TRANSFERS = 2
 
 
 def _homeward_classes(request: TripRequest) -> dict[str, object]:
-    """The ride home's own classes, when said of it alone (回程换成卧铺): they replace the
-    trip's for that ride; a berth asked for is the traveller's own choice of a night ride."""
-    if not request.return_seat_classes:
-        return {}
-    return {
-        "seat_class": None,
-        "seat_classes": request.return_seat_classes,
-        "strict_seat": True,
-        "allow_night": request.allow_night
-        or any(c.is_sleeper for c in request.return_seat_classes),
-    }
+    """The ride home's own classes and train types, when said of it alone (回程换成卧铺,
+    回来坐高铁): they replace the trip's for that ride; a berth asked for is the traveller's
+    own choice of a night ride."""
+    own: dict[str, object] = {}
+    if request.return_train_types:
+        # 回来坐高铁 after 坐卧铺: the berth was the night ride's; the ride home is its own.
+        own.update(
+            train_types=request.return_train_types,
+            exclude_train_types=frozenset(),
+            seat_class=None,
+            seat_classes=frozenset(),
+        )
+    if request.return_seat_classes:
+        own.update(
+            seat_class=None,
+            seat_classes=request.return_seat_classes,
+            strict_seat=True,
+            allow_night=request.allow_night
+            or any(c.is_sleeper for c in request.return_seat_classes),
+        )
+    return own
 
 
 @dataclass(slots=True)

@@ -47,6 +47,11 @@ RELAX_ORDER: tuple[tuple[str, Callable[[TripRequest], bool], Drop], ...] = (
         lambda r: bool(r.return_seat_classes),
         _drop(return_seat_classes=frozenset()),
     ),
+    (
+        "return_train_types",
+        lambda r: bool(r.return_train_types),
+        _drop(return_train_types=frozenset()),
+    ),
     ("no_overnight", lambda r: r.no_overnight, _drop(no_overnight=False)),
     ("train_types", lambda r: bool(r.train_types), _drop(train_types=frozenset())),
     (

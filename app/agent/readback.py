@@ -161,6 +161,9 @@ def understood(intent: TravelIntent | None, itinerary: Itinerary | None = None) 
         parts.append(intent.seat_class.label)
     elif intent.seat_classes:
         parts.append(texts.SLEEPER_CATEGORY)
+    if intent.return_train_types:
+        wanted = _types(intent.return_train_types)
+        parts.append(texts.RETURN_SEATS.format(what=texts.ONLY.format(what=wanted)))
     if intent.return_seat_classes:
         parts.append(texts.RETURN_SEATS.format(what=_class_wish(intent.return_seat_classes)))
     if intent.exclude_seat_classes:
@@ -229,6 +232,13 @@ def relaxed_items(
             requested, offered = original.seat_class.label, _seats(classes)
         elif name == "seat_classes":
             requested, offered = texts.SLEEPER_CATEGORY, _seats(classes)
+        elif name == "return_train_types":
+            requested = texts.RETURN_SEATS.format(
+                what=texts.ONLY.format(what=_types(sorted(original.return_train_types)))
+            )
+            offered = texts.RETURN_SEATS.format(
+                what=_types([_train_type(leg.train_number) for leg in back])
+            )
         elif name == "return_seat_classes":
             wish = _class_wish(sorted(original.return_seat_classes))
             requested = texts.RETURN_SEATS.format(what=wish)

@@ -181,6 +181,9 @@ def trip_request(
         return_seat_classes=frozenset(intent.return_seat_classes)
         if return_date is not None
         else frozenset(),
+        return_train_types=frozenset(intent.return_train_types)
+        if return_date is not None
+        else frozenset(),
         stated_order=tuple(intent.stated_order),
         exclude_seat_classes=excluded_classes(intent.exclude_seat_classes),
         exclude_train_types=frozenset(intent.exclude_train_types),

@@ -55,6 +55,7 @@ from app.intent.turn_wishes import (
     hours_near_plan,
     relative_wishes,
 )
+from sources.models import TRAIN_TYPES
 
 CityOf = Callable[[str], str | None]
 
@@ -67,13 +68,24 @@ _MOVE_TO = re.compile(
 )
 
 _OUTBOUND_WORD = re.compile(r"改|换|出发|去程|走")
-_RETURN_SCOPE = re.compile(r"回程|返程|回来那天|回来的时候|回去那天")
+_RETURN_SCOPE = re.compile(
+    r"回程|返程|回来那天|回来的时候|回去那天|回来(?:那趟|那班|的车|的票|坐|要|买|也)"
+)
 _RETURN_WORD = re.compile(r"回来|回去|返回|回程|返程|回(?!家)")
 _SAME_DAY = re.compile(r"当天|当晚|当日|看完")
 _NEXT_DAY = re.compile(r"第二天|次日|隔天")
 _ONE_WAY = re.compile(r"不回来了|不回了|不用回|不要返程|不要回程|回程不用|只要去程|单程就行|买单程")
 _DAYS_LATER = re.compile(r"(?P<n>[一两二三四五六七八九十1-9])天(?:以)?后(?:再)?回")
 _DAYS_AFTER = re.compile(r"大后天|后天|明天")
+_REFUSED_HOURS = re.compile(
+    r"太早|太晚|起不来|来不及|赶不上|有课|有事|没空|上班|不行|不方便|不要|算了"
+)
+_HOURS = re.compile(
+    r"\d+\s*[点:：]|[一二两三四五六七八九十]+点|凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|白天|夜里"
+)
+_DAY = re.compile(
+    r"[今明后]天|周[一二三四五六日天]|星期|礼拜|\d+号|\d+日|[一二三四五六七八九十]+号"
+)
 _DAYS_AFTER_OFFSET = {"明天": 1, "后天": 2, "大后天": 3}
 _BARE_WEEKDAY = re.compile(r"(?<![下这本个])(?:周|星期|礼拜)[一二三四五六日天1-7]")
 _NEGATED = r"(?:别|不要|不|不是|不去|不在)(?:从|在|去|到)?"
@@ -89,7 +101,7 @@ _ALONE = re.compile(
 )
 _YES = re.compile(r"^(?:对|是的|对的|嗯|没错|是|对呀|是啊|对啊|就是)[，,。!！\s]*$")
 _ANOTHER_TRIP = re.compile(r"另外|另一|对了|算了|还有一?个|再帮|也帮|帮.{1,4}也")
-_THEN = re.compile(r"然后|接着|再去|再到|之后去|之后到|住|待|呆")
+_THEN = re.compile(r"然后|接着|再去|再到|再从|再坐|之后去|之后到|之后从|住|待|呆")
 _VIA_CUE = re.compile(r"中间|中途|途中|路上|路过|经过|途经")
 _STAY_WORD = re.compile(r"住|待|呆")
 _DIRECTION = re.compile(r"[去到往]")
@@ -168,10 +180,30 @@ class TurnReading:
 
 
 def turn_text(text: str) -> str:
-    """A follow-up's text as the parser should read it (scope words it would take for places)."""
+    """A follow-up's text as the parser should read it (scope words it would take for places,
+    and the hours a turn turns down beside those it asks for)."""
     text = _OUTBOUND_SCOPE.sub("", normalise_text(text))
     text = _SHIFT.sub("", text)  # 提前一天 is no one-day trip, 往后推 no place
-    return _MOVE_TO.sub("改成", text)
+    return _without_hours_refused(_MOVE_TO.sub("改成", text))
+
+
+def _without_hours_refused(text: str) -> str:
+    """ "7点前太早了 起不来 9点以后吧", "上午还有课 下午三点以后的吧", "晚上的车不要 要白天走的":
+    the hours turned down are no window; the clause that asks for others is the wish. Of a
+    refused clause with a day in it only the day stays (明天上午不行，下午吧: 明天 … 下午)."""
+    parts = re.split(r"([，,。；;！!？?\s]+)", text)
+    clauses = parts[::2]
+    refused = [
+        i
+        for i, clause in enumerate(clauses)
+        if _REFUSED_HOURS.search(clause) and _HOURS.search(clause)
+    ]
+    asked = [i for i, clause in enumerate(clauses) if i not in refused and _HOURS.search(clause)]
+    if not refused or not asked:
+        return text
+    for i in refused:
+        parts[2 * i] = "".join(match.group() for match in _DAY.finditer(clauses[i]))
+    return "".join(parts).strip("，,。；; ")
 
 
 def read_turn(
@@ -209,6 +241,7 @@ _CONSTRAINTS: dict[str, tuple[str, ...]] = {
             "seat_class",
             "seat_classes",
             "return_seat_classes",
+            "return_train_types",
             "no_overnight",
             "train_types",
             "exclude_train_types",
@@ -308,17 +341,14 @@ def _read(
         intent = _with_return(previous, turn, words, today)
         open_return = intent.date_end is None and intent.nights is None and intent.days is None
         wishes = _RIDE_WISHES & set(set_slots(turn))
-        if _RETURN_SCOPE.search(words) and wishes:
-            # A wish said of the ride home alone ("回程换成卧铺") is that ride's: its classes
-            # are the return's own; one train type serves both rides, so a type wish for the
-            # return alone is said as not applied rather than imposed on the outbound.
-            classes = [turn.seat_class] if turn.seat_class else list(turn.seat_classes)
+        if _RETURN_SCOPE.search(words) and (wishes or turn.order):
+            # Wishes said of the ride home alone ("回程换成卧铺", "回来坐高铁", "回来那天要最晚
+            # 的一班") are that ride's own: the outbound keeps its classes, types and order.
+            own = _return_own(turn)
             kept = [p for p in turn.preferences if p != "卧铺"]
-            turn = turn.model_copy(update={**_EMPTY, "preferences": kept})
-            intent = _with_return(previous, turn, words, today)
-            if classes:
-                intent = intent.model_copy(update={"return_seat_classes": classes})
-            untold = wishes - {"seat_class", "seat_classes"}
+            turn = turn.model_copy(update={**_EMPTY, "preferences": kept, "order": None})
+            intent = _with_return(previous, turn, words, today).model_copy(update=own)
+            untold = wishes & {"exclude_seat_classes"}
             question = texts.RETURN_ONLY_WISH if untold else None
             return TurnReading(_with_party(intent, party), question=question)
         question = texts.ASK_RETURN_DATE if open_return else None
@@ -327,6 +357,10 @@ def _read(
     turn = _stations_said(turn, words, city)
     turn = _date_in_trip_week(previous, turn, words, today)
     if _THEN.search(words) and _continues(previous, turn, city):
+        if turn.date_start and previous.date_start and _BARE_WEEKDAY.search(words):
+            # "周二再从深圳去厦门": the Tuesday after the leg before, as a return's weekday.
+            onward = date_from(words, previous.date_start, today) or turn.date_start
+            turn = turn.model_copy(update={"date_start": onward})
         return TurnReading(_with_party(_continued(previous, turn), party))
     if _VIA_CUE.search(words) and turn.destination and turn.origin is None and previous.destination:
         return TurnReading(_with_party(_with_stop(previous, turn), party))
@@ -481,7 +515,13 @@ def _with_return(
     outbound = previous.date_start
     update: dict[str, Any] = {"return_trip": True}
     day = turn.date_start
-    if day is not None and _BARE_WEEKDAY.search(words):
+    if turn.date_end is not None and day is not None and turn.date_end > day:
+        # "周六早上走 周日晚上回": both rides' days, and the outbound's hours, said again.
+        outbound, day = day, turn.date_end
+        update["date_start"] = outbound
+        if turn.depart_window is not None and turn.return_window is not None:
+            update["depart_window"] = turn.depart_window
+    elif day is not None and _BARE_WEEKDAY.search(words):
         day = date_from(words, outbound, today) or day
     after = _DAYS_AFTER.search(words)
     if day is not None and day < outbound and after is not None:
@@ -521,6 +561,22 @@ def _with_return(
     return merge_intent(merged, TravelIntent(action="update", confidence=turn.confidence))
 
 
+def _return_own(turn: TravelIntent) -> dict[str, Any]:
+    """The ride home's own wishes from a turn said of it alone: its classes, its train types
+    (a refusal, 回程不坐高铁, as the types left), its order."""
+    own: dict[str, Any] = {}
+    classes = [turn.seat_class] if turn.seat_class else list(turn.seat_classes)
+    if classes:
+        own["return_seat_classes"] = classes
+    if turn.train_types:
+        own["return_train_types"] = list(turn.train_types)
+    elif turn.exclude_train_types:
+        own["return_train_types"] = [t for t in TRAIN_TYPES if t not in turn.exclude_train_types]
+    if turn.return_order or turn.order:
+        own["return_order"] = turn.return_order or turn.order
+    return own
+
+
 # Slots a return turn may also change for the whole trip (the engine has one party and one
 # class for both rides); places, dates and windows are the return's own, handled above.
 _RIDE_WISHES = frozenset(
@@ -545,6 +601,7 @@ _RETURN_KEEPS = frozenset(
         "train_types",
         "exclude_train_types",
         "order",
+        "return_order",
         "preferences",
         "students",
         "children",

@@ -196,6 +196,11 @@ class TravelIntent(Lenient):
         f"{_SLEEPERS}; a single named class (硬卧, 二等座) goes to seat_class and leaves this "
         "empty",
     )
+    return_train_types: list[TrainType] = Field(
+        default_factory=list,
+        description="train types wished for on the ride home alone, when said of it (回来坐高铁 "
+        '→ ["G"]); the outbound keeps train_types',
+    )
     return_seat_classes: list[SeatClass] = Field(
         default_factory=list,
         description="classes for the ride home alone, when said of it (回程换成卧铺 → the "
@@ -318,6 +323,7 @@ class TravelIntent(Lenient):
         "exclude_train_types",
         "seat_classes",
         "return_seat_classes",
+        "return_train_types",
         "invalid_train_numbers",
         "out_of_scope_topics",
         "children",
@@ -362,14 +368,14 @@ class TravelIntent(Lenient):
     def _seats_in_enum_order(cls, value: list[SeatClass]) -> list[SeatClass]:
         return [c for c in SEAT_CLASS_ORDER if c in set(value)]
 
-    @field_validator("train_types", "exclude_train_types", mode="before")
+    @field_validator("train_types", "exclude_train_types", "return_train_types", mode="before")
     @classmethod
     def _upper_train_types(cls, value: object) -> object:
         if isinstance(value, list):
             return [v.upper() if isinstance(v, str) else v for v in value]
         return value
 
-    @field_validator("exclude_train_types")
+    @field_validator("exclude_train_types", "return_train_types")
     @classmethod
     def _types_in_order(cls, value: list[TrainType]) -> list[TrainType]:
         return [t for t in TRAIN_TYPES if t in set(value)]
@@ -495,6 +501,7 @@ TRAVEL_SLOTS: tuple[str, ...] = (
     "exclude_train_types",
     "seat_classes",
     "return_seat_classes",
+    "return_train_types",
     "return_window",
     "return_arrive_window",
     "arrive_date",

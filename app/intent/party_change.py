@@ -27,17 +27,22 @@ from app.intent.model import TravelIntent
 from app.intent.numerals import NUMBER, to_int
 from rules.limits import MAX_STATED_PARTY
 
-# People a turn may add by name (还有我弟弟): the parser's companions and the kin of a child.
-_PEOPLE = "|".join(
-    sorted(
-        {phrase for phrase, _ in lexicon.COMPANIONS}
-        | {"弟弟", "妹妹", "哥哥", "姐姐", "表弟", "表妹", "表哥", "表姐", "堂弟", "堂妹"}
-        | {"侄子", "侄女", "外甥", "外甥女", "孙子", "孙女", "外孙", "外孙女", "室友", "舍友"}
-        | {"姥姥", "姥爷", "婆婆", "公公", "岳父", "岳母", "舅舅", "姑姑", "阿姨", "叔叔"},
-        key=len,
-        reverse=True,
-    )
+# Kin who may be children: a child when an age is said for them (还有我弟弟，他10岁).
+_YOUNG_KIN = frozenset(
+    {"弟弟", "妹妹", "表弟", "表妹", "堂弟", "堂妹", "侄子", "侄女", "外甥", "外甥女"}
+    | {"孙子", "孙女", "外孙", "外孙女", *party.KIN_CHILD_WORDS}
 )
+# People a turn may add by name (还有我弟弟): the parser's companions and the kin of a child.
+_NAMED = sorted(
+    {phrase for phrase, _ in lexicon.COMPANIONS}
+    | _YOUNG_KIN
+    | {"哥哥", "姐姐", "表哥", "表姐", "室友", "舍友", "媳妇", "婆娘", "闺女"}
+    | {"姥姥", "姥爷", "婆婆", "公公", "岳父", "岳母", "舅舅", "姑姑", "阿姨", "叔叔"},
+    key=len,
+    reverse=True,
+)
+_PEOPLE = "|".join(_NAMED)
+_COUNTS = dict(lexicon.COMPANIONS)
 # What 再加 adds when it is no person: 再加一站杭州, 再加一天, 再加个城市.
 _NOT_PEOPLE = r"(?:站|天|晚|夜|程|段|趟|班|周|日|城市|个城市|地方|景点|点)"
 _JOIN = re.compile(
@@ -46,7 +51,7 @@ _JOIN = re.compile(
     r"(?P<n>[一两二三四五六七八九1-9])?\s*(?:个|位|名)?"
     r"|多(?:加|来)?(?P<m>[一两二三1-9])(?:个|位)(?!\s*" + _NOT_PEOPLE + r")"
     r"|也(?:要|想|得|会)?(?:一起)?(?:去|来|走|跟着)|(?:跟|和|陪)(?:我|我们)一起|一起(?:去|走)"
-    r"|陪我|带上|也一起|还有(?:我|她|他|孩子)?的?(?:" + _PEOPLE + r")"
+    r"|陪我|带上|也一起|还有(?:我|她|他|孩子|俺)?的?(?:" + _PEOPLE + r")"
     r"|(?:也|再)(?:帮.{0,4})?(?:买|订|要)(?P<t>[一两二三四五1-9])张"
 )
 # Companions named as two (爸妈, 父母, 二老): two join, not one.
@@ -172,6 +177,18 @@ def _joined(before: Party, turn: TravelIntent, words: str, joining: re.Match[str
         count = total - before.passengers
     elif total is not None and not count:
         return Party(total, before.students, before.children)  # 我朋友也去，两个人: already two
+    named = _named_people(words)
+    if not said.get("n") and not said.get("m") and not said.get("t") and len(named) > 1:
+        # 还有俺媳妇跟闺女，闺女5岁: each person named, as what they are.
+        ages = _ages(words)
+        young = [w for w in named if w in _YOUNG_KIN or w in party.CHILD_WORDS]
+        children = tuple(ages[: len(young)]) + (None,) * max(0, len(young) - len(ages))
+        grown = sum(_COUNTS.get(w, 1) for w in named if w not in young)
+        students = before.students + (grown if _STUDENT.search(words) else 0)
+        if not ages:  # kin without an age are grown-ups (带着儿子: a grown son)
+            grown, children = grown + len(young), ()
+        passengers = before.passengers + grown + len(children)
+        return Party(passengers, students, before.children + children)
     count = max(count, 1)
     ages = _ages(words)
     grown_up = _THROUGH_CHILD.search(words) is not None or _NOT_STUDENT.search(words) is not None
@@ -184,6 +201,19 @@ def _joined(before: Party, turn: TravelIntent, words: str, joining: re.Match[str
     if _STUDENT.search(words) and not _NOT_STUDENT.search(words):
         students += count
     return Party(before.passengers + count, students, before.children)
+
+
+def _named_people(words: str) -> list[str]:
+    """The people a turn names, each once, longest names first; a grown-up named through a
+    child (孩子奶奶) is that grown-up, and 孩子的表弟 is the cousin."""
+    text = _THROUGH_CHILD.sub(lambda m: "#" + m.group()[-2:], words)
+    text = re.sub(r"(?:孩子|小孩|儿子|女儿|闺女|宝宝)的(?=" + _PEOPLE + r")", "", text)
+    found: list[str] = []
+    for name in _NAMED:
+        if name in text:
+            found.append(name)
+            text = text.replace(name, "#")
+    return found
 
 
 def _aged(before: Party, words: str) -> Party | None:

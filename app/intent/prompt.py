@@ -88,6 +88,7 @@ def _blank() -> dict[str, Any]:
         "exclude_train_types": [],
         "seat_classes": [],
         "return_seat_classes": [],
+        "return_train_types": [],
         "invalid_train_numbers": [],
         "out_of_scope_topics": [],
         "students": 0,

@@ -310,3 +310,18 @@ def test_in_a_chat_the_constraint_said_longest_ago_gives_way_first():
     found = minimal_relaxation(chat, entries, now=NOW)
     assert found is not None and found[1] == ("seat_class",)
     assert best_trains(found[0], entries) == ("D8711",)
+
+
+def test_train_types_for_the_ride_home_alone_leave_the_outbound_its_own():
+    entries = book(
+        offer("T109", BEIJING_WEST, SHANGHAI_STATION, "20:00", "09:00", seats=SLEEPERS),
+        offer("T110", SHANGHAI_STATION, BEIJING_WEST, "19:00", "09:00", day=DAY2, seats=SLEEPERS),
+        offer("G2", HONGQIAO, BEIJING_SOUTH, "09:00", "13:28", day=DAY2),
+    )
+    berths = frozenset(SLEEPER_CLASSES)
+    request = one_way(
+        return_trip=True, return_date=DAY2, seat_classes=berths, return_train_types={"G"}
+    )
+    best = plan(request, entries, now=NOW).best
+    assert best is not None and best.train_numbers == ("T109", "G2")
+    assert best.legs[1].seat_class is SeatClass.SECOND, "the berth wish was the outbound's"

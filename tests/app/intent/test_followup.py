@@ -267,10 +267,16 @@ def test_a_class_for_the_ride_home_alone_is_the_returns_and_not_the_outbounds(ch
     assert named.return_seat_classes == ["second"] and named.seat_class is None
 
 
-def test_a_train_type_for_the_ride_home_alone_is_said_as_not_applied(chat):
-    reading = chat("下周一上海去北京", "周三晚上回", "回程不坐高铁")
-    assert reading.question == texts.RETURN_ONLY_WISH
-    assert trip(reading).exclude_train_types == []
+def test_a_train_type_or_an_order_for_the_ride_home_alone_is_the_returns(chat):
+    intent = trip(chat("下周一上海去北京，坐卧铺", "周三晚上回", "回来坐高铁吧"))
+    assert intent.return_train_types == ["G"] and intent.train_types == []
+    refused = trip(chat("下周一上海去北京", "周三晚上回", "回程不坐高铁"))
+    assert refused.return_train_types == ["D", "C", "Z", "T", "K"]
+    assert refused.exclude_train_types == [], "the outbound keeps its own"
+    latest = trip(chat("下周一上海去北京", "玩三天 回来的票也帮我看看", "回来那天要最晚的一班"))
+    assert latest.return_order == "latest" and latest.order is None
+    reading = chat("下周一上海去北京", "周三晚上回", "回程不要无座")
+    assert reading.question == texts.RETURN_ONLY_WISH, "a refused class serves both rides"
 
 
 def test_an_amount_asked_about_is_the_budget(chat):
@@ -353,3 +359,36 @@ def test_a_night_train_accepted_after_all_lifts_no_overnight(chat):
     intent = trip(chat("下周六哈尔滨去漠河", "不要过夜的车", "行吧那就坐夜车，要卧铺"))
     assert not intent.no_overnight and intent.seat_classes
     assert trip(chat("下周六哈尔滨去漠河", "不要过夜的车", "还是不坐夜车")).no_overnight
+
+
+@pytest.mark.parametrize(
+    ("said", "window"),
+    [
+        ("7点前太早了 起不来 9点以后吧", "09:00-23:59"),
+        ("上午还有课 下午三点以后的吧", "15:00-23:59"),
+        ("晚上的车不要 要白天走的", "06:00-18:00"),
+    ],
+)
+def test_hours_turned_down_are_no_window_and_those_asked_for_are(chat, said, window):
+    intent = trip(chat("12月5日从广州去珠海", said))
+    assert intent.depart_window is not None and intent.depart_window.span() == window
+
+
+def test_a_day_said_with_hours_turned_down_is_kept(chat):
+    intent = trip(chat("12月5日从北京去上海", "明天上午不行，下午吧"))
+    assert intent.date_start == dt.date(2026, 12, 1)
+    assert intent.depart_window is not None and intent.depart_window.span() == "12:00-18:00"
+
+
+def test_both_rides_said_in_one_turn_set_both_days_and_both_windows(chat):
+    intent = trip(chat("这周末跟男朋友去苏州玩 上海出发", "周六早上走 周日晚上回"))
+    assert (intent.date_start, intent.date_end) == (dt.date(2026, 12, 5), dt.date(2026, 12, 6))
+    assert intent.depart_window is not None and intent.depart_window.span() == "06:00-09:00"
+    assert intent.return_window is not None and intent.return_window.span() == "18:00-23:59"
+
+
+def test_on_again_from_the_last_stop_then_home_from_there(chat):
+    intent = trip(chat("下周一从广州去深圳见客户", "周二再从深圳去厦门", "周三从厦门回广州"))
+    assert (intent.origin, intent.destination) == ("广州", "厦门")
+    assert [(v.city, v.nights) for v in intent.via] == [("深圳", 1)]
+    assert intent.date_end == dt.date(2026, 12, 9) and intent.return_trip is True

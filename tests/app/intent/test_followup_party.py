@@ -126,3 +126,10 @@ def test_fewer_and_alone_and_a_child_named_without_a_count(chat):
     family = trip(chat("12月5日一家三口从北京去上海，孩子5岁", "孩子要占座"))
     assert party(family) == (3, 2, 0, [5]), "a child named alone says nothing of the size"
     assert trip(chat("12月5日从北京去上海", "加上我同事一共三个")).budget is None
+
+
+def test_people_of_two_kinds_named_together_join_as_what_they_are(chat):
+    intent = trip(chat("2月6日从杭州回商丘", "还有俺媳妇跟闺女 闺女5岁"))
+    assert party(intent) == (3, 2, 0, [5])
+    intent = trip(chat("2月6日从杭州回商丘", "还有我爸妈和我弟弟，弟弟8岁"))
+    assert party(intent) == (4, 3, 0, [8])
