@@ -85,7 +85,10 @@ _PERIODS: list[tuple[str, str]] = [
     ("evening", "晚上"),
     ("tonight", "晚上"),
 ]
-_PERIOD_RE = re.compile("|".join(re.escape(p) for p, _ in _PERIODS), re.IGNORECASE)
+# 周一早上 is Monday morning: its 一早 is no early morning (the lookbehind keeps the weekday).
+_PERIOD_RE = re.compile(
+    "(?<![周期拜])(?:" + "|".join(re.escape(p) for p, _ in _PERIODS) + ")", re.IGNORECASE
+)
 _ARRIVE_AFTER = ARRIVE_CUE
 _RETURN_AFTER = re.compile(
     r"^\s*(?:的车|的票|坐车|坐火车)?\s*(?:再|就)?(?:回来|回家|回程|返回|返程|回)"

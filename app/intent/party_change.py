@@ -38,7 +38,8 @@ _NAMED = sorted(
     | _YOUNG_KIN
     | {"哥哥", "姐姐", "表哥", "表姐", "室友", "舍友", "媳妇", "婆娘", "闺女"}
     | {"姥姥", "姥爷", "婆婆", "公公", "岳父", "岳母", "舅舅", "姑姑", "阿姨", "叔叔"},
-    key=len,
+    # Longest first, and a pair (爸妈) before the one it contains (我爸妈 is not 我爸).
+    key=lambda phrase: (dict(lexicon.COMPANIONS).get(phrase, 1), len(phrase)),
     reverse=True,
 )
 _PEOPLE = "|".join(_NAMED)

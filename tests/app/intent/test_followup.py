@@ -392,3 +392,9 @@ def test_on_again_from_the_last_stop_then_home_from_there(chat):
     assert (intent.origin, intent.destination) == ("广州", "厦门")
     assert [(v.city, v.nights) for v in intent.via] == [("深圳", 1)]
     assert intent.date_end == dt.date(2026, 12, 9) and intent.return_trip is True
+
+
+def test_a_weekday_morning_moves_the_return_to_that_day(chat):
+    intent = trip(chat("12月5日从上海去苏州", "周日晚上回", "回来改成周一早上吧 6点以后走"))
+    assert intent.date_end == dt.date(2026, 12, 7)
+    assert intent.return_window is not None and intent.return_window.start == dt.time(6, 0)

@@ -65,6 +65,8 @@ def windows(text: str, today: dt.date = THU) -> dict[str, str | None]:
         ("晚上七点半开始，明天从长沙去广州，下午五点前要到", None, "00:00-17:00"),
         # parts of the day
         ("后天一早从西安北出发去郑州东", "06:00-09:00", None),
+        # 周一早上 is Monday morning, not 周 + an early morning (一早)
+        ("周一早上从北京去上海", "06:00-09:00", None),
         ("这周六 上海到杭州 中午左右的车", "11:00-13:00", None),
         ("明天天津到北京 下午两三点的", "14:00-15:30", None),
         ("明天天津到北京 八点左右走", "07:00-09:00", None),
