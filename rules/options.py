@@ -235,9 +235,9 @@ def _seat_options(
     by_class: dict[SeatClass, Seat] = {}
     for listed in offer.seats:
         by_class.setdefault(listed.seat_class, listed)  # like TrainOffer.seat: the first one wins
-    # 最便宜: a seat on a night ride is the traveller's own choice of price over sleep, unless
-    # a berth was asked for (then the seat is not among the classes tried at all).
-    night_ok = named or request.allow_night or request.order == "cheapest"
+    # 最便宜, 最快: a seat on a night ride is the traveller's own choice of price (or time)
+    # over sleep, unless a berth was asked for (then the seat is not among the classes tried).
+    night_ok = named or request.allow_night or request.order in ("cheapest", "fastest")
     seat_night_ok = night_ok or not (
         at_night(offer.depart_at, config) or at_night(offer.arrive_at, config)
     )

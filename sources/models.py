@@ -44,16 +44,26 @@ CONVENTIONAL_TYPES = frozenset({"Z", "T", "K"})
 temporary, tourist and suburban ones (L, Y, S) are of that kind too."""
 
 
+SAME_KIND = {"C": "D"}
+"""A type travellers name by another: an intercity EMU (C) is a 动车 (D) as they say it."""
+
+
 def wished_type(train_type: str, wanted: Collection[str], refused: Collection[str]) -> bool:
     """True when a train of `train_type` ("" for an all-digit number) is one a traveller who
     wants `wanted` (empty: any) and refuses `refused` may ride: a set naming every
-    conventional letter stands for every conventional train (an ordinary one included)."""
+    conventional letter stands for every conventional train (an ordinary one included), and
+    动车 (D) for the intercity EMUs too (C)."""
     conventional = train_type not in EMU_TYPES
-    if refused and (train_type in refused or (conventional and CONVENTIONAL_TYPES <= set(refused))):
-        return False
-    return (
-        not wanted or train_type in wanted or (conventional and CONVENTIONAL_TYPES <= set(wanted))
-    )
+    kind = SAME_KIND.get(train_type)
+
+    def named(types: Collection[str]) -> bool:
+        return (
+            train_type in types
+            or kind in types
+            or (conventional and CONVENTIONAL_TYPES <= set(types))
+        )
+
+    return not (refused and named(refused)) and (not wanted or named(wanted))
 
 
 # -- train numbers: one grammar, every use derived from it ------------------------------------

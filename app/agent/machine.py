@@ -562,6 +562,18 @@ class PlanningAgent:
                     reason=texts.TRAIN_ABSENT_REASON.format(trains="、".join(run.absent_trains)),
                 )
             )
+        unusable = [n for n in run.original.required_trains if n not in best.train_numbers]
+        if unusable:
+            # G7 is on sale but has no seat the traveller can have (一等座 on waitlist only):
+            # another train is planned, and that is a relaxation of the named train.
+            run.relaxed_items.append(
+                Relaxed(
+                    constraint="train_numbers",
+                    requested="、".join(unusable),
+                    offered="、".join(best.train_numbers),
+                    reason=texts.TRAIN_UNUSABLE_REASON.format(trains="、".join(unusable)),
+                )
+            )
         if run.request.depart_date != run.original.depart_date:
             notes.append(
                 texts.SHIFTED_DAY.format(
@@ -765,12 +777,14 @@ class PlanningAgent:
         if intent is None:
             return None
         keys = required_legs(original)
-        for slot in ("destination", "origin"):
+        for slot, other in (("destination", original.origin), ("origin", original.destination)):
             name = getattr(intent, slot)
+            # Never the trip's other end (丽江到香格里拉: 丽江 is no way to 香格里拉).
             stations = [
                 s
                 for s in NO_SERVICE_PLACES.get(name or "", ())
-                if self.directory.by_name(s) is not None or s in self.directory.cities()
+                if (self.directory.by_name(s) is not None or s in self.directory.cities())
+                and self._city(s) != other
             ]
             if not stations:
                 continue

@@ -149,10 +149,14 @@ _POST_NEGATION = re.compile(
 # joined by 和, 、, 或 … ("不要无座和硬座", "别给我安排动车"). Nothing further away: in "别坐夜车
 # 一等座" the 一等座 is a wish, not a refusal.
 _NEGATED = re.compile(
-    r"\s*(?:给我|帮我)?\s*(?:安排|乘坐|坐|买|乘|选|订|要)?\s*(?:那种|这种)?"
+    r"\s?(?:给我|帮我|给)?(?:安排|乘坐|坐|买|乘|选|订|整|弄|搞|来)?(?:个|张|一张|那种|这种)?"
     r"(?P<objects>" + _WORD + r"(?:的车|的票|的)?"
     r"(?:\s*(?:和|、|跟|或|或者|以及|与|及|还有)\s*" + _WORD + r"(?:的车|的票|的)?)*)"
 )
+
+
+# A seat required (得有座, 都要有座的): standing is refused.
+_SEAT_REQUIRED = re.compile(r"(?:要|得|必须|需要|一定要|都要|都得)有(?:个)?座(?:位)?(?!位?号)")
 
 
 def _mask(text: str, start: int, end: int) -> str:
@@ -193,6 +197,8 @@ def read_constraints(lower: str) -> Constraints:
                     span = _mask(span, at, at + len(phrase))
                     at = span.find(phrase)
         rest = _mask(rest, post.start(), post.end())
+    if _SEAT_REQUIRED.search(rest):
+        seats.add(SeatClass.NO_SEAT)
     result = Constraints(
         exclude_seat_classes=[c for c in SeatClass if c in seats],
         exclude_train_types=[t for t in TRAIN_TYPES if t in types],

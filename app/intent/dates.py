@@ -306,6 +306,41 @@ def _first_workday_after(m: re.Match[str]) -> _Expr:
     return _Expr(m.start(), m.end(), resolve)
 
 
+_LUNAR_MONTHS = {"正": 1, "冬": 11, "腊": 12}
+_LUNAR_DAY = (
+    r"(?P<d>初[一二三四五六七八九十]|十[一二三四五六七八九]|二十[一二三四五六七八九]?"
+    r"|廿[一二三四五六七八九]|三十)"
+)
+
+
+def _lunar_day(said: str) -> int | None:
+    if said.startswith("初"):
+        return to_int(said[1:])
+    return to_int(said.replace("廿", "二十"))
+
+
+@_pattern(
+    r"(?:(?:农历|阴历)(?P<m>十一|十二|[一二三四五六七八九十正冬腊])|(?P<named>腊|冬))月"
+    + _LUNAR_DAY
+)
+def _lunar_month_day(m: re.Match[str]) -> _Expr | None:
+    """腊月二十八, 农历八月十五, 冬月初三: a day of the lunar calendar, its next occurrence (the
+    lunar year that holds it may have begun in the last solar year)."""
+    said = m.group("m") or m.group("named")
+    month = _LUNAR_MONTHS.get(said) or to_int(said)
+    day = _lunar_day(m.group("d"))
+    if month is None or day is None or not 1 <= month <= 12 or not 1 <= day <= 30:
+        return None
+    make = lunar(month, day)
+
+    def resolve(anchor: dt.date, today: dt.date, second: bool):
+        base = anchor if second else today
+        found = [make(year) for year in range(base.year - 1, base.year + 2)]
+        return min((d for d in found if d is not None and d >= base), default=None), None
+
+    return _Expr(m.start(), m.end(), resolve)
+
+
 @_pattern(r"(?:(?P<first>正月|大年)|(?<![月年]))初(?P<d>[一二三四五六七八九十])(?![中级])")
 def _lunar_new_year_day(m: re.Match[str]) -> _Expr | None:
     """初二 / 正月初三 / 大年初五: the Nth day of the lunar year (a stated date)."""

@@ -85,6 +85,9 @@ CONVENTIONAL_WISH = ("普通火车", "普通列车", "普通的火车", "普通�
 ordinary trains without a letter count too (坐普通火车 is not only Z, T and K)."""
 
 TYPE_PERMITTED_AFTER = ("就行", "也行", "也可以", "就可以", "也没事", "也无所谓")
+SEAT_PERMITTED_AFTER = ("也行", "也可以", "也中", "也成", "也没事", "也无所谓", "也没关系")
+"""After a class, words that permit it rather than ask for it: 站票也中 limits nothing (二等座
+就行 still names the class wanted)."""
 """After a train type, words that permit it rather than ask for it: 坐慢车就行 limits nothing
 (高铁动车都行 still names the two wished for)."""
 

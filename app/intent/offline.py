@@ -270,6 +270,13 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     for refunded in _REFUNDED_TICKET.finditer(buf.masked):
         buf.mask(refunded.start(), refunded.end())  # 退了今天的票: not the day of the trip
     same_day = _SAME_DAY_RETURN.search(buf.masked)
+    if (
+        same_day
+        and same_day.group().endswith("回")
+        and buf.masked[same_day.end() : same_day.end() + 1] == MASK
+        and not route.return_trip
+    ):
+        same_day = None  # 当天就回潢川: going home that day, one way (回<the origin> is back)
     if same_day:
         buf.mask(same_day.start(), same_day.end())
     next_day = _next_day_arrival(buf)
@@ -638,8 +645,10 @@ def _train_types(lower: str, rest: str) -> list[str]:
 def _seat_class(rest: str) -> SeatClass | None:
     """The one class named (a category such as 卧铺 is `seat_classes`, read with the refusals)."""
     for phrase, classes in lexicon.SEAT_PHRASES:
-        if len(classes) == 1 and phrase in rest:
-            return classes[0]
+        for match in re.finditer(re.escape(phrase), rest) if len(classes) == 1 else ():
+            after = rest[match.end() :].lstrip("的车票 ")
+            if not after.startswith(lexicon.SEAT_PERMITTED_AFTER):  # 站票也中: no limit
+                return classes[0]
     return None
 
 

@@ -39,7 +39,7 @@ log = logging.getLogger("railtrip.intent")
 # Where a place name sits: 从X / X出发 (origin), 去X / 到X (destination); two to four characters.
 _ORIGIN_SLOT = re.compile(r"从(?P<place>[\u4e00-\u9fff]{2,3}?)(?=出发|到|去|坐|上车|，|,|$)")
 _DESTINATION_SLOT = re.compile(
-    r"(?:去|到|前往)(?P<place>[\u4e00-\u9fff]{2,3}?)(?=玩|旅游|的|，|,|。|$|出差|看)"
+    r"(?:去|到|前往)(?P<place>[\u4e00-\u9fff]{2,3}?)(?=玩|旅游|的|，|,|。|$|出差|看|\s)"
 )
 
 

@@ -49,8 +49,9 @@ _STUDENT_COUNT = re.compile(
 )
 _FAMILY = re.compile(r"(?:一家|我们|咱们|全家)(?P<n>" + _SMALL + r")口(?!子)")
 _GROUP = re.compile(
-    r"(?:我们|咱们|宿舍|寝室|室友)(?:宿舍|寝室)?(?:一共|总共|共)?\s*(?P<n>" + _SMALL + r")\s*个"
-    r"(?:人)?(?!月|小时|钟头|星期|礼拜|晚|天|周|站|城市|地方|景点)"
+    r"(?:我们|咱们|俺们|宿舍|寝室|室友)(?:宿舍|寝室|班|班上|班里|公司|单位|厂里)?(?:的)?"
+    r"(?:一共|总共|共)?\s*(?:(?P<n>" + _SMALL + r")\s*个|(?P<pair>俩|仨))"
+    r"(?:人|同学|室友|朋友|同事|老乡|兄弟|姐妹|工友)?(?!月|小时|钟头|星期|礼拜|晚|天|周|站|城市|地方|景点)"
 )
 _COUPLE = re.compile(r"老两口|老俩口|老夫妻|老夫老妻")
 _PARENTS_ALONE = re.compile(r"^(?:我|给我|帮我)?(?:爸妈|父母|爸爸妈妈|二老)(?!.{0,3}(?:和我|跟我))")
@@ -160,7 +161,7 @@ def group_size(text: str) -> int | None:
         return 2
     match = _GROUP.search(text)
     if match:
-        count = to_int(match.group("n"))
+        count = count_word(match.group("pair")) if match.group("pair") else to_int(match.group("n"))
         if count and count > 1:
             return count
     return None

@@ -37,7 +37,7 @@ _STOP_BEFORE = (
     "dao",
     "visit",
 )
-_ORIGIN_AFTER = ("出发", "上车", "走", "始发", "动身", "发车", "启程", "过去")
+_ORIGIN_AFTER = ("出发", "上车", "走", "始发", "动身", "发车", "启程", "过去", "坐", "乘")
 _NOT_STOP_BEFORE = ("过去",)  # "坐火车过去 成都出发": 去 ends a verb, not a cue
 _PAIR_AFTER = ("到", "去", "往", "至", "回", "→", "->", "-", "—", "to", "dao ")
 _RETURN_BEFORE = ("回", "返回", "回到", "back to")
@@ -400,11 +400,15 @@ def _leads(text: str, hits: list[_Hit]) -> bool:
 
 def _stay_after(text: str, hit: _Hit, limit: int) -> tuple[int | None, tuple[int, int] | None]:
     segment = text[hit.end : limit]
-    match = _STAY.match(segment)
+    # 去大理 在大理住两晚: the place said again before its stay.
+    again = re.match(r"[\s，,]*(?:先)?在" + re.escape(hit.name), segment)
+    skip = again.end() if again else 0
+    match = _STAY.match(segment[skip:])
     if not match:
         return None, None
     group = "n" if match.group("n") else "n2"
-    return to_int(match.group(group)), (hit.end + match.start(group), hit.end + match.end())
+    at = hit.end + skip
+    return to_int(match.group(group)), (at + match.start(group), at + match.end())
 
 
 def extract_route(text: str, directory: StationDirectory) -> Route:

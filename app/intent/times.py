@@ -134,7 +134,12 @@ _MEALS = (
 _DAYTIME = re.compile(r"白天")
 _DUSK = re.compile(r"傍晚")
 _HOUR_LABEL = re.compile(r"[0-9一二两三四五六七八九十]\s*(?:点|时|:)")
-_EVENING_WORDS = re.compile(r"下班(?:后|以后|之后)|下了班")
+_EVENING_WORDS = re.compile(r"下班(?:后|以后|之后)|下了班|下班(?=就|直接|再|从|走|出发|回|去|坐)")
+# 下午四点考完, 六点下班, 4点下课: leaving once it is over (the hour is the departure's bound).
+_DONE_AT = re.compile(
+    r"(?P<period>早上|上午|中午|下午|晚上)?(?P<h>" + _HOUR + r")\s*" + clock_unit() + r"(?:钟)?"
+    r"(?:才|就)?(?:能)?(?P<done>下班|下课|考完|放学|放假|开完会|散会|结束|完事|忙完|收工|下工)"
+)
 
 
 @dataclass(frozen=True)
@@ -236,6 +241,14 @@ def extra_windows(text: str) -> list[Found]:
             label=match.group(),
         )
         found.append(Found(match.start(), match.end(), window, kind))
+    for match in _DONE_AT.finditer(text):
+        period = match.group("period") or context_period(text, match.start(), arrival=False)
+        if period is None and match.group("done") in ("下班", "收工", "下工", "放学"):
+            period = "下午"  # 五点半下班: a day's work ends in the afternoon or evening
+        at = _clock(_part(period), match.group("h"), match.group("half"))
+        if at is not None:
+            window = TimeWindow(start=at, end=END_OF_DAY, label=match.group())
+            found.append(Found(match.start(), match.end(), window, "depart_window"))
     for match in _HOUR_AND_SOME.finditer(text):
         period = match.group("period") or context_period(text, match.start(), arrival=False)
         at = _clock(_part(period), match.group("h"), None)

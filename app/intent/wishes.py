@@ -32,6 +32,7 @@ COLLOQUIAL_ORDERS: list[tuple[str, OrderPreference]] = [
     ("哪天票便宜", "cheapest"),
     ("什么时候便宜", "cheapest"),
     ("越便宜越好", "cheapest"),
+    ("便宜的", "cheapest"),
     ("便宜点", "cheapest"),
     ("便宜一点", "cheapest"),
     ("便宜些", "cheapest"),

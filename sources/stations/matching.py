@@ -212,8 +212,13 @@ class TextSearch:
         if not alike:
             return None
         best = alike[0]
-        if len(alike) > 1 and self._rank(alike[1]) == self._rank(best):
-            return None
+        tied = [name for name in alike if self._rank(name) == self._rank(best)]
+        if len(tied) > 1:
+            # 苏洲 sounds like 苏州 and 宿州 alike: the one that keeps a character is meant.
+            kept = [name for name in tied if set(name) & set(text)]
+            if len(kept) != 1:
+                return None
+            best = kept[0]
         # A city only: a small station's homophone is as likely an everyday word (家三口 is
         # no 孤山口), and is asked about instead.
         return best if best in self._by_city and set(best) & set(text) else None

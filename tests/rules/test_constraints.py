@@ -325,3 +325,21 @@ def test_train_types_for_the_ride_home_alone_leave_the_outbound_its_own():
     best = plan(request, entries, now=NOW).best
     assert best is not None and best.train_numbers == ("T109", "G2")
     assert best.legs[1].seat_class is SeatClass.SECOND, "the berth wish was the outbound's"
+
+
+def test_a_wish_for_dongche_takes_an_intercity_emu_too() -> None:
+    entries = book(
+        offer("C2003", BEIJING_SOUTH, HONGQIAO, "06:07", "08:54"),
+        offer("K1", BEIJING_WEST, SHANGHAI_STATION, "07:46", "20:12", seats=SLEEPERS[2:]),
+    )
+    assert best_trains(one_way(train_types=frozenset({"D"})), entries) == ("C2003",)
+    assert best_trains(one_way(exclude_train_types=frozenset({"D"})), entries) == ("K1",)
+
+
+def test_fastest_takes_a_seat_arriving_late_at_night() -> None:
+    # 东莞东→潢川: T395 arrives 23:14 in a seat, the quickest ride of the day.
+    entries = book(
+        offer("T395", BEIJING_WEST, SHANGHAI_STATION, "08:34", "23:14", seats=SLEEPERS[2:]),
+        offer("K106", BEIJING_WEST, SHANGHAI_STATION, "12:26", "04:41", seats=SLEEPERS),
+    )
+    assert best_trains(one_way(order="fastest"), entries) == ("T395",)

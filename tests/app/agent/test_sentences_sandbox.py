@@ -79,3 +79,21 @@ async def test_a_station_that_sells_no_train_offers_the_nearest_served_one() -> 
     legs = answer["itinerary"]["legs"]
     assert legs[-1]["destination_station"]["city"] == "丽江"
     assert legs[0]["depart_at"].startswith("2026-12-05")
+
+
+async def test_a_named_train_without_the_seat_asked_is_relaxed_in_the_open() -> None:
+    async with running_app() as (client, _):
+        answer = await client.get(
+            "/v1/tickets", params={"origin": "北京", "destination": "上海", "date": "2026-12-05"}
+        )
+    full = [
+        o["train_number"]
+        for o in answer.json()["offers"]
+        if any(s["seat_class"] == "first" and s["status"] != "available" for s in o["seats"])
+    ]
+    assert full, "the sandbox sells every first class seat that day"
+    body = await _plan(f"12月5号的{full[0]}还有一等座吗")
+    assert body["itinerary"] is not None, body["summary"]
+    assert full[0] not in [leg["train_number"] for leg in body["itinerary"]["legs"]]
+    relaxed = {r["constraint"]: r for r in body["relaxed"]}
+    assert relaxed["train_numbers"]["requested"] == full[0]

@@ -353,3 +353,97 @@ def test_a_day_said_after_a_span_that_holds_it_is_that_day(
 ) -> None:
     facts = extract_dates(text, THURSDAY)
     assert (facts.start, facts.end) == (start, end)
+
+
+# -- the fourth writer's wordings, in other words and places ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "today", "day"),
+    [
+        ("腊月二十八去深圳儿子家过年", D(2027, 1, 24), D(2027, 2, 4)),
+        ("腊月二十六从东莞回信阳", D(2027, 1, 20), D(2027, 2, 2)),
+        ("农历八月十五回家", D(2026, 12, 1), D(2027, 9, 15)),
+        ("冬月初三", D(2026, 12, 1), D(2026, 12, 11)),
+    ],
+)
+def test_a_day_of_the_lunar_calendar(text: str, today: dt.date, day: dt.date) -> None:
+    assert extract_dates(text, today).start == day
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("15号下午四点考完最后一科，考完就想从武汉回长沙", "16:00"),
+        ("下周五下午4点下课 想坐高铁从武汉回长沙", "16:00"),
+        ("30号下班从苏州回六安，六点下班，之后的车", "18:00"),
+        ("明天五点半下班 从北京去天津", "17:30"),
+    ],
+)
+def test_leaving_when_the_day_is_done(text: str, start: str, directory: StationDirectory):
+    window = parse(text, directory).depart_window
+    assert window is not None and f"{window.start:%H:%M}" == start
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "明儿下午青岛回潍坊，得有座",
+        "明天沈阳去哈尔滨 都要有座的",
+        "明天沈阳去哈尔滨 别整站票",
+        "周日从天津回北京，下午的车，别给无座",
+        "明天北京到上海 不要 无座",
+    ],
+)
+def test_a_seat_required_refuses_standing(text: str, directory: StationDirectory) -> None:
+    assert parse(text, directory).exclude_seat_classes == [SeatClass.NO_SEAT]
+
+
+def test_a_refusal_does_not_reach_a_wish_after_a_space(directory: StationDirectory) -> None:
+    intent = parse("后天晚上去兰州 西安出发 高铁动车都不坐 坐不惯 要卧铺", directory)
+    assert intent.exclude_seat_classes == [] and intent.seat_classes != []
+
+
+@pytest.mark.parametrize(
+    ("text", "passengers"),
+    [
+        ("我们班三个同学周日从天津回北京", 3),
+        ("俺们仨老乡2月3号从苏州回阜阳", 3),
+        ("咱们宿舍4个人明天北京去天津", 4),
+    ],
+)
+def test_a_group_counted_as_such(text: str, passengers: int, directory: StationDirectory):
+    assert parse(text, directory).passengers == passengers
+
+
+def test_a_class_said_with_also_fine_limits_nothing(directory: StationDirectory) -> None:
+    assert parse("2月3号从苏州回阜阳 站票也中 越便宜越好", directory).seat_class is None
+    assert parse("明天北京到上海 二等座就行", directory).seat_class == SeatClass.SECOND
+    assert parse("2月1号从义乌回上饶，便宜的就行", directory).order == "cheapest"
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        ("2月4号全家回南宁，广州南坐二等座，上午的", "广州南", "南宁"),
+        ("明天上午去苏洲 从无锡", "无锡", "苏州"),
+        ("杭洲到温州 下周一", "杭州", "温州"),
+    ],
+)
+def test_boarding_said_with_its_seat_and_a_typo_keeping_a_character(
+    text: str, origin: str, destination: str, directory: StationDirectory
+) -> None:
+    intent = parse(text, directory)
+    assert (intent.origin, intent.destination) == (origin, destination)
+
+
+def test_a_stay_said_after_the_place_is_named_again(directory: StationDirectory) -> None:
+    intent = parse("后天从昆明去大理 在大理住两晚 然后去丽江", directory)
+    assert [(v.city, v.nights) for v in intent.via] == [("大理", 2)]
+
+
+def test_going_home_that_day_is_one_way(directory: StationDirectory) -> None:
+    intent = parse("厂里30号放假，当天就回潢川，东莞东上车", directory)
+    assert (intent.origin, intent.destination, intent.return_trip) == ("东莞东", "潢川", None)
+    back = parse("明天从北京去天津，当天回北京", directory)
+    assert back.return_trip is True and back.date_end == back.date_start
