@@ -67,6 +67,9 @@ class TripRequest(Frozen):
     depart_window: tuple[dt.time, dt.time] | None = None
     arrive_window: tuple[dt.time, dt.time] | None = None
     train_types: frozenset[str] = frozenset()
+    train_kin: bool = False
+    """A wish for 动车 (D) widened to the intercity EMUs (C): a relaxation, said as
+    `train_types` (`rules.relax`), tried before the wish is dropped."""
     seat_class: SeatClass | None = None
     max_transfers: int = Field(default=2, ge=0)
     allow_waitlist: bool = False

@@ -200,7 +200,12 @@ def build_rides(
         if arrive_window and alight and not at_place(offer.destination_station, alight):
             continue
         if not named:
-            if not wished_type(offer.train_type, request.train_types, request.exclude_train_types):
+            if not wished_type(
+                offer.train_type,
+                request.train_types,
+                request.exclude_train_types,
+                kin=request.train_kin,
+            ):
                 continue
             if request.no_overnight and is_overnight(offer):
                 continue

@@ -53,6 +53,12 @@ RELAX_ORDER: tuple[tuple[str, Callable[[TripRequest], bool], Drop], ...] = (
         _drop(return_train_types=frozenset()),
     ),
     ("no_overnight", lambda r: r.no_overnight, _drop(no_overnight=False)),
+    (
+        # 动车 with no D train that day: the intercity EMUs (C) first, before any train.
+        "train_kin",
+        lambda r: "D" in r.train_types and "C" not in r.train_types and not r.train_kin,
+        _drop(train_kin=True),
+    ),
     ("train_types", lambda r: bool(r.train_types), _drop(train_types=frozenset())),
     (
         "exclude_train_types",

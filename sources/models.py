@@ -45,25 +45,25 @@ temporary, tourist and suburban ones (L, Y, S) are of that kind too."""
 
 
 SAME_KIND = {"C": "D"}
-"""A type travellers name by another: an intercity EMU (C) is a 动车 (D) as they say it."""
+"""A type travellers may name by another: an intercity EMU (C) is a 动车 (D) to many."""
 
 
-def wished_type(train_type: str, wanted: Collection[str], refused: Collection[str]) -> bool:
+def wished_type(
+    train_type: str, wanted: Collection[str], refused: Collection[str], *, kin: bool = False
+) -> bool:
     """True when a train of `train_type` ("" for an all-digit number) is one a traveller who
     wants `wanted` (empty: any) and refuses `refused` may ride: a set naming every
-    conventional letter stands for every conventional train (an ordinary one included), and
-    动车 (D) for the intercity EMUs too (C)."""
+    conventional letter stands for every conventional train (an ordinary one included); with
+    `kin`, a wish for 动车 (D) takes the intercity EMUs too (C, `SAME_KIND`)."""
     conventional = train_type not in EMU_TYPES
-    kind = SAME_KIND.get(train_type)
+    kind = SAME_KIND.get(train_type) if kin else None
 
     def named(types: Collection[str]) -> bool:
-        return (
-            train_type in types
-            or kind in types
-            or (conventional and CONVENTIONAL_TYPES <= set(types))
-        )
+        return train_type in types or (conventional and CONVENTIONAL_TYPES <= set(types))
 
-    return not (refused and named(refused)) and (not wanted or named(wanted))
+    if refused and named(refused):
+        return False
+    return not wanted or named(wanted) or kind in wanted
 
 
 # -- train numbers: one grammar, every use derived from it ------------------------------------

@@ -209,7 +209,13 @@ def relaxed_items(
     # An ordinary train's number has no letter (1461): its type is "" (普速), never its digit.
     types = list(dict.fromkeys(_train_type(leg.train_number) for leg in itinerary.legs))
     items = []
-    for name in relaxed_between(original, chosen):
+    names = relaxed_between(original, chosen)
+    if "train_kin" in names:
+        # 动车 widened to the intercity EMUs is the train-type wish relaxed, said as such.
+        names.remove("train_kin")
+        if "train_types" not in names:
+            names.append("train_types")
+    for name in names:
         if name == "date_start":
             requested = texts.day_label(original.depart_date)
             offered = texts.day_label(chosen.depart_date)

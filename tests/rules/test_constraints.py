@@ -327,13 +327,21 @@ def test_train_types_for_the_ride_home_alone_leave_the_outbound_its_own():
     assert best.legs[1].seat_class is SeatClass.SECOND, "the berth wish was the outbound's"
 
 
-def test_a_wish_for_dongche_takes_an_intercity_emu_too() -> None:
+def test_a_wish_for_dongche_widens_to_the_intercity_emus_before_any_train() -> None:
+    # 海口→三亚 想坐动车 with no D train: C7473 (an intercity EMU), said as the type relaxed,
+    # before a conventional train.
     entries = book(
         offer("C2003", BEIJING_SOUTH, HONGQIAO, "06:07", "08:54"),
         offer("K1", BEIJING_WEST, SHANGHAI_STATION, "07:46", "20:12", seats=SLEEPERS[2:]),
     )
-    assert best_trains(one_way(train_types=frozenset({"D"})), entries) == ("C2003",)
-    assert best_trains(one_way(exclude_train_types=frozenset({"D"})), entries) == ("K1",)
+    wish = one_way(train_types=frozenset({"D"}))
+    assert plan(wish, entries, now=NOW).best is None
+    found = minimal_relaxation(wish, entries, now=NOW)
+    assert found is not None
+    chosen, dropped = found
+    assert dropped == ("train_kin",) and best_trains(chosen, entries) == ("C2003",)
+    assert relaxed_between(wish, chosen) == ["train_kin"]
+    assert best_trains(one_way(exclude_train_types=frozenset({"D"})), entries) == ("C2003",)
 
 
 def test_fastest_takes_a_seat_arriving_late_at_night() -> None:
