@@ -439,9 +439,8 @@ _NO_CHANGE = ("out_of_scope_topics", "leisure", "preferences")
 
 def _class_permitted(turn: TravelIntent, words: str) -> bool:
     """A class said as acceptable too ("太贵了 硬座也行", "站票也可以"): a permission answering
-    the plan shown, not a class required ("硬座就行" names the class, as in a sentence)."""
-    if turn.seat_class is None and not turn.seat_classes:
-        return False
+    the plan shown, not a class required ("硬座就行" names the class, as in a sentence). The
+    sentence parser already leaves such a class out (站票也中), so the words decide."""
     said = [phrase for phrase, _ in lexicon.SEAT_PHRASES if phrase in words]
     said = [p for p in said if not any(p != q and p in q for q in said)]  # 二等 in 二等座
     # Every class named is only permitted ("要卧铺，硬卧也行" still asks for a berth).
