@@ -77,6 +77,9 @@ _NEXT_DAY = re.compile(r"第二天|次日|隔天")
 _ONE_WAY = re.compile(r"不回来了|不回了|不用回|不要返程|不要回程|回程不用|只要去程|单程就行|买单程")
 _DAYS_LATER = re.compile(r"(?P<n>[一两二三四五六七八九十1-9])天(?:以)?后(?:再)?回")
 _DAYS_AFTER = re.compile(r"大后天|后天|明天")
+_STAY_SHIFT = re.compile(
+    r"(?P<dir>多|少)(?:住|待|呆|玩)(?P<n>[一两二三四五六七1-7])?(?:个)?(?:晚上?|天|夜)"
+)
 _REFUSED_HOURS = re.compile(
     r"太早|太晚|起不来|起得来|谁起|来不及|赶不上|有课|有事|没空|上班|不行|不方便|不要|算了"
 )
@@ -334,6 +337,9 @@ def _read(
         one_way = one_way.model_copy(update={"return_window": None, "return_arrive_window": None})
         turn = turn.model_copy(update={"return_trip": False, "date_end": None, "days": None})
         return TurnReading(_with_party(merge_intent(one_way, turn, city=city), party))
+    stay = _STAY_SHIFT.search(words)
+    if stay is not None and previous.date_start is not None:
+        return TurnReading(_with_party(_stay_shifted(previous, turn, stay), party))
     shift = _SHIFT.search(words)
     if shift is not None and previous.date_start is not None:
         return TurnReading(_with_party(_shifted(previous, turn, words, shift), party))
@@ -739,6 +745,25 @@ def _with_party(intent: TravelIntent, party: Party | None) -> TravelIntent:
 
 
 _NO_PARTY: dict[str, Any] = {"passengers": 1, "students": 0, "children": []}
+
+
+def _stay_shifted(previous: TravelIntent, turn: TravelIntent, stay: re.Match[str]) -> TravelIntent:
+    """多住一晚 / 少待两天: the stay at the destination longer or shorter by that much."""
+    assert previous.date_start is not None
+    nights = previous.nights
+    if nights is None and previous.date_end is not None:
+        nights = (previous.date_end - previous.date_start).days - sum(
+            v.nights or 0 for v in previous.via
+        )
+    count = to_int(stay.group("n") or "一") or 1
+    nights = max(0, (nights or 0) + (count if stay.group("dir") == "多" else -count))
+    back = previous.date_start + dt.timedelta(
+        days=nights + sum(v.nights or 0 for v in previous.via)
+    )
+    update: dict[str, Any] = {"nights": nights, "date_end": back, "days": None, "return_trip": True}
+    rest = {k: v for k, v in set_slots(turn).items() if k in _RETURN_KEEPS}
+    merged = previous.model_copy(update={**rest, **update})
+    return merge_intent(merged, TravelIntent(action="update", confidence=turn.confidence))
 
 
 def _shifted(

@@ -81,6 +81,9 @@ _STUDENT = re.compile(
     r"(?:也|都|全|我|她|他|我们|他们|她们)(?:都|也|全)?是(?:大学生|学生|研究生)"
     r"|学生证|学生票|学生优惠"
 )
+_SOME_STUDENTS = re.compile(
+    r"(?:其中|有)?(?P<n>[一两二三四五六七八九1-9])\s*(?:个|位)(?:人)?(?:是|有)(?:大学生|学生|研究生|学生证)"
+)
 _NOT_STUDENT = re.compile(r"不是学生|没有学生证|没学生证|已经工作|上班了|工作了|毕业了")
 _ALL = re.compile(r"都是|全是|都有|全都|也都")
 
@@ -132,6 +135,10 @@ def party_after(previous: TravelIntent, turn: TravelIntent, words: str) -> Party
     total = turn.passengers if turn.children and (counted or aged_children) else _total(words)
     if total is not None or (turn.passengers != 1 and not turn.children):
         return _restated(before, turn, words, total or turn.passengers).fitted()
+    some = _SOME_STUDENTS.search(words)
+    if some is not None:  # 其中两个是学生: that many of the grown-ups
+        count = to_int(some.group("n")) or 1
+        return Party(before.passengers, count, before.children).fitted()
     if _STUDENT.search(words) and not _NOT_STUDENT.search(words):
         grown = before.passengers - len(before.children)
         students = grown if _ALL.search(words) or turn.students >= grown else turn.students

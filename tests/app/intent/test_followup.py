@@ -398,3 +398,12 @@ def test_a_weekday_morning_moves_the_return_to_that_day(chat):
     intent = trip(chat("12月5日从上海去苏州", "周日晚上回", "回来改成周一早上吧 6点以后走"))
     assert intent.date_end == dt.date(2026, 12, 7)
     assert intent.return_window is not None and intent.return_window.start == dt.time(6, 0)
+
+
+def test_a_longer_or_shorter_stay_moves_the_ride_home(chat):
+    shorter = trip(chat("12月5日从北京去上海，住三晚", "少住一晚"))
+    assert (shorter.nights, shorter.date_end) == (2, dt.date(2026, 12, 7))
+    longer = trip(chat("12月5日从北京去上海，住三晚", "多待两天"))
+    assert (longer.nights, longer.date_end) == (5, dt.date(2026, 12, 10))
+    from_day = trip(chat("12月5日从北京去上海", "周日回来", "多住一晚"))
+    assert from_day.date_end == dt.date(2026, 12, 7)

@@ -133,3 +133,8 @@ def test_people_of_two_kinds_named_together_join_as_what_they_are(chat):
     assert party(intent) == (3, 2, 0, [5])
     intent = trip(chat("2月6日从杭州回商丘", "还有我爸妈和我弟弟，弟弟8岁"))
     assert party(intent) == (4, 3, 0, [8])
+
+
+def test_some_of_the_party_are_students(chat):
+    assert party(trip(chat("12月5日从北京去上海，两个人", "一个是学生"))) == (2, 1, 1, [])
+    assert party(trip(chat("12月5日从北京去上海，三个人", "其中两个是学生"))) == (3, 1, 2, [])
