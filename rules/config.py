@@ -267,9 +267,18 @@ class RuleConfig:
 DEFAULT_RULES = RuleConfig()
 
 
+SMALL_HOURS_END = dt.time(1, 0)
+"""A ride boarded at midnight (before this) and riding `NIGHT_RIDE_MIN` or more spends the night
+on the train as much as one boarded before midnight does: it is the evening's night train."""
+NIGHT_RIDE_MIN = 240
+
+
 def is_overnight(offer: TrainOffer) -> bool:
-    """True when the ride spends the night on the train (arrives on a later date)."""
-    return offer.arrive_at.date() > offer.depart_at.date()
+    """True when the ride spends the night on the train: it arrives on a later date, or it is
+    boarded in the small hours for a long ride (00:02 → 07:06: the night's bed is the berth)."""
+    if offer.arrive_at.date() > offer.depart_at.date():
+        return True
+    return offer.depart_at.time() < SMALL_HOURS_END and offer.duration_min >= NIGHT_RIDE_MIN
 
 
 def default_class(offer: TrainOffer) -> SeatClass:

@@ -208,3 +208,15 @@ def test_a_city_proper_train_the_wishes_rule_out_is_no_gap_for_an_outlying_stati
     # Without the wish, the city proper's own train.
     relaxed = request.model_copy(update={"train_types": frozenset()})
     assert plan(relaxed, book(evening_k, morning_d), now=NOW).best.train_numbers == ("K47",)
+
+
+def test_a_berth_boarded_at_midnight_is_the_nights_bed_like_one_boarded_before_it():
+    # The last day on sale (元旦 + 2) sells only the 00:00 trains home: a berth on one is a
+    # night train's berth, not a seat at a forbidden hour.
+    midnight = offer("2728", XIAN, BEIJING_STATION, "00:00", "07:04", seats=NIGHT)
+    entries = book(midnight)
+    request = TripRequest(origin="西安", destination="北京", depart_date=DAY, return_trip=False)
+    best = plan(request, entries, now=NOW).best
+    assert best is not None and [leg.seat_class for leg in best.legs] == [SeatClass.HARD_SLEEPER]
+    short = book(offer("K1039", XIAN, BEIJING_STATION, "02:15", "05:03", seats=NIGHT))
+    assert plan(request, short, now=NOW).best is None, "a short ride in the small hours is no bed"
