@@ -11,6 +11,7 @@ from app.agent import texts as agent_texts
 from app.agent.machine import MAX_LEG_QUERIES
 from app.agent.trip import trip_request
 from app.intent.model import TravelIntent, ViaStop
+from app.settings import Settings
 from rules.limits import MAX_VIA_STOPS
 from sources.stations import curated_directory
 from tests.app.apps import running, sample, upstream_requests
@@ -65,7 +66,10 @@ async def test_the_sale_window_is_the_servers_whatever_today_the_client_sends():
 async def test_a_plan_with_too_many_via_stops_is_refused_and_eight_stay_within_the_budget():
     too_many = [{"city": city, "nights": 0} for city in CITIES]
     eight = too_many[:MAX_VIA_STOPS]
-    async with running() as (client, state):
+    # What is counted is the number of queries, not their pace: at the default 5/s the ~25
+    # queries per source cost 4 s of real waiting (the spacing has its own test).
+    unpaced = {name: {"rate_per_s": 1000} for name in ("sandbox-12306", "sandbox-juhe")}
+    async with running(Settings(source_overrides=unpaced)) as (client, state):
         r = await client.post(
             "/v1/plan",
             json={"intent": intent(date_start="2026-12-04", return_trip=False, via=too_many)},
