@@ -55,6 +55,8 @@ _JOIN = re.compile(
     r"|陪我|带上|也一起|还有(?:我|她|他|孩子|俺)?的?(?:" + _PEOPLE + r")"
     r"|(?:也|再)(?:帮.{0,4})?(?:买|订|要)(?P<t>[一两二三四五1-9])张"
 )
+# Someone the cue is said of: 她也去, 我也去 (not 我们一起去, the party as it is).
+_SOMEONE = re.compile(r"(?:我|她|他|孩子|同学|同事|朋友)(?!们)")
 # Companions named as two (爸妈, 父母, 二老): two join, not one.
 _PAIR_WORDS = tuple(phrase for phrase, count in lexicon.COMPANIONS if count == 2)
 _TOTAL = re.compile(
@@ -120,7 +122,7 @@ def party_after(previous: TravelIntent, turn: TravelIntent, words: str) -> Party
     """The party after a chat turn, given the party so far (None: the turn says nothing of it)."""
     before = Party.of(previous)
     joining = _JOIN.search(words)
-    if joining is not None:
+    if joining is not None and not _nobody_new(joining, words):
         return _joined(before, turn, words, joining).fitted()
     # A whole party said with the children's ages (孩子一个8岁一个15岁，还有我和孩子他爸) is
     # the party; an age alone (孩子14了) is one child's.
@@ -172,6 +174,14 @@ def _ages(words: str) -> list[int]:
         if age is not None and 0 <= age <= party.MAX_CHILD_AGE:
             ages.append(age)
     return ages
+
+
+def _nobody_new(joining: re.Match[str], words: str) -> bool:
+    """ "我们一起去吧", "大家也去": a cue of going together with nobody named and no count is
+    the party going as it is, not one more."""
+    if joining.group().startswith(("再加", "加", "多", "还有")) or joining.groupdict().get("t"):
+        return False
+    return not _named_people(words) and not _SOMEONE.search(words) and _total(words) is None
 
 
 def _joined(before: Party, turn: TravelIntent, words: str, joining: re.Match[str]) -> Party:

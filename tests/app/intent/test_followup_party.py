@@ -138,3 +138,9 @@ def test_people_of_two_kinds_named_together_join_as_what_they_are(chat):
 def test_some_of_the_party_are_students(chat):
     assert party(trip(chat("12月5日从北京去上海，两个人", "一个是学生"))) == (2, 1, 1, [])
     assert party(trip(chat("12月5日从北京去上海，三个人", "其中两个是学生"))) == (3, 1, 2, [])
+
+
+def test_going_together_with_nobody_named_adds_nobody(chat):
+    assert party(trip(chat("12月5日我们俩从北京去上海", "我们一起去吧")))[0] == 2
+    assert party(trip(chat("12月5日从北京去上海", "大家一起走")))[0] == 1
+    assert party(trip(chat("12月5日从北京去上海", "她也去")))[0] == 2
