@@ -407,3 +407,7 @@ def test_a_longer_or_shorter_stay_moves_the_ride_home(chat):
     assert (longer.nights, longer.date_end) == (5, dt.date(2026, 12, 10))
     from_day = trip(chat("12月5日从北京去上海", "周日回来", "多住一晚"))
     assert from_day.date_end == dt.date(2026, 12, 7)
+
+
+def test_a_place_without_a_station_after_到_is_still_a_place(chat):
+    assert trip(chat("12月5日从上海出发", "到三清山")).destination_text == "三清山"
