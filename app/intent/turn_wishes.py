@@ -18,7 +18,7 @@ from app.intent.numerals import NUMBER, to_number
 from sources.models import TRAIN_TYPES, SeatClass
 
 _BUDGET_ASKED = re.compile(
-    r"(?P<n>" + NUMBER + r")\s*(?:元|块)?钱?\s*"
+    r"(?<![A-Za-z])(?P<n>" + NUMBER + r")\s*(?:元|块)?钱?\s*"
     r"(?:够吗|够不够|够了吗|够用吗|够了吧|行吗|行不行|可以吗)"
 )
 _BUDGET_MOVED = re.compile(

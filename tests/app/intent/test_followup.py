@@ -283,6 +283,7 @@ def test_an_amount_asked_about_is_the_budget(chat):
     intent = trip(chat("周五从北京回哈尔滨，预算三百", "再加个同学，俩人六百够吗"))
     assert (intent.passengers, intent.budget) == (2, 600)
     assert trip(chat("周五从北京回哈尔滨", "两张够吗")).budget is None, "tickets, not money"
+    assert trip(chat("周五从北京回哈尔滨", "G101行吗")).budget is None, "a train, not money"
 
 
 def test_exclusions_accumulate_less_what_the_turn_asks_for(chat):
