@@ -103,8 +103,9 @@ def exclusions_kept(previous: TravelIntent, turn: TravelIntent) -> TravelIntent:
 
 def hours_near_plan(previous: TravelIntent, turn: TravelIntent, words: str) -> TravelIntent:
     """A bare hour said of the plan shown ("太晚了，改成两点以后" after an 18:55 train) is the
-    reading of that hour nearest the plan (or the window said before it): 14:00, not 02:00;
-    "六点以后" after a 06:26 train is 06:00. A part of the day said wins."""
+    reading of that hour nearest the plan (or the window said before it), on the side a
+    太早/太晚 asks for: 14:00, not 02:00; "太早了，五点以后" after a 10:00 train is 17:00;
+    "六点以后" after a 02:15 train is 06:00. A part of the day said wins."""
     if _PART_OF_DAY.search(words):
         return turn
     shown = previous.shown
@@ -120,6 +121,10 @@ def hours_near_plan(previous: TravelIntent, turn: TravelIntent, words: str) -> T
         if bound is None or not 1 <= bound.hour <= 11:
             continue
         readings = (bound, bound.replace(hour=bound.hour + 12))
+        if any(cue in words for cue in _LATER):  # 太早了，五点以后 after 10:00 is 17:00
+            readings = tuple(t for t in readings if t > at) or readings
+        elif any(cue in words for cue in _EARLIER):
+            readings = tuple(t for t in readings if t < at) or readings
         best = min(readings, key=lambda t: abs(_minutes(t) - _minutes(at)))
         if best != bound:
             label = f"{best:%H:%M}" + ("以后" if after else "以前")

@@ -179,7 +179,7 @@ def test_a_bare_hour_is_read_nearest_the_plan_shown(chat, directory):
 
     late = after("下周五下午五点以后从北京去石家庄", "18:55", "太晚了，改成两点以后")
     assert late.depart_window is not None and late.depart_window.span() == "14:00-23:59"
-    early = after("明天一早杭州去宁波", "06:26", "太早了，六点以后的")
+    early = after("明天一早杭州去宁波", "02:15", "太早了，六点以后的")
     assert early.depart_window is not None and early.depart_window.span() == "06:00-23:59"
     said = after("下周五下午五点以后从北京去石家庄", "18:55", "改成早上八点以后")
     assert said.depart_window is not None and said.depart_window.start == dt.time(8, 0)
@@ -412,3 +412,13 @@ def test_a_longer_or_shorter_stay_moves_the_ride_home(chat):
 
 def test_a_place_without_a_station_after_到_is_still_a_place(chat):
     assert trip(chat("12月5日从上海出发", "到三清山")).destination_text == "三清山"
+
+
+def test_a_bare_hour_said_with_too_early_is_read_later_than_the_plan(chat, directory):
+    shown = PlanShown(depart_at=dt.time(10, 0), arrive_at=dt.time(14, 0), total_price=100)
+    so_far = parse_offline("12月5日从北京去上海", TODAY, directory).model_copy(
+        update={"shown": shown}
+    )
+    turn = parse_offline(turn_text("太早了，五点以后"), TODAY, directory)
+    intent = trip(read_turn(so_far, turn, "太早了，五点以后", today=TODAY, city=lambda n: n))
+    assert intent.depart_window is not None and intent.depart_window.span() == "17:00-23:59"
