@@ -306,6 +306,25 @@ def _first_workday_after(m: re.Match[str]) -> _Expr:
     return _Expr(m.start(), m.end(), resolve)
 
 
+@_pattern(
+    r"(?P<next>明年)?(?P<name>" + HOLIDAY_PATTERN + r")(?:节|假期|长假|小长假|假)?的?"
+    r"(?:第(?P<n>[一二三四五六七1-7])天|(?P<last>最后一天))"
+)
+def _holiday_day(m: re.Match[str]) -> _Expr | None:
+    """国庆第二天, 五一假期最后一天: that day of the holiday's days off (a stated date)."""
+    make, force = HOLIDAYS[m.group("name")], bool(m.group("next"))
+    days = HOLIDAY_DAYS.get(m.group("name"), 1)
+    nth = days if m.group("last") else to_int(m.group("n") or "")
+    if nth is None or nth < 1:
+        return None
+
+    def resolve(anchor: dt.date, today: dt.date, second: bool):
+        first = _next_yearly(today, make, force)
+        return (first + dt.timedelta(days=nth - 1) if first else None), None
+
+    return _Expr(m.start(), m.end(), resolve)
+
+
 _LUNAR_MONTHS = {"正": 1, "冬": 11, "腊": 12}
 _LUNAR_DAY = (
     r"(?P<d>初[一二三四五六七八九十]|十[一二三四五六七八九]|二十[一二三四五六七八九]?"
@@ -602,6 +621,15 @@ def _refined(text: str, exprs: list[_Expr], today: dt.date) -> tuple[_Expr, tupl
     return _Expr(second.start, second.end, lambda a, t, s: (inside, None)), (first.start, first.end)
 
 
+def _range_end(text: str, exprs: list[_Expr], start: dt.date, today: dt.date) -> dt.date | None:
+    """The last day of a range said as one (5号到10号, 5号至10号之间), or None."""
+    if len(exprs) < 2:
+        return None
+    gap = text[exprs[0].end : exprs[1].start]
+    last, _ = exprs[1].resolve(start, today, True)
+    return last if _LINK.match(gap) and last is not None and last >= start else None
+
+
 def extract_dates(text: str, today: dt.date) -> DateFacts:
     """The trip's first and last dates as the text states them, resolved against `today`."""
     exprs = [e for e in _expressions(text) if e.resolve(today, today, False) != (None, None)]
@@ -629,7 +657,13 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
     spans = [(first.start, first.end), *([refined[1]] if refined else [])]
     flexible_until = None
     if flexible and start is not None:
-        if first.window is not None:
+        last = _range_end(text, exprs, start, today)
+        if last is not None:
+            # 1月5号到10号之间哪天便宜就哪天: any day of the range said, no day back.
+            flexible_until, end = last, None
+            spans.append((exprs[1].start, exprs[1].end))
+            exprs = exprs[:1]
+        elif first.window is not None:
             first_day, flexible_until = first.window(start)
             start, end = max(first_day, today), None
         else:

@@ -96,6 +96,11 @@ _RETURN_AFTER = re.compile(
 _RETURN_BEFORE = re.compile(r"(?:回来|回程|返程|返回|回去)(?:的|时|的时候|选|要|坐)?\s*$")
 _RETURN_CUE = re.compile(r"回来|回程|返程|返回|回去|回家")
 """A return said earlier in the text: an arrival deadline after it is the ride home's."""
+_ARRIVAL_SAID = re.compile(r"(?<!出发|发车)到[，,\s]*$")
+_DEPART_VERB_AFTER = re.compile(r"^[^，,。]{0,3}?(?:走|出发|发车|动身)")
+_AFTER_IT = re.compile(r"看完|开完|结束后|散场|完事|比赛完|听完|玩完|办完")
+EVENT_HOURS = 2
+"""How long an event said with its hour lasts, for a ride home after it (看完当晚回)."""
 _DAY_BEFORE_ALLOWED = re.compile(
     r"(?:提前一天|前一天|头一天|前一晚|头天)(?:晚上|下午|傍晚|夜里)?(?:就)?(?:走|出发|过去|去)"
     r"(?:也行|也可以|也成|也没问题|都行|也ok)"
@@ -183,6 +188,9 @@ _PARTY = re.compile(
     + r")\s*(?:个)?\s*(?:□+的?)?"
     r"(?:小孩|孩子|儿童|小)"
     r"|(?P<tickets>" + NUMBER + r")\s*张"
+    # 三个大学生, 两位同事 with no 带/和 before them: the party itself, not companions.
+    r"|(?<![带和跟与陪同及])(?P<kinds>[两二三四五六七八九十2-9])\s*(?:个|位|名)\s*"
+    r"(?:大学生|研究生|学生|同学|朋友|同事|老乡|室友|驴友|工友|闺蜜|姐妹|兄弟)"
     r"|(?P<n>"
     + NUMBER
     + r")\s*(?:个大人|个人(?!\s*[0-9])|位|口人|人(?!均|\s*[0-9一二两三四五六七八九十百千]|\s*预算))"
@@ -248,8 +256,8 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     for start, end in route.spans:
         buf.mask(start, end)
     fields.update(
-        origin=route.origin,
-        destination=route.destination,
+        origin=_as_station(route.origin, text, directory),
+        destination=_as_station(route.destination, text, directory),
         destination_text=route.destination_text,
         via=route.via,
         return_trip=route.return_trip,
@@ -293,6 +301,13 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         fields["return_trip"] = True
     if same_day and dates.start is not None and not no_return:
         fields.update(date_end=dates.start, return_trip=True)
+        event = windows.get("arrive_window")
+        if event is not None and "return_window" not in windows and _AFTER_IT.search(lower):
+            # 晚上8点的演唱会…看完当晚回: the ride home leaves once it is over.
+            over = min(event.end.hour * 60 + event.end.minute + EVENT_HOURS * 60, 23 * 60 + 59)
+            fields["return_window"] = TimeWindow(
+                start=dt.time(over // 60, over % 60), end=END_OF_DAY, label="结束后"
+            )
     if next_day and dates.start is not None:
         fields["arrive_date"] = dates.start + dt.timedelta(days=1)
     elif dates.arrive is not None:
@@ -394,6 +409,16 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     return intent.model_copy(update={"missing": missing, "confidence": round(confidence, 2)})
 
 
+def _as_station(place: str | None, text: str, directory: StationDirectory) -> str | None:
+    """A city said as its station (到天津站, 北京站出发) is that station alone: "天津站", which
+    the directory reads as the station 天津, not every station of the city."""
+    if place is None or place not in directory.cities() or directory.by_name(place) is None:
+        return place
+    return (
+        place + "站" if re.search(re.escape(place) + r"(?:火车)?站(?!台|前|附近)", text) else place
+    )
+
+
 def _next_day_arrival(buf: _Text) -> bool:
     """第二天早上到: the outbound ride arrives the next day (not a return); consumes the words."""
     for match in _NEXT_DAY.finditer(buf.masked):
@@ -435,6 +460,9 @@ def _window_kind(buf: _Text, end: int, start: int | None = None) -> str:
     before = buf.masked[max(0, (start or 0) - 6) : start or 0].rstrip(MASK) if start else ""
     if _RETURN_AFTER.match(after) or (before and _RETURN_BEFORE.search(before)):
         return "return_window"
+    said = buf.original[max(0, (start or 0) - 4) : start or 0] if start else ""
+    if _ARRIVAL_SAID.search(said) and not _DEPART_VERB_AFTER.match(after):
+        return "arrive_window"  # 别太晚到，下午三点前: the hour is the arrival's
     return "depart_window"
 
 
@@ -571,7 +599,7 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
         if groups["n"] and "大人" in match.group():
             count = to_int(groups["n"]) or 1
             return count, count
-        for name in ("family", "family2", "tickets", "n", "en", "fam_en"):
+        for name in ("family", "family2", "tickets", "kinds", "n", "en", "fam_en"):
             if groups[name]:
                 return to_int(groups[name]) or 1, None
     group = party.group_size(text)

@@ -259,6 +259,9 @@ class IntentParser:
 
     def _resolve(self, name: str) -> str | None:
         try:
-            return self._directory.resolve(name).name
+            place = self._directory.resolve(name)
         except UnknownStationError:
             return None
+        if not place.is_city and place.name in self._directory.cities():
+            return place.name + "站"  # 天津站: the station 天津 alone, said so to the end
+        return place.name

@@ -89,7 +89,8 @@ _APPOINTMENT = re.compile(
     + clock_unit()
     + r"钟?"
     r"[^，,。、\d]{0,6}?"
-    r"(?:开始|的会|开会|有个?会|开球|开演|开场|面试|考试|上课|的课|报到|签到|见客户|见面)"
+    r"(?:开始|的会|开会|有个?会|开球|开演|开场|面试|考试|上课|的课|报到|签到|见客户|见面"
+    r"|的演唱会|的音乐会|的演出|的比赛|的球赛|的婚礼|的飞机|的航班|的活动|的讲座)"
 )
 # The appointment said first, its hour after (要在西安开会，上午十点): the hour alone, with no
 # 前/后 of its own.

@@ -41,6 +41,11 @@ COLLOQUIAL_ORDERS: list[tuple[str, OrderPreference]] = [
     ("省钱为主", "cheapest"),
     ("最划算", "cheapest"),
     ("越早越好", "earliest"),
+    ("越早走越好", "earliest"),
+    ("越早出发越好", "earliest"),
+    ("越晚走越好", "latest"),
+    ("越晚出发越好", "latest"),
+    ("越快到越好", "earliest_arrival"),
     ("早点的", "earliest"),
     ("早点走", "earliest"),
     ("早点出发", "earliest"),
@@ -85,7 +90,7 @@ _LEISURE = re.compile(
 )
 _BUSINESS = re.compile(r"出差|开会|公干|见客户|上班|面试")
 STOP_NIGHTS = re.compile(
-    r"每(?:个)?(?:城市|地方|站|地|处)(?:都)?(?:各)?(?:待|住|玩|呆|停留|停)\s*(?P<n>"
+    r"每(?:个)?(?:城市|地方|站|地|处)(?:都)?(?:各)?(?:待|住|玩|呆|停留|停)?\s*(?P<n>"
     + NUMBER
     + r")\s*(?:个)?(?:天|晚|夜)|各(?:待|住|玩|呆)\s*(?P<m>"
     + NUMBER

@@ -447,3 +447,79 @@ def test_going_home_that_day_is_one_way(directory: StationDirectory) -> None:
     assert (intent.origin, intent.destination, intent.return_trip) == ("东莞东", "潢川", None)
     back = parse("明天从北京去天津，当天回北京", directory)
     assert back.return_trip is True and back.date_end == back.date_start
+
+
+# -- a fifth round of wordings, written for this test -----------------------------------------
+
+
+def test_a_city_said_as_its_station_is_that_station(directory: StationDirectory) -> None:
+    intent = parse("明天中午12点前要到天津站，北京南出发", directory)
+    assert (intent.origin, intent.destination) == ("北京南", "天津站")
+    assert parse("明天从北京站去上海", directory).origin == "北京站"
+    assert parse("明天北京到上海", directory).origin == "北京"
+
+
+@pytest.mark.parametrize(
+    ("text", "order"),
+    [
+        ("明天合肥南到南京南，越晚走越好", "latest"),
+        ("明天合肥南到南京南，越早出发越好", "earliest"),
+    ],
+)
+def test_the_more_the_better_with_its_verb(text: str, order: str, directory: StationDirectory):
+    assert parse(text, directory).order == order
+
+
+def test_the_ride_home_after_an_evening_event_leaves_once_it_is_over(
+    directory: StationDirectory,
+) -> None:
+    intent = parse("周六晚上8点的演唱会在深圳，广州出发，看完想当晚回", directory)
+    assert intent.arrive_window is not None and f"{intent.arrive_window.end:%H:%M}" == "20:00"
+    assert intent.return_window is not None and f"{intent.return_window.start:%H:%M}" == "22:00"
+    assert intent.date_end == intent.date_start
+
+
+def test_a_range_said_with_any_day_is_the_span_to_choose_from(
+    directory: StationDirectory,
+) -> None:
+    intent = parse("1月5号到10号之间哪天便宜就哪天从成都去昆明", directory)
+    assert (intent.date_start, intent.flexible_until, intent.date_end) == (
+        D(2027, 1, 5),
+        D(2027, 1, 10),
+        None,
+    )
+    assert intent.order == "cheapest"
+
+
+@pytest.mark.parametrize(
+    ("text", "passengers"),
+    [
+        ("三个大学生12月20号去大理，昆明出发，都有学生证", 3),
+        ("后天我跟我媳妇还有俩孩子（一个10岁一个4岁）从石家庄去北京", 4),
+        ("带着我家老爷子（80岁）从济南回青岛，下周一", 2),
+    ],
+)
+def test_more_ways_to_count_the_party(text: str, passengers: int, directory: StationDirectory):
+    assert parse(text, directory).passengers == passengers
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [("国庆节第二天从郑州去洛阳", D(2027, 10, 2)), ("五一假期最后一天从杭州回上海", D(2027, 5, 5))],
+)
+def test_a_day_of_a_holiday(text: str, day: dt.date, directory: StationDirectory) -> None:
+    assert parse(text, directory).date_start == day
+
+
+def test_nights_at_every_stop_said_without_a_verb(directory: StationDirectory) -> None:
+    intent = parse(
+        "周三从兰州出发，去张掖、嘉峪关、敦煌，每个地方一晚，最后从敦煌飞回去", directory
+    )
+    assert [(v.city, v.nights) for v in intent.via] == [("张掖", 1), ("嘉峪关", 1)]
+    assert intent.return_trip is False
+
+
+def test_an_hour_said_after_an_arrival_is_the_arrivals(directory: StationDirectory) -> None:
+    intent = parse("下周一从成都东出发去重庆北，别太晚到，下午三点前", directory)
+    assert intent.depart_window is None
+    assert intent.arrive_window is not None and f"{intent.arrive_window.end:%H:%M}" == "15:00"
