@@ -79,6 +79,10 @@ _HEARD_LENGTHS = (4, 3, 2)
 # no 曲阳) or ending in a particle or a verb's complement.
 _NOT_HEARD_START = _HEARD_BEFORE + "来上下出进过"
 _NOT_HEARD_END = "来去了的吗呢吧啊呀么过着"
+# Everyday words whose last character may start a sound-alike (全程都 is no 成都).
+_EVERYDAY_WORDS = frozenset(
+    {"全程", "行程", "路程", "过程", "回程", "返程", "去程", "日程", "单程", "来回", "往返"}
+)
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 _QUESTION_WORDS = ("哪", "什么", "那里", "这里", "那边", "外地", "旅游", "玩", "看", "时候", "一下")
 _FREE_PLACE = re.compile(
@@ -313,6 +317,8 @@ def _heard_at(
             continue
         if text[i] in _NOT_HEARD_START or text[end - 1] in _NOT_HEARD_END:
             continue
+        if i > 0 and text[i - 1 : i + 1] in _EVERYDAY_WORDS:
+            continue  # 全程都坐二等座: 程 ends 全程, and 程都 is no 成都
         name = directory.heard_as(text[i:end])
         if name is not None:
             return end, name

@@ -121,6 +121,11 @@ def hours_near_plan(previous: TravelIntent, turn: TravelIntent, words: str) -> T
         if bound is None or not 1 <= bound.hour <= 11:
             continue
         readings = (bound, bound.replace(hour=bound.hour + 12))
+        # A reading the trip's other window rules out is no reading (七点以后 with 十点前到
+        # is 07:00, whatever the plan shown).
+        other = turn.arrive_window or previous.arrive_window
+        if name == "depart_window" and after and other is not None and other.start == dt.time(0, 0):
+            readings = tuple(t for t in readings if t < other.end) or readings
         if any(cue in words for cue in _LATER):  # 太早了，五点以后 after 10:00 is 17:00
             readings = tuple(t for t in readings if t > at) or readings
         elif any(cue in words for cue in _EARLIER):

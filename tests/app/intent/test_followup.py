@@ -422,3 +422,18 @@ def test_a_bare_hour_said_with_too_early_is_read_later_than_the_plan(chat, direc
     turn = parse_offline(turn_text("太早了，五点以后"), TODAY, directory)
     intent = trip(read_turn(so_far, turn, "太早了，五点以后", today=TODAY, city=lambda n: n))
     assert intent.depart_window is not None and intent.depart_window.span() == "17:00-23:59"
+
+
+def test_a_bare_hour_is_read_within_the_trips_deadline(chat, directory):
+    shown = PlanShown(depart_at=dt.time(7, 52), arrive_at=dt.time(9, 50), total_price=158)
+    first = "12月7日青岛去济南，十点前要到济南"
+    so_far = parse_offline(first, TODAY, directory).model_copy(update={"shown": shown})
+    said = "太早了 有没有七点以后的"
+    turn = parse_offline(turn_text(said), TODAY, directory)
+    intent = trip(read_turn(so_far, turn, said, today=TODAY, city=lambda n: n))
+    assert intent.depart_window is not None and intent.depart_window.span() == "07:00-23:59"
+
+
+def test_a_word_ending_in_程_is_no_sound_alike_place(chat):
+    intent = trip(chat("下周一从广州去深圳", "周二再从深圳去厦门", "全程都坐二等座"))
+    assert intent.origin == "广州" and intent.seat_class == "second"
