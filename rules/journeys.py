@@ -495,18 +495,19 @@ class _Search:
         return departures
 
     def quickest_direct(self) -> int | None:
-        """Minutes of the quickest train between the two cities leaving on the day (any
-        type, seats aside): the detour cap's measure, as the planner reads its direct leg."""
-        index, city = self.index, self.index.city
+        """Minutes of the quickest train between this tier's ends leaving on the day, of a
+        type the traveller takes, seats aside: the detour cap's measure, as the planner reads
+        its direct leg (a train to an outlying station caps no journey to the city proper)."""
+        index = self.index
         best: int | None = None
-        for code in index.by_city.get(self.o_city, ()):
+        for code in self.origin:
             for run, board in index.calls(code):
-                pattern = index.runs[run]
-                if not 0 <= pattern.depart[board] % DAY < DAY:
+                if not self.kind_ok(run, board):
                     continue
+                pattern = index.runs[run]
                 stations = pattern.stations
                 for alight in range(board + 1, len(stations)):
-                    if city[stations[alight]] == self.d_city:
+                    if stations[alight] in self.destination:
                         minutes = pattern.arrive[alight] - pattern.depart[board]
                         best = minutes if best is None else min(best, minutes)
                         break

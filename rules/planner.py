@@ -32,13 +32,13 @@ from rules.model import (
     TripRequest,
 )
 from rules.objective import apply_leisure, apply_order, effective_order
-from rules.options import Funnel, Ride, build_rides, expected_arrival
+from rules.options import Funnel, Ride, at_place, build_rides, expected_arrival
 from rules.party import ride_fares, ride_price
 from rules.ranking import Route, breakdown, make_route
 from rules.timeline import build_days, hotel_nights, sleeper_nights, stays_of, transfers_of
 from rules.transfers import connect, connect_twice
 from rules.validate import OfferIndex, validate
-from sources.models import TrainOffer, normalise_train_number
+from sources.models import TrainOffer, normalise_train_number, wished_type
 
 ENGINE_MAX_TRANSFERS = 2
 """Transfers the engine can plan per segment: `transfer_legs` fetches one hub at a time."""
@@ -269,9 +269,28 @@ def _segment(
         return found
 
     # A change of trains is a way round a gap, not a tour: no transfer route may take more
-    # than MAX_DETOUR times the quickest direct train of the day (南京→上海 via 汉口 is none).
-    direct = [o.duration_min for o in book[key].offers] if key in book else []
-    longest = int(config.max_detour * min(direct)) if direct else 10**9
+    # than MAX_DETOUR times the quickest direct train of the day between the same ends, of
+    # a type the traveller takes (南京→上海 via 汉口 is none). A direct train to an outlying
+    # station (张家港 for 苏州) joins other ends: it caps no journey to the city proper.
+    def same_ends(offer: TrainOffer) -> bool:
+        if not wished_type(offer.train_type, request.train_types, request.exclude_train_types):
+            return False
+        for station, named in (
+            (offer.origin_station, ends.board),
+            (offer.destination_station, ends.alight),
+        ):
+            if named is not None:
+                if not at_place(station, named):
+                    return False
+            elif not outlying and not in_city_proper(station, request.open_cities):
+                return False
+        return True
+
+    longest = 10**9
+
+    def detour_cap() -> int:
+        direct = [o.duration_min for o in book[key].offers if same_ends(o)] if key in book else []
+        return int(config.max_detour * min(direct)) if direct else 10**9
 
     def one_change(overnight: bool) -> None:
         for hub in sorted(hubs.get((key.origin, key.date), ())):
@@ -319,7 +338,8 @@ def _segment(
     proper_direct = 0  # direct offers at the city proper, whatever the wishes (`outlying`)
 
     def search() -> None:
-        nonlocal proper_direct
+        nonlocal proper_direct, longest
+        longest = detour_cap()
         if key in book:
             direct = rides(key, True, True)
             proper_direct = segment.funnel.total

@@ -14,7 +14,7 @@ from rules.options import expected_arrival
 from rules.planner import _segment
 from rules.relax import minimal_relaxation
 from rules.validate import validate
-from sources.models import SeatClass
+from sources.models import SeatClass, Station
 from tests.rules.factory import (
     BEIJING_SOUTH,
     BEIJING_WEST,
@@ -256,3 +256,21 @@ def test_no_route_with_two_changes_takes_more_than_twice_the_quickest_direct_tra
         (it.legs[-1].arrive_at - it.legs[0].depart_at).total_seconds() <= 8 * 3600 for it in routes
     )
     assert all(len(it.legs) < 3 for it in routes)
+
+
+def test_a_direct_train_to_an_outlying_station_caps_no_journey_to_the_city_proper():
+    # 盐城→苏州: the one direct train runs to 张家港 (50 min), a town of the prefecture; the
+    # city proper is reached by a change at 上海虹桥 in 2 h 57 - no tour of the direct one.
+    yancheng = Station(telecode="AEH", name="盐城", city="盐城")
+    zhangjiagang = Station(telecode="ZJH", name="张家港", city="苏州")
+    suzhou_north = Station(telecode="OHH", name="苏州北", city="苏州")
+    entries = book(
+        offer("G7539", yancheng, zhangjiagang, "13:09", "13:59"),
+        offer("G7501", yancheng, HONGQIAO, "13:09", "15:02"),
+        offer("G1822", HONGQIAO, suzhou_north, "15:40", "16:05"),
+    )
+    request = TripRequest(
+        origin="盐城", destination="苏州", depart_date=DAY, return_trip=False, order="fastest"
+    )
+    best = plan(request, entries, now=NOW).best
+    assert best is not None and best.train_numbers == ("G7501", "G1822")
