@@ -45,11 +45,12 @@ async def test_the_city_proper_is_boarded_wherever_it_has_a_journey_that_day():
 
 
 async def test_an_outlying_station_is_boarded_and_said_where_the_city_proper_has_no_journey():
-    # 黑河's own station runs no train that reaches 大庆 that day, with changes or without.
-    reply = await _plan({"origin": "黑河", "destination": "大庆", "date_start": "2026-12-03"})
+    # 乐东's own station runs no train that reaches 蒙自 that day, with changes or without;
+    # 尖峰, a town of the prefecture, does.
+    reply = await _plan({"origin": "乐东", "destination": "蒙自", "date_start": "2026-12-03"})
     assert reply["itinerary"] is not None, reply["summary"]
     board, _ = _ends(reply)
-    assert board.city == "黑河" and not in_city_proper(board)
+    assert board.city == "乐东" and not in_city_proper(board)
     assert any(board.name in w and "外围车站" in w for w in reply["warnings"]), reply["warnings"]
 
 
