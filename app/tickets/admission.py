@@ -1,27 +1,35 @@
 """Admission control: a bounded queue in front of each source, sized from the latency the
-source shows.
+source shows and the time the request has left.
 
 A source drains at most `rate` requests a second, `concurrency` at a time. A request that
 joins the queue behind `n` others starts about `n / drain` seconds later and is answered one
-latency after that; if that is past the query deadline it would only wait and then be
-reported as the source timing out. So each source admits as many requests at once as it can
-answer within the deadline,
+latency after that; if that is past the time its query has left for the sources it would
+only wait and then be cut by the deadline. So each source admits a request only behind as
+many others as it can answer within that time,
 
-    capacity = ceil(drain x (deadline - latency) - 1),  drain = min(rate, concurrency / latency)
+    bound = ceil(drain x (left - latency) - 1),  drain = min(rate, concurrency / latency)
 
-(Little's law over the deadline: the queue the drain empties while the last one admitted
-still has a whole latency left, and one slot to spare), and refuses the next one at once
+(Little's law over the time left: the queue the drain empties while the last one admitted
+still has a whole latency left, and one slot to spare), and refuses it at once otherwise
 with `SourceOverloaded`, which never reaches the source, never counts against its breaker,
 and is never reported as the source's failure.
+
+`left` is what the query deadline leaves the sources when the request reaches the guard
+(app/tickets/deadline.py): the whole sources' share for a query that came straight here,
+less for one that waited for another replica's lease or a slow L2 look-up first. Sized from
+the whole deadline, a query with 3 s left was admitted behind 19 others and cut before its
+answer came, its request spent on nothing.
 
 The latency is a moving estimate of what the source shows now (`LatencyEstimate`: a high
 percentile of its last answers), not the attempt timeout: sized from the timeout, a burst
 against a source answering in 0.8 s with a 3 s timeout and a 5 s deadline was cut at 15
-where 21 fit (it is now cut at 20). Until the source has answered once, the bound stays the
-one sized from the timeout (`concurrency + rate x (deadline - timeout)`, the previous
-default: a cold start is throttled no harder than before), and at least one request is
-always admitted, so the estimate can learn that a slow source got faster. A configured
-`queue_limit` fixes the bound instead (`concurrency + queue_limit`).
+where 21 fit (it is now cut at 19: the answer's reserve keeps the last 0.2 s). Until the
+source has answered once, the bound stays the one sized from the timeout (`concurrency +
+rate x (left - timeout)`, the previous default: a cold start is throttled no harder than
+before). A source slower than the whole deadline still takes one request at a time, so the
+estimate can learn that it got faster; otherwise a request with less time left than an
+answer takes is refused. A configured `queue_limit` fixes the bound instead (`concurrency +
+queue_limit`), whatever the time left.
 
 A refused request waits for nothing: no timer, no lock, just a counter.
 """
@@ -78,30 +86,37 @@ class LatencyEstimate:
         return ordered[math.ceil(self.QUANTILE * len(ordered)) - 1]
 
 
-def adaptive_capacity(
-    rate_per_s: float, concurrency: int, deadline_s: float, latency_s: float
-) -> int:
+def answerable(rate_per_s: float, concurrency: int, window_s: float, latency_s: float) -> int:
     """How many requests one source can have inside (running or waiting) and still answer the
-    last of them within the deadline, one slot of the drain to spare; at least 1.
+    last of them within `window_s`, one slot of the drain to spare; 0 when none fits.
 
     The one spare slot is for a burst that makes the source (and this process) a little
     slower than the answers the estimate saw before it: a bound cut exactly at the deadline
     lost the last few admitted to it."""
     drain = min(rate_per_s, concurrency / max(latency_s, 1e-3))
-    return max(1, math.ceil(drain * (deadline_s - latency_s) - 1 - 1e-9))
+    return max(0, math.ceil(drain * (window_s - latency_s) - 1 - 1e-9))
+
+
+def adaptive_capacity(
+    rate_per_s: float, concurrency: int, deadline_s: float, latency_s: float
+) -> int:
+    """The bound for a request with the whole `deadline_s`: `answerable`, at least 1 (a
+    source slower than the deadline gets one request at a time, to show it got faster)."""
+    return max(1, answerable(rate_per_s, concurrency, deadline_s, latency_s))
 
 
 def timeout_sized_capacity(
     rate_per_s: float, concurrency: int, deadline_s: float, timeout_s: float
 ) -> int:
     """The bound before a source has answered once: what its rate drains while a whole
-    attempt (the timeout) still fits in the deadline, beside `concurrency` running."""
+    attempt (the timeout) still fits in the time left, beside `concurrency` running."""
     return concurrency + max(0, math.floor(rate_per_s * max(0.0, deadline_s - timeout_s)))
 
 
 class SourceAdmission:
     """Counts requests inside (running or waiting) one source's guard; refuses beyond the
-    bound, which follows the source's latency unless a `queue_limit` fixes it."""
+    bound, which follows the source's latency and the request's time left unless a
+    `queue_limit` fixes it."""
 
     def __init__(
         self,
@@ -117,22 +132,33 @@ class SourceAdmission:
         self.concurrency = concurrency
         self.rate_per_s = rate_per_s  # this process's share of the source's rate
         self.latency = latency
-        self.deadline_s = deadline_s
+        self.deadline_s = deadline_s  # what a query deadline leaves the sources, whole
         self.queue_limit = queue_limit
         self.inside = 0
 
     @property
     def capacity(self) -> int:
-        """The bound now: fixed when configured, else from the latency estimate."""
+        """The bound now for a request with the whole deadline (the exported limit)."""
+        return self.bound()
+
+    def bound(self, left_s: float | None = None) -> int:
+        """How many may be inside when a request with `left_s` for the sources arrives (the
+        whole deadline when None): fixed when configured, else from the latency."""
         if self.queue_limit is not None:
             return self.concurrency + self.queue_limit
+        window = self.deadline_s if left_s is None else min(left_s, self.deadline_s)
         if not self.latency.known:
             return timeout_sized_capacity(
-                self.rate_per_s, self.concurrency, self.deadline_s, self.latency.timeout_s
+                self.rate_per_s, self.concurrency, window, self.latency.timeout_s
             )
-        return adaptive_capacity(
-            self.rate_per_s, self.concurrency, self.deadline_s, self.latency.seconds
-        )
+        latency = self.latency.seconds
+        whole = answerable(self.rate_per_s, self.concurrency, self.deadline_s, latency)
+        if whole == 0 or left_s is None:
+            # Nothing fits even in the whole deadline: one at a time, so the estimate can
+            # learn that the source got faster.
+            return max(1, whole)
+        # Time spent before the guard (a lease wait, a slow L2): only what fits in the rest.
+        return answerable(self.rate_per_s, self.concurrency, window, latency)
 
     @property
     def drain_per_s(self) -> float:
@@ -141,9 +167,10 @@ class SourceAdmission:
         return min(self.rate_per_s, self.concurrency / max(self.latency.seconds, 1e-3))
 
     @contextmanager
-    def enter(self) -> Iterator[None]:
-        """Hold a place for one request, or raise `SourceOverloaded` at once."""
-        if self.inside >= self.capacity:
+    def enter(self, left_s: float | None = None) -> Iterator[None]:
+        """Hold a place for one request with `left_s` for the sources (None: the whole
+        deadline), or raise `SourceOverloaded` at once."""
+        if self.inside >= self.bound(left_s):
             raise SourceOverloaded(self.source, self.retry_after_s())
         self.inside += 1
         try:

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable, Sequence, Sized
 from dataclasses import dataclass
 from typing import TypeVar
 
+from app.tickets.deadline import Deadline
 from app.tickets.guard import SEARCH, GuardedSource
 from app.tickets.model import SourceReport, SourceStatus
 from sources.errors import NotFoundAtSource, SourceError
@@ -30,34 +31,32 @@ class SourceAnswer:
 
 
 async def fan_out(
-    sources: Sequence[GuardedSource],
-    query: TicketQuery,
-    deadline_s: float,
-    monotonic: Callable[[], float] = time.monotonic,
+    sources: Sequence[GuardedSource], query: TicketQuery, until: Deadline
 ) -> list[SourceAnswer]:
     """Query all sources concurrently; one failing or hanging source never loses the others.
 
-    Each source gets the whole deadline; a source still running at the deadline is cancelled
-    and reported as a timeout. Answers come back in source priority order.
+    Each source has until `until` (the query's deadline less the answer's reserve), its time
+    in the admission queue included: a source still running then is cancelled and reported
+    as a timeout. Answers come back in source priority order.
     """
-    return list(
-        await asyncio.gather(*(_ask(source, query, deadline_s, monotonic) for source in sources))
-    )
+    return list(await asyncio.gather(*(_ask(source, query, until) for source in sources)))
 
 
-async def _ask(
-    source: GuardedSource, query: TicketQuery, deadline_s: float, monotonic: Callable[[], float]
-) -> SourceAnswer:
+async def _ask(source: GuardedSource, query: TicketQuery, until: Deadline) -> SourceAnswer:
+    monotonic = until.monotonic
     started = monotonic()
+    # Read when this source's turn starts, not when the fan-out was called: in a burst the
+    # tasks start a loop iteration (or a busy process's many) later.
+    left = until.left()
 
     def report(status: SourceStatus, error: str | None = None, offers: int = 0) -> SourceReport:
         return source_report(source.name, status, monotonic() - started, error, offers)
 
     try:
-        async with asyncio.timeout(deadline_s):
-            offers = await source.search(query)
+        async with asyncio.timeout(left):
+            offers = await source.search(query, left_s=left)
     except TimeoutError:
-        return SourceAnswer(report("timeout", f"no answer within the {deadline_s:g}s deadline"))
+        return SourceAnswer(report("timeout", f"no answer in the {left:.1f}s the deadline left"))
     except SourceError as exc:
         return SourceAnswer(report(report_status(exc.outcome), exc.message))
     kept = tuple(o for o in offers if query.admits(o))

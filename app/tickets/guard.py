@@ -33,6 +33,7 @@ from app.observability.metrics import Metrics
 from app.settings import SourceSettings
 from app.tickets.admission import LatencyEstimate, SourceAdmission
 from app.tickets.breaker import BreakerState, CircuitBreaker
+from app.tickets.deadline import sources_share_s
 from app.tickets.rate_limit import SourceRateLimit
 from app.tickets.shared_block import SharedBlock
 from sources.base import TicketSource
@@ -134,7 +135,8 @@ class GuardedSource:
         metrics.breaker_state.watch(self.name, lambda: self.breaker.state)
         # What this source's attempts take now; it sizes the admission bound.
         self.latency = LatencyEstimate(settings.timeout_s)
-        # Bounded from the latency within `deadline_s`, or fixed by `queue_limit`; neither:
+        # Bounded from the latency within the sources' share of the query deadline
+        # `deadline_s` (app/tickets/deadline.py), or fixed by `queue_limit`; neither:
         # unbounded (unit tests of the guard alone). The registry always sets a bound.
         self.admission = (
             SourceAdmission(
@@ -143,7 +145,7 @@ class GuardedSource:
                 # This process's share: a fleet that lost Redis splits the rate (rate_limit.py).
                 self.limiter.fallback_rate_per_s,
                 latency=self.latency,
-                deadline_s=deadline_s if deadline_s is not None else math.inf,
+                deadline_s=sources_share_s(deadline_s) if deadline_s is not None else math.inf,
                 queue_limit=queue_limit,
             )
             if queue_limit is not None or deadline_s is not None
@@ -172,19 +174,27 @@ class GuardedSource:
         state = self.breaker.state
         return "ok" if state is BreakerState.CLOSED else f"{state.replace('_', '-')}-circuit"
 
-    async def search(self, query: TicketQuery) -> list[TrainOffer]:
-        """Query the source with retries; raises the last `SourceError` when all attempts fail."""
-        return await self.call(lambda: self.source.search(query))
+    async def search(self, query: TicketQuery, *, left_s: float | None = None) -> list[TrainOffer]:
+        """Query the source with retries; raises the last `SourceError` when all attempts fail.
 
-    async def call(self, operation: Callable[[], Awaitable[T]], capability: str = SEARCH) -> T:
+        `left_s`: what the query's deadline leaves the sources now (None: all of it)."""
+        return await self.call(lambda: self.source.search(query), left_s=left_s)
+
+    async def call(
+        self,
+        operation: Callable[[], Awaitable[T]],
+        capability: str = SEARCH,
+        *,
+        left_s: float | None = None,
+    ) -> T:
         """Run one of the adapter's calls (`search`, or a capability such as `stops`) under
         the same limits and retries, and the capability's own breaker; raises the last
         `SourceError` when all attempts fail, or `SourceOverloaded` at once, without an
-        attempt, when the source's queue is full."""
+        attempt, when the source's queue holds more than it answers in `left_s`."""
         breaker = self.breaker_for(capability)
         if self.admission is None:
             return await self._with_retries(operation, breaker)
-        with self.admission.enter():
+        with self.admission.enter(left_s):
             return await self._with_retries(operation, breaker)
 
     async def _with_retries(

@@ -12,21 +12,29 @@ search(resolved) ─ L1 hit ─────────────────�
 
 Every answer is then narrowed to the stations the resolved query asks for (北京南, not all of
 北京): the caller passes the resolved value whole and never filters by station itself.
+
+A query's deadline is one budget from its arrival in `search` (app/tickets/deadline.py): the
+L2 look-up, the wait for another replica's lease, the admission queue and the fan-out spend
+it; the sources are cut the answer's reserve before its end, and neither the L2 write nor
+the stale look-up holds an answer past it. What cannot be had in time is refused at once
+(`Overloaded`) or answered `cached`/`unavailable` by the deadline, never late.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, NamedTuple
 
 from app.errors import Overloaded
 from app.observability.metrics import Metrics
 from app.tickets import texts
 from app.tickets.cache import CacheEntry, MemoryTier, RedisTier
+from app.tickets.deadline import Deadline, answer_reserve_s
 from app.tickets.fanout import SourceAnswer, fan_out, source_report
 from app.tickets.fleet_flight import FleetFlight, Lease
 from app.tickets.guard import ABANDONED, GuardedSource
@@ -37,7 +45,7 @@ from sources.models import TicketQuery
 
 log = logging.getLogger("railtrip.tickets")
 
-_NO_TIME_LEFT = "not asked: the query deadline passed while another replica held the query"
+_NO_TIME_LEFT = "not asked: no time was left of the query deadline"
 
 
 class TicketService:
@@ -63,6 +71,7 @@ class TicketService:
         self.redis = redis
         self._metrics = metrics
         self._deadline = deadline_s
+        self._reserve = answer_reserve_s(deadline_s)
         self._refresh_after = refresh_after_s
         self._clock = clock
         self._monotonic = monotonic
@@ -76,6 +85,7 @@ class TicketService:
         self._background: set[asyncio.Task[Any]] = set()
         self._refreshing: set[str] = set()  # fleet-aware background refreshes under way
         self._waiters: dict[asyncio.Task[TicketResult], int] = {}  # callers per flight
+        self._writing: dict[str, asyncio.Task[None]] = {}  # L2 writes that outlived an answer
 
     async def search(
         self, resolved: ResolvedQuery, *, refresh: bool = False, allow_stale: bool = True
@@ -86,6 +96,7 @@ class TicketService:
         The sources are asked city-wide (one cache entry per pair of cities, date and types,
         whichever station names the caller used); the answer keeps only the asked stations.
         """
+        arrived = self._monotonic()
         query = resolved.query
         echo = _echo(resolved)
         if not refresh:
@@ -95,7 +106,8 @@ class TicketService:
                 age = self._age(entry)
                 self._refresh_if_old(query, echo, age)
                 return self.hit_answer(resolved, entry, age, echo)
-        result = await self._join(query, echo, refresh=refresh, allow_stale=allow_stale)
+        deadline = Deadline(arrived + self._deadline, self._monotonic)
+        result = await self._join(query, echo, deadline, refresh=refresh, allow_stale=allow_stale)
         return _narrowed(resolved, result)
 
     def peek(self, resolved: ResolvedQuery) -> CachedHit | None:
@@ -134,11 +146,18 @@ class TicketService:
     # -- single-flight -------------------------------------------------------------------
 
     async def _join(
-        self, query: TicketQuery, echo: QueryEcho, *, refresh: bool, allow_stale: bool
+        self,
+        query: TicketQuery,
+        echo: QueryEcho,
+        deadline: Deadline,
+        *,
+        refresh: bool,
+        allow_stale: bool,
     ) -> TicketResult:
         if not self._single_flight:
-            return await self._fly(query, echo, refresh=refresh, allow_stale=allow_stale)
-        task = self._flight(query, echo, refresh=refresh, allow_stale=allow_stale)
+            return await self._fly(query, echo, deadline, refresh=refresh, allow_stale=allow_stale)
+        # A flight under way started before this caller came: it ends by an earlier deadline.
+        task = self._flight(query, echo, deadline, refresh=refresh, allow_stale=allow_stale)
         self._waiters[task] = self._waiters.get(task, 0) + 1
         try:
             # Shielded: one caller leaving (a client that disconnected) must not cancel the
@@ -153,21 +172,34 @@ class TicketService:
                 task.cancel(ABANDONED)
 
     def _flight(
-        self, query: TicketQuery, echo: QueryEcho, *, refresh: bool, allow_stale: bool
+        self,
+        query: TicketQuery,
+        echo: QueryEcho,
+        deadline: Deadline,
+        *,
+        refresh: bool,
+        allow_stale: bool,
     ) -> asyncio.Task[TicketResult]:
-        """The flight in progress for this key, or a new one (registered synchronously)."""
+        """The flight in progress for this key, or a new one by `deadline` (registered
+        synchronously)."""
         flight_key = (query.key, refresh, allow_stale)
         task = self._flights.get(flight_key)
         if task is None:
             task = asyncio.create_task(
-                self._fly(query, echo, refresh=refresh, allow_stale=allow_stale)
+                self._fly(query, echo, deadline, refresh=refresh, allow_stale=allow_stale)
             )
             self._flights[flight_key] = task
             task.add_done_callback(lambda _: self._flights.pop(flight_key, None))
         return task
 
     async def _fly(
-        self, query: TicketQuery, echo: QueryEcho, *, refresh: bool, allow_stale: bool
+        self,
+        query: TicketQuery,
+        echo: QueryEcho,
+        deadline: Deadline,
+        *,
+        refresh: bool,
+        allow_stale: bool,
     ) -> TicketResult:
         if not refresh and self.redis is not None:
             entry = await self.redis.get(query.key)
@@ -178,46 +210,62 @@ class TicketService:
                 self.memory.put(query.key, entry)
                 return self._cached(query, echo, entry)
             if self.fleet is not None:
-                return await self._fetch_for_fleet(self.fleet, query, echo, allow_stale)
-        return await self._fetch(query, echo, allow_stale=allow_stale)
+                return await self._fetch_for_fleet(self.fleet, query, echo, deadline, allow_stale)
+        return await self._fetch(query, echo, deadline, allow_stale=allow_stale)
 
     async def _fetch_for_fleet(
-        self, fleet: FleetFlight, query: TicketQuery, echo: QueryEcho, allow_stale: bool
+        self,
+        fleet: FleetFlight,
+        query: TicketQuery,
+        echo: QueryEcho,
+        deadline: Deadline,
+        allow_stale: bool,
     ) -> TicketResult:
         """Fetch once for the whole fleet: hold the lease, or wait for its holder's answer.
 
-        Waiting and a fetch after it share the query deadline: a waiter never answers later
+        Waiting and a fetch after it spend the same deadline: a waiter never answers later
         than a fetch started when the request came would have."""
-        end = fleet.now() + self._deadline
         lease = await fleet.try_lease(query.key)
         if lease is False:
-            waited = await self._wait_for_holder(fleet, query, end)
+            waited = await self._wait_for_holder(fleet, query, deadline)
             if isinstance(waited, CacheEntry):
                 return self._cached(query, echo, waited)
             lease = waited
-        left = end - fleet.now()
         if not isinstance(lease, Lease):
-            return await self._fetch(query, echo, allow_stale=allow_stale, deadline_s=left)
-        async with fleet.holding(lease):
+            return await self._fetch(query, echo, deadline, allow_stale=allow_stale)
+        async with contextlib.AsyncExitStack() as held:
+            await held.enter_async_context(fleet.holding(lease))
             # The previous holder may have answered between our miss and this lease.
             entry = await self._l2_answer(query)
             if entry is not None:
                 return self._cached(query, echo, entry)
-            # `_fetch` writes L2 before it returns, so the lease drops after the answer lands.
-            return await self._fetch(
-                query, echo, allow_stale=allow_stale, deadline_s=left, waited_for=True
+            # `_fetch` writes L2 before it returns, so the lease drops after the answer lands,
+            result = await self._fetch(
+                query, echo, deadline, allow_stale=allow_stale, waited_for=True
             )
+            writing = self._writing.get(query.key)
+            if writing is not None:
+                # ... unless the write outlived the answer's deadline: then the lease is kept
+                # until it lands, in the background, and the answer goes now.
+                self._keep(self._release_after(writing, held.pop_all()))
+            return result
+
+    async def _release_after(
+        self, writing: asyncio.Task[None], held: contextlib.AsyncExitStack
+    ) -> None:
+        async with held:
+            await asyncio.wait({writing})
 
     async def _wait_for_holder(
-        self, fleet: FleetFlight, query: TicketQuery, end: float
+        self, fleet: FleetFlight, query: TicketQuery, deadline: Deadline
     ) -> CacheEntry | Lease | None:
         """The holder's answer from L2; or the lease once it is gone without one; or None
-        (fetch without a lease) at the query deadline or after a whole TTL without seeing the
-        lease (Redis unusable). A failed poll keeps waiting: the holder may be writing."""
+        (fetch without a lease) once the deadline leaves the sources no time, or after a
+        whole TTL without seeing the lease (Redis unusable). A failed poll keeps waiting: the
+        holder may be writing."""
         seen = fleet.now()
         while True:
-            now = fleet.now()
-            if now >= end or now - seen >= fleet.lease_s:
+            if deadline.left() <= self._reserve or fleet.now() - seen >= fleet.lease_s:
                 return None
             await fleet.pause()
             entry = await self._l2_answer(query)
@@ -243,21 +291,21 @@ class TicketService:
         self,
         query: TicketQuery,
         echo: QueryEcho,
+        deadline: Deadline,
         *,
         allow_stale: bool,
-        deadline_s: float | None = None,
         waited_for: bool = False,
     ) -> TicketResult:
-        """Ask every source within `deadline_s` (the query deadline unless a wait used part
-        of it); nothing is asked once no time is left. `waited_for`: other replicas wait for
-        this answer in L2 (this replica holds the lease)."""
-        deadline = self._deadline if deadline_s is None else max(0.0, deadline_s)
-        if deadline <= 0:
+        """Ask every source until the answer's reserve before `deadline`; nothing is asked
+        once no time is left. `waited_for`: other replicas wait for this answer in L2 (this
+        replica holds the lease)."""
+        until = deadline.earlier(self._reserve)
+        if until.left() <= 0:
             reports = tuple(
                 source_report(s.name, "timeout", 0.0, _NO_TIME_LEFT) for s in self.sources
             )
-            return await self._degrade(query, echo, reports, allow_stale=allow_stale)
-        answers = await fan_out(self.sources, query, deadline, self._monotonic)
+            return await self._degrade(query, echo, reports, deadline, allow_stale=allow_stale)
+        answers = await fan_out(self.sources, query, until)
         reports = tuple(answer.report for answer in answers)
         if not any(a.ok for a in answers) and any(_overloaded(a) for a in answers):
             # Our own queue refused it: say so, rather than blame the sources or go stale.
@@ -279,7 +327,7 @@ class TicketService:
                 sources=reports,
                 offers=tuple(merge_offers(list(a.offers) for a in answers if a.ok)),
             )
-            await self._store(query.key, entry, waited_for=waited_for)
+            await self._store(query.key, entry, until, waited_for=waited_for)
             return TicketResult(
                 query=echo,
                 freshness="realtime",
@@ -289,7 +337,7 @@ class TicketService:
                 offers=entry.offers,
                 warnings=tuple(warnings) if any(not a.ok for a in answers) else (),
             )
-        return await self._degrade(query, echo, reports, allow_stale=allow_stale)
+        return await self._degrade(query, echo, reports, deadline, allow_stale=allow_stale)
 
     def _overloaded(self, answers: Sequence[SourceAnswer]) -> Overloaded:
         names = {a.report.name for a in answers if _overloaded(a)}
@@ -303,22 +351,48 @@ class TicketService:
             texts.SERVICE_OVERLOADED.format(retry_after=math.ceil(retry_after)), retry_after
         )
 
-    async def _store(self, key: str, entry: CacheEntry, *, waited_for: bool = False) -> None:
+    async def _store(
+        self, key: str, entry: CacheEntry, until: Deadline, *, waited_for: bool = False
+    ) -> None:
+        """Into L1 at once, and into L2 until the sources' cut `until` (the answer's reserve
+        is for handing it back): a write still going then goes on without the answer (in
+        `_writing` until it lands)."""
         self.memory.put(key, entry)
-        if self.redis is not None:
-            # Waited for: tried even if a recent hiccup marked Redis down (a skipped write
-            # would send every waiting replica to the sources again).
-            await self.redis.put(key, entry, force=waited_for)
+        if self.redis is None:
+            return
+        # Waited for: tried even if a recent hiccup marked Redis down (a skipped write would
+        # send every waiting replica to the sources again).
+        write = asyncio.create_task(self.redis.put(key, entry, force=waited_for))
+        try:
+            await asyncio.wait({write}, timeout=until.left())
+        finally:
+            if not write.done():
+                self._writing[key] = write
+                write.add_done_callback(lambda _: self._written(key, write))
+                self._keep(write)
+        if write.done():
+            write.result()  # what the write raised, as when it was awaited in line
+
+    def _written(self, key: str, write: asyncio.Task[None]) -> None:
+        if self._writing.get(key) is write:
+            del self._writing[key]
+
+    def _keep(self, work: Coroutine[Any, Any, None] | asyncio.Task[None]) -> None:
+        """Run `work` on in the background (cancelled by `aclose`)."""
+        task = work if isinstance(work, asyncio.Task) else asyncio.create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _degrade(
         self,
         query: TicketQuery,
         echo: QueryEcho,
         reports: tuple[SourceReport, ...],
+        deadline: Deadline,
         *,
         allow_stale: bool,
     ) -> TicketResult:
-        stale = await self._stale(query.key) if allow_stale else None
+        stale = await self._stale(query.key, deadline) if allow_stale else None
         if stale is not None:
             self._metrics.degradations.labels(kind="stale_cache").inc()
             age = self._age(stale)
@@ -349,13 +423,16 @@ class TicketService:
             ),
         )
 
-    async def _stale(self, key: str) -> CacheEntry | None:
+    async def _stale(self, key: str, deadline: Deadline) -> CacheEntry | None:
         entry = self.memory.get_stale(key)
         self._metrics.cache_requests.labels(
             tier="memory", result="stale" if entry else "miss"
         ).inc()
         if entry is None and self.redis is not None:
-            entry = await self.redis.get_stale(key)
+            # Only while the deadline lasts: past it, `unavailable` now beats a copy later.
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(deadline.left()):
+                    entry = await self.redis.get_stale(key)
             self._metrics.cache_requests.labels(
                 tier="redis", result="stale" if entry else "miss"
             ).inc()
@@ -395,7 +472,8 @@ class TicketService:
             return
         task: asyncio.Task[Any]
         if self.fleet is None:
-            task = self._flight(query, echo, refresh=True, allow_stale=False)
+            deadline = Deadline.after(self._deadline, self._monotonic)
+            task = self._flight(query, echo, deadline, refresh=True, allow_stale=False)
         else:
             self._refreshing.add(query.key)
             task = asyncio.create_task(self._refresh_for_fleet(self.fleet, query, echo))
@@ -421,7 +499,8 @@ class TicketService:
             await self._background_flight(query, echo)
 
     async def _background_flight(self, query: TicketQuery, echo: QueryEcho) -> None:
-        flight = self._flight(query, echo, refresh=True, allow_stale=False)
+        deadline = Deadline.after(self._deadline, self._monotonic)
+        flight = self._flight(query, echo, deadline, refresh=True, allow_stale=False)
         self._background.add(flight)  # a background flight: never abandoned by a caller
         flight.add_done_callback(self._background.discard)
         await flight

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from app.observability.metrics import Metrics
 from app.settings import SourceSettings
+from app.tickets.cache import CacheEntry
 from app.tickets.guard import GuardedSource
 from app.tickets.model import ResolvedQuery
 from sources.capabilities import StopCall, StopList
@@ -72,7 +73,8 @@ def query(day: dt.date = DAY, origin: str = "BJP", destination: str = "SHH") -> 
 
 
 class FakeSource:
-    """Answers from a script: offers, an exception, or a wait on a gate."""
+    """Answers from a script: offers, an exception, or a wait on a gate; after `delay_s` on
+    the loop's clock (a source's latency, for virtual time)."""
 
     def __init__(
         self,
@@ -82,8 +84,10 @@ class FakeSource:
         error: SourceError | None = None,
         script: list[SourceError | None] | None = None,
         gate: asyncio.Event | None = None,
+        delay_s: float = 0.0,
     ) -> None:
         self.name = name
+        self.delay_s = delay_s
         self.calls: list[TicketQuery] = []
         self.error = error  # raised on every call while set
         self.script = list(script or [])  # consumed first: an error to raise, or None to answer
@@ -94,10 +98,42 @@ class FakeSource:
         self.calls.append(query)
         if self.gate is not None:
             await self.gate.wait()
+        if self.delay_s:
+            await asyncio.sleep(self.delay_s)
         step = self.script.pop(0) if self.script else self.error
         if step is not None:
             raise step
         return self._answer(query)
+
+
+class SlowL2:
+    """The L2 tier's calls the query service makes (`RedisTier`'s), each answered after a wait
+    on the loop's clock: a Redis slowed by a stall or a pool wait. It holds no fresh entry,
+    only the `stale` copies given, and notes each write when it lands."""
+
+    def __init__(
+        self,
+        *,
+        read_s: float = 0.0,
+        write_s: float = 0.0,
+        stale: dict[str, CacheEntry] | None = None,
+    ) -> None:
+        self.read_s = read_s
+        self.write_s = write_s
+        self.stale = dict(stale or {})
+        self.written: list[tuple[str, float]] = []  # (query key, loop time it landed)
+
+    async def get(self, key: str) -> CacheEntry | None:
+        await asyncio.sleep(self.read_s)
+        return None
+
+    async def get_stale(self, key: str) -> CacheEntry | None:
+        await asyncio.sleep(self.read_s)
+        return self.stale.get(key)
+
+    async def put(self, key: str, entry: CacheEntry, *, force: bool = False) -> None:
+        await asyncio.sleep(self.write_s)
+        self.written.append((key, asyncio.get_running_loop().time()))
 
 
 def stop_list(number: str = "G1", day: dt.date = DAY) -> StopList:

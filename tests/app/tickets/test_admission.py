@@ -23,7 +23,7 @@ from app.tickets.admission import (
 from app.tickets.cache import MemoryTier
 from app.tickets.guard import GuardedSource
 from app.tickets.service import TicketService
-from tests.app.tickets.fakes import BJN, DAY, SHQ, FakeSource, city_wide, query
+from tests.app.tickets.fakes import BJN, DAY, SHQ, FakeSource, SlowL2, city_wide, query
 from tests.clocks import FakeTime
 from tests.virtual_time import run_on_virtual_time
 
@@ -122,29 +122,31 @@ def test_the_bound_is_sized_from_injected_latencies_not_from_the_timeout():
         def exported(name: str) -> float | None:  # what Prometheus reads at a scrape
             return metrics.registry.get_sample_value(name, {"source": "a"})
 
-        # Nothing seen yet: sized from the 3 s timeout, as before (5 + 5/s x (5 s - 3 s)).
-        assert guard.admission.capacity == 15
+        # Nothing seen yet: sized from the 3 s timeout, as before, within the sources' 4.8 s
+        # of the 5 s deadline (the answer's reserve kept): 5 + 5/s x (4.8 s - 3 s).
+        assert guard.admission.capacity == 14
         for k in range(12):
             await guard.search(query(DAY + dt.timedelta(days=k % 10)))
-        assert guard.admission.capacity == 20  # 0.8 s answers: rate x (deadline - latency) - 1
-        assert exported("railtrip_source_admission_limit") == 20
+        assert guard.admission.capacity == 19  # 0.8 s answers: rate x (4.8 s - latency) - 1
+        assert exported("railtrip_source_admission_limit") == 19
         assert exported("railtrip_source_latency_seconds") == pytest.approx(0.8)
         source.latency_s = 2.0
         for k in range(30):
             await guard.search(query(DAY + dt.timedelta(days=k % 10)))
-        # Slower answers: five at once now drain 2.5 a second, for 3 s: fewer fit.
-        assert guard.admission.capacity == 7
+        # Slower answers: five at once now drain 2.5 a second, for 2.8 s: fewer fit.
+        assert guard.admission.capacity == 6
         fixed = GuardedSource(source, settings, Metrics(), deadline_s=5.0, queue_limit=3)
         assert fixed.admission is not None and fixed.admission.capacity == 8  # 5 + 3, as set
 
     run_on_virtual_time(scenario())
 
 
-def burst_scenario(queue_limit: int | None) -> dict[str, int]:
+def burst_scenario(queue_limit: int | None, l2: SlowL2 | None = None) -> dict[str, float]:
     """150 distinct cold queries at once against two sources answering in 0.8 s at 5/s, a 5 s
-    query deadline, on virtual time: how many were served in time, late, refused."""
+    query deadline, on virtual time (behind `l2` when given): how many were served in time,
+    late, refused, and the slowest refusal."""
 
-    async def scenario() -> dict[str, int]:
+    async def scenario() -> dict[str, float]:
         loop = asyncio.get_running_loop()
         metrics = Metrics()
         settings = SourceSettings(concurrency=5, rate_per_s=5.0, timeout_s=3.0, retries=0)
@@ -168,7 +170,7 @@ def burst_scenario(queue_limit: int | None) -> dict[str, int]:
             for name in calls
         ]
         memory = MemoryTier(30, 1800, 4096, timer=loop.time)
-        service = TicketService(guards, metrics, memory, deadline_s=5.0, monotonic=loop.time)
+        service = TicketService(guards, metrics, memory, l2, deadline_s=5.0, monotonic=loop.time)
         days = [DAY + dt.timedelta(days=k) for k in range(14)]
         queries = [
             city_wide(query(day, origin, "SHH"), BJN, SHQ)
@@ -190,14 +192,15 @@ def burst_scenario(queue_limit: int | None) -> dict[str, int]:
         ]
         for warm in queries[:5]:  # one at a time: the estimate learns the latency
             await service.search(warm)
-        outcome = {"served": 0, "late": 0, "refused": 0, "other": 0}
+        outcome = {"served": 0, "late": 0, "refused": 0, "other": 0, "slowest_refusal": 0.0}
 
         async def ask(resolved) -> None:  # type: ignore[no-untyped-def]
             started = loop.time()
             try:
                 result = await service.search(resolved)
             except Overloaded:
-                assert loop.time() - started < 0.01  # refused at once
+                took = loop.time() - started
+                outcome["slowest_refusal"] = max(outcome["slowest_refusal"], took)
                 outcome["refused"] += 1
                 return
             in_time = loop.time() - started <= 5.0
@@ -224,6 +227,7 @@ def test_a_burst_is_served_up_to_what_the_rate_answers_in_time_and_the_rest_refu
     assert outcome["served"] >= 0.9 * allowed and outcome["served"] <= allowed
     assert outcome["late"] == 0 and outcome["other"] == 0
     assert outcome["refused"] == 150 - outcome["served"]
+    assert outcome["slowest_refusal"] < 0.01  # refused at once
     # Sized from the timeout instead (the old default: 5 running + 5/s x (5 s - 3 s)), the
     # same burst was cut at 15.
     assert burst_scenario(queue_limit=10)["served"] == 15
@@ -272,3 +276,34 @@ async def test_one_overloaded_source_beside_an_answering_one_is_named_as_ours_no
     assert counter(metrics, "railtrip_degradations_total", kind="source_down") == 0
     gate.set()
     await first
+
+
+def test_time_spent_before_the_sources_counts_a_burst_is_admitted_to_what_is_left():
+    # Every query's L2 look-up takes 0.5 s (a Redis stalled on its pool): the sources have
+    # what is left of the 5 s. Counted from the fan-out, 20 were admitted and the last
+    # answered at 5.1 s; admitted to what is left, none is late and the answers that fit in
+    # the time left are served, the rest refused as soon as the look-up came back empty.
+    allowed = math.floor(5.0 * (5.0 - 0.5 - 0.8))  # 18 per source in the 4.5 s left
+    outcome = burst_scenario(queue_limit=None, l2=SlowL2(read_s=0.5))
+    assert outcome["late"] == 0 and outcome["other"] == 0
+    assert 0.9 * allowed <= outcome["served"] <= allowed
+    assert outcome["refused"] == 150 - outcome["served"]
+    assert outcome["slowest_refusal"] < 0.5 + 0.01
+
+
+def test_a_request_is_admitted_behind_only_as_many_as_the_drain_answers_in_its_time_left():
+    latency = LatencyEstimate(3.0)
+    latency.observe(0.8)
+    admission = SourceAdmission("a", 5, 5.0, latency=latency, deadline_s=4.8)
+    assert admission.bound() == admission.bound(4.8) == 19  # straight from arrival
+    assert admission.bound(2.8) == 9  # 2 s spent waiting for another replica's lease
+    assert admission.bound(0.9) == 0  # not even an idle source answers in time: refused
+    with pytest.raises(SourceOverloaded):
+        with admission.enter(0.9):
+            pass
+    assert admission.inside == 0
+    # A source slower than the whole deadline still takes one at a time, to show it recovers.
+    for _ in range(16):
+        latency.observe(3.0)
+    slow = SourceAdmission("a", 5, 5.0, latency=latency, deadline_s=2.5)
+    assert slow.bound() == slow.bound(0.5) == 1

@@ -10,6 +10,7 @@ import pytest
 from app.observability.metrics import Metrics
 from app.settings import SourceSettings
 from app.tickets.breaker import BreakerState, CircuitBreaker
+from app.tickets.deadline import Deadline
 from app.tickets.fanout import fan_out
 from app.tickets.guard import CircuitOpenError, GuardedSource
 from sources.errors import (
@@ -186,7 +187,7 @@ async def test_the_query_deadline_bounds_a_hanging_source_and_keeps_the_other() 
     fine = GuardedSource(FakeSource("fine"), SourceSettings(), metrics)
     loop = asyncio.get_running_loop()
     started = loop.time()
-    answers = await fan_out([hanging, fine], query(), deadline_s=5.0, monotonic=loop.time)
+    answers = await fan_out([hanging, fine], query(), Deadline.after(5.0, loop.time))
     assert loop.time() - started == pytest.approx(5.0, abs=0.01)
     assert [a.report.status for a in answers] == ["timeout", "ok"]
     assert answers[1].offers and not answers[0].offers
