@@ -164,7 +164,7 @@ def trip_request(
         # A stated window is the traveller's own choice of hours, night ones included: the
         # engine's night default must not overrule "8点前" with a later train; nor may it
         # hide the last train of the day from "最晚一班" (or the first from "最早一班").
-        or any(windows)
+        or any(window is not None and not _daytime_said(window) for window in windows)
         or intent.order in ("earliest", "latest")
         or intent.return_order in ("earliest", "latest"),
         origin_station=places.exact_station(intent.origin),
@@ -209,6 +209,15 @@ def excluded_classes(said: list[SeatClass]) -> frozenset[SeatClass]:
 
 STOOD_IN = frozenset({SeatClass.HARD_SEAT, SeatClass.SECOND})
 """The classes whose cars a 无座 ticket stands in (硬座 on conventional trains, 二等座 on EMUs)."""
+
+
+_DAYTIME_WORDS = ("早上", "上午", "中午", "下午", "白天", "早晨", "一早", "明早", "今早")
+
+
+def _daytime_said(window: TimeWindow) -> bool:
+    """A window said with a part of the day (早上九点以前走) chooses no night hours: its
+    bound is the day's, and a train at 03:00 is no 早上 one."""
+    return any(word in window.label for word in _DAYTIME_WORDS)
 
 
 def _window(window: TimeWindow | None) -> tuple[dt.time, dt.time] | None:

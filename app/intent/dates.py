@@ -156,7 +156,8 @@ def _safe_date(year: int, month: int, day: int) -> dt.date | None:
 def _next_yearly(
     anchor: dt.date, make: Callable[[int], dt.date | None], force_next_year: bool
 ) -> dt.date | None:
-    for year in range(anchor.year + (1 if force_next_year else 0), anchor.year + 3):
+    # From last year's rule too: 小年 (lunar 12/23) said in January is this January's.
+    for year in range(anchor.year + (1 if force_next_year else -1), anchor.year + 3):
         candidate = make(year)
         if candidate is not None and candidate >= anchor:
             return candidate
@@ -552,7 +553,7 @@ _FLEXIBLE = re.compile(
     r"|(?:什么|啥)时候(?:都|走都)(?:行|可以)|日期(?:随意|随便|不限|无所谓)|时间(?:随意|随便|不限)"
     r"|这几天都(?:行|可以)|几号都(?:行|可以)|any day\b|whichever day"
     # 哪天便宜就哪天走, 什么时候有票就什么时候去: the day is the traveller's to choose by.
-    r"|(?:哪|那)一?天[^，,。]{1,6}?就(?:哪|那)一?天|(?:什么|啥)时候[^，,。]{1,6}?就(?:什么|啥)时候",
+    r"|(?:哪|那)一?天[^，,。]{1,6}?就?(?:哪|那)一?天|(?:什么|啥)时候[^，,。]{1,6}?就?(?:什么|啥)时候",
     re.IGNORECASE,
 )
 _FLEXIBLE_SPANS = (

@@ -66,7 +66,6 @@ HOLIDAYS: dict[str, YearRule] = {
     "清明": _solar_term(4, 4.81),
     "冬至": _solar_term(12, 21.94),
     "春节": lunar(1, 1),
-    "过年": lunar(1, 1),
     "大年初一": lunar(1, 1),
     "除夕": lunar(1, 1, shift=-1),
     "大年三十": lunar(1, 1, shift=-1),
@@ -80,12 +79,12 @@ HOLIDAYS: dict[str, YearRule] = {
     "小年": lunar(12, 23),
 }
 """Every named day the parser knows, by the shortest form travellers write (节 and 节日 may
-follow: 圣诞节, 端午节; 国庆节)."""
+follow: 圣诞节, 端午节; 国庆节). 过年 is none: going home for the new year is some day before
+it, which the traveller is asked (过年回家 with a day said takes that day)."""
 
 HOLIDAY_DAYS: dict[str, int] = {
     "元旦": 3,
     "春节": 7,
-    "过年": 7,
     "清明": 3,
     "五一": 5,
     "劳动节": 5,

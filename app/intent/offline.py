@@ -617,7 +617,9 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
         word = re.escape(phrase)
         counted_word = rf"(?:(?P<n>{party.SMALL_COUNT})\s*(?:个|位|名)?)?{word}"
         pattern = (
-            rf"(?:{cue})[^，,。{MASK}]{{0,4}}?{counted_word}|{word}[^，,。]{{0,2}}?(?:和|跟)我"
+            # 带俩孩子去姥姥家: 姥姥 is visited, not a companion (no going verb between, no 家).
+            rf"(?:{cue})[^，,。{MASK}去到回看找探]{{0,4}}?{counted_word}(?!家)"
+            rf"|{word}[^，,。]{{0,2}}?(?:和|跟)我"
         )
         for match in re.finditer(pattern, text):
             said = match.group("n")

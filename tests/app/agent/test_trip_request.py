@@ -66,3 +66,11 @@ def test_a_city_named_means_its_city_proper_and_a_station_named_keeps_its_whole_
     assert opened("上海", "北京", "义乌") == {"金华"}  # a via stop keeps no exact station
     # 延边 has no station named after it (延吉, 敦化…): every one of its stations counts.
     assert opened("长春", "延边") == {"延边"}
+
+
+def test_a_bound_said_with_a_part_of_the_day_chooses_no_night_hours() -> None:
+    # 早上九点以前走: a 03:00 seat is no 早上 train; 九点前走 alone is the traveller's hours.
+    morning = {"start": "00:00", "end": "09:00", "label": "早上九点以前"}
+    assert request_for(depart_window=morning).allow_night is False
+    bare = {"start": "00:00", "end": "09:00", "label": "九点以前"}
+    assert request_for(depart_window=bare).allow_night is True

@@ -523,3 +523,26 @@ def test_an_hour_said_after_an_arrival_is_the_arrivals(directory: StationDirecto
     intent = parse("下周一从成都东出发去重庆北，别太晚到，下午三点前", directory)
     assert intent.depart_window is None
     assert intent.arrive_window is not None and f"{intent.arrive_window.end:%H:%M}" == "15:00"
+
+
+def test_going_home_for_the_new_year_is_no_day(directory: StationDirectory) -> None:
+    intent = parse("过年回家 杭州回贵阳", directory, today=D(2027, 1, 28))
+    assert intent.date_start is None and "date_start" in intent.missing
+    dated = parse("过年回家 2月3号东莞到信阳", directory, today=D(2027, 1, 25))
+    assert dated.date_start == D(2027, 2, 3)
+
+
+def test_a_lunar_named_day_of_the_twelfth_month_said_in_january() -> None:
+    assert extract_dates("小年回家", D(2027, 1, 10)).start == D(2027, 1, 30)
+
+
+def test_someone_visited_is_no_companion(directory: StationDirectory) -> None:
+    text = "周六我和孩子妈带俩孩子去姥姥家 天津到唐山 大的10岁 小的5岁"
+    intent = parse(text, directory, today=D(2027, 1, 25))
+    assert (intent.passengers, intent.children) == (4, [10, 5])
+    assert parse("带着姥姥去北京 明天 天津出发", directory).passengers == 2
+
+
+def test_any_day_by_price_without_jiu(directory: StationDirectory) -> None:
+    intent = parse("想去敦煌 从兰州走 哪天便宜哪天走", directory)
+    assert intent.flexible_until is not None and intent.order == "cheapest"
