@@ -74,6 +74,10 @@ An overnight ride in a sleeper class is exempt: the berth is the night's lodging
 leave late and arrive early.
 """
 
+NIGHT_REST_UNTIL = dt.time(4, 0)
+"""An overnight berth is the night's lodging only when it lets the traveller sleep until this:
+one that sets them down at 01:21 (重庆→武隆 K838 22:51) is a night ride like a seat's."""
+
 RETURN_NOT_BEFORE = dt.time(9, 0)
 """With no return time stated, a ride home before this is ranked down (not ruled out): the
 last day of a trip is not spent catching a dawn train."""

@@ -11,7 +11,7 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from rules.config import RuleConfig, in_city_proper, is_overnight
+from rules.config import NIGHT_REST_UNTIL, RuleConfig, in_city_proper, is_overnight
 from rules.model import LegKey, TripRequest
 from rules.party import seats_needed
 from sources.models import (
@@ -270,8 +270,10 @@ def _seat_options(
         if found is None:
             found = []
             depart, arrive = epoch_minutes(offer.depart_at), epoch_minutes(offer.arrive_at)
-        # An overnight berth is the night's lodging, so the night rule does not apply to it.
-        if not (seat_night_ok or (overnight and seat_class in SLEEPER_CLASSES)):
+        # An overnight berth is the night's lodging, so the night rule does not apply to it
+        # (unless it sets the traveller down in the small hours).
+        lodged = overnight and offer.arrive_at.time() >= NIGHT_REST_UNTIL
+        if not (seat_night_ok or (lodged and seat_class in SLEEPER_CLASSES)):
             continue
         if seat.price >= cheapest:
             continue

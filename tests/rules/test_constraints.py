@@ -351,3 +351,14 @@ def test_fastest_takes_a_seat_arriving_late_at_night() -> None:
         offer("K106", BEIJING_WEST, SHANGHAI_STATION, "12:26", "04:41", seats=SLEEPERS),
     )
     assert best_trains(one_way(order="fastest"), entries) == ("T395",)
+
+
+def test_a_berth_that_sets_the_traveller_down_in_the_small_hours_is_no_nights_lodging() -> None:
+    # 重庆→武隆: K838 22:51→01:21 in a berth is a night ride; the morning train is planned.
+    entries = book(
+        offer("K838", BEIJING_WEST, SHANGHAI_STATION, "22:51", "01:21", seats=SLEEPERS),
+        offer("5609", BEIJING_WEST, SHANGHAI_STATION, "08:10", "10:56", seats=SLEEPERS[2:]),
+    )
+    assert best_trains(one_way(), entries) == ("5609",)
+    dawn = book(offer("T1", BEIJING_WEST, SHANGHAI_STATION, "22:00", "06:30", seats=SLEEPERS))
+    assert best_trains(one_way(), dawn) == ("T1",)
