@@ -7,17 +7,20 @@ hour, and pairs with no direct train and no order. A request is kept only where 
 independent optimum (`bench/optimum.py`) has a journey; the planner is never run here.
 
 Run from the repository root: `.venv/bin/python bench/heldout_cases.py` (deterministic).
+A later round draws a new set with its own seed, size and file, e.g.
+`bench/heldout_cases.py --seed 20261207 --scale 1.6 --prefix held2 --out
+bench/optimality_heldout2.jsonl`: the pairs differ, the kinds keep their proportions.
 """
 
 from __future__ import annotations
 
+import argparse
 import datetime as dt
 import json
 import random
 from pathlib import Path
 from typing import Any
 
-from harness import ROOT
 from optimality import ask_for, objectives
 from optimum import Rails, Search
 
@@ -32,7 +35,14 @@ COUNTS = {"fastest": 15, "cheapest": 15, "latest": 12, "earliest_arrival": 6, "t
 
 
 def main() -> None:
-    rng = random.Random(SEED)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--scale", type=float, default=1.0, help="multiplies every kind's count")
+    parser.add_argument("--prefix", default="held", help="the ids' prefix")
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args()
+    counts = {kind: round(n * args.scale) for kind, n in COUNTS.items()}
+    rng = random.Random(args.seed)
     directory = default_directory()
     network = default_network()
     rails = Rails(directory)
@@ -78,7 +88,7 @@ def main() -> None:
         cases.append(case)
         return True
 
-    for kind, wanted in COUNTS.items():
+    for kind, wanted in counts.items():
         kept = 0
         while kept < wanted:
             today = rng.choice(TODAYS)
@@ -109,10 +119,10 @@ def main() -> None:
     numbers: dict[str, int] = {}
     for case in cases:
         numbers[case["kind"]] = numbers.get(case["kind"], 0) + 1
-        case["id"] = f"held-{case['kind'][:5]}-{numbers[case['kind']]:02d}"
+        case["id"] = f"{args.prefix}-{case['kind'][:5]}-{numbers[case['kind']]:02d}"
     lines = [json.dumps(case, ensure_ascii=False) for case in cases]
-    OUT.write_text("\n".join(lines) + "\n", "utf-8")
-    print(f"{len(cases)} requests -> {OUT.relative_to(ROOT)}")
+    args.out.write_text("\n".join(lines) + "\n", "utf-8")
+    print(f"{len(cases)} requests -> {args.out}")
 
 
 if __name__ == "__main__":
