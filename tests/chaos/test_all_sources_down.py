@@ -7,8 +7,9 @@ import time
 
 import pytest
 
+from app.runtime import Runtime
 from app.settings import Settings
-from tests.chaos.conftest import assert_honest_freshness, running, sample, ticket_params
+from tests.chaos.conftest import NOW, assert_honest_freshness, running, sample, ticket_params
 
 pytestmark = pytest.mark.chaos
 
@@ -19,6 +20,23 @@ FAST_BREAKERS = {
 }
 
 
+COOLDOWN_S = 30.0
+"""The breakers' cool-down in the outage test: longer than any scheduling delay of a loaded
+machine, so the breakers are still open when /readyz is asked; the test then moves the
+replica's monotonic clock past it instead of waiting."""
+
+
+class SkipAheadClock:
+    """Real monotonic time plus what the test skipped: every wait stays real (timeouts,
+    sleeps, the vendors' latency) but the breakers' cool-down ends when the test says."""
+
+    def __init__(self) -> None:
+        self.skipped = 0.0
+
+    def __call__(self) -> float:
+        return time.monotonic() + self.skipped
+
+
 async def set_faults(client, vendor: str, **knobs: float) -> None:
     response = await client.post(f"/sandbox/{vendor}/faults", json=knobs)
     assert response.status_code == 200, response.text
@@ -27,8 +45,12 @@ async def set_faults(client, vendor: str, **knobs: float) -> None:
 async def test_outage_serves_stale_then_unavailable_and_breakers_close_after_recovery():
     """Seen queries come back `cached` with their offers, unseen ones `unavailable`; once the
     vendors heal and the short cool-down passes, /readyz says ok and answers are live again."""
-    settings = Settings(source_overrides=FAST_BREAKERS)
-    async with running(settings) as (app, client):
+    overrides = {
+        name: {**knobs, "breaker_cooldown_s": COOLDOWN_S} for name, knobs in FAST_BREAKERS.items()
+    }
+    monotonic = SkipAheadClock()
+    runtime = Runtime(clock=lambda: NOW, monotonic=monotonic)
+    async with running(Settings(source_overrides=overrides), runtime) as (app, client):
         seen = [ticket_params(i) for i in range(3)]
         unseen = [ticket_params(i) for i in range(3, 6)]
         before = {}
@@ -74,7 +96,8 @@ async def test_outage_serves_stale_then_unavailable_and_breakers_close_after_rec
         for vendor in ("12306", "juhe"):
             await set_faults(client, vendor, error_rate=0.0)
 
-        # Poll, bounded: the half-open probe may go out only after the 0.2 s cool-down.
+        # The cool-down ends; poll, bounded, until the half-open probes have gone out.
+        monotonic.skipped += COOLDOWN_S
         deadline = time.monotonic() + 5.0
         body = None
         while time.monotonic() < deadline:
