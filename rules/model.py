@@ -74,6 +74,9 @@ class TripRequest(Frozen):
     max_transfers: int = Field(default=2, ge=0)
     allow_waitlist: bool = False
     allow_night: bool = False
+    return_allow_night: bool | None = None
+    """The ride home's own choice of the night hours (None: the trip's `allow_night`): an
+    evening said of the ride home (周日晚上回来) is no wish to ride out at 03:00."""
     required_trains: tuple[str, ...] = ()
     # Hard constraints the traveller stated (README "What was asked"): met, or relaxed in the open.
     origin_station: str | None = None

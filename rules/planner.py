@@ -62,10 +62,17 @@ def _homeward_classes(request: TripRequest) -> dict[str, object]:
             seat_class=None,
             seat_classes=request.return_seat_classes,
             strict_seat=True,
-            allow_night=request.allow_night
+            allow_night=_homeward_night(request)
             or any(c.is_sleeper for c in request.return_seat_classes),
         )
     return own
+
+
+def _homeward_night(request: TripRequest) -> bool:
+    """Whether the ride home may use the night hours: its own say, else the trip's."""
+    if request.return_allow_night is None:
+        return request.allow_night
+    return request.return_allow_night
 
 
 @dataclass(slots=True)
@@ -116,6 +123,7 @@ def plan(
             "rank_window": None
             if request.return_window
             else (config.return_not_before, dt.time(23, 59)),
+            "allow_night": _homeward_night(request),
             **_homeward_classes(request),
         }
     )

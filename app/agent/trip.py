@@ -7,7 +7,7 @@ import datetime as dt
 from app.agent import party_notes, texts
 from app.intent.model import TimeWindow, TravelIntent
 from rules import TripRequest, ViaStop
-from rules.config import in_city_proper
+from rules.config import EARLIEST_DEPARTURE, in_city_proper
 from rules.limits import MAX_PARTY, MAX_VIA_STOPS
 from rules.options import expected_arrival
 from rules.relax import stated
@@ -137,12 +137,18 @@ def trip_request(
         warnings.append(texts.RETURN_NOT_ON_SALE.format(date=texts.day_label(return_date)))
         return_date, nights = None, None
     prefs = set(intent.preferences)
-    windows = (
-        intent.depart_window,
-        intent.arrive_window,
-        intent.return_window,
-        intent.return_arrive_window,
+    # A stated time of day or a berth is the traveller's own choice of the night hours: the
+    # engine's night default must not overrule "8点前" with a later train; nor may it hide the
+    # last train of the day from "最晚一班" (or the first from "最早一班"). A window is the
+    # choice of its own ride: 周日晚上回来 is no wish to ride out at 03:00.
+    chosen = (
+        "卧铺" in prefs
+        or bool(intent.seat_classes)
+        or intent.order in ("earliest", "latest")
+        or intent.return_order in ("earliest", "latest")
     )
+    out_night = chosen or _night_chosen(intent.depart_window, intent.arrive_window)
+    home_night = chosen or _night_chosen(intent.return_window, intent.return_arrive_window)
     return TripRequest(
         origin=origin,
         destination=destination,
@@ -153,30 +159,21 @@ def trip_request(
         via=via,
         passengers=passengers,
         budget=intent.budget,
-        depart_window=_window(intent.depart_window),
+        depart_window=_departure(intent.depart_window),
         arrive_window=_window(intent.arrive_window),
         train_types=frozenset(intent.train_types),
         seat_class=intent.seat_class,
         max_transfers=0 if "直达" in prefs else 2,
-        # A stated time of day or a berth is the traveller's own choice of the night hours.
-        allow_night="卧铺" in prefs
-        or bool(intent.seat_classes)
-        # A stated window is the traveller's own choice of hours, night ones included: the
-        # engine's night default must not overrule "8点前" with a later train; nor may it
-        # hide the last train of the day from "最晚一班" (or the first from "最早一班").
-        or any(window is not None and not _daytime_said(window) for window in windows)
-        or intent.order in ("earliest", "latest")
-        or intent.return_order in ("earliest", "latest"),
+        allow_night=out_night,
+        return_allow_night=home_night if return_date is not None else None,
         origin_station=places.exact_station(intent.origin),
         destination_station=places.exact_station(intent.destination),
-        return_window=(intent.return_window.start, intent.return_window.end)
-        if intent.return_window and return_date is not None
-        else None,
+        return_window=_departure(intent.return_window) if return_date is not None else None,
         return_arrive_window=_window(intent.return_arrive_window)
         if return_date is not None
         else None,
         arrive_date=intent.arrive_date
-        or expected_arrival(start, _window(intent.depart_window), _window(intent.arrive_window)),
+        or expected_arrival(start, _departure(intent.depart_window), _window(intent.arrive_window)),
         seat_classes=frozenset(intent.seat_classes),
         return_seat_classes=frozenset(intent.return_seat_classes)
         if return_date is not None
@@ -214,6 +211,12 @@ STOOD_IN = frozenset({SeatClass.HARD_SEAT, SeatClass.SECOND})
 _DAYTIME_WORDS = ("早上", "上午", "中午", "下午", "白天", "早晨", "一早", "明早", "今早")
 
 
+def _night_chosen(*windows: TimeWindow | None) -> bool:
+    """True when a window of one ride is the traveller's own choice of hours, night ones
+    included (九点以前, 晚上): one said with a part of the day is not (早上九点以前)."""
+    return any(window is not None and not _daytime_said(window) for window in windows)
+
+
 def _daytime_said(window: TimeWindow) -> bool:
     """A window said with a part of the day (早上九点以前走) chooses no night hours: its
     bound is the day's, and a train at 03:00 is no 早上 one."""
@@ -223,6 +226,18 @@ def _daytime_said(window: TimeWindow) -> bool:
 def _window(window: TimeWindow | None) -> tuple[dt.time, dt.time] | None:
     """A stated time window as the engine's (start, end) pair."""
     return (window.start, window.end) if window else None
+
+
+def _departure(window: TimeWindow | None) -> tuple[dt.time, dt.time] | None:
+    """A stated departure window as the engine's pair. A bound said with a part of the day
+    (早上九点以前走, 下午三点前出发) starts no earlier than the day's first regular departures
+    (`EARLIEST_DEPARTURE`): a 03:00 seat is no 早上 train. The night default alone cannot say
+    so: another window of the trip (周日晚上回来) lifts it for the whole request."""
+    if window is None:
+        return None
+    if _daytime_said(window) and window.start < EARLIEST_DEPARTURE < window.end:
+        return (EARLIEST_DEPARTURE, window.end)
+    return (window.start, window.end)
 
 
 def shifted(request: TripRequest, days: int) -> TripRequest:
@@ -245,6 +260,7 @@ def relaxed(request: TripRequest) -> TripRequest:
             "depart_window": None,
             "arrive_window": None,
             "allow_night": True,
+            "return_allow_night": True,
         }
     )  # superseded by rules.relax for stated constraints; kept for the tool mode
 

@@ -362,3 +362,25 @@ def test_a_berth_that_sets_the_traveller_down_in_the_small_hours_is_no_nights_lo
     assert best_trains(one_way(), entries) == ("5609",)
     dawn = book(offer("T1", BEIJING_WEST, SHANGHAI_STATION, "22:00", "06:30", seats=SLEEPERS))
     assert best_trains(one_way(), dawn) == ("T1",)
+
+
+def test_the_ride_home_chooses_its_own_night_hours() -> None:
+    # 周日晚上回来 on a leisure trip: the ride home may arrive after 23:00, the ride out still
+    # keeps the night default (no 03:00 seat to be there early).
+    out_day, home_day = DAY, DAY + dt.timedelta(days=1)
+    entries = book(
+        offer("K1", BEIJING_WEST, SHANGHAI_STATION, "03:00", "04:40", seats=SLEEPERS[2:]),
+        offer("G1", BEIJING_SOUTH, HONGQIAO, "06:10", "10:30"),
+        offer("G2", HONGQIAO, BEIJING_SOUTH, "18:30", "23:30", day=home_day),
+    )
+    request = one_way(
+        return_trip=True,
+        return_date=home_day,
+        leisure=True,
+        return_window=(dt.time(18, 0), dt.time(23, 59)),
+        return_allow_night=True,
+    )
+    assert request.depart_date == out_day
+    assert best_trains(request, entries) == ("G1", "G2")
+    # Said of the whole trip, the night hours are the traveller's on the ride out too.
+    assert best_trains(request.model_copy(update={"allow_night": True}), entries)[0] == "K1"
