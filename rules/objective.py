@@ -5,7 +5,7 @@
 | `fastest` (最快) | minutes door to door, first departure to last arrival |
 | `cheapest` (最便宜) | total fare over every leg, in the cheapest class the constraints allow |
 | `latest` (最晚一班) | the latest first departure that still meets every stated window |
-| `earliest` (最早一班) | the earliest first departure |
+| `earliest` (最早一班) | the earliest first departure of a route no other beats on both clocks |
 | `earliest_arrival` (最早到) | the earliest last arrival |
 | none, one way | `fastest` (`DEFAULT_ORDER`; the cheapest trip is among the alternatives) |
 | none, one way, a stated window relaxed | the balanced score: the nearest train to the window |
@@ -17,8 +17,10 @@ balanced score breaks ties. Under a time objective each change of trains must sa
 route with fewer changes, so a direct train is kept unless a change is really quicker, and a
 plan is never more than twice `CHANGE_SHARE` slower than the quickest route it was offered.
 Whatever the order, the fastest and the cheapest trip are always among the alternatives
-(`rules.planner`). The objective orders the ride out: for `latest`, `earliest` and
-`earliest_arrival` only the first segment is ranked by it.
+(`rules.planner`). Under an order about a clock, a route beaten by another that leaves no
+earlier, arrives no later and changes no more often follows every other (`dominated`). The
+objective orders the ride out: for `latest`, `earliest` and `earliest_arrival` only the first
+segment is ranked by it.
 
 A leisure trip (玩三天, 周末, 当天来回: `TripRequest.leisure`) also weighs the time at the
 destination against price, `LEISURE_HOUR` points (¥100) per hour lost there: the ride out by
@@ -131,11 +133,54 @@ def apply_order(
     if order in FIRST_SEGMENT_ORDERS and segment != 0 and not said_of_it:
         return list(routes)
     figures = [metric(r, order) for r in routes]
+    if order in TIME_ORDERS:
+        # A route another one beats on both clocks (leave no earlier, arrive no later, change
+        # no more) is not "the first train": 05:34 to 邯郸东 to board there the G71 that left
+        # 北京西 at 07:26 is G71 with two hours' waiting. It follows every other route.
+        beaten = dominated(routes)
+        figures = [m + DAY_HOURS if lost else m for m, lost in zip(figures, beaten, strict=True)]
     base = min(figures)
     return [
         new_route(r.segment, r.rides, r.cost + ORDER_WEIGHT * (m - base), r.unit_price)
         for r, m in zip(routes, figures, strict=True)
     ]
+
+
+TIME_ORDERS = frozenset({"earliest", "latest", "earliest_arrival"})
+"""Orders about a clock time, where a route beaten on every clock may still tie or win."""
+
+DAY_HOURS = 24.0
+"""The order figure added to a dominated route: a day, more than any clock time differs by."""
+
+
+def dominated(routes: Sequence[Route]) -> list[bool]:
+    """For each route, whether another leaves no earlier, arrives no later and changes trains
+    no more often, and is better in one of them (the sweep goes from the latest departure)."""
+    changes = [len(r.rides) - 1 for r in routes]
+    top = max(changes, default=0)
+    beaten = [False] * len(routes)
+    later = [float("inf")] * (top + 1)  # earliest arrival, by changes, of later departures
+    order = sorted(range(len(routes)), key=lambda i: -routes[i].depart)
+    start = 0
+    while start < len(order):
+        depart = routes[order[start]].depart
+        end = start
+        while end < len(order) and routes[order[end]].depart == depart:
+            end += 1
+        group = order[start:end]
+        for i in group:
+            route, c = routes[i], changes[i]
+            if min(later[: c + 1]) <= route.arrive or any(
+                (routes[j].arrive, changes[j]) < (route.arrive, c)
+                and routes[j].arrive <= route.arrive
+                and changes[j] <= c
+                for j in group
+            ):
+                beaten[i] = True
+        for i in group:
+            later[changes[i]] = min(later[changes[i]], routes[i].arrive)
+        start = end
+    return beaten
 
 
 LEISURE_HOUR = 1.0

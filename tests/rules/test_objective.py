@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+from types import SimpleNamespace
 
 from rules import TripRequest, plan
-from rules.objective import CHANGE_WORTH, change_cost
+from rules.objective import CHANGE_WORTH, change_cost, dominated
 from sources.models import SeatClass, Station
 from tests.rules.factory import (
     BEIJING_SOUTH,
@@ -220,3 +221,36 @@ def test_a_berth_boarded_at_midnight_is_the_nights_bed_like_one_boarded_before_i
     assert best is not None and [leg.seat_class for leg in best.legs] == [SeatClass.HARD_SLEEPER]
     short = book(offer("K1039", XIAN, BEIJING_STATION, "02:15", "05:03", seats=NIGHT))
     assert plan(request, short, now=NOW).best is None, "a short ride in the small hours is no bed"
+
+
+def test_the_first_train_is_never_a_feeder_to_a_later_train_from_the_same_station():
+    # 最早一班: D1 at 06:00 to 南京南 only to board G5 there, which left 北京南 at 08:00 and
+    # reaches 上海虹桥 at the same time; G5 is the first train worth taking. A change that
+    # really arrives first (G7 → G8 before any direct) is kept.
+    entries = book(
+        offer("D1", BEIJING_SOUTH, NANJING_SOUTH, "06:00", "09:30"),
+        offer("G5", NANJING_SOUTH, HONGQIAO, "11:30", "13:00"),
+        offer("G5", BEIJING_SOUTH, HONGQIAO, "08:00", "13:00"),
+    )
+    assert _trains(_one_way(order="earliest"), entries)[0] == ("G5",)
+    sooner = book(
+        offer("G7", BEIJING_SOUTH, NANJING_SOUTH, "06:00", "09:00"),
+        offer("G8", NANJING_SOUTH, HONGQIAO, "09:30", "11:00"),
+        offer("G5", BEIJING_SOUTH, HONGQIAO, "08:00", "13:00"),
+    )
+    assert _trains(_one_way(order="earliest"), sooner)[0] == ("G7", "G8")
+
+
+def test_dominated_routes_are_those_beaten_on_every_clock_and_on_changes():
+    def route(depart: int, arrive: int, changes: int) -> SimpleNamespace:
+        return SimpleNamespace(depart=depart, arrive=arrive, rides=(None,) * (changes + 1))
+
+    routes = [
+        route(300, 1000, 1),  # leaves earlier, arrives with the direct: beaten
+        route(420, 1000, 0),  # the direct
+        route(420, 1000, 1),  # same clocks as the direct, one change more: beaten
+        route(360, 900, 1),  # arrives first: kept
+        route(480, 1100, 0),  # leaves later, arrives later: kept
+        route(480, 1100, 0),  # its twin: neither beats the other
+    ]
+    assert dominated(routes) == [True, False, True, False, False, False]  # type: ignore[arg-type]
