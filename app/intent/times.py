@@ -10,7 +10,7 @@
 - 下班后 is the evening (18:00-23:59); 傍晚 17:00-19:30; 一早 the early morning (06:00-09:00,
   as 早上); 中午左右 11:00-13:00; X点左右 an hour either side; 两三点 14:00-15:30 in an
   afternoon (the second hour's half); 白天 (白天的车) a daytime ride: leave 06:00-18:00,
-  arrive the same day by 23:59.
+  arrive the same day by 23:59; 白天走 (白天出发) says when to leave only.
 - An hour said with no day in a whole trip (下午五点前必须到北京南，从天津出发) is today's; a
   chat turn with only an hour (九点以后) keeps the trip's day.
 
@@ -133,6 +133,7 @@ _MEALS = (
     (re.compile(r"(?:吃完)?早饭(?:后|以后|之后)|吃完早饭"), dt.time(8, 0), dt.time(12, 0)),
 )
 _DAYTIME = re.compile(r"白天")
+_LEAVING = re.compile(r"(?:的时候|就)?(?:走|出发|动身|发车)")
 _DUSK = re.compile(r"傍晚")
 _HOUR_LABEL = re.compile(r"[0-9一二两三四五六七八九十]\s*(?:点|时|:)")
 _EVENING_WORDS = re.compile(r"下班(?:后|以后|之后)|下了班|下班(?=就|直接|再|从|走|出发|回|去|坐)")
@@ -277,8 +278,10 @@ def extra_windows(text: str) -> list[Found]:
         found.append(Found(match.start(), match.end(), window))
     for match in _DAYTIME.finditer(text):
         leave = TimeWindow(start=dt.time(6, 0), end=dt.time(18, 0), label="白天")
-        arrive = TimeWindow(start=dt.time(6, 0), end=END_OF_DAY, label="白天")
         found.append(Found(match.start(), match.end(), leave, "depart_window"))
+        if _LEAVING.match(text, match.end()):
+            continue  # 白天走: when to leave, not a ride over by night (K1505 15:00→01:16)
+        arrive = TimeWindow(start=dt.time(6, 0), end=END_OF_DAY, label="白天")
         found.append(Found(match.start(), match.end(), arrive, "arrive_window"))
     found.sort(key=lambda f: f.start)
     chosen: list[Found] = []

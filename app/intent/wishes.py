@@ -72,7 +72,8 @@ _RETURN_BEFORE = re.compile(r"(?:回来|回程|返程|返回|回去)[^，,。；
 
 _NO_OVERNIGHT = re.compile(
     r"(?:不要|不想|不|别|不用)(?:坐|乘)?(?:过夜|夜车|过夜车|卧铺过夜|在车上过夜)"
-    r"|白天(?:的)?(?:车|动车|高铁|火车|走|出发|坐|赶路)|当天到"
+    # 白天走 / 白天出发 says when to leave (`app.intent.times`), not that the ride is over by night.
+    r"|白天(?:的)?(?:车|动车|高铁|火车|坐|赶路)|当天到"
 )
 _BERTHS: dict[str, BerthWish] = {"下铺": "lower", "中铺": "middle", "上铺": "upper"}
 _SEAT_POSITIONS: dict[SeatPosition, re.Pattern[str]] = {

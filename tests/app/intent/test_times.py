@@ -71,6 +71,8 @@ def windows(text: str, today: dt.date = THU) -> dict[str, str | None]:
         ("明天天津到北京 下午两三点的", "14:00-15:30", None),
         ("明天天津到北京 八点左右走", "07:00-09:00", None),
         ("下周一 北京到天津 白天的车", "06:00-18:00", "06:00-23:59"),
+        # 白天出发 says when to leave: a 15:00 train arriving after midnight still leaves by day
+        ("周三从徐州去上海 白天出发就行", "06:00-18:00", None),
         ("明天 北京到天津 上午", "06:00-12:00", None),
         ("明天 北京到天津 下午", "12:00-18:00", None),
         ("下班了 傍晚从广州南去深圳北 就今天", "17:00-19:30", None),

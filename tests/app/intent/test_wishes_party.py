@@ -62,6 +62,11 @@ def test_no_night_on_the_train(text: str, directory: StationDirectory) -> None:
 
 def test_no_overnight_is_unset_when_not_said(directory: StationDirectory) -> None:
     assert parse("周六北京去青岛", directory).no_overnight is None
+    # 白天出发 is when to leave: a ride leaving by day may still arrive after midnight.
+    leaving = parse("周六从徐州去上海，白天出发，越便宜越好", directory)
+    assert leaving.no_overnight is None
+    assert leaving.depart_window is not None and leaving.depart_window.span() == "06:00-18:00"
+    assert leaving.arrive_window is None
 
 
 def test_a_berth_wish_with_a_class_keeps_the_class(directory: StationDirectory) -> None:
