@@ -17,8 +17,8 @@ balanced score breaks ties. Under a time objective each change of trains must sa
 route with fewer changes, so a direct train is kept unless a change is really quicker, and a
 plan is never more than twice `CHANGE_SHARE` slower than the quickest route it was offered.
 Whatever the order, the fastest and the cheapest trip are always among the alternatives
-(`rules.planner`). Under an order about a clock, a route beaten by another that leaves no
-earlier, arrives no later and changes no more often follows every other (`dominated`). The
+(`rules.planner`). Under an order about a clock, a route with changes follows every other
+when one with fewer changes leaves no earlier and arrives no later (`dominated`). The
 objective orders the ride out: for `latest`, `earliest` and `earliest_arrival` only the first
 segment is ranked by it.
 
@@ -134,9 +134,9 @@ def apply_order(
         return list(routes)
     figures = [metric(r, order) for r in routes]
     if order in TIME_ORDERS:
-        # A route another one beats on both clocks (leave no earlier, arrive no later, change
-        # no more) is not "the first train": 05:34 to 邯郸东 to board there the G71 that left
-        # 北京西 at 07:26 is G71 with two hours' waiting. It follows every other route.
+        # A change beaten on both clocks by a route with fewer changes is not "the first
+        # train": 05:34 to 邯郸东 to board there the G71 that left 北京西 at 07:26 is G71 with
+        # two hours' waiting. It follows every other route.
         beaten = dominated(routes)
         figures = [m + DAY_HOURS if lost else m for m, lost in zip(figures, beaten, strict=True)]
     base = min(figures)
@@ -154,12 +154,14 @@ DAY_HOURS = 24.0
 
 
 def dominated(routes: Sequence[Route]) -> list[bool]:
-    """For each route, whether another leaves no earlier, arrives no later and changes trains
-    no more often, and is better in one of them (the sweep goes from the latest departure)."""
+    """For each route, whether another with fewer changes leaves no earlier and arrives no
+    later: a change is worth making only to leave later or arrive sooner. Between routes of
+    as many changes the order's own clock decides (最早一班 is the 07:00 train even when the
+    08:00 one arrives first). The sweep goes from the latest departure."""
     changes = [len(r.rides) - 1 for r in routes]
     top = max(changes, default=0)
     beaten = [False] * len(routes)
-    later = [float("inf")] * (top + 1)  # earliest arrival, by changes, of later departures
+    sooner = [float("inf")] * (top + 1)  # earliest arrival, by changes, leaving no earlier
     order = sorted(range(len(routes)), key=lambda i: -routes[i].depart)
     start = 0
     while start < len(order):
@@ -169,16 +171,9 @@ def dominated(routes: Sequence[Route]) -> list[bool]:
             end += 1
         group = order[start:end]
         for i in group:
-            route, c = routes[i], changes[i]
-            if min(later[: c + 1]) <= route.arrive or any(
-                (routes[j].arrive, changes[j]) < (route.arrive, c)
-                and routes[j].arrive <= route.arrive
-                and changes[j] <= c
-                for j in group
-            ):
-                beaten[i] = True
+            sooner[changes[i]] = min(sooner[changes[i]], routes[i].arrive)
         for i in group:
-            later[changes[i]] = min(later[changes[i]], routes[i].arrive)
+            beaten[i] = min(sooner[: changes[i]], default=float("inf")) <= routes[i].arrive
         start = end
     return beaten
 
