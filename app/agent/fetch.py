@@ -29,7 +29,12 @@ class TicketSearch(Protocol):
     """The part of `TicketService` the agent uses (a fake in unit tests)."""
 
     async def search(
-        self, resolved: ResolvedQuery, *, refresh: bool = False, allow_stale: bool = True
+        self,
+        resolved: ResolvedQuery,
+        *,
+        refresh: bool = False,
+        allow_stale: bool = True,
+        one_source: bool = False,
     ) -> TicketResult: ...
 
 
@@ -124,6 +129,8 @@ async def fetch_legs(
     refused: list[Overloaded] | None = None,
     places: Mapping[str, Place] | None = None,
     stations: Mapping[LegKey, tuple[str, str]] | None = None,
+    *,
+    one_source: bool = False,
 ) -> dict[LegKey, TicketResult]:
     """Results for every key (queried city-wide, every train type; the engine filters).
 
@@ -131,7 +138,8 @@ async def fetch_legs(
     one is asked by its own stations too (`leg_queries`). `stations`: a leg asked by these
     two stations instead (`station_query`). A leg refused by admission control is kept as
     `overloaded` and its refusal appended to `refused`, so the caller can refuse the whole
-    plan when that leg was needed.
+    plan when that leg was needed. `one_source`: the trains wanted are known (a journey's
+    legs), so one source that answers in full is enough (`TicketService.search`).
     """
     wanted = list(dict.fromkeys(keys))
 
@@ -147,6 +155,8 @@ async def fetch_legs(
     async def ask(key: LegKey, resolved: ResolvedQuery) -> TicketResult:
         origin, destination = resolved.origin_station, resolved.destination_station
         try:
+            if one_source:
+                return await tickets.search(resolved, one_source=True)
             return await tickets.search(resolved)
         except Overloaded as exc:
             if refused is not None:

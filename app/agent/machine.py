@@ -730,6 +730,9 @@ class PlanningAgent:
             keys,
             run.refused,
             stations={key: first[key] for key in keys},
+            # The legs of the timetable's best journey: its trains are known, and one
+            # source's answer confirms their seats and fares.
+            one_source=True,
         )
         for key, result in found.items():
             known = run.results.get(key)

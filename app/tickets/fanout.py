@@ -1,5 +1,6 @@
 """Ask every enabled source at once and keep whatever answers by the deadline (`fan_out`),
-or ask the sources with a capability one after another until one answers (`first_answer`)."""
+or one source, the next only when it cannot answer in time (`in_turn`), or ask the sources
+with a capability one after another until one answers (`first_answer`)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from app.tickets.deadline import Deadline
 from app.tickets.guard import SEARCH, GuardedSource
 from app.tickets.model import SourceReport, SourceStatus
 from sources.errors import NotFoundAtSource, SourceError
-from sources.models import TicketQuery, TrainOffer
+from sources.models import SeatStatus, TicketQuery, TrainOffer
 
 T = TypeVar("T")
 
@@ -40,6 +41,44 @@ async def fan_out(
     as a timeout. Answers come back in source priority order.
     """
     return list(await asyncio.gather(*(_ask(source, query, until) for source in sources)))
+
+
+HEDGE_SHARE = 0.5
+"""Of the time a source had left when `in_turn` asked it, what it may spend before the next
+source is asked beside it: a source that hangs leaves the next one half the deadline, not
+nothing."""
+
+
+async def in_turn(
+    sources: Sequence[GuardedSource], query: TicketQuery, until: Deadline
+) -> list[SourceAnswer]:
+    """Ask the sources one at a time in priority order, until one answers in full: the next
+    is asked once the one before it failed, answered a seat on sale without its fare, or
+    spent `HEDGE_SHARE` of the time it had (then both run on). Every answer of the sources
+    asked, in priority order; the sources never asked are not in it.
+
+    For a query whose trains the caller already knows (a leg of the timetable's best
+    journey, asked to confirm its seats and fares): one source that sells them answers it,
+    and asking every source costs each of them a request for the same trains.
+    """
+    asked: list[asyncio.Task[SourceAnswer]] = []
+    for source in sources:
+        task = asyncio.create_task(_ask(source, query, until))
+        asked.append(task)
+        done, _ = await asyncio.wait({task}, timeout=until.left() * HEDGE_SHARE)
+        if task in done and _in_full(task.result()):
+            break
+    return list(await asyncio.gather(*asked))
+
+
+def _in_full(answer: SourceAnswer) -> bool:
+    """An answer that needs no other source: ok, and every seat on sale priced."""
+    return answer.ok and all(
+        seat.price is not None
+        for offer in answer.offers
+        for seat in offer.seats
+        if seat.status is SeatStatus.AVAILABLE
+    )
 
 
 async def _ask(source: GuardedSource, query: TicketQuery, until: Deadline) -> SourceAnswer:

@@ -35,7 +35,7 @@ from app.observability.metrics import Metrics
 from app.tickets import texts
 from app.tickets.cache import CacheEntry, MemoryTier, RedisTier
 from app.tickets.deadline import Deadline, answer_reserve_s
-from app.tickets.fanout import SourceAnswer, fan_out, source_report
+from app.tickets.fanout import SourceAnswer, fan_out, in_turn, source_report
 from app.tickets.fleet_flight import FleetFlight, Lease
 from app.tickets.guard import ABANDONED, GuardedSource
 from app.tickets.merge import merge_offers
@@ -88,26 +88,40 @@ class TicketService:
         self._writing: dict[str, asyncio.Task[None]] = {}  # L2 writes that outlived an answer
 
     async def search(
-        self, resolved: ResolvedQuery, *, refresh: bool = False, allow_stale: bool = True
+        self,
+        resolved: ResolvedQuery,
+        *,
+        refresh: bool = False,
+        allow_stale: bool = True,
+        one_source: bool = False,
     ) -> TicketResult:
         """Offers for `resolved`, at the stations it asks for; `refresh` bypasses both tiers
         for reading (and updates them).
 
         The sources are asked city-wide (one cache entry per pair of cities, date and types,
         whichever station names the caller used); the answer keeps only the asked stations.
+
+        `one_source`: for a caller that knows which trains it wants confirmed (a leg of the
+        timetable's best journey), the sources are asked in turn until one answers in full
+        (`fanout.in_turn`) rather than all at once. Such an answer is cached apart (a
+        caller asking every source never gets it), and an answer of every source serves it.
         """
         arrived = self._monotonic()
         query = resolved.query
         echo = _echo(resolved)
         if not refresh:
-            entry = self.memory.get(query.key)
+            entry, one = self.memory.get(query.key), False
+            if entry is None and one_source:
+                entry, one = self.memory.get(_key(query, True)), True
             (self._memory_miss if entry is None else self._memory_hit).inc()
             if entry is not None:
                 age = self._age(entry)
-                self._refresh_if_old(query, echo, age)
+                self._refresh_if_old(query, echo, age, one_source=one)
                 return self.hit_answer(resolved, entry, age, echo)
         deadline = Deadline(arrived + self._deadline, self._monotonic)
-        result = await self._join(query, echo, deadline, refresh=refresh, allow_stale=allow_stale)
+        result = await self._join(
+            query, echo, deadline, refresh=refresh, allow_stale=allow_stale, one_source=one_source
+        )
         return _narrowed(resolved, result)
 
     def peek(self, resolved: ResolvedQuery) -> CachedHit | None:
@@ -153,11 +167,13 @@ class TicketService:
         *,
         refresh: bool,
         allow_stale: bool,
+        one_source: bool = False,
     ) -> TicketResult:
+        scope = {"refresh": refresh, "allow_stale": allow_stale, "one_source": one_source}
         if not self._single_flight:
-            return await self._fly(query, echo, deadline, refresh=refresh, allow_stale=allow_stale)
+            return await self._fly(query, echo, deadline, **scope)
         # A flight under way started before this caller came: it ends by an earlier deadline.
-        task = self._flight(query, echo, deadline, refresh=refresh, allow_stale=allow_stale)
+        task = self._flight(query, echo, deadline, **scope)
         self._waiters[task] = self._waiters.get(task, 0) + 1
         try:
             # Shielded: one caller leaving (a client that disconnected) must not cancel the
@@ -179,14 +195,22 @@ class TicketService:
         *,
         refresh: bool,
         allow_stale: bool,
+        one_source: bool = False,
     ) -> asyncio.Task[TicketResult]:
         """The flight in progress for this key, or a new one by `deadline` (registered
         synchronously)."""
-        flight_key = (query.key, refresh, allow_stale)
+        flight_key = (_key(query, one_source), refresh, allow_stale)
         task = self._flights.get(flight_key)
         if task is None:
             task = asyncio.create_task(
-                self._fly(query, echo, deadline, refresh=refresh, allow_stale=allow_stale)
+                self._fly(
+                    query,
+                    echo,
+                    deadline,
+                    refresh=refresh,
+                    allow_stale=allow_stale,
+                    one_source=one_source,
+                )
             )
             self._flights[flight_key] = task
             task.add_done_callback(lambda _: self._flights.pop(flight_key, None))
@@ -200,18 +224,24 @@ class TicketService:
         *,
         refresh: bool,
         allow_stale: bool,
+        one_source: bool = False,
     ) -> TicketResult:
+        one = one_source
         if not refresh and self.redis is not None:
-            entry = await self.redis.get(query.key)
+            entry, found_one = await self.redis.get(query.key), False
+            if entry is None and one:
+                entry, found_one = await self.redis.get(_key(query, True)), True
             self._metrics.cache_requests.labels(
                 tier="redis", result="hit" if entry else "miss"
             ).inc()
             if entry is not None:
-                self.memory.put(query.key, entry)
-                return self._cached(query, echo, entry)
+                self.memory.put(_key(query, found_one), entry)
+                return self._cached(query, echo, entry, one_source=found_one)
             if self.fleet is not None:
-                return await self._fetch_for_fleet(self.fleet, query, echo, deadline, allow_stale)
-        return await self._fetch(query, echo, deadline, allow_stale=allow_stale)
+                return await self._fetch_for_fleet(
+                    self.fleet, query, echo, deadline, allow_stale, one_source=one
+                )
+        return await self._fetch(query, echo, deadline, allow_stale=allow_stale, one_source=one)
 
     async def _fetch_for_fleet(
         self,
@@ -220,30 +250,34 @@ class TicketService:
         echo: QueryEcho,
         deadline: Deadline,
         allow_stale: bool,
+        *,
+        one_source: bool = False,
     ) -> TicketResult:
         """Fetch once for the whole fleet: hold the lease, or wait for its holder's answer.
 
         Waiting and a fetch after it spend the same deadline: a waiter never answers later
         than a fetch started when the request came would have."""
-        lease = await fleet.try_lease(query.key)
+        one = one_source
+        key = _key(query, one)
+        lease = await fleet.try_lease(key)
         if lease is False:
-            waited = await self._wait_for_holder(fleet, query, deadline)
+            waited = await self._wait_for_holder(fleet, query, deadline, one_source=one)
             if isinstance(waited, CacheEntry):
-                return self._cached(query, echo, waited)
+                return self._cached(query, echo, waited, one_source=one)
             lease = waited
         if not isinstance(lease, Lease):
-            return await self._fetch(query, echo, deadline, allow_stale=allow_stale)
+            return await self._fetch(query, echo, deadline, allow_stale=allow_stale, one_source=one)
         async with contextlib.AsyncExitStack() as held:
             await held.enter_async_context(fleet.holding(lease))
             # The previous holder may have answered between our miss and this lease.
-            entry = await self._l2_answer(query)
+            entry = await self._l2_answer(query, one_source=one)
             if entry is not None:
-                return self._cached(query, echo, entry)
+                return self._cached(query, echo, entry, one_source=one)
             # `_fetch` writes L2 before it returns, so the lease drops after the answer lands,
             result = await self._fetch(
-                query, echo, deadline, allow_stale=allow_stale, waited_for=True
+                query, echo, deadline, allow_stale=allow_stale, waited_for=True, one_source=one
             )
-            writing = self._writing.get(query.key)
+            writing = self._writing.get(key)
             if writing is not None:
                 # ... unless the write outlived the answer's deadline: then the lease is kept
                 # until it lands, in the background, and the answer goes now.
@@ -257,7 +291,7 @@ class TicketService:
             await asyncio.wait({writing})
 
     async def _wait_for_holder(
-        self, fleet: FleetFlight, query: TicketQuery, deadline: Deadline
+        self, fleet: FleetFlight, query: TicketQuery, deadline: Deadline, *, one_source: bool
     ) -> CacheEntry | Lease | None:
         """The holder's answer from L2; or the lease once it is gone without one; or None
         (fetch without a lease) once the deadline leaves the sources no time, or after a
@@ -268,21 +302,24 @@ class TicketService:
             if deadline.left() <= self._reserve or fleet.now() - seen >= fleet.lease_s:
                 return None
             await fleet.pause()
-            entry = await self._l2_answer(query)
+            entry = await self._l2_answer(query, one_source=one_source)
             if entry is not None:
                 return entry
-            lease = await fleet.try_lease(query.key)
+            lease = await fleet.try_lease(_key(query, one_source))
             if isinstance(lease, Lease):
                 return lease
             if lease is False:
                 seen = fleet.now()
 
-    async def _l2_answer(self, query: TicketQuery) -> CacheEntry | None:
+    async def _l2_answer(
+        self, query: TicketQuery, *, one_source: bool = False
+    ) -> CacheEntry | None:
         """Another replica's answer, once it lands in L2 (a hit is counted; polls are not)."""
-        entry = await self.redis.get(query.key) if self.redis is not None else None
+        key = _key(query, one_source)
+        entry = await self.redis.get(key) if self.redis is not None else None
         if entry is not None:
             self._metrics.cache_requests.labels(tier="redis", result="hit").inc()
-            self.memory.put(query.key, entry)
+            self.memory.put(key, entry)
         return entry
 
     # -- live fetch ----------------------------------------------------------------------
@@ -295,17 +332,21 @@ class TicketService:
         *,
         allow_stale: bool,
         waited_for: bool = False,
+        one_source: bool = False,
     ) -> TicketResult:
-        """Ask every source until the answer's reserve before `deadline`; nothing is asked
-        once no time is left. `waited_for`: other replicas wait for this answer in L2 (this
-        replica holds the lease)."""
+        """Ask every source (`one_source`: in turn, until one answers in full) until the
+        answer's reserve before `deadline`; nothing is asked once no time is left.
+        `waited_for`: other replicas wait for this answer in L2 (this replica holds the
+        lease)."""
         until = deadline.earlier(self._reserve)
+        scope = {"allow_stale": allow_stale, "one_source": one_source}
         if until.left() <= 0:
             reports = tuple(
                 source_report(s.name, "timeout", 0.0, _NO_TIME_LEFT) for s in self.sources
             )
-            return await self._degrade(query, echo, reports, deadline, allow_stale=allow_stale)
-        answers = await fan_out(self.sources, query, until)
+            return await self._degrade(query, echo, reports, deadline, **scope)
+        ask = in_turn if one_source else fan_out
+        answers = await ask(self.sources, query, until)
         reports = tuple(answer.report for answer in answers)
         if not any(a.ok for a in answers) and any(_overloaded(a) for a in answers):
             # Our own queue refused it: say so, rather than blame the sources or go stale.
@@ -327,7 +368,7 @@ class TicketService:
                 sources=reports,
                 offers=tuple(merge_offers(list(a.offers) for a in answers if a.ok)),
             )
-            await self._store(query.key, entry, until, waited_for=waited_for)
+            await self._store(_key(query, one_source), entry, until, waited_for=waited_for)
             return TicketResult(
                 query=echo,
                 freshness="realtime",
@@ -337,7 +378,7 @@ class TicketService:
                 offers=entry.offers,
                 warnings=tuple(warnings) if any(not a.ok for a in answers) else (),
             )
-        return await self._degrade(query, echo, reports, deadline, allow_stale=allow_stale)
+        return await self._degrade(query, echo, reports, deadline, **scope)
 
     def _overloaded(self, answers: Sequence[SourceAnswer]) -> Overloaded:
         names = {a.report.name for a in answers if _overloaded(a)}
@@ -391,8 +432,13 @@ class TicketService:
         deadline: Deadline,
         *,
         allow_stale: bool,
+        one_source: bool = False,
     ) -> TicketResult:
-        stale = await self._stale(query.key, deadline) if allow_stale else None
+        stale = None
+        if allow_stale:
+            keys = (_key(query, True), query.key) if one_source else (query.key,)
+            for key in keys:
+                stale = stale or await self._stale(key, deadline)
         if stale is not None:
             self._metrics.degradations.labels(kind="stale_cache").inc()
             age = self._age(stale)
@@ -440,10 +486,12 @@ class TicketService:
 
     # -- cache hits ----------------------------------------------------------------------
 
-    def _cached(self, query: TicketQuery, echo: QueryEcho, entry: CacheEntry) -> TicketResult:
+    def _cached(
+        self, query: TicketQuery, echo: QueryEcho, entry: CacheEntry, *, one_source: bool = False
+    ) -> TicketResult:
         """An answer from a cache entry just read (L2, or the holder's answer in it)."""
         age = self._age(entry)
-        self._refresh_if_old(query, echo, age)
+        self._refresh_if_old(query, echo, age, one_source=one_source)
         return self._from_cache(echo, entry, age)
 
     def _from_cache(self, echo: QueryEcho, entry: CacheEntry, age: float) -> TicketResult:
@@ -461,46 +509,59 @@ class TicketService:
         result._offers_json = entry.offers_json
         return result
 
-    def _refresh_if_old(self, query: TicketQuery, echo: QueryEcho, age: float) -> None:
+    def _refresh_if_old(
+        self, query: TicketQuery, echo: QueryEcho, age: float, *, one_source: bool = False
+    ) -> None:
         if age >= self._refresh_after:
-            self._refresh_in_background(query, echo)
+            self._refresh_in_background(query, echo, one_source=one_source)
 
-    def _refresh_in_background(self, query: TicketQuery, echo: QueryEcho) -> None:
+    def _refresh_in_background(
+        self, query: TicketQuery, echo: QueryEcho, *, one_source: bool = False
+    ) -> None:
         """One background refresh per key at a time, never one per request (nor, with the
         fleet flight, one per replica)."""
-        if (query.key, True, False) in self._flights or query.key in self._refreshing:
+        key = _key(query, one_source)
+        if (key, True, False) in self._flights or key in self._refreshing:
             return
         task: asyncio.Task[Any]
         if self.fleet is None:
             deadline = Deadline.after(self._deadline, self._monotonic)
-            task = self._flight(query, echo, deadline, refresh=True, allow_stale=False)
+            task = self._flight(
+                query, echo, deadline, refresh=True, allow_stale=False, one_source=one_source
+            )
         else:
-            self._refreshing.add(query.key)
-            task = asyncio.create_task(self._refresh_for_fleet(self.fleet, query, echo))
-            task.add_done_callback(lambda _: self._refreshing.discard(query.key))
+            self._refreshing.add(key)
+            task = asyncio.create_task(
+                self._refresh_for_fleet(self.fleet, query, echo, one_source=one_source)
+            )
+            task.add_done_callback(lambda _: self._refreshing.discard(key))
         self._background.add(task)
         task.add_done_callback(self._background.discard)
         task.add_done_callback(_observe_refusal)
 
     async def _refresh_for_fleet(
-        self, fleet: FleetFlight, query: TicketQuery, echo: QueryEcho
+        self, fleet: FleetFlight, query: TicketQuery, echo: QueryEcho, *, one_source: bool
     ) -> None:
         """Refresh unless another replica is fetching this query or already refreshed it."""
-        lease = await fleet.try_lease(query.key)
+        lease = await fleet.try_lease(_key(query, one_source))
         if lease is False:
             return  # its answer lands in L2, where this replica reads it once L1 expires
         if isinstance(lease, Lease):
             async with fleet.holding(lease):
-                entry = await self._l2_answer(query)
+                entry = await self._l2_answer(query, one_source=one_source)
                 if entry is not None and self._age(entry) < self._refresh_after:
                     return  # another replica refreshed it: now in this L1 too
-                await self._background_flight(query, echo)
+                await self._background_flight(query, echo, one_source=one_source)
         else:
-            await self._background_flight(query, echo)
+            await self._background_flight(query, echo, one_source=one_source)
 
-    async def _background_flight(self, query: TicketQuery, echo: QueryEcho) -> None:
+    async def _background_flight(
+        self, query: TicketQuery, echo: QueryEcho, *, one_source: bool
+    ) -> None:
         deadline = Deadline.after(self._deadline, self._monotonic)
-        flight = self._flight(query, echo, deadline, refresh=True, allow_stale=False)
+        flight = self._flight(
+            query, echo, deadline, refresh=True, allow_stale=False, one_source=one_source
+        )
         self._background.add(flight)  # a background flight: never abandoned by a caller
         flight.add_done_callback(self._background.discard)
         await flight
@@ -514,6 +575,16 @@ class CachedHit(NamedTuple):
 
     entry: CacheEntry
     age: float
+
+
+ONE_SOURCE_KEY = "|one-source"
+"""What a key of an answer asked in turn (`search(one_source=True)`) ends with: one source's
+answer, which a caller asking every source must not be given."""
+
+
+def _key(query: TicketQuery, one_source: bool) -> str:
+    """The key a query's answer is cached, shared and leased under."""
+    return query.key + ONE_SOURCE_KEY if one_source else query.key
 
 
 def _echo(resolved: ResolvedQuery) -> QueryEcho:

@@ -82,14 +82,22 @@ class FakeTickets:
         self.fail = set(fail)
         self.freshness = freshness
         self.asked: list[tuple[str, str, dt.date]] = []
+        self.one_source: list[tuple[str, str, dt.date]] = []  # of them, asked of one source
 
     async def search(
-        self, resolved: ResolvedQuery, *, refresh: bool = False, allow_stale: bool = True
+        self,
+        resolved: ResolvedQuery,
+        *,
+        refresh: bool = False,
+        allow_stale: bool = True,
+        one_source: bool = False,
     ) -> TicketResult:
         query = resolved.query
         origin, destination = resolved.origin_station, resolved.destination_station
         key = (query.origin, query.destination, query.date)
         self.asked.append(key)
+        if one_source:
+            self.one_source.append(key)
         if key in self.fail:
             raise RuntimeError(f"boom {key}")
         city_wide = (

@@ -79,3 +79,34 @@ async def test_find_transfers_takes_the_agents_path_not_a_fixed_hub_list() -> No
         answer = await call_tool(ToolContext.for_services(state), "mcp", "find_transfers", args)
         assert answer.model_dump()["options"], "the network's derived hub joins the ends"
         assert requests_of(state, "juhe") == Counter({"/fapigw/train/query": 3})
+
+
+ASKED_BY_LEGS = "12月3日从厦门去桂林"  # the best change (D2303 + G320) is not on the search's page
+
+
+async def test_a_journeys_legs_are_asked_of_one_source_a_one_change_plan_in_four_and_one() -> None:
+    async with running_app() as (client, state):
+        response = await client.post("/v1/plan", json={"text": ASKED_BY_LEGS, "today": TODAY})
+        reply = response.json()
+        itinerary = reply["itinerary"]
+        assert itinerary is not None, reply["summary"]
+        assert [leg["train_number"] for leg in itinerary["legs"]] == ["D2303", "G320"]
+        assert {leg["freshness"] for leg in itinerary["legs"]} == {"realtime"}
+        # The session init, the direct query and the journey's two legs; juhe only the
+        # direct query (it was asked every leg too, 3 requests, before the legs went to one).
+        assert requests_of(state, "12306") == Counter(
+            {"/otn/leftTicket/init": 1, "/otn/leftTicket/queryG": 3}
+        )
+        assert requests_of(state, "juhe") == Counter({"/fapigw/train/query": 1})
+
+
+async def test_with_12306_failing_the_journeys_legs_are_asked_of_juhe() -> None:
+    async with running_app() as (client, state):
+        state.sandbox_faults["12306"].update(error_rate=1)
+        response = await client.post("/v1/plan", json={"text": ASKED_BY_LEGS, "today": TODAY})
+        reply = response.json()
+        itinerary = reply["itinerary"]
+        assert itinerary is not None, reply["summary"]
+        assert [leg["train_number"] for leg in itinerary["legs"]] == ["D2303", "G320"]
+        assert requests_of(state, "juhe") == Counter({"/fapigw/train/query": 3})
+        assert {s["name"]: s["status"] for s in reply["sources"]}["sandbox-12306"] != "ok"
