@@ -50,6 +50,7 @@ from rules.config import (
     MAX_TRANSFERS,
     MIN_CONNECTION_CROSS_STATION,
     MIN_CONNECTION_SAME_STATION,
+    NIGHT_REST_UNTIL,
     can_change,
     in_city_proper,
 )
@@ -65,6 +66,7 @@ HORIZON = 5 * DAY
 PRESALE_MIN = int(PRESALE.total_seconds() // 60)
 NIGHT_ENDS = EARLIEST_DEPARTURE.hour * 60 + EARLIEST_DEPARTURE.minute
 NIGHT_STARTS = LATEST_ARRIVAL.hour * 60 + LATEST_ARRIVAL.minute
+REST_UNTIL = NIGHT_REST_UNTIL.hour * 60 + NIGHT_REST_UNTIL.minute
 OBJECTIVES = ("fastest", "cheapest", "latest", "earliest_arrival")
 if MAX_TRANSFERS > 2:  # the joins below are written for up to three rides
     raise RuntimeError("the optimum search handles at most two changes")
@@ -170,7 +172,8 @@ class Ask:
     night_rule: bool = False
     """The planner's night rule (`EARLIEST_DEPARTURE`, `LATEST_ARRIVAL`): no seat on a ride
     leaving or arriving in the night hours, a berth on an overnight ride being the night's
-    lodging; it holds unless the traveller chose the hours, a berth or the price."""
+    lodging when it arrives at `NIGHT_REST_UNTIL` or later; it holds unless the traveller
+    chose the hours, a berth or the price."""
 
 
 @dataclass(frozen=True)
@@ -307,8 +310,10 @@ class Search:
         arr = start * DAY + pattern.arrive[alight]
         classes = self.on_sale(run, start)
         if self.ask.night_rule and (_at_night(dep) or _at_night(arr)):
-            overnight = arr // DAY > dep // DAY
-            classes = tuple(c for c in classes if overnight and c in SLEEPER_CLASSES)
+            # The berth is the night's lodging only when it lets the traveller sleep until
+            # `NIGHT_REST_UNTIL` (rules.config, 2026-12-06: K838 setting down at 01:21 is not).
+            lodged = arr // DAY > dep // DAY and arr % DAY >= REST_UNTIL
+            classes = tuple(c for c in classes if lodged and c in SLEEPER_CLASSES)
             if not classes:
                 return None
         price, seat = min((_fare(pattern.tier, c, km), c) for c in classes)
