@@ -31,7 +31,7 @@ from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from rules.config import DEFAULT_RULES, RuleConfig
+from rules.config import DEFAULT_RULES, NIGHT_REST_UNTIL, RuleConfig
 from rules.model import LegKey, LegOffers, TripRequest
 from rules.schedule import (
     DAY,
@@ -50,6 +50,8 @@ from rules.schedule import (
 from sources.models import SeatClass
 
 OBJECTIVES = ("fastest", "cheapest", "latest", "earliest", "earliest_arrival")
+REST_UNTIL = NIGHT_REST_UNTIL.hour * 60 + NIGHT_REST_UNTIL.minute
+"""`rules.config.NIGHT_REST_UNTIL` in minutes after midnight."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,9 +391,11 @@ class _Search:
             return None
         classes = self.classes(run)
         if ask.night_rule and (self.at_night(dep) or self.at_night(arr)):
-            # A berth on an overnight ride is the night's lodging; a seat at night is not.
+            # A berth on an overnight ride is the night's lodging (when it lets the traveller
+            # sleep until `NIGHT_REST_UNTIL`, as the engine keeps it); a seat at night is not.
+            lodged = overnight and arr % DAY >= REST_UNTIL
             sleepers = self.index.sleepers(run)
-            classes = tuple(c for c in classes if c in sleepers) if overnight else ()
+            classes = tuple(c for c in classes if c in sleepers) if lodged else ()
         if not classes:
             return None
         if ask.full and (run, ask.day + dt.timedelta(days=start)) in ask.full:

@@ -109,6 +109,18 @@ def test_the_night_rule_keeps_seats_off_night_rides_but_not_berths():
     assert _trains(timetable, _bound(timetable, "cheapest", order="cheapest")) == ("K1",)
 
 
+def test_a_berth_setting_the_traveller_down_before_night_rest_ends_is_no_lodging():
+    berths = (seat(SeatClass.HARD_SLEEPER, 200.0),)
+    timetable = timetable_of(
+        # 22:51 → 01:21 next day (重庆→武隆 K838): the engine plans no berth that sets the
+        # traveller down before rules.config.NIGHT_REST_UNTIL, so neither does the bound.
+        offer("K838", BEIJING_SOUTH, HONGQIAO, "22:51", "01:21", seats=berths),
+        offer("Z2", BEIJING_SOUTH, HONGQIAO, "22:00", "07:00", seats=berths),
+    )
+    assert _trains(timetable, _bound(timetable, "fastest")) == ("Z2",)
+    assert _trains(timetable, _bound(timetable, "fastest", allow_night=True)) == ("K838",)
+
+
 def test_a_train_an_answer_shows_full_is_out_of_the_bound_from_every_station():
     full = (seat(SeatClass.SECOND, 553.0, 0),)
     sold = (offer("G3", BEIJING_WEST, WUHAN, "07:00", "09:00", seats=full),)
@@ -221,8 +233,8 @@ def _brute_force(index: ScheduleIndex, ask: Ask) -> Journey | None:
             (m % DAY) < ask.earliest_departure or (m % DAY) > ask.latest_arrival for m in (dep, arr)
         )
         if ask.night_rule and night:
-            overnight = arr // DAY > dep // DAY
-            classes = [c for c in classes if overnight and c is SeatClass.HARD_SLEEPER]
+            lodged = arr // DAY > dep // DAY and arr % DAY >= 4 * 60  # slept until 04:00
+            classes = [c for c in classes if lodged and c is SeatClass.HARD_SLEEPER]
         if not classes:
             return None
         price = min(index.fare(run, board, alight, c) for c in classes)
