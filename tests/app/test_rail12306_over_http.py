@@ -48,6 +48,11 @@ async def test_tickets_through_rail12306_list_every_class_with_its_price(
         sources=["rail12306"],
         sandbox_admin=False,
         stations_cache_path=str(tmp_path / "station_name.js"),
+        # No re-read of the station list while running: its day-long pause between rounds
+        # would take the app's fake sleep, which passes at once and moves the query's clock
+        # (FakeTime.monotonic) a day on, so a query that awaited anything meanwhile found its
+        # deadline spent and asked no source. The start-up read still goes over HTTP.
+        stations_refresh_interval_s=0,
         source_overrides={"rail12306": {"base_url": served_12306, "rate_per_s": 100.0}},
     )
     app = create_app(settings, Runtime(clock=time.now, monotonic=time.monotonic, sleep=time.sleep))
