@@ -122,18 +122,27 @@ class FleetFlight:
     async def holding(self, lease: Lease) -> AsyncIterator[None]:
         """Keep `lease` alive while the block runs (renewed every third of its TTL), then
         drop it. The block writes L2 before it ends, so waiters find the answer first."""
-        renewing = asyncio.create_task(self._keep(lease))
+        held = asyncio.Event()
+        held.set()
+        renewing = asyncio.create_task(self._keep(lease, held))
         try:
             yield
         finally:
+            held.clear()  # the renewer stops at its next step even if the cancel is lost
             renewing.cancel()  # not awaited: it ends at its next step, never blocks this one
             await self.release(lease)
 
-    async def _keep(self, lease: Lease) -> None:
+    async def _keep(self, lease: Lease, held: asyncio.Event) -> None:
         # Real time, not the injected sleep: the lease expires on Redis's clock.
-        while True:
+        # Stopped by `held`, not by the cancel alone: a cancel that lands while a renewal
+        # waits on its socket can come back out of redis-py as a timeout (a RedisError,
+        # which `renew` takes for a Redis failure), and a renewer left running for ever
+        # is a Redis call every third of a TTL leaked per lease (and an event loop that
+        # never closes: a test run hung in teardown on one).
+        while held.is_set():
             await asyncio.sleep(self.lease_s / 3)
-            await self.renew(lease)
+            if held.is_set():
+                await self.renew(lease)
 
     async def pause(self) -> None:
         await self._sleep(self.poll_s)

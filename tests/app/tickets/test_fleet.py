@@ -7,6 +7,7 @@ so a broken handover fails fast instead of hanging.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import redis.asyncio as aioredis
 
@@ -136,13 +137,17 @@ async def test_a_live_holder_keeps_its_lease_however_long_its_fetch_takes(
 ) -> None:
     gate = asyncio.Event()
     first_src, second_src = FakeSource("a", gate=gate), FakeSource("a")
-    first = replica(redis_url, first_src, lease_s=0.06)
-    second = replica(redis_url, second_src, lease_s=0.06)
+    # Three Redis command timeouts (0.1 s, the production client's): a renewal may take
+    # one under load. A 60 ms lease expired under one slow renewal, or one 60 ms stall of
+    # this loaded process, and the waiter took it over (1 run in 12 under load).
+    lease_s = 0.3
+    first = replica(redis_url, first_src, lease_s=lease_s)
+    second = replica(redis_url, second_src, lease_s=lease_s)
     async with asyncio.timeout(BOUND_S):
         holder = asyncio.create_task(first.search(city_wide(query(), BJN, SHQ)))
         await called(first_src)
         waiter = asyncio.create_task(second.search(city_wide(query(), BJN, SHQ)))
-        await asyncio.sleep(0.25)  # four TTLs: the holder renews its lease meanwhile
+        await asyncio.sleep(4 * lease_s)  # four TTLs: the holder renews its lease meanwhile
         assert not waiter.done() and second_src.calls == []
         gate.set()
         answers = await asyncio.gather(holder, waiter)
@@ -263,6 +268,34 @@ async def test_only_the_holder_can_drop_its_lease(redis_url: str) -> None:
     assert await fleet.try_lease("q1") is False
     await fleet.release(lease)
     assert isinstance(await fleet.try_lease("q1"), Lease)
+
+
+async def test_the_lease_renewer_stops_with_its_holder_even_if_its_cancel_is_lost(
+    redis_url: str,
+) -> None:
+    fleet = FleetFlight(replica_redis(redis_url), RedisHealth(Metrics()), lease_s=0.03, poll_s=0.01)
+    renewals: list[Lease] = []
+    renewing = asyncio.Event()
+
+    async def renew_swallowing_cancel(lease: Lease) -> bool:
+        # redis-py can turn a cancel that lands mid-command into a timeout (a RedisError),
+        # which `renew` reports as a failed renewal: the cancel is lost.
+        renewals.append(lease)
+        if len(renewals) == 2:
+            renewing.set()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.sleep(0.02)
+        return False
+
+    fleet.renew = renew_swallowing_cancel  # type: ignore[method-assign]
+    lease = await fleet.try_lease("q1")
+    assert isinstance(lease, Lease)
+    async with asyncio.timeout(BOUND_S):
+        async with fleet.holding(lease):
+            await renewing.wait()  # a renewal under way when the holder lets go
+            renewers = [t for t in asyncio.all_tasks() if "_keep" in repr(t.get_coro())]
+        await asyncio.wait(renewers, timeout=1.0)
+    assert renewers and all(t.done() for t in renewers), "the renewer outlived its lease"
 
 
 async def test_with_redis_down_every_replica_fetches_for_itself() -> None:
