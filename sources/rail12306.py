@@ -198,6 +198,13 @@ class Rail12306Source:
         )
         return [offer for offer in offers if query.admits(offer)]
 
+    async def start_session(self) -> None:
+        """Load the init page now when there is no fresh session: what the next search, stop
+        list or transfer search would load first, in its caller's slot like any attempt's
+        first request. A caller that knows a query follows after work of its own (the CLI's
+        `plan` parses its sentence first) lets the source's pacing run during that work."""
+        await self._ensure_session(Attempt(self.pacer))
+
     async def stops(self, train_number: str, date: dt.date) -> StopList:
         """The stops of `train_number` leaving its origin on `date` (train search, then
         queryByTrainNo); `NotFoundAtSource` when 12306 knows no such train that day."""

@@ -115,8 +115,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return await commands.answer(command, print, _to_stderr)
 
     async def run_plan(services: Services) -> int:
-        command = commands.plan(services, args.text, args.today)
-        return await commands.answer(command, print, _to_stderr)
+        from app.tickets.guard import start_sessions
+
+        # A plan asks 12306 after parsing its sentence, and its first query there loads the
+        # session page first, 200 ms (the source's rate) before the query itself. The page
+        # is loaded now instead, so the parse runs while that pacing runs: the same requests,
+        # as far apart, one at most that a plan without a query (a question back) leaves
+        # unused.
+        warming = await start_sessions(services.sources)
+        try:
+            command = commands.plan(services, args.text, args.today)
+            return await commands.answer(command, print, _to_stderr)
+        finally:
+            await asyncio.gather(*warming)
 
     if args.command in ("tickets", "stops"):
         return _on_ticket_services(settings, run_tickets)

@@ -16,7 +16,7 @@ import contextvars
 import logging
 import math
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TypeVar
@@ -196,6 +196,16 @@ class GuardedSource:
             return await self._with_retries(operation, breaker)
         with self.admission.enter(left_s):
             return await self._with_retries(operation, breaker)
+
+    async def warm(self, operation: Callable[[], Awaitable[object]]) -> bool:
+        """One attempt of `operation` ahead of the queries that need it (a session's init
+        page): under the left-ticket search's limits and breaker, counted like any attempt,
+        never retried (a query after a failed one makes its own); True when it answered."""
+        try:
+            await self._attempt(operation, self.breaker)
+        except SourceError:
+            return False
+        return True
 
     async def _with_retries(
         self, operation: Callable[[], Awaitable[T]], breaker: CircuitBreaker
@@ -385,3 +395,18 @@ class GuardedSource:
             "circuit breaker changed",
             extra={"source": self.name, "capability": capability, "state": str(state)},
         )
+
+
+async def start_sessions(sources: Iterable[GuardedSource]) -> list[asyncio.Task[bool]]:
+    """Begin each session-keeping source's session now (`start_session`, the 12306 init
+    page), in the background; returned once each has taken its slot of the source's rate, so
+    the caller's own work runs while the next request of that source waits for its turn.
+    Await the tasks before closing the sources."""
+    tasks = [
+        asyncio.create_task(source.warm(start), name=f"{source.name}-session")
+        for source in sources
+        if (start := getattr(source.source, "start_session", None)) is not None
+    ]
+    if tasks:
+        await asyncio.sleep(0)  # each takes its slot before the caller goes on
+    return tasks
