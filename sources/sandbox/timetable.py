@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -157,23 +158,37 @@ class Timetable:
         self, directory: StationDirectory | None = None, network: Network | None = None
     ) -> None:
         self.directory = directory or curated_directory()
-        self.network = network or default_network()
+        self._network = network
+        self._trains: OrderedDict[tuple[int, dt.date, str], Train] = OrderedDict()
+        self._run_stations: dict[int, tuple[Station, ...]] = {}
+
+    # The network and its indexes are built on first use, not with the timetable: a vendor
+    # mounted in-process is built at every start (the command line's too), and its first
+    # request comes after the source's limiter admitted it, so the load (20-30 ms of CPU)
+    # runs while that source's next request waits for its turn.
+
+    @cached_property
+    def network(self) -> Network:
+        return self._network or default_network()
+
+    @cached_property
+    def _stations(self) -> dict[str, Station]:
         # The directory's own Station where it knows the telecode, so offers compare equal to
         # what the app resolves; the network's official record otherwise.
         official = self.network.stations
-        self._stations: dict[str, Station] = {
-            code: self.directory.get(code) or official[code] for code in official
-        }
+        return {code: self.directory.get(code) or official[code] for code in official}
+
+    @cached_property
+    def _by_city(self) -> Mapping[str, Mapping[int, tuple[int, ...]]]:
+        official = self.network.stations
         city_of = {code: station.city for code, station in self._stations.items()}
         if all(city_of[code] == official.city(code) for code in official):
-            self._by_city = self.network.by_city  # the usual case: shared, built once
-        else:
-            self._by_city = group_by_city(self.network.calls, city_of)
-        self._by_code: dict[str, int] = {
-            code: index for index, run in enumerate(self.network.runs) for code in run.codes
-        }
-        self._trains: OrderedDict[tuple[int, dt.date, str], Train] = OrderedDict()
-        self._run_stations: dict[int, tuple[Station, ...]] = {}
+            return self.network.by_city  # the usual case: shared, built once
+        return group_by_city(self.network.calls, city_of)
+
+    @cached_property
+    def _by_code(self) -> dict[str, int]:
+        return {code: index for index, run in enumerate(self.network.runs) for code in run.codes}
 
     def station(self, telecode: str) -> Station | None:
         """A station of the directory or of the network."""
