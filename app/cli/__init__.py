@@ -115,36 +115,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         return await commands.answer(command, print, _to_stderr)
 
     async def run_plan(services: Services) -> int:
-        from app.tickets.guard import start_sessions
-
-        # A plan asks 12306 after parsing its sentence, and its first query there loads the
-        # session page first, 200 ms (the source's rate) before the query itself. The page
-        # is loaded now instead, so the parse runs while that pacing runs: the same requests,
-        # as far apart, one at most that a plan without a query (a question back) leaves
-        # unused.
-        warming = await start_sessions(services.sources)
-        try:
-            command = commands.plan(services, args.text, args.today)
-            return await commands.answer(command, print, _to_stderr)
-        finally:
-            await asyncio.gather(*warming)
+        command = commands.plan(services, args.text, args.today)
+        return await commands.answer(command, print, _to_stderr)
 
     if args.command in ("tickets", "stops"):
         return _on_ticket_services(settings, run_tickets)
-    return _on_services(settings, run_plan)
+    # A plan asks 12306 after parsing its sentence, and its first query there loads the
+    # session page first, 200 ms (the source's rate) before the query itself. The page is
+    # loaded as soon as the sources exist instead, so the rest of the wiring and the parse
+    # run while that pacing runs: the same requests, as far apart; one that a plan without
+    # a query (a question back) leaves unused.
+    return _on_services(settings, run_plan, begin_sessions=True)
 
 
 def _to_stderr(text: str) -> None:
     print(text, file=sys.stderr)
 
 
-def _on_services(settings: Settings, run: Callable[[Services], Awaitable[int | None]]) -> int:
+def _on_services(
+    settings: Settings,
+    run: Callable[[Services], Awaitable[int | None]],
+    *,
+    begin_sessions: bool = False,
+) -> int:
     """Open every service on `settings` (the composition root), run `run` on them, close."""
     from app.wiring import open_services
 
     async def on_services() -> int | None:
         configure_logging(settings.log_level)
-        async with open_services(settings) as services:
+        async with open_services(settings, begin_sessions=begin_sessions) as services:
             return await run(services)
 
     return asyncio.run(on_services()) or 0

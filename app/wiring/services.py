@@ -10,6 +10,7 @@ and closed together. The app's lifespan, the CLI's `plan` and the stdio MCP serv
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -23,6 +24,7 @@ from app.runtime import Runtime
 from app.services import Services
 from app.sessions import SessionStore
 from app.settings import Settings
+from app.tickets.guard import start_sessions
 from app.tools import ticket_endpoints
 from app.wiring import llm as model
 from app.wiring.access import build_access
@@ -69,17 +71,25 @@ async def open_services(
     runtime: Runtime | None = None,
     *,
     tracer_provider: TracerProvider | None = None,
+    begin_sessions: bool = False,
 ) -> AsyncIterator[Services]:
     """Every service, wired; all closed on exit (the ticket service's refreshes first).
 
     `tracer_provider` turns tracing on with the caller's provider (tests: the SDK's in-memory
     exporter, which the caller shuts down); otherwise `RAILTRIP_OTEL_ENDPOINT` decides.
+    `begin_sessions`: the sources' sessions begin as soon as the sources exist
+    (`start_sessions`: 12306's init page), for a caller that queries soon (the CLI's `plan`),
+    so the rest of the wiring and the caller's own work run while the source's pacing holds
+    its next request; waited for on exit.
     """
     runtime = runtime or Runtime()
     async with AsyncExitStack() as stack:
         core = await open_core(
             settings, runtime, stack, known=known_labels(settings), tracer_provider=tracer_provider
         )
+        if begin_sessions:
+            warming = await start_sessions(core.sources)
+            stack.push_async_callback(_settle, warming)
         metrics, directory, http, redis = core.metrics, core.directory, core.http, core.redis
         tickets, transfer_search = core.tickets, core.transfer_search
         access = build_access(settings, redis, metrics, runtime)
@@ -132,3 +142,7 @@ async def open_services(
             access=access,
             transfer_search=transfer_search,
         )
+
+
+async def _settle(tasks: list[asyncio.Task[bool]]) -> None:
+    await asyncio.gather(*tasks)

@@ -113,3 +113,15 @@ async def test_a_failed_start_is_counted_once_not_retried_and_sources_without_on
         "railtrip_source_requests_total", {"source": "s", "outcome": "error"}
     )
     assert failed == 1
+
+
+async def test_the_composition_root_begins_the_sessions_only_when_asked() -> None:
+    from app.settings import Settings
+    from app.wiring import open_services
+
+    async with open_services(Settings(), begin_sessions=True) as services:
+        asked = services.sandbox_faults["12306"].requests_by_path
+        assert asked == {"/otn/leftTicket/init": 1}  # before the caller did anything
+        assert services.sandbox_faults["juhe"].requests_total == 0  # no session to begin
+    async with open_services(Settings()) as services:
+        assert services.sandbox_faults["12306"].requests_by_path == {}
