@@ -90,6 +90,10 @@ async def open_services(
         if begin_sessions:
             warming = await start_sessions(core.sources)
             stack.push_async_callback(_settle, warming)
+        # The bundled station list is read on first use (the CLI's `stops` reads it inside
+        # the source's pacing); every service here needs it, so it is read now: a replica
+        # pays it at start-up, not in its first request (the plan's, after its session page).
+        len(core.directory)
         metrics, directory, http, redis = core.metrics, core.directory, core.http, core.redis
         tickets, transfer_search = core.tickets, core.transfer_search
         access = build_access(settings, redis, metrics, runtime)

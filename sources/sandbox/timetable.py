@@ -157,7 +157,7 @@ class Timetable:
     def __init__(
         self, directory: StationDirectory | None = None, network: Network | None = None
     ) -> None:
-        self.directory = directory or curated_directory()
+        self.directory = directory if directory is not None else curated_directory()
         self._network = network
         self._trains: OrderedDict[tuple[int, dt.date, str], Train] = OrderedDict()
         self._run_stations: dict[int, tuple[Station, ...]] = {}

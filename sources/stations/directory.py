@@ -31,6 +31,7 @@ from functools import cache, partial
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import Any
 
 from pydantic import Field
 
@@ -380,7 +381,27 @@ def curated_directory() -> StationDirectory:
     return StationDirectory.from_csv(CURATED_CSV)
 
 
+class _ReadOnFirstUse(StationDirectory):
+    """A directory whose table is read when it is first asked something, not when it is
+    handed out: the bundled list costs 30-35 ms of CPU to read and index, and the command
+    line's `stops` first needs it only after 12306 answered its first request, while the
+    source's pacing holds the next one, so it is read then. Once read it is the directory
+    `load` returns, in place (the same object for every holder)."""
+
+    def __init__(self, load: Callable[[], StationDirectory]) -> None:
+        self.__dict__["_read"] = load
+
+    def __getattr__(self, name: str) -> Any:
+        # Only for what the instance lacks: before the read, every index.
+        load = self.__dict__.pop("_read", None)
+        if load is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        self.__dict__.update(load().__dict__)
+        return getattr(self, name)
+
+
 @cache
 def default_directory() -> StationDirectory:
-    """Every official station with the curated ranking on top (loaded once per process)."""
-    return StationDirectory.from_official_csv(OFFICIAL_CSV)
+    """Every official station with the curated ranking on top (read once per process, on
+    first use)."""
+    return _ReadOnFirstUse(lambda: StationDirectory.from_official_csv(OFFICIAL_CSV))

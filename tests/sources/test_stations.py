@@ -668,3 +668,23 @@ async def test_load_directory_unreachable_url_raises_a_clear_error() -> None:
     async with httpx.AsyncClient(transport=httpx.MockTransport(refuse)) as client:
         with pytest.raises(StationListError, match="connection refused"):
             await load_directory("http://example.test/station_name.js", client)
+
+
+def test_the_bundled_list_is_read_when_first_asked_in_place_for_every_holder() -> None:
+    from sources.stations.directory import _ReadOnFirstUse
+
+    reads: list[int] = []
+
+    def read() -> StationDirectory:
+        reads.append(1)
+        return StationDirectory.from_official_csv(OFFICIAL_CSV)
+
+    directory = _ReadOnFirstUse(read)
+    held = directory  # what the adapters, the sandbox and the parser hold
+    assert reads == []  # handed out, not read
+    assert directory.get("VNP") is not None and directory.get("VNP").name == "北京南"
+    assert reads == [1]
+    assert len(held) == len(default_directory()) and held.search("北京")[0].name == "北京"
+    assert reads == [1]  # once
+    with pytest.raises(AttributeError):
+        _ = directory.no_such_index  # type: ignore[attr-defined]

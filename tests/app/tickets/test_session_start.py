@@ -125,3 +125,19 @@ async def test_the_composition_root_begins_the_sessions_only_when_asked() -> Non
         assert services.sandbox_faults["juhe"].requests_total == 0  # no session to begin
     async with open_services(Settings()) as services:
         assert services.sandbox_faults["12306"].requests_by_path == {}
+
+
+async def test_the_ticket_side_alone_leaves_the_station_list_to_its_first_use() -> None:
+    # The CLI's `stops` reads it inside the source's pacing; every other service, at start.
+    from app.settings import Settings
+    from app.wiring import open_services
+    from app.wiring.core import open_ticket_services
+    from sources.stations import default_directory
+
+    default_directory.cache_clear()  # a process's first: not yet read by another test
+    async with open_ticket_services(Settings()) as core:
+        assert "_read" in vars(core.directory)  # handed out, not read
+    async with open_services(Settings()) as services:
+        assert services.directory is core.directory  # the one bundled list
+        assert "_read" not in vars(services.directory)  # read at start-up
+        assert services.directory.get("VNP") is not None
