@@ -5,7 +5,9 @@ pydantic"` measured side by side.
 Each round runs the baseline and every command once, in rotating order, as fresh processes
 (wall time from spawn to exit, output discarded; each must exit 0). The figure is the ratio
 of medians command / baseline over the rounds; targets (issue 27): tickets and stops ≤ 2×,
-plan ≤ 3×.
+plan ≤ 3×. Each line also gives the command's CPU time (user + system, median) and its
+ratio to the baseline's: on a busy machine wall time follows CPU time, on a quiet one the
+sources' pacing (fixed waits the baseline does not have) shows as wall time beyond it.
 
 Bytecode: the baseline's packages come compiled (pip writes their .pyc at install, as it
 does railtrip's own when it is installed); a checkout's modules are compiled on first run
@@ -49,9 +51,9 @@ def commands(day: str) -> dict[str, list[str]]:
     }
 
 
-def run(argv: list[str], cwd: Path = ROOT) -> tuple[float, int]:
-    """Wall seconds and peak RSS (KiB, this process's own: wait4's rusage) of one fresh
-    process."""
+def run(argv: list[str], cwd: Path = ROOT) -> tuple[float, int, float]:
+    """Wall seconds, peak RSS (KiB) and CPU seconds (user + system) of one fresh process
+    (its own, from wait4's rusage)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("RAILTRIP_")}
     started = time.perf_counter()
     child = subprocess.Popen(
@@ -68,7 +70,7 @@ def run(argv: list[str], cwd: Path = ROOT) -> tuple[float, int]:
     child.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
     if child.returncode != 0:
         raise SystemExit(f"{argv} exited {child.returncode}:\n{errors.decode()[-2000:]}")
-    return took, usage.ru_maxrss
+    return took, usage.ru_maxrss, usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -91,17 +93,22 @@ def main() -> None:
     names = list(runs)
     times: dict[str, list[float]] = {name: [] for name in names}
     peaks: dict[str, list[int]] = {name: [] for name in names}
+    cpus: dict[str, list[float]] = {name: [] for name in names}
     for name in names:  # one warm-up each: the page cache
         run(*runs[name])
     for index in range(args.rounds):
         order = names[index % len(names) :] + names[: index % len(names)]
         for name in order:
-            took, peak = run(*runs[name])
+            took, peak, cpu = run(*runs[name])
             times[name].append(took)
             peaks[name].append(peak)
+            cpus[name].append(cpu)
     base = statistics.median(times["baseline"])
+    base_cpu = statistics.median(cpus["baseline"])
     print(
-        f"baseline (import fastapi, httpx, pydantic): median {base * 1000:.0f} ms, "
+        f"baseline (import fastapi, httpx, pydantic): median {base * 1000:.0f} ms "
+        f"(range {min(times['baseline']) * 1000:.0f}-{max(times['baseline']) * 1000:.0f}), "
+        f"CPU {base_cpu * 1000:.0f} ms, "
         f"peak RSS {statistics.median(peaks['baseline']) / 1024:.0f} MiB"
     )
     for name in names[1:]:
@@ -114,9 +121,12 @@ def main() -> None:
             else f"  target ≤ {target:g}×: " + ("met" if ratio <= target else "NOT met")
         )
         peak = statistics.median(peaks[name]) / 1024
+        cpu = statistics.median(cpus[name])
         print(
-            f"{name:18} median {median * 1000:6.0f} ms  peak RSS {peak:4.0f} MiB  "
-            f"ratio {ratio:.2f}×{verdict}"
+            f"{name:18} median {median * 1000:6.0f} ms "
+            f"({min(times[name]) * 1000:.0f}-{max(times[name]) * 1000:.0f})  "
+            f"peak RSS {peak:4.0f} MiB  "
+            f"CPU {cpu * 1000:5.0f} ms ({cpu / base_cpu:.2f}×)  ratio {ratio:.2f}×{verdict}"
         )
 
 
