@@ -7,7 +7,7 @@ import datetime as dt
 from app.agent import party_notes, texts
 from app.intent.model import TimeWindow, TravelIntent
 from rules import TripRequest, ViaStop
-from rules.config import EARLIEST_DEPARTURE, in_city_proper
+from rules.config import in_city_proper
 from rules.limits import MAX_PARTY, MAX_VIA_STOPS
 from rules.options import expected_arrival
 from rules.relax import stated
@@ -159,7 +159,7 @@ def trip_request(
         via=via,
         passengers=passengers,
         budget=intent.budget,
-        depart_window=_departure(intent.depart_window),
+        depart_window=_window(intent.depart_window),
         arrive_window=_window(intent.arrive_window),
         train_types=frozenset(intent.train_types),
         seat_class=intent.seat_class,
@@ -168,12 +168,12 @@ def trip_request(
         return_allow_night=home_night if return_date is not None else None,
         origin_station=places.exact_station(intent.origin),
         destination_station=places.exact_station(intent.destination),
-        return_window=_departure(intent.return_window) if return_date is not None else None,
+        return_window=_window(intent.return_window) if return_date is not None else None,
         return_arrive_window=_window(intent.return_arrive_window)
         if return_date is not None
         else None,
         arrive_date=intent.arrive_date
-        or expected_arrival(start, _departure(intent.depart_window), _window(intent.arrive_window)),
+        or expected_arrival(start, _window(intent.depart_window), _window(intent.arrive_window)),
         seat_classes=frozenset(intent.seat_classes),
         return_seat_classes=frozenset(intent.return_seat_classes)
         if return_date is not None
@@ -226,18 +226,6 @@ def _daytime_said(window: TimeWindow) -> bool:
 def _window(window: TimeWindow | None) -> tuple[dt.time, dt.time] | None:
     """A stated time window as the engine's (start, end) pair."""
     return (window.start, window.end) if window else None
-
-
-def _departure(window: TimeWindow | None) -> tuple[dt.time, dt.time] | None:
-    """A stated departure window as the engine's pair. A bound said with a part of the day
-    (早上九点以前走, 下午三点前出发) starts no earlier than the day's first regular departures
-    (`EARLIEST_DEPARTURE`): a 03:00 seat is no 早上 train. The night default alone cannot say
-    so: another window of the trip (周日晚上回来) lifts it for the whole request."""
-    if window is None:
-        return None
-    if _daytime_said(window) and window.start < EARLIEST_DEPARTURE < window.end:
-        return (EARLIEST_DEPARTURE, window.end)
-    return (window.start, window.end)
 
 
 def shifted(request: TripRequest, days: int) -> TripRequest:
