@@ -145,6 +145,11 @@ _POST_NEGATION = re.compile(
     r"\s*(?:太贵了?|太贵|太慢了?|太累了?|太挤了?)?\s*(?:我|咱)?"
     r"(?:都|也|就|一律|统统)?\s*(?:不要|不坐|不想坐|不考虑|不行|算了|免了|不用|不乘|别)"
 )
+# A complaint about a type or class, no negation needed: 普速太慢了, 硬座太累 rule it out.
+_COMPLAINT = re.compile(
+    _WORD + r"(?:的车|的票|的)?(?:(?:和|、|跟|或|或者|以及)" + _WORD + r"(?:的车|的票|的)?)*"
+    r"\s*(?:都|也)?\s*太(?:贵|慢|累|挤|吵|折腾)"
+)
 # The objects of a negation: right after its cue (a verb or 给我 between), one phrase or a list
 # joined by 和, 、, 或 … ("不要无座和硬座", "别给我安排动车"). Nothing further away: in "别坐夜车
 # 一等座" the 一等座 is a wish, not a refusal.
@@ -187,7 +192,7 @@ def read_constraints(lower: str) -> Constraints:
                     at = segment.find(phrase)
         if found:  # the refusal's verbs too: 别给我安排动车 asks for no plan (安排)
             rest = _mask(rest, cue.start(), scope_end)
-    for post in _POST_NEGATION.finditer(rest):
+    for post in (*_POST_NEGATION.finditer(rest), *_COMPLAINT.finditer(rest)):
         span = post.group()
         for words, into in ((SEAT_PHRASES, seats), (TRAIN_TYPE_PHRASES, types)):
             for phrase, values in words:

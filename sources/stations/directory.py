@@ -39,6 +39,7 @@ from sources.models import Frozen, Station
 from sources.stations.matching import (
     DIRECTIONS,
     STATION_SUFFIXES,
+    TOWN_SIBLING,
     TextSearch,
     _ascii_key,
     ascii_key,
@@ -248,6 +249,9 @@ class StationDirectory(TextSearch):
         if key in self._by_city:
             return self._city_place(key)
         if key in self._by_name:
+            town = key.removesuffix(TOWN_SIBLING)
+            if town != key and town in self._by_name:  # 平遥古城: the town 平遥, both stations
+                return self._station_place(self._by_name[town])
             return self._station_place(self._by_name[key])
         for suffix in STATION_SUFFIXES:
             base = key.removesuffix(suffix)
@@ -335,7 +339,11 @@ class StationDirectory(TextSearch):
             stations += tuple(
                 s
                 for s in self._by_city[station.city]
-                if s.name.startswith(station.name) and s.name[len(station.name) :] in DIRECTIONS
+                if s.name.startswith(station.name)
+                and (
+                    s.name[len(station.name) :] in DIRECTIONS
+                    or s.name[len(station.name) :] == TOWN_SIBLING
+                )
             )
         return Place(
             name=station.name,

@@ -60,3 +60,14 @@ def test_a_town_named_without_its_stations_direction() -> None:
     assert [s.name for s in directory.directed("河口")] == ["河口南", "河口北"]
     assert set(directory.suggest("河口", limit=2)) == {"河口北", "河口南"}
     assert directory.directed("北京") == []  # a name of its own
+
+
+def test_a_town_and_its_old_town_station_are_one_place() -> None:
+    # 平遥古城 (the EMU line's station) and 平遥 (the conventional line's): one town, both
+    # stations, whichever name is said, so a slow train to the town is never "relaxed" away.
+    directory = default_directory()
+    for said in ("平遥", "平遥古城"):
+        place = directory.resolve(said)
+        assert place.name == "平遥"
+        assert {s.name for s in place.stations} == {"平遥", "平遥古城"}
+    assert [s.name for s in directory.resolve("凤凰古城").stations] == ["凤凰古城"]  # no 凤凰

@@ -201,3 +201,25 @@ def test_a_deadline_before_the_return_stays_the_outbounds(parse):
     intent = parse("明天北京去上海，下午三点前到，周日回来")
     assert intent.arrive_window is not None and f"{intent.arrive_window.end:%H:%M}" == "15:00"
     assert intent.return_arrive_window is None
+
+
+@pytest.mark.parametrize(
+    ("text", "wished", "refused"),
+    [
+        # A complaint about a kind of train rules it out; it is never a wish for it.
+        ("后天上海到杭州 坐动车 绿皮车太慢了", ["D"], ["Z", "T", "K"]),
+        ("后天上海到杭州，高铁太贵", [], ["G"]),
+        ("后天上海到杭州，高铁和动车都太贵了", [], ["G", "D"]),
+    ],
+)
+def test_a_complaint_about_a_train_type_refuses_it(parse, text, wished, refused):
+    intent = parse(text)
+    assert intent.train_types == wished
+    assert intent.exclude_train_types == refused
+
+
+def test_a_complaint_reaches_only_its_own_phrase(parse):
+    # 坐高铁 before the complaint stays a wish: only 普速 is complained of.
+    intent = parse("后天上海到杭州 只坐高铁 普速太慢")
+    assert intent.train_types == ["G"]
+    assert intent.exclude_train_types == ["Z", "T", "K"]
