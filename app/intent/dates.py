@@ -61,6 +61,11 @@ _DAY_OFFSETS = {
     "明晚": 1,
     "后天": 2,
     "大后天": 3,
+    "后儿个": 2,
+    "后儿": 2,
+    "大后儿个": 3,
+    "大后儿": 3,
+    "今儿个": 0,
     "today": 0,
     "tonight": 0,
     "tomorrow": 1,
@@ -193,8 +198,8 @@ def _pattern(regex: str) -> Callable[[Handler], Handler]:
 
 
 @_pattern(
-    r"(?:the\s+)?day after tomorrow|大后天|后天|明儿个|明儿|明天|明日|明早|明晚"
-    r"|今天|今日|今儿|今晚|今早|\btoday\b|\btonight\b|\btomorrow\b"
+    r"(?:the\s+)?day after tomorrow|大后天|后天|大后儿个|大后儿|后儿个|后儿|明儿个|明儿|明天"
+    r"|明日|明早|明晚|今天|今日|今儿个|今儿|今晚|今早|\btoday\b|\btonight\b|\btomorrow\b"
 )
 def _relative_day(m: re.Match[str]) -> _Expr:
     key = m.group().lower().removeprefix("the ").strip()
@@ -361,9 +366,12 @@ def _lunar_month_day(m: re.Match[str]) -> _Expr | None:
     return _Expr(m.start(), m.end(), resolve)
 
 
-@_pattern(r"(?:(?P<first>正月|大年)|(?<![月年]))初(?P<d>[一二三四五六七八九十])(?![中级])")
+@_pattern(
+    r"(?:(?P<first>正月|大年|(?:过完|过了|过)年(?:的)?)|(?<![月年]))初(?P<d>[一二三四五六七八九十])"
+    r"(?![中级])"
+)
 def _lunar_new_year_day(m: re.Match[str]) -> _Expr | None:
-    """初二 / 正月初三 / 大年初五: the Nth day of the lunar year (a stated date)."""
+    """初二 / 正月初三 / 大年初五 / 过完年初六: the Nth day of the lunar year (a stated date)."""
     day = to_int(m.group("d"))
     if day is None:
         return None
@@ -567,6 +575,8 @@ _LEAVES_AFTER = re.compile(r"^[^，,。]{0,8}?(?:出发|动身|过去|过来|走
 _NEXT_DAY_BACK = re.compile(
     r"(?:第二天|次日|隔天|第二日|第2天)[\s□]{0,12}(?:再|就)?(?:回来|回家|回程|返回|返程|回)"
 )
+# A day said as a limit: 除夕前, 周五之前 (not 除夕前一天, the day before it).
+_BY_DAY = re.compile(r"^(?:之前|以前|前)(?![一两二三四五1-5]天|到|要到|得到|必须到)")
 _BEFORE_DAY = re.compile(r"^(?:之前|以前|前)\s*(?:要|得|必须|需要|能|就|一定要)?\s*(?:赶)?到")
 
 
@@ -631,6 +641,10 @@ def _range_end(text: str, exprs: list[_Expr], start: dt.date, today: dt.date) ->
     return last if _LINK.match(gap) and last is not None and last >= start else None
 
 
+# A date said again in other words (初二，就是2月8号; 元旦也就是下周五): the later wording.
+_RESTATED = re.compile(r"(?:也就是|就是|即|那天是)\s*$")
+
+
 def extract_dates(text: str, today: dt.date) -> DateFacts:
     """The trip's first and last dates as the text states them, resolved against `today`."""
     exprs = [e for e in _expressions(text) if e.resolve(today, today, False) != (None, None)]
@@ -647,6 +661,9 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
         # A stated date wins over the holiday named before it (元旦三天假，31号走2号回); a
         # holiday after the date is a day of its own (31号出发，元旦早上到).
         exprs = [e for e in exprs if not e.named or e.start >= stated[0].start]
+    if len(exprs) > 1 and _RESTATED.search(text[exprs[0].end : exprs[1].start]):
+        # 大年初二…就是2月8号: the calendar date said to pin the day down is the day.
+        exprs = exprs[1:]
     flexible = flexible_days(text)
     if not exprs:
         if not flexible:
@@ -659,7 +676,10 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
     flexible_until = None
     if flexible and start is not None:
         last = _range_end(text, exprs, start, today)
-        if last is not None:
+        if _BY_DAY.match(text[first.end :]) and start > today:
+            # 除夕前…哪天便宜哪天走: any day from today to the day before the one named.
+            flexible_until, start, end = start - dt.timedelta(days=1), today, None
+        elif last is not None:
             # 1月5号到10号之间哪天便宜就哪天: any day of the range said, no day back.
             flexible_until, end = last, None
             spans.append((exprs[1].start, exprs[1].end))

@@ -190,7 +190,9 @@ _PARTY = re.compile(
     r"|(?P<tickets>" + NUMBER + r")\s*张"
     # 三个大学生, 两位同事 with no 带/和 before them: the party itself, not companions.
     r"|(?<![带和跟与陪同及])(?P<kinds>[两二三四五六七八九十2-9])\s*(?:个|位|名)\s*"
-    r"(?:大学生|研究生|学生|同学|朋友|同事|老乡|室友|驴友|工友|闺蜜|姐妹|兄弟)"
+    r"(?:退休|在职|年轻|年纪大的|上了年纪的)?"
+    r"(?:大学生|研究生|学生|同学|朋友|同事|老乡|室友|驴友|工友|闺蜜|姐妹|兄弟"
+    r"|老师|教师|医生|护士|工人|职工|员工|干部|老人|老头|老太太|老太|阿姨|大爷|大妈)"
     r"|(?P<n>"
     + NUMBER
     + r")\s*(?:个大人|个人(?!\s*[0-9])|位|口人|人(?!均|\s*[0-9一二两三四五六七八九十百千]|\s*预算))"
@@ -212,6 +214,12 @@ _PAIRS = {
     "我们五个": 5,
     "我们六个": 6,
 }
+_COUPLES = ("两口子",)
+# A count of one denied (不是我一个人, 不止我一个): the party is said next, not one.
+_NOT_ALONE = re.compile(r"不(?:是|止|只)(?:就)?(?:我|俺)?(?:自己)?一个(?:人)?")
+_ME_AND_ONE = re.compile(
+    r"(?:我|俺)(?:和|跟|与)[^，,。；;\s和跟与带领陪]{1,4}?俩(?=[，,。；;!！\s]|$|一起|都|去|从|要|想)"
+)
 _CHILDREN = re.compile(r"(?P<n>" + NUMBER + r")\s*个\s*(?:孩子|小孩|娃|宝宝|儿童)")
 
 
@@ -573,6 +581,8 @@ def _duration(buf: _Text) -> tuple[int | None, int | None]:
 def _passengers(buf: _Text) -> tuple[int, int | None]:
     """The head count, and the grown-ups among it when the text counts them apart from the
     children (两个大人, 我和老公…带): `party.read_party` then adds the children."""
+    for denied in _NOT_ALONE.finditer(buf.masked):  # 不是我一个人: no count of one
+        buf.mask(denied.start(), denied.end())
     text = buf.masked
     family = party.family_size(text)
     if family:
@@ -585,7 +595,11 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
         if at >= 0:
             after = text[at + len(phrase) : at + len(phrase) + 3]
             plus = after.startswith(("加", "带", "和", "跟", "还有", "与", "大人"))
-            return count, count if plus else None
+            # A couple is two grown-ups whatever children are said elsewhere (孩子8岁，我们两口子).
+            return count, count if plus or phrase in _COUPLES else None
+    pair = _ME_AND_ONE.search(text)
+    if pair:  # 我和我姐俩: the two of them, whoever the other is
+        return 2, None
     match = _PARTY.search(text)
     if match:
         groups = match.groupdict()

@@ -4,7 +4,9 @@ The offline parser counts heads first (`offline._passengers`: 一家三口, 四�
 this module reads who those heads are: 两个大人带一个3岁小孩 is two adults and a child of 3,
 我跟老公带俩娃，大的10岁小的5岁 two adults and children of 10 and 5, 宿舍3个人都有学生证
 three students. Ages are kept as said (a child of 14 is listed with its age; the fare rules
-price it as an adult). The word 学生 alone claims no fare: 学生票, 学生证 and the like do.
+price it as an adult). 学生票, 学生证 and the like claim the student fare, and so do travellers
+calling themselves students (都是学生, 我是大学生, 学生 said as a word of its own); 学生 inside
+other words (带学生, 学生会) claims none.
 """
 
 from __future__ import annotations
@@ -191,10 +193,23 @@ def child_ages(text: str) -> tuple[int | None, ...]:
     return tuple(ages) + (None,) * (count - len(ages))
 
 
+# The travellers calling themselves students claim the fare too: 我们仨都是学生, 我是大学生,
+# or 学生 said as a word of its own (… 要卧铺 下铺 学生). 带学生, 学生会 claim nothing.
+_STUDENT_SELF = re.compile(
+    r"(?<!不)(?<!不都)(?<!不全)是(?:在校)?(?:的)?(?:大学生|学生|研究生|中学生|高中生)(?!会|家长|时代)"
+    r"|(?:^|(?<=[\s，,。；;!！]))(?:大学生|学生)(?=[\s，,。；;!！~]|$)"
+)
+
+
+def claims_student_fare(text: str) -> bool:
+    """True when the text claims the student fare for the party's grown-ups."""
+    return any(word in text for word in STUDENT_FARE_WORDS) or bool(_STUDENT_SELF.search(text))
+
+
 def student_count(text: str, grown_ups: int) -> int:
     """How many ride on student tickets: as counted (两张学生票), all (都有学生证), else every
     grown-up of the party when the text claims the fare at all."""
-    if not any(word in text for word in STUDENT_FARE_WORDS):
+    if not claims_student_fare(text):
         return 0
     match = _STUDENT_COUNT.search(text)
     if match:

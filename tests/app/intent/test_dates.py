@@ -97,3 +97,29 @@ def test_holidays_already_passed_this_year_roll_to_next_year():
 def test_no_date_is_none_not_a_guess():
     facts = extract_dates("北京到上海", TODAY)
     assert facts.start is None and facts.end is None
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("后儿个走", D(2026, 12, 2)),  # 后天 as northern speakers say it
+        ("大后儿个走", D(2026, 12, 3)),
+        ("今儿个走", D(2026, 11, 30)),
+        # The new year's Nth day after 过完年 / 过了年 (春节 2027 is 02-06).
+        ("过完年初八回广州", D(2027, 2, 13)),
+        ("过了年初三再走", D(2027, 2, 8)),
+        # A calendar date said to pin down a day named otherwise wins, being the later word.
+        ("正月初五，也就是2月12号出发", D(2027, 2, 12)),
+    ],
+)
+def test_dialect_days_new_year_days_and_restated_dates(text, start):
+    assert extract_dates(text, TODAY).start == start
+
+
+def test_a_day_said_as_a_limit_with_any_day_leaves_before_it():
+    # 春节前…哪天都行: any day from today up to the eve of the day named, not that day itself.
+    facts = extract_dates("春节前哪天都行", dt.date(2027, 1, 20))
+    assert (facts.start, facts.flexible_until) == (D(2027, 1, 20), D(2027, 2, 5))
+    # 前一天 is the day before, no range.
+    facts = extract_dates("春节前一天走", dt.date(2027, 1, 20))
+    assert (facts.start, facts.flexible_until) == (D(2027, 2, 5), None)

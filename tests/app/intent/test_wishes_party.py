@@ -142,7 +142,21 @@ def test_nights_said_as_nights(directory: StationDirectory) -> None:
         ("哈尔滨到齐齐哈尔，这周六上午，宿舍3个人，都有学生证", 3, 3, []),
         ("重庆到贵阳 这周末 两张学生票", 2, 2, []),
         ("郑州到洛阳 后天 学生票", 1, 1, []),
-        ("学生 元旦 从石家庄去北京玩 三个人", 3, 0, []),  # 学生 alone claims no fare
+        # Travellers calling themselves students claim the fare, 学生 said on its own too.
+        ("学生 元旦 从石家庄去北京玩 三个人", 3, 3, []),
+        ("这周六跟舍友两个人从长沙去韶山，我们都是学生", 2, 2, []),
+        ("杭州到宁波 后天 硬座 大学生", 1, 1, []),
+        ("我是研究生，下周一从南京去合肥", 1, 1, []),
+        # 学生 inside other words, or denied, claims nothing.
+        ("下周一带学生从南京去合肥春游，三个人", 3, 0, []),
+        ("我不是学生 下周一从南京去合肥", 1, 0, []),
+        # A couple is two grown-ups, whatever children the sentence names elsewhere.
+        ("带孩子从武汉去宜昌，孩子6岁，我们两口子，周六走", 3, 0, [6]),
+        # Grown-ups counted by what they do: 两个退休工人 is two.
+        ("两个退休工人下周二从西安去延安", 2, 0, []),
+        ("三位老师下周二从西安去延安", 3, 0, []),
+        # A count of one denied is no count: the party follows.
+        ("不是我一个人，我和我姐俩，下周二从西安去延安", 2, 0, []),
     ],
 )
 def test_the_party_from_everyday_phrases(
