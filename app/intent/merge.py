@@ -78,6 +78,10 @@ def starts_over(
 
     before = (where(previous.origin), where(previous.destination or previous.destination_text))
     after = (where(turn.origin), where(turn.destination or turn.destination_text))
+    if previous.train_numbers and not turn.train_numbers and before[0] == after[0]:
+        # G79后天 … 我们从北京到广州: the ends of the named train's ride (its route gave its
+        # own first and last stations), not another trip.
+        return False
     return before != after
 
 

@@ -239,9 +239,39 @@ class _Text:
             self.chars[i] = MASK
 
 
+_PINYIN_WORDS = {
+    "jintian": "今天",
+    "mingtian": "明天",
+    "houtian": "后天",
+    "dahoutian": "大后天",
+    "zhoumo": "周末",
+    "xiazhou": "下周",
+    "zaoshang": "早上",
+    "shangwu": "上午",
+    "zhongwu": "中午",
+    "xiawu": "下午",
+    "wanshang": "晚上",
+    "cong": "从",
+    "qu": "去",
+    "dao": "到",
+    "hui": "回",
+}
+"""A sentence typed in pinyin: its route and time words, as the characters they stand for."""
+_PINYIN_ROUTE = re.compile(r"(?<![a-z])cong\s+[a-z]+\s+(?:qu|dao|hui)\s+[a-z]+", re.IGNORECASE)
+_PINYIN_WORD = re.compile(
+    r"(?<![a-z])(?:" + "|".join(sorted(_PINYIN_WORDS, key=len, reverse=True)) + r")(?![a-z])",
+    re.IGNORECASE,
+)
+
+
 def normalise_text(text: str) -> str:
-    """NFKC (full-width digits and letters to ASCII) and trimmed."""
-    return unicodedata.normalize("NFKC", text).strip()
+    """NFKC (full-width digits and letters to ASCII) and trimmed; a route typed in pinyin
+    (mingtian cong chengdu qu chongqing) has its route and time words as characters (the
+    place names stay pinyin: the station table reads them)."""
+    text = unicodedata.normalize("NFKC", text).strip()
+    if _PINYIN_ROUTE.search(text):
+        text = _PINYIN_WORD.sub(lambda m: _PINYIN_WORDS[m.group().lower()], text)
+    return text
 
 
 def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> TravelIntent:

@@ -73,6 +73,7 @@ PLACE_NAMES: dict[str, str] = {row["name"]: row["means"] for row in _rows("place
 # before these words.
 _HEARD_BEFORE = "从由自到去往至回在住"
 _CUE_CHARS = "从到去回往在"
+_ROUTE_CUES = "从到去回往"
 _HEARD_AFTER = (*_PAIR_AFTER, *_ORIGIN_AFTER, "过去", "玩", "出差", "看", "旅游", "开会", "，", ",")
 _HEARD_LENGTHS = (4, 3, 2)
 # Words that are no place whatever they sound like: those led by a cue (回来 is no 惠来, 去年
@@ -319,7 +320,10 @@ def _heard_at(
             continue
         if i > 0 and text[i - 1 : i + 1] in _EVERYDAY_WORDS:
             continue  # 全程都坐二等座: 程 ends 全程, and 程都 is no 成都
-        name = directory.heard_as(text[i:end])
+        # After 从, 去, 到, 回, 往 a homophone of a major city is taken too (去无憾: 武汉), and
+        # said back to the traveller like every name heard by sound.
+        routed = cue_before and text[i - 1] in _ROUTE_CUES
+        name = directory.heard_as(text[i:end], routed=routed)
         if name is not None:
             return end, name
     return None
@@ -347,8 +351,19 @@ def _assign_roles(text: str, hits: list[_Hit]) -> None:
             hit.role = "stop"
         elif after.startswith(_ORIGIN_AFTER):
             hit.role = "origin"
-        elif after.startswith(_PAIR_AFTER) and i + 1 < len(hits):
+        elif after.startswith(_PAIR_AFTER) and (
+            i + 1 < len(hits) or _names_free_place(after, hit.role)
+        ):
+            # 上海到乌镇: the place after the cue has no station, the sentence's direction stays.
             hit.role = "origin"
+
+
+def _names_free_place(after: str, role: str | None) -> bool:
+    """True when `after` (what follows a place) is a cue then a known place without a station."""
+    if role is not None:
+        return False
+    rest = after[next(len(c) for c in _PAIR_AFTER if after.startswith(c)) :].lstrip()
+    return any(rest.startswith(place) for place in NON_STATION_PLACES)
 
 
 def _one_per_city(text: str, stops: list[_Hit], directory: StationDirectory) -> list[_Hit]:

@@ -206,16 +206,19 @@ class TextSearch:
         unique.sort(key=lambda n: (self._rank(n), self._city_order.get(n, 10**6)))
         return unique
 
-    def heard_as(self, text: str) -> str | None:
+    def heard_as(self, text: str, *, routed: bool = False) -> str | None:
         """The one city Chinese `text` surely means, or None: the best of `sound_alike` when
         no other of its rank ties with it and it keeps a character of `text` (郑洲 -> 郑州,
         重亲 -> 重庆). A homophone sharing no character (无憾 for 武汉) is only a suggestion
-        (`suggest`): the traveller is asked."""
+        (`suggest`), unless `routed` (the word stands where a route names its places: 从无憾,
+        去无憾) and it sounds like exactly one major city (a capital or a municipality)."""
         alike = self.sound_alike(text)
         if not alike:
             return None
         best = alike[0]
         tied = [name for name in alike if self._rank(name) == self._rank(best)]
+        if routed and len(tied) == 1 and self._rank(best) == 0 and best in self._by_city:
+            return best
         if len(tied) > 1:
             # 苏洲 sounds like 苏州 and 宿州 alike: the one that keeps a character is meant.
             kept = [name for name in tied if set(name) & set(text)]

@@ -43,6 +43,10 @@ def test_only_a_homophone_keeping_a_character_is_taken_without_asking() -> None:
     directory = default_directory()
     assert directory.heard_as("郑洲") == "郑州"
     assert directory.heard_as("无憾") is None  # asked: 您是指武汉吗？
+    # Where a route names a place (从无憾), a major city's homophone is taken and said back;
+    # a lesser city's is still asked (吴希: 无锡).
+    assert directory.heard_as("无憾", routed=True) == "武汉"
+    assert directory.heard_as("吴希", routed=True) is None
     assert directory.heard_as("武汉") is None  # a known name is no typo
     for word in ("明天", "出发", "上午", "学生", "周六", "老家"):
         assert directory.heard_as(word) is None, word

@@ -6,7 +6,8 @@ import datetime as dt
 
 import pytest
 
-from app.intent.merge import merge_intent
+from app.intent.merge import merge_intent, starts_over
+from app.intent.model import TravelIntent
 from app.intent.offline import parse_offline
 from tests.app.intent.conftest import TODAY
 
@@ -63,6 +64,22 @@ def test_a_different_destination_starts_over(turns):
     intent = turns("下周五从北京去上海玩三天，预算两千", "明天从广州去深圳")
     assert (intent.origin, intent.destination) == ("广州", "深圳")
     assert intent.budget is None and intent.days is None
+
+
+def test_the_ends_of_a_named_trains_ride_are_no_new_trip():
+    # The train's route gave its own first and last stations; the traveller's own ends from
+    # the same origin narrow that ride: the train and its date stay.
+    train = TravelIntent(
+        origin="北京西", destination="深圳北", train_numbers=["G79"], date_start=TODAY
+    )
+    turn = TravelIntent(action="create", origin="北京", destination="广州", passengers=3)
+    cities = {"北京西": "北京", "深圳北": "深圳"}
+    assert not starts_over(train, turn, lambda name: cities.get(name, name))
+    assert starts_over(
+        train.model_copy(update={"train_numbers": []}), turn, lambda n: cities.get(n, n)
+    )
+    elsewhere = turn.model_copy(update={"origin": "上海"})
+    assert starts_over(train, elsewhere, lambda name: cities.get(name, name))
 
 
 def test_out_of_scope_turn_leaves_the_trip_alone(turns):

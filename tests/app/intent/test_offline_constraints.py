@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from app.intent.offline import parse_offline
+from app.intent.offline import normalise_text, parse_offline
 from tests.app.intent.conftest import TODAY
 
 SLEEPERS = ["premium_sleeper", "soft_sleeper", "emu_sleeper", "hard_sleeper"]
@@ -223,3 +223,17 @@ def test_a_complaint_reaches_only_its_own_phrase(parse):
     intent = parse("后天上海到杭州 只坐高铁 普速太慢")
     assert intent.train_types == ["G"]
     assert intent.exclude_train_types == ["Z", "T", "K"]
+
+
+def test_a_route_typed_in_pinyin_reads_its_time_and_route_words(parse):
+    intent = parse("houtian xiawu cong beijing dao shanghai")
+    assert (intent.origin, intent.destination) == ("北京", "上海")
+    assert intent.date_start == dt.date(2026, 12, 2)
+    assert intent.depart_window is not None and intent.depart_window.label == "下午"
+
+
+def test_pinyin_words_stay_pinyin_without_a_pinyin_route():
+    # Only a route said in pinyin (cong … qu/dao …) turns its words into characters; a place
+    # whose pinyin holds a route word (qufu, huizhou) is no 去 or 回.
+    assert normalise_text("明天 cong chengdu qu qufu") == "明天 从 chengdu 去 qufu"
+    assert normalise_text("明天从北京去qufu dao huizhou") == "明天从北京去qufu dao huizhou"

@@ -55,6 +55,14 @@ def test_a_direction_is_kept_around_an_unknown_word(official: StationDirectory) 
     assert route.origin == "上海" and route.destination is None
 
 
+def test_a_place_then_a_cue_then_a_place_without_a_station_keeps_its_direction(
+    official: StationDirectory,
+) -> None:
+    # 西塘 has no station: 嘉兴到西塘 still starts at 嘉兴, it is no trip to 嘉兴.
+    route = extract_route("嘉兴到西塘怎么走", official)
+    assert (route.origin, route.destination, route.destination_text) == ("嘉兴", None, "西塘")
+
+
 TRIP = TravelIntent(
     kind="plan_trip",
     destination="北京",
