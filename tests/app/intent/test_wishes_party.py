@@ -54,7 +54,15 @@ def test_a_wish_said_of_the_ride_home_is_not_the_outbound_order(
 
 @pytest.mark.parametrize(
     "text",
-    ["周日带我妈从乌鲁木齐去北京 不要过夜", "周三武汉到北京 不坐夜车", "周六北京去青岛 白天的车"],
+    [
+        "周日带我妈从乌鲁木齐去北京 不要过夜",
+        "周三武汉到北京 不坐夜车",
+        "周六北京去青岛 白天的车",
+        # With a wish for the latest train, the night still ruled out in other words.
+        "周五从无锡回上海 越晚越好 可别是过夜的",
+        "周五从无锡回上海 最晚的 不要跨夜的车",
+        "周五从无锡回上海 晚点走没事 当天能到就行",
+    ],
 )
 def test_no_night_on_the_train(text: str, directory: StationDirectory) -> None:
     assert parse(text, directory).no_overnight is True
