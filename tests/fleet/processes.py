@@ -33,6 +33,7 @@ class Process:
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
         self._log = tempfile.NamedTemporaryFile(prefix=f"railtrip-{name}-", suffix=".log")
+        self._tail: str | None = None  # the log's end, kept when the file goes at `stop`
         base = {k: v for k, v in os.environ.items() if not k.startswith("RAILTRIP_")}
         self._proc = subprocess.Popen(
             argv,
@@ -57,6 +58,10 @@ class Process:
         raise RuntimeError(f"{self.name} not ready in {START_WITHIN_S}s:\n{self.output()}")
 
     def output(self) -> str:
+        """The end of the process's log, also once `stop` has deleted the file (a replica
+        that failed to start is stopped before its error is reported)."""
+        if self._tail is not None:
+            return self._tail
         return Path(self._log.name).read_text(errors="replace")[-4000:]
 
     def kill(self) -> None:
@@ -72,7 +77,9 @@ class Process:
                 self._proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.kill()
-        self._log.close()
+        if self._tail is None:
+            self._tail = self.output()
+        self._log.close()  # deletes the file
 
 
 def start_vendor(vendor: str, **knobs: float) -> Process:
