@@ -8,6 +8,15 @@ once per `retry_pause_s` in the background, and every user notices the recovery 
 With a `ping`, going down also starts a watcher that probes every `retry_pause_s` until Redis
 answers, so a recovery is noticed (and the session write-back runs) even when no traveller's
 call asks: before, it waited for the next call that used Redis.
+
+A refused or reset connection marks Redis down at once. A timed-out command does not, when
+there is a `ping`: it may be one late reply read by a CPU-starved process from a Redis that
+is up (seen under load: a replica degraded and fetched for itself, a second upstream request
+for a query the fleet shares). The timeout starts a confirming probe (the same `ping`,
+bounded by the same client timeout) and Redis is marked down only if that fails too; a
+stall is so noticed one timeout later. `attempt` runs a command that way and, when the
+probe answers, tries the command once more (for idempotent commands: the cache tier and
+the fleet flight), so a late reply costs its caller one retry, not a degradation.
 """
 
 from __future__ import annotations
@@ -17,13 +26,14 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 from functools import cache
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from app.observability.metrics import Metrics
 
 log = logging.getLogger("railtrip.redis")
 
 RedisState = Literal["ok", "down", "disabled"]
+T = TypeVar("T")
 
 
 @cache
@@ -37,6 +47,14 @@ def redis_errors() -> tuple[type[BaseException], ...]:
     from redis.exceptions import RedisError
 
     return (RedisError, OSError)
+
+
+def is_timeout(exc: BaseException) -> bool:
+    """A command that got no reply in time (Redis stalled, or this process read it late),
+    as opposed to a connection refused or reset (Redis, or the way to it, is gone)."""
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
+    return isinstance(exc, RedisTimeoutError | TimeoutError)
 
 
 class RedisHealth:
@@ -83,6 +101,52 @@ class RedisHealth:
         return False
 
     def went_down(self, exc: BaseException) -> None:
+        """A Redis call failed. A timeout while Redis is up is confirmed by a probe first
+        (when there is a `ping` and a running loop); anything else marks it down now."""
+        if self._down_since is None and is_timeout(exc) and self._confirm(exc):
+            return
+        self._mark_down(exc)
+
+    def _confirm(self, exc: BaseException) -> bool:
+        """Start (or join) the probe that decides whether a timeout means Redis is down."""
+        if self._ping_fn is None:
+            return False
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+        if self._probe is None or self._probe.done():
+            log.info("redis command timed out; probing", extra={"error": repr(exc)})
+        self._start_probe(self._ping_fn)
+        return True
+
+    async def attempt(self, command: Callable[[], Awaitable[T]]) -> T:
+        """`command()` with its outcome reported. A timeout is confirmed by the probe and,
+        if Redis answers it, the command is tried once more (so only for commands that may
+        run twice). Raises the Redis error of a command that failed."""
+        try:
+            result = await command()
+        except redis_errors() as exc:
+            self.went_down(exc)
+            if not await self._up_after_probe():
+                raise
+            try:
+                result = await command()
+            except redis_errors() as again:
+                self.went_down(again)
+                raise
+        self.came_back()
+        return result
+
+    async def _up_after_probe(self) -> bool:
+        """Whether Redis is up once the probe under way (if any) has answered."""
+        probe = self._probe
+        if self._down_since is not None or probe is None:
+            return False
+        await asyncio.wait({probe})  # not cancelled with the caller: shared by every caller
+        return self._down_since is None
+
+    def _mark_down(self, exc: BaseException) -> None:
         if self._down_since is None:
             log.warning("redis down; degrading", extra={"error": repr(exc)})
         self._down_since = self._monotonic()
@@ -138,7 +202,7 @@ class RedisHealth:
         try:
             await ping()
         except redis_errors() as exc:
-            self.went_down(exc)
+            self._mark_down(exc)  # a probe's timeout is the confirmation
         else:
             self.came_back()
 

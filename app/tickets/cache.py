@@ -4,11 +4,14 @@ L1 is an in-process `TTLCache` used as a plain dict (its `@cached` decorator doe
 coroutines). L2 is Redis with a versioned serialisation. Both keep a stale copy for
 `stale_ttl_s`, served only when every source fails. A Redis failure never escapes this
 module: the shared `RedisHealth` marks Redis down, counts the degradation and lets one call
-probe again after a pause, so the tier reconnects by itself when Redis returns.
+probe again after a pause, so the tier reconnects by itself when Redis returns. A read or
+write that timed out while Redis answers the health's probe is tried once more
+(`RedisHealth.attempt`): one late reply is not a miss that sends the query upstream alone.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import time
 from collections.abc import Callable
@@ -148,16 +151,16 @@ class RedisTier:
         if not force and not self.health.usable():
             return
         raw = entry.to_bytes()
-        try:
+
+        async def write() -> None:
             # Not a transaction: on Cluster the two keys live in different slots.
             async with self._client.pipeline(transaction=False) as pipe:
                 pipe.set(self.key(query_key), raw, ex=self._ttl)
                 pipe.set(self.stale_key(query_key), raw, ex=self._stale_ttl)
                 await pipe.execute()
-        except redis_errors() as exc:
-            self.health.went_down(exc)
-        else:
-            self.health.came_back()
+
+        with contextlib.suppress(*redis_errors()):
+            await self.health.attempt(write)  # a late reply: written again (idempotent)
 
     async def ping(self) -> RedisState:
         """Probe Redis now, updating the shared state (a probe waits at most the timeout)."""
@@ -173,11 +176,9 @@ class RedisTier:
         if not self.health.usable():
             return None
         try:
-            raw = await self._client.get(key)
-        except redis_errors() as exc:
-            self.health.went_down(exc)
+            raw = await self.health.attempt(lambda: self._client.get(key))
+        except redis_errors():
             return None
-        self.health.came_back()
         if raw is None:
             return None
         return CacheEntry.from_bytes(raw if isinstance(raw, bytes) else raw.encode())

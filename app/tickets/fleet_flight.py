@@ -14,7 +14,9 @@ answer at that moment. Every wait ends by the query's own deadline (`TicketServi
 
 The lease value is a random token: only its holder can renew or drop it (compare scripts).
 While Redis is down (shared `RedisHealth`) a replica that has not seen a lease fetches for
-itself.
+itself. One timed-out command does not make it so: the health confirms a timeout with a probe
+and the lease call is tried once more (`RedisHealth.attempt`; taking the lease is idempotent
+per token, so a `SET` that landed but whose reply came late finds the lease its own).
 """
 
 from __future__ import annotations
@@ -38,6 +40,16 @@ Sleep = Callable[[float], Awaitable[None]]
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
+"""
+
+# Take the lease if it is free, or find it already ours: a `SET NX` whose reply came late may
+# have taken it, and its retry must not then wait on itself.
+_TAKE = """
+local holder = redis.call('GET', KEYS[1])
+if holder == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if holder then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
 """
 
 # Extend the lease only if it is still ours.
@@ -75,6 +87,7 @@ class FleetFlight:
         self.poll_s = poll_s
         self._sleep = sleep
         self._monotonic = monotonic
+        self._take = client.register_script(_TAKE)
         self._release = client.register_script(_RELEASE)
         self._renew = client.register_script(_RENEW)
 
@@ -87,36 +100,32 @@ class FleetFlight:
         if not self._health.usable():
             return None
         lease = Lease(self.key(query_key), secrets.token_hex(8))
+        args: list[str | int] = [lease.token, self._lease_ms]
         try:
-            taken = await self._client.set(lease.key, lease.token, nx=True, px=self._lease_ms)
-        except redis_errors() as exc:
-            self._health.went_down(exc)
+            # A timeout is retried once if Redis answers the health's probe (one late reply,
+            # not a Redis down: fetching alone would be a second fetch for the fleet).
+            taken = await self._health.attempt(lambda: self._take(keys=[lease.key], args=args))
+        except redis_errors():
             return None
-        self._health.came_back()
         return lease if taken else False
 
     async def renew(self, lease: Lease) -> bool:
         """Extend the lease by a whole TTL; False if it is no longer ours (or Redis failed)."""
         if not self._health.usable():
             return False
+        args: list[str | int] = [lease.token, self._lease_ms]
         try:
-            renewed = await self._renew(keys=[lease.key], args=[lease.token, self._lease_ms])
-        except redis_errors() as exc:
-            self._health.went_down(exc)
+            renewed = await self._health.attempt(lambda: self._renew(keys=[lease.key], args=args))
+        except redis_errors():
             return False
-        self._health.came_back()
         return bool(renewed)
 
     async def release(self, lease: Lease) -> None:
         """Hand over at once: waiters polling the lease take it on their next poll."""
         if not self._health.usable():
             return  # the lease expires by itself
-        try:
-            await self._release(keys=[lease.key], args=[lease.token])
-        except redis_errors() as exc:
-            self._health.went_down(exc)
-        else:
-            self._health.came_back()
+        with contextlib.suppress(*redis_errors()):
+            await self._health.attempt(lambda: self._release(keys=[lease.key], args=[lease.token]))
 
     @contextlib.asynccontextmanager
     async def holding(self, lease: Lease) -> AsyncIterator[None]:

@@ -10,6 +10,8 @@ import asyncio
 import contextlib
 
 import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.gcra import Gcra
 from app.observability.metrics import Metrics
@@ -50,10 +52,11 @@ def replica(
     """One replica's query service: its own L1, health and client; the shared Redis.
 
     With `time`, the calendar and L1 follow it (for ages); leases and polls stay real.
-    Its Redis health lets a call probe again 20 ms after a failure."""
+    Its Redis health probes with a ping, as wired in production (app/wiring/core.py), and
+    again 20 ms after a failure."""
     metrics = Metrics()
     client = replica_redis(url)
-    health = RedisHealth(metrics, retry_pause_s=0.02)
+    health = RedisHealth(metrics, retry_pause_s=0.02, ping=client.ping)
     tier = RedisTier(client, metrics, 300, 1800, health=health)
     guarded = GuardedSource(source, SourceSettings(retries=0, rate_per_s=1000), metrics)
     fleet = FleetFlight(client, health, lease_s=lease_s, poll_s=0.01)
@@ -90,9 +93,11 @@ async def test_the_second_replica_waits_for_the_first_ones_answer(redis_url: str
 
 
 def hiccup(service: TicketService) -> None:
-    """A Redis call of this replica just timed out: its shared health marks Redis down."""
+    """A Redis connection of this replica was just reset: its shared health marks Redis down
+    (a timeout alone would not: it is confirmed by a probe first)."""
     assert service.redis is not None
-    service.redis.health.went_down(TimeoutError("a read took longer than the timeout"))
+    service.redis.health.went_down(RedisConnectionError("Connection reset by peer"))
+    assert service.redis.health.state == "down"
 
 
 async def test_a_waiter_keeps_waiting_through_a_redis_hiccup(redis_url: str) -> None:
@@ -344,3 +349,78 @@ async def test_the_limiter_falls_back_to_its_share_of_the_rate_when_redis_is_dow
 def replica_redis(url: str):  # type: ignore[no-untyped-def]
     """A replica's Redis client, with the production timeouts and pool."""
     return redis_client(Settings(redis_url=url))
+
+
+def late_reply_once(service: TicketService, key: str) -> list[str]:
+    """This replica's first command touching `key` reaches Redis and runs there, but its
+    reply is read past the client's timeout (a CPU-starved process): it raises the timeout.
+    Returns the commands seen touching `key`, in order."""
+    assert service.redis is not None
+    client = service.redis.client
+    execute = client.execute_command
+    seen: list[str] = []
+
+    async def late_once(*args, **options):  # type: ignore[no-untyped-def]
+        touching = key in args or key.encode() in args
+        if touching:
+            seen.append(str(args[0]))
+        result = await execute(*args, **options)
+        if touching and len(seen) == 1:
+            raise RedisTimeoutError("Timeout reading from 127.0.0.1:6379")
+        return result
+
+    client.execute_command = late_once  # type: ignore[method-assign]
+    return seen
+
+
+async def test_one_late_l2_reply_neither_marks_redis_down_nor_costs_a_second_fetch(
+    redis_url: str,
+) -> None:
+    gate = asyncio.Event()
+    first_src, second_src = FakeSource("a", gate=gate), FakeSource("a")
+    first, second = replica(redis_url, first_src), replica(redis_url, second_src)
+    seen = late_reply_once(second, RedisTier.key(query().key))
+    async with asyncio.timeout(BOUND_S):
+        holder = asyncio.create_task(first.search(city_wide(query(), BJN, SHQ)))
+        await called(first_src)
+        # Its L2 look-up times out: before, Redis was marked down and it fetched alone.
+        waiter = asyncio.create_task(second.search(city_wide(query(), BJN, SHQ)))
+        await asyncio.sleep(0.05)
+        assert not waiter.done() and second_src.calls == []
+        gate.set()
+        answers = await asyncio.gather(holder, waiter)
+    assert seen[:2] == ["GET", "GET"], "the timed-out look-up was tried once more"
+    assert [a.freshness for a in answers] == ["realtime", "cached"]
+    assert second_src.calls == [], "one fetch for the fleet"
+    assert second.redis is not None and second.redis.health.state == "ok"
+    registry = second._metrics.registry
+    assert registry.get_sample_value("railtrip_redis_up") == 1
+    assert not registry.get_sample_value("railtrip_degradations_total", {"kind": "redis_down"})
+
+
+async def test_a_lease_taken_whose_reply_came_late_is_held_not_fetched_around(
+    redis_url: str,
+) -> None:
+    gate = asyncio.Event()
+    first_src, second_src = FakeSource("a", gate=gate), FakeSource("a")
+    first, second = replica(redis_url, first_src), replica(redis_url, second_src)
+    # The lease is taken in Redis, but its taker reads the reply too late.
+    seen = late_reply_once(first, FleetFlight.key(query().key))
+    async with asyncio.timeout(BOUND_S):
+        holder = asyncio.create_task(first.search(city_wide(query(), BJN, SHQ)))
+        await called(first_src)
+        waiter = asyncio.create_task(second.search(city_wide(query(), BJN, SHQ)))
+        await asyncio.sleep(0.05)
+        assert not waiter.done() and second_src.calls == []
+        gate.set()
+        answers = await asyncio.gather(holder, waiter)
+    assert [a.freshness for a in answers] == ["realtime", "cached"]
+    assert second_src.calls == [] and len(first_src.calls) == 1
+    assert first.redis is not None and first.redis.health.state == "ok"
+    assert len(seen) >= 2, "the lease call was tried once more"
+    client = aioredis.Redis.from_url(redis_url)
+    try:
+        # The retry found the lease its own, held it and dropped it: not left to expire.
+        assert await client.exists(FleetFlight.key(query().key)) == 0
+    finally:
+        await client.aclose()
