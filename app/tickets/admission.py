@@ -32,6 +32,15 @@ answer takes is refused. A configured `queue_limit` fixes the bound instead (`co
 queue_limit`), whatever the time left.
 
 A refused request waits for nothing: no timer, no lock, just a counter.
+
+The bound is a forecast made when the request arrives, from answers the source gave before
+it; under a burst the source (and this process) can answer slower than that, and a request
+admitted then reaches its turn with less time left than an answer takes. It is checked again
+at that turn, just before it would be sent (`too_late`, with the estimate as it is by then):
+a request that cannot be answered in time is not sent but refused with `SourceOverloaded`
+too, late but before the deadline, and the source is not asked for an answer nobody would
+get. (bench/overload.py on a loaded box: requests sent at 3.99 s and 4.62 s of a 5 s
+deadline to a source answering in 1.7-1.9 s by then, each cut at the deadline.)
 """
 
 from __future__ import annotations
@@ -159,6 +168,12 @@ class SourceAdmission:
             return max(1, whole)
         # Time spent before the guard (a lease wait, a slow L2): only what fits in the rest.
         return answerable(self.rate_per_s, self.concurrency, window, latency)
+
+    def too_late(self, left_s: float) -> bool:
+        """True when a request admitted earlier has, at its turn (its slot and the rate's
+        turn taken, about to be sent), less time left than an answer takes now: it is not
+        sent. Only for the latency-sized bound, once the source has answered."""
+        return self.queue_limit is None and self.latency.known and left_s < self.latency.seconds
 
     @property
     def drain_per_s(self) -> float:

@@ -31,7 +31,7 @@ from tenacity import (
 
 from app.observability.metrics import Metrics
 from app.settings import SourceSettings
-from app.tickets.admission import LatencyEstimate, SourceAdmission
+from app.tickets.admission import LatencyEstimate, SourceAdmission, SourceOverloaded
 from app.tickets.breaker import BreakerState, CircuitBreaker
 from app.tickets.deadline import sources_share_s
 from app.tickets.rate_limit import SourceRateLimit
@@ -194,8 +194,10 @@ class GuardedSource:
         breaker = self.breaker_for(capability)
         if self.admission is None:
             return await self._with_retries(operation, breaker)
+        # When the query's time for the sources ends: checked again at this request's turn.
+        end = None if left_s is None else self._monotonic() + left_s
         with self.admission.enter(left_s):
-            return await self._with_retries(operation, breaker)
+            return await self._with_retries(operation, breaker, end)
 
     async def warm(self, operation: Callable[[], Awaitable[object]]) -> bool:
         """One attempt of `operation` ahead of the queries that need it (a session's init
@@ -208,14 +210,27 @@ class GuardedSource:
         return True
 
     async def _with_retries(
-        self, operation: Callable[[], Awaitable[T]], breaker: CircuitBreaker
+        self,
+        operation: Callable[[], Awaitable[T]],
+        breaker: CircuitBreaker,
+        end: float | None = None,
     ) -> T:
         async for attempt in self._policy.retrying(self._sleep):
             with attempt:
-                return await self._attempt(operation, breaker)
+                # The turn check is the admission's (its forecast of the queue), for the
+                # first attempt: a retry follows the source's own failure, which it reports.
+                first = attempt.retry_state.attempt_number == 1
+                return await self._attempt(operation, breaker, end if first else None)
         raise AssertionError("unreachable: tenacity reraises")  # pragma: no cover
 
-    async def _attempt(self, operation: Callable[[], Awaitable[T]], breaker: CircuitBreaker) -> T:
+    async def _attempt(
+        self,
+        operation: Callable[[], Awaitable[T]],
+        breaker: CircuitBreaker,
+        end: float | None = None,
+    ) -> T:
+        """One attempt, its slot and turn taken; `end`: when the query's time for the sources
+        ends (on this guard's clock), None: no end of its own."""
         if not breaker.allow():
             self._count("circuit_open")
             raise CircuitOpenError(self.name, "circuit open: failing fast")
@@ -230,6 +245,14 @@ class GuardedSource:
                     # its turn: it is not sent at all, never after the block.
                     self._count("circuit_open")
                     raise CircuitOpenError(self.name, "circuit opened while queued: not sent")
+                if (
+                    end is not None
+                    and self.admission is not None
+                    and self.admission.too_late(end - self._monotonic())
+                ):
+                    # Admitted, but its turn came too late for an answer in time (the source
+                    # slowed down under the burst): not sent, refused as our queue's doing.
+                    raise SourceOverloaded(self.name, self.admission.retry_after_s())
                 # Asked at the last moment, not before queueing: a block another replica met
                 # while this one waited for its turn stops it here too.
                 fleet_probe = await self._consult_fleet(breaker, generation)

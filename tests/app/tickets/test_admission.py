@@ -141,21 +141,25 @@ def test_the_bound_is_sized_from_injected_latencies_not_from_the_timeout():
     run_on_virtual_time(scenario())
 
 
-def burst_scenario(queue_limit: int | None, l2: SlowL2 | None = None) -> dict[str, float]:
+def burst_scenario(
+    queue_limit: int | None, l2: SlowL2 | None = None, burst_latency_s: float = 0.8
+) -> dict[str, float]:
     """150 distinct cold queries at once against two sources answering in 0.8 s at 5/s, a 5 s
-    query deadline, on virtual time (behind `l2` when given): how many were served in time,
-    late, refused, and the slowest refusal."""
+    query deadline, on virtual time (behind `l2` when given; the sources answering in
+    `burst_latency_s` once the burst came): how many were served in time, late, refused, the
+    slowest refusal, and how many requests each source was sent in the burst."""
 
     async def scenario() -> dict[str, float]:
         loop = asyncio.get_running_loop()
         metrics = Metrics()
         settings = SourceSettings(concurrency=5, rate_per_s=5.0, timeout_s=3.0, retries=0)
         calls: dict[str, list[float]] = {"a": [], "b": []}
+        burst_at = math.inf
 
         class Answering(FakeSource):
             async def search(self, query):  # type: ignore[no-untyped-def]
                 calls[self.name].append(loop.time())
-                await asyncio.sleep(0.8)
+                await asyncio.sleep(0.8 if loop.time() < burst_at else burst_latency_s)
                 return await super().search(query)
 
         guards = [
@@ -211,10 +215,11 @@ def burst_scenario(queue_limit: int | None, l2: SlowL2 | None = None) -> dict[st
 
         burst_at = loop.time()
         await asyncio.gather(*(ask(q) for q in queries[5:155]))
-        for times in calls.values():  # never beyond the rate: at most 5 in any second
+        for name, times in calls.items():  # never beyond the rate: at most 5 in any second
             sent = [t for t in times if t >= burst_at]
             gaps = [later - earlier for earlier, later in itertools.pairwise(sent)]
             assert min(gaps) >= 0.2 - 1e-6
+            outcome[f"sent_{name}"] = len(sent)
         await service.aclose()
         return outcome
 
@@ -307,3 +312,29 @@ def test_a_request_is_admitted_behind_only_as_many_as_the_drain_answers_in_its_t
         latency.observe(3.0)
     slow = SourceAdmission("a", 5, 5.0, latency=latency, deadline_s=2.5)
     assert slow.bound() == slow.bound(0.5) == 1
+
+
+def test_a_request_whose_turn_comes_too_late_for_an_answer_is_not_sent():
+    # The sources answered in 0.8 s before the burst (the bound: 19 each) and in 1.3 s under
+    # it: 5 at a time, 0.2 s apart, a round every 1.3 s, so the 15th goes at 3.4 s and is
+    # answered at 4.7 s, the 16th would go at 3.9 s: 15 fit in the 4.8 s the sources have.
+    # The 4 admitted beyond were sent all the same and cut at the deadline ("other", 19
+    # requests each source answered, 4 for nobody); now each is refused at its turn, before
+    # the deadline, and never sent.
+    outcome = burst_scenario(queue_limit=None, burst_latency_s=1.3)
+    fit = 15
+    assert outcome["served"] == fit
+    assert outcome["late"] == 0 and outcome["other"] == 0
+    assert outcome["refused"] == 150 - fit
+    assert outcome["slowest_refusal"] < 4.8  # refused before the sources' share ran out
+    assert outcome["sent_a"] == outcome["sent_b"] == fit  # every request sent was answered
+
+
+def test_a_request_is_too_late_at_its_turn_with_less_time_left_than_an_answer_takes():
+    latency = LatencyEstimate(3.0)
+    admission = SourceAdmission("a", 5, 5.0, latency=latency, deadline_s=4.8)
+    assert not admission.too_late(0.1)  # nothing answered yet: no estimate to go by
+    latency.observe(0.8)
+    assert admission.too_late(0.79) and not admission.too_late(0.8)
+    fixed = SourceAdmission("a", 5, 5.0, latency=latency, deadline_s=4.8, queue_limit=10)
+    assert not fixed.too_late(0.1)  # a configured queue limit holds whatever the time left
