@@ -113,7 +113,10 @@ async def one_mode(
         before = pipe.upstream_requests()
         durations_before = _durations(pipe)
         bounds_before = {s.name: s.admission.capacity for s in pipe.sources if s.admission}
+        warm_samples = {s.name: [round(x, 2) for x in s.latency._recent] for s in pipe.sources}
         burst_wall = time.time()
+
+        in_time: dict[str, int] = {s.name: 0 for s in pipe.sources}
 
         async def ask(index: int) -> tuple[str, float]:
             started = time.monotonic()
@@ -122,6 +125,9 @@ async def one_mode(
             except Overloaded:
                 return "refused", time.monotonic() - started
             took = time.monotonic() - started
+            for report in result.sources:  # each source's answers that reached a caller in time
+                if report.status == "ok" and took <= DEADLINE_S:
+                    in_time[report.name] += 1
             if result.freshness == "realtime" and all(r.status == "ok" for r in result.sources):
                 return ("served" if took <= DEADLINE_S else "late"), took
             return "other", took
@@ -135,6 +141,7 @@ async def one_mode(
         asked = {name: count - before[name] for name, count in pipe.upstream_requests().items()}
         durations = _durations(pipe)
         estimates = {s.name: round(s.latency.seconds, 3) for s in pipe.sources}
+        burst_samples = {s.name: [round(x, 2) for x in s.latency._recent] for s in pipe.sources}
     kinds = ("served", "late", "refused", "other")
     counts = {k: sum(1 for o, _ in outcomes if o == k) for k in kinds}
     observed = {
@@ -161,6 +168,7 @@ async def one_mode(
         "slowest_served": max((t for o, t in outcomes if o == "served"), default=0.0),
         "slowest_refusal": max((t for o, t in outcomes if o == "refused"), default=0.0),
         "asked": asked,
+        "in_time": in_time,
         "busiest": busiest,
         "arrived": arrived,
         "bounds": bounds_before,
@@ -169,6 +177,8 @@ async def one_mode(
         "cpu": cpu,
         "window": (round(started, 2), round(started + wall, 2)),
         "sent_at": {n: [round(t - started, 2) for t in ts] for n, ts in sent_in_burst.items()},
+        "warm_samples": warm_samples,
+        "burst_samples": burst_samples,
         "took": sorted(round(t, 2) for o, t in outcomes if o != "refused"),
     }
 
@@ -213,10 +223,17 @@ def report(row: dict[str, Any], rate: float) -> None:
         f"bound when the burst came {row['bounds']}; upstream {row['asked']} over "
         f"{row['wall']:.1f} s; this process's CPU in the burst {row['cpu']:.2f} s"
     )
+    unanswered = {n: row["asked"][n] - row["in_time"].get(n, 0) for n in row["asked"]}
+    print(
+        f"{'':<14} answers that reached a caller in time {row['in_time']}; "
+        f"sent for no answer {unanswered}"
+    )
     if VERBOSE:
         print(f"{'':<14} burst on the monotonic clock {row['window']}")
         print(f"{'':<14} sent at (s after the burst) {row['sent_at']}")
         print(f"{'':<14} answered after (s) {row['took']}")
+        print(f"{'':<14} attempts the estimate held before the burst {row['warm_samples']}")
+        print(f"{'':<14} and after it (the last 16) {row['burst_samples']}")
     print(
         f"{'':<14} most requests let go in one second {row['busiest']} (rate {rate:g}/s: "
         f"{'within' if max(row['busiest'].values()) <= rate else 'EXCEEDED'})"
