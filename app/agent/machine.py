@@ -49,7 +49,14 @@ from app.agent.model import (
     StepObserver,
     TraceStep,
 )
-from app.agent.named_train import StopSearch, fill_route, needs_route, unknown_train_only
+from app.agent.named_train import (
+    StopSearch,
+    fill_route,
+    needs_route,
+    rides_named_train,
+    route_cities,
+    unknown_train_only,
+)
 from app.agent.readback import Relaxed, relaxed_items, relaxed_sentence, understood
 from app.agent.states import State, check_transition
 from app.agent.summary import header, plan_summary, train_numbers_in
@@ -323,6 +330,11 @@ class PlanningAgent:
             intent = answered
             question = _question_for(intent)
         elif turn.previous is not None:
+            calls_at = None
+            if self.stop_lists is not None and rides_named_train(turn.previous, intent):
+                # The train's stop list (cached: the turn before read it) says whether the
+                # ride the turn names is the train's.
+                calls_at = await route_cities(self.stop_lists, turn.previous, self._city)
             reading = read_turn(
                 turn.previous,
                 intent,
@@ -330,6 +342,7 @@ class PlanningAgent:
                 today=turn.today,
                 city=self._city,
                 suggest=self._suggested,
+                route=calls_at,
             )
             if reading.declined is not None:
                 # A question beside the trip: declined, and the trip stays as it was.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -84,6 +85,37 @@ async def fill_route(stops: StopSearch, intent: TravelIntent) -> NamedTrainRoute
     filled = intent.model_copy(update=update)
     filled = filled.model_copy(update={"missing": missing_fields(filled)})
     return NamedTrainRoute(filled, note=route_note(number, calls))
+
+
+def rides_named_train(previous: TravelIntent, turn: TravelIntent) -> bool:
+    """True when the trip so far rides a named train and `turn` names both ends of a ride
+    without a train of its own ("G79后天" … "从北京到广州"): whether the train calls at
+    both is for its stop list to say (`route_cities`)."""
+    return bool(
+        previous.train_numbers
+        and previous.date_start is not None
+        and not turn.train_numbers
+        and turn.origin is not None
+        and (turn.destination is not None or turn.destination_text is not None)
+    )
+
+
+async def route_cities(
+    stops: StopSearch, previous: TravelIntent, city: Callable[[str], str | None]
+) -> list[str] | None:
+    """The cities the trip's named train calls at, in order (None when its stop list cannot
+    be had: the turn is then read as a trip of its own)."""
+    assert previous.date_start is not None
+    number = normalise_train_number(previous.train_numbers[0])
+    try:
+        result = await stops.stops(number, previous.date_start)
+    except Exception as exc:  # no route known: the train is not kept for a ride it may not go
+        log.warning("stop list failed", extra={"train": number, "error": repr(exc)})
+        return None
+    return [
+        (call.station.city if call.station is not None else None) or city(call.name) or call.name
+        for call in result.stops
+    ]
 
 
 def route_note(number: str, calls: list[StopCall]) -> str:

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -219,10 +219,12 @@ def read_turn(
     today: dt.date,
     city: CityOf,
     suggest: CityOf | None = None,
+    route: Sequence[str] | None = None,
 ) -> TurnReading:
     """The trip after `turn` (parsed from `text`), given the trip so far; `suggest` is the
-    place the reply offered for a name it did not know ("您是指哈尔滨吗？")."""
-    reading = _read(previous, turn, text, today=today, city=city, suggest=suggest)
+    place the reply offered for a name it did not know ("您是指哈尔滨吗？"); `route` is the
+    trip's named train's stops as cities, when known (its ride is no new trip)."""
+    reading = _read(previous, turn, text, today=today, city=city, suggest=suggest, route=route)
     if reading.declined is not None:
         return reading
     if previous.train_numbers and not turn.train_numbers:
@@ -302,13 +304,14 @@ def _read(
     today: dt.date,
     city: CityOf,
     suggest: CityOf | None,
+    route: Sequence[str] | None = None,
 ) -> TurnReading:
     words = normalise_text(text)
     if turn.kind == "out_of_scope":
         said = [t for t in turn.out_of_scope_topics if t != "other"]
         return TurnReading(previous, declined=_topic(words) or next(iter(said), "other"))
     if not _has_trip(previous) or previous.kind == "out_of_scope":
-        return TurnReading(merge_intent(previous, turn, city=city))
+        return TurnReading(merge_intent(previous, turn, city=city, route=route))
     turn = _no_place_said(turn, words)
     topic = _scope_question(previous, turn, words, city)
     if topic is not None:
@@ -338,7 +341,7 @@ def _read(
         )
         one_way = one_way.model_copy(update={"return_window": None, "return_arrive_window": None})
         turn = turn.model_copy(update={"return_trip": False, "date_end": None, "days": None})
-        return TurnReading(_with_party(merge_intent(one_way, turn, city=city), party))
+        return TurnReading(_with_party(merge_intent(one_way, turn, city=city, route=route), party))
     stay = _STAY_SHIFT.search(words)
     if stay is not None and previous.date_start is not None:
         return TurnReading(_with_party(_stay_shifted(previous, turn, stay), party))
@@ -372,12 +375,14 @@ def _read(
         return TurnReading(_with_party(_continued(previous, turn), party))
     if _VIA_CUE.search(words) and turn.destination and turn.origin is None and previous.destination:
         return TurnReading(_with_party(_with_stop(previous, turn), party))
-    if as_said.action == "create" and starts_over(previous, as_said, city):
-        return TurnReading(merge_intent(previous, as_said, city=city))  # a new trip, its own party
+    if as_said.action == "create" and starts_over(previous, as_said, city, route):
+        return TurnReading(
+            merge_intent(previous, as_said, city=city, route=route)
+        )  # a new trip, its own party
     permitted = _class_permitted(turn, words)
     if permitted:
         turn = turn.model_copy(update={"seat_class": None, "seat_classes": []})
-    merged = _with_party(merge_intent(previous, turn, city=city), party)
+    merged = _with_party(merge_intent(previous, turn, city=city, route=route), party)
     if permitted:
         # "硬座也行": that class will do too; no class is required any more.
         merged = merged.model_copy(update={"seat_class": None, "seat_classes": []})

@@ -15,7 +15,7 @@ wishes, declined questions) is `app/intent/followup.py`; this module merges the 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from app.intent.model import (
@@ -46,13 +46,15 @@ def merge_intent(
     turn: TravelIntent,
     *,
     city: Callable[[str], str | None] | None = None,
+    route: Sequence[str] | None = None,
 ) -> TravelIntent:
     """The intent after `turn`, given the conversation's intent so far; `city` tells the
-    city of a place name (a station of the trip's city is no new trip)."""
+    city of a place name (a station of the trip's city is no new trip); `route` is the
+    named train's stops as cities, when known (see `starts_over`)."""
     if turn.kind == "out_of_scope":
         return previous
     slots = set_slots(turn)
-    if turn.action == "create" and starts_over(previous, turn, city):
+    if turn.action == "create" and starts_over(previous, turn, city, route):
         return _finish(turn, turn)
     merged = _append(previous, slots) if turn.action == "append" else _update(previous, slots)
     kind = "plan_trip" if "plan_trip" in (previous.kind, turn.kind) else previous.kind
@@ -62,10 +64,14 @@ def merge_intent(
 
 
 def starts_over(
-    previous: TravelIntent, turn: TravelIntent, city: Callable[[str], str | None] | None
+    previous: TravelIntent,
+    turn: TravelIntent,
+    city: Callable[[str], str | None] | None,
+    route: Sequence[str] | None = None,
 ) -> bool:
     """A new origin and destination: another trip, not a change to this one (a turn of
-    action `create` that names both)."""
+    action `create` that names both). `route` is the previous turn's named train's stops as
+    cities, in order: a ride along it is that train's, not another trip."""
     if turn.origin is None or (turn.destination is None and turn.destination_text is None):
         return False
     if previous.origin is None or (
@@ -78,11 +84,25 @@ def starts_over(
 
     before = (where(previous.origin), where(previous.destination or previous.destination_text))
     after = (where(turn.origin), where(turn.destination or turn.destination_text))
-    if previous.train_numbers and not turn.train_numbers and before[0] == after[0]:
+    if (
+        previous.train_numbers
+        and not turn.train_numbers
+        and before[0] == after[0]
+        and _rides(route, after)
+    ):
         # G79后天 … 我们从北京到广州: the ends of the named train's ride (its route gave its
-        # own first and last stations), not another trip.
+        # own first and last stations), not another trip. 从北京到上海 is another trip: G79
+        # does not call at 上海.
         return False
     return before != after
+
+
+def _rides(route: Sequence[str] | None, ends: tuple[str | None, str | None]) -> bool:
+    """Both ends are stops of `route`, the origin before the destination."""
+    origin, destination = ends
+    if not route or origin is None or destination is None or origin not in route:
+        return False
+    return destination in route[route.index(origin) + 1 :]
 
 
 def _update(previous: TravelIntent, slots: dict[str, Any]) -> TravelIntent:

@@ -83,3 +83,37 @@ def test_a_named_station_is_kept_and_only_the_missing_end_is_asked() -> None:
     )
     undated = TravelIntent(kind="plan_trip", train_numbers=["G80"])
     assert not needs_route(both) and not needs_route(undated)
+
+
+async def _chat(*texts: str) -> dict[str, object]:
+    async with running_app() as (client, _):
+        body: dict[str, object] = {}
+        for text in texts:
+            payload: dict[str, object] = {"text": text, "today": TODAY}
+            if body:
+                payload["session_id"] = body["session_id"]
+            response = await client.post("/v1/chat", json=payload)
+            assert response.status_code == 200
+            body = response.json()
+    return body
+
+
+async def test_the_ends_of_the_named_trains_ride_keep_the_train() -> None:
+    # G79 runs 北京西 → 石家庄 → 武汉 → 长沙南 → 广州南 → 深圳北: 北京 to 广州 is its ride.
+    body = await _chat("G79后天还有票吗", "我们一家三口从北京到广州，孩子7岁")
+    itinerary = body["itinerary"]
+    assert isinstance(itinerary, dict), body["summary"]
+    assert [leg["train_number"] for leg in itinerary["legs"]] == ["G79"]
+    assert itinerary["legs"][-1]["destination_station"]["name"].startswith("广州")
+
+
+async def test_ends_the_named_train_does_not_call_at_are_a_trip_of_their_own() -> None:
+    # G79 does not call at 上海: a trip of its own (nothing of the train's carries over, so
+    # its day is asked), never G79 to a station it does not reach.
+    body = await _chat("G79后天还有票吗", "从北京到上海")
+    intent = body["intent"]
+    assert isinstance(intent, dict)
+    assert intent["train_numbers"] == [] and intent["destination"] == "上海"
+    assert body["itinerary"] is None
+    assert body["clarify_question"] == "请问您打算哪天出发？"
+    assert "北京→上海" in str(body["understood"])

@@ -74,12 +74,36 @@ def test_the_ends_of_a_named_trains_ride_are_no_new_trip():
     )
     turn = TravelIntent(action="create", origin="北京", destination="广州", passengers=3)
     cities = {"北京西": "北京", "深圳北": "深圳"}
-    assert not starts_over(train, turn, lambda name: cities.get(name, name))
+    route = ["北京", "石家庄", "武汉", "长沙", "广州", "深圳"]  # G79's stops, as cities
+    assert not starts_over(train, turn, lambda name: cities.get(name, name), route)
     assert starts_over(
-        train.model_copy(update={"train_numbers": []}), turn, lambda n: cities.get(n, n)
+        train.model_copy(update={"train_numbers": []}), turn, lambda n: cities.get(n, n), route
     )
     elsewhere = turn.model_copy(update={"origin": "上海"})
-    assert starts_over(train, elsewhere, lambda name: cities.get(name, name))
+    assert starts_over(train, elsewhere, lambda name: cities.get(name, name), route)
+
+
+def test_ends_the_named_train_does_not_call_at_are_a_new_trip():
+    # G79 does not call at 上海; nor does it run 广州→北京; with its route unknown nothing says
+    # the ride is the train's.
+    train = TravelIntent(
+        origin="北京西", destination="深圳北", train_numbers=["G79"], date_start=TODAY
+    )
+    cities = {"北京西": "北京", "深圳北": "深圳"}
+    route = ["北京", "石家庄", "武汉", "长沙", "广州", "深圳"]
+    to_shanghai = TravelIntent(action="create", origin="北京", destination="上海")
+    assert starts_over(train, to_shanghai, lambda name: cities.get(name, name), route)
+    assert not starts_over(
+        train,
+        to_shanghai.model_copy(update={"destination": "广州"}),
+        lambda name: cities.get(name, name),
+        route,
+    )
+    assert starts_over(
+        train,
+        to_shanghai.model_copy(update={"destination": "广州"}),
+        lambda name: cities.get(name, name),
+    )
 
 
 def test_out_of_scope_turn_leaves_the_trip_alone(turns):
