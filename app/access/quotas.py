@@ -113,16 +113,8 @@ class ClientQuotas:
         """This request against the client's rate; None when no rate is configured."""
         if not self.limits.rate_per_s:
             return None
-        name, rate, burst = f"client:{client}", self.limits.rate_per_s, self.limits.burst
-        if self._grants is not None:
-            try:
-                decision = await self._grants.check(name, rate, burst)
-            except redis_errors() as exc:
-                self._fell_back(exc)
-            else:
-                self._recovered()
-                return decision
-        return self._local.check(name, rate, burst)
+        name = f"client:{client}"
+        return await self._check(name, self.limits.rate_per_s, self.limits.burst, self._grants)
 
     async def refresh(self, client: str) -> Decision | None:
         """A `refresh=true` against the client's refresh budget; None when unlimited."""
@@ -177,10 +169,15 @@ class ClientQuotas:
         self._local_days[(day, client)] = used
         return used <= budget
 
-    async def _check(self, name: str, rate: float, burst: int) -> Decision:
-        if self._gcra is not None:
+    async def _check(
+        self, name: str, rate: float, burst: int, shared: Gcra | GrantedCells | None = None
+    ) -> Decision:
+        """The fleet-wide check (`shared`, else the GCRA script), this replica's own while
+        Redis cannot answer."""
+        store = shared if shared is not None else self._gcra
+        if store is not None:
             try:
-                decision = await self._gcra.check(name, rate, burst)
+                decision = await store.check(name, rate, burst)
             except redis_errors() as exc:
                 self._fell_back(exc)
             else:
