@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from app.agent import texts
 from app.intent.model import BERTH_LABELS, SEAT_POSITION_LABELS, TravelIntent
-from rules.limits import MAX_PARTY
+from rules.limits import MAX_PARTY, MAX_STATED_PARTY
 from sources.fare_rules import ADULT_FROM, FREE_CHILD_BELOW, TicketKind, party_tickets
 
 UNKNOWN_CHILD_AGE = FREE_CHILD_BELOW
@@ -38,7 +38,10 @@ def tickets(intent: TravelIntent) -> tuple[TicketKind, ...]:
 
 
 def party_words(intent: TravelIntent) -> str:
-    """`3人（2名成人、3岁儿童）` for a typed party, else `2人`."""
+    """`3人（2名成人、3岁儿童）` for a typed party, else `2人` (`20人及以上` for a group, whose
+    head count past `MAX_STATED_PARTY` the intent does not keep)."""
+    if intent.passengers >= MAX_STATED_PARTY:
+        return texts.HEADER_GROUP.format(n=MAX_STATED_PARTY)
     if not typed(intent):
         return texts.HEADER_PARTY.format(n=intent.passengers)
     who = []

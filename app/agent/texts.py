@@ -95,6 +95,9 @@ DATE_NOT_ON_SALE = (
 RETURN_NOT_ON_SALE = "返程日期{date}的车票尚未开售，先为您规划去程。"
 VIA_CAPPED = "一次最多规划{max}个途经站，已按前{max}站安排（您提到{n}站），其余请分段规划。"
 PARTY_CAPPED = "一次最多为{max}人规划，已按{max}人安排（您提到{n}人）。"
+PARTY_GROUP = (
+    "一次最多为{max}人规划，已按{max}人安排；{group}人及以上的团体出行可通过12306或车站办理团体票。"
+)
 SESSION_SINGLE_TURN = "会话服务暂时不可用，本轮按单轮对话处理，之前的对话内容未能保留。"
 SESSION_NOT_SAVED = "本轮修改暂未能保存到会话记录，下一轮可能接续不上，请在下一句中重复关键信息。"
 SESSION_RESTORED = (
@@ -175,6 +178,7 @@ CONVENTIONAL = "普速列车（绿皮车）"
 """The conventional trains as a kind: an ordinary train (no letter), L, Y, S and Z, T, K."""
 # -- the party and the wishes a ticket query cannot promise (app/agent/party_notes.py) -----------
 PARTY_TYPED = "{n}人（{who}）"
+HEADER_GROUP = "{n}人及以上（团体）"
 PARTY_ADULTS = "{n}名成人"
 PARTY_STUDENTS = "{n}张学生票"
 PARTY_CHILD_AGE = "{age}岁儿童"

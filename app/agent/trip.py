@@ -8,7 +8,7 @@ from app.agent import party_notes, texts
 from app.intent.model import TimeWindow, TravelIntent
 from rules import TripRequest, ViaStop
 from rules.config import in_city_proper
-from rules.limits import MAX_PARTY, MAX_VIA_STOPS
+from rules.limits import MAX_PARTY, MAX_STATED_PARTY, MAX_VIA_STOPS
 from rules.options import expected_arrival
 from rules.relax import stated
 from sources.models import SeatClass
@@ -112,7 +112,10 @@ def trip_request(
         start += dt.timedelta(days=via_stops.pop(0).nights)
     via = tuple(stop for stop in via_stops if stop.city not in (origin, destination))
     passengers = intent.passengers
-    if passengers > MAX_PARTY:
+    if passengers >= MAX_STATED_PARTY:  # a group: its head count may have been larger
+        warnings.append(texts.PARTY_GROUP.format(max=MAX_PARTY, group=MAX_STATED_PARTY))
+        passengers = MAX_PARTY
+    elif passengers > MAX_PARTY:
         warnings.append(texts.PARTY_CAPPED.format(n=passengers, max=MAX_PARTY))
         passengers = MAX_PARTY
     # A trip to plan comes home unless told otherwise; a ticket question is one ride.

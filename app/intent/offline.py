@@ -38,6 +38,7 @@ from app.intent.times import (
     narrowed,
     today_implied,
 )
+from rules.limits import MAX_STATED_PARTY
 from sources.models import TRAIN_NUMBER_LIKE, TRAIN_TYPES, SeatClass, is_train_number
 from sources.stations import StationDirectory
 
@@ -189,7 +190,7 @@ _PARTY = re.compile(
     r"(?:小孩|孩子|儿童|小)"
     r"|(?P<tickets>" + NUMBER + r")\s*张"
     # 三个大学生, 两位同事 with no 带/和 before them: the party itself, not companions.
-    r"|(?<![带和跟与陪同及])(?P<kinds>[两二三四五六七八九十2-9])\s*(?:个|位|名)\s*"
+    r"|(?<![带和跟与陪同及0-9一二两三四五六七八九十])(?P<kinds>[2-9]|[1-9][0-9]|[两二三四五六七八九十]{1,3})\s*(?:个|位|名)\s*"
     r"(?:退休|在职|年轻|年纪大的|上了年纪的)?"
     r"(?:大学生|研究生|学生|同学|朋友|同事|老乡|室友|驴友|工友|闺蜜|姐妹|兄弟"
     r"|老师|教师|医生|护士|工人|职工|员工|干部|老人|老头|老太太|老太|阿姨|大爷|大妈)"
@@ -396,8 +397,14 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
 
     heads, grown_ups = _passengers(buf)
     reading = party.read_party(lower, heads, adults_said=grown_ups)
-    passengers = reading.passengers
-    fields.update(passengers=passengers, students=reading.students, children=list(reading.children))
+    # A class of 30 is a group (团体票): the trip is kept, the party read as the largest an
+    # intent states, and the plan says how many it was made for (`PARTY_GROUP`).
+    passengers = min(reading.passengers, MAX_STATED_PARTY)
+    fields.update(
+        passengers=passengers,
+        students=min(reading.students, passengers),
+        children=list(reading.children)[:passengers],
+    )
     budget, per_person = _budget(buf)
     if per_person is not None:
         fields.update(budget_per_person=per_person, budget=per_person * passengers)

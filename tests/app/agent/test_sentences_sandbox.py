@@ -97,3 +97,17 @@ async def test_a_named_train_without_the_seat_asked_is_relaxed_in_the_open() -> 
     assert full[0] not in [leg["train_number"] for leg in body["itinerary"]["legs"]]
     relaxed = {r["constraint"]: r for r in body["relaxed"]}
     assert relaxed["train_numbers"]["requested"] == full[0]
+
+
+async def test_a_group_past_the_stated_limit_keeps_its_trip_and_is_told_about_group_tickets() -> (
+    None
+):
+    # 35 heads is more than an intent states (20): the trip is not lost to a parse failure
+    # (which asked where from and when); it is planned for the nine a plan holds, read back
+    # as a group, and the reply points to group tickets.
+    body = await _plan("12月5号我们班35个同学从北京去天津")
+    assert body["itinerary"] is not None, body["summary"]
+    assert body["intent"]["origin"] == "北京" and body["intent"]["destination"] == "天津"
+    assert "20人及以上（团体）" in body["understood"]
+    assert any("团体票" in w for w in body["warnings"]), body["warnings"]
+    assert {leg["passengers"] for leg in body["itinerary"]["legs"]} == {9}

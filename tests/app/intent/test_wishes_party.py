@@ -191,3 +191,23 @@ def test_a_party_larger_than_its_head_count_is_taken_whole() -> None:
 def test_a_childs_age_is_bounded() -> None:
     with pytest.raises(ValueError, match="age"):
         TravelIntent(children=[30])
+
+
+@pytest.mark.parametrize(
+    ("text", "passengers"),
+    [
+        # A two-digit head count is the count, not its last digit (35个同学 was read as 5).
+        ("明天我们班35个同学从北京去天津", 20),
+        ("明天我们班三十五个同学从北京去天津", 20),
+        ("明天12个同事从北京去天津", 12),
+        ("明天三个大学生从北京去天津", 3),
+        # A group past what an intent states keeps its trip (a parse failure lost it).
+        ("明天我们45个人从北京去天津", 20),
+    ],
+)
+def test_a_head_count_is_read_whole_and_a_group_keeps_its_trip(
+    text: str, passengers: int, directory: StationDirectory
+) -> None:
+    intent = parse(text, directory)
+    assert (intent.origin, intent.destination) == ("北京", "天津")
+    assert intent.passengers == passengers
