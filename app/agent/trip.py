@@ -144,14 +144,21 @@ def trip_request(
     # engine's night default must not overrule "8点前" with a later train; nor may it hide the
     # last train of the day from "最晚一班" (or the first from "最早一班"). A window is the
     # choice of its own ride: 周日晚上回来 is no wish to ride out at 03:00.
-    chosen = (
-        "卧铺" in prefs
-        or bool(intent.seat_classes)
-        or intent.order in ("earliest", "latest")
-        or intent.return_order in ("earliest", "latest")
+    # An order said of the ride home (回程最晚一班) is that ride's choice only: it must not
+    # send the outbound off at 03:48 to save a few yuan.
+    chosen = "卧铺" in prefs or bool(intent.seat_classes)
+    clock_order = ("earliest", "latest")
+    out_night = (
+        chosen
+        or intent.order in clock_order
+        or _night_chosen(intent.depart_window, intent.arrive_window)
     )
-    out_night = chosen or _night_chosen(intent.depart_window, intent.arrive_window)
-    home_night = chosen or _night_chosen(intent.return_window, intent.return_arrive_window)
+    home_night = (
+        chosen
+        or intent.order in clock_order
+        or intent.return_order in clock_order
+        or _night_chosen(intent.return_window, intent.return_arrive_window)
+    )
     return TripRequest(
         origin=origin,
         destination=destination,

@@ -104,3 +104,12 @@ def test_an_hour_said_of_the_ride_home_lifts_the_night_default_of_that_ride_only
     # A berth or the first train of the day is said of the whole trip.
     request = request_for(order="earliest", return_trip=True, date_end=dt.date(2026, 12, 5))
     assert (request.allow_night, request.return_allow_night) == (True, True)
+
+
+@pytest.mark.parametrize("order", ["earliest", "latest"])
+def test_the_first_or_last_train_home_lifts_the_night_default_of_the_ride_home_only(
+    order: str,
+) -> None:
+    # 回程最晚一班 had sent the outbound off at 03:48 on a hard seat to save 67 yuan.
+    request = request_for(return_order=order, return_trip=True, date_end=dt.date(2026, 12, 3))
+    assert (request.allow_night, request.return_allow_night) == (False, True)
