@@ -77,6 +77,14 @@ _BARE_AGE = re.compile(
     r"(?:孩子|小孩|儿子|女儿|闺女|娃)(?:今年|已经|都|才)?(?P<n>" + _SMALL + r")(?=了|，|,|。|$)"
 )
 _INFANT = re.compile(r"婴儿|刚满周岁|满周岁|一周岁|周岁的|不到一岁|没满周岁")
+# An age said in months (宝宝8个月, 十个月大的孩子): a baby, whole years old.
+_MONTHS_N = r"(?:[0-9]{1,2}|[一二两三四五六七八九十]{1,3}|半)"
+_MONTHS_OLD = re.compile(
+    r"(?:宝宝|孩子|小孩|婴儿|娃|儿子|女儿|闺女|孙子|孙女|外孙女|外孙)[^，,。]{0,3}?(?P<n>"
+    + _MONTHS_N
+    + r")\s*个(?:多)?月(?!后|以后|之后|前|以前|之前|内)"
+    r"|(?P<m>" + _MONTHS_N + r")\s*个(?:多)?月(?:大)?的(?:宝宝|孩子|小孩|婴儿|娃|儿子|女儿)"
+)
 _CHILD_STUDENT = re.compile(r"(?:孩子|儿子|女儿|闺女)[^，,。]{0,4}(?:初中生|高中生|中学生|大学生)")
 
 
@@ -176,7 +184,11 @@ def child_ages(text: str) -> tuple[int | None, ...]:
     has_child_word = any(word in text for word in CHILD_WORDS) or small > 0
     kin = any(word in text for word in KIN_CHILD_WORDS)
     ages = []
-    if _INFANT.search(text):
+    months = list(_MONTHS_OLD.finditer(text))
+    for match in months:
+        said = match.group("n") or match.group("m")
+        ages.append(0 if said == "半" else (to_int(said) or 0) // 12)
+    if _INFANT.search(text) and not months:
         ages.append(0 if "婴儿" in text or "不到一岁" in text or "没满" in text else 1)
     for match in [*AGE.finditer(text), *_BARE_AGE.finditer(text)]:
         age = _age(text, match)

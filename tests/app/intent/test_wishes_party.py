@@ -211,3 +211,22 @@ def test_a_head_count_is_read_whole_and_a_group_keeps_its_trip(
     intent = parse(text, directory)
     assert (intent.origin, intent.destination) == ("北京", "天津")
     assert intent.passengers == passengers
+
+
+@pytest.mark.parametrize(
+    ("text", "children"),
+    [
+        # An age in months is a baby's (宝宝8个月 was a child of unknown age, priced at half).
+        ("带宝宝回老家，宝宝8个月，明天从深圳去赣州", [0]),
+        ("带个十个月大的孩子明天从深圳去赣州", [0]),
+        ("孩子18个月，我们一家三口明天从深圳去赣州", [1]),
+    ],
+)
+def test_a_babys_age_in_months_is_its_age(
+    text: str, children: list[int], directory: StationDirectory
+) -> None:
+    assert parse(text, directory).children == children
+
+
+def test_months_ahead_are_no_age(directory: StationDirectory) -> None:
+    assert parse("带孩子三个月后从深圳去赣州", directory).children == [None]
