@@ -84,15 +84,10 @@ def starts_over(
 
     before = (where(previous.origin), where(previous.destination or previous.destination_text))
     after = (where(turn.origin), where(turn.destination or turn.destination_text))
-    if (
-        previous.train_numbers
-        and not turn.train_numbers
-        and before[0] == after[0]
-        and _rides(route, after)
-    ):
-        # G79后天 … 我们从北京到广州: the ends of the named train's ride (its route gave its
-        # own first and last stations), not another trip. 从北京到上海 is another trip: G79
-        # does not call at 上海.
+    if previous.train_numbers and not turn.train_numbers and _rides(route, after):
+        # G79后天 … 我们从北京到广州, … 从石家庄到长沙: the ends of a ride on the named train
+        # (its first station or any stop after, then a later stop), not another trip.
+        # 从北京到上海 is another trip: G79 does not call at 上海.
         return False
     return before != after
 

@@ -117,3 +117,23 @@ async def test_ends_the_named_train_does_not_call_at_are_a_trip_of_their_own() -
     assert body["itinerary"] is None
     assert body["clarify_question"] == "请问您打算哪天出发？"
     assert "北京→上海" in str(body["understood"])
+
+
+async def test_a_ride_between_two_middle_stops_keeps_the_train_and_its_day() -> None:
+    # Neither 武汉 nor 广州 is one of G79's ends (北京西, 深圳北): a ride inside its route.
+    body = await _chat("G79后天还有票吗", "我们俩从武汉坐到广州")
+    itinerary = body["itinerary"]
+    assert isinstance(itinerary, dict), body["summary"]
+    (leg,) = itinerary["legs"]
+    assert leg["train_number"] == "G79"
+    assert leg["origin_station"]["name"] == "武汉"
+    assert leg["destination_station"]["name"] == "广州南"
+    assert leg["depart_at"].startswith("2026-12-03")
+
+
+async def test_two_stops_of_the_train_in_the_wrong_order_are_a_trip_of_their_own() -> None:
+    body = await _chat("G79后天还有票吗", "从广州到武汉")
+    intent = body["intent"]
+    assert isinstance(intent, dict)
+    assert intent["train_numbers"] == [] and body["itinerary"] is None
+    assert body["clarify_question"] == "请问您打算哪天出发？"

@@ -109,3 +109,17 @@ def test_ends_the_named_train_does_not_call_at_are_a_new_trip():
 def test_out_of_scope_turn_leaves_the_trip_alone(turns):
     before = turns("下周五从北京去上海玩三天")
     assert turns("下周五从北京去上海玩三天", "帮我订个酒店") == before
+
+
+def test_a_ride_between_stops_inside_the_named_trains_route_is_no_new_trip():
+    # D-train 上海虹桥 → 苏州 → 南京南 → 合肥南 → 汉口: 南京 to 合肥 is a ride on it even
+    # though neither is an end of the trip so far; 合肥 to 南京 runs against it.
+    train = TravelIntent(
+        origin="上海虹桥", destination="汉口", train_numbers=["D3001"], date_start=TODAY
+    )
+    cities = {"上海虹桥": "上海", "汉口": "武汉", "南京南": "南京", "合肥南": "合肥"}
+    route = ["上海", "苏州", "南京", "合肥", "武汉"]
+    inside = TravelIntent(action="create", origin="南京", destination="合肥南")
+    assert not starts_over(train, inside, lambda name: cities.get(name, name), route)
+    against = TravelIntent(action="create", origin="合肥", destination="南京")
+    assert starts_over(train, against, lambda name: cities.get(name, name), route)
