@@ -61,6 +61,7 @@ from app.agent.readback import Relaxed, relaxed_items, relaxed_sentence, underst
 from app.agent.states import State, check_transition
 from app.agent.summary import header, plan_summary, train_numbers_in
 from app.agent.trip import TripProblem, trip_request
+from app.agent.which_station import OpenName, Remembered, open_name, taken, with_trains
 from app.errors import Overloaded
 from app.intent import texts as intent_texts
 from app.intent.followup import read_turn, turn_text
@@ -328,7 +329,7 @@ class PlanningAgent:
         if answered is not None:
             # "是武汉" after "您是指武汉吗？": that place, and the rest of the trip kept.
             intent = answered
-            question = _question_for(intent)
+            question = _question_for(intent, self.directory)
         elif turn.previous is not None:
             calls_at = None
             if self.stop_lists is not None and rides_named_train(turn.previous, intent):
@@ -356,9 +357,21 @@ class PlanningAgent:
             intent = reading.intent.model_copy(
                 update={"suggested_places": outcome.intent.suggested_places}
             )
-            question = _question_for(intent)
+            question = _question_for(intent, self.directory)
             if reading.question:
                 run.warn(reading.question)  # said beside the plan of what is known
+        open_end = open_name(intent, outcome.which_station, self.directory)
+        if open_end is not None:
+            settled = await self._settle(run, intent, open_end)
+            if settled is not None:
+                intent = settled
+                if turn.previous is None:
+                    again = self.parser.finish(intent, turn.text or "", outcome.parser)
+                    for warning in again.warnings:
+                        run.warn(warning)
+                    question = again.clarify_question
+                else:
+                    question = _question_for(intent, self.directory)
         if unknown_train_only(intent):
             # "G99999 明天还有票吗": no such number, and nothing else to plan from.
             run.intent = intent
@@ -377,7 +390,7 @@ class PlanningAgent:
                 return State.DONE
             if route.intent is not intent:
                 intent = route.intent
-                question = _question_for(intent)
+                question = _question_for(intent, self.directory)
             if route.note:
                 run.warn(route.note)
         run.intent = intent
@@ -718,7 +731,8 @@ class PlanningAgent:
                 (q.query.origin, q.query.destination)
                 for q in leg_queries(self.directory, key, places)
             )
-        return await fetch_legs(self.tickets, self.directory, keys, run.refused, places)
+        tickets = Remembered(self.tickets, run.answered) if run.answered else self.tickets
+        return await fetch_legs(tickets, self.directory, keys, run.refused, places)
 
     async def _fetch_asks(self, run: Run, asks: list[tuple[LegKey, str, str]]) -> list[LegKey]:
         """Ask legs by two of their stations (`fetch.station_query`), within the budget;
@@ -777,6 +791,32 @@ class PlanningAgent:
         return wanted
 
     # -- helpers ----------------------------------------------------------------------------
+
+    async def _settle(self, run: Run, intent: Any, open_end: OpenName) -> Any | None:
+        """The intent with its open end set to the only candidate station with trains to or
+        from the other end (`which_station`), said in the warnings; None when the trains do
+        not tell (the traveller is asked). Each candidate's query counts in the budget."""
+        run.queries += len(open_end.stations)
+        day = intent.date_start or run.input.sale_today + dt.timedelta(days=1)
+        kept = await with_trains(self.tickets, self.directory, open_end, day, run.answered)
+        run.detail = f"{open_end.typed}: {'/'.join(kept) or '-'} of {'/'.join(open_end.stations)}"
+        if len(kept) != 1:
+            return None
+        station = kept[0]
+        end = (
+            texts.STATION_BY_TRIP_FROM
+            if open_end.slot == "destination"
+            else texts.STATION_BY_TRIP_TO
+        )
+        run.warn(
+            texts.STATION_BY_TRIP.format(
+                place=open_end.typed,
+                names="、".join(open_end.stations),
+                end=end.format(other=open_end.other),
+                station=station,
+            )
+        )
+        return taken(intent, open_end, station)
 
     def _suggested(self, name: str) -> str | None:
         """The place a reply offers for a name it does not know, as the parser asks it."""
@@ -962,12 +1002,17 @@ def named_places(run: Run, directory: StationDirectory) -> dict[str, Place]:
     return found
 
 
-def _question_for(intent: Any) -> str | None:
+def _question_for(intent: Any, directory: StationDirectory) -> str | None:
     """The clarifying question for a merged (multi-turn) intent, from the intent texts."""
     questions = []
     missing = list(intent.missing)
     if intent.destination is None and intent.destination_text:
-        questions.append(intent_texts.not_a_station(intent.destination_text, None))
+        # 河口, still open between its towns' stations: asked which, as the first turn did.
+        directed = [s.name for s in directory.directed(intent.destination_text)]
+        if len(directed) > 1:
+            questions.append(intent_texts.which_of(intent.destination_text, directed))
+        else:
+            questions.append(intent_texts.not_a_station(intent.destination_text, None))
         missing = [m for m in missing if m != "destination"]
     ask = intent_texts.ask_for(missing)
     if ask:

@@ -143,6 +143,9 @@ class Run:
     improve_queries: int = 0  # queries spent improving a plan (`MAX_IMPROVE_QUERIES`)
     wanted_asks: list[tuple[LegKey, str, str]] = field(default_factory=list)  # by stations
     asked_pairs: dict[LegKey, set[tuple[str, str]]] = field(default_factory=dict)
+    # Answers this run already had, by what was asked (the station probes of `which_station`):
+    # the plan's own leg among them is not asked again.
+    answered: dict[tuple[object, ...], TicketResult] = field(default_factory=dict)
 
     def warn(self, text: str) -> None:
         """Add a warning once."""

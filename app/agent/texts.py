@@ -54,6 +54,13 @@ NAMED_TRAIN_JOIN = " → "
 NAMED_TRAIN_ASK = "请核对车次号，或告诉我出发地和目的地。"
 NAMED_TRAIN_INVALID = "没有找到车次{train}：这不是有效的车次号，" + NAMED_TRAIN_ASK
 NAMED_TRAIN_UNKNOWN = "没有找到车次{train}（{date}查不到这趟车的停靠站），" + NAMED_TRAIN_ASK
+# A name that is several towns' stations, settled by the trains of the trip's other end
+# (app/agent/which_station.py).
+STATION_BY_TRIP = (
+    "“{place}”有{names}几个车站，{end}有车次的是{station}，已按{station}理解，如不对请告诉我。"
+)
+STATION_BY_TRIP_FROM = "从{other}出发"
+STATION_BY_TRIP_TO = "去{other}"
 
 # -- what cannot be planned ----------------------------------------------------------------------
 NO_PLAN = "抱歉，没能为「{header}」找到合适的行程。{why}"

@@ -12,9 +12,10 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import re
+from dataclasses import dataclass
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
 from app.intent import texts
 from app.intent.constraints import scope_topics
@@ -37,10 +38,18 @@ from sources.stations import StationDirectory, UnknownStationError
 log = logging.getLogger("railtrip.intent")
 
 # Where a place name sits: 从X / X出发 (origin), 去X / 到X (destination); two to four characters.
-_ORIGIN_SLOT = re.compile(r"从(?P<place>[\u4e00-\u9fff]{2,3}?)(?=出发|到|去|坐|上车|，|,|$)")
+_ORIGIN_SLOT = re.compile(r"从(?P<place>[\u4e00-\u9fff]{2,3}?)(?=出发|到|去|回|往|坐|上车|，|,|$)")
 _DESTINATION_SLOT = re.compile(
     r"(?:去|到|前往)(?P<place>[\u4e00-\u9fff]{2,3}?)(?=玩|旅游|的|，|,|。|$|出差|看|\s)"
 )
+
+
+@dataclass(frozen=True)
+class WhichStation:
+    """A name (河口) that is several towns' stations (河口南 in 兰州, 河口北 in 蒙自)."""
+
+    typed: str
+    stations: tuple[str, ...]
 
 
 class ParseOutcome(BaseModel):
@@ -52,6 +61,14 @@ class ParseOutcome(BaseModel):
     clarify_question: str | None = None
     message: str | None = None
     warnings: list[str] = Field(default_factory=list)
+    # The stations a name the traveller typed could be, by slot, when the parser asked which
+    # (河口: 河口南, 河口北): for the agent, whose ticket queries may tell (not part of the API).
+    _which_station: dict[str, WhichStation] = PrivateAttr(default_factory=dict)
+
+    @property
+    def which_station(self) -> dict[str, WhichStation]:
+        """The slots asked about with `texts.which_of`, and the stations each could be."""
+        return self._which_station
 
 
 class IntentParser:
@@ -114,6 +131,7 @@ class IntentParser:
                 message=texts.refusal(topic or "other"),
             )
         suggested: dict[str, str] = {}  # the place asked about, by slot (您是指武汉吗？)
+        which: dict[str, WhichStation] = {}
         intent = self._resolve_places(intent, text, questions, warnings, suggested)
         for _, _, typed, name in heard_places(normalise_text(text), self._directory):
             if name in (intent.origin, intent.destination):
@@ -135,7 +153,7 @@ class IntentParser:
         if topics:
             declined = next((t for t in topics if t != "other"), topic or "other")
             warnings.append(texts.PARTLY_OUT_OF_SCOPE.format(refusal=texts.refusal(declined)))
-        asked = self._suggest_typos(intent, text, questions, suggested)
+        asked = self._suggest_typos(intent, text, questions, suggested, which)
         budget = intent.budget
         if budget is None and intent.budget_per_person is not None:
             budget = intent.budget_per_person * intent.passengers
@@ -160,6 +178,7 @@ class IntentParser:
                 # Answered by a station's name ("河口北"), which then fills the destination.
                 questions.insert(0, texts.which_of(place, [s.name for s in directed]))
                 suggested.setdefault("destination", directed[0].name)
+                which["destination"] = WhichStation(place, tuple(s.name for s in directed))
             elif near:
                 questions.insert(0, texts.did_you_mean(place, near[0]))
                 suggested.setdefault("destination", near[0])
@@ -182,13 +201,15 @@ class IntentParser:
             question = questions[0] + "".join(texts.AND_THEN + q for q in questions[1:])
         if suggested:
             intent = intent.model_copy(update={"suggested_places": suggested})
-        return ParseOutcome(
+        parsed = ParseOutcome(
             intent=intent,
             parser=parser,
             needs_clarification=question is not None,
             clarify_question=question,
             warnings=warnings,
         )
+        parsed._which_station = which
+        return parsed
 
     def _resolve_places(
         self,
@@ -229,7 +250,12 @@ class IntentParser:
         return intent.model_copy(update=update)
 
     def _suggest_typos(
-        self, intent: TravelIntent, text: str, questions: list[str], suggested: dict[str, str]
+        self,
+        intent: TravelIntent,
+        text: str,
+        questions: list[str],
+        suggested: dict[str, str],
+        which: dict[str, WhichStation],
     ) -> set[str]:
         """A misspelt place in an origin or destination slot: "您是指北京吗？"."""
         asked: set[str] = set()
@@ -248,6 +274,7 @@ class IntentParser:
                     questions.append(texts.which_of(word, [s.name for s in directed]))
                     asked.add(name)
                     suggested[name] = directed[0].name
+                    which[name] = WhichStation(word, tuple(s.name for s in directed))
                     break
                 found = self._directory.suggest(word, limit=1)
                 if found:

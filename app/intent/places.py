@@ -338,7 +338,7 @@ def _after(text: str, hit: _Hit) -> str:
     return text[hit.end : hit.end + 8].lstrip().removeprefix("站").lstrip().lower()
 
 
-def _assign_roles(text: str, hits: list[_Hit]) -> None:
+def _assign_roles(text: str, hits: list[_Hit], directory: StationDirectory) -> None:
     for i, hit in enumerate(hits):
         before, after = _before(text, hit), _after(text, hit)
         if before.endswith(_RETURN_BEFORE):
@@ -352,18 +352,22 @@ def _assign_roles(text: str, hits: list[_Hit]) -> None:
         elif after.startswith(_ORIGIN_AFTER):
             hit.role = "origin"
         elif after.startswith(_PAIR_AFTER) and (
-            i + 1 < len(hits) or _names_free_place(after, hit.role)
+            i + 1 < len(hits) or _names_free_place(after, hit.role, directory)
         ):
-            # 上海到乌镇: the place after the cue has no station, the sentence's direction stays.
+            # 上海到乌镇: the place after the cue has no station, the sentence's direction stays;
+            # 昆明到河口 too (河口 is 河口北 or 河口南: no name of its own, asked or settled later).
             hit.role = "origin"
 
 
-def _names_free_place(after: str, role: str | None) -> bool:
-    """True when `after` (what follows a place) is a cue then a known place without a station."""
+def _names_free_place(after: str, role: str | None, directory: StationDirectory) -> bool:
+    """True when `after` (what follows a place) is a cue then a known place without a station,
+    or a town only named with its stations' directions (河口: 河口北, 河口南)."""
     if role is not None:
         return False
     rest = after[next(len(c) for c in _PAIR_AFTER if after.startswith(c)) :].lstrip()
-    return any(rest.startswith(place) for place in NON_STATION_PLACES)
+    if any(rest.startswith(place) for place in NON_STATION_PLACES):
+        return True
+    return any(len(directory.directed(rest[:n])) > 1 for n in (2, 3) if len(rest) >= n)
 
 
 def _one_per_city(text: str, stops: list[_Hit], directory: StationDirectory) -> list[_Hit]:
@@ -435,7 +439,7 @@ def _stay_after(text: str, hit: _Hit, limit: int) -> tuple[int | None, tuple[int
 def extract_route(text: str, directory: StationDirectory) -> Route:
     """Origin, destination, via stops and non-station places named in `text`."""
     hits = _scan(text, directory)
-    _assign_roles(text, hits)
+    _assign_roles(text, hits, directory)
     route = Route(spans=[(h.start, h.end) for h in hits])
     origin_hit = next((h for h in hits if h.role == "origin"), None)
     stops = [h for h in hits if h is not origin_hit]

@@ -84,9 +84,10 @@ async def test_answering_the_place_suggestion_keeps_the_trip() -> None:
 
 
 async def test_a_town_with_stations_in_two_places_is_asked_and_the_answer_keeps_the_date() -> None:
+    # From 北京 the day's trains do not tell 河口北 (蒙自) from 河口南 (兰州): asked.
     async with running_app() as (client, _):
         first = (
-            await client.post("/v1/chat", json={"text": "周六从昆明去河口", "today": TODAY})
+            await client.post("/v1/chat", json={"text": "周六从北京去河口", "today": TODAY})
         ).json()
         assert "河口南、河口北" in first["summary"]
         second = (
@@ -96,5 +97,16 @@ async def test_a_town_with_stations_in_two_places_is_asked_and_the_answer_keeps_
             )
         ).json()
     assert second["itinerary"] is not None, second["summary"]
-    assert second["understood"].startswith("12月5日 昆明→河口北")
+    assert second["understood"].startswith("12月5日 北京→河口北")
     assert _ends(second)[1] == "河口北"
+
+
+async def test_a_town_with_stations_in_two_places_is_the_one_the_origin_has_trains_to() -> None:
+    # 河口北 is reached from 昆明 (红河, 云南), 河口南 from 西宁 (兰州, 甘肃): no question.
+    said = (("12月5号昆明出发到河口，一个人", "河口北"), ("5号从西宁到河口", "河口南"))
+    for text, station in said:
+        body = await _plan(text)
+        assert body["itinerary"] is not None, body["summary"]
+        assert _ends(body)[1] == station
+        assert body["clarify_question"] is None
+        assert any(station in w and "河口南、河口北" in w for w in body["warnings"])

@@ -192,3 +192,28 @@ def test_http_side_is_strict_about_today_and_unknown_fields():
     ):
         with pytest.raises(ValidationError):
             StrictIntentIn.model_validate(bad)
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "other"),
+    [
+        ("后天北京去河口", "destination", ("origin", "北京")),
+        ("后天成都到河口", "destination", ("origin", "成都")),
+        ("后天从河口回西宁", "origin", ("destination", "西宁")),
+    ],
+)
+async def test_a_town_of_several_places_is_asked_about_and_the_other_end_kept(
+    metrics, text, slot, other
+):
+    # 河口 is 河口北 (蒙自) or 河口南 (兰州): the question names both, the agent may settle
+    # it by the trains of the other end, which stays the other end (北京去河口 is no trip to
+    # 北京).
+    rules = IntentParser(directory=default_directory(), metrics=metrics, llm=None)
+    outcome = await rules.parse(text, TODAY)
+    assert outcome.clarify_question is not None
+    assert outcome.clarify_question.startswith(templates.which_of("河口", ["河口南", "河口北"]))
+    which = outcome.which_station[slot]
+    assert which.typed == "河口" and which.stations == ("河口南", "河口北")
+    assert getattr(outcome.intent, other[0]) == other[1]
+    assert getattr(outcome.intent, slot) is None
+    assert "which_station" not in outcome.model_dump()  # not part of the parse API
