@@ -265,11 +265,28 @@ _PINYIN_WORD = re.compile(
 )
 
 
+_LODGING_SAVED = re.compile(
+    r"(?:还|能|可以|正好|顺便)?省(?:掉|下|了)?(?:一|1|个)?(?:晚|夜)?的?(?:住宿|酒店|宾馆|旅馆|住店)"
+    r"(?:钱|费|费用)?"
+)
+_NIGHT_TRAIN = re.compile(
+    r"(?<![不别没])(?<!不要)(?<!不想)(?<!不坐)(?:坐|乘|搭|买|选|要|订|来|就)?(?:个|趟|一趟)?"
+    r"(?:夜车|夜班车|过夜车|过夜的车)(?!也)"
+    r"|(?:车上)?睡一(?:晚|觉|夜)(?:就|正好)?到"
+)
+NIGHT_TRAIN_DEPART = TimeWindow(start=dt.time(18, 0), end=END_OF_DAY, label="夜车")
+NIGHT_TRAIN_ARRIVE = TimeWindow(start=dt.time(4, 0), end=dt.time(12, 0), label="夜车次日")
+_NOT_OVERNIGHT_SAID = re.compile(r"(?:不要|不想|不坐|别坐|不|别)(?:坐|乘)?(?:夜车|过夜)")
+
+
 def normalise_text(text: str) -> str:
     """NFKC (full-width digits and letters to ASCII) and trimmed; a route typed in pinyin
     (mingtian cong chengdu qu chongqing) has its route and time words as characters (the
     place names stay pinyin: the station table reads them)."""
     text = unicodedata.normalize("NFKC", text).strip()
+    # 坐夜车省一晚住宿: the night saved on a hotel is the night train itself, not a stay and
+    # not a hotel question.
+    text = _LODGING_SAVED.sub("坐夜车", text)
     if _PINYIN_ROUTE.search(text):
         text = _PINYIN_WORD.sub(lambda m: _PINYIN_WORDS[m.group().lower()], text)
     return text
@@ -347,6 +364,12 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
             fields["return_window"] = TimeWindow(
                 start=dt.time(over // 60, over % 60), end=END_OF_DAY, label="结束后"
             )
+    night_train = _NIGHT_TRAIN.search(buf.masked)
+    if night_train and not windows and not _NOT_OVERNIGHT_SAID.search(lower):
+        # 坐夜车 / 睡一觉就到: leave in the evening, wake up there the next morning.
+        fields.update(depart_window=NIGHT_TRAIN_DEPART, arrive_window=NIGHT_TRAIN_ARRIVE)
+        next_day = True
+        buf.mask(night_train.start(), night_train.end())
     if next_day and dates.start is not None:
         fields["arrive_date"] = dates.start + dt.timedelta(days=1)
     elif dates.arrive is not None:

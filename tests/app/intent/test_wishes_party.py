@@ -230,3 +230,27 @@ def test_a_babys_age_in_months_is_its_age(
 
 def test_months_ahead_are_no_age(directory: StationDirectory) -> None:
     assert parse("带孩子三个月后从深圳去赣州", directory).children == [None]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "明天北京到上海 坐夜车 省一晚住宿",
+        "明天北京到上海，夜车去能省个酒店钱",
+        "明天北京到上海 睡一觉就到",
+    ],
+)
+def test_a_night_train_wish_leaves_in_the_evening_and_arrives_the_next_morning(
+    text: str, directory: StationDirectory
+) -> None:
+    # 省一晚住宿 had been a night's stay (a round trip) and a hotel question.
+    intent = parse(text, directory)
+    assert intent.kind == "query_tickets" and intent.nights is None and intent.date_end is None
+    assert intent.depart_window is not None and intent.depart_window.start == dt.time(18, 0)
+    assert intent.arrive_date == TODAY + dt.timedelta(days=2)
+    assert intent.arrive_window is not None and intent.arrive_window.end == dt.time(12, 0)
+
+
+def test_no_night_train_is_no_night_window(directory: StationDirectory) -> None:
+    intent = parse("明天北京到上海 不要夜车", directory)
+    assert intent.depart_window is None and intent.no_overnight
