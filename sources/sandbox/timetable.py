@@ -210,13 +210,16 @@ class Timetable:
         ]
 
     def numbered(self, prefix: str, start_date: dt.date) -> list[Train]:
-        """The trains leaving their origin on `start_date` whose (first) number starts with
-        `prefix` (12306's train search): only those are built, not the day's 7,749."""
+        """The trains leaving their origin on `start_date` with a number that starts with
+        `prefix` (12306's train search): only those are built, not the day's 7,749. A train
+        renumbered en route is found by either number (G1953 is G1952 from 太原南 on), as
+        12306's search lists each."""
         prefix = prefix.upper()
         return [
-            self._train(index, start_date, run.codes[0])
+            self._train(index, start_date, code)
             for index, run in enumerate(self.network.runs)
-            if run.codes[0].startswith(prefix)
+            for code in run.codes
+            if code.startswith(prefix)
         ]
 
     def train(self, number: str, start_date: dt.date) -> Train | None:

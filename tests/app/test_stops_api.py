@@ -46,6 +46,16 @@ async def test_the_segment_between_origin_and_destination() -> None:
         assert off_route.status_code == 422 and off_route.json()["field"] == "origin"
 
 
+async def test_a_train_renumbered_en_route_answers_under_its_second_number() -> None:
+    # G1952 becomes G1953 at 太原南: /v1/tickets sells G1953 太原南→平遥古城, and its stop
+    # list under that number was a 404 (the train search matched first numbers only).
+    async with running() as (client, _):
+        answer = await client.get("/v1/trains/G1953/stops", params={"date": DATE})
+        assert answer.status_code == 200, answer.text
+        names = [s["name"] for s in answer.json()["stops"]]
+        assert names.index("太原南") < names.index("平遥古城")
+
+
 async def test_an_unknown_train_is_404_and_bad_input_is_422_naming_the_field() -> None:
     async with running() as (client, state):
         missing = await client.get("/v1/trains/G9999/stops", params={"date": DATE})
