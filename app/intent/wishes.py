@@ -67,6 +67,22 @@ COLLOQUIAL_ORDERS: list[tuple[str, OrderPreference]] = [
     ("省点钱", "cheapest"),
     ("省钱点", "cheapest"),
     ("快点到", "fastest"),
+    # Time on board as a burden: 不想坐太久, 赶时间.
+    ("不想坐太久", "fastest"),
+    ("别坐太久", "fastest"),
+    ("不要坐太久", "fastest"),
+    ("坐太久受不了", "fastest"),
+    ("不想在车上太久", "fastest"),
+    ("别在车上太久", "fastest"),
+    ("路上时间短", "fastest"),
+    ("省时间", "fastest"),
+    ("节省时间", "fastest"),
+    # Money as the limit: 穷游, 省钱.
+    ("穷游", "cheapest"),
+    ("省钱", "cheapest"),
+    ("经济实惠", "cheapest"),
+    ("便宜就行", "cheapest"),
+    ("便宜就好", "cheapest"),
 ]
 _RETURN_BEFORE = re.compile(r"(?:回来|回程|返程|返回|回去)[^，,。；;]{0,4}$")
 
@@ -106,9 +122,17 @@ def colloquial_order(rest: str) -> tuple[int, OrderPreference] | None:
     found: list[tuple[int, OrderPreference]] = []
     for phrase, order in COLLOQUIAL_ORDERS:
         for match in re.finditer(re.escape(phrase), rest):
-            if not said_of_return(rest, match.start()):
+            if not said_of_return(rest, match.start()) and not _denied(rest, match.start()):
                 found.append((match.start(), order))
     return min(found, key=lambda pair: pair[0]) if found else None
+
+
+def _denied(text: str, at: int) -> bool:
+    """True when the words at `at` are denied (不省时间, 没必要省钱)."""
+    return _DENIED_BEFORE.search(text[max(0, at - 4) : at]) is not None
+
+
+_DENIED_BEFORE = re.compile(r"(?:不|别|没必要|不用|无需|不必)$")
 
 
 def said_of_return(text: str, at: int) -> bool:

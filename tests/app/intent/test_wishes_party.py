@@ -254,3 +254,20 @@ def test_a_night_train_wish_leaves_in_the_evening_and_arrives_the_next_morning(
 def test_no_night_train_is_no_night_window(directory: StationDirectory) -> None:
     intent = parse("明天北京到上海 不要夜车", directory)
     assert intent.depart_window is None and intent.no_overnight
+
+
+@pytest.mark.parametrize(
+    ("text", "order"),
+    [
+        ("明天北京到上海 不想坐太久", "fastest"),
+        ("明天北京到上海 老人坐太久受不了", "fastest"),
+        ("明天北京到上海 穷游", "cheapest"),
+        ("明天北京到上海 普快就行 省钱", "cheapest"),
+        # A wish denied is no wish: 不省时间 is not 省时间.
+        ("明天北京到上海 不省时间，便宜就行", "cheapest"),
+    ],
+)
+def test_time_and_money_said_as_burdens_are_orders(
+    text: str, order: str, directory: StationDirectory
+) -> None:
+    assert parse(text, directory).order == order
