@@ -51,6 +51,7 @@ from app.agent.model import (
 )
 from app.agent.named_train import (
     StopSearch,
+    boarding_day,
     fill_route,
     needs_route,
     rides_named_train,
@@ -82,7 +83,7 @@ from rules.hubs import Topology
 from rules.schedule import Schedule
 from rules.validate import OfferIndex
 from sources.base import Clock, shanghai_now
-from sources.models import SHANGHAI, worst_freshness
+from sources.models import SHANGHAI, normalise_train_number, worst_freshness
 from sources.sale_window import last_sale_day
 from sources.stations import Place, StationDirectory, UnknownStationError
 
@@ -343,7 +344,7 @@ class PlanningAgent:
                 today=turn.today,
                 city=self._city,
                 suggest=self._suggested,
-                route=calls_at,
+                route=None if calls_at is None else calls_at.cities,
             )
             if reading.declined is not None:
                 # A question beside the trip: declined, and the trip stays as it was.
@@ -357,6 +358,17 @@ class PlanningAgent:
             intent = reading.intent.model_copy(
                 update={"suggested_places": outcome.intent.suggested_places}
             )
+            if calls_at is not None:
+                boarded = boarding_day(turn.previous, outcome.intent, intent, calls_at, self._city)
+                if boarded is not intent and boarded.date_start is not None:
+                    run.warn(
+                        texts.NAMED_TRAIN_BOARDING_DAY.format(
+                            train=normalise_train_number(intent.train_numbers[0]),
+                            station=boarded.origin,
+                            day=texts.day_label(boarded.date_start),
+                        )
+                    )
+                    intent = boarded
             question = _question_for(intent, self.directory)
             if reading.question:
                 run.warn(reading.question)  # said beside the plan of what is known

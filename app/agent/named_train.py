@@ -100,9 +100,24 @@ def rides_named_train(previous: TravelIntent, turn: TravelIntent) -> bool:
     )
 
 
+@dataclass(frozen=True)
+class TrainRoute:
+    """A named train's stops as cities, in order, and the day each is left on: days after
+    the train leaves its first stop (Z21 leaves 北京西 at 20:00 and 西宁 the next afternoon)."""
+
+    cities: tuple[str, ...]
+    days: tuple[int, ...]
+
+    def day_of(self, city: str | None) -> int | None:
+        """The day the train leaves `city` (its first call there), None when it calls not."""
+        if city is None or city not in self.cities:
+            return None
+        return self.days[self.cities.index(city)]
+
+
 async def route_cities(
     stops: StopSearch, previous: TravelIntent, city: Callable[[str], str | None]
-) -> list[str] | None:
+) -> TrainRoute | None:
     """The cities the trip's named train calls at, in order (None when its stop list cannot
     be had: the turn is then read as a trip of its own)."""
     assert previous.date_start is not None
@@ -112,10 +127,43 @@ async def route_cities(
     except Exception as exc:  # no route known: the train is not kept for a ride it may not go
         log.warning("stop list failed", extra={"train": number, "error": repr(exc)})
         return None
-    return [
+    cities = tuple(
         (call.station.city if call.station is not None else None) or city(call.name) or call.name
         for call in result.stops
-    ]
+    )
+    moments = [call.depart_at or call.arrive_at for call in result.stops]
+    first = next((m.date() for m in moments if m is not None), None)
+    days = tuple(0 if m is None or first is None else (m.date() - first).days for m in moments)
+    return TrainRoute(cities, days)
+
+
+def boarding_day(
+    previous: TravelIntent,
+    turn: TravelIntent,
+    intent: TravelIntent,
+    route: TrainRoute,
+    city: Callable[[str], str | None],
+) -> TravelIntent:
+    """`intent` (the trip after `turn`) boarding the trip's named train at another stop, on
+    the day the train leaves that stop: the day said was the train's (Z21后天 … 从西宁到拉萨
+    boards at 西宁 the day after Z21 leaves 北京西). A day the turn says itself is kept."""
+    if (
+        not intent.train_numbers
+        or intent.train_numbers != previous.train_numbers
+        or turn.date_start is not None
+        or intent.date_start is None
+        or intent.date_start != previous.date_start
+        or intent.date_end is not None
+        or previous.origin is None
+        or intent.origin is None
+    ):
+        return intent
+    before = route.day_of(city(previous.origin) or previous.origin)
+    after = route.day_of(city(intent.origin) or intent.origin)
+    if before is None or after is None or before == after:
+        return intent
+    day = intent.date_start + dt.timedelta(days=after - before)
+    return intent.model_copy(update={"date_start": day})
 
 
 def route_note(number: str, calls: list[StopCall]) -> str:

@@ -7,7 +7,7 @@ import datetime as dt
 
 import pytest
 
-from app.agent.named_train import fill_route, needs_route
+from app.agent.named_train import TrainRoute, boarding_day, fill_route, needs_route
 from app.errors import NotFound
 from app.intent.model import TravelIntent
 from app.tickets.stops import StopListResult
@@ -137,3 +137,35 @@ async def test_two_stops_of_the_train_in_the_wrong_order_are_a_trip_of_their_own
     assert isinstance(intent, dict)
     assert intent["train_numbers"] == [] and body["itinerary"] is None
     assert body["clarify_question"] == "请问您打算哪天出发？"
+
+
+async def test_boarding_at_a_stop_reached_overnight_rides_the_train_said_on_its_day() -> None:
+    # Z21 leaves 北京西 on the 3rd at 20:00 and 兰州 on the 4th at noon: the 3rd's Z21 is the
+    # one asked about, boarded at 兰州 on the 4th (not the 2nd's Z21 passing 兰州 on the 3rd).
+    body = await _chat("Z21后天还有票吗", "我们从兰州坐到拉萨")
+    itinerary = body["itinerary"]
+    assert isinstance(itinerary, dict), body["summary"]
+    (leg,) = itinerary["legs"]
+    assert leg["train_number"] == "Z21" and leg["origin_station"]["name"] == "兰州"
+    assert leg["depart_at"].startswith("2026-12-04")
+    assert any("兰州" in w and "12月4日" in w for w in body["warnings"])
+
+
+def test_the_boarding_day_moves_with_the_stop_only_when_the_turn_says_no_day() -> None:
+    route = TrainRoute(("北京", "石家庄", "兰州", "西宁", "拉萨"), (0, 0, 1, 1, 2))
+    cities = {"北京西": "北京", "石家庄北": "石家庄"}
+    day = dt.date(2026, 12, 3)
+    previous = TravelIntent(
+        origin="北京西", destination="拉萨", train_numbers=["Z21"], date_start=day
+    )
+    turn = TravelIntent(origin="西宁", destination="拉萨")
+    after = previous.model_copy(update={"origin": "西宁"})
+    moved = boarding_day(previous, turn, after, route, lambda n: cities.get(n, n))
+    assert moved.date_start == dt.date(2026, 12, 4)
+    # From 西宁 (day 1) back to 石家庄北 (day 0): the day moves back too.
+    again = moved.model_copy(update={"origin": "石家庄北"})
+    assert boarding_day(moved, turn, again, route, lambda n: cities.get(n, n)).date_start == day
+    said = turn.model_copy(update={"date_start": day})
+    assert boarding_day(previous, said, after, route, lambda n: cities.get(n, n)) is after
+    other = after.model_copy(update={"train_numbers": []})
+    assert boarding_day(previous, turn, other, route, lambda n: cities.get(n, n)) is other
