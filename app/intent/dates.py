@@ -501,6 +501,7 @@ def _day_of_month(m: re.Match[str]) -> _Expr | None:
     # (?<!\d): a count starts where its digits start (from inside a run, \d+ re-read the
     # rest of the run at every digit: quadratic in a long run).
     r"(?<!\d)(?P<n>" + _NUM + r"|\d+)\s*个?(?P<unit>天|日|周|星期|礼拜|月)(?:以后|之后|后)"
+    r"(?:的?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天]))?"
     r"|in\s+(?P<en>\d+|one|two|three|four|five|six|seven|a)\s+(?P<enunit>days?|weeks?)\b"
 )
 def _from_now(m: re.Match[str]) -> _Expr | None:
@@ -513,6 +514,9 @@ def _from_now(m: re.Match[str]) -> _Expr | None:
         if unit == "月":
             return _add_months(today, count), None
         weeks = unit in ("周", "星期", "礼拜") or unit.startswith("week")
+        if weeks and m.group("wd"):
+            # 两周后的周一: that weekday of the week two weeks on, not two weeks from today.
+            return _monday(today) + dt.timedelta(weeks=count, days=_WEEKDAYS[m.group("wd")]), None
         return today + dt.timedelta(days=count * (7 if weeks else 1)), None
 
     return _Expr(m.start(), m.end(), resolve)

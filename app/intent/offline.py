@@ -258,9 +258,41 @@ _PINYIN_WORDS = {
     "hui": "回",
 }
 """A sentence typed in pinyin: its route and time words, as the characters they stand for."""
+_PINYIN_DAYS = {"yi": "一", "er": "二", "san": "三", "si": "四", "wu": "五", "liu": "六"}
+_PINYIN_WORDS.update(
+    {
+        # Time words typed a syllable at a time (xia zhou yi, zhe zhou wu, zao shang chu fa).
+        **{
+            f"{head} {week} {day}": f"{head_cn}{week_cn}{day_cn}"
+            for head, head_cn in (("zhe", "这"), ("xia", "下"), ("ben", "本"), ("", ""))
+            for week, week_cn in (("zhou", "周"), ("xingqi", "星期"), ("libai", "礼拜"))
+            for day, day_cn in (*_PINYIN_DAYS.items(), ("ri", "日"), ("tian", "天"))
+            if not (week == "zhou" and day == "tian")
+        },
+        "ming tian": "明天",
+        "jin tian": "今天",
+        "hou tian": "后天",
+        "da hou tian": "大后天",
+        "zhou mo": "周末",
+        "zhe zhou mo": "这周末",
+        "xia zhou mo": "下周末",
+        "xia zhou": "下周",
+        "zao shang": "早上",
+        "shang wu": "上午",
+        "zhong wu": "中午",
+        "xia wu": "下午",
+        "wan shang": "晚上",
+        "chu fa": "出发",
+        "hui lai": "回来",
+        **{f"{n} ge ren": f"{cn}个人" for n, cn in (("yi", "一"), ("liang", "两"), ("san", "三"))},
+        **{f"{n} ge ren": f"{cn}个人" for n, cn in (("si", "四"), ("wu", "五"))},
+    }
+)
 _PINYIN_ROUTE = re.compile(r"(?<![a-z])cong\s+[a-z]+\s+(?:qu|dao|hui)\s+[a-z]+", re.IGNORECASE)
 _PINYIN_WORD = re.compile(
-    r"(?<![a-z])(?:" + "|".join(sorted(_PINYIN_WORDS, key=len, reverse=True)) + r")(?![a-z])",
+    r"(?<![a-z])(?:"
+    + "|".join(r"\s*".join(word.split()) for word in sorted(_PINYIN_WORDS, key=len, reverse=True))
+    + r")(?![a-z])",
     re.IGNORECASE,
 )
 
@@ -279,6 +311,13 @@ NIGHT_TRAIN_ARRIVE = TimeWindow(start=dt.time(4, 0), end=dt.time(12, 0), label="
 _NOT_OVERNIGHT_SAID = re.compile(r"(?:不要|不想|不坐|别坐|不|别)(?:坐|乘)?(?:夜车|过夜)")
 
 
+def _spelt(word: str) -> str:
+    return re.sub(r"\s+", "", word.lower())
+
+
+_PINYIN_SPELT = {_spelt(word): chinese for word, chinese in _PINYIN_WORDS.items()}
+
+
 def normalise_text(text: str) -> str:
     """NFKC (full-width digits and letters to ASCII) and trimmed; a route typed in pinyin
     (mingtian cong chengdu qu chongqing) has its route and time words as characters (the
@@ -288,7 +327,7 @@ def normalise_text(text: str) -> str:
     # not a hotel question.
     text = _LODGING_SAVED.sub("坐夜车", text)
     if _PINYIN_ROUTE.search(text):
-        text = _PINYIN_WORD.sub(lambda m: _PINYIN_WORDS[m.group().lower()], text)
+        text = _PINYIN_WORD.sub(lambda m: _PINYIN_SPELT[_spelt(m.group())], text)
     return text
 
 

@@ -1,0 +1,64 @@
+"""Words typed as travellers type them: time words in pinyin a syllable at a time, a refusal
+said for the whole party, a weekday of a week counted ahead."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from app.intent.offline import parse_offline
+from sources.models import SeatClass
+from sources.stations import StationDirectory, curated_directory
+
+TODAY = dt.date(2026, 12, 9)  # a Wednesday
+
+
+@pytest.fixture(scope="module")
+def directory() -> StationDirectory:
+    return curated_directory()
+
+
+@pytest.mark.parametrize(
+    ("text", "day", "window"),
+    [
+        ("xia zhou er cong hangzhou qu nanjing, zao shang chu fa", dt.date(2026, 12, 15), "早上"),
+        ("zhe zhou liu cong jinan qu qingdao", dt.date(2026, 12, 12), None),
+        ("xingqiwu cong jinan qu qingdao wan shang", dt.date(2026, 12, 11), "晚上"),
+        ("hou tian cong chengdu qu chongqing", dt.date(2026, 12, 11), None),
+    ],
+)
+def test_pinyin_time_words_typed_a_syllable_at_a_time_are_read(
+    text: str, day: dt.date, window: str | None, directory: StationDirectory
+) -> None:
+    intent = parse_offline(text, TODAY, directory)
+    assert intent.origin is not None and intent.destination is not None
+    assert intent.date_start == day
+    assert (intent.depart_window.label if intent.depart_window else None) == window
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "明天西安回洛阳，别给我们买无座",
+        "明天西安回洛阳，不要给我们买无座",
+        "明天西安回洛阳，别给爸妈买无座",
+    ],
+)
+def test_a_refusal_said_for_the_party_is_a_refusal(text: str, directory: StationDirectory) -> None:
+    intent = parse_offline(text, TODAY, directory)
+    assert intent.exclude_seat_classes == [SeatClass.NO_SEAT] and intent.seat_class is None
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("两周后的周一从南昌去贵阳", dt.date(2026, 12, 21)),
+        ("一个星期后的礼拜六从南昌去贵阳", dt.date(2026, 12, 19)),
+        ("两周后从南昌去贵阳", dt.date(2026, 12, 23)),
+    ],
+)
+def test_a_weekday_of_a_week_counted_ahead_is_that_weeks(
+    text: str, day: dt.date, directory: StationDirectory
+) -> None:
+    assert parse_offline(text, TODAY, directory).date_start == day
