@@ -270,9 +270,11 @@ STAGES_AFTER: dict[str, tuple[str, ...]] = {
     # Too dear: cheaper classes or types first, then other days; a change of trains rarely
     # costs less than the direct train it replaces.
     OVER_BUDGET: ("relax", "days", "days_relax"),
-    # Sold out on the day: the same trains on another day, then a route whose trains have
-    # seats, then relaxations (with the timetable, `TIMETABLE_STAGES_AFTER`).
-    SOLD_OUT: ("days", "transfer", "hubs", "more_hubs", "relax", "days_relax"),
+    # Sold out on the day: a stated wish given way openly on the day the traveller stated
+    # (a D train for 坐高铁, the afternoon for 上午) before the whole trip moves a day; then
+    # the same trains on another day, then a route whose trains have seats (with the
+    # timetable, `TIMETABLE_STAGES_AFTER`).
+    SOLD_OUT: ("relax", "days", "transfer", "hubs", "more_hubs", "days_relax"),
     # Every train of the day has left: only another day can help.
     PAST_DEPARTURE: ("days", "relax", "days_relax"),
     # A named train that does not run: drop it openly, then other days.
@@ -283,7 +285,7 @@ TIMETABLE_STAGES_AFTER: dict[str, tuple[str, ...]] = {
     # With the timetable the transfer stage asks only the legs of a journey that runs on the
     # day, so a route whose trains have seats comes before moving the date, which the
     # traveller stated.
-    SOLD_OUT: ("transfer", "hubs", "days", "more_hubs", "relax", "days_relax"),
+    SOLD_OUT: ("transfer", "hubs", "relax", "days", "more_hubs", "days_relax"),
 }
 
 
