@@ -185,8 +185,14 @@ class IntentParser:
             elif place in NON_STATION_PLACES and (
                 stations := nearest_stations(place, self._directory)
             ):
-                questions.insert(0, texts.nearest_stations(place, stations))
-                suggested.setdefault("destination", stations[0])
+                if len(stations) == 1:
+                    # One served station near it (乌镇: 桐乡): planned there, said openly; with
+                    # several (九寨沟: 江油, 绵阳…) the traveller chooses.
+                    intent = intent.model_copy(update={"destination": stations[0]})
+                    warnings.append(texts.planned_at_nearest(place, stations[0]))
+                else:
+                    questions.insert(0, texts.nearest_stations(place, stations))
+                    suggested.setdefault("destination", stations[0])
             elif place in NON_STATION_PLACES and not NON_STATION_PLACES[place]:
                 questions.insert(0, texts.nearest_stations(place, []))
             else:

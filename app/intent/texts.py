@@ -25,6 +25,9 @@ _SINGLE = {"origin": ASK_ORIGIN, "destination": ASK_DESTINATION, "date_start": A
 
 NOT_A_STATION = "抱歉，{place}不在我们可以查询的火车站里。请问您想到哪个车站？"
 NOT_A_STATION_HINT = "可以考虑先乘火车到{gateway}。"
+PLANNED_AT_NEAREST = (
+    "{place}没有火车站，已按最近的火车站{station}为您规划；如想去其他车站请告诉我。"
+)
 NOT_A_STATION_NEAREST = "{place}没有火车站，最近的火车站是{stations}。要按{first}为您规划吗？"
 NO_SERVICE = (
     "{place}站{date}没有查到任何车次，最近的有车的车站是{stations}。要按{first}为您规划吗？"
@@ -70,6 +73,11 @@ def not_a_station(place: str, gateway: str | None) -> str:
     if gateway:
         text += NOT_A_STATION_HINT.format(gateway=gateway)
     return text
+
+
+def planned_at_nearest(place: str, station: str) -> str:
+    """A well-known place with one served station near it: planned there, said openly."""
+    return PLANNED_AT_NEAREST.format(place=place, station=station)
 
 
 def nearest_stations(place: str, stations: Sequence[str]) -> str:

@@ -111,3 +111,14 @@ async def test_a_group_past_the_stated_limit_keeps_its_trip_and_is_told_about_gr
     assert "20人及以上（团体）" in body["understood"]
     assert any("团体票" in w for w in body["warnings"]), body["warnings"]
     assert {leg["passengers"] for leg in body["itinerary"]["legs"]} == {9}
+
+
+async def test_a_place_without_a_station_and_one_near_it_is_planned_there_openly() -> None:
+    # 乌镇 has no station; 桐乡 is the one near it: planned, and said (it was asked about).
+    body = await _plan("12月5号从上海去乌镇逛逛")
+    assert body["itinerary"] is not None, body["summary"]
+    assert body["itinerary"]["legs"][-1]["destination_station"]["name"] == "桐乡"
+    assert any("乌镇没有火车站" in w and "桐乡" in w for w in body["warnings"]), body["warnings"]
+    # With several near it the traveller chooses.
+    body = await _plan("12月5号从成都去九寨沟")
+    assert body["itinerary"] is None and "江油" in body["clarify_question"]
