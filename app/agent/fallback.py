@@ -266,7 +266,7 @@ STAGES_AFTER: dict[str, tuple[str, ...]] = {
     # one that drops it (不坐高铁 北京西→西安北: only the hub search's full legs hold a non-G
     # pair; the official search's first page ranks G trains first), so every transfer stage
     # comes before the constraint gives way (said openly), and other days last.
-    FILTERED_OUT: ("transfer", "hubs", "more_hubs", "relax", "days", "days_relax"),
+    FILTERED_OUT: ("transfer", "hubs", "more_hubs", "day_before", "relax", "days", "days_relax"),
     # Too dear: cheaper classes or types first, then other days; a change of trains rarely
     # costs less than the direct train it replaces.
     OVER_BUDGET: ("relax", "days", "days_relax"),
@@ -274,7 +274,7 @@ STAGES_AFTER: dict[str, tuple[str, ...]] = {
     # (a D train for 坐高铁, the afternoon for 上午) before the whole trip moves a day; then
     # the same trains on another day, then a route whose trains have seats (with the
     # timetable, `TIMETABLE_STAGES_AFTER`).
-    SOLD_OUT: ("relax", "days", "transfer", "hubs", "more_hubs", "days_relax"),
+    SOLD_OUT: ("day_before", "relax", "days", "transfer", "hubs", "more_hubs", "days_relax"),
     # Every train of the day has left: only another day can help.
     PAST_DEPARTURE: ("days", "relax", "days_relax"),
     # A named train that does not run: drop it openly, then other days.
@@ -285,7 +285,7 @@ TIMETABLE_STAGES_AFTER: dict[str, tuple[str, ...]] = {
     # With the timetable the transfer stage asks only the legs of a journey that runs on the
     # day, so a route whose trains have seats comes before moving the date, which the
     # traveller stated.
-    SOLD_OUT: ("transfer", "hubs", "relax", "days", "more_hubs", "days_relax"),
+    SOLD_OUT: ("transfer", "hubs", "day_before", "relax", "days", "more_hubs", "days_relax"),
 }
 
 
@@ -533,6 +533,33 @@ def _days(c: _Context) -> Relaxation | None:
     return Relaxation("days", tuple(candidates), tuple(legs), needs_query=True)
 
 
+def _day_before(c: _Context) -> Relaxation | None:
+    """An arrival deadline no train of the day meets (周三上午十点前必须到): leave the day
+    before rather than arrive late, said openly as the date moved. Two ways, the better
+    planned: overnight, arriving the deadline's morning within it, or arriving the day before
+    at any hour. The return, if any, keeps its day."""
+    request = c.original
+    window = request.arrive_window
+    if window is None or window[0] != dt.time(0, 0) or request.arrive_date is None:
+        return None
+    if not any(f.segment == 0 for f in segment_failures(c.failures)):
+        return None
+    before = request.depart_date - dt.timedelta(days=1)
+    if before < c.today:
+        return None
+    overnight = request.model_copy(update={"depart_date": before})
+    early = request.model_copy(
+        update={
+            "depart_date": before,
+            "arrive_date": before,
+            "arrive_window": (dt.time(0, 0), dt.time(23, 59)),
+        }
+    )
+    candidates = (overnight, early)
+    legs = tuple(dict.fromkeys(k for r in candidates for k in required_legs(r)))
+    return Relaxation("day_before", candidates, legs, needs_query=True)
+
+
 def _days_relax(c: _Context) -> Relaxation | None:
     if "days" not in c.tried or not c.may_relax or c.book is None or c.now is None:
         return None
@@ -553,6 +580,7 @@ _BUILDERS = {
     "more_hubs": _more_hubs,
     "relax": _relax,
     "days": _days,
+    "day_before": _day_before,
     "days_relax": _days_relax,
 }
 

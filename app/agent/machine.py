@@ -525,6 +525,10 @@ class PlanningAgent:
                 run.plan = result
             if not result.itineraries:
                 continue
+            if run.tried and run.tried[-1] == "day_before":
+                # The deadline's own morning (overnight) before any hour of the day before.
+                best = (candidate, result)
+                break
             if run.flexible:  # the best accepted day by the stated order
                 better = best is None or best_day_key(
                     order, candidate, result.itineraries[0]
@@ -612,7 +616,22 @@ class PlanningAgent:
                     reason=texts.TRAIN_UNUSABLE_REASON.format(trains="、".join(unusable)),
                 )
             )
-        if run.request.depart_date != run.original.depart_date:
+        deadline = run.original.arrive_window
+        if (
+            run.request.depart_date < run.original.depart_date
+            and deadline is not None
+            and run.original.arrive_date is not None
+            and "day_before" in run.tried
+        ):
+            # 十点前必须到 with no train of the day in time: left the day before, not late.
+            notes.append(
+                texts.DAY_BEFORE.format(
+                    day=texts.day_label(run.original.arrive_date),
+                    deadline=f"{deadline[1]:%H:%M}",
+                    chosen=texts.day_label(run.request.depart_date),
+                )
+            )
+        elif run.request.depart_date != run.original.depart_date:
             notes.append(
                 texts.SHIFTED_DAY.format(
                     wanted=texts.day_label(run.original.depart_date),

@@ -122,3 +122,15 @@ async def test_a_place_without_a_station_and_one_near_it_is_planned_there_openly
     # With several near it the traveller chooses.
     body = await _plan("12月5号从成都去九寨沟")
     assert body["itinerary"] is None and "江油" in body["clarify_question"]
+
+
+async def test_a_deadline_no_train_of_the_day_meets_leaves_the_day_before_not_late() -> None:
+    # No train from 上海 reaches 北京 by 07:00 on the 5th: the product had relaxed the arrival
+    # window and arrived in the afternoon; now it leaves on the 4th (overnight, in time).
+    body = await _plan("12月5号早上七点前要到北京，从上海出发")
+    assert body["itinerary"] is not None, body["summary"]
+    legs = body["itinerary"]["legs"]
+    assert legs[0]["depart_at"].startswith("2026-12-04")
+    assert legs[-1]["arrive_at"] <= "2026-12-05T07:00"
+    assert "提前一天" in body["summary"]
+    assert [r["constraint"] for r in body["relaxed"]] == ["date_start"]
