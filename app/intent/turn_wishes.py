@@ -101,12 +101,17 @@ def exclusions_kept(previous: TravelIntent, turn: TravelIntent) -> TravelIntent:
     return turn.model_copy(update=update) if update else turn
 
 
+_NOT_TOO_EARLY = re.compile(r"(?:别|不要|不用|不想|不能|不必)(?:太|那么|特别)早")
+
+
 def hours_near_plan(previous: TravelIntent, turn: TravelIntent, words: str) -> TravelIntent:
     """A bare hour said of the plan shown ("太晚了，改成两点以后" after an 18:55 train) is the
     reading of that hour nearest the plan (or the window said before it), on the side a
     太早/太晚 asks for: 14:00, not 02:00; "太早了，五点以后" after a 10:00 train is 17:00;
     "六点以后" after a 02:15 train is 06:00. A part of the day said wins."""
-    if _PART_OF_DAY.search(words):
+    if _PART_OF_DAY.search(words) or _NOT_TOO_EARLY.search(words):
+        # 别太早，九点以后: a wish for the morning's later hours, no complaint about the plan
+        # shown (an evening train): nine is 09:00, not 21:00.
         return turn
     shown = previous.shown
     update: dict[str, Any] = {}

@@ -105,7 +105,9 @@ _SEAT_POSITIONS: dict[SeatPosition, re.Pattern[str]] = {
 _LEISURE = re.compile(
     r"玩|旅游|旅行|游玩|度假|逛逛|逛街|一日游|看冰雕|看雪|赏|泡温泉|当天来回|当天往返|一日往返|"
     r"爬山|登山|爬(?=\S{1,3}山)|看球|看展|看演唱会|看海|早去晚回|"
-    r"周末.{0,8}(?:去|回)"
+    r"周末.{0,8}(?:去|回)|"
+    # A trip counted in days and nights (两天一夜, 三天两晚) is a tour.
+    r"[一二两三四五六七八九十0-9]\s*天\s*[一二两三四五六七八九十0-9]\s*(?:夜|晚)"
 )
 _BUSINESS = re.compile(r"出差|开会|公干|见客户|上班|面试")
 STOP_NIGHTS = re.compile(

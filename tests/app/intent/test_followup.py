@@ -183,6 +183,9 @@ def test_a_bare_hour_is_read_nearest_the_plan_shown(chat, directory):
     assert early.depart_window is not None and early.depart_window.span() == "06:00-23:59"
     said = after("下周五下午五点以后从北京去石家庄", "18:55", "改成早上八点以后")
     assert said.depart_window is not None and said.depart_window.start == dt.time(8, 0)
+    # 别太早 is a wish for the morning's later hours, no complaint about an evening train.
+    wish = after("这周六从上海去黄山，两天一夜", "19:06", "去的时候别太早，九点以后吧")
+    assert wish.depart_window is not None and wish.depart_window.start == dt.time(9, 0)
 
 
 def test_too_early_leaves_after_the_plan_shown_and_earlier_leaves_before_it(chat, directory):

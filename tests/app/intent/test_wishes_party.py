@@ -271,3 +271,9 @@ def test_time_and_money_said_as_burdens_are_orders(
     text: str, order: str, directory: StationDirectory
 ) -> None:
     assert parse(text, directory).order == order
+
+
+def test_a_trip_counted_in_days_and_nights_is_a_tour(directory: StationDirectory) -> None:
+    # 两天一夜 left on Saturday at 19:06 to save 80 yuan: a tour ranks time there first.
+    assert parse("这周六从上海去黄山，两天一夜", directory).leisure
+    assert parse("下周三从上海去黄山出差，三天两晚", directory).leisure is False
