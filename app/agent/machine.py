@@ -84,7 +84,7 @@ from rules.schedule import Schedule
 from rules.validate import OfferIndex
 from sources.base import Clock, shanghai_now
 from sources.models import SHANGHAI, normalise_train_number, worst_freshness
-from sources.sale_window import last_sale_day
+from sources.sale_window import in_sale_window, last_sale_day
 from sources.stations import Place, StationDirectory, UnknownStationError
 
 EXECUTION_STATES = frozenset({State.QUERY_TICKETS, State.EVALUATE_OPTIONS})
@@ -828,7 +828,10 @@ class PlanningAgent:
         from the other end (`which_station`), said in the warnings; None when the trains do
         not tell (the traveller is asked). Each candidate's query counts in the budget."""
         run.queries += len(open_end.stations)
-        day = intent.date_start or run.input.sale_today + dt.timedelta(days=1)
+        day = intent.date_start
+        if day is None or not in_sale_window(day, run.input.sale_today):
+            # No day, or one not on sale yet: the next day's trains stand for the route's.
+            day = run.input.sale_today + dt.timedelta(days=1)
         kept = await with_trains(self.tickets, self.directory, open_end, day, run.answered)
         run.detail = f"{open_end.typed}: {'/'.join(kept) or '-'} of {'/'.join(open_end.stations)}"
         if len(kept) != 1:

@@ -3,7 +3,8 @@
 河口 is 河口北 (蒙自, 云南) and 河口南 (兰州, 甘肃), 300 km of desert apart; a traveller from 昆明
 means the one 昆明 has trains to. When the other end of the trip is known, each candidate
 station is asked once of the ticket query (any source answers it: no network of our own is
-needed), from that end or towards it, on the trip's day (the next day when none is said yet).
+needed), from that end or towards it, on the trip's day (the next day when none is said yet,
+or the day is not on sale: the route's trains are much the same any day).
 The trains found decide: exactly one candidate with trains is taken and said back to the
 traveller; none or several, and the traveller is asked, as before. A candidate whose query
 no source answered may be the one: it stays, so an outage never picks a station.

@@ -199,3 +199,13 @@ async def test_each_candidate_is_asked_once_in_the_trips_direction() -> None:
         TravelIntent(destination="西宁", suggested_places={"origin": "河口北"}), name, "河口南"
     )
     assert settled.origin == "河口南" and settled.suggested_places == {}
+
+
+async def test_a_day_not_on_sale_yet_is_settled_by_the_next_days_trains() -> None:
+    # DAY is on sale; the trip's day, two months on, is not: its trains are not asked for.
+    tickets = CityTickets([TO_HEKOU_NORTH, TO_LANZHOU])
+    today = DAY - dt.timedelta(days=1)
+    reply = await agent(tickets).run(AgentInput(today=today, text="2月3日从昆明去河口"))
+    assert reply.intent is not None and reply.intent.destination == "河口北"
+    probes = [(o, d, day) for o, d, day in tickets.asked if d in ("HBM", "HKJ")]
+    assert sorted(probes) == [("KMM", "HBM", DAY), ("KMM", "HKJ", DAY)]
