@@ -236,14 +236,23 @@ class Timetable:
         return self._train(index, start_date, self.network.runs[index].codes[0])
 
     def rides(self, from_code: str, to_code: str, date: dt.date) -> list[Ride]:
-        """Rides departing on `date` from any station of `from_code`'s city to `to_code`'s."""
+        """Rides departing on `date` from any station of `from_code`'s city to `to_code`'s;
+        within one city, from the asked station's town to the other's (`_in_town`)."""
         origin, destination = self.station(from_code), self.station(to_code)
-        if origin is None or destination is None or origin.city == destination.city:
+        if origin is None or destination is None:
             return []
         boards = self._by_city.get(origin.city)
         alights = self._by_city.get(destination.city)
         if not boards or not alights:
             return []
+        if origin.city == destination.city:
+            # Two places of one prefecture (苏州 and 昆山): a town's end is its own stations
+            # (昆山, 昆山南), the city's end the rest of the city (苏州北, 张家港, never 昆山).
+            leaving, reaching = _town(origin), _town(destination)
+            if leaving == reaching:
+                return []
+            boards = self._in_town(boards, leaving, origin.city, reaching)
+            alights = self._in_town(alights, reaching, origin.city, leaving)
         rides = []
         for index in boards.keys() & alights.keys():
             run = self.network.runs[index]
@@ -257,6 +266,24 @@ class Timetable:
             rides.append(Ride(train=train, board=train.stop(board), alight=train.stop(alight)))
         rides.sort(key=lambda r: (r.depart_at, r.train.code))
         return rides
+
+    def _in_town(
+        self, calls: Mapping[int, tuple[int, ...]], town: str, city: str, other: str
+    ) -> Mapping[int, tuple[int, ...]]:
+        """The calls of `calls` (run → positions) at `town`'s stations (`_town`); for the
+        `city` itself, at any of its stations but those of the `other` end's town."""
+
+        def wanted(code: str) -> bool:
+            here = _town(self._stations[code])
+            return here != other if town == city else here == town
+
+        found: dict[int, tuple[int, ...]] = {}
+        for index, positions in calls.items():
+            codes = self.network.runs[index].stations
+            kept = tuple(p for p in positions if wanted(codes[p]))
+            if kept:
+                found[index] = kept
+        return found
 
     def _pick(
         self, run: Run, positions: tuple[int, ...], asked: Station, after: int | None
@@ -297,3 +324,12 @@ class Timetable:
         if len(self._trains) > _CACHED_TRAINS:
             self._trains.popitem(last=False)
         return train
+
+
+def _town(station: Station) -> str:
+    """The place a station serves within its prefecture: the city for a station named after
+    it (苏州北, 苏州园区), else the town it is named after (昆山南 → 昆山)."""
+    if station.name.startswith(station.city):
+        return station.city
+    name = station.name
+    return name[:-1] if len(name) > 2 and name[-1] in "东西南北" else name

@@ -280,3 +280,18 @@ def test_the_transfer_search_sells_a_renumbered_train_under_the_number_it_boards
     assert any(len(ride.train.run.codes) > 1 for ride in rides)
     for ride in rides:
         assert ride.train.code == ride.train.run.code_at(ride.board.number - 1)  # 1-based
+
+
+def test_a_city_and_a_town_of_its_prefecture_are_answered_between_themselves(timetable):
+    # 苏州 to 昆山 (昆山, 昆山南), both filed under 苏州: the rides alight at the town's
+    # stations and board elsewhere in 苏州, never 昆山 to 昆山南; the same town is no ride.
+    rides = timetable.rides(city("苏州"), "KSH", TRIP)
+    assert rides
+    assert any(ride.board.station.name.startswith("苏州") for ride in rides)
+    for ride in rides:
+        assert ride.board.station.name not in ("昆山", "昆山南"), ride.board.station
+        assert ride.alight.station.name in ("昆山", "昆山南"), ride.alight.station
+    back = timetable.rides("KNH", city("苏州"), TRIP)
+    assert back and all(r.board.station.name in ("昆山", "昆山南") for r in back)
+    assert all(r.alight.station.name not in ("昆山", "昆山南") for r in back)
+    assert timetable.rides("KSH", "KNH", TRIP) == []
