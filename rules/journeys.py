@@ -161,7 +161,7 @@ def timetable_bound(
     """The best journey of a request's ride out the timetable allows for `objective`, with
     the legs `asked` in full (by the station `pairs`) taken as the sources answered them
     (`rules.schedule.live_fares`), and no train any answer `seen` shows full."""
-    index = index_of(schedule)
+    index = index_of(schedule, request.towns)
     live = live_fares(asked, request, now, pairs)
     full = full_trains(seen if seen is not None else asked, request, index)
     ask = ask_for(request, index, now, objective=objective, live=live, full=full)

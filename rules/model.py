@@ -46,6 +46,15 @@ class ViaStop:
     nights: int
 
 
+class Town(Frozen):
+    """A town or station keyed as a place of its own (昆山 under 苏州): where a trip joins it
+    to another place of its prefecture, legs name it by `name` and its stations (`codes`)
+    carry it as their city in the engine's view (`rules.towns`)."""
+
+    name: str
+    codes: frozenset[str]
+
+
 class TripRequest(Frozen):
     """A traveller's trip, already understood: cities, dates, party, budget and preferences.
 
@@ -122,6 +131,9 @@ class TripRequest(Frozen):
     `passengers` adults. Each ride is priced per ticket (`rules.party`)."""
     no_overnight: bool = False
     """No ride through the night (不要过夜): an overnight train is not taken."""
+    towns: tuple[Town, ...] = ()
+    """Ends of the trip keyed by their own name rather than their prefecture's (苏州→昆山):
+    each is a place of its own for legs, offers and the timetable (`rules.towns`)."""
     leisure: bool = False
     """A trip for pleasure: time at the destination weighs against price (the ranking's)."""
 

@@ -16,17 +16,19 @@ types, the classes, and the night rule.
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 from array import array
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from rules.config import DEFAULT_RULES, RuleConfig, can_change, in_city_proper
-from rules.model import LegKey, LegOffers, TripRequest
+from rules.model import LegKey, LegOffers, Town, TripRequest
 from rules.options import at_place, build_rides, expected_arrival
 from rules.party import seats_needed
+from rules.towns import as_town
 from sources.models import SHANGHAI, SLEEPER_CLASSES, SeatClass, Station, TrainOffer
 
 DAY = 24 * 60
@@ -102,6 +104,27 @@ class ScheduleIndex:
         self._sleepers: dict[int, frozenset[SeatClass]] = {}
         self._by_code: dict[str, int] | None = None
         self.fare = schedule.fare
+
+    def with_towns(self, towns: tuple[Town, ...]) -> ScheduleIndex:
+        """This index with each town's stations keyed under the town (`rules.towns`): their
+        city is the town, and the prefecture's place no longer holds them (苏州 without
+        昆山 and 昆山南 on a trip 苏州→昆山). The runs and calls are shared."""
+        view = copy.copy(self)
+        view.station = dict(self.station)
+        view.city = dict(self.city)
+        for town in towns:
+            for code in town.codes:
+                if code in view.station:
+                    view.station[code] = as_town(view.station[code], towns)
+                    view.city[code] = view.station[code].city
+        by_city: dict[str, list[str]] = defaultdict(list)
+        for code, city in view.city.items():
+            by_city[city].append(code)
+        view.by_city = {city: tuple(sorted(codes)) for city, codes in by_city.items()}
+        view.change_to = _Changes(view, self.change_to.config)
+        view._proper = {}
+        view._by_code = None
+        return view
 
     def calls(self, code: str) -> list[tuple[int, int]]:
         """Every call at station `code`: (run, position)."""
@@ -184,6 +207,7 @@ class _Changes(dict[str, tuple[tuple[str, int], ...]]):
     def __init__(self, index: ScheduleIndex, config: RuleConfig) -> None:
         super().__init__()
         self.index = index
+        self.config = config
         self.same = config.min_connection(True)
         self.cross = config.min_connection(False)
 
@@ -200,14 +224,27 @@ class _Changes(dict[str, tuple[tuple[str, int], ...]]):
 
 
 _INDEXES: dict[int, ScheduleIndex] = {}
+_TOWN_VIEWS: OrderedDict[tuple[int, tuple[Town, ...]], ScheduleIndex] = OrderedDict()
+TOWN_VIEWS_KEPT = 64
+"""Views of an index with towns keyed as places of their own (`with_towns`) kept for reuse."""
 
 
-def index_of(schedule: Schedule) -> ScheduleIndex:
-    """The schedule's index, built on first use and kept (a schedule is built once)."""
+def index_of(schedule: Schedule, towns: tuple[Town, ...] = ()) -> ScheduleIndex:
+    """The schedule's index, built on first use and kept (a schedule is built once); with
+    `towns`, its view where those towns are places of their own (`ScheduleIndex.with_towns`)."""
     found = _INDEXES.get(id(schedule))
     if found is None or found.schedule is not schedule:
         found = _INDEXES[id(schedule)] = ScheduleIndex(schedule)
-    return found
+    if not towns:
+        return found
+    key = (id(schedule), towns)
+    view = _TOWN_VIEWS.get(key)
+    if view is None or view.schedule is not schedule:
+        view = _TOWN_VIEWS[key] = found.with_towns(towns)
+        if len(_TOWN_VIEWS) > TOWN_VIEWS_KEPT:
+            _TOWN_VIEWS.popitem(last=False)
+    _TOWN_VIEWS.move_to_end(key)
+    return view
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,8 @@ from app.errors import Overloaded
 from app.tickets.model import QueryEcho, ResolvedQuery, SourceReport, SourceStatus, TicketResult
 from app.tickets.transfers import TransferResult
 from rules import LegKey
+from rules.model import Town
+from rules.towns import offers_in_towns
 from sources.models import (
     FRESHNESS_ORDER,
     Station,
@@ -76,7 +78,9 @@ def leg_queries(
     "arrives" at 加格达奇, its first call there, though it goes on to 漠河), so the trains
     calling at the place itself are only seen when asked by its own stations. The city-wide
     answer stays for the relaxations, which must see what the rest of the city offers."""
-    city_wide = ResolvedQuery.between_cities(directory, key.origin, key.destination, key.date)
+    first, last = _whole(directory, key.origin, places), _whole(directory, key.destination, places)
+    asked = TicketQuery(origin=first.telecode, destination=last.telecode, date=key.date)
+    city_wide = ResolvedQuery(asked, first, last)
     start = places.get(key.origin, city_wide.origin)
     end = places.get(key.destination, city_wide.destination)
     if start.is_city and end.is_city:
@@ -85,19 +89,53 @@ def leg_queries(
     for board in start.stations if not start.is_city else (city_wide.origin_station,):
         for alight in end.stations if not end.is_city else (city_wide.destination_station,):
             query = TicketQuery(origin=board.telecode, destination=alight.telecode, date=key.date)
-            queries.append(ResolvedQuery(query, start, end))
+            if query != asked or start is not first or end is not last:
+                queries.append(ResolvedQuery(query, start, end))
     return queries
 
 
+def _whole(directory: StationDirectory, name: str, places: Mapping[str, Place]) -> Place:
+    """All of a leg's end: its city, or a town keyed as a place of its own (`rules.towns`:
+    苏州→昆山 asks 昆山 by its own stations, never 苏州 to 苏州)."""
+    place = places.get(name)
+    if place is not None and place.city != name:
+        return place
+    return directory.city(name)
+
+
+def town_places(directory: StationDirectory, towns: Iterable[Town]) -> dict[str, Place]:
+    """The towns keyed as places of their own, as places of the directory (by their key)."""
+    found: dict[str, Place] = {}
+    for town in towns:
+        stations = [s for s in (directory.get(code) for code in sorted(town.codes)) if s]
+        if not stations:
+            continue
+        stations.sort(key=lambda s: s.name != town.name)  # the namesake station first
+        found[town.name] = Place(
+            name=town.name,
+            city=stations[0].city,
+            telecode=stations[0].telecode,
+            is_city=False,
+            stations=tuple(stations),
+        )
+    return found
+
+
 def station_query(
-    directory: StationDirectory, key: LegKey, board: str, alight: str
+    directory: StationDirectory,
+    key: LegKey,
+    board: str,
+    alight: str,
+    places: Mapping[str, Place] | None = None,
 ) -> ResolvedQuery:
     """One leg asked by two of its cities' stations: the answer still holds every train
     between the cities, each named at the asked stations wherever it calls there (as a
     city-wide answer names it at one station of each city, often not the one it is best
     boarded at: D2324 leaves 深圳北 before 深圳坪山)."""
     query = TicketQuery(origin=board, destination=alight, date=key.date)
-    return ResolvedQuery(query, directory.city(key.origin), directory.city(key.destination))
+    known = places or {}
+    start, end = _whole(directory, key.origin, known), _whole(directory, key.destination, known)
+    return ResolvedQuery(query, start, end)
 
 
 def merged_result(results: list[TicketResult]) -> TicketResult:
@@ -131,6 +169,7 @@ async def fetch_legs(
     stations: Mapping[LegKey, tuple[str, str]] | None = None,
     *,
     one_source: bool = False,
+    towns: tuple[Town, ...] = (),
 ) -> dict[LegKey, TicketResult]:
     """Results for every key (queried city-wide, every train type; the engine filters).
 
@@ -139,14 +178,22 @@ async def fetch_legs(
     two stations instead (`station_query`). A leg refused by admission control is kept as
     `overloaded` and its refusal appended to `refused`, so the caller can refuse the whole
     plan when that leg was needed. `one_source`: the trains wanted are known (a journey's
-    legs), so one source that answers in full is enough (`TicketService.search`).
+    legs), so one source that answers in full is enough (`TicketService.search`). `towns`:
+    the trip's towns keyed as places of their own, whose stations every answer names under
+    the town (`rules.towns`); `places` must hold them (`town_places`).
     """
     wanted = list(dict.fromkeys(keys))
 
     async def one(key: LegKey) -> TicketResult:
+        found = await answer(key)
+        if not towns or not found.offers:
+            return found
+        return found.with_offers(offers_in_towns(found.offers, towns))
+
+    async def answer(key: LegKey) -> TicketResult:
         pair = (stations or {}).get(key)
         if pair is not None:
-            return await ask(key, station_query(directory, key, *pair))
+            return await ask(key, station_query(directory, key, *pair, places=places))
         queries = leg_queries(directory, key, places or {})
         if len(queries) == 1:
             return await ask(key, queries[0])

@@ -33,6 +33,7 @@ from app.agent.fetch import (
     leg_queries,
     merge_sources,
     merged_result,
+    town_places,
     transfer_leg_results,
     unpriced_legs,
 )
@@ -498,7 +499,13 @@ class PlanningAgent:
         its halves join the book, and a half without fares is priced by its leg query."""
         assert self.transfer_search is not None
         keys = required_legs(original)
-        segments = [keys[i] for i in run.official_segments if 0 <= i < len(keys)]
+        # A town keyed as its own place (苏州→昆山) is no city the transfer search knows.
+        towns = {town.name for town in original.towns}
+        segments = [
+            keys[i]
+            for i in run.official_segments
+            if 0 <= i < len(keys) and not {keys[i].origin, keys[i].destination} & towns
+        ]
         run.official_segments = ()
         asked = self.budgeted(run, segments, transfer=True)
         answers = await fetch_transfers(self.transfer_search, self.directory, asked)
@@ -763,7 +770,8 @@ class PlanningAgent:
                 for q in leg_queries(self.directory, key, places)
             )
         tickets = Remembered(self.tickets, run.answered) if run.answered else self.tickets
-        return await fetch_legs(tickets, self.directory, keys, run.refused, places)
+        towns = run.original.towns if run.original is not None else ()
+        return await fetch_legs(tickets, self.directory, keys, run.refused, places, towns=towns)
 
     async def _fetch_asks(self, run: Run, asks: list[tuple[LegKey, str, str]]) -> list[LegKey]:
         """Ask legs by two of their stations (`fetch.station_query`), within the budget;
@@ -787,7 +795,9 @@ class PlanningAgent:
             self.directory,
             keys,
             run.refused,
+            named_places(run, self.directory),
             stations={key: first[key] for key in keys},
+            towns=run.original.towns if run.original is not None else (),
             # The legs of the timetable's best journey: its trains are known, and one
             # source's answer confirms their seats and fares.
             one_source=True,
@@ -1016,11 +1026,13 @@ def asked_in_full(run: Run) -> dict[LegKey, LegOffers]:
 
 def named_places(run: Run, directory: StationDirectory) -> dict[str, Place]:
     """The places the traveller named that are not whole cities (漠河, 昆山, 北京西), by
-    their directory city: the legs to and from them are asked by their own stations."""
+    their directory city, and the towns keyed as places of their own (`rules.towns`) by
+    their name: the legs to and from them are asked by their own stations."""
     request = run.original
     found: dict[str, Place] = {}
     if request is None:
         return found
+    found.update(town_places(directory, request.towns))
     for city, station in (
         (request.origin, request.origin_station),
         (request.destination, request.destination_station),

@@ -9,8 +9,10 @@ from app.intent.model import TimeWindow, TravelIntent
 from rules import TripRequest, ViaStop
 from rules.config import in_city_proper
 from rules.limits import MAX_PARTY, MAX_STATED_PARTY, MAX_VIA_STOPS
+from rules.model import Town
 from rules.options import expected_arrival
 from rules.relax import stated
+from rules.towns import in_proper, same_place
 from sources.models import SeatClass
 from sources.sale_window import SALE_DATES, last_sale_day
 from sources.stations import Place, StationDirectory, UnknownStationError
@@ -54,6 +56,24 @@ class Places:
         place = self.resolve(name)
         return None if place.is_city else place.name
 
+    def towns(self, names: list[str]) -> dict[str, Town]:
+        """The names among `names` keyed as places of their own (`rules.towns`): a town or
+        station outside its city proper (昆山, 都江堰, 雁荡山) where another name of the trip
+        is a different place of the same prefecture (苏州→昆山, 昆山→太仓). Two names of one
+        place (北京 and 北京南, 昆山 and 昆山南) stay one city, refused as the same city."""
+        found: dict[str, Town] = {}
+        for name in names:
+            place = self.resolve(name)
+            if in_proper(place):
+                continue
+            for other in names:
+                there = self.resolve(other)
+                if there.city == place.city and not same_place(place, there):
+                    codes = frozenset(s.telecode for s in place.stations)
+                    found[name] = Town(name=place.name, codes=codes)
+                    break
+        return found
+
     def open_cities(self, names: list[str]) -> frozenset[str]:
         """The cities among `names` where any station of the official city will do: those
         named by a station or town (义乌 is 金华's; an exact station, where kept, narrows it
@@ -78,8 +98,19 @@ def trip_request(
     """The engine's view of `intent`; raises `TripProblem` with a question when it cannot."""
     assert intent.origin and intent.destination and intent.date_start
     places = Places(directory)
-    origin = places.city(intent.origin)
-    destination = places.city(intent.destination)
+    towns = places.towns([intent.origin, intent.destination, *(stop.city for stop in intent.via)])
+
+    def key(name: str) -> str:
+        """The engine's name for a place: its town (`Places.towns`), else its city."""
+        town = towns.get(name)
+        return town.name if town is not None else places.city(name)
+
+    def station(name: str) -> str | None:
+        """The exact station named, where the place is not a town keyed as its own."""
+        return None if name in towns else places.exact_station(name)
+
+    origin = key(intent.origin)
+    destination = key(intent.destination)
     if origin == destination and not intent.via:
         raise TripProblem(texts.SAME_CITY.format(city=origin))
     start = intent.date_start
@@ -101,7 +132,7 @@ def trip_request(
     stop_names = [stop.city for stop in stops]
     via_stops = [
         ViaStop(
-            places.city(stop.city),
+            key(stop.city),
             stop.nights if stop.nights is not None else (0 if stop.through else DEFAULT_VIA_NIGHTS),
         )
         for stop in stops
@@ -176,8 +207,8 @@ def trip_request(
         max_transfers=0 if "直达" in prefs else 2,
         allow_night=out_night,
         return_allow_night=home_night if return_date is not None else None,
-        origin_station=places.exact_station(intent.origin),
-        destination_station=places.exact_station(intent.destination),
+        origin_station=station(intent.origin),
+        destination_station=station(intent.destination),
         return_window=_window(intent.return_window) if return_date is not None else None,
         return_arrive_window=_window(intent.return_arrive_window)
         if return_date is not None
@@ -201,7 +232,12 @@ def trip_request(
         # Back the same day (当天回, 看完当晚回来, 早去晚回): the day is spent there, so its
         # hours weigh as a leisure trip's do, whatever the errand.
         leisure=intent.leisure or (return_date is not None and return_date == start),
-        open_cities=places.open_cities([intent.origin, intent.destination, *stop_names]),
+        # A town keyed as its own is all of its stations; its prefecture stays a city proper.
+        open_cities=places.open_cities(
+            [n for n in (intent.origin, intent.destination, *stop_names) if n not in towns]
+        )
+        | {town.name for town in towns.values()},
+        towns=tuple(sorted(set(towns.values()), key=lambda town: town.name)),
     )
 
 
