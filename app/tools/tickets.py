@@ -6,6 +6,7 @@ import datetime as dt
 
 from app.agent.fallback import topology_transfer_legs
 from app.agent.fetch import with_transfer_halves
+from app.errors import InvalidInput, excerpt
 from app.tickets.model import TicketResult
 from app.tools import texts
 from app.tools.context import ToolContext, ToolFailure
@@ -147,6 +148,14 @@ async def find_transfers(ctx: ToolContext, args: FindTransfersIn) -> FindTransfe
     the traveller asked come first; one that does not is kept only when none does, and the
     difference is said in `relaxed`."""
     resolved = ctx.resolve(args.origin, args.destination, args.date)
+    if resolved.origin.city == resolved.destination.city:
+        # Two places of one prefecture (温州→雁荡山) are asked for directly (search_tickets,
+        # the planner): this tool's legs are keyed by city, one here for both ends.
+        raise InvalidInput(
+            "destination",
+            f"destination: {excerpt(args.destination)} is in the same city as the origin "
+            f"{excerpt(args.origin)}",
+        )
     key = LegKey(resolved.origin.city, resolved.destination.city, resolved.query.date)
     places = (resolved.origin, resolved.destination)
     hub = _transfer_place(ctx, args.transfer_station, places)

@@ -13,6 +13,8 @@ from pydantic.json_schema import JsonDict
 
 from app.errors import InvalidInput, UnknownStation, excerpt
 from app.tickets.model import ResolvedQuery
+from rules.config import in_city_proper
+from rules.towns import same_place
 from sources.models import SEAT_LABELS, TRAIN_TYPES, FareKind, SeatClass, TicketQuery
 from sources.sale_window import SALE_DATES, last_sale_day
 from sources.stations import AmbiguousStationError, Place, StationDirectory, UnknownStationError
@@ -129,6 +131,17 @@ def parse_fare(text: str | None) -> FareKind:
         ) from None
 
 
+def city_proper(place: Place) -> Place:
+    """A whole city as its city proper (`rules.config.in_city_proper`), kept to those
+    stations; any other place (or a city with no station in its proper) as it is."""
+    if not place.is_city:
+        return place
+    proper = tuple(s for s in place.stations if in_city_proper(s))
+    if not proper or len(proper) == len(place.stations):
+        return place
+    return place.model_copy(update={"is_city": False, "stations": proper})
+
+
 @lru_cache(maxsize=4096)
 def resolve_query(
     directory: StationDirectory,
@@ -147,12 +160,17 @@ def resolve_query(
     """
     origin_place = resolve_place(directory, "origin", origin)
     destination_place = resolve_place(directory, "destination", destination)
-    if origin_place.city == destination_place.city:
+    if same_place(origin_place, destination_place):
         raise InvalidInput(
             "destination",
             f"destination: {excerpt(destination)} is in the same city as the origin "
             f"{excerpt(origin)}",
         )
+    if origin_place.city == destination_place.city:
+        # A city and a town of its prefecture (温州→雁荡山): the city's end is its city
+        # proper, as the planner boards there (`rules.towns`).
+        origin_place = city_proper(origin_place)
+        destination_place = city_proper(destination_place)
     day = parse_date("date", date, today)
     types = parse_train_types(train_types)
     kind = parse_fare(fare)
