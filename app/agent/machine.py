@@ -602,6 +602,15 @@ class PlanningAgent:
             raise RuntimeError(f"summary names trains outside the itinerary: {sorted(unknown)}")
         notes = []
         run.relaxed_items = relaxed_items(run.original, run.request, best)
+        nearest = self._nearest_given_up(run)
+        if nearest is not None:
+            # 宏村 planned at its one nearest station (黟县东), which sold nothing that fits:
+            # another station of the prefecture is no answer to "宏村"; the traveller chooses.
+            run.clarify_question = run.summary = nearest
+            run.itineraries = []
+            run.relaxed_items = []
+            run.detail = "nearest station unserved"
+            return State.DONE
         if run.absent_trains:
             run.relaxed_items.append(
                 Relaxed(
@@ -868,6 +877,22 @@ class PlanningAgent:
             return None
         found = self.directory.suggest(name, limit=1)
         return found[0] if found else None
+
+    def _nearest_given_up(self, run: Run) -> str | None:
+        """The question naming a place's nearest stations when the plan gave up the one
+        station the place was planned at (a place without a station, `NON_STATION_PLACES`),
+        else None."""
+        intent = run.intent
+        if intent is None or not intent.destination_text or intent.destination is None:
+            return None
+        near = NON_STATION_PLACES.get(intent.destination_text, ())
+        if intent.destination not in near:
+            return None
+        if not any(item.constraint == "destination" for item in run.relaxed_items):
+            return None
+        planned = intent_texts.planned_at_nearest(intent.destination_text, intent.destination)
+        run.warnings = [w for w in run.warnings if w != planned]
+        return intent_texts.nearest_unserved(intent.destination_text, intent.destination)
 
     def _no_service(self, run: Run, original: TripRequest) -> str | None:
         """The question offering the nearest served station when an end of the trip is a

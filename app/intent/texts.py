@@ -28,6 +28,9 @@ NOT_A_STATION_HINT = "可以考虑先乘火车到{gateway}。"
 PLANNED_AT_NEAREST = (
     "{place}没有火车站，已按最近的火车站{station}为您规划；如想去其他车站请告诉我。"
 )
+NEAREST_UNSERVED = (
+    "{place}没有火车站，最近的火车站{station}这天没有符合要求的车次。请问您想改去哪个车站或城市？"
+)
 NOT_A_STATION_NEAREST = "{place}没有火车站，最近的火车站是{stations}。要按{first}为您规划吗？"
 NO_SERVICE = (
     "{place}站{date}没有查到任何车次，最近的有车的车站是{stations}。要按{first}为您规划吗？"
@@ -78,6 +81,11 @@ def not_a_station(place: str, gateway: str | None) -> str:
 def planned_at_nearest(place: str, station: str) -> str:
     """A well-known place with one served station near it: planned there, said openly."""
     return PLANNED_AT_NEAREST.format(place=place, station=station)
+
+
+def nearest_unserved(place: str, station: str) -> str:
+    """A place planned at its one nearest station, which had no train that fits."""
+    return NEAREST_UNSERVED.format(place=place, station=station)
 
 
 def nearest_stations(place: str, stations: Sequence[str]) -> str:

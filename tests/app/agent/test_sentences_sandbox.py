@@ -134,3 +134,12 @@ async def test_a_deadline_no_train_of_the_day_meets_leaves_the_day_before_not_la
     assert legs[-1]["arrive_at"] <= "2026-12-05T07:00"
     assert "提前一天" in body["summary"]
     assert [r["constraint"] for r in body["relaxed"]] == ["date_start"]
+
+
+async def test_a_nearest_station_with_no_train_that_fits_is_asked_about_not_swapped() -> None:
+    # 宏村's one station near it (黟县东) sells nothing on the embedded network: the plan had
+    # relaxed the destination to 三阳, another town of 黄山's prefecture; now it asks.
+    body = await _plan("12月5号从杭州去宏村")
+    assert body["itinerary"] is None and body["relaxed"] == []
+    assert "黟县东" in body["clarify_question"] and "宏村没有火车站" in body["clarify_question"]
+    assert not any("已按最近的火车站" in w for w in body["warnings"])

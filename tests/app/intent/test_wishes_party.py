@@ -254,6 +254,8 @@ def test_a_night_train_wish_leaves_in_the_evening_and_arrives_the_next_morning(
 def test_no_night_train_is_no_night_window(directory: StationDirectory) -> None:
     intent = parse("明天北京到上海 不要夜车", directory)
     assert intent.depart_window is None and intent.no_overnight
+    intent = parse("周日从苏州回南京学校 越晚越好 但是别是过夜的车", directory)
+    assert intent.depart_window is None and intent.no_overnight and intent.order == "latest"
 
 
 @pytest.mark.parametrize(
