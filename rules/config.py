@@ -191,6 +191,11 @@ class RankingWeights:
     """Points per leg when seats are scarce (1.0 at the last seat, 0 from 20 spare seats)."""
     seat_fallback: float = 25.0
     """Points per step down the fallback order; large, so the preferred class wins if it can."""
+    station_fit: float = 0.5
+    """Points per segment end, where the traveller named a city, at a station not named after
+    it (肥东 or 武昌 for 合肥 or 武汉, `rules.options.off_name`): half an hour, so the city's own
+    stations (合肥, 合肥南) win unless the other is clearly better. The default order of a
+    plain one-way trip (`fastest`, not stated) counts it as minutes too (`rules.objective`)."""
 
 
 @dataclass(frozen=True, slots=True)

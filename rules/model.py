@@ -220,6 +220,9 @@ class ScoreBreakdown(Frozen):
     transfers: float = 0.0
     seat_margin: float = 0.0
     seat_fallback: float = 0.0
+    station_fit: float = 0.0
+    """Segment ends where the traveller named a city but the plan uses a station not named
+    after it (肥东 for 合肥), `RankingWeights.station_fit` each; 0 at the city's own stations."""
     total: float = 0.0
 
 

@@ -7,9 +7,12 @@
 | `latest` (最晚一班) | the latest first departure that still meets every stated window |
 | `earliest` (最早一班) | the earliest first departure of a route no other beats on both clocks |
 | `earliest_arrival` (最早到) | the earliest last arrival |
-| none, one way | `fastest` (`DEFAULT_ORDER`; the cheapest trip is among the alternatives) |
+| none, one way | `fastest` (`DEFAULT_ORDER`; the cheapest trip is among the alternatives) (*) |
 | none, one way, a stated window relaxed | the balanced score: the nearest train to the window |
 | none, a stay or leisure | the balanced score (`rules.ranking`: ¥100 as an hour, a change 1.5 h) |
+
+(*) An end at a station not named after the city the traveller named (肥东 for 合肥) counts
+`RankingWeights.station_fit` hours more under the default order (`apply_order`).
 
 An order outranks every other penalty (`ORDER_WEIGHT` points per hour or per ¥100); the
 balanced score breaks ties. Under a time objective each change of trains must save its worth
@@ -124,15 +127,25 @@ def metric(route: Route, order: str) -> float:
 
 
 def apply_order(
-    routes: Sequence[Route], order: str | None, segment: int, *, said_of_it: bool = False
+    routes: Sequence[Route],
+    order: str | None,
+    segment: int,
+    *,
+    said_of_it: bool = False,
+    aside_weight: float = 0.0,
 ) -> list[Route]:
     """`routes` re-scored by the stated order (the balanced score breaks ties); an order
-    `said_of_it` (the ride home's own, 回来那趟晚一点的) ranks whatever segment it is."""
+    `said_of_it` (the ride home's own, 回来那趟晚一点的) ranks whatever segment it is.
+
+    `aside_weight`: hours (or ¥100) the order's figure counts per segment end at a station not
+    named after the city the traveller named (`Route.aside`). The planner gives it to the
+    default order only (`DEFAULT_ORDER`, nobody said 最快): a stated order keeps its objective,
+    but a traveller who said none expects 合肥南 over 肥东, 17 km out, for 7 minutes less."""
     if order is None or not routes:
         return list(routes)
     if order in FIRST_SEGMENT_ORDERS and segment != 0 and not said_of_it:
         return list(routes)
-    figures = [metric(r, order) for r in routes]
+    figures = [metric(r, order) + aside_weight * r.aside for r in routes]
     if order in TIME_ORDERS:
         # A change beaten on both clocks by a route with fewer changes is not "the first
         # train": 05:34 to 邯郸东 to board there the G71 that left 北京西 at 07:26 is G71 with

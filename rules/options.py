@@ -42,6 +42,9 @@ class Ride:
     arrive: int
     freshness: Freshness
     required: bool
+    aside: int = 0
+    """Ends of its segment this ride makes at a station not named after the city the
+    traveller named there (`off_name`): 0, 1 or 2; ranked down, never filtered."""
 
 
 @dataclass(slots=True)
@@ -131,6 +134,17 @@ def _outside_city_proper(
     )
 
 
+def off_name(station: Station, open_cities: frozenset[str] = frozenset()) -> bool:
+    """True when `station` is not named after its city (肥东, 武昌, 福田 for 合肥, 武汉, 深圳),
+    in a city that has stations named after it (not one of `open_cities`, such as 延边).
+
+    A traveller who names a city expects one of its own-named stations (合肥, 合肥南, 合肥西):
+    a station inside the city proper under another name, a county seat 17 km out among them,
+    is taken only when clearly better (`RankingWeights.station_fit`).
+    """
+    return station.city not in open_cities and not station.name.startswith(station.city)
+
+
 def at_place(station: Station, named: str) -> bool:
     """True when `station` is the station or town the traveller named: the station itself, or
     one named after a town with a direction (昆山南 for 昆山, as the directory's town has it).
@@ -179,6 +193,9 @@ def build_rides(
         and offer.destination_station.city == key.destination
     ]
     city_ends = (depart_window and board is None, arrive_window and alight is None)
+    # The ends where the traveller named a city, for the ranking (`Ride.aside`): a station
+    # named by the traveller is theirs whatever its name.
+    said_city = city_ends
     if outlying is None:
         outlying = all(_outside_city_proper(offer, request, ends=city_ends) for offer in offers)
     if outlying:
@@ -216,7 +233,9 @@ def build_rides(
             if arrive_window and window_gap(offer.arrive_at, request.arrive_window) > slack:
                 continue
         funnel.eligible += 1
-        found = _seat_options(offer, named, freshness, request, config)
+        aside = int(said_city[0] and off_name(offer.origin_station, request.open_cities))
+        aside += int(said_city[1] and off_name(offer.destination_station, request.open_cities))
+        found = _seat_options(offer, named, freshness, request, config, aside)
         funnel.seated += found is not None
         if found:
             funnel.usable += 1
@@ -230,6 +249,7 @@ def _seat_options(
     freshness: Freshness,
     request: TripRequest,
     config: RuleConfig,
+    aside: int = 0,
 ) -> list[Ride] | None:
     """The usable classes of one offer in fallback order (None: no seats for the party).
 
@@ -289,6 +309,7 @@ def _seat_options(
                 arrive=arrive,
                 freshness=freshness,
                 required=named,
+                aside=aside,
             )
         )
     return found

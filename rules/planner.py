@@ -162,7 +162,15 @@ def plan(
                 segment.routes, request.return_order, index, said_of_it=True
             )
         else:
-            segment.routes = apply_order(segment.routes, effective_order(request), index)
+            # The default order (nobody said 最快) weighs a station not named after the city
+            # named as the balanced score does; a stated order keeps its objective.
+            implied = request.order is None
+            segment.routes = apply_order(
+                segment.routes,
+                effective_order(request),
+                index,
+                aside_weight=config.weights.station_fit if implied else 0.0,
+            )
         segments.append(segment)
     failures = _apply_required(request, segments, notes)
     failures.extend(_segment_failure(s, request, config) for s in segments if not s.routes)

@@ -1,9 +1,10 @@
 """Ranking: explicit weighted penalties per route and per itinerary, lower is better.
 
-Every penalty is additive over rides (price, window fit, seat margin, fallback) or depends only
-on the first departure and the last arrival (travel time), so the score of a two-ride route is
-`lead_key(first) + tail_key(second) + transfer weight`. That split is what lets the connection
-search find each train's best partner with a sliding window instead of trying all pairs.
+Every penalty is additive over rides (price, window fit, station fit, seat margin, fallback)
+or depends only on the first departure and the last arrival (travel time), so the score of a
+two-ride route is `lead_key(first) + tail_key(second) + transfer weight`. That split is what
+lets the connection search find each train's best partner with a sliding window instead of
+trying all pairs.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from rules.config import RankingWeights
 from rules.model import ScoreBreakdown, TripRequest
 from rules.options import Ride, window_gap
 
-Parts = tuple[float, float, float, float, float, float]
-"""price, travel_time, window_fit, transfers, seat_margin, seat_fallback (weighted)."""
+Parts = tuple[float, float, float, float, float, float, float]
+"""price, travel_time, window_fit, transfers, seat_margin, seat_fallback, station_fit
+(weighted)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +33,11 @@ class Route:
     arrive: int
     rough_order: tuple[float, float, int, int]
     """The numeric head of `order`, precomputed: routes are compared by the thousand."""
+
+    @property
+    def aside(self) -> int:
+        """Segment ends at a station not named after the city the traveller named there."""
+        return sum(ride.aside for ride in self.rides)
 
     @property
     def trains(self) -> tuple[str, ...]:
@@ -54,6 +61,7 @@ def _ride_base(ride: Ride, w: RankingWeights) -> float:
         w.price * ride.unit_price / 100
         + w.seat_margin * ride.scarcity
         + w.seat_fallback * ride.fallback
+        + w.station_fit * ride.aside
     )
 
 
@@ -96,6 +104,7 @@ def route_parts(rides: tuple[Ride, ...], request: TripRequest, w: RankingWeights
         w.transfers * (len(rides) - 1),
         w.seat_margin * sum(r.scarcity for r in rides),
         w.seat_fallback * sum(r.fallback for r in rides),
+        w.station_fit * sum(r.aside for r in rides),
     )
 
 
@@ -123,7 +132,7 @@ def breakdown(
 
     `requests[i]` is the request as segment `i` was ranked under (windows apply onward only).
     """
-    sums = [0.0] * 6
+    sums = [0.0] * 7
     for route in routes:
         for index, value in enumerate(route_parts(route.rides, requests[route.segment], w)):
             sums[index] += value
@@ -135,5 +144,6 @@ def breakdown(
         transfers=parts[3],
         seat_margin=parts[4],
         seat_fallback=parts[5],
+        station_fit=parts[6],
         total=round(sum(sums), 3),
     )
