@@ -92,6 +92,11 @@ class TripRequest(Frozen):
     """The exact station to board at (北京西), when the traveller named one, not a city."""
     destination_station: str | None = None
     """The exact station to arrive at; the return leg runs between the same two stations."""
+    homeward_stations: tuple[str | None, str | None] | None = None
+    """The stations the ride home boards and alights at, where they are not the ride out's
+    (None: `destination_station` and `origin_station`): a named station given up for the ride
+    out alone (its deadline met at the city's other stations, `rules.relax`) is still the ride
+    home's."""
     return_window: tuple[dt.time, dt.time] | None = None
     """When the return leg should leave."""
     return_arrive_window: tuple[dt.time, dt.time] | None = None

@@ -131,9 +131,13 @@ def plan(
     segments = []
     for index, key in enumerate(keys):
         if index == return_segment:
-            ends = _Ends(
+            board, alight = request.homeward_stations or (
                 request.destination_station,
                 request.origin_station,
+            )
+            ends = _Ends(
+                board,
+                alight,
                 expected_arrival(key.date, request.return_window, request.return_arrive_window),
             )
         else:
@@ -556,6 +560,7 @@ def _outlying_notes(request: TripRequest, combo: Combo) -> list[str]:
     """Say where a segment starts or ends outside the city proper the traveller named (only
     when the city proper has no train at all: `build_rides`)."""
     named = {request.origin_station, request.destination_station}
+    named.update(request.homeward_stations or ())
     notes: dict[str, None] = {}
     for route in combo.routes:
         for station in (

@@ -2,8 +2,9 @@
 
 Each constraint the traveller can state is named by its intent field (`depart_window`,
 `exclude_seat_classes`, …). `minimal_relaxation` tries dropping one constraint at a time, in
-`RELAX_ORDER` (the least important first; in a chat, the one said longest ago first), then
-pairs; the first request that plans wins.
+`RELAX_ORDER` (the least important first; in a chat, the one said longest ago first; a named
+station before the window of its own end, `STATION_BEFORE_WINDOW`), then pairs; the first
+request that plans wins.
 `relaxed_between` names what a chosen request gave up against the original, so the reply
 can never relax a constraint without saying so.
 """
@@ -14,6 +15,8 @@ import datetime as dt
 import itertools
 from collections.abc import Callable, Mapping
 
+from rules.config import CITY_PROPER_EXTRA
+from rules.legs import stay_nights
 from rules.model import LegKey, LegOffers, TripRequest
 from rules.planner import plan
 
@@ -22,6 +25,17 @@ Drop = Callable[[TripRequest], TripRequest]
 
 def _drop(**update: object) -> Drop:
     return lambda request: request.model_copy(update=update)
+
+
+def _drop_station(request: TripRequest, end: str) -> TripRequest:
+    """`request` without the station named at `end` ("origin" or "destination"): its city's
+    other stations of the city proper where the named one is in it (苏州园区 → 苏州, 苏州北,
+    not 昆山南, a town of its own), else any station of the official city, as before."""
+    update: dict[str, object] = {f"{end}_station": None}
+    if proper_station(request, end):
+        city = request.origin if end == "origin" else request.destination
+        update["open_cities"] = request.open_cities - {city}
+    return request.model_copy(update=update)
 
 
 # (constraint, is it stated?, the request without it), least important first.
@@ -70,11 +84,24 @@ RELAX_ORDER: tuple[tuple[str, Callable[[TripRequest], bool], Drop], ...] = (
         lambda r: bool(r.exclude_seat_classes),
         _drop(exclude_seat_classes=frozenset()),
     ),
-    ("origin", lambda r: r.origin_station is not None, _drop(origin_station=None)),
-    ("destination", lambda r: r.destination_station is not None, _drop(destination_station=None)),
+    ("origin", lambda r: r.origin_station is not None, lambda r: _drop_station(r, "origin")),
+    (
+        "destination",
+        lambda r: r.destination_station is not None,
+        lambda r: _drop_station(r, "destination"),
+    ),
     ("budget", lambda r: r.budget is not None and r.budget_strict, _drop(budget_strict=False)),
 )
 """Every constraint `minimal_relaxation` may drop; the date is moved by the agent instead."""
+
+STATION_BEFORE_WINDOW: tuple[tuple[str, str], ...] = (
+    ("destination", "arrive_window"),
+    ("origin", "depart_window"),
+)
+"""A named station gives way before the window of its own end (`stated`): a deadline missed at
+苏州园区 but met at 苏州, 20 minutes away, is still the meeting reached, where a later train to
+苏州园区 is not. Only a station of the city proper (`proper_station`): its city's other
+stations are as near; 昆山南 is a town of its own, and its window gives way first."""
 
 MAX_DROPPED = 2
 """Constraints dropped at once at most; beyond that the reply says what to relax instead."""
@@ -85,6 +112,10 @@ def stated(request: TripRequest) -> list[str]:
     said longest ago first (the latest word wins: "还是上午走吧" after "硬座就行" gives up the
     class, not the morning), each age in `RELAX_ORDER`."""
     names = [name for name, present, _ in RELAX_ORDER if present(request)]
+    for station, window in STATION_BEFORE_WINDOW:
+        if station in names and window in names and proper_station(request, station):
+            names.remove(station)
+            names.insert(names.index(window), station)
     recency = {name: age for age, name in enumerate(request.stated_order)}
     # Only the constraints a chat dated trade places, among the slots they hold: the others
     # (a place, a budget said in the first sentence) keep the engine's order.
@@ -94,6 +125,16 @@ def stated(request: TripRequest) -> list[str]:
     ):
         names[i] = name
     return names
+
+
+def proper_station(request: TripRequest, end: str) -> bool:
+    """True when the station named at `end` ("origin" or "destination") is in its city proper
+    (苏州园区 for 苏州, 汉口 for 武汉): the city's other stations there are as good a place."""
+    if end == "origin":
+        city, name = request.origin, request.origin_station
+    else:
+        city, name = request.destination, request.destination_station
+    return name is not None and (name.startswith(city) or name in CITY_PROPER_EXTRA)
 
 
 def without(request: TripRequest, names: tuple[str, ...]) -> TripRequest:
@@ -111,15 +152,49 @@ def minimal_relaxation(
     names = stated(request)
     for size in range(1, min(MAX_DROPPED, len(names)) + 1):
         for combo in itertools.combinations(names, size):
-            candidate = without(request, combo)
-            if plan(candidate, book, now=now, limit=1).itineraries:
-                return candidate, combo
+            for candidate in _candidates(request, without(request, combo)):
+                if plan(candidate, book, now=now, limit=1).itineraries:
+                    return candidate, combo
     return None
 
 
+def _candidates(original: TripRequest, dropped: TripRequest) -> list[TripRequest]:
+    """The requests to try for one set of dropped constraints, the most faithful first: a
+    named station of the city proper given up, the city's namesake station (苏州 for
+    苏州园区: what the city's name stands for, its main station) before the rest of the city
+    proper; each with the ride home still at the stations named first (`_faithful_first`)."""
+    namesake: dict[str, object] = {}
+    for end, city in (("origin", original.origin), ("destination", original.destination)):
+        field = f"{end}_station"
+        named = getattr(original, field)
+        if named and named != city and getattr(dropped, field) is None:
+            if proper_station(original, end):
+                namesake[field] = city
+    variants = [dropped.model_copy(update=namesake), dropped] if namesake else [dropped]
+    return [candidate for variant in variants for candidate in _faithful_first(original, variant)]
+
+
+def _faithful_first(original: TripRequest, dropped: TripRequest) -> list[TripRequest]:
+    """`dropped`, first with the ride home still between the stations the traveller named
+    where only the ride out gave them up (the meeting's deadline met at 苏州, the ride home
+    still from 苏州园区), then as it is."""
+    if stay_nights(original) is None or original.homeward_stations is not None:
+        return [dropped]
+    named = (original.destination_station, original.origin_station)
+    if named == (dropped.destination_station, dropped.origin_station):
+        return [dropped]
+    return [dropped.model_copy(update={"homeward_stations": named}), dropped]
+
+
 def relaxed_between(original: TripRequest, chosen: TripRequest) -> list[str]:
-    """The constraints `chosen` no longer holds that `original` stated (date shifts included)."""
-    names = [name for name in stated(original) if name not in stated(chosen)]
+    """The constraints `chosen` no longer holds that `original` stated (date shifts included;
+    a named station replaced by another, 苏州园区 by 苏州, is given up too)."""
+    still = stated(chosen)
+    moved = {
+        "origin": chosen.origin_station != original.origin_station,
+        "destination": chosen.destination_station != original.destination_station,
+    }
+    names = [name for name in stated(original) if name not in still or moved.get(name)]
     if chosen.depart_date != original.depart_date:
         names.insert(0, "date_start")
     return names

@@ -281,9 +281,31 @@ def relaxed_items(
             offered = texts.TOTAL.format(total=texts.yuan(itinerary.total_price))
         else:
             continue
-        reason = texts.RELAX_REASON.format(requested=requested)
+        reason = _station_reason(name, original, chosen) or texts.RELAX_REASON.format(
+            requested=requested
+        )
         items.append(Relaxed(constraint=name, requested=requested, offered=offered, reason=reason))
     return items
+
+
+def _station_reason(name: str, original: TripRequest, chosen: TripRequest) -> str:
+    """Why a named station was given up with the window of its end kept: that window cannot
+    be met there, and the city proper's other stations meet it ("" for any other case)."""
+    if name == "destination" and original.destination_station:
+        window, kept = original.arrive_window, chosen.arrive_window
+        at = texts.TO_STATION.format(station=original.destination_station)
+        when = _span(window) + texts.ARRIVE if window else ""
+        city = original.destination
+    elif name == "origin" and original.origin_station:
+        window, kept = original.depart_window, chosen.depart_window
+        at = texts.AT_STATION_FROM.format(station=original.origin_station)
+        when = _span(window) + texts.DEPART if window else ""
+        city = original.origin
+    else:
+        return ""
+    if window is None or kept != window:
+        return ""
+    return texts.RELAX_STATION_REASON.format(at=at, when=when, city=city)
 
 
 def relaxed_sentence(items: Sequence[Relaxed]) -> str:

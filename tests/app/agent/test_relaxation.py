@@ -10,7 +10,14 @@ from app.intent.model import TimeWindow
 from sources.models import SeatClass
 from tests.app.agent.harness import FakeTickets
 from tests.app.agent.test_machine import DEC4, DEC5, SOLD_OUT, TODAY, agent, one_way
-from tests.rules.factory import BEIJING_SOUTH, BEIJING_WEST, HONGQIAO, high_speed_seats, offer
+from tests.rules.factory import (
+    BEIJING_SOUTH,
+    BEIJING_WEST,
+    HONGQIAO,
+    SHANGHAI_STATION,
+    high_speed_seats,
+    offer,
+)
 
 EARLY = TimeWindow(start=dt.time(0, 0), end=dt.time(8, 0))
 
@@ -98,3 +105,54 @@ async def test_a_train_type_given_up_for_an_ordinary_train_is_said_as_such():
     reply = await agent(tickets).run(AgentInput(today=TODAY, intent=one_way(train_types=["G"])))
     assert reply.itinerary is not None and reply.itinerary.train_numbers == ("1461",)
     assert [(r.constraint, r.offered) for r in reply.relaxed] == [("train_types", "普客")]
+
+
+BY_NOON = TimeWindow(start=dt.time(0, 0), end=dt.time(12, 0))
+SEVEN_TO_NINE = TimeWindow(start=dt.time(7, 0), end=dt.time(9, 0))
+
+
+async def test_a_deadline_missed_at_the_named_station_changes_the_station_and_says_why():
+    # 上海虹桥 is reached only at 13:30; 上海 (same city proper) by 11:40: the station gives
+    # way, the deadline is kept, and the reply says it was the station and why.
+    tickets = FakeTickets(
+        [
+            offer("G11", BEIJING_SOUTH, HONGQIAO, "09:00", "13:30", day=DEC4),
+            offer("D13", BEIJING_SOUTH, SHANGHAI_STATION, "07:00", "11:40", day=DEC4),
+        ]
+    )
+    intent = one_way(destination="上海虹桥", arrive_window=BY_NOON)
+    reply = await agent(tickets).run(AgentInput(today=TODAY, intent=intent))
+    assert reply.itinerary is not None and reply.itinerary.train_numbers == ("D13",)
+    assert [(r.constraint, r.requested, r.offered) for r in reply.relaxed] == [
+        ("destination", "到上海虹桥", "到上海")
+    ]
+    reason = reply.relaxed[0].reason
+    assert "12:00前到达" in reason and "上海市区的其他车站" in reason
+    assert reply.summary.startswith(reason)
+
+
+async def test_the_deadline_gives_way_where_no_station_of_the_city_meets_it_either():
+    tickets = FakeTickets(
+        [
+            offer("G11", BEIJING_SOUTH, HONGQIAO, "09:00", "13:30", day=DEC4),
+            offer("D13", BEIJING_SOUTH, SHANGHAI_STATION, "09:30", "14:10", day=DEC4),
+        ]
+    )
+    intent = one_way(destination="上海虹桥", arrive_window=BY_NOON)
+    reply = await agent(tickets).run(AgentInput(today=TODAY, intent=intent))
+    assert reply.itinerary is not None and reply.itinerary.train_numbers == ("G11",)
+    assert [r.constraint for r in reply.relaxed] == ["arrive_window"]
+
+
+async def test_a_named_boarding_station_gives_way_before_its_departure_window():
+    tickets = FakeTickets(
+        [
+            offer("D9", BEIJING_WEST, HONGQIAO, "10:00", "16:00", day=DEC4),
+            offer("G3", BEIJING_SOUTH, HONGQIAO, "08:00", "12:28", day=DEC4),
+        ]
+    )
+    intent = one_way(origin="北京西", depart_window=SEVEN_TO_NINE)
+    reply = await agent(tickets).run(AgentInput(today=TODAY, intent=intent))
+    assert reply.itinerary is not None and reply.itinerary.train_numbers == ("G3",)
+    assert [(r.constraint, r.offered) for r in reply.relaxed] == [("origin", "北京南出发")]
+    assert reply.relaxed[0].reason.startswith("从北京西查不到07:00-09:00出发")
