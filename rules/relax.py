@@ -158,6 +158,22 @@ def minimal_relaxation(
     return None
 
 
+def station_meets_window(
+    request: TripRequest, book: Mapping[LegKey, LegOffers], *, now: dt.datetime
+) -> bool:
+    """True when giving up a named station of the city proper alone, for its city's other
+    stations (`STATION_BEFORE_WINDOW`), plans the trip with every window kept: the deadline
+    missed at 苏州园区 is met at 苏州 on the day, so neither the hour nor the day moves."""
+    names = stated(request)
+    for station, window in STATION_BEFORE_WINDOW:
+        if station not in names or window not in names or not proper_station(request, station):
+            continue
+        for candidate in _candidates(request, without(request, (station,))):
+            if plan(candidate, book, now=now, limit=1).itineraries:
+                return True
+    return False
+
+
 def _candidates(original: TripRequest, dropped: TripRequest) -> list[TripRequest]:
     """The requests to try for one set of dropped constraints, the most faithful first: a
     named station of the city proper given up, the city's namesake station (苏州 for

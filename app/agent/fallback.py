@@ -54,7 +54,7 @@ from rules.model import (
     UNKNOWN_TRAIN,
 )
 from rules.objective import effective_order
-from rules.relax import minimal_relaxation
+from rules.relax import minimal_relaxation, station_meets_window
 from rules.schedule import Schedule
 from sources.models import TrainOffer
 
@@ -550,6 +550,14 @@ def _day_before(c: _Context) -> Relaxation | None:
         return None
     before = request.depart_date - dt.timedelta(days=1)
     if before < c.today:
+        return None
+    if (
+        c.book is not None
+        and c.now is not None
+        and station_meets_window(request, c.book, now=c.now)
+    ):
+        # 苏州园区 reached too late but 苏州 in time: the station gives way (`relax`), the
+        # day stays.
         return None
     overnight = request.model_copy(update={"depart_date": before})
     early = request.model_copy(

@@ -131,6 +131,33 @@ async def test_a_deadline_missed_at_the_named_station_changes_the_station_and_sa
     assert reply.summary.startswith(reason)
 
 
+async def test_a_deadline_met_at_the_citys_other_station_keeps_the_day_too():
+    # The day before reaches 上海虹桥 in time as well; the meeting's own day at 上海 comes
+    # first: the station gives way, neither the hour nor the day.
+    dec3 = DEC4 - dt.timedelta(days=1)
+    tickets = FakeTickets(
+        [
+            offer("G11", BEIJING_SOUTH, HONGQIAO, "09:00", "13:30", day=DEC4),
+            offer("D13", BEIJING_SOUTH, SHANGHAI_STATION, "07:00", "11:40", day=DEC4),
+            offer("G15", BEIJING_SOUTH, HONGQIAO, "09:00", "13:30", day=dec3),
+        ]
+    )
+    intent = one_way(destination="上海虹桥", arrive_window=BY_NOON)
+    reply = await agent(tickets).run(AgentInput(today=TODAY, intent=intent))
+    assert reply.itinerary is not None and reply.itinerary.train_numbers == ("D13",)
+    assert [r.constraint for r in reply.relaxed] == ["destination"]
+    # Without a station of the city in time that day, the day before, as before.
+    tickets = FakeTickets(
+        [
+            offer("G11", BEIJING_SOUTH, HONGQIAO, "09:00", "13:30", day=DEC4),
+            offer("G15", BEIJING_SOUTH, HONGQIAO, "09:00", "13:30", day=dec3),
+        ]
+    )
+    reply = await agent(tickets).run(AgentInput(today=TODAY, intent=intent))
+    assert reply.itinerary is not None and reply.itinerary.train_numbers == ("G15",)
+    assert [r.constraint for r in reply.relaxed] == ["date_start"]
+
+
 async def test_the_deadline_gives_way_where_no_station_of_the_city_meets_it_either():
     tickets = FakeTickets(
         [
