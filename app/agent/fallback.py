@@ -544,10 +544,6 @@ def _day_before(c: _Context) -> Relaxation | None:
         return None
     if not any(f.segment == 0 for f in segment_failures(c.failures)):
         return None
-    if request.destination_station is not None and "relax" not in c.tried:
-        # 苏州园区 by 14:00 with no train there in time: another station of the city on the
-        # day (relax) before the day before.
-        return None
     before = request.depart_date - dt.timedelta(days=1)
     if before < c.today:
         return None
