@@ -120,7 +120,8 @@ def understood(intent: TravelIntent | None, itinerary: Itinerary | None = None) 
         head.append(texts.ANY_DAY.format(span=span))
     elif intent.date_start is not None:
         head.append(texts.date_span(intent.date_start, intent.date_end))
-    places = [intent.origin or "?", *(v.city for v in intent.via)]
+    mentioned = [v for v in intent.via if v.nights is not None or v.city != intent.origin]
+    places = [intent.origin or "?", *(v.city for v in mentioned)]
     places.append(intent.destination or intent.destination_text or "?")
     head.append("→".join(places))
     parts.append(" ".join(head))

@@ -129,6 +129,9 @@ def trip_request(
     if len(stops) > MAX_VIA_STOPS:
         warnings.append(texts.VIA_CAPPED.format(n=len(stops), max=MAX_VIA_STOPS))
         stops = stops[:MAX_VIA_STOPS]
+    # The origin named again with no stay (上海工地活干完了…上海到信阳) is a mention, not a
+    # stop: only 先在北京玩一天 (a stay said) delays the departure.
+    stops = [s for s in stops if s.nights is not None or places.city(s.city) != origin]
     stop_names = [stop.city for stop in stops]
     via_stops = [
         ViaStop(

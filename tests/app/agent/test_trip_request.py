@@ -113,3 +113,14 @@ def test_the_first_or_last_train_home_lifts_the_night_default_of_the_ride_home_o
     # 回程最晚一班 had sent the outbound off at 03:48 on a hard seat to save 67 yuan.
     request = request_for(return_order=order, return_trip=True, date_end=dt.date(2026, 12, 3))
     assert (request.allow_night, request.return_allow_night) == (False, True)
+
+
+def test_the_origin_named_again_with_no_stay_is_a_mention_not_a_stop() -> None:
+    # 上海工地活干完了…12月26号…上海到信阳: the first 上海 had been a stop of a night before
+    # leaving, so the ride moved to the 27th.
+    from app.intent.model import ViaStop
+
+    mention = request_for(via=[ViaStop(city="广州")])
+    assert mention.depart_date == dt.date(2026, 12, 3) and mention.via == ()
+    stay = request_for(via=[ViaStop(city="广州", nights=1)])
+    assert stay.depart_date == dt.date(2026, 12, 4)
