@@ -181,7 +181,7 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
     scanner = _name_scanner(tuple(directory.names()))
     found = [
         _cue_led(text, _Hit(start, end, name), directory, scanner)
-        for start, end, name in scanner.finditer(text)
+        for start, end, name in _rightful_names(text, scanner)
     ]
     hits = _with_everyday_names(text, directory, [hit for hit in found if hit is not None])
     hits += _heard_hits(text, directory, hits)
@@ -218,6 +218,35 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
             i += 1
     hits.sort(key=lambda h: h.start)
     return hits
+
+
+# Time words whose last character may start a station's name (早上杭州东 is no 上杭, 晚上海口
+# no 上海): a name starting there gives way to a name right after it.
+_TIME_WORDS = frozenset(
+    {"早上", "晚上", "马上", "上午", "中午", "下午", "今天", "明天", "后天", "当天", "今晚", "明晚"}
+    | {"傍晚", "明早", "一早", "周日", "周六", "周五", "周四", "周三", "周二", "周一", "周末"}
+)
+
+
+def _rightful_names(text: str, scanner: NameScanner) -> Iterator[tuple[int, int, str]]:
+    """The scanner's names, left to right, except that a name which crosses into a name
+    starting inside it gives way to that one when it is longer (早上杭州东: 杭州东, not 上杭) or
+    when the first name begins with the last character of a time word (晚上海口: 海口)."""
+    i = 0
+    while i < len(text):
+        found = scanner.match_at(text, i)
+        if found is None:
+            i += 1
+            continue
+        start, end, name = found
+        led = text[max(0, start - 1) : start + 1] in _TIME_WORDS
+        for j in range(start + 1, end):
+            later = scanner.match_at(text, j)
+            if later is not None and later[1] > end and (len(later[2]) > len(name) or led):
+                found = later
+                break
+        yield found
+        i = found[1]
 
 
 def _cue_led(

@@ -106,3 +106,19 @@ def test_a_turn_that_says_more_is_not_an_answer(official: StationDirectory) -> N
 )
 def test_everyday_words_are_never_heard_as_places(official: StationDirectory, text: str) -> None:
     assert heard_places(text, official) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        ("晚上海口出发去三亚", "海口", "三亚"),
+        ("周日早上海宁去杭州东", "海宁", "杭州东"),
+        ("明晚上海到杭州", "上海", "杭州"),  # no name after 上海: 明晚 and 上海
+        ("上午上杭州西那趟去衢州", "杭州西", "衢州"),
+    ],
+)
+def test_a_name_is_not_taken_across_a_time_word_into_another_name(
+    official: StationDirectory, text: str, origin: str, destination: str
+) -> None:
+    route = extract_route(text, official)
+    assert (route.origin, route.destination) == (origin, destination)
