@@ -539,7 +539,12 @@ def _en_month_day(m: re.Match[str]) -> _Expr:
 
 
 _LINK = re.compile(r"^\s*(?:到|至|-|~|～|—|－|to|until|till|through)\s*$", re.IGNORECASE)
-_RETURN_AFTER = re.compile(r"^[\s□]*(?:再|就)?(?:回来|回家|回程|返回|返程|回)")
+# 周日回来, 周日下午晚点回来, 周日晚上8点回: the day of the ride home, a time of day between.
+_TIME_OF_DAY = (
+    r"(?:(?:早上|上午|中午|下午|傍晚|晚上|夜里|凌晨)?"
+    r"(?:晚点|早点|晚一点|早一点|[0-9一二两三四五六七八九十]{1,3}点半?(?:以后|之后|后|前|之前|左右)?)?)?"
+)
+_RETURN_AFTER = re.compile(r"^[\s□]*" + _TIME_OF_DAY + r"(?:再|就)?(?:回来|回家|回程|返回|返程|回)")
 _ARRIVE_AFTER = re.compile(
     r"^[\s□]*(?:之前|以前|前)?\s*(?:最好|一定)?(?:能|就|可以|要|得|必须|需要)?\s*(?:赶)?(?:到|抵达)"
 )

@@ -94,12 +94,18 @@ _ARRIVE_AFTER = ARRIVE_CUE
 _RETURN_AFTER = re.compile(
     r"^\s*(?:的车|的票|坐车|坐火车)?\s*(?:再|就)?(?:回来|回家|回程|返回|返程|回)"
 )
+_LATE_AFTERNOON = re.compile(r"下午(?:晚点|晚一点|晚些)")
 _RETURN_BEFORE = re.compile(r"(?:回来|回程|返程|返回|回去)(?:的|时|的时候|选|要|坐)?\s*$")
 _RETURN_CUE = re.compile(r"回来|回程|返程|返回|回去|回家")
 """A return said earlier in the text: an arrival deadline after it is the ride home's."""
 _ARRIVAL_SAID = re.compile(r"(?<!出发|发车)到[，,\s]*$")
 _DEPART_VERB_AFTER = re.compile(r"^[^，,。]{0,3}?(?:走|出发|发车|动身)")
 _AFTER_IT = re.compile(r"看完|开完|结束后|散场|完事|比赛完|听完|玩完|办完")
+# 开完会坐最晚一班回北京, 办完事就回来: home once the day's business is done, with no other day.
+_HOME_AFTER_IT = re.compile(
+    r"(?:开完会?|办完事?|完事|看完|听完|比赛完|结束后?)[^，,。；;去到]{0,10}?(?<!来)"
+    r"(?:回来|回家|返回|回(?![复答应头]))"
+)
 EVENT_HOURS = 2
 """How long an event said with its hour lasts, for a ride home after it (看完当晚回)."""
 _DAY_BEFORE_ALLOWED = re.compile(
@@ -453,6 +459,15 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     fields.update(days=days, nights=nights)
     leaves = fields["date_start"]
     if (
+        leaves is not None
+        and fields["date_end"] is None
+        and days is None
+        and nights is None
+        and not no_return
+        and _HOME_AFTER_IT.search(buf.masked)
+    ):
+        fields.update(date_end=leaves, return_trip=True)  # back the day of the business
+    if (
         "return_window" in windows
         and leaves is not None
         and fields["date_end"] is None
@@ -634,6 +649,11 @@ def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
             end=END_OF_DAY if after else dt.time(12, 0),
             label=match.group(),
         )
+        found.append((match.start(), _window_kind(buf, match.end(), match.start()), window))
+        buf.mask(match.start(), match.end())
+    for match in _LATE_AFTERNOON.finditer(buf.masked):
+        # 下午晚点回来: the later part of the afternoon.
+        window = TimeWindow(start=dt.time(14, 0), end=dt.time(18, 0), label=match.group())
         found.append((match.start(), _window_kind(buf, match.end(), match.start()), window))
         buf.mask(match.start(), match.end())
     periods = dict(_PERIODS)

@@ -85,6 +85,10 @@ COLLOQUIAL_ORDERS: list[tuple[str, OrderPreference]] = [
     ("便宜就好", "cheapest"),
 ]
 _RETURN_BEFORE = re.compile(r"(?:回来|回程|返程|返回|回去)[^，,。；;]{0,4}$")
+# 最晚一班回北京, 最早的车回来: an order whose train takes the traveller home (not 来回).
+_RETURN_FOLLOWS = re.compile(
+    r"[^，,。；;去到]{1,6}?(?:的车|一班|一趟|的那班|的那趟|的)\s*(?:再|就)?(?<!来)(?:回来|回家|返回|回(?![复答应头]))"
+)
 
 _NO_OVERNIGHT = re.compile(
     r"(?:不要|不想|不|别|不用)(?:是|要|坐|乘|买|选)?(?:那种)?(?:过夜|夜车|过夜车|卧铺过夜|在车上过夜)"
@@ -138,8 +142,11 @@ _DENIED_BEFORE = re.compile(r"(?:不|别|没必要|不用|无需|不必)$")
 
 
 def said_of_return(text: str, at: int) -> bool:
-    """True when the words at `at` follow a mention of the ride home (回来那趟晚一点的)."""
-    return _RETURN_BEFORE.search(text[:at]) is not None
+    """True when the words at `at` follow a mention of the ride home (回来那趟晚一点的), or lead
+    to one in the same clause (坐最晚一班回家: the train is the one home)."""
+    return (
+        _RETURN_BEFORE.search(text[:at]) is not None or _RETURN_FOLLOWS.match(text, at) is not None
+    )
 
 
 def return_order(rest: str, phrases: list[tuple[str, OrderPreference]]) -> OrderPreference | None:

@@ -1,0 +1,45 @@
+"""Rides home said in the sentence: a day with a time of day before 回, and a same-day ride home
+once the business is done (today 2026-11-30, a Monday)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from app.intent.offline import parse_offline
+from tests.app.intent.conftest import TODAY
+
+
+@pytest.fixture
+def parse(directory):
+    return lambda text, today=TODAY: parse_offline(text, today, directory)
+
+
+def test_a_day_then_a_late_afternoon_before_coming_back_is_the_ride_home(parse):
+    intent = parse("从杭州去绍兴过周末，周六上午出发，周日下午晚点再回来")
+    assert intent.date_start == dt.date(2026, 12, 5)
+    assert intent.date_end == dt.date(2026, 12, 6)
+    assert intent.return_trip is True
+    assert intent.return_window is not None
+    assert intent.return_window.start == dt.time(14, 0)
+
+
+def test_a_day_then_an_hour_before_back_is_the_ride_home(parse):
+    intent = parse("周五从南京去苏州，周日晚上8点以后回")
+    assert intent.date_start == dt.date(2026, 12, 4)
+    assert intent.date_end == dt.date(2026, 12, 6)
+
+
+def test_home_after_the_business_is_the_same_day_with_its_order(parse):
+    intent = parse("周四去济南办事，从青岛出发，办完事坐最早一班回青岛")
+    assert intent.date_start == dt.date(2026, 12, 3)
+    assert intent.date_end == dt.date(2026, 12, 3)
+    assert intent.return_trip is True
+    assert intent.return_order == "earliest"
+    assert intent.order is None
+
+
+def test_business_done_with_a_stay_keeps_the_stay(parse):
+    intent = parse("周四去济南开会，住两晚，开完会回青岛")
+    assert intent.date_end != dt.date(2026, 12, 3)
