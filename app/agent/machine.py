@@ -13,7 +13,7 @@ import datetime as dt
 import logging
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 from app.agent import party_notes, texts
@@ -59,6 +59,7 @@ from app.agent.named_train import (
     route_cities,
     unknown_train_only,
 )
+from app.agent.presale import first_opening, not_on_sale_yet
 from app.agent.readback import Relaxed, relaxed_items, relaxed_sentence, understood
 from app.agent.states import State, check_transition
 from app.agent.summary import header, plan_summary, train_numbers_in
@@ -71,6 +72,7 @@ from app.intent.places import NO_SERVICE_PLACES, NON_STATION_PLACES, answer_to_s
 from app.observability.metrics import Metrics
 from app.tickets.model import TicketResult
 from rules import (
+    Failure,
     Itinerary,
     LegKey,
     LegOffers,
@@ -715,6 +717,12 @@ class PlanningAgent:
         failures = run.first_failures or (run.plan.failures if run.plan else ())
         run.first_failures = failures
         unavailable = self._unavailable(run, original)
+        presale = self._presale_not_open(run, original, failures)
+        if presale is not None:
+            # The day asked is not on sale yet: said, never swapped for a day not asked for.
+            run.summary = presale
+            run.detail = "presale not open"
+            return State.DONE
         if not unavailable:
             relaxation = next_relaxation(
                 original=original,
@@ -969,6 +977,29 @@ class PlanningAgent:
             log.warning("model text discarded", extra={"invented": invented})
             return
         run.summary = run.llm_text
+
+    def _presale_not_open(
+        self, run: Run, original: TripRequest, failures: Sequence[Failure]
+    ) -> str | None:
+        """ "12月22日的车票尚未开售…" when a failing leg of the trip as asked lists trains of
+        which none is on sale yet (`presale`), else None."""
+        keys = required_legs(original)
+        segments = {f.segment for f in failures}
+        failing = keys if None in segments else [keys[i] for i in segments if i < len(keys)]
+        for key in failing:
+            result = run.results.get(key)
+            if result is None or not not_on_sale_yet(result.offers):
+                continue
+            opens = first_opening(result.offers, self.now(run))
+            return texts.PRESALE_NOT_OPEN.format(
+                date=texts.day_label(key.date),
+                opens=texts.PRESALE_OPENS.format(
+                    day=texts.day_label(opens.date()), clock=f"{opens:%H:%M}"
+                )
+                if opens is not None
+                else "",
+            )
+        return None
 
     @staticmethod
     def _unavailable(run: Run, request: TripRequest) -> list[LegKey]:

@@ -101,6 +101,11 @@ DATE_PAST = "{date}已经过去了，请问您打算哪天出发？"
 DATE_NOT_ON_SALE = (
     "{date}的车票尚未开售（可购买{days}天内的车票，最晚{last}），请问您想改在哪天出发？"
 )
+# The day is in the sale window but its trains' presale has not opened yet (app/agent/presale.py).
+PRESALE_NOT_OPEN = (
+    "{date}的车票尚未开售{opens}，暂时查不到可购的车次；开售后再为您查询，或告诉我想改在哪天出发。"
+)
+PRESALE_OPENS = "（{day}{clock}起按车次陆续开售）"
 RETURN_NOT_ON_SALE = "返程日期{date}的车票尚未开售，先为您规划去程。"
 VIA_CAPPED = "一次最多规划{max}个途经站，已按前{max}站安排（您提到{n}站），其余请分段规划。"
 PARTY_CAPPED = "一次最多为{max}人规划，已按{max}人安排（您提到{n}人）。"

@@ -18,7 +18,15 @@ from rules import LegKey
 from sources.models import SeatClass, SeatStatus
 from sources.stations import curated_directory
 from tests.app.agent.harness import NOW, FakeTickets
-from tests.rules.factory import BEIJING_SOUTH, HONGQIAO, high_speed_seats, offer, seat
+from tests.rules.factory import (
+    BEIJING_SOUTH,
+    HONGQIAO,
+    WUHAN,
+    ZHENGZHOU_EAST,
+    high_speed_seats,
+    offer,
+    seat,
+)
 
 DIRECTORY = curated_directory()
 TODAY = NOW.date()
@@ -269,3 +277,29 @@ async def test_only_states_of_the_table_appear_in_a_trace() -> None:
     tickets = FakeTickets()
     reply = await agent(tickets).run(AgentInput(today=TODAY, intent=one_way()))
     assert set(states(reply)) <= {s.value for s in State}
+
+
+async def test_a_day_whose_presale_has_not_opened_is_said_and_never_swapped_for_another() -> None:
+    # The window's last day at 08:00: its trains go on sale later today, at their own clock.
+    last, before = dt.date(2026, 12, 15), dt.date(2026, 12, 14)
+    not_yet = tuple(
+        seat(c, p, 0, SeatStatus.NOT_ON_SALE)
+        for c, p in ((SeatClass.FIRST, 420.0), (SeatClass.SECOND, 263.0))
+    )
+    opening = dt.datetime(2026, 12, 1, 10, 15, tzinfo=NOW.tzinfo)
+    tickets = FakeTickets(
+        [
+            offer(
+                "D1", WUHAN, ZHENGZHOU_EAST, "10:15", "14:20", day=last, seats=not_yet
+            ).model_copy(update={"on_sale_at": opening}),
+            offer(
+                "D3", WUHAN, ZHENGZHOU_EAST, "16:40", "20:55", day=last, seats=not_yet
+            ).model_copy(update={"on_sale_at": opening.replace(hour=16, minute=40)}),
+            offer("D1", WUHAN, ZHENGZHOU_EAST, "10:15", "14:20", day=before),
+        ]
+    )
+    intent = one_way(last, origin="武汉", destination="郑州")
+    reply = await agent(tickets).run(AgentInput(today=TODAY, intent=intent))
+    assert reply.itinerary is None and not reply.relaxed
+    assert "12月15日的车票尚未开售（12月1日10:15起按车次陆续开售）" in reply.summary
+    assert "12月14日" not in reply.summary
