@@ -984,8 +984,9 @@ class PlanningAgent:
         """ "12月22日的车票尚未开售…" when a failing leg of the trip as asked lists trains of
         which none is on sale yet (`presale`), else None."""
         keys = required_legs(original)
-        segments = {f.segment for f in failures}
-        failing = keys if None in segments else [keys[i] for i in segments if i < len(keys)]
+        segments = [f.segment for f in failures]
+        whole = None in segments
+        failing = [k for i, k in enumerate(keys) if whole or i in segments]
         for key in failing:
             result = run.results.get(key)
             if result is None or not not_on_sale_yet(result.offers):
