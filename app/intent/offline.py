@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from app.intent import lexicon, party, wishes
 from app.intent.constraints import ORDER_PHRASES, SCOPE_WORDS, read_constraints, scope_topics
+from app.intent.corrections import self_corrected
 from app.intent.dates import extract_dates
 from app.intent.model import (
     END_OF_DAY,
@@ -334,6 +335,7 @@ def normalise_text(text: str) -> str:
     # 坐夜车省一晚住宿: the night saved on a hotel is the night train itself, not a stay and
     # not a hotel question.
     text = _LODGING_SAVED.sub("坐夜车", text)
+    text = self_corrected(text)  # 周五，不对，周六: the day said last
     if _PINYIN_ROUTE.search(text):
         text = _PINYIN_WORD.sub(lambda m: _PINYIN_SPELT[_spelt(m.group())], text)
     return text
