@@ -291,6 +291,8 @@ _PINYIN_WORDS.update(
         "wan shang": "晚上",
         "chu fa": "出发",
         "hui lai": "回来",
+        "xue sheng piao": "学生票",
+        "xue sheng": "学生",
         **{f"{n} ge ren": f"{cn}个人" for n, cn in (("yi", "一"), ("liang", "两"), ("san", "三"))},
         **{f"{n} ge ren": f"{cn}个人" for n, cn in (("si", "四"), ("wu", "五"))},
     }

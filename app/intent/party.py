@@ -54,6 +54,10 @@ _GROUP = re.compile(
     r"(?:我们|咱们|俺们|宿舍|寝室|室友)(?:宿舍|寝室|班|班上|班里|公司|单位|厂里)?(?:的)?"
     r"(?:一共|总共|共)?\s*(?:(?P<n>" + _SMALL + r")\s*个|(?P<pair>俩|仨))"
     r"(?:人|同学|室友|朋友|同事|老乡|兄弟|姐妹|工友)?(?!月|小时|钟头|星期|礼拜|晚|天|周|站|城市|地方|景点)"
+    # The companions named first, then counted: 老乡四个, 同事们三个人, 工友仨.
+    r"|(?<![带和跟与陪同及])(?:老乡|同学|朋友|同事|室友|工友|驴友|闺蜜|兄弟|姐妹)们?"
+    r"(?:一共|总共|共)?\s*(?:(?P<n2>" + _SMALL + r")\s*个(?:人)?|(?P<pair2>俩|仨))"
+    r"(?!月|小时|钟头|星期|礼拜|晚|天|周|站|城市|地方|景点|小孩|孩子|娃)"
 )
 _COUPLE = re.compile(r"老两口|老俩口|老夫妻|老夫老妻")
 _PARENTS_ALONE = re.compile(r"^(?:我|给我|帮我)?(?:爸妈|父母|爸爸妈妈|二老)(?!.{0,3}(?:和我|跟我))")
@@ -84,6 +88,12 @@ _MONTHS_OLD = re.compile(
     + _MONTHS_N
     + r")\s*个(?:多)?月(?!后|以后|之后|前|以前|之前|内)"
     r"|(?P<m>" + _MONTHS_N + r")\s*个(?:多)?月(?:大)?的(?:宝宝|孩子|小孩|婴儿|娃|儿子|女儿)"
+)
+# A son or daughter brought along by the couple (我和老婆带女儿, 我跟老公带着儿子): a child whose
+# age is not said (asked for, or priced as the fare rules price a child of unknown age).
+_KIN_BROUGHT = re.compile(
+    r"(?:老婆|老公|媳妇|爱人|妻子|丈夫|孩子他爸|孩子他妈|两口子|我们俩|我俩)[^，,。]{0,3}?带(?:着|上)?"
+    r"(?:我们|我家)?的?(?:儿子|女儿|闺女)(?![^，,。]{0,4}(?:工作|上班|大学|媳妇|女婿))"
 )
 _CHILD_STUDENT = re.compile(r"(?:孩子|儿子|女儿|闺女)[^，,。]{0,4}(?:初中生|高中生|中学生|大学生)")
 
@@ -171,7 +181,8 @@ def group_size(text: str) -> int | None:
         return 2
     match = _GROUP.search(text)
     if match:
-        count = count_word(match.group("pair")) if match.group("pair") else to_int(match.group("n"))
+        pair = match.group("pair") or match.group("pair2")
+        count = count_word(pair) if pair else to_int(match.group("n") or match.group("n2"))
         if count and count > 1:
             return count
     return None
@@ -196,8 +207,14 @@ def child_ages(text: str) -> tuple[int | None, ...]:
             ages.append(age)
     if not (has_child_word or kin) and not ages:
         return ()
-    if not has_child_word and kin and not ages and not any(w in text for w in SCHOOL_WORDS):
-        return ()  # 带着儿子: a grown-up son, as far as the text says
+    if (
+        not has_child_word
+        and kin
+        and not ages
+        and not any(w in text for w in SCHOOL_WORDS)
+        and not (_KIN_BROUGHT.search(text) and "成年" not in text)
+    ):
+        return ()  # 和儿子一起: a grown-up son, as far as the text says
     said = small
     for match in _CHILD_COUNT.finditer(text):
         said += 2 if match.group("pair") else to_int(match.group("n")) or 1
@@ -210,6 +227,8 @@ def child_ages(text: str) -> tuple[int | None, ...]:
 _STUDENT_SELF = re.compile(
     r"(?<!不)(?<!不都)(?<!不全)是(?:在校)?(?:的)?(?:大学生|学生|研究生|中学生|高中生)(?!会|家长|时代)"
     r"|(?:^|(?<=[\s，,。；;!！]))(?:大学生|学生)(?=[\s，,。；;!！~]|$)"
+    # Said of oneself as a kind of person: 穷学生一枚, 学生党.
+    r"|(?:大学生|学生|研究生)(?:一枚|一个人|党|狗)"
 )
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from app.intent.model import SLEEPER_SET, TravelIntent
 from app.intent.offline import parse_offline
-from sources.stations import StationDirectory, curated_directory
+from sources.stations import StationDirectory, curated_directory, default_directory
 
 TODAY = dt.date(2026, 12, 10)  # a Thursday
 
@@ -279,3 +279,28 @@ def test_a_trip_counted_in_days_and_nights_is_a_tour(directory: StationDirectory
     # 两天一夜 left on Saturday at 19:06 to save 80 yuan: a tour ranks time there first.
     assert parse("这周六从上海去黄山，两天一夜", directory).leisure
     assert parse("下周三从上海去黄山出差，三天两晚", directory).leisure is False
+
+
+@pytest.mark.parametrize(
+    ("text", "passengers", "students", "children"),
+    [
+        # Companions named first, then counted.
+        ("工友仨下周五从东莞回赣州", 3, 0, []),
+        ("同事们三个人后天从武汉去长沙", 3, 0, []),
+        # A couple bringing a son or daughter along: a child whose age is not said.
+        ("我跟老公带着儿子周日从合肥去南京", 3, 0, [None]),
+        # Travellers calling themselves students, in a word of their own or in pinyin.
+        ("学生党 周六从西安去宝鸡 硬座就行", 1, 1, []),
+        ("苦学生一枚 周日从洛阳回郑州", 1, 1, []),
+        ("houtian cong jinan qu qingdao, xuesheng piao", 1, 1, []),
+    ],
+)
+def test_the_party_is_read_as_travellers_say_it(
+    text: str, passengers: int, students: int, children: list[int | None]
+) -> None:
+    intent = parse_offline(text, dt.date(2026, 12, 9), default_directory())
+    assert (intent.passengers, intent.students, intent.children) == (
+        passengers,
+        students,
+        children,
+    )
