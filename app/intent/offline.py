@@ -329,11 +329,20 @@ def _spelt(word: str) -> str:
 _PINYIN_SPELT = {_spelt(word): chinese for word, chinese in _PINYIN_WORDS.items()}
 
 
+# Arrows typed as emoji or symbols between two places (杭州➡️上海): the route arrow.
+_ARROWS = re.compile(r"(?:➡|⇒|⟶|➔|➜|⮕|⇨|→)\ufe0f?|=>")
+# Cantonese day words (听日同老婆由广州去佛山: tomorrow); 由, 同 and 搭 are read as they are.
+_CANTONESE_DAYS = {"听日": "明天", "听朝": "明早", "听晚": "明晚", "后日": "后天"}
+_CANTONESE_DAY = re.compile("|".join(_CANTONESE_DAYS))
+
+
 def normalise_text(text: str) -> str:
     """NFKC (full-width digits and letters to ASCII) and trimmed; a route typed in pinyin
     (mingtian cong chengdu qu chongqing) has its route and time words as characters (the
     place names stay pinyin: the station table reads them)."""
     text = unicodedata.normalize("NFKC", text).strip()
+    text = _ARROWS.sub("→", text)
+    text = _CANTONESE_DAY.sub(lambda m: _CANTONESE_DAYS[m.group()], text)
     # 坐夜车省一晚住宿: the night saved on a hotel is the night train itself, not a stay and
     # not a hotel question.
     text = _LODGING_SAVED.sub("坐夜车", text)

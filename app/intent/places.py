@@ -18,6 +18,7 @@ from importlib.resources import files
 from app.intent.model import TravelIntent, ViaStop, missing_fields
 from app.intent.numerals import NUMBER, to_int
 from sources.stations import StationDirectory, UnknownStationError
+from sources.stations.matching import fuzzy_sound
 
 _ORIGIN_BEFORE = ("从", "由", "自", "from")
 _STOP_BEFORE = (
@@ -163,8 +164,12 @@ def _name_scanner(names: tuple[str, ...]) -> NameScanner:
 def _pinyin_index(directory: StationDirectory) -> dict[str, str]:
     """Pinyin of every station and city → its name (cities via their namesake station)."""
     index: dict[str, str] = {}
-    # A city's namesake first: "dali" is the city 大理, not the station 大荔.
-    for station in sorted(directory, key=lambda s: s.name != s.city):
+    # A city's namesake first: "dali" is the city 大理, not the station 大荔; of two cities
+    # spelt alike, the likelier one ("suzhou" is 苏州, not 宿州).
+    for station in sorted(
+        directory,
+        key=lambda s: (s.name != s.city, directory.importance(s.city) if s.name == s.city else 0),
+    ):
         if station.pinyin:
             index.setdefault(station.pinyin.lower(), station.name)
     for station in directory:
@@ -175,6 +180,25 @@ def _pinyin_index(directory: StationDirectory) -> dict[str, str]:
                 if suffix == cn and py.endswith(latin):
                     index.setdefault(py.removesuffix(latin), station.city)
     return index
+
+
+# A romanised word this long or longer that spells no place exactly is read with the sounds
+# travellers confuse folded (zhengzou: 郑州, cong qing: 重庆); shorter ones are too often words.
+_FUZZY_PINYIN_MIN = 5
+
+
+def _fuzzy_pinyin_index(index: dict[str, str]) -> dict[str, str]:
+    """`index` keyed by the folded sound of each spelling (`fuzzy_sound`), first one kept."""
+    fuzzy: dict[str, str] = {}
+    for spelling, name in index.items():
+        fuzzy.setdefault(fuzzy_sound(spelling), name)
+    return fuzzy
+
+
+def _spelt_place(index: dict[str, str], fuzzy: dict[str, str], word: str) -> str | None:
+    if word in index:
+        return index[word]
+    return fuzzy.get(fuzzy_sound(word)) if len(word) >= _FUZZY_PINYIN_MIN else None
 
 
 def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
@@ -195,6 +219,7 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
     hits = [h for h in hits if not any(a <= h.start <= b and h.end > a for a, b in spans)]
     if any(c.isascii() and c.isalpha() for c in text):
         index = _pinyin_index(directory)
+        fuzzy = _fuzzy_pinyin_index(index)
         words = [
             (m.start(), m.end(), m.group().lower().replace("'", ""))
             for m in re.finditer(r"[A-Za-z][A-Za-z']*", text)
@@ -209,12 +234,17 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
                 hits.append(_Hit(words[i][0], words[i + 1][1], city + compass))
                 i += 2
                 continue
-            if pair and pair in index:
-                hits.append(_Hit(words[i][0], words[i + 1][1], index[pair]))
+            # Two words spelling one place ("cong qing") unless the first is a place itself.
+            paired = None
+            if pair and (pair in index or words[i][2] not in index):
+                paired = _spelt_place(index, fuzzy, pair)
+            if paired is not None:
+                hits.append(_Hit(words[i][0], words[i + 1][1], paired))
                 i += 2
                 continue
-            if words[i][2] in index:
-                hits.append(_Hit(words[i][0], words[i][1], index[words[i][2]]))
+            single = _spelt_place(index, fuzzy, words[i][2])
+            if single is not None:
+                hits.append(_Hit(words[i][0], words[i][1], single))
             i += 1
     hits.sort(key=lambda h: h.start)
     return hits

@@ -226,8 +226,17 @@ class TextSearch:
                 return None
             best = kept[0]
         # A city only: a small station's homophone is as likely an everyday word (家三口 is
-        # no 孤山口), and is asked about instead.
-        return best if best in self._by_city and set(best) & set(text) else None
+        # no 孤山口), and is asked about instead; but a name of three characters or more typed
+        # with one of them by sound (满州里: 满洲里, 额吉纳: 额济纳) is no everyday word.
+        if best not in self._by_city:
+            slips = sum(a != b for a, b in zip(best, text, strict=False))
+            return best if len(text) >= 3 and len(best) == len(text) and slips == 1 else None
+        return best if set(best) & set(text) else None
+
+    def importance(self, name: str) -> tuple[int, int]:
+        """How likely a traveller means `name` (a city or station) among names that read
+        alike, lower first: `_rank`, then the city's place in the ranking (苏州 before 宿州)."""
+        return self._rank(name), self._city_order.get(name, 10**6)
 
     def suggest(self, text: str, limit: int = 5) -> list[str]:
         """The nearest known names for a misspelt `text` (北惊 -> 北京, shanghia -> 上海).

@@ -9,6 +9,7 @@ import datetime as dt
 import pytest
 
 from app.intent.model import TimeWindow, TravelIntent
+from app.intent.offline import parse_offline
 from app.intent.places import answer_to_suggestion, extract_route, heard_places
 from sources.stations import StationDirectory, default_directory
 
@@ -122,3 +123,40 @@ def test_a_name_is_not_taken_across_a_time_word_into_another_name(
 ) -> None:
     route = extract_route(text, official)
     assert (route.origin, route.destination) == (origin, destination)
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        # Pinyin with the sounds travellers confuse (zh/z, sh/s, ng/n), one word or two.
+        ("明天从shenzen去guangzou", "深圳", "广州"),
+        ("后天从wu han去chang sa", "武汉", "长沙"),
+        # Two cities spelt alike: the likelier one.
+        ("下周六从南京去suzhou玩两天", "南京", "苏州"),
+        # A station of three characters typed with one of them by sound.
+        ("周日从海拉尔去阿儿山", "海拉尔", "阿尔山"),
+        ("周五去加格大奇，从哈尔滨出发", "哈尔滨", "加格达奇"),
+        # An arrow typed as an emoji or a symbol is the route.
+        ("周六 南京➡️合肥 两个人", "南京", "合肥"),
+        ("明天宁波=>温州", "宁波", "温州"),
+    ],
+)
+def test_a_place_typed_loosely_is_the_place(
+    official: StationDirectory, text: str, origin: str, destination: str
+) -> None:
+    intent = parse_offline(text, dt.date(2026, 12, 9), official)
+    assert (intent.origin, intent.destination) == (origin, destination)
+
+
+def test_a_station_typed_by_sound_is_said_back(official: StationDirectory) -> None:
+    assert heard_places("周日去阿儿山", official) == [(3, 6, "阿儿山", "阿尔山")]
+    # Three characters that are no station's sound stay words.
+    assert heard_places("周五去家三口，从哈尔滨出发", official) == []
+
+
+def test_cantonese_day_words_are_read(official: StationDirectory) -> None:
+    intent = parse_offline("后日同阿妈由深圳去广州 搭动车", dt.date(2026, 12, 9), official)
+    assert intent.date_start == dt.date(2026, 12, 11)
+    assert (intent.origin, intent.destination, intent.passengers) == ("深圳", "广州", 2)
+    intent = parse_offline("听朝由东莞去深圳", dt.date(2026, 12, 9), official)
+    assert intent.date_start == dt.date(2026, 12, 10) and intent.depart_window is not None
