@@ -444,10 +444,11 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         and dates.end is None
         and route.origin is not None
         and route.destination is not None
-        and today_implied(windows.values())
+        and today_implied(windows.values(), windows.get("depart_window"))
     ):
-        # 下午五点前必须到北京南，从天津出发: a whole trip with an hour and no day is today's
-        # (a chat turn with only an hour, "九点以后", keeps the trip's own day).
+        # 下午五点前必须到北京南，从天津出发, 晚上从苏州去杭州: a whole trip with an hour or a part
+        # of the day to leave and no day is today's (a chat turn with only an hour, "九点以后",
+        # keeps the trip's own day).
         fields["date_start"] = today
 
     for age in party.AGE.finditer(buf.masked):

@@ -301,8 +301,16 @@ def names_a_clock(text: str, end: int) -> bool:
     return _CLOCK_NEXT.match(text[end : end + 6]) is not None
 
 
-def today_implied(windows: Iterable[TimeWindow]) -> bool:
-    """True when a window names an hour (下午五点前必须到): said with no day, it is today's."""
+# Parts of the day that, said of the departure with no day, are today's (xiawu cong nanjing qu
+# shanghai: this afternoon); 凌晨 is as often the night to come, and is asked about.
+_TODAYS_PARTS = frozenset({"早上", "上午", "中午", "下午", "傍晚", "晚上"})
+
+
+def today_implied(windows: Iterable[TimeWindow], depart: TimeWindow | None = None) -> bool:
+    """True when a window names an hour (下午五点前必须到), or the departure a part of the day
+    (下午从南京去上海): said with no day, it is today's."""
+    if depart is not None and depart.label in _TODAYS_PARTS:
+        return True
     return any(_HOUR_LABEL.search(window.label) for window in windows)
 
 

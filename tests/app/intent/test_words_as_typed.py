@@ -62,3 +62,19 @@ def test_a_weekday_of_a_week_counted_ahead_is_that_weeks(
     text: str, day: dt.date, directory: StationDirectory
 ) -> None:
     assert parse_offline(text, TODAY, directory).date_start == day
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("wanshang cong suzhou qu hangzhou", TODAY),
+        ("下午从无锡去常州", TODAY),
+        ("凌晨从无锡去常州", None),  # the night to come as often: asked
+        ("从无锡去常州 晚上回来", None),  # a part of the day of the ride back only
+        ("下午去常州", None),  # no whole trip
+    ],
+)
+def test_a_part_of_the_day_to_leave_with_no_day_is_today(
+    text: str, day: dt.date | None, directory: StationDirectory
+) -> None:
+    assert parse_offline(text, TODAY, directory).date_start == day
