@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from app.intent.lexicon import (
+    HOSTEL_WORDS,
     SEAT_PHRASES,
     SLEEPER_CATEGORY_PHRASES,
     SLEEPER_CLASS_PHRASES,
@@ -97,7 +98,7 @@ _BARE_ORDER = re.compile(
 SCOPE_WORDS: dict[ScopeTopic, tuple[str, ...]] = {
     "refund": ("退票", "退掉", "退了", "退款", "能退", "可以退", "退不退", "refund"),
     "change": ("改签", "改个签", "改期", "换座", "票能改", "票改到", "票改成"),
-    "hotel": ("酒店", "宾馆", "住宿", "民宿", "旅馆", "hotel"),
+    "hotel": ("酒店", "宾馆", "住宿", "民宿", "旅馆", "hotel", *HOSTEL_WORDS),
     "weather": ("天气", "气温", "下雨", "下雪吗", "冷不冷", "热不热", "温度", "weather"),
     "other": (
         "机票",

@@ -134,6 +134,8 @@ PREFERENCE_PHRASES: dict[str, tuple[str, ...]] = {
 # Topics outside the service. "exclusive" topics refuse the whole message even when it names
 # places (机票 from 北京 to 上海 is still a flight); a hotel next to a real trip is refused only
 # in part.
+# Hostels and inns are lodging too: booking one is a hotel question (订西安的青旅).
+HOSTEL_WORDS = ("青旅", "青年旅舍", "青年旅馆", "客栈", "旅社", "招待所", "hostel")
 OUT_OF_SCOPE_TOPICS: dict[str, tuple[str, ...]] = {
     "refund": ("退票", "改签", "退款", "refund"),
     "writing": ("游记", "写一篇", "写篇", "作文", "文案", "写攻略", "write"),
@@ -141,7 +143,7 @@ OUT_OF_SCOPE_TOPICS: dict[str, tuple[str, ...]] = {
     "flight": ("机票", "航班", "飞机", "flight"),
     "food": ("餐厅", "美食", "饭店", "好吃", "restaurant"),
     "other": ("笑话", "讲个故事", "joke"),
-    "hotel": ("酒店", "宾馆", "住宿", "民宿", "hotel"),
+    "hotel": ("酒店", "宾馆", "住宿", "民宿", "hotel", *HOSTEL_WORDS),
 }
 EXCLUSIVE_TOPICS = ("refund", "writing", "weather", "flight", "food", "other")
 TRAIN_WORDS = ("火车", "高铁", "动车", "车票", "火车票", "train", "车次")

@@ -150,6 +150,8 @@ async def test_a_place_far_from_any_railway_is_said_so(rules):
     ("text", "words"),
     [
         ("帮我订一下北京的酒店", "预订酒店"),
+        ("帮我订一下成都的青年旅舍，要六人间", "预订酒店"),
+        ("丽江有便宜的客栈吗", "预订酒店"),
         ("我想退票", "退票"),
         ("帮我写一篇去西安的游记", "游记"),
         ("明天上海天气怎么样", "天气"),
@@ -172,6 +174,13 @@ async def test_llm_out_of_scope_verdict_gets_the_template_refusal(with_llm, http
 async def test_hotel_next_to_a_real_trip_is_refused_in_part_only(rules):
     outcome = await rules.parse("下周五北京到上海玩三天，顺便帮我订个酒店", TODAY)
     assert outcome.intent.kind == "plan_trip"
+    assert any("预订酒店" in w for w in outcome.warnings)
+
+
+async def test_a_hostel_next_to_a_real_trip_is_refused_in_part_only(rules):
+    outcome = await rules.parse("周六从成都去重庆 顺便订个青旅", TODAY)
+    assert outcome.intent.kind == "query_tickets"
+    assert outcome.intent.destination == "重庆"
     assert any("预订酒店" in w for w in outcome.warnings)
 
 
