@@ -283,6 +283,8 @@ def test_a_named_town_counts_its_direction_stations_but_a_city_station_only_itse
     assert at_place(station("漠河", "加格达奇"), "漠河")
     assert not at_place(station("北京西", "北京"), "北京")  # 北京站 is not 北京西
     assert not at_place(station("苏州北", "苏州"), "昆山")
+    assert at_place(station("凤凰古城", "吉首"), "凤凰")  # the town's old-town station too
+    assert not at_place(station("凤凰古城", "吉首"), "凤")
 
 
 def test_a_wish_for_the_conventional_trains_takes_an_ordinary_train_too() -> None:
