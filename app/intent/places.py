@@ -201,6 +201,10 @@ def _spelt_place(index: dict[str, str], fuzzy: dict[str, str], word: str) -> str
     return fuzzy.get(fuzzy_sound(word)) if len(word) >= _FUZZY_PINYIN_MIN else None
 
 
+_OLD_TOWN = frozenset({"古镇", "古城"})
+"""Words after a town's name that say its old town (镇远古镇); 古镇 is also a station."""
+
+
 def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
     scanner = _name_scanner(tuple(directory.names()))
     found = [
@@ -217,6 +221,8 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
         for m in re.finditer(re.escape(place), text)
     ]
     hits = [h for h in hits if not any(a <= h.start <= b and h.end > a for a, b in spans)]
+    # 镇远古镇, 凤凰古城: a station town's old town is the town, not the station 古镇 after it.
+    hits = [h for h in hits if not (h.name in _OLD_TOWN and any(g.end == h.start for g in hits))]
     if any(c.isascii() and c.isalpha() for c in text):
         index = _pinyin_index(directory)
         fuzzy = _fuzzy_pinyin_index(index)

@@ -160,3 +160,11 @@ def test_cantonese_day_words_are_read(official: StationDirectory) -> None:
     assert (intent.origin, intent.destination, intent.passengers) == ("深圳", "广州", 2)
     intent = parse_offline("听朝由东莞去深圳", dt.date(2026, 12, 9), official)
     assert intent.date_start == dt.date(2026, 12, 10) and intent.depart_window is not None
+
+
+@pytest.mark.parametrize("text", ["贵阳到荔波古镇 周六", "周六从贵阳去荔波古城逛逛"])
+def test_a_station_towns_old_town_is_the_town_not_the_station_after_it(official, text):
+    # 古镇 is also a station (in 中山): after a town's name it says the town's old town.
+    route = extract_route(text, official)
+    assert (route.origin, route.destination) == ("贵阳", "荔波")
+    assert not route.via
