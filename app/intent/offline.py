@@ -315,6 +315,8 @@ _NIGHT_TRAIN = re.compile(
     r"(?:夜车|夜班车|过夜车|过夜的车)(?!也)"
     r"|(?:车上)?睡一(?:晚|觉|夜)(?:就|正好)?到"
 )
+_SLEEP_ON_BOARD = re.compile(r"(?:车上)?睡一(?:晚|觉|夜)(?:就|正好)?到")
+"""睡一觉就到: the night is slept on the train, so in a berth (a sleeper class)."""
 NIGHT_TRAIN_DEPART = TimeWindow(start=dt.time(18, 0), end=END_OF_DAY, label="夜车")
 NIGHT_TRAIN_ARRIVE = TimeWindow(start=dt.time(4, 0), end=dt.time(12, 0), label="夜车次日")
 _NOT_OVERNIGHT_SAID = re.compile(
@@ -534,6 +536,13 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         fields["depart_window"] = TimeWindow(start=dt.time(0, 0), end=morning.end, label="早上")
     if fields["berth"] and not constraints.seat_classes and _seat_class(rest) is None:
         fields["seat_classes"] = list(SLEEPER_SET)  # 下铺: some sleeper, whichever class
+    elif (
+        _SLEEP_ON_BOARD.search(lower)
+        and not constraints.seat_classes
+        and _seat_class(rest) is None
+        and not fields["no_overnight"]
+    ):
+        fields["seat_classes"] = list(SLEEPER_SET)  # 睡一觉就到: a berth to sleep in
     fields["train_types"] = _train_types(words, rest)
     if any(phrase in rest for phrase in lexicon.CONVENTIONAL_WISH):
         refused = {*constraints.exclude_train_types, "G", "D", "C"}

@@ -247,3 +247,13 @@ def test_kind(parse, text, kind):
 def test_parse_is_deterministic(parse):
     text = "下周五从北京去上海玩三天，预算两千左右"
     assert parse(text) == parse(text)
+
+
+def test_a_night_slept_on_board_asks_for_a_berth(parse):
+    from app.intent.model import SLEEPER_SET
+
+    intent = parse("下周三从成都去西安，晚上出发车上睡一晚就到")
+    assert set(intent.seat_classes) == set(SLEEPER_SET)
+    # A class said outright is the traveller's own choice.
+    stated = parse("下周三从成都去西安，软卧，睡一觉就到")
+    assert (stated.seat_class, stated.seat_classes) == (SeatClass.SOFT_SLEEPER, [])
