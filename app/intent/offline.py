@@ -91,6 +91,7 @@ _PERIODS: list[tuple[str, str]] = [
 _PERIOD_RE = re.compile(
     "(?<![周期拜])(?:" + "|".join(re.escape(p) for p, _ in _PERIODS) + ")", re.IGNORECASE
 )
+_LEAVE_THEN = re.compile(r"(?:再|才)(?:能|可以)?(?:走|出发|动身|上车)")
 _ARRIVE_AFTER = ARRIVE_CUE
 _RETURN_AFTER = re.compile(
     r"^\s*(?:的车|的票|坐车|坐火车)?\s*(?:再|就)?(?:回来|回家|回程|返回|返程|回)"
@@ -680,11 +681,18 @@ def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
         found.append((match.start(), _window_kind(buf, match.end(), match.start()), window))
         buf.mask(match.start(), match.end())
     periods = dict(_PERIODS)
-    for match in _PERIOD_RE.finditer(buf.masked):
+    said = list(_PERIOD_RE.finditer(buf.masked))
+    # 上午要去医院拿药，下午再走: a part of the day left "then" (再走) is the ride's; the other
+    # parts of the day said with it are taken up by something else.
+    then = [m for m in said if _LEAVE_THEN.match(buf.original, m.end())]
+    for match in said:
         if names_a_clock(buf.original, match.end()):
             continue  # 明早九点前: the clock said it
         label = periods[match.group().lower()]
         kind = _window_kind(buf, match.end(), match.start())
+        if then and match not in then and kind == "depart_window":
+            buf.mask(match.start(), match.end())
+            continue
         found.append((match.start(), kind, TIME_WINDOWS[label]))
         # 今晚/明早 also carry a date: leave them for the date pass.
         if match.group() not in ("今晚", "明晚", "明早", "今早", "tonight"):

@@ -257,3 +257,15 @@ def test_a_night_slept_on_board_asks_for_a_berth(parse):
     # A class said outright is the traveller's own choice.
     stated = parse("下周三从成都去西安，软卧，睡一觉就到")
     assert (stated.seat_class, stated.seat_classes) == (SeatClass.SOFT_SLEEPER, [])
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("后天从杭州去南京，早上还得送孩子上学，中午再出发", dt.time(11, 0)),
+        ("周四上午要开会，晚上才走，从济南去青岛", dt.time(18, 0)),
+    ],
+)
+def test_the_part_of_the_day_left_then_is_the_rides_not_the_one_taken_up(parse, text, start):
+    window = parse(text).depart_window
+    assert window is not None and window.start == start
