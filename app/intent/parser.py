@@ -132,7 +132,8 @@ class IntentParser:
             )
         suggested: dict[str, str] = {}  # the place asked about, by slot (您是指武汉吗？)
         which: dict[str, WhichStation] = {}
-        intent = self._resolve_places(intent, text, questions, warnings, suggested)
+        which_city: set[str] = set()  # slots asked which of two namesakes (朝阳)
+        intent = self._resolve_places(intent, text, questions, warnings, suggested, which_city)
         for _, _, typed, name in heard_places(normalise_text(text), self._directory):
             if name in (intent.origin, intent.destination):
                 warnings.append(texts.heard_as(typed, name))
@@ -153,7 +154,7 @@ class IntentParser:
         if topics:
             declined = next((t for t in topics if t != "other"), topic or "other")
             warnings.append(texts.PARTLY_OUT_OF_SCOPE.format(refusal=texts.refusal(declined)))
-        asked = self._suggest_typos(intent, text, questions, suggested, which)
+        asked = self._suggest_typos(intent, text, questions, suggested, which) | which_city
         budget = intent.budget
         if budget is None and intent.budget_per_person is not None:
             budget = intent.budget_per_person * intent.passengers
@@ -224,6 +225,7 @@ class IntentParser:
         questions: list[str],
         warnings: list[str],
         suggested: dict[str, str],
+        which_city: set[str],
     ) -> TravelIntent:
         update: dict[str, object] = {}
         for name in ("origin", "destination"):
@@ -231,6 +233,14 @@ class IntentParser:
             if value is None:
                 continue
             resolved = self._resolve(value)
+            namesakes = self._district_namesakes(value) if resolved == value else []
+            if namesakes:
+                # 朝阳: the city in 辽宁, or 北京's district with its station 北京朝阳; asked.
+                update[name] = None
+                questions.append(texts.which_of(value, namesakes))
+                suggested[name] = namesakes[0]
+                which_city.add(name)
+                continue
             if resolved is not None:
                 update[name] = resolved
                 continue
@@ -289,6 +299,22 @@ class IntentParser:
                     suggested[name] = found[0]
                     break
         return asked
+
+    def _district_namesakes(self, city: str) -> list[str]:
+        """Where the city `city` shares its name with a district of another city that has a
+        station named after both (朝阳 and 北京朝阳): the stations the name may mean, the
+        city's own first (辽宁朝阳); empty when the name is the city's alone."""
+        if city not in self._directory.cities():
+            return []
+        districts = [
+            s.name
+            for s in self._directory
+            if s.city != city and s.name.endswith(city) and s.name[: -len(city)] == s.city
+        ]
+        if not districts:
+            return []
+        own = [s.name for s in self._directory.in_city(city) if s.name.endswith(city)]
+        return [*(own or [city]), *districts]
 
     def _resolve(self, name: str) -> str | None:
         try:

@@ -226,3 +226,27 @@ async def test_a_town_of_several_places_is_asked_about_and_the_other_end_kept(
     assert getattr(outcome.intent, other[0]) == other[1]
     assert getattr(outcome.intent, slot) is None
     assert "which_station" not in outcome.model_dump()  # not part of the parse API
+
+
+async def test_a_city_named_like_another_citys_district_station_is_asked_about(metrics):
+    from sources.models import Station
+    from sources.stations import StationDirectory
+
+    def station(code: str, name: str, city: str, pinyin: str) -> Station:
+        return Station(telecode=code, name=name, city=city, pinyin=pinyin, initials=pinyin[:2])
+
+    # 青山 is a city (its station 内蒙青山) and 武汉's district (the station 武汉青山).
+    directory = StationDirectory(
+        [
+            station("HZH", "杭州", "杭州", "hangzhou"),
+            station("WHN", "武汉", "武汉", "wuhan"),
+            station("QSW", "武汉青山", "武汉", "wuhanqingshan"),
+            station("QSN", "内蒙青山", "青山", "neimengqingshan"),
+        ]
+    )
+    parser = IntentParser(directory=directory, metrics=metrics, llm=None)
+    outcome = await parser.parse("下周二从杭州去青山", TODAY)
+    assert outcome.intent.destination is None
+    assert outcome.clarify_question == templates.which_of("青山", ["内蒙青山", "武汉青山"])
+    plain = await parser.parse("下周二从杭州去武汉", TODAY)
+    assert plain.intent.destination == "武汉" and not plain.needs_clarification
