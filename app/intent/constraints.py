@@ -67,6 +67,8 @@ ORDER_PHRASES: list[tuple[str, OrderPreference]] = [
     ("最后一班", "latest"),
     ("最后那班", "latest"),
     ("最后一趟", "latest"),
+    ("最早能到", "earliest_arrival"),
+    ("最早能赶到", "earliest_arrival"),
     ("最早一班", "earliest"),
     ("最早的", "earliest"),
     ("最早那班", "earliest"),
@@ -91,7 +93,7 @@ ORDER_PHRASES: list[tuple[str, OrderPreference]] = [
 ]
 # 最早/最晚 alone, not a bound ("最晚8点到" is a time window, not an order).
 _BARE_ORDER = re.compile(
-    r"最(?P<w>早|晚|迟)(?!\s*(?:[0-9一二两三四五六七八九十□]|点|于|到|抵|要|得|在"
+    r"最(?P<w>早|晚|迟)(?!\s*(?:[0-9一二两三四五六七八九十□]|点|于|到|抵|要|得|在|能(?:赶)?到"
     r"|早上|上午|中午|下午|晚上|今晚|明晚|明早))"
 )
 

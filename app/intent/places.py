@@ -205,6 +205,17 @@ _OLD_TOWN = frozenset({"古镇", "古城"})
 """Words after a town's name that say its old town (镇远古镇); 古镇 is also a station."""
 
 
+def _district_of(city: _Hit, hit: _Hit, directory: StationDirectory) -> bool:
+    """True when `hit` (福田) is a station of the city named right before it (深圳)."""
+    station = directory.by_name(hit.name)
+    return (
+        city.end == hit.start
+        and station is not None
+        and station.city == city.name != station.name
+        and not station.name.startswith(city.name)
+    )
+
+
 def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
     scanner = _name_scanner(tuple(directory.names()))
     found = [
@@ -223,6 +234,13 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
     hits = [h for h in hits if not any(a <= h.start <= b and h.end > a for a, b in spans)]
     # 镇远古镇, 凤凰古城: a station town's old town is the town, not the station 古镇 after it.
     hits = [h for h in hits if not (h.name in _OLD_TOWN and any(g.end == h.start for g in hits))]
+    # 深圳福田: a district said after its city is where in the city, not the station alone
+    # (深圳福田站 is the station).
+    hits = [
+        h
+        for h in hits
+        if text.startswith("站", h.end) or not any(_district_of(g, h, directory) for g in hits)
+    ]
     if any(c.isascii() and c.isalpha() for c in text):
         index = _pinyin_index(directory)
         fuzzy = _fuzzy_pinyin_index(index)

@@ -269,3 +269,8 @@ def test_a_night_slept_on_board_asks_for_a_berth(parse):
 def test_the_part_of_the_day_left_then_is_the_rides_not_the_one_taken_up(parse, text, start):
     window = parse(text).depart_window
     assert window is not None and window.start == start
+
+
+def test_the_first_train_to_get_there_is_the_earliest_arrival(parse):
+    assert parse("后天从武汉去广州，最早能到的那趟").order == "earliest_arrival"
+    assert parse("后天从武汉去广州，最早的那趟").order == "earliest"

@@ -168,3 +168,16 @@ def test_a_station_towns_old_town_is_the_town_not_the_station_after_it(official,
     route = extract_route(text, official)
     assert (route.origin, route.destination) == ("贵阳", "荔波")
     assert not route.via
+
+
+@pytest.mark.parametrize(
+    ("text", "destination"),
+    [
+        # A district said after its city is where in the city: any of its stations will do.
+        ("周三从上海去南京江宁开会", "南京"),
+        # The district's station said as a station is that station.
+        ("周三从上海去南京江宁站", "江宁"),
+    ],
+)
+def test_a_district_said_after_its_city_is_the_city(official, text, destination):
+    assert extract_route(text, official).destination == destination
