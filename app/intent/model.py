@@ -433,6 +433,19 @@ def missing_fields(intent: TravelIntent) -> list[RequiredField]:
     return [name for name in REQUIRED_FIELDS if getattr(intent, name) is None]
 
 
+EVENING_START = dt.time(17, 0)
+"""A departure window starting this late leaves in the evening: the days there start after."""
+
+
+def _days_start_next(intent: TravelIntent) -> bool:
+    """True when the outbound arrives the next day or leaves in the evening (周五晚上走，玩三天):
+    the days of a stay said in days are counted from the morning after (Saturday to Monday)."""
+    start, window = intent.date_start, intent.depart_window
+    if start is not None and intent.arrive_date is not None and intent.arrive_date > start:
+        return True
+    return window is not None and window.start >= EVENING_START
+
+
 def with_derived_dates(intent: TravelIntent) -> TravelIntent:
     """Fill `date_end` from a duration and `days` from an explicit range (pure arithmetic)."""
     start, end, days, nights = intent.date_start, intent.date_end, intent.days, intent.nights
@@ -440,7 +453,7 @@ def with_derived_dates(intent: TravelIntent) -> TravelIntent:
         end = None
     if start is not None and end is None and not intent.via:
         if days is not None:
-            end = start + dt.timedelta(days=days - 1)
+            end = start + dt.timedelta(days=days - (0 if _days_start_next(intent) else 1))
         elif nights is not None:
             end = start + dt.timedelta(days=nights)
     if start is not None and end is not None and days is None:

@@ -839,11 +839,14 @@ def _train_types(lower: str, rest: str) -> list[str]:
         if phrase in lower:
             wanted.update(types)
             rest = rest.replace(phrase, MASK)
+    # K字头的慢车: the letter named is the type; the category word after it describes it.
+    lettered = {t for t in TRAIN_TYPES if f"{t.lower()}字头" in rest}
     for phrase, types in lexicon.TRAIN_TYPE_PHRASES:
         if phrase in rest and phrase not in lexicon.ONLY_REFUSED:
             after = rest[rest.find(phrase) + len(phrase) :].lstrip("的车")
-            if not after.startswith(lexicon.TYPE_PERMITTED_AFTER):  # 坐慢车就行: no limit
-                wanted.update(types)
+            described = bool(lettered) and lettered <= set(types) and len(types) > 1
+            if not after.startswith(lexicon.TYPE_PERMITTED_AFTER) and not described:
+                wanted.update(types)  # 坐慢车就行: no limit
             rest = rest.replace(phrase, MASK)
     return [t for t in TRAIN_TYPES if t in wanted]
 

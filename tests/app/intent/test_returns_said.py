@@ -43,3 +43,20 @@ def test_home_after_the_business_is_the_same_day_with_its_order(parse):
 def test_business_done_with_a_stay_keeps_the_stay(parse):
     intent = parse("周四去济南开会，住两晚，开完会回青岛")
     assert intent.date_end != dt.date(2026, 12, 3)
+
+
+def test_days_of_a_stay_start_the_morning_after_an_evening_departure(parse):
+    # Thursday evening out, two days there: Friday and Saturday, home on the Saturday.
+    intent = parse("从成都去西安玩两天，周四晚上出发，坐卧铺")
+    assert intent.date_start == dt.date(2026, 12, 3)
+    assert intent.date_end == dt.date(2026, 12, 5)
+
+
+def test_days_of_a_stay_after_a_daytime_departure_count_the_day_itself(parse):
+    intent = parse("从成都去西安玩两天，周四上午出发")
+    assert intent.date_end == dt.date(2026, 12, 4)
+
+
+@pytest.mark.parametrize(("text", "types"), [("明天从南京去合肥，坐T字头的普速车", ["T"])])
+def test_the_letter_named_is_the_type_its_category_word_only_describes_it(parse, text, types):
+    assert parse(text).train_types == types
