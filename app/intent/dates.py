@@ -230,8 +230,9 @@ def _weekday_expr(start: int, end: int, shift: int | None, weekday: int) -> _Exp
 @_pattern(_WEEK_PREFIX + r"(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])")
 def _weekday(m: re.Match[str]) -> _Expr:
     pre, start = m.group("pre"), m.start()
-    # "查一下周六" / "查下周五" are 查(一)下 + the weekday: the 下 belongs to the verb.
-    if pre and pre.startswith("下") and start > 0 and m.string[start - 1] in "一查":
+    # "查一下周六" / "查下周五" / "再看下周日" are 查(一)下 + the weekday: the 下 belongs to
+    # the verb.
+    if pre and pre.startswith("下") and start > 0 and m.string[start - 1] in "一查看瞅瞧问搜找":
         pre, start = (pre[1:] or None), start + 1
     return _weekday_expr(start, m.end(), _week_shift(pre), _WEEKDAYS[m.group("wd")])
 

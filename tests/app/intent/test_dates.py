@@ -84,6 +84,12 @@ def test_yixia_is_not_next_week():
     assert extract_dates("查一下周六的票", TODAY).start == D(2026, 12, 5)
 
 
+@pytest.mark.parametrize("text", ["再看下周四广州回深圳的", "帮我问下周四还有没有票"])
+def test_kan_xia_is_the_verb_not_next_week(text):
+    # "再看下周四" is 再看(一)下 + 周四, the coming Thursday.
+    assert extract_dates(text, TODAY).start == D(2026, 12, 3)
+
+
 def test_unrelated_second_date_is_not_a_return_date():
     facts = extract_dates("明天出发，后天的票也看看", TODAY)
     assert facts.start == D(2026, 12, 1) and facts.end is None
