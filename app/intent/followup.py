@@ -43,7 +43,7 @@ from typing import Any
 from app.intent import lexicon, texts
 from app.intent.dates import date_from
 from app.intent.merge import merge_intent, set_slots, starts_over
-from app.intent.model import TravelIntent, ViaStop
+from app.intent.model import TIME_WINDOWS, TravelIntent, ViaStop
 from app.intent.numerals import to_int
 from app.intent.offline import normalise_text
 from app.intent.party_change import Party, party_after, students_said
@@ -70,10 +70,15 @@ _MOVE_TO = re.compile(
 _OUTBOUND_WORD = re.compile(r"改|换|出发|去程|走")
 _RETURN_SCOPE = re.compile(
     r"回程|返程|回来那天|回来的时候|回去那天|回来(?:那趟|那班|的车|的票|坐|要|买|也)"
+    # 从上海回北京最晚那班: the ride named from the destination home is the turn's one ride.
+    r"|从[^，,。\s]{1,8}?回[^来去，,。\s]"
 )
 _RETURN_WORD = re.compile(r"回来|回去|返回|回程|返程|回(?!家)")
 _SAME_DAY = re.compile(r"当天|当晚|当日|看完")
 _NEXT_DAY = re.compile(r"第二天|次日|隔天")
+_NEXT_DAY_PERIOD = re.compile(
+    r"(?:回程|返程)?(?:就)?(?:第二天|次日|隔天)(?:再|就)?(?:回来|回去|回)?(?P<period>早上|上午|中午|下午|晚上)"
+)
 _ONE_WAY = re.compile(r"不回来了|不回了|不用回|不要返程|不要回程|回程不用|只要去程|单程就行|买单程")
 _DAYS_LATER = re.compile(r"(?P<n>[一两二三四五六七八九十1-9])天(?:以)?后(?:再)?回")
 _DAYS_AFTER = re.compile(r"大后天|后天|明天")
@@ -93,11 +98,17 @@ _DAYS_AFTER_OFFSET = {"明天": 1, "后天": 2, "大后天": 3}
 _BARE_WEEKDAY = re.compile(r"(?<![下这本个])(?:周|星期|礼拜)[一二三四五六日天1-7]")
 _NEGATED = r"(?:别|不要|不|不是|不去|不在)(?:从|在|去|到)?"
 _NAME_GOES_ON = r"(?![东西南北])"  # 不是西安北 rules out 西安北, not 西安
+# 格尔木不去了, 大理就不去了: the place named, then ruled out.
+_DROPPED_AFTER = r"(?:站)?(?:就|也|先)?(?:不去了|不去|不要了|不用去了|去不了|不玩了)"
 _SHIFT = re.compile(
     r"(?P<dir>提前|早|往前挪|推迟|延后|推后|往后推|往后挪|晚)(?P<n>[一两二三四五六七1-7])?天"
 )
 _LATER_SHIFT = ("推迟", "延后", "推后", "往后推", "往后挪", "晚")
-_FEWER = re.compile(r"少(?P<n>[一两二三1-9])?个人?|(?:我|他|她)不去了")
+_FEWER = re.compile(
+    r"少(?P<n>[一两二三1-9])?个人?|(?:我|他|她)不去了"
+    # 有一个不去了, 其中两个人去不了: that many fewer.
+    r"|(?:有|其中)(?P<m>[一两二三1-9])(?:个|位)(?:人|同学|朋友|同事)?(?:不去了|去不了|来不了)"
+)
 _ALONE = re.compile(
     r"(?:就|只有|只)(?:我|她|他)[^，,。\s]{0,3}?(?:一个人|自己|一人|一个(?=$|[，,。！!]))(?!的)"
     r"|(?:我|她|他)一个人(?:去|走|回)"
@@ -345,6 +356,8 @@ def _read(
     stay = _STAY_SHIFT.search(words)
     if stay is not None and previous.date_start is not None:
         return TurnReading(_with_party(_stay_shifted(previous, turn, stay), party))
+    if _EVE_ARRIVAL.search(words) and previous.date_start is not None:
+        return TurnReading(_with_party(_eve_before(previous, turn, words), party))
     shift = _SHIFT.search(words)
     if shift is not None and previous.date_start is not None:
         return TurnReading(_with_party(_shifted(previous, turn, words, shift), party))
@@ -372,7 +385,7 @@ def _read(
             # "周二再从深圳去厦门": the Tuesday after the leg before, as a return's weekday.
             onward = date_from(words, previous.date_start, today) or turn.date_start
             turn = turn.model_copy(update={"date_start": onward})
-        return TurnReading(_with_party(_continued(previous, turn), party))
+        return TurnReading(_with_party(_continued(previous, turn, words), party))
     if _VIA_CUE.search(words) and turn.destination and turn.origin is None and previous.destination:
         return TurnReading(_with_party(_with_stop(previous, turn), party))
     if as_said.action == "create" and starts_over(previous, as_said, city, route):
@@ -473,17 +486,23 @@ def _no_place_said(turn: TravelIntent, words: str) -> TravelIntent:
     return turn
 
 
+def _ruled_out(place: str, words: str) -> bool:
+    """The turn names `place` to rule it out: 别从成都东上车, 格尔木不去了."""
+    name = re.escape(place)
+    return (
+        re.search(_NEGATED + name + _NAME_GOES_ON, words) is not None
+        or re.search(name + _DROPPED_AFTER, words) is not None
+    )
+
+
 def _without_negated(turn: TravelIntent, words: str) -> TravelIntent:
     """Drop a place the turn names only to rule it out ("别从成都东上车，她就认成都站")."""
     negated = [
         name
         for name in ("origin", "destination")
-        if getattr(turn, name)
-        and re.search(_NEGATED + re.escape(getattr(turn, name)) + _NAME_GOES_ON, words)
+        if getattr(turn, name) and _ruled_out(getattr(turn, name), words)
     ]
-    via = [
-        v for v in turn.via if not re.search(_NEGATED + re.escape(v.city) + _NAME_GOES_ON, words)
-    ]
+    via = [v for v in turn.via if not _ruled_out(v.city, words)]
     if not negated:
         return turn if len(via) == len(turn.via) else turn.model_copy(update={"via": via})
     update: dict[str, Any] = {**dict.fromkeys(negated), "via": via}
@@ -561,6 +580,11 @@ def _with_return(
         else:
             update.update(date_end=None, days=turn.days, nights=None)
     window = turn.return_window or turn.depart_window
+    next_day = _NEXT_DAY_PERIOD.search(words)
+    if next_day is not None and day is not None and day > outbound:
+        # 演唱会晚上十点才结束，回程第二天上午: the hour it ends is that night's; the ride home
+        # the next day keeps the part of the day said for it.
+        window = TIME_WINDOWS[next_day.group("period")]
     if window is not None:
         update["return_window"] = window
     arrive = turn.return_arrive_window or turn.arrive_window
@@ -691,9 +715,31 @@ def _continues(previous: TravelIntent, turn: TravelIntent, city: CityOf) -> bool
     )
 
 
-def _continued(previous: TravelIntent, turn: TravelIntent) -> TravelIntent:
+_STAY_SAID = re.compile(
+    r"(?:玩|住|待|呆|停留)\s*(?P<n>[0-9一二两三四五六七八九十]{1,3})\s*(?:天|日|晚|夜)(?!上|里)"
+)
+
+
+def _final_stay(words: str, destination: str) -> tuple[int | None, int]:
+    """The stay said right after the new last stop ("然后去扬州住一晚": one night), and how many
+    stays the turn says in all."""
+    stays = list(_STAY_SAID.finditer(words))
+    at = words.rfind(destination)
+    if at < 0 or not stays:
+        return None, len(stays)
+    after = next((m for m in stays if m.start() >= at + len(destination)), None)
+    if after is None or _STAY_SAID.search(words[at + len(destination) : after.start()]) is None:
+        near = after is not None and after.start() - (at + len(destination)) <= 3
+        return (to_int(after.group("n")) if after is not None and near else None), len(stays)
+    return None, len(stays)
+
+
+def _continued(previous: TravelIntent, turn: TravelIntent, words: str = "") -> TravelIntent:
     assert previous.destination is not None and turn.destination is not None
+    final, said = _final_stay(words, turn.destination)
     stay = next((v.nights for v in turn.via if v.city == turn.origin), None)
+    if stay is None and final is not None and said == 1:
+        stay = previous.nights  # "然后去扬州住一晚": the one stay said is the new stop's
     if stay is None:
         stay = turn.nights if turn.nights is not None else previous.nights
     if stay is None and turn.date_start is not None and previous.date_start is not None:
@@ -709,7 +755,7 @@ def _continued(previous: TravelIntent, turn: TravelIntent) -> TravelIntent:
             "via": via,
             "destination": turn.destination,
             "destination_text": None,
-            "nights": None,
+            "nights": final,
         }
     )
     return merge_intent(merged, TravelIntent(action="append", confidence=turn.confidence))
@@ -733,7 +779,8 @@ def _party(previous: TravelIntent, turn: TravelIntent, words: str) -> Party | No
         return Party(1, min(previous.students, 1) if student is None else int(student))
     fewer = _FEWER.search(words)
     if fewer is not None and turn.passengers == 1:
-        count = max(1, previous.passengers - (to_int(fewer.group("n") or "一") or 1))
+        said = fewer.group("n") or fewer.group("m") or "一"
+        count = max(1, previous.passengers - (to_int(said) or 1))
         return Party(count, previous.students, tuple(previous.children)).fitted()
     return party_after(previous, turn, words)
 
@@ -768,6 +815,29 @@ def _stay_shifted(previous: TravelIntent, turn: TravelIntent, stay: re.Match[str
         days=nights + sum(v.nights or 0 for v in previous.via)
     )
     update: dict[str, Any] = {"nights": nights, "date_end": back, "days": None, "return_trip": True}
+    rest = {k: v for k, v in set_slots(turn).items() if k in _RETURN_KEEPS}
+    merged = previous.model_copy(update={**rest, **update})
+    return merge_intent(merged, TravelIntent(action="update", confidence=turn.confidence))
+
+
+# 那得前一天晚上到: there the evening before the day the trip was for.
+_EVE_ARRIVAL = re.compile(
+    r"(?<!提)(?:前一天|头一天|前一晚|头天)(?:晚上|下午|傍晚|夜里)?(?:就|得|要)?(?:到|过去|住过去|赶到)"
+)
+
+
+def _eve_before(previous: TravelIntent, turn: TravelIntent, words: str) -> TravelIntent:
+    """看日出，那得前一天晚上到，第二天再回: the outbound the day before the trip's day; the ride
+    home keeps its day (a day trip's day is now the day after arriving), or is the next day
+    when only that is said."""
+    assert previous.date_start is not None
+    start = previous.date_start - dt.timedelta(days=1)
+    end = previous.date_end
+    if end is None and _NEXT_DAY.search(words):
+        end = previous.date_start
+    update: dict[str, Any] = {"date_start": start, "date_end": end, "days": None}
+    if end is not None:
+        update["return_trip"] = True
     rest = {k: v for k, v in set_slots(turn).items() if k in _RETURN_KEEPS}
     merged = previous.model_copy(update={**rest, **update})
     return merge_intent(merged, TravelIntent(action="update", confidence=turn.confidence))

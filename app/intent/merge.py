@@ -56,11 +56,27 @@ def merge_intent(
     slots = set_slots(turn)
     if turn.action == "create" and starts_over(previous, turn, city, route):
         return _finish(turn, turn)
+    if turn.action == "update" and starts_over(previous, turn, city, route):
+        # 换成兰州去张掖，还是周日: both ends replaced, the day and party kept; the seats,
+        # trains and hours wished for the old ride were that ride's.
+        previous = previous.model_copy(update=_OLD_RIDE_WISHES)
     merged = _append(previous, slots) if turn.action == "append" else _update(previous, slots)
     kind = "plan_trip" if "plan_trip" in (previous.kind, turn.kind) else previous.kind
     if previous.kind == "out_of_scope":
         kind = turn.kind
     return _finish(merged.model_copy(update={"kind": kind}), turn)
+
+
+_OLD_RIDE_WISHES: dict[str, Any] = {
+    "seat_class": None,
+    "seat_classes": [],
+    "train_types": [],
+    "train_numbers": [],
+    "berth": None,
+    "depart_window": None,
+    "arrive_window": None,
+    "order": None,
+}
 
 
 def starts_over(
@@ -114,11 +130,42 @@ def _update(previous: TravelIntent, slots: dict[str, Any]) -> TravelIntent:
         update["flexible_until"] = None  # a day named now replaces "any day will do"
     if "destination" in slots and "destination_text" not in slots:
         update["destination_text"] = None
+    update.update(_types_switched(previous, slots))
     if "budget_per_person" in slots and "budget" in slots and "passengers" not in slots:
         update["budget"] = slots["budget_per_person"] * previous.passengers
     elif "passengers" in slots and previous.budget_per_person and "budget" not in slots:
         update["budget"] = previous.budget_per_person * slots["passengers"]
     return previous.model_copy(update=update)
+
+
+# The classes no high-speed train sells: a wish for them is the slow train's.
+_SLOW_TRAIN_CLASSES = frozenset(
+    {"premium_sleeper", "soft_sleeper", "hard_sleeper", "soft_seat", "hard_seat"}
+)
+_HIGH_SPEED = frozenset({"G", "D", "C"})
+
+
+def _types_switched(previous: TravelIntent, slots: dict[str, Any]) -> dict[str, Any]:
+    """算了，坐高铁吧 after a named K train and its sleeper: the train of another type and the
+    classes only a slow train sells are dropped with the switch (the new type is the wish)."""
+    types = set(slots.get("train_types") or ())
+    if not types:
+        return {}
+    dropped: dict[str, Any] = {}
+    if "train_numbers" not in slots and previous.train_numbers:
+        kept = [n for n in previous.train_numbers if n[:1].upper() in types]
+        if kept != previous.train_numbers:
+            dropped["train_numbers"] = kept
+    if types <= _HIGH_SPEED:
+        if "seat_class" not in slots and previous.seat_class in _SLOW_TRAIN_CLASSES:
+            dropped["seat_class"] = None
+        if "seat_classes" not in slots and previous.seat_classes:
+            kept_classes = [c for c in previous.seat_classes if c not in _SLOW_TRAIN_CLASSES]
+            if kept_classes != previous.seat_classes:
+                dropped["seat_classes"] = kept_classes
+        if "preferences" not in slots and "卧铺" in previous.preferences:
+            dropped["preferences"] = [p for p in previous.preferences if p != "卧铺"]
+    return dropped
 
 
 def _append(previous: TravelIntent, slots: dict[str, Any]) -> TravelIntent:

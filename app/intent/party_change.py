@@ -63,6 +63,9 @@ _TOTAL = re.compile(
     r"(?:一共|总共|共)?(?P<n>" + NUMBER + r"|俩|仨)\s*(?:个|位)?(?:人|大人)(?![均])"
     r"|(?:一共|总共|共)(?P<all>" + NUMBER + r")\s*(?:个|位)(?!\s*(?:站|天|晚|城市|地方))"
     r"|(?P<pair>俩人|我们俩|我俩|我们仨)"
+    # 我们三个, 咱们四个: the party counted by "we" with no 人 after it.
+    r"|(?:我们|咱们|俺们)(?:一共|总共|共)?(?P<we>" + NUMBER + r")\s*(?:个|位)"
+    r"(?!\s*(?:站|天|晚|城市|地方|小时|月|星期|礼拜))"
 )
 # Grown-ups bringing the children (我和老婆两个人带孩子): the count is theirs alone.
 _BRINGING = re.compile(r"(?P<n>" + NUMBER + r"|俩)\s*(?:个|位)?(?:人|大人)\s*(?:带|领|陪)")
@@ -160,7 +163,7 @@ def _total(words: str) -> int | None:
         if match.group("pair"):
             found = 3 if "仨" in match.group("pair") else 2
             continue
-        said = match.group("n") or match.group("all")
+        said = match.group("n") or match.group("all") or match.group("we")
         count = {"俩": 2, "仨": 3}.get(said) or to_int(said)
         if count and count > 1:
             found = count

@@ -440,3 +440,50 @@ def test_a_bare_hour_is_read_within_the_trips_deadline(chat, directory):
 def test_a_word_ending_in_程_is_no_sound_alike_place(chat):
     intent = trip(chat("下周一从广州去深圳", "周二再从深圳去厦门", "全程都坐二等座"))
     assert intent.origin == "广州" and intent.seat_class == "second"
+
+
+def test_going_on_keeps_the_stay_said_at_the_new_last_stop(chat):
+    intent = trip(chat("下周二从上海去苏州", "苏州待三晚 然后去无锡住两晚"))
+    assert (intent.origin, intent.destination) == ("上海", "无锡")
+    assert [(v.city, v.nights) for v in intent.via] == [("苏州", 3)]
+    assert intent.nights == 2
+
+
+def test_going_on_with_only_the_new_stops_stay_keeps_the_first_stay(chat):
+    intent = trip(chat("下周二从上海去苏州", "然后去无锡住两晚"))
+    assert intent.destination == "无锡"
+    assert intent.nights == 2
+
+
+def test_switching_to_high_speed_drops_the_named_slow_train_and_its_berth(chat):
+    intent = trip(chat("T110 后天郑州到西安有软卧吗", "还是坐动车吧 下午两点以后"))
+    assert intent.train_numbers == []
+    assert intent.seat_class is None
+    assert set(intent.train_types) <= {"G", "D", "C"} and intent.train_types
+    assert intent.depart_window is not None
+    assert intent.depart_window.start == dt.time(14, 0)
+
+
+def test_a_place_dropped_leaves_the_trip_and_the_old_rides_wishes_go_with_it(chat):
+    intent = trip(chat("周五从上海去苏州，一等座", "苏州就不去了，换成南京去扬州，还是周五"))
+    assert (intent.origin, intent.destination) == ("南京", "扬州")
+    assert intent.via == []
+    assert intent.date_start == dt.date(2026, 12, 4)
+    assert intent.seat_class is None and intent.seat_classes == []
+
+
+def test_the_ride_home_the_next_day_keeps_its_own_part_of_the_day(chat):
+    intent = trip(chat("周六从广州去深圳听音乐会", "音乐会晚上九点才结束，回程第二天下午"))
+    assert intent.date_end == dt.date(2026, 12, 6)
+    assert intent.return_window is not None
+    assert (intent.return_window.start, intent.return_window.end) == (
+        dt.time(12, 0),
+        dt.time(18, 0),
+    )
+
+
+def test_there_the_evening_before_moves_the_outbound_and_keeps_the_day_home(chat):
+    intent = trip(chat("周日从北京去天津，当天回", "想逛早市，得头一天晚上过去，第二天逛完再回"))
+    assert intent.date_start == dt.date(2026, 12, 5)
+    assert intent.date_end == dt.date(2026, 12, 6)
+    assert intent.return_trip is True

@@ -144,3 +144,16 @@ def test_going_together_with_nobody_named_adds_nobody(chat):
     assert party(trip(chat("12月5日我们俩从北京去上海", "我们一起去吧")))[0] == 2
     assert party(trip(chat("12月5日从北京去上海", "大家一起走")))[0] == 1
     assert party(trip(chat("12月5日从北京去上海", "她也去")))[0] == 2
+
+
+@pytest.mark.parametrize(
+    ("texts", "expected"),
+    [
+        # A count said by "we" with no 人 after it is the whole party.
+        (("下周六从南京去合肥", "朋友也去，我们四个"), (4, 4, 0, [])),
+        # One of them dropping out: one fewer, the fare they were said to pay kept.
+        (("下周六从南京去合肥，我们五个人", "都是学生", "其中两个去不了"), (3, 0, 3, [])),
+    ],
+)
+def test_the_party_counted_by_we_and_one_dropping_out(chat, texts, expected):
+    assert party(trip(chat(*texts))) == expected
