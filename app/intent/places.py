@@ -17,6 +17,7 @@ from importlib.resources import files
 
 from app.intent.model import TravelIntent, ViaStop, missing_fields
 from app.intent.numerals import NUMBER, to_int
+from rules.config import in_city_proper
 from sources.stations import StationDirectory, UnknownStationError
 from sources.stations.matching import fuzzy_sound
 
@@ -206,13 +207,15 @@ _OLD_TOWN = frozenset({"古镇", "古城"})
 
 
 def _district_of(city: _Hit, hit: _Hit, directory: StationDirectory) -> bool:
-    """True when `hit` (福田) is a station of the city named right before it (深圳)."""
+    """True when `hit` (福田) is a station of the city proper named right before it (深圳); a
+    town of the prefecture (桂林阳朔) stays the town."""
     station = directory.by_name(hit.name)
     return (
         city.end == hit.start
         and station is not None
         and station.city == city.name != station.name
         and not station.name.startswith(city.name)
+        and in_city_proper(station)
     )
 
 

@@ -181,3 +181,9 @@ def test_a_station_towns_old_town_is_the_town_not_the_station_after_it(official,
 )
 def test_a_district_said_after_its_city_is_the_city(official, text, destination):
     assert extract_route(text, official).destination == destination
+
+
+def test_a_town_of_the_prefecture_said_after_its_city_stays_the_town(official):
+    # 千岛湖 is 杭州's prefecture, 150 km from the city: the city before it names the prefecture.
+    assert extract_route("下周从南京去杭州千岛湖玩", official).destination == "千岛湖"
+    assert extract_route("成都都江堰，从重庆出发", official).destination == "都江堰"
