@@ -196,10 +196,29 @@ def _fuzzy_pinyin_index(index: dict[str, str]) -> dict[str, str]:
     return fuzzy
 
 
-def _spelt_place(index: dict[str, str], fuzzy: dict[str, str], word: str) -> str | None:
+# Time words typed in pinyin, no place whatever they sound like (zaoshang is no 昭山).
+_EVERYDAY_PINYIN = frozenset(
+    {"zaoshang", "wanshang", "shangwu", "xiawu", "zhongwu", "mingtian", "jintian", "houtian"}
+    | {"dahoutian", "zhoumo", "xiazhou", "bangwan", "lingchen", "xuesheng", "chufa"}
+)
+_SPELT_CUES_BEFORE = (*_ORIGIN_BEFORE, *_STOP_BEFORE, "cong", "qu", "hui")
+_SPELT_CUES_AFTER = (*_PAIR_AFTER, *_ORIGIN_AFTER, "qu ", "chufa", "chu fa")
+
+
+def _spelt_place(
+    index: dict[str, str], fuzzy: dict[str, str], word: str, text: str, span: tuple[int, int]
+) -> str | None:
+    """The place a romanised word spells: exactly, or with confused sounds folded where a
+    place is expected (after 从/去/cong/qu…, before 到/出发/dao…: zaoshang alone is no 昭山)."""
     if word in index:
         return index[word]
-    return fuzzy.get(fuzzy_sound(word)) if len(word) >= _FUZZY_PINYIN_MIN else None
+    if len(word) < _FUZZY_PINYIN_MIN or word in _EVERYDAY_PINYIN:
+        return None
+    before = text[: span[0]].rstrip().lower()
+    after = text[span[1] :].lstrip().lower()
+    if not (before.endswith(_SPELT_CUES_BEFORE) or after.startswith(_SPELT_CUES_AFTER)):
+        return None
+    return fuzzy.get(fuzzy_sound(word))
 
 
 _OLD_TOWN = frozenset({"古镇", "古城"})
@@ -264,12 +283,12 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
             # Two words spelling one place ("cong qing") unless the first is a place itself.
             paired = None
             if pair and (pair in index or words[i][2] not in index):
-                paired = _spelt_place(index, fuzzy, pair)
+                paired = _spelt_place(index, fuzzy, pair, text, (words[i][0], words[i + 1][1]))
             if paired is not None:
                 hits.append(_Hit(words[i][0], words[i + 1][1], paired))
                 i += 2
                 continue
-            single = _spelt_place(index, fuzzy, words[i][2])
+            single = _spelt_place(index, fuzzy, words[i][2], text, words[i][:2])
             if single is not None:
                 hits.append(_Hit(words[i][0], words[i][1], single))
             i += 1

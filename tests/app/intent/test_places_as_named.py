@@ -187,3 +187,11 @@ def test_a_town_of_the_prefecture_said_after_its_city_stays_the_town(official):
     # 千岛湖 is 杭州's prefecture, 150 km from the city: the city before it names the prefecture.
     assert extract_route("下周从南京去杭州千岛湖玩", official).destination == "千岛湖"
     assert extract_route("成都都江堰，从重庆出发", official).destination == "都江堰"
+
+
+def test_a_word_spelt_loosely_is_a_place_only_where_one_is_expected(
+    official: StationDirectory,
+) -> None:
+    intent = parse_offline("明天zaoshang出发 苏州到无锡", dt.date(2026, 12, 9), official)
+    assert (intent.origin, intent.destination) == ("苏州", "无锡")
+    assert extract_route("lingchen chufa ye xing", official).origin is None
