@@ -719,8 +719,9 @@ class PlanningAgent:
         unavailable = self._unavailable(run, original)
         presale = self._presale_not_open(run, original, failures)
         if presale is not None:
-            # The day asked is not on sale yet: said, never swapped for a day not asked for.
-            run.summary = presale
+            # The day asked is not on sale yet: said, never swapped for a day not asked for;
+            # the reply asks whether to wait for the opening or take another day.
+            run.clarify_question = run.summary = presale
             run.detail = "presale not open"
             return State.DONE
         if not unavailable:
