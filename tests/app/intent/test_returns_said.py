@@ -60,3 +60,9 @@ def test_days_of_a_stay_after_a_daytime_departure_count_the_day_itself(parse):
 @pytest.mark.parametrize(("text", "types"), [("明天从南京去合肥，坐T字头的普速车", ["T"])])
 def test_the_letter_named_is_the_type_its_category_word_only_describes_it(parse, text, types):
     assert parse(text).train_types == types
+
+
+def test_each_rides_order_said_in_its_own_clause_stays_its_own(parse):
+    # 去坐最早的 回坐最晚的: the first order leads to the next clause's 回, not to the ride home.
+    intent = parse("周六从杭州东去宁波玩 当天来回 去坐最早的 回坐最晚的")
+    assert intent.order == "earliest"
