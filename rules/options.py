@@ -16,6 +16,7 @@ from rules.model import LegKey, TripRequest
 from rules.party import seats_needed
 from sources.models import (
     SLEEPER_CLASSES,
+    TOWN_SIBLING,
     Freshness,
     Seat,
     SeatClass,
@@ -24,7 +25,6 @@ from sources.models import (
     TrainOffer,
     wished_type,
 )
-from sources.stations.matching import TOWN_SIBLING
 
 SCARCE_BELOW = 20
 """Spare seats under which a class counts as scarce (12306 prints "有" from 20 up)."""
@@ -151,7 +151,7 @@ def at_place(station: Station, named: str) -> bool:
     one named after a town with a direction (昆山南 for 昆山, as the directory's town has it).
     A city's namesake station is only itself (北京站 is not 北京西). A town's station named
     after its old town (平遥古城 beside 平遥) is the town's as well, as the directory reads it
-    (`sources.stations.matching.TOWN_SIBLING`): a named train calling there is a ride there."""
+    (`sources.models.TOWN_SIBLING`): a named train calling there is a ride there."""
     name = station.name
     return name == named or (
         station.city != named

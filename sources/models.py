@@ -18,6 +18,8 @@ from zoneinfo import ZoneInfo
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
+TOWN_SIBLING = "古城"
+"""The suffix of a town's old-town station (平遥古城 is 平遥's): one place with the town."""
 
 Freshness = Literal["realtime", "cached", "unavailable"]
 """How fresh an answer is: fetched live for this request, served from a cache (with its age),

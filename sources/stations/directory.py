@@ -35,11 +35,10 @@ from typing import Any
 
 from pydantic import Field
 
-from sources.models import Frozen, Station
+from sources.models import TOWN_SIBLING, Frozen, Station
 from sources.stations.matching import (
     DIRECTIONS,
     STATION_SUFFIXES,
-    TOWN_SIBLING,
     TextSearch,
     _ascii_key,
     ascii_key,

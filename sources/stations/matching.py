@@ -26,7 +26,6 @@ DIRECTIONS = {"东": "dong", "西": "xi", "南": "nan", "北": "bei"}
 ENGLISH_DIRECTIONS = {"east": "dong", "west": "xi", "south": "nan", "north": "bei"}
 STATION_WORDS = ("railwaystation", "trainstation", "station", "huochezhan", "zhan")
 STATION_SUFFIXES = ("火车站", "站")
-TOWN_SIBLING = "古城"
 """A station named after its town's old town (平遥古城 beside 平遥): both are the town's
 stations, whichever of the two names the traveller says."""
 
