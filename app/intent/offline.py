@@ -320,9 +320,6 @@ _SLEEP_ON_BOARD = re.compile(r"(?:车上)?睡一(?:晚|觉|夜)(?:就|正好)?�
 """睡一觉就到: the night is slept on the train, so in a berth (a sleeper class)."""
 NIGHT_TRAIN_DEPART = TimeWindow(start=dt.time(18, 0), end=END_OF_DAY, label="夜车")
 NIGHT_TRAIN_ARRIVE = TimeWindow(start=dt.time(4, 0), end=dt.time(12, 0), label="夜车次日")
-_NOT_OVERNIGHT_SAID = re.compile(
-    r"(?:不要|不想|不坐|别坐|不|别)(?:是|坐|乘|要)?(?:那种)?(?:夜车|过夜|夜班车)"
-)
 
 
 def _spelt(word: str) -> str:
@@ -428,12 +425,7 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
                 start=dt.time(over // 60, over % 60), end=END_OF_DAY, label="结束后"
             )
     night_train = _NIGHT_TRAIN.search(buf.masked)
-    if (
-        night_train
-        and not windows
-        and not _NOT_OVERNIGHT_SAID.search(lower)
-        and not wishes.no_overnight(lower)
-    ):
+    if night_train and not windows and not wishes.no_overnight(lower):
         # 坐夜车 / 睡一觉就到: leave in the evening, wake up there the next morning.
         fields.update(depart_window=NIGHT_TRAIN_DEPART, arrive_window=NIGHT_TRAIN_ARRIVE)
         next_day = True
