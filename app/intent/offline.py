@@ -767,7 +767,8 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
                 return to_int(groups[name]) or 1, None
     group = party.group_size(text)
     if group is not None:
-        return group, None
+        # 老两口带外孙: the two are the grown-ups, the grandchild rides beside them.
+        return group, (group if party.is_pair_of_elders(text) else None)
     people = grown_ups = 1
     for match in _CHILDREN.finditer(text):
         people += to_int(match.group("n")) or 1
@@ -793,7 +794,7 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
             said = match.group("n")
             many = (party.count_word(said) or count) if said else count
             people += many
-            if phrase not in party.CHILD_WORDS + party.KIN_CHILD_WORDS:
+            if phrase not in party.CHILD_WORDS + party.KIN_CHILD_WORDS + party.GRANDCHILD_WORDS:
                 grown_ups += many
             buf.mask(match.end() - len(phrase), match.end())
             text = text[: match.end() - len(phrase)] + "、" * len(phrase) + text[match.end() :]

@@ -21,6 +21,9 @@ CHILD_WORDS = ("小孩", "孩子", "娃", "宝宝", "儿童", "小朋友", "婴�
 """Words that always name a child."""
 KIN_CHILD_WORDS = ("儿子", "女儿", "闺女")
 """A son or daughter is a child only with a child's age or a school (成年的儿子 rides adult)."""
+GRANDCHILD_WORDS = ("外孙女", "外孙", "孙女", "孙子")
+"""A grandchild brought along (带孙子, 和外孙女) is a child whose age is not said; one visited
+(看孙子) is not of the party."""
 SCHOOL_WORDS = ("小学", "初中", "幼儿园", "上学", "读书", "一年级", "二年级", "三年级")
 STUDENT_FARE_WORDS = ("学生票", "学生证", "学生优惠", "学生价", "学生卡", "学生身份", "学生折扣")
 
@@ -94,6 +97,9 @@ _MONTHS_OLD = re.compile(
 _KIN_BROUGHT = re.compile(
     r"(?:老婆|老公|媳妇|爱人|妻子|丈夫|孩子他爸|孩子他妈|两口子|我们俩|我俩)[^，,。]{0,3}?带(?:着|上)?"
     r"(?:我们|我家)?的?(?:儿子|女儿|闺女)(?![^，,。]{0,4}(?:工作|上班|大学|媳妇|女婿))"
+)
+_GRANDCHILD_BROUGHT = re.compile(
+    r"(?:带|和|跟|陪|同)(?:着|上)?(?:我|俺)?(?:家)?的?(?:" + "|".join(GRANDCHILD_WORDS) + r")(?!家)"
 )
 _CHILD_STUDENT = re.compile(r"(?:孩子|儿子|女儿|闺女)[^，,。]{0,4}(?:初中生|高中生|中学生|大学生)")
 
@@ -188,11 +194,20 @@ def group_size(text: str) -> int | None:
     return None
 
 
+def is_pair_of_elders(text: str) -> bool:
+    """老两口, or parents travelling on their own: two grown-ups, any child said is added."""
+    return bool(_COUPLE.search(text) or _PARENTS_ALONE.search(text.strip()))
+
+
 def child_ages(text: str) -> tuple[int | None, ...]:
     """One entry per child the text speaks of, its age when said (None: not said)."""
     smalls = _SMALLS.search(text)
     small = (2 if smalls.group("n") == "俩" else to_int(smalls.group("n")) or 0) if smalls else 0
-    has_child_word = any(word in text for word in CHILD_WORDS) or small > 0
+    has_child_word = (
+        any(word in text for word in CHILD_WORDS)
+        or small > 0
+        or bool(_GRANDCHILD_BROUGHT.search(text))
+    )
     kin = any(word in text for word in KIN_CHILD_WORDS)
     ages = []
     months = list(_MONTHS_OLD.finditer(text))
@@ -263,6 +278,10 @@ def read_party(text: str, passengers: int, *, adults_said: int | None = None) ->
         children = (None,)  # 一家三口: two parents and a child, as the phrase is used
     if adults_said is not None:
         passengers = adults_said + len(children)
+        if not children and not stated:
+            # 我和我儿子: the son was counted beside the speaker, and he is no child (no age,
+            # no school said): he rides as a grown-up, not out of the party.
+            passengers = max(passengers, heads)
     passengers = max(passengers, len(children) + 1) if children else passengers
     if passengers > max(heads, MAX_STATED_PARTY):
         # Only a head count said as such may exceed the limit (and is refused by name then).

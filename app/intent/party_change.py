@@ -38,8 +38,13 @@ _NAMED = sorted(
     | _YOUNG_KIN
     | {"哥哥", "姐姐", "表哥", "表姐", "室友", "舍友", "媳妇", "婆娘", "闺女"}
     | {"姥姥", "姥爷", "婆婆", "公公", "岳父", "岳母", "舅舅", "姑姑", "阿姨", "叔叔"},
-    # Longest first, and a pair (爸妈) before the one it contains (我爸妈 is not 我爸).
-    key=lambda phrase: (dict(lexicon.COMPANIONS).get(phrase, 1), len(phrase)),
+    # Longest first, and a pair (爸妈) before the one it contains (我爸妈 is not 我爸); a short
+    # form led by 我 (我弟) after the kin word it overlaps (我弟弟 is one brother).
+    key=lambda phrase: (
+        dict(lexicon.COMPANIONS).get(phrase, 1),
+        len(phrase),
+        not phrase.startswith("我"),
+    ),
     reverse=True,
 )
 _PEOPLE = "|".join(_NAMED)

@@ -165,6 +165,16 @@ def test_nights_said_as_nights(directory: StationDirectory) -> None:
         ("三位老师下周二从西安去延安", 3, 0, []),
         # A count of one denied is no count: the party follows.
         ("不是我一个人，我和我姐俩，下周二从西安去延安", 2, 0, []),
+        # A son named with no child's age rides beside the speaker as a grown-up.
+        ("我跟我儿子下周二从西安去延安", 2, 0, []),
+        ("下周二我和女儿（26了）从西安去延安", 2, 0, []),
+        # Kin said the short way, and in-laws, are companions too.
+        ("下周二跟我姐从西安去延安", 2, 0, []),
+        ("我和女儿女婿下周二从西安去延安", 3, 0, []),
+        ("下周二和舅舅舅妈从西安去延安", 3, 0, []),
+        # A grandchild brought along is a child of unknown age; one visited is not aboard.
+        ("老两口带外孙下周二从西安去延安", 3, 0, [None]),
+        ("下周二我带孙女从西安去延安，她7岁", 2, 0, [7]),
     ],
 )
 def test_the_party_from_everyday_phrases(
