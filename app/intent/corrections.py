@@ -11,9 +11,24 @@ import re
 
 from app.intent.numerals import NUMBER
 
+_SEP = r"[，,。!！\s]"
+# 不对 / 哦不对 / 不对不对 / 说错了 …, then a pause or the 是 that introduces what is meant
+# (哦不对是周六, 说错了是四个人); 应该是 alone corrects only a value said on its own
+# (…，应该是周六，上午到): 周五出发，应该是周六到 is two facts, not a correction.
+_NEGATION = r"(?:(?:哦|噢|喔|啊|呃|额)?不对|(?:哦|噢|喔|啊|呃|额)不|不是|说错了|打错了|错了)"
 _MARKER = re.compile(
-    r"[，,。\s]+(?:不对|哦不|噢不|喔不|啊不|呃不|额不|不是|错了|说错了|打错了)(?:不对)?[，,。!！\s]+"
+    r"[，,。\s]+(?:"
+    + _NEGATION
+    + r"(?:"
+    + _SEP
+    + r"*"
+    + _NEGATION
+    + r")*(?:"
+    + _SEP
+    + r"+(?:应该是|是)?|应该是|是)"
+    + r"|(?P<weak>应该是))"
 )
+_ALONE = re.compile(_SEP + r"|$")  # what ends a value said on its own
 _DAY = (
     r"(?:(?:这|下下|下|本)?(?:周|星期|礼拜)[一二三四五六七日天末]|大后天|今天|明天|后天"
     r"|今晚|明晚|明早|\d{1,2}月\d{1,2}[号日]?|\d{1,2}[号日])"
@@ -23,12 +38,14 @@ _HOUR = r"(?:" + NUMBER + r")点(?:半|\d{1,2}分?)?"
 _CUE = r"(?:从|去|到|回|往|由)"
 _PLACE = r"[\u4e00-\u9fff]{2,4}"
 # (what it replaces, at the end of what came before; what says it, at the start of what comes
-# after): days, counts of people and hours; a place is tried last.
-_KINDS = [
-    (re.compile(_DAY + r"$"), re.compile(_DAY)),
-    (re.compile(_COUNT + r"$"), re.compile(_COUNT)),
-    (re.compile(r"(?:" + NUMBER + r")(?:个|位)$"), re.compile(_COUNT)),  # 我们五个，哦不，四个人
-    (re.compile(_HOUR + r"$"), re.compile(_HOUR)),
+# after; what it replaces further back, when said once only): days, counts of people and
+# hours; a place is tried last, and only right before the marker.
+_KINDS: list[tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str] | None]] = [
+    (re.compile(_DAY + r"$"), re.compile(_DAY), re.compile(_DAY)),
+    (re.compile(_COUNT + r"$"), re.compile(_COUNT), re.compile(_COUNT)),
+    # 我们五个，哦不，四个人
+    (re.compile(r"(?:" + NUMBER + r")(?:个|位)$"), re.compile(_COUNT), None),
+    (re.compile(_HOUR + r"$"), re.compile(_HOUR), re.compile(_HOUR)),
 ]
 _PLACE_BEFORE = re.compile(r"(?P<cue>" + _CUE + r")(?P<place>" + _PLACE + r")$")
 _PLACE_AFTER = re.compile(r"(?P<cue>" + _CUE + r")?" + _PLACE)
@@ -41,7 +58,7 @@ def self_corrected(text: str) -> str:
             before, after = text[: marker.start()], text[marker.end() :]
             if not before.strip():
                 continue  # "不对，是去蒙自": a turn correcting an earlier one, read by the chat
-            fixed = _replaced(before, after)
+            fixed = _replaced(before, after, alone=marker.group("weak") is not None)
             if fixed is not None:
                 text = fixed
                 break
@@ -49,11 +66,31 @@ def self_corrected(text: str) -> str:
             return text
 
 
-def _replaced(before: str, after: str) -> str | None:
-    for said, says in _KINDS:
+def _replaced(before: str, after: str, *, alone: bool) -> str | None:
+    """`before` corrected by `after`, or None when `after` corrects nothing in it.
+
+    The value corrected is the one of its kind said right before the marker (周五，不对，
+    周六早上); failing that, the only one of its kind said earlier in the sentence (周五从
+    苏州去上海见客户，哦不对是周六: the day is put where 周五 stood, so what was said of it
+    stays in place). `alone`: a correction without a negation (应该是) counts only for a
+    value said on its own."""
+    for said, says, said_earlier in _KINDS:
+        new = says.match(after)
+        if new is None or (alone and not _ALONE.match(after, new.end())):
+            continue
         old = said.search(before)
-        if old is not None and says.match(after):
+        if old is not None:
             return before[: old.start()] + after
+        if said_earlier is None:
+            continue
+        olds = list(said_earlier.finditer(before))
+        if len(olds) == 1:
+            rest = after[new.end() :]
+            if rest and not _ALONE.match(rest):
+                rest = "，" + rest  # 哦不对是周六早上: 早上 is its own clause now
+            return before[: olds[0].start()] + new.group() + before[olds[0].end() :] + rest
+    if alone or any(says.match(after) for _, says, _ in _KINDS):
+        return None  # a day, a count or an hour is never a place (周五去周日回，不对是周六)
     old_place = _PLACE_BEFORE.search(before)
     new_place = _PLACE_AFTER.match(after)
     if old_place is not None and new_place is not None:

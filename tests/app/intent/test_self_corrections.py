@@ -52,3 +52,34 @@ def test_a_marker_not_set_apart_or_opening_the_turn_is_left_alone() -> None:
     assert self_corrected("是周六不是周五，从上海去杭州") == "是周六不是周五，从上海去杭州"
     assert self_corrected("不对，是去蒙自") == "不对，是去蒙自"
     assert self_corrected("明天上午8点，不对，9点以后出发") == "明天上午9点以后出发"
+
+
+@pytest.mark.parametrize(
+    ("text", "corrected"),
+    [
+        ("周二从宁波去杭州开会，哦不对是周三，下午到", "周三从宁波去杭州开会，下午到"),
+        ("明天从天津去北京，不对不对，是后天", "后天从天津去北京"),
+        ("下周一去南京，说错了是下周二早上", "下周二去南京，早上"),
+        ("周四从合肥去武汉，应该是周五，晚上走", "周五从合肥去武汉，晚上走"),
+        ("咱们三个人从西安去成都，啊不对是两个人", "咱们两个人从西安去成都"),
+    ],
+)
+def test_a_correction_replaces_the_one_value_of_its_kind_said_earlier(
+    text: str, corrected: str
+) -> None:
+    assert self_corrected(text) == corrected
+
+
+def test_a_correction_without_negation_needs_the_value_said_alone() -> None:
+    # 周四出发，应该是周五到: the day of arrival, not a day taken back
+    assert self_corrected("周四出发去广州，应该是周五到") == "周四出发去广州，应该是周五到"
+
+
+def test_a_day_corrected_is_never_read_as_a_place() -> None:
+    assert self_corrected("周一去周三回，不对是周二") == "周一去周三回，不对是周二"
+
+
+def test_the_corrected_day_is_the_trip_day(directory: StationDirectory) -> None:
+    intent = parse_offline("周四从无锡去南京拜访客户，哦不对是周五，中午前到", TODAY, directory)
+    assert intent.date_start == dt.date(2026, 12, 11)
+    assert (intent.origin, intent.destination) == ("无锡", "南京")
