@@ -74,6 +74,7 @@ _PERIODS: list[tuple[str, str]] = [
     ("凌晨", "凌晨"),
     ("上午", "上午"),
     ("中午", "中午"),
+    ("晌午", "中午"),
     ("下午", "下午"),
     ("傍晚", "晚上"),
     ("晚上", "晚上"),
@@ -88,8 +89,12 @@ _PERIODS: list[tuple[str, str]] = [
     ("tonight", "晚上"),
 ]
 # 周一早上 is Monday morning: its 一早 is no early morning (the lookbehind keeps the weekday).
+# 坐一晚上硬座, 一整晚: a night's length, not the evening (周一晚上, 十一晚上 still are).
 _PERIOD_RE = re.compile(
-    "(?<![周期拜])(?:" + "|".join(re.escape(p) for p, _ in _PERIODS) + ")", re.IGNORECASE
+    "(?<![周期拜])(?:(?<!一)|(?<=[周期拜十初]一))(?<!整)(?:"
+    + "|".join(re.escape(p) for p, _ in _PERIODS)
+    + ")",
+    re.IGNORECASE,
 )
 _LEAVE_THEN = re.compile(r"(?:再|才)(?:能|可以)?(?:走|出发|动身|上车)")
 _ARRIVE_AFTER = ARRIVE_CUE
@@ -218,6 +223,11 @@ _PAIRS = {
     "两口子": 2,
     "我们两个": 2,
     "我们仨": 3,
+    "仨人": 3,
+    "咱俩": 2,
+    "俺俩": 2,
+    "咱仨": 3,
+    "俺仨": 3,
     "我们三个": 3,
     "我们四个": 4,
     "我们五个": 5,
@@ -296,6 +306,8 @@ _PINYIN_WORDS.update(
         "xue sheng": "学生",
         **{f"{n} ge ren": f"{cn}个人" for n, cn in (("yi", "一"), ("liang", "两"), ("san", "三"))},
         **{f"{n} ge ren": f"{cn}个人" for n, cn in (("si", "四"), ("wu", "五"))},
+        # A count typed in digits amid pinyin (2 ge ren, 3ge ren).
+        **{f"{d} ge ren": f"{d}个人" for d in "23456789"},
     }
 )
 _PINYIN_ROUTE = re.compile(r"(?<![a-z])cong\s+[a-z]+\s+(?:qu|dao|hui)\s+[a-z]+", re.IGNORECASE)

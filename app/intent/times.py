@@ -128,7 +128,14 @@ _NOT_TOO_EARLY = re.compile(
 )
 _NOT_TOO_LATE_THERE = re.compile(r"(?:别|不要|不想|不能)(?:太|那么)晚到")
 _MEALS = (
-    (re.compile(r"(?:吃完)?午饭(?:后|以后|之后)|吃完午饭"), dt.time(13, 0), dt.time(18, 0)),
+    (
+        re.compile(
+            r"(?:吃完|吃过|吃了)?(?:午饭|中饭|中午饭|晌午饭)(?:后|以后|之后)"
+            r"|(?:吃完|吃过|吃了)(?:午饭|中饭|中午饭|晌午饭)"
+        ),
+        dt.time(13, 0),
+        dt.time(18, 0),
+    ),
     (re.compile(r"(?:吃完)?晚饭(?:后|以后|之后)|吃完晚饭"), dt.time(19, 0), END_OF_DAY),
     (re.compile(r"(?:吃完)?早饭(?:后|以后|之后)|吃完早饭"), dt.time(8, 0), dt.time(12, 0)),
 )
@@ -315,8 +322,12 @@ def today_implied(windows: Iterable[TimeWindow], depart: TimeWindow | None = Non
 
 
 def narrowed(first: TimeWindow, second: TimeWindow) -> TimeWindow:
-    """Two windows said of one ride: their overlap, or the first said when they do not meet."""
+    """Two windows said of one ride: their overlap, or the first said when they do not meet,
+    unless only the second names an hour: 早上别太早，9点以后 is after nine, the hour said
+    outright wins over the loose words before it."""
     start, end = max(first.start, second.start), min(first.end, second.end)
+    if start >= end and _HOUR_LABEL.search(second.label) and not _HOUR_LABEL.search(first.label):
+        return second
     if start >= end or (start, end) == (first.start, first.end):
         return first
     return TimeWindow(start=start, end=end, label=f"{first.label}{second.label}")

@@ -78,6 +78,13 @@ def windows(text: str, today: dt.date = THU) -> dict[str, str | None]:
         ("下班了 傍晚从广州南去深圳北 就今天", "17:00-19:30", None),
         ("下周五下了课从南京回扬州，大概四点以后", "16:00-23:59", None),
         ("明晚上海到苏州 看完当晚回，十点半以后的", "22:30-23:59", None),
+        # an hour said outright wins over loose words it does not meet
+        ("后天长沙去岳阳 早上别太早了 10点以后吧", "10:00-23:59", None),
+        # lunch said in dialect, and a night's length that is no evening
+        ("我爸后天吃了中饭从保定回石家庄", "13:00-18:00", None),
+        ("后天晌午从保定回石家庄", "11:00-14:00", None),
+        ("后天从广州回贵阳 坐一晚上硬座太难受了", None, None),
+        ("周一晚上从广州回贵阳", "18:00-23:59", None),
     ],
 )
 def test_time_of_day_words(text: str, depart: str | None, arrive: str | None) -> None:

@@ -37,6 +37,8 @@ def parse(text: str, directory: StationDirectory) -> TravelIntent:
         ("明天北京到上海 最早到", "earliest_arrival"),
         ("明天北京到上海 希望早点到", "earliest_arrival"),
         ("明天北京到上海 最早一班", "earliest"),
+        ("俺后天从合肥回阜阳 哪趟便宜就坐哪趟", "cheapest"),
+        ("后天合肥到阜阳 什么便宜买什么", "cheapest"),
     ],
 )
 def test_the_order_vocabulary_in_colloquial_forms(
@@ -175,6 +177,10 @@ def test_nights_said_as_nights(directory: StationDirectory) -> None:
         # A grandchild brought along is a child of unknown age; one visited is not aboard.
         ("老两口带外孙下周二从西安去延安", 3, 0, [None]),
         ("下周二我带孙女从西安去延安，她7岁", 2, 0, [7]),
+        # 仨人, 咱俩, and a digit count amid pinyin.
+        ("仨人下周二从西安去延安", 3, 0, []),
+        ("咱俩下周二从西安去延安", 2, 0, []),
+        ("xia zhou er cong xian qu yanan 3 ge ren", 3, 0, []),
     ],
 )
 def test_the_party_from_everyday_phrases(
@@ -283,6 +289,13 @@ def test_time_and_money_said_as_burdens_are_orders(
     text: str, order: str, directory: StationDirectory
 ) -> None:
     assert parse(text, directory).order == order
+
+
+def test_a_class_the_body_cannot_take_is_refused(directory: StationDirectory) -> None:
+    intent = parse("后天从广州回贵阳，给我弄个卧铺，硬座老人家吃不消", directory)
+    assert "hard_seat" in intent.exclude_seat_classes
+    assert set(intent.seat_classes) == set(SLEEPER_SET)
+    assert intent.depart_window is None
 
 
 def test_a_trip_counted_in_days_and_nights_is_a_tour(directory: StationDirectory) -> None:
