@@ -30,7 +30,14 @@ from app.intent.model import (
     with_derived_dates,
 )
 from app.intent.offline import normalise_text, parse_offline, scope_topic
-from app.intent.places import NON_STATION_PLACES, gateway_for, heard_places, nearest_stations
+from app.intent.places import (
+    NON_STATION_PLACES,
+    PLACE_NAMES,
+    former_names,
+    gateway_for,
+    heard_places,
+    nearest_stations,
+)
 from app.observability.metrics import Metrics
 from sources.models import is_train_number
 from sources.stations import StationDirectory, UnknownStationError
@@ -137,6 +144,10 @@ class IntentParser:
         for _, _, typed, name in heard_places(normalise_text(text), self._directory):
             if name in (intent.origin, intent.destination):
                 warnings.append(texts.heard_as(typed, name))
+        named = {intent.origin, intent.destination, *(v.city for v in intent.via)}
+        for typed, name in former_names(normalise_text(text)):
+            if name in named:
+                warnings.append(texts.former_name(typed, name))
         numbers = [n for n in intent.train_numbers if is_train_number(n)]
         invalid = list(
             dict.fromkeys(
@@ -317,6 +328,9 @@ class IntentParser:
         return [*(own or [city]), *districts]
 
     def _resolve(self, name: str) -> str | None:
+        # A model may hand back the traveller's own everyday name (襄樊, 蓉城): its meaning.
+        if self._directory.by_name(name) is None and name not in self._directory.cities():
+            name = PLACE_NAMES.get(name, name)
         try:
             place = self._directory.resolve(name)
         except UnknownStationError:

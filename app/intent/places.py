@@ -70,7 +70,13 @@ NO_SERVICE_PLACES: dict[str, tuple[str, ...]] = {
 # Everyday names of places that are no directory name: city nicknames (呼市, 山城), districts
 # (浦东 is 上海; 苏州工业园区 has its own station, 苏州园区) and stations by their short names
 # (虹桥 for 上海虹桥): `data/place_names.csv`, read once. Each means a directory name.
-PLACE_NAMES: dict[str, str] = {row["name"]: row["means"] for row in _rows("place_names.csv")}
+_PLACE_ROWS = _rows("place_names.csv")
+PLACE_NAMES: dict[str, str] = {row["name"]: row["means"] for row in _PLACE_ROWS}
+# Former names of renamed cities (襄樊 is 襄阳 since 2010): read like the rest, and said back,
+# since a traveller who still uses one may not know the station is filed under the new name.
+FORMER_NAMES: dict[str, str] = {
+    row["name"]: row["means"] for row in _PLACE_ROWS if row["kind"] == "former"
+}
 # A misheard name is looked for only where a place is expected: after these characters or
 # before these words.
 _HEARD_BEFORE = "从由自到去往至回在住"
@@ -374,6 +380,11 @@ def _with_everyday_names(text: str, directory: StationDirectory, hits: list[_Hit
             hits.append(found)
             taken |= span
     return hits
+
+
+def former_names(text: str) -> list[tuple[str, str]]:
+    """(typed, current name) for each former city name in `text` (从襄樊去宜昌: 襄樊, 襄阳)."""
+    return [(name, means) for name, means in FORMER_NAMES.items() if name in text]
 
 
 def _heard_hits(text: str, directory: StationDirectory, hits: list[_Hit]) -> list[_Hit]:

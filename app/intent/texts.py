@@ -148,3 +148,11 @@ HEARD_AS = "「{typed}」已按「{name}」理解（按读音），如不对请�
 def heard_as(typed: str, name: str) -> str:
     """A place typed by its sound, planned as the place it sounds like: said openly."""
     return HEARD_AS.format(typed=typed, name=name)
+
+
+FORMER_NAME = "「{typed}」是{name}的旧称，已按{name}理解，如不对请告诉我。"
+
+
+def former_name(typed: str, name: str) -> str:
+    """A renamed city called by its old name (襄樊), planned as the city now: said openly."""
+    return FORMER_NAME.format(typed=typed, name=name)
