@@ -547,7 +547,11 @@ def _with_return(
     update: dict[str, Any] = {"return_trip": True}
     day = turn.date_start
     if turn.date_end is not None and day is not None and turn.date_end > day:
-        # "周六早上走 周日晚上回": both rides' days, and the outbound's hours, said again.
+        # "周六早上走 周日晚上回": both rides' days, and the outbound's hours, said again; bare
+        # weekdays are those of the trip's own week (下周末 … 周六走: next week's Saturday).
+        turn = _in_trip_week(previous, turn, words, today)
+        day = turn.date_start
+        assert day is not None and turn.date_end is not None
         outbound, day = day, turn.date_end
         update["date_start"] = outbound
         if turn.depart_window is not None and turn.return_window is not None:
@@ -867,7 +871,17 @@ def _date_in_trip_week(
     previous: TravelIntent, turn: TravelIntent, words: str, today: dt.date
 ) -> TravelIntent:
     """A bare weekday correcting the date is that day of the trip's own week (改成周日)."""
-    if turn.date_start is None or previous.date_start is None or turn.origin or turn.destination:
+    if turn.origin or turn.destination:
+        return turn
+    return _in_trip_week(previous, turn, words, today)
+
+
+def _in_trip_week(
+    previous: TravelIntent, turn: TravelIntent, words: str, today: dt.date
+) -> TravelIntent:
+    """The turn's dates moved to the trip's own week when said as a bare weekday (周六走):
+    the weekday said of a trip under discussion is that trip's, not the coming one."""
+    if turn.date_start is None or previous.date_start is None:
         return turn
     if not _BARE_WEEKDAY.search(words):
         return turn

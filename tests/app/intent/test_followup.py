@@ -391,6 +391,15 @@ def test_both_rides_said_in_one_turn_set_both_days_and_both_windows(chat):
     assert intent.return_window is not None and intent.return_window.span() == "18:00-23:59"
 
 
+def test_both_rides_said_as_bare_weekdays_fall_in_the_trips_own_week(chat):
+    # TODAY is Monday 11-30: 周六 alone would be this week's 12-05, but the trip is next week's.
+    intent = trip(chat("下周末从杭州去黄山", "星期六上午出发，星期天下午回来"))
+    assert (intent.date_start, intent.date_end) == (dt.date(2026, 12, 12), dt.date(2026, 12, 13))
+    assert intent.depart_window is not None and intent.depart_window.label == "上午"
+    intent = trip(chat("下周三从南京去上海", "周五走，下周一晚上回"))
+    assert (intent.date_start, intent.date_end) == (dt.date(2026, 12, 11), dt.date(2026, 12, 14))
+
+
 def test_on_again_from_the_last_stop_then_home_from_there(chat):
     intent = trip(chat("下周一从广州去深圳见客户", "周二再从深圳去厦门", "周三从厦门回广州"))
     assert (intent.origin, intent.destination) == ("广州", "厦门")
