@@ -248,6 +248,7 @@ class _Text:
     def __init__(self, text: str) -> None:
         self.original = text
         self.chars = list(text)
+        self.arrival_part: TimeWindow | None = None  # 到了第二天早上: the arrival's part of day
 
     @property
     def masked(self) -> str:
@@ -417,6 +418,8 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         buf.mask(same_day.start(), same_day.end())
     next_day = _next_day_arrival(buf)
     windows = _time_windows(buf)
+    if buf.arrival_part is not None:
+        windows.setdefault("arrive_window", buf.arrival_part)
     dates = extract_dates(buf.masked, today)
     for start, end in dates.spans:
         buf.mask(start, end)
@@ -588,7 +591,22 @@ def _next_day_arrival(buf: _Text) -> bool:
         if _ARRIVE_AFTER.match(rest):
             buf.mask(match.start(), match.end())
             return True
+        # 到了第二天早上就行, 到站次日上午也行: the arrival said before its day, and the
+        # part of the day after it is the arrival's.
+        before = buf.masked[max(0, match.start() - 3) : match.start()]
+        if _ARRIVED_BEFORE.search(before) and not _RETURN_AFTER.match(rest):
+            if period and not clock:
+                label = dict(_PERIODS)[period.group().lower()]
+                at = match.end() + period.end()
+                buf.mask(match.start(), at)
+                buf.arrival_part = TIME_WINDOWS[label]
+            else:
+                buf.mask(match.start(), match.end())
+            return True
     return False
+
+
+_ARRIVED_BEFORE = re.compile(r"(?:到了|到达|抵达|到站|到那|到那儿|能到)\s*$")
 
 
 def scope_topic(lower_text: str) -> str | None:

@@ -234,6 +234,15 @@ def test_an_arrival_the_next_morning_with_a_must() -> None:
     assert intent.depart_window is not None and intent.depart_window.span() == "18:00-23:59"
 
 
+def test_an_arrival_said_before_its_next_day_is_no_return() -> None:
+    intent = parse_offline("周六晚上九点后从西安走去成都，到了第二天上午就行", THU, DIRECTORY)
+    assert (intent.date_start, intent.arrive_date) == (D(2026, 12, 5), D(2026, 12, 6))
+    assert not intent.return_trip and intent.date_end is None
+    assert intent.arrive_window is not None and intent.arrive_window.span() == "06:00-12:00"
+    back = parse_offline("周六从西安去成都，到了第二天再回来", THU, DIRECTORY)
+    assert back.return_trip and back.date_end == D(2026, 12, 6)
+
+
 def test_an_appointment_day_said_first_is_the_arrival_when_an_earlier_day_leaves() -> None:
     text = "后天一早九点在上海开会，我明晚从北京坐卧铺过去，睡一觉正好到"
     intent = parse_offline(text, D(2026, 12, 1), DIRECTORY)
