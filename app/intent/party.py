@@ -48,7 +48,7 @@ _SMALLS = re.compile(r"大\s*(?P<n>" + _SMALL + r"|俩)\s*(?:个)?小(?!时)")  
 _STUDENT_COUNT = re.compile(
     r"(?P<n>"
     + NUMBER
-    + r")\s*(?:张|个|位)\s*(?:学生票|学生)|学生票\s*(?P<after>"
+    + r")\s*(?:张|个|位)\s*(?:是)?\s*(?:学生票|大学生|研究生|学生)|学生票\s*(?P<after>"
     + NUMBER
     + r")\s*张"
 )
@@ -244,6 +244,9 @@ _STUDENT_SELF = re.compile(
     r"|(?:^|(?<=[\s，,。；;!！]))(?:大学生|学生)(?=[\s，,。；;!！~]|$)"
     # Said of oneself as a kind of person: 穷学生一枚, 学生党.
     r"|(?:大学生|学生|研究生)(?:一枚|一个人|党|狗)"
+    # Some of the party named as students: 四个人其中一个学生, 有两个是大学生.
+    r"|(?:其中|有|里面|里头)\s*(?:" + NUMBER + r")\s*(?:个|位)\s*(?:是)?(?:大学生|学生|研究生)"
+    r"(?!会|家长|时代)"
 )
 
 

@@ -181,6 +181,9 @@ def test_nights_said_as_nights(directory: StationDirectory) -> None:
         ("仨人下周二从西安去延安", 3, 0, []),
         ("咱俩下周二从西安去延安", 2, 0, []),
         ("xia zhou er cong xian qu yanan 3 ge ren", 3, 0, []),
+        # Some of the party said to be students: only they claim the fare.
+        ("下周二五个人从西安去延安 里面两个学生", 5, 2, []),
+        ("下周二西安去延安，三个人，有一个是研究生", 3, 1, []),
     ],
 )
 def test_the_party_from_everyday_phrases(
