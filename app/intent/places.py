@@ -361,17 +361,23 @@ def _with_everyday_names(text: str, directory: StationDirectory, hits: list[_Hit
         means = PLACE_NAMES[name]
         if means not in directory.cities() and directory.by_name(means) is None:
             continue
+        city = directory.by_name(means)
+        home = means if means in directory.cities() else (city.city if city else means)
         for m in re.finditer(re.escape(name), text):
             span = set(range(m.start(), m.end()))
             if taken & span:
                 continue
+            # 北京西城, 杭州西湖区: the city then its district, not the station 北京西 and a
+            # stray 城 (a station of that city crossing the everyday name said after the city).
+            crossing = [h for h in hits if _city_then_district(text, h, m.span(), home)]
+            if crossing:
+                hits = [h for h in hits if h not in crossing]
+                hits.append(_Hit(m.start() - len(home), m.start(), home))
             inside = [h for h in hits if set(range(h.start, h.end)) <= span]
             if any(set(range(h.start, h.end)) & span for h in hits if h not in inside):
                 continue  # a directory name crossing it: the directory's reading stands
             hits = [h for h in hits if h not in inside]
             found = _Hit(m.start(), m.end(), means)
-            city = directory.by_name(means)
-            home = means if means in directory.cities() else (city.city if city else means)
             before = next((h for h in hits if h.end == m.start() and h.name == home), None)
             if before is not None:
                 # 北京海淀, 天津滨海新区: the city and its district are one place.
@@ -385,6 +391,18 @@ def _with_everyday_names(text: str, directory: StationDirectory, hits: list[_Hit
 def former_names(text: str) -> list[tuple[str, str]]:
     """(typed, current name) for each former city name in `text` (从襄樊去宜昌: 襄樊, 襄阳)."""
     return [(name, means) for name, means in FORMER_NAMES.items() if name in text]
+
+
+def _city_then_district(text: str, hit: _Hit, span: tuple[int, int], home: str) -> bool:
+    """True when `hit` is a station of `home` that starts with the city's name said right
+    before the everyday name at `span` and ends inside it (北京西 in 北京西城)."""
+    at, end = span
+    return (
+        hit.start == at - len(home)
+        and text[hit.start : at] == home
+        and at < hit.end < end
+        and hit.name.startswith(home)
+    )
 
 
 def _heard_hits(text: str, directory: StationDirectory, hits: list[_Hit]) -> list[_Hit]:

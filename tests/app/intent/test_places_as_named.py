@@ -183,6 +183,24 @@ def test_a_district_said_after_its_city_is_the_city(official, text, destination)
     assert extract_route(text, official).destination == destination
 
 
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        # A new area with stations of its own, far from the city proper, is those stations,
+        # said after its city or alone; the district where one is (海淀) is the city.
+        ("人在北京海淀，周三去天津滨海新区办事", "北京", "滨海"),
+        ("滨海新区到北京 下周一下午", "滨海", "北京"),
+        ("周四从北京西城去雄安新区", "北京", "雄安"),
+        # The city's station whose name runs into the district (北京西 in 北京西城) gives way.
+        ("明天从杭州西湖区去上海", "杭州", "上海"),
+        ("杭州西到上海 明天", "杭州西", "上海"),
+    ],
+)
+def test_a_new_area_with_its_own_stations_is_those_stations(official, text, origin, destination):
+    route = extract_route(text, official)
+    assert (route.origin, route.destination) == (origin, destination)
+
+
 def test_a_town_of_the_prefecture_said_after_its_city_stays_the_town(official):
     # 千岛湖 is 杭州's prefecture, 150 km from the city: the city before it names the prefecture.
     assert extract_route("下周从南京去杭州千岛湖玩", official).destination == "千岛湖"
