@@ -47,6 +47,7 @@ from app.intent.model import TIME_WINDOWS, TravelIntent, ViaStop
 from app.intent.numerals import to_int
 from app.intent.offline import normalise_text
 from app.intent.party_change import Party, party_after, students_said
+from app.intent.return_scope import ride_wishes, split_at_return
 from app.intent.turn_wishes import (
     CHEAPER,
     against_plan_shown,
@@ -365,7 +366,26 @@ def _read(
         intent = _with_return(previous, turn, words, today)
         open_return = intent.date_end is None and intent.nights is None and intent.days is None
         wishes = _RIDE_WISHES & set(set_slots(turn))
-        if _RETURN_SCOPE.search(words) and (wishes or turn.order):
+        head, tail = split_at_return(words)
+        trips = ride_wishes(head) if head else None
+        homeward = ride_wishes(tail)
+        if trips and (wishes or turn.order) and homeward:
+            # "要一等座，回程坐卧铺": what is said before the ride home is named is the trip's,
+            # both rides; what its own clause says is that ride's alone.
+            own = _return_own(
+                turn.model_copy(update={**_EMPTY, "order": None, **homeward.as_slots()})
+            )
+            turn = turn.model_copy(
+                update={
+                    **{k: v for k, v in _EMPTY.items() if not k.startswith("exclude")},
+                    "order": None,
+                    "preferences": [p for p in turn.preferences if p != "卧铺"],
+                    **trips.as_slots(),
+                }
+            )
+            intent = _with_return(previous, turn, words, today).model_copy(update=own)
+            return TurnReading(_with_party(intent, party))
+        if _RETURN_SCOPE.search(words) and (wishes or turn.order) and not trips:
             # Wishes said of the ride home alone ("回程换成卧铺", "回来坐高铁", "回来那天要最晚
             # 的一班") are that ride's own: the outbound keeps its classes, types and order.
             own = _return_own(turn)
@@ -375,6 +395,8 @@ def _read(
             untold = wishes & {"exclude_seat_classes"}
             question = texts.RETURN_ONLY_WISH if untold else None
             return TurnReading(_with_party(intent, party), question=question)
+        # "要一等座。回程周五晚上长沙南回深圳北": wishes said before the ride home is named are
+        # the trip's, both rides.
         question = texts.ASK_RETURN_DATE if open_return else None
         return TurnReading(_with_party(intent, party), question=question)
     turn = _places_by_end(previous, turn, words, city)

@@ -11,6 +11,7 @@ from app.intent import texts
 from app.intent.followup import TurnReading, read_turn, turn_text
 from app.intent.model import SLEEPER_SET, PlanShown, TravelIntent
 from app.intent.offline import parse_offline
+from sources.models import SeatClass
 from tests.app.intent.conftest import TODAY  # Monday 2026-11-30
 
 
@@ -398,6 +399,22 @@ def test_both_rides_said_as_bare_weekdays_fall_in_the_trips_own_week(chat):
     assert intent.depart_window is not None and intent.depart_window.label == "上午"
     intent = trip(chat("下周三从南京去上海", "周五走，下周一晚上回"))
     assert (intent.date_start, intent.date_end) == (dt.date(2026, 12, 11), dt.date(2026, 12, 14))
+
+
+def test_a_class_said_before_the_ride_home_is_named_is_the_trips(chat):
+    intent = trip(chat("下周二从南昌去杭州", "坐二等座就行，周四下午回来"))
+    assert intent.seat_class is SeatClass.SECOND and not intent.return_seat_classes
+    assert intent.date_end == dt.date(2026, 12, 10)
+    intent = trip(chat("下周二从南昌去杭州", "要一等座。回程周四晚上杭州东回南昌西"))
+    assert intent.seat_class is SeatClass.FIRST and not intent.return_seat_classes
+
+
+def test_a_class_said_before_and_one_in_the_return_clause_split_between_the_rides(chat):
+    intent = trip(chat("下周二从南昌去杭州", "去程一等座，回程周四坐硬卧"))
+    assert intent.seat_class is SeatClass.FIRST
+    assert intent.return_seat_classes == [SeatClass.HARD_SLEEPER]
+    intent = trip(chat("下周二从南昌去杭州", "回程周四，坐一等座"))
+    assert intent.seat_class is None and intent.return_seat_classes == [SeatClass.FIRST]
 
 
 def test_on_again_from_the_last_stop_then_home_from_there(chat):
