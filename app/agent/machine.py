@@ -86,7 +86,7 @@ from rules.hubs import Topology
 from rules.schedule import Schedule
 from rules.validate import OfferIndex
 from sources.base import Clock, shanghai_now
-from sources.models import SHANGHAI, normalise_train_number, worst_freshness
+from sources.models import SHANGHAI, TrainOffer, normalise_train_number, worst_freshness
 from sources.sale_window import in_sale_window, last_sale_day
 from sources.stations import Place, StationDirectory, UnknownStationError
 
@@ -408,6 +408,7 @@ class PlanningAgent:
                 question = _question_for(intent, self.directory)
             if route.note:
                 run.warn(route.note)
+            run.named_train_no = route.train_no
         run.intent = intent
         if question:
             run.clarify_question = question
@@ -523,7 +524,7 @@ class PlanningAgent:
 
     async def _evaluate_options(self, run: Run) -> State:
         if not run.trains_checked:
-            self._check_named_trains(run)
+            await self._check_named_trains(run)
         book = run.book()
         now = self.now(run)
         best = None
@@ -937,7 +938,33 @@ class PlanningAgent:
         except UnknownStationError:
             return None
 
-    def _check_named_trains(self, run: Run) -> None:
+    async def _renumbered(
+        self, run: Run, absent: set[str], offers: list[TrainOffer], day: dt.date
+    ) -> dict[str, str]:
+        """A named train renumbered en route (K1512 is K1509 from 金华 to 杭州南) is sold under
+        the number it carries where the ride boards: the run's id (12306's train_no) from its
+        stop list finds it, and the number sold is said. One stop list at most, only for a
+        named number the live results lack."""
+        if not absent or not offers:
+            return {}
+        train_no = run.named_train_no
+        if not train_no and self.stop_lists is not None:
+            try:
+                train_no = (await self.stop_lists.stops(sorted(absent)[0], day)).train_no
+            except Exception as exc:  # no stop list: the number is said as not found
+                log.info("stop list for a renumbered train failed", extra={"error": repr(exc)})
+                return {}
+        if not train_no:
+            return {}
+        sold = next((o.train_number for o in offers if o.train_no == train_no), None)
+        if sold is None:
+            return {}
+        found = dict.fromkeys(absent, sold)
+        for number in found:
+            run.warn(texts.TRAIN_SOLD_AS.format(train=number, sold=sold))
+        return found
+
+    async def _check_named_trains(self, run: Run) -> None:
         """Trains the traveller named must be in this request's live results; else say so."""
         run.trains_checked = True
         assert run.request is not None and run.intent is not None
@@ -947,6 +974,9 @@ class PlanningAgent:
         keys = required_legs(run.request)
         offers = [o for k in keys if k in run.results for o in run.results[k].offers]
         absent = {v.train_number or "" for v in check_train_numbers(named, offers)} - {""}
+        sold_as = await self._renumbered(run, absent, offers, keys[0].date)
+        named = [sold_as.get(n, n) for n in named]
+        absent -= set(sold_as)
         first = keys[0]
         typed = re.sub(r"\s+", "", run.input.text or "").upper()
         for number in sorted(absent):

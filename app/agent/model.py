@@ -108,6 +108,7 @@ class Run:
     flexible: bool = False  # the candidates are the days of "哪天都行": the stated order picks
     first_failures: tuple[Failure, ...] = ()
     trains_checked: bool = False
+    named_train_no: str = ""  # the named train's run id, from its stop list (renumbered trains)
     absent_trains: list[str] = field(default_factory=list)
     wanted_legs: list[LegKey] = field(default_factory=list)
     results: dict[LegKey, TicketResult] = field(default_factory=dict)

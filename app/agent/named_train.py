@@ -40,6 +40,7 @@ class NamedTrainRoute:
     intent: TravelIntent
     note: str | None = None
     unknown: str | None = None  # a train number no source knows on that date
+    train_no: str = ""  # the run's own id (12306's train_no): both numbers of a renumbered one
 
 
 def needs_route(intent: TravelIntent) -> bool:
@@ -84,7 +85,7 @@ async def fill_route(stops: StopSearch, intent: TravelIntent) -> NamedTrainRoute
         update["destination"] = calls[-1].name
     filled = intent.model_copy(update=update)
     filled = filled.model_copy(update={"missing": missing_fields(filled)})
-    return NamedTrainRoute(filled, note=route_note(number, calls))
+    return NamedTrainRoute(filled, note=route_note(number, calls), train_no=result.train_no)
 
 
 def rides_named_train(previous: TravelIntent, turn: TravelIntent) -> bool:

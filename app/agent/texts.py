@@ -49,6 +49,9 @@ TRAIN_NOT_FOUND = (
     "您提到的车次{train}不在{route} {date}的实时查询结果中，已为您推荐实际有票的车次。"
 )
 TRAIN_ALTERNATIVES = "可选车次：{trains}。"
+TRAIN_SOLD_AS = (
+    "{train}次列车在您上车的区段以{sold}车次发售（同一趟车，途中改变车次），已按{sold}为您查询。"
+)
 # A train named without stations: its own route, from its stop list (app/agent/named_train.py).
 NAMED_TRAIN_ROUTE = "{train}全程（共{n}站）：{stops}。"
 NAMED_TRAIN_JOIN = " → "

@@ -169,3 +169,15 @@ def test_the_boarding_day_moves_with_the_stop_only_when_the_turn_says_no_day() -
     assert boarding_day(previous, said, after, route, lambda n: cities.get(n, n)) is after
     other = after.model_copy(update={"train_numbers": []})
     assert boarding_day(previous, turn, other, route, lambda n: cities.get(n, n)) is other
+
+
+@pytest.mark.parametrize("text", ["K1512 明天的 硬卧", "K1512 明天 从杭州到聊城 硬卧"])
+async def test_a_train_renumbered_en_route_is_found_by_the_number_said(text: str) -> None:
+    # K1512 leaves 金华 and 杭州南 as K1509 (one run, 12306's train_no 6i000K150940): the live
+    # results list K1509 there, and the ride is planned on it, said, not relaxed away.
+    body = await _plan(text)
+    itinerary = body["itinerary"]
+    assert isinstance(itinerary, dict), body["summary"]
+    assert [leg["train_number"] for leg in itinerary["legs"]] == ["K1509"]
+    assert body["relaxed"] == []
+    assert any("以K1509车次发售" in w for w in body["warnings"])  # type: ignore[attr-defined]
