@@ -311,7 +311,10 @@ _PINYIN_WORDS.update(
         **{f"{d} ge ren": f"{d}个人" for d in "23456789"},
     }
 )
-_PINYIN_ROUTE = re.compile(r"(?<![a-z])cong\s+[a-z]+\s+(?:qu|dao|hui)\s+[a-z]+", re.IGNORECASE)
+# A place typed a syllable at a time (cong shang hai dao hang zhou) is up to four words.
+_PINYIN_ROUTE = re.compile(
+    r"(?<![a-z])cong\s+[a-z]+(?:\s+[a-z]+){0,3}?\s+(?:qu|dao|hui)\s+[a-z]+", re.IGNORECASE
+)
 _PINYIN_WORD = re.compile(
     r"(?<![a-z])(?:"
     + "|".join(r"\s*".join(word.split()) for word in sorted(_PINYIN_WORDS, key=len, reverse=True))

@@ -85,6 +85,8 @@ def windows(text: str, today: dt.date = THU) -> dict[str, str | None]:
         ("后天晌午从保定回石家庄", "11:00-14:00", None),
         ("后天从广州回贵阳 坐一晚上硬座太难受了", None, None),
         ("周一晚上从广州回贵阳", "18:00-23:59", None),
+        # pinyin typed a syllable at a time, places too
+        ("zhou yi xia wu cong guang zhou qu shen zhen", "12:00-18:00", None),
     ],
 )
 def test_time_of_day_words(text: str, depart: str | None, arrive: str | None) -> None:
