@@ -398,7 +398,8 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         at = buf.masked.find(route.destination_text)
         if at >= 0:
             buf.mask(at, at + len(route.destination_text))
-    no_return = _NO_RETURN.search(lower) is not None
+    # 在天津开完会要回北京: the ride home is the trip itself (the route said so), no return.
+    no_return = _NO_RETURN.search(lower) is not None or route.return_trip is False
     if no_return:
         fields["return_trip"] = False
     elif route.return_trip is None and re.search(r"往返|回来|返程|回程|round trip|and back", lower):
@@ -421,6 +422,8 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         buf.mask(same_day.start(), same_day.end())
     next_day = _next_day_arrival(buf)
     windows = _time_windows(buf)
+    if route.return_trip is False and "depart_window" not in windows and "return_window" in windows:
+        windows["depart_window"] = windows.pop("return_window")  # 晚上回合肥: the ride itself
     if buf.arrival_part is not None:
         windows.setdefault("arrive_window", buf.arrival_part)
     dates = extract_dates(buf.masked, today)

@@ -549,6 +549,19 @@ def _boarding_after(text: str, hits: list[_Hit], directory: StationDirectory) ->
     return last if _BOARDED_FOR.match(text[last.end : last.end + 8]) else None
 
 
+def _staying_then_home(text: str, hits: list[_Hit], directory: StationDirectory) -> _Hit | None:
+    """The first place when it is said with 在 (where one will be: 在天津开完会) and every
+    other place is one gone back to (回北京); None otherwise, or when no place was gone to."""
+    if len(hits) < 2 or not _before(text, hits[0]).endswith(_STAY_BEFORE):
+        return None
+    first, rest = hits[0], hits[1:]
+    if first.role is not None or first.returning:
+        return None
+    if not all(h.returning and _city(h, directory) != _city(first, directory) for h in rest):
+        return None
+    return first
+
+
 def _leads(text: str, hits: list[_Hit]) -> bool:
     """True when the first place has no role and the second one is the stop after it."""
     first, second = hits[0], hits[1]
@@ -585,13 +598,24 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
         # "我在北京读研，下周六回天津", "…明天上午十点前必须到昆明，人在北京".
         origin_hit = here
         stops = [h for h in stops if h is not here]
+        if stops and stops[-1].returning and _city(stops[-1], directory) != _city(here, directory):
+            route.return_trip = False  # …开完会回上海: the ride home is the trip, no return
         for hit in hits:
-            hit.returning = False  # 回天津 from where one is: going home, one way
+            if _city(hit, directory) != _city(here, directory):
+                hit.returning = False  # 回天津 from where one is: going home, one way
     elif origin_hit is None and (boarding := _boarding_after(text, hits, directory)):
         # "后天去广州，长沙南最早的一班": the place said after the destination, with the train
         # it is boarded for, is where the trip starts.
         origin_hit = boarding
         stops = [h for h in stops if h is not boarding]
+    elif origin_hit is None and (staying := _staying_then_home(text, hits, directory)):
+        # "明天在天津开完会要回北京": where one is (在天津…) and then goes home from is the
+        # origin of a one-way ride, not a stop of a round trip from home.
+        origin_hit = staying
+        stops = [h for h in stops if h is not staying]
+        for hit in hits:
+            hit.returning = False
+        route.return_trip = False
     elif origin_hit is None and len(stops) > 1 and stops[-1].returning:
         # "去上海出差，后天回北京": home is where one returns to.
         origin_hit = stops[-1]
@@ -610,6 +634,12 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
             route.return_trip = True
             stops = stops[:-1]
         stops = [s for s in stops if s is not origin_hit]
+        if (
+            len(stops) > 1
+            and _before(text, stops[0]).endswith(_STAY_BEFORE)
+            and _city(stops[0], directory) == _city(origin_hit, directory)
+        ):
+            stops = stops[1:]  # 周五在北京开会，然后去上海，周日回北京: 北京 is home, no stop
     stops = _one_per_city(text, stops, directory)
     # Per-stop stays only when a stop before the last one has its own ("先去西安住两晚").
     stays = [

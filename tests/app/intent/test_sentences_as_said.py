@@ -274,17 +274,18 @@ def test_districts_nicknames_and_short_names_are_their_places(
 
 
 @pytest.mark.parametrize(
-    ("text", "origin", "destination"),
+    ("text", "origin", "destination", "returns"),
     [
-        ("我在北京读研，下周六回天津，买学生票", "北京", "天津"),
-        ("明天上午十点前必须到昆明，人在北京", "北京", "昆明"),
+        # 回天津 from where one is: the ride home is the trip, said to have no return.
+        ("我在北京读研，下周六回天津，买学生票", "北京", "天津", False),
+        ("明天上午十点前必须到昆明，人在北京", "北京", "昆明", None),
     ],
 )
 def test_where_the_traveller_is_is_the_origin(
-    text: str, origin: str, destination: str, directory: StationDirectory
+    text: str, origin: str, destination: str, returns: bool | None, directory: StationDirectory
 ) -> None:
     intent = parse(text, directory)
-    assert (intent.origin, intent.destination, intent.return_trip) == (origin, destination, None)
+    assert (intent.origin, intent.destination, intent.return_trip) == (origin, destination, returns)
 
 
 def test_a_reimbursement_cap_is_a_budget(directory: StationDirectory) -> None:

@@ -1,0 +1,55 @@
+"""Where the traveller will be (在X开完会, 我在X) and the place gone back to (回Y): a one-way
+ride home from X, not a round trip from Y; home said again after a trip out stays home."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from app.intent.offline import parse_offline
+from sources.stations import StationDirectory, default_directory
+
+TODAY = dt.date(2026, 12, 8)  # a Tuesday
+
+
+@pytest.fixture(scope="module")
+def official() -> StationDirectory:
+    return default_directory()
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination", "day"),
+    [
+        ("后天在上海办完事回杭州", "上海", "杭州", dt.date(2026, 12, 10)),
+        ("周四在郑州出差结束就回西安，最早的车", "郑州", "西安", dt.date(2026, 12, 10)),
+        ("后天我在杭州开会，开完回上海", "杭州", "上海", dt.date(2026, 12, 10)),
+        ("下周一人在武汉，办完事回长沙", "武汉", "长沙", dt.date(2026, 12, 14)),
+    ],
+)
+def test_going_home_from_where_one_is_is_one_ride(official, text, origin, destination, day):
+    intent = parse_offline(text, TODAY, official)
+    assert (intent.origin, intent.destination, intent.date_start) == (origin, destination, day)
+    assert not intent.return_trip and intent.date_end is None
+
+
+def test_the_hour_of_going_home_is_the_rides_own(official) -> None:
+    intent = parse_offline("周五在南京出差结束，晚上回合肥", TODAY, official)
+    assert (intent.origin, intent.destination) == ("南京", "合肥")
+    assert intent.depart_window is not None and intent.depart_window.start == dt.time(18)
+    assert intent.return_window is None and not intent.return_trip
+
+
+@pytest.mark.parametrize(
+    "text", ["我在北京，周五去上海，周日回北京", "周五在北京开会，然后去上海，周日回北京"]
+)
+def test_home_said_before_a_trip_out_and_back_is_the_origin(official, text) -> None:
+    intent = parse_offline(text, TODAY, official)
+    assert (intent.origin, intent.destination) == ("北京", "上海")
+    assert intent.return_trip and intent.via == []
+
+
+def test_a_business_trip_out_still_comes_back_the_same_day(official) -> None:
+    intent = parse_offline("明天去天津开完会回北京", TODAY, official)
+    assert (intent.origin, intent.destination) == ("北京", "天津")
+    assert intent.return_trip and intent.date_end == dt.date(2026, 12, 9)
