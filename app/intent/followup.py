@@ -45,7 +45,7 @@ from app.intent.dates import date_from
 from app.intent.merge import merge_intent, set_slots, starts_over
 from app.intent.model import TIME_WINDOWS, TravelIntent, ViaStop
 from app.intent.numerals import to_int
-from app.intent.offline import normalise_text
+from app.intent.offline import normalise_text, refused_trains
 from app.intent.party_change import Party, party_after, students_said
 from app.intent.return_scope import ride_wishes, split_at_return
 from app.intent.turn_wishes import (
@@ -236,13 +236,27 @@ def read_turn(
     """The trip after `turn` (parsed from `text`), given the trip so far; `suggest` is the
     place the reply offered for a name it did not know ("您是指哈尔滨吗？"); `route` is the
     trip's named train's stops as cities, when known (its ride is no new trip)."""
+    words = normalise_text(text)
+    refused = set(refused_trains(words))
+    if refused & set(turn.train_numbers):  # a model reading 不坐G82 as G82 wished for
+        turn = turn.model_copy(
+            update={"train_numbers": [n for n in turn.train_numbers if n not in refused]}
+        )
     reading = _read(previous, turn, text, today=today, city=city, suggest=suggest, route=route)
     if reading.declined is not None:
         return reading
-    if previous.train_numbers and not turn.train_numbers:
-        words = normalise_text(text)
+    if refused & set(reading.intent.train_numbers):
+        # "算了不坐G82了，下午两点前到北京就行": the train is dropped, the trip and its new
+        # wishes kept, between the cities its route gave.
+        kept = [n for n in reading.intent.train_numbers if n not in refused]
+        intent = _other_trains(reading.intent, city) if not kept else reading.intent
+        reading = replace(reading, intent=intent.model_copy(update={"train_numbers": kept}))
+    elif previous.train_numbers and not turn.train_numbers:
+        dearer_class = turn.seat_class or turn.seat_classes
         if any(cue in words for cue in CHEAPER) and reading.intent.train_numbers:
-            reading = replace(reading, intent=_other_trains(reading.intent, city))
+            if not dearer_class:
+                # "商务座太贵了，换一等座吧" names the class that will do: the train stays.
+                reading = replace(reading, intent=_other_trains(reading.intent, city))
     return replace(reading, intent=_with_stated_order(previous, turn, reading.intent))
 
 

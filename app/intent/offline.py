@@ -48,6 +48,14 @@ MASK = "□"
 _TRAIN_NUMBER = re.compile(
     r"(?<![A-Za-z0-9])(" + TRAIN_NUMBER_LIKE + r")(?!\d)(?:次)?", re.IGNORECASE
 )
+# A train turned down is no train wished for: 算了不坐G82了, 别买G1, G82就不要了, 不是G82.
+_TRAIN_REFUSED = re.compile(
+    r"(?:不坐|不要|别坐|别要|不乘|不搭|不选|别选|不买|别买|不考虑|不想坐|不是|换掉|不用)"
+    r"(?:那趟|这趟|那班|这班|那个|这个)?\s*(?P<before>" + TRAIN_NUMBER_LIKE + r")(?!\d)"
+    r"|(?<![A-Za-z0-9])(?P<after>" + TRAIN_NUMBER_LIKE + r")(?!\d)(?:次)?(?:那趟|这趟|那班|这班)?"
+    r"\s*(?:就)?(?:不坐了|不要了|不坐|不要|算了|不考虑了|不行)(?:了)?(?=[，,。！!？?\s]|$)",
+    re.IGNORECASE,
+)
 _HOUR = r"[0-9一二两三四五六七八九十]{1,3}"
 _CLOCK_AT = re.compile(r"\s*" + _HOUR + r"\s*" + clock_unit())
 _CLOCK = re.compile(
@@ -368,6 +376,11 @@ def normalise_text(text: str) -> str:
     return text
 
 
+def refused_trains(text: str) -> list[str]:
+    """The train numbers `text` turns down (算了不坐G82了), upper-cased."""
+    return [(m.group("before") or m.group("after")).upper() for m in _TRAIN_REFUSED.finditer(text)]
+
+
 def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> TravelIntent:
     """Parse `text` into a `TravelIntent` with rules only (pure, deterministic, sync)."""
     text = normalise_text(text)
@@ -377,8 +390,12 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
 
     numbers: list[str] = []
     invalid: list[str] = []
+    refused = set(refused_trains(text))
     for match in _TRAIN_NUMBER.finditer(text):
         token = match.group(1).upper()
+        if token in refused:
+            buf.mask(match.start(), match.end())
+            continue
         (numbers if is_train_number(token) else invalid).append(token)
         buf.mask(match.start(), match.end())
     fields["train_numbers"] = list(dict.fromkeys(numbers))

@@ -310,6 +310,27 @@ def test_a_named_train_too_dear_opens_the_trip_to_any_train_between_its_cities(d
     assert (intent.origin, intent.destination) == ("北京", "上海")
 
 
+def test_a_class_too_dear_with_a_cheaper_one_named_keeps_the_named_train(directory):
+    so_far = parse_offline("12月5日G7从北京南去上海虹桥，一等座", TODAY, directory)
+    words = "一等座太贵了，有二等座吗"
+    turn = parse_offline(turn_text(words), TODAY, directory)
+    city = {"北京南": "北京", "上海虹桥": "上海"}.get
+    intent = trip(read_turn(so_far, turn, words, today=TODAY, city=city))
+    assert intent.train_numbers == ["G7"] and intent.seat_class is SeatClass.SECOND
+    assert (intent.origin, intent.destination) == ("北京南", "上海虹桥")
+
+
+@pytest.mark.parametrize("words", ["G7就算了，中午前到上海就行", "不坐G7了，中午前到上海就行"])
+def test_a_named_train_turned_down_is_dropped_and_the_new_wishes_kept(directory, words):
+    so_far = parse_offline("12月5日G7从北京南去上海虹桥，一等座", TODAY, directory)
+    turn = parse_offline(turn_text(words), TODAY, directory)
+    city = {"北京南": "北京", "上海虹桥": "上海"}.get
+    intent = trip(read_turn(so_far, turn, words, today=TODAY, city=city))
+    assert intent.train_numbers == [] and (intent.origin, intent.destination) == ("北京", "上海")
+    assert intent.arrive_window is not None and intent.arrive_window.end == dt.time(12, 0)
+    assert intent.seat_class is SeatClass.FIRST
+
+
 def test_the_ride_home_dropped_and_returns_counted_from_the_outbound(chat):
     one_way = trip(chat("12月5日从北京去上海", "周日回来", "不回来了"))
     assert one_way.return_trip is False and one_way.date_end is None

@@ -218,6 +218,19 @@ def test_train_numbers_are_extracted_uppercase_and_deduplicated(parse):
 
 
 @pytest.mark.parametrize(
+    ("text", "trains"),
+    [
+        ("明天北京到天津，别坐C2001，C2003可以", ["C2003"]),
+        ("D312那趟就不要了，后天南京去上海", []),
+        ("不是K599，是K600", ["K600"]),
+        ("G7不要一等座，要二等座", ["G7"]),  # the class refused, not the train
+    ],
+)
+def test_a_train_turned_down_is_no_train_wished_for(parse, text, trains):
+    assert parse(text).train_numbers == trains
+
+
+@pytest.mark.parametrize(
     ("text", "action"),
     [
         ("改成下周六", "update"),
