@@ -711,8 +711,11 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
         after = text[second.end : second.end + 10]
         # Counted from the first date (a bare weekday is on or after it), still earlier:
         leave, _ = second.resolve(start, today, True)
+        # 下周二到周四, 下周二去…周四回: a range or a ride home, never the day leaving earlier.
+        range_or_back = bool(_LINK.match(gap) or _RETURN_AFTER.match(after))
         if (
-            leave is not None
+            not range_or_back
+            and leave is not None
             and second.bare_weekday
             and leave > start
             and today <= leave - dt.timedelta(days=7) < start
@@ -722,7 +725,12 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
             # before the day named first (the arrival is that evening or the next morning).
             spans.append((second.start, second.end))
             return DateFacts(start=leave - dt.timedelta(days=7), spans=spans)
-        if leave is not None and today <= leave < start and _LEAVES_AFTER.match(after):
+        if (
+            not range_or_back
+            and leave is not None
+            and today <= leave < start
+            and _LEAVES_AFTER.match(after)
+        ):
             # 后天九点在上海开会，我明晚从北京过去: the earlier day is the departure, the day
             # said first is the arrival's.
             spans.append((second.start, second.end))

@@ -126,6 +126,17 @@ _AT_THE_LATEST = re.compile(
 _NOT_TOO_EARLY = re.compile(
     r"(?:别|不要|不想|不能|不用)(?:坐)?(?:太|那么|特别)早(?:的车|的|了|出发|走)?|不想起(?:太|那么)?早"
 )
+# 八点半要到, 9点得赶到, 十点到就行: a bare hour then an arrival said as a must or as enough
+# (八点到上海 alone stays unread: it may be the departure's hour).
+_BARE_ARRIVAL = re.compile(
+    r"(?P<period>早上|上午|中午|下午|晚上|今晚|明晚)?(?P<h>"
+    + _HOUR
+    + r")\s*"
+    + clock_unit()
+    + r"钟?\s*"
+    r"(?:(?:一定|务必|最好)?(?:要|得|必须|需要|须|能|可以)(?:赶)?(?:到|抵达)"
+    r"|(?:到|抵达)(?:就行|就好|就可以|即可|也行))"
+)
 _NOT_TOO_LATE_THERE = re.compile(r"(?:别|不要|不想|不能)(?:太|那么)晚到")
 _MEALS = (
     (
@@ -264,6 +275,12 @@ def extra_windows(text: str) -> list[Found]:
         if at is not None:
             window = TimeWindow(start=at, end=_shift(at, 1), label=match.group())
             found.append(Found(match.start(), match.end(), window))
+    for match in _BARE_ARRIVAL.finditer(text):
+        period = match.group("period") or context_period(text, match.start(), arrival=True)
+        at = _clock(_part(period), match.group("h"), match.group("half"))
+        if at is not None:
+            window = TimeWindow(start=dt.time(0, 0), end=at, label=match.group())
+            found.append(Found(match.start(), match.end(), window, "arrive_window"))
     for match in _NOT_TOO_EARLY.finditer(text):
         window = TimeWindow(start=dt.time(8, 0), end=END_OF_DAY, label=match.group())
         found.append(Found(match.start(), match.end(), window, "depart_window"))

@@ -85,6 +85,10 @@ def windows(text: str, today: dt.date = THU) -> dict[str, str | None]:
         ("后天晌午从保定回石家庄", "11:00-14:00", None),
         ("后天从广州回贵阳 坐一晚上硬座太难受了", None, None),
         ("周一晚上从广州回贵阳", "18:00-23:59", None),
+        # a bare hour with an arrival said as a must, or as enough
+        ("明天从无锡去上海，九点半得到", None, "00:00-09:30"),
+        ("明天从无锡去上海 十点到就行", None, "00:00-10:00"),
+        ("明天下午从无锡去上海，四点必须赶到", "12:00-18:00", "00:00-16:00"),
         # pinyin typed a syllable at a time, places too
         ("zhou yi xia wu cong guang zhou qu shen zhen", "12:00-18:00", None),
     ],
@@ -234,6 +238,15 @@ def test_an_arrival_the_next_morning_with_a_must() -> None:
     intent = parse_offline(text, D(2026, 12, 10), DIRECTORY)
     assert intent.arrive_date == D(2026, 12, 11)
     assert intent.depart_window is not None and intent.depart_window.span() == "18:00-23:59"
+
+
+def test_a_weekday_range_or_a_weekday_back_is_never_an_earlier_departure() -> None:
+    # THU 12-03: 下周二 is 12-08; 周四 after it is that week's, the end or the ride home.
+    for text in ("下周二到周四去郑州出差，石家庄出发", "下周二去郑州出差周四回，石家庄出发"):
+        intent = parse_offline(text, THU, DIRECTORY)
+        assert (intent.date_start, intent.date_end) == (D(2026, 12, 8), D(2026, 12, 10)), text
+    wedding = parse_offline("下周六去郑州吃喜酒，周五下班后走，石家庄出发", THU, DIRECTORY)
+    assert wedding.date_start == D(2026, 12, 11)
 
 
 def test_an_arrival_said_before_its_next_day_is_no_return() -> None:
