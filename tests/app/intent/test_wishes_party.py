@@ -185,6 +185,7 @@ def test_nights_said_as_nights(directory: StationDirectory) -> None:
         ("下周二五个人从西安去延安 里面两个学生", 5, 2, []),
         ("下周二西安去延安，三个人，有一个是研究生", 3, 1, []),
         ("下周二西安去延安 学生一个 求便宜", 1, 1, []),
+        ("下周二西安去延安，三个人，两个学生", 3, 2, []),
     ],
 )
 def test_the_party_from_everyday_phrases(
