@@ -373,6 +373,9 @@ def _with_everyday_names(text: str, directory: StationDirectory, hits: list[_Hit
             if crossing:
                 hits = [h for h in hits if h not in crossing]
                 hits.append(_Hit(m.start() - len(home), m.start(), home))
+            if any(h.end == m.start() and _city(h, directory) != home for h in hits):
+                taken |= span  # 沈阳故宫, 温州鹿城: the place said before it has one so called
+                continue
             inside = [h for h in hits if set(range(h.start, h.end)) <= span]
             if any(set(range(h.start, h.end)) & span for h in hits if h not in inside):
                 continue  # a directory name crossing it: the directory's reading stands
@@ -646,6 +649,7 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
         _stay_after(text, s, stops[i + 1].start if i + 1 < len(stops) else len(text))
         for i, s in enumerate(stops)
     ]
+    stops, stays = _on_the_way_first(text, stops, stays)
     per_stop = len(stops) > 1 and any(n is not None for n, _ in stays[:-1])
     if stops:
         route.destination = stops[-1].name
@@ -668,6 +672,22 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
     else:
         route.destination_text = _free_place(text, directory)
     return route
+
+
+_ON_THE_WAY = re.compile(r"(?:路上|中途|途中|半路|半道|顺路|顺道)[^，。,.；;！!？?]{0,4}$")
+
+
+def _on_the_way_first(
+    text: str, stops: list[_Hit], stays: list[tuple[int | None, tuple[int, int] | None]]
+) -> tuple[list[_Hit], list[tuple[int | None, tuple[int, int] | None]]]:
+    """`stops` (and their stays) with those said to be on the way (去哈尔滨，路上在沈阳住一晚;
+    中途在南京待一天; 路过济南) put before the destination, wherever they were said."""
+    on_way = [i for i, s in enumerate(stops) if s.through or _ON_THE_WAY.search(_before(text, s))]
+    main = [i for i in range(len(stops)) if i not in on_way]
+    if not on_way or not main or on_way[-1] < main[-1]:
+        return stops, stays
+    order = [*main[:-1], *on_way, main[-1]]
+    return [stops[i] for i in order], [stays[i] for i in order]
 
 
 def _free_place(text: str, directory: StationDirectory) -> str | None:

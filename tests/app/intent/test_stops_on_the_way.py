@@ -1,0 +1,54 @@
+"""A stop said to be on the way (路上在X住一晚, 中途在X待一天, 路过X) comes before the
+destination wherever it was said; a landmark said after another city is that city's own."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from app.intent.model import ViaStop
+from app.intent.offline import parse_offline
+from app.intent.places import extract_route
+from sources.stations import StationDirectory, default_directory
+
+TODAY = dt.date(2026, 12, 7)  # a Monday
+
+
+@pytest.fixture(scope="module")
+def official() -> StationDirectory:
+    return default_directory()
+
+
+@pytest.mark.parametrize(
+    ("text", "via"),
+    [
+        ("下周三从上海去北京，中途在南京待一天", ViaStop(city="南京", nights=1)),
+        ("周五从广州去武汉，顺路在长沙停一晚", ViaStop(city="长沙", nights=1)),
+        ("从成都去西安，半路想在汉中住两晚，下周二走", ViaStop(city="汉中", nights=2)),
+        ("下周一从北京去上海，路过济南", ViaStop(city="济南", nights=0, through=True)),
+    ],
+)
+def test_a_stop_on_the_way_comes_before_the_destination(official, text, via) -> None:
+    intent = parse_offline(text, TODAY, official)
+    assert intent.via == [via]
+    assert intent.destination not in (via.city, intent.origin) and not intent.return_trip
+
+
+def test_a_stop_said_in_travel_order_keeps_its_place(official) -> None:
+    route = extract_route("下周一从北京先去西安住两晚，再去成都", official)
+    assert (route.destination, [v.city for v in route.via]) == ("成都", ["西安"])
+
+
+@pytest.mark.parametrize(
+    ("text", "destination"),
+    [
+        ("周六从大连去沈阳，想逛逛沈阳故宫", "沈阳"),
+        ("明天从杭州去温州鹿城", "温州"),
+        ("下周去香港迪士尼，从深圳出发", "香港"),
+        ("周末从南京去北京，看看故宫", "北京"),
+    ],
+)
+def test_a_landmark_said_after_another_city_is_that_citys_own(official, text, destination):
+    route = extract_route(text, official)
+    assert route.destination == destination and route.via == []
