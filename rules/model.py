@@ -136,6 +136,8 @@ class TripRequest(Frozen):
     `passengers` adults. Each ride is priced per ticket (`rules.party`)."""
     no_overnight: bool = False
     """No ride through the night (不要过夜): an overnight train is not taken."""
+    return_no_overnight: bool = False
+    """No night on the train on the ride home alone (回来…白天的车，不要过夜)."""
     towns: tuple[Town, ...] = ()
     """Ends of the trip keyed by their own name rather than their prefecture's (苏州→昆山):
     each is a place of its own for legs, offers and the timetable (`rules.towns`)."""

@@ -49,6 +49,8 @@ def _homeward_classes(request: TripRequest) -> dict[str, object]:
     回来坐高铁): they replace the trip's for that ride; a berth asked for is the traveller's
     own choice of a night ride."""
     own: dict[str, object] = {}
+    if request.return_no_overnight:
+        own["no_overnight"] = True
     if request.return_train_types:
         # 回来坐高铁 after 坐卧铺: the berth was the night ride's; the ride home is its own.
         own.update(

@@ -68,6 +68,11 @@ RELAX_ORDER: tuple[tuple[str, Callable[[TripRequest], bool], Drop], ...] = (
     ),
     ("no_overnight", lambda r: r.no_overnight, _drop(no_overnight=False)),
     (
+        "return_no_overnight",
+        lambda r: r.return_no_overnight,
+        _drop(return_no_overnight=False),
+    ),
+    (
         # 动车 with no D train that day: the intercity EMUs (C) first, before any train.
         "train_kin",
         lambda r: "D" in r.train_types and "C" not in r.train_types and not r.train_kin,

@@ -173,6 +173,8 @@ def understood(intent: TravelIntent | None, itinerary: Itinerary | None = None) 
         parts.append(texts.DIRECT_ONLY)
     if intent.no_overnight:
         parts.append(texts.NO_OVERNIGHT)
+    elif intent.return_no_overnight:
+        parts.append(texts.RETURN_SEATS.format(what=texts.NO_OVERNIGHT))
     if intent.order:
         parts.append(texts.ORDER_LABELS.get(intent.order, intent.order))
     if intent.return_order:
@@ -268,15 +270,18 @@ def relaxed_items(
         elif name == "destination" and original.destination_station:
             requested = texts.TO_STATION.format(station=original.destination_station)
             offered = texts.TO_STATION.format(station=out[-1].destination_station.name)
-        elif name == "no_overnight":
+        elif name in ("no_overnight", "return_no_overnight"):
+            homeward = name == "return_no_overnight"
             requested = texts.NO_OVERNIGHT
             offered = "、".join(
                 f"{leg.train_number}{_clock(leg.depart_at)}{texts.DEPART}"
                 f"{texts.OVERNIGHT}{_clock(leg.arrive_at)}{texts.ARRIVE}"
-                for leg in itinerary.legs
+                for leg in (back if homeward else itinerary.legs)
                 if leg.arrive_at.astimezone(SHANGHAI).date()
                 > leg.depart_at.astimezone(SHANGHAI).date()
             ) or _types(types)
+            if homeward:
+                requested = texts.RETURN_SEATS.format(what=requested)
         elif name == "budget" and original.budget is not None:
             requested = texts.HEADER_BUDGET.format(budget=texts.yuan(original.budget))
             offered = texts.TOTAL.format(total=texts.yuan(itinerary.total_price))

@@ -232,6 +232,7 @@ def trip_request(
         return_order=intent.return_order if return_date is not None else None,
         party=party_notes.tickets(intent) if passengers == intent.passengers else (),
         no_overnight=bool(intent.no_overnight),
+        return_no_overnight=bool(intent.return_no_overnight) and return_date is not None,
         # Back the same day (当天回, 看完当晚回来, 早去晚回): the day is spent there, so its
         # hours weigh as a leisure trip's do, whatever the errand.
         leisure=intent.leisure or (return_date is not None and return_date == start),

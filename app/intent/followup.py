@@ -47,7 +47,7 @@ from app.intent.model import TIME_WINDOWS, TravelIntent, ViaStop
 from app.intent.numerals import to_int
 from app.intent.offline import normalise_text, refused_trains
 from app.intent.party_change import Party, party_after, students_said
-from app.intent.return_scope import ride_wishes, split_at_return
+from app.intent.return_scope import night_refused_homeward, ride_wishes, split_at_return
 from app.intent.turn_wishes import (
     CHEAPER,
     against_plan_shown,
@@ -276,6 +276,7 @@ _CONSTRAINTS: dict[str, tuple[str, ...]] = {
             "return_seat_classes",
             "return_train_types",
             "no_overnight",
+            "return_no_overnight",
             "train_types",
             "exclude_train_types",
             "exclude_seat_classes",
@@ -377,10 +378,14 @@ def _read(
     if shift is not None and previous.date_start is not None:
         return TurnReading(_with_party(_shifted(previous, turn, words, shift), party))
     if _returning(previous, turn, words, city) or _answers_return_day(previous, turn, words):
-        intent = _with_return(previous, turn, words, today)
+        head, tail = split_at_return(words)
+        homeward_night = turn.no_overnight and night_refused_homeward(head, words)
+        if homeward_night:
+            # "回来下周三，白天的车，不要过夜": the ride home's; the night train out stays.
+            turn = turn.model_copy(update={"no_overnight": None})
+        intent = _homeward_night(_with_return(previous, turn, words, today), homeward_night)
         open_return = intent.date_end is None and intent.nights is None and intent.days is None
         wishes = _RIDE_WISHES & set(set_slots(turn))
-        head, tail = split_at_return(words)
         trips = ride_wishes(head) if head else None
         homeward = ride_wishes(tail)
         if trips and (wishes or turn.order) and homeward:
@@ -398,7 +403,7 @@ def _read(
                 }
             )
             intent = _with_return(previous, turn, words, today).model_copy(update=own)
-            return TurnReading(_with_party(intent, party))
+            return TurnReading(_with_party(_homeward_night(intent, homeward_night), party))
         if _RETURN_SCOPE.search(words) and (wishes or turn.order) and not trips:
             # Wishes said of the ride home alone ("回程换成卧铺", "回来坐高铁", "回来那天要最晚
             # 的一班") are that ride's own: the outbound keeps its classes, types and order.
@@ -406,6 +411,7 @@ def _read(
             kept = [p for p in turn.preferences if p != "卧铺"]
             turn = turn.model_copy(update={**_EMPTY, "preferences": kept, "order": None})
             intent = _with_return(previous, turn, words, today).model_copy(update=own)
+            intent = _homeward_night(intent, homeward_night)
             untold = wishes & {"exclude_seat_classes"}
             question = texts.RETURN_ONLY_WISH if untold else None
             return TurnReading(_with_party(intent, party), question=question)
@@ -435,8 +441,9 @@ def _read(
     if permitted:
         # "硬座也行": that class will do too; no class is required any more.
         merged = merged.model_copy(update={"seat_class": None, "seat_classes": []})
-    if merged.no_overnight and _NIGHT_ACCEPTED.search(words):
-        merged = merged.model_copy(update={"no_overnight": None})  # "那就坐夜车吧"
+    if (merged.no_overnight or merged.return_no_overnight) and _NIGHT_ACCEPTED.search(words):
+        # "那就坐夜车吧"
+        merged = merged.model_copy(update={"no_overnight": None, "return_no_overnight": None})
     return TurnReading(merged)
 
 
@@ -635,6 +642,11 @@ def _with_return(
             update.setdefault(name, value)
     merged = previous.model_copy(update=update)
     return merge_intent(merged, TravelIntent(action="update", confidence=turn.confidence))
+
+
+def _homeward_night(intent: TravelIntent, refused: bool | None) -> TravelIntent:
+    """The trip with no night on the train for the ride home, when said of it alone."""
+    return intent.model_copy(update={"return_no_overnight": True}) if refused else intent
 
 
 def _return_own(turn: TravelIntent) -> dict[str, Any]:

@@ -261,6 +261,11 @@ class TravelIntent(Lenient):
         default=None,
         description="true for no ride through the night (不要过夜, 不坐夜车, 白天的车)",
     )
+    return_no_overnight: bool | None = Field(
+        default=None,
+        description="true when no night on the train is said of the ride home alone (回来下周"
+        "三，白天的车，不要过夜); the outbound may still be a night train",
+    )
     berth: BerthWish | None = Field(
         default=None,
         description='a berth wish (下铺 → "lower", 中铺 → "middle", 上铺 → "upper"); the '
@@ -525,6 +530,7 @@ TRAVEL_SLOTS: tuple[str, ...] = (
     "students",
     "children",
     "no_overnight",
+    "return_no_overnight",
     "berth",
     "seat_positions",
     "leisure",

@@ -17,10 +17,12 @@ from typing import Any
 from app.intent.constraints import MASK, read_constraints
 from app.intent.lexicon import SEAT_PHRASES, TRAIN_TYPE_PHRASES
 from app.intent.model import OrderPreference
+from app.intent.wishes import no_overnight
 from sources.models import SeatClass
 
 _RETURN_WORD = re.compile(r"回来|回去|返回|回程|返程|回(?!家)")
 _CLAUSE_END = re.compile(r"[，,。；;！!？?\s]")
+_BOTH_RIDES = re.compile(r"来回|往返|去回|两趟|两程|都")
 
 
 def split_at_return(words: str) -> tuple[str, str]:
@@ -83,3 +85,9 @@ def ride_wishes(text: str) -> RideWishes:
         refused=bool(said.exclude_seat_classes or said.exclude_train_types),
         phrases=tuple(phrases),
     )
+
+
+def night_refused_homeward(head: str, words: str) -> bool:
+    """True when a night on the train is refused in the clause of the ride home (回来下周三，
+    白天的车，不要过夜), not before it (不要过夜，周日回来) nor of both rides (来回都不要过夜)."""
+    return not no_overnight(head.lower()) and not _BOTH_RIDES.search(words)

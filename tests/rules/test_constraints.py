@@ -160,6 +160,30 @@ def test_a_class_for_the_ride_home_alone_is_taken_on_that_ride_and_relaxed_in_th
     assert found is not None and found[1] == ("return_seat_classes",)
 
 
+def test_no_night_on_the_ride_home_alone_leaves_the_night_train_out_its_own():
+    entries = book(
+        offer("T109", BEIJING_WEST, SHANGHAI_STATION, "20:00", "09:00", seats=SLEEPERS),
+        offer("T110", SHANGHAI_STATION, BEIJING_WEST, "19:00", "09:00", day=DAY2, seats=SLEEPERS),
+        offer("G2", HONGQIAO, BEIJING_SOUTH, "09:00", "13:28", day=DAY2),
+    )
+    request = one_way(
+        return_trip=True,
+        return_date=DAY2,
+        allow_night=True,
+        seat_classes=frozenset(SLEEPER_CLASSES),
+        return_no_overnight=True,
+        return_seat_classes=frozenset({SeatClass.SECOND}),
+    )
+    best = plan(request, entries, now=NOW).best
+    assert best is not None and best.train_numbers == ("T109", "G2")
+    night_only = {k: v for k, v in entries.items() if k.origin == "北京" or k.date != DAY2}
+    night_only |= book(
+        offer("T110", SHANGHAI_STATION, BEIJING_WEST, "19:00", "09:00", day=DAY2, seats=SLEEPERS)
+    )
+    found = minimal_relaxation(request, night_only, now=NOW)
+    assert found is not None and "return_no_overnight" in found[1]
+
+
 def test_arrival_day_is_the_outbound_ride_not_a_return():
     request = one_way(arrive_date=DAY + dt.timedelta(days=1), allow_night=True)
     assert best_trains(request, mixed_day()) in (("T109",), ("K99",))

@@ -438,6 +438,16 @@ def test_a_class_said_before_and_one_in_the_return_clause_split_between_the_ride
     assert intent.seat_class is None and intent.return_seat_classes == [SeatClass.FIRST]
 
 
+def test_no_night_said_in_the_clause_of_the_ride_home_is_that_rides_alone(chat):
+    intent = trip(chat("周六晚上从成都去西安，坐卧铺", "下周二回来，不坐夜车，要白天的"))
+    assert intent.return_no_overnight is True and not intent.no_overnight
+    assert intent.depart_window is not None and intent.depart_window.label == "晚上"
+    both = trip(chat("周六晚上从成都去西安，坐卧铺", "不要过夜，下周二回来"))
+    assert both.no_overnight is True and not both.return_no_overnight
+    both = trip(chat("周六从成都去西安", "下周二回来，来回都不要过夜"))
+    assert both.no_overnight is True and not both.return_no_overnight
+
+
 def test_on_again_from_the_last_stop_then_home_from_there(chat):
     intent = trip(chat("下周一从广州去深圳见客户", "周二再从深圳去厦门", "周三从厦门回广州"))
     assert (intent.origin, intent.destination) == ("广州", "厦门")
