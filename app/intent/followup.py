@@ -117,6 +117,8 @@ _ALONE = re.compile(
 _YES = re.compile(r"^(?:对|是的|对的|嗯|没错|是|对呀|是啊|对啊|就是)[，,。!！\s]*$")
 _ANOTHER_TRIP = re.compile(r"另外|另一|对了|算了|还有一?个|再帮|也帮|帮.{1,4}也")
 _THEN = re.compile(r"然后|接着|再去|再到|再从|再坐|之后去|之后到|之后从|住|待|呆")
+# 那…呢, …怎么样: a ride asked about, not a stop added to the trip shown.
+_ASKS_ABOUT = re.compile(r"^那.*呢|呢[？?]?$|怎么样|如何")
 _VIA_CUE = re.compile(r"中间|中途|途中|路上|路过|经过|途经")
 _STAY_WORD = re.compile(r"住|待|呆")
 _DIRECTION = re.compile(r"[去到往]")
@@ -423,6 +425,10 @@ def _read(
     turn = _stations_said(turn, words, city)
     turn = _date_in_trip_week(previous, turn, words, today)
     if _THEN.search(words) and _continues(previous, turn, city):
+        if _ASKS_ABOUT.search(words) and turn.date_start is not None:
+            # "那从丽江再去大理呢，下周二": a ride of its own asked about, on its own day, from
+            # where the trip ends; the party and fares carry on, the old ride's wishes do not.
+            return TurnReading(_with_party(_onward_ride(previous, turn), party))
         if turn.date_start and previous.date_start and _BARE_WEEKDAY.search(words):
             # "周二再从深圳去厦门": the Tuesday after the leg before, as a return's weekday.
             onward = date_from(words, previous.date_start, today) or turn.date_start
@@ -835,6 +841,25 @@ def _party(previous: TravelIntent, turn: TravelIntent, words: str) -> Party | No
         count = max(1, previous.passengers - (to_int(said) or 1))
         return Party(count, previous.students, tuple(previous.children)).fitted()
     return party_after(previous, turn, words)
+
+
+def _onward_ride(previous: TravelIntent, turn: TravelIntent) -> TravelIntent:
+    """The trip after it, from its last stop: `turn`'s ends and day, one way, with the party
+    (and the wishes said in `turn`) but none of the old ride's own."""
+    onward = previous.model_copy(
+        update={
+            "via": [],
+            "return_trip": None,
+            "date_end": None,
+            "days": None,
+            "nights": None,
+            "return_window": None,
+            "return_arrive_window": None,
+            "return_seat_classes": [],
+        }
+    )
+    # As 换成兰州去张掖: both ends replaced, the old ride's seats, trains and hours dropped.
+    return merge_intent(onward, turn.model_copy(update={"action": "update"}))
 
 
 def _with_party(intent: TravelIntent, party: Party | None) -> TravelIntent:
