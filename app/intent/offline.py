@@ -360,6 +360,13 @@ _CANTONESE_DAYS = {"听日": "明天", "听朝": "明早", "听晚": "明晚", "
 _CANTONESE_DAY = re.compile("|".join(_CANTONESE_DAYS))
 
 
+# 周六晚, 后天晚, 12号晚: the evening, said short (住一晚, 晚点, 晚饭 are not).
+_SHORT_EVENING = re.compile(
+    r"(?:(?<=[周期拜][一二三四五六日天])|(?<=[今明后]天)|(?<=[0-9一二三四五六七八九十][号日]))"
+    r"晚(?![上点饭餐些一会间安了到])"
+)
+
+
 def normalise_text(text: str) -> str:
     """NFKC (full-width digits and letters to ASCII) and trimmed; a route typed in pinyin
     (mingtian cong chengdu qu chongqing) has its route and time words as characters (the
@@ -371,6 +378,7 @@ def normalise_text(text: str) -> str:
     # not a hotel question.
     text = _LODGING_SAVED.sub("坐夜车", text)
     text = self_corrected(text)  # 周五，不对，周六: the day said last
+    text = _SHORT_EVENING.sub("晚上", text)
     if _PINYIN_ROUTE.search(text):
         text = _PINYIN_WORD.sub(lambda m: _PINYIN_SPELT[_spelt(m.group())], text)
     return text

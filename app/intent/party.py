@@ -87,9 +87,10 @@ _INFANT = re.compile(r"婴儿|刚满周岁|满周岁|一周岁|周岁的|不到�
 # An age said in months (宝宝8个月, 十个月大的孩子): a baby, whole years old.
 _MONTHS_N = r"(?:[0-9]{1,2}|[一二两三四五六七八九十]{1,3}|半)"
 _MONTHS_OLD = re.compile(
-    r"(?:宝宝|孩子|小孩|婴儿|娃|儿子|女儿|闺女|孙子|孙女|外孙女|外孙)[^，,。]{0,3}?(?P<n>"
+    # 还差三个月满六岁 counts months short of an age, not the age (差 before, 满 after).
+    r"(?:宝宝|孩子|小孩|婴儿|娃|儿子|女儿|闺女|孙子|孙女|外孙女|外孙)[^，,。差]{0,3}?(?P<n>"
     + _MONTHS_N
-    + r")\s*个(?:多)?月(?!后|以后|之后|前|以前|之前|内)"
+    + r")\s*个(?:多)?月(?!后|以后|之后|前|以前|之前|内|就?满|就?到)"
     r"|(?P<m>" + _MONTHS_N + r")\s*个(?:多)?月(?:大)?的(?:宝宝|孩子|小孩|婴儿|娃|儿子|女儿)"
 )
 # A son or daughter brought along by the couple (我和老婆带女儿, 我跟老公带着儿子): a child whose

@@ -85,6 +85,8 @@ def windows(text: str, today: dt.date = THU) -> dict[str, str | None]:
         ("后天晌午从保定回石家庄", "11:00-14:00", None),
         ("后天从广州回贵阳 坐一晚上硬座太难受了", None, None),
         ("周一晚上从广州回贵阳", "18:00-23:59", None),
+        # the evening said short after a day
+        ("周五晚 天津到北京", "18:00-23:59", None),
         # a bare hour with an arrival said as a must, or as enough
         ("明天从无锡去上海，九点半得到", None, "00:00-09:30"),
         ("明天从无锡去上海 十点到就行", None, "00:00-10:00"),
