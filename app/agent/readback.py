@@ -161,7 +161,7 @@ def understood(intent: TravelIntent | None, itinerary: Itinerary | None = None) 
     if intent.seat_class:
         parts.append(intent.seat_class.label)
     elif intent.seat_classes:
-        parts.append(texts.SLEEPER_CATEGORY)
+        parts.append(_class_wish(intent.seat_classes))
     if intent.return_train_types:
         wanted = _types(intent.return_train_types)
         parts.append(texts.RETURN_SEATS.format(what=texts.ONLY.format(what=wanted)))

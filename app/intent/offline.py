@@ -586,7 +586,11 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     if any(phrase in rest for phrase in lexicon.CONVENTIONAL_WISH):
         refused = {*constraints.exclude_train_types, "G", "D", "C"}
         fields["exclude_train_types"] = [t for t in TRAIN_TYPES if t in refused]
-    fields["seat_class"] = _seat_class(rest)
+    alternatives = _seat_alternatives(rest)
+    if alternatives and not constraints.seat_classes:
+        fields["seat_classes"] = alternatives  # 软卧没有就硬卧: either class, not the first only
+    else:
+        fields["seat_class"] = _seat_class(rest)
     fields["preferences"] = _preferences(rest)
 
     intent = with_derived_dates(TravelIntent.model_validate(fields))
@@ -903,6 +907,27 @@ def _train_types(lower: str, rest: str) -> list[str]:
                 wanted.update(types)  # 坐慢车就行: no limit
             rest = rest.replace(phrase, MASK)
     return [t for t in TRAIN_TYPES if t in wanted]
+
+
+_ONE_CLASS = "|".join(
+    re.escape(p) for p, c in sorted(lexicon.SEAT_PHRASES, key=lambda pc: -len(pc[0])) if len(c) == 1
+)
+# Two classes, either will do: 商务座或者一等座都行, 软卧没有就硬卧, 一等座/二等座.
+_CLASS_OR_CLASS = re.compile(
+    r"(?P<a>" + _ONE_CLASS + r")(?:的|票)?\s*"
+    r"(?:或者|或是|或|还是|、|/|[，,]?\s*(?:实在|要是|如果|万一)?(?:没有|没票|买不到|不行|抢不到)(?:了)?(?:的话)?[，,]?\s*(?:就|那就)?"
+    r"(?:买|要|坐)?)\s*(?P<b>" + _ONE_CLASS + r")"
+)
+
+
+def _seat_alternatives(rest: str) -> list[SeatClass]:
+    """The classes of `X或Y` / `X没有就Y`, the first said first; empty when none is said."""
+    match = _CLASS_OR_CLASS.search(rest)
+    if match is None:
+        return []
+    by_phrase = {p: c[0] for p, c in lexicon.SEAT_PHRASES if len(c) == 1}
+    first, second = by_phrase[match.group("a")], by_phrase[match.group("b")]
+    return [first, second] if first != second else []
 
 
 def _seat_class(rest: str) -> SeatClass | None:

@@ -296,6 +296,26 @@ def test_time_and_money_said_as_burdens_are_orders(
     assert parse(text, directory).order == order
 
 
+@pytest.mark.parametrize(
+    ("text", "classes"),
+    [
+        ("后天长春到北京 硬卧，实在没有的话就硬座", ["hard_sleeper", "hard_seat"]),
+        ("后天长春到北京 一等座或二等座都可以", ["first", "second"]),
+    ],
+)
+def test_two_classes_either_will_do(
+    text: str, classes: list[str], directory: StationDirectory
+) -> None:
+    intent = parse(text, directory)
+    assert [c.value for c in intent.seat_classes] == classes
+    assert intent.seat_class is None
+
+
+def test_a_type_not_needed_is_refused(directory: StationDirectory) -> None:
+    intent = parse("后天长春到沈阳 普快就行，不需要高铁", directory)
+    assert "G" in intent.exclude_train_types and "G" not in intent.train_types
+
+
 def test_a_class_the_body_cannot_take_is_refused(directory: StationDirectory) -> None:
     intent = parse("后天从广州回贵阳，给我弄个卧铺，硬座老人家吃不消", directory)
     assert "hard_seat" in intent.exclude_seat_classes
