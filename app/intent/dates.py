@@ -642,13 +642,21 @@ def _refined(text: str, exprs: list[_Expr], today: dt.date) -> tuple[_Expr, tupl
     return _Expr(second.start, second.end, lambda a, t, s: (inside, None)), (first.start, first.end)
 
 
+_OR = re.compile(r"^\s*(?:或者|或是|或|还是|、|/|跟|和)\s*$")
+"""Between two dates either of which will do (22号或者23号, 周五、周六都行)."""
+# Either of two days said with no 哪天 (周五或者周六都行, 明后天都可以): both will do.
+_EITHER_DAY = re.compile(r"^[^，,。]{0,3}?(?:都行|都可以|都成|都ok|都OK|均可|皆可|都没问题)")
+
+
 def _range_end(text: str, exprs: list[_Expr], start: dt.date, today: dt.date) -> dt.date | None:
-    """The last day of a range said as one (5号到10号, 5号至10号之间), or None."""
+    """The last day of a range said as one (5号到10号, 5号至10号之间), or of two days either of
+    which will do (22号或者23号), or None."""
     if len(exprs) < 2:
         return None
     gap = text[exprs[0].end : exprs[1].start]
     last, _ = exprs[1].resolve(start, today, True)
-    return last if _LINK.match(gap) and last is not None and last >= start else None
+    joined = _LINK.match(gap) or _OR.match(gap)
+    return last if joined and last is not None and last >= start else None
 
 
 # A date said again in other words (初二，就是2月8号; 元旦也就是下周五): the later wording.
@@ -675,6 +683,13 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
         # 大年初二…就是2月8号: the calendar date said to pin the day down is the day.
         exprs = exprs[1:]
     flexible = flexible_days(text)
+    if (
+        not flexible
+        and len(exprs) > 1
+        and _OR.match(text[exprs[0].end : exprs[1].start])
+        and _EITHER_DAY.match(text[exprs[1].end :])
+    ):
+        flexible = True  # 周五或者周六都行: the two days, the better one chosen
     if not exprs:
         if not flexible:
             return DateFacts()
@@ -735,7 +750,11 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
             # said first is the arrival's.
             spans.append((second.start, second.end))
             return DateFacts(start=leave, arrive=start, spans=spans)
-        if _ARRIVE_AFTER.match(text[second.end : second.end + 10]) and not _LINK.match(gap):
+        if (
+            _ARRIVE_AFTER.match(text[second.end : second.end + 10])
+            and not _LINK.match(gap)
+            and not _OR.match(gap)
+        ):
             other, _ = second.resolve(start, today, True)
             if other is not None and other >= start:
                 spans.append((second.start, second.end))

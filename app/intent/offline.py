@@ -379,6 +379,7 @@ def normalise_text(text: str) -> str:
     text = _LODGING_SAVED.sub("坐夜车", text)
     text = self_corrected(text)  # 周五，不对，周六: the day said last
     text = _SHORT_EVENING.sub("晚上", text)
+    text = text.replace("明后天", "明天或后天")  # either day
     if _PINYIN_ROUTE.search(text):
         text = _PINYIN_WORD.sub(lambda m: _PINYIN_SPELT[_spelt(m.group())], text)
     return text

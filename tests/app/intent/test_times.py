@@ -242,6 +242,20 @@ def test_an_arrival_the_next_morning_with_a_must() -> None:
     assert intent.depart_window is not None and intent.depart_window.span() == "18:00-23:59"
 
 
+@pytest.mark.parametrize(
+    ("text", "start", "until"),
+    [
+        ("8号或者9号 成都到重庆 哪天便宜买哪天", D(2026, 12, 8), D(2026, 12, 9)),
+        ("周六或周日都可以 成都到重庆", D(2026, 12, 5), D(2026, 12, 6)),
+        ("明后天都行 成都到重庆", D(2026, 12, 4), D(2026, 12, 5)),
+    ],
+)
+def test_either_of_two_days(text: str, start: dt.date, until: dt.date) -> None:
+    intent = parse_offline(text, THU, DIRECTORY)
+    assert (intent.date_start, intent.flexible_until) == (start, until)
+    assert intent.arrive_date is None
+
+
 def test_a_weekday_range_or_a_weekday_back_is_never_an_earlier_departure() -> None:
     # THU 12-03: 下周二 is 12-08; 周四 after it is that week's, the end or the ride home.
     for text in ("下周二到周四去郑州出差，石家庄出发", "下周二去郑州出差周四回，石家庄出发"):
