@@ -68,6 +68,7 @@ from app.agent.which_station import OpenName, Remembered, open_name, taken, with
 from app.errors import Overloaded
 from app.intent import texts as intent_texts
 from app.intent.followup import read_turn, turn_text
+from app.intent.model import TravelIntent, missing_fields
 from app.intent.places import NO_SERVICE_PLACES, NON_STATION_PLACES, answer_to_suggestion
 from app.observability.metrics import Metrics
 from app.tickets.model import TicketResult
@@ -361,6 +362,13 @@ class PlanningAgent:
             intent = reading.intent.model_copy(
                 update={"suggested_places": outcome.intent.suggested_places}
             )
+            offered = _offer_taken(turn.previous, intent, turn.text or "")
+            if offered is not None:
+                intent = offered
+                assert intent.destination_text is not None and intent.destination is not None
+                run.warn(
+                    intent_texts.planned_at_nearest(intent.destination_text, intent.destination)
+                )
             if calls_at is not None:
                 boarded = boarding_day(turn.previous, outcome.intent, intent, calls_at, self._city)
                 if boarded is not intent and boarded.date_start is not None:
@@ -1134,6 +1142,26 @@ def named_places(run: Run, directory: StationDirectory) -> dict[str, Place]:
         if place.city == city and not place.is_city:
             found[city] = place
     return found
+
+
+_OFFER_REFUSED = ("不", "别", "换", "no")
+
+
+def _offer_taken(previous: TravelIntent, intent: TravelIntent, text: str) -> TravelIntent | None:
+    """`intent` going to the station offered for a place without one (雪乡: 亚布力西?) when the
+    traveller went on with the trip (这周六走，两个大人…) without naming another place; None
+    when there was no such offer, the turn named a place or turned it down (不要, 别).
+    Said openly by the caller."""
+    if text.lstrip().startswith(_OFFER_REFUSED):
+        return None
+    offered = previous.suggested_places.get("destination")
+    place = intent.destination_text
+    if offered is None or intent.destination is not None or place not in NON_STATION_PLACES:
+        return None
+    if place != previous.destination_text:
+        return None
+    taken = intent.model_copy(update={"destination": offered})
+    return taken.model_copy(update={"missing": missing_fields(taken)})
 
 
 def _question_for(intent: Any, directory: StationDirectory) -> str | None:

@@ -161,6 +161,12 @@ _COMPLAINT = re.compile(
     # …the body's word for it: 硬座腰遭不住, 硬座我可受不了, 无座老人吃不消.
     r"|" + _WORD + r"(?:的车|的票|的)?\s*(?:我|老人|老人家|孩子|腰|屁股|腿|身体|人)?"
     r"\s*(?:都|也|可|真|实在|肯定)?\s*(?:遭不住|受不了|吃不消|扛不住|顶不住|熬不住|撑不住|坐不住)"
+    # …or that word first: 孩子坐不住慢车, 受不了硬座.
+    r"|(?:遭不住|受不了|吃不消|扛不住|顶不住|熬不住|撑不住|坐不住)\s*"
+    + _WORD
+    + r"(?:的车|的票|的)?(?:(?:和|、|跟|或|或者|以及)"
+    + _WORD
+    + r"(?:的车|的票|的)?)*"
 )
 # The objects of a negation: right after its cue (a verb or 给我 between), one phrase or a list
 # joined by 和, 、, 或 … ("不要无座和硬座", "别给我安排动车"). Nothing further away: in "别坐夜车

@@ -502,7 +502,8 @@ def _names_free_place(after: str, role: str | None, directory: StationDirectory)
     if role is not None:
         return False
     rest = after[next(len(c) for c in _PAIR_AFTER if after.startswith(c)) :].lstrip()
-    if any(rest.startswith(place) for place in NON_STATION_PLACES):
+    # `after` is cut short: a long name (张家界国家森林公园) may run past its end.
+    if any(rest.startswith(place) or place.startswith(rest) for place in NON_STATION_PLACES):
         return True
     return any(len(directory.directed(rest[:n])) > 1 for n in (2, 3) if len(rest) >= n)
 

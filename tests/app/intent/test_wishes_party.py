@@ -323,6 +323,21 @@ def test_a_class_the_body_cannot_take_is_refused(directory: StationDirectory) ->
     assert intent.depart_window is None
 
 
+@pytest.mark.parametrize(
+    ("text", "excluded"),
+    [
+        # The body's word said first, the class or type after it.
+        ("明天北京到上海，只坐高铁，孩子坐不住绿皮车", {"K", "T", "Z"}),
+        ("周五从广州回贵阳，老人受不了硬座", {"hard_seat"}),
+    ],
+)
+def test_a_class_the_body_cannot_take_said_first_is_refused(
+    text: str, excluded: set[str], directory: StationDirectory
+) -> None:
+    intent = parse(text, directory)
+    assert excluded <= {*intent.exclude_train_types, *intent.exclude_seat_classes}
+
+
 def test_a_trip_counted_in_days_and_nights_is_a_tour(directory: StationDirectory) -> None:
     # 两天一夜 left on Saturday at 19:06 to save 80 yuan: a tour ranks time there first.
     assert parse("这周六从上海去黄山，两天一夜", directory).leisure

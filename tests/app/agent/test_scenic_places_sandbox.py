@@ -1,0 +1,44 @@
+"""Scenic places without a station, through the real app and the sandbox: one served station
+near it is planned and said; with several, a traveller who goes on with the trip without
+answering which is planned at the one offered, said openly, and one who turns it down is not."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.app.agent.harness import TODAY, running_app
+
+
+async def _chat(*texts: str) -> dict[str, Any]:
+    async with running_app() as (client, _):
+        body: dict[str, Any] = {}
+        for text in texts:
+            payload: dict[str, Any] = {"text": text, "today": TODAY}
+            if body:
+                payload["session_id"] = body["session_id"]
+            response = await client.post("/v1/chat", json=payload)
+            assert response.status_code == 200
+            body = response.json()
+    return body
+
+
+async def test_a_scenic_place_with_one_station_near_it_is_planned_there() -> None:
+    body = await _chat("12月5号从兰州去莫高窟，两个人")
+    assert body["itinerary"] is not None, body["summary"]
+    assert body["itinerary"]["legs"][-1]["destination_station"]["name"] == "敦煌"
+    assert any("莫高窟没有火车站" in w and "敦煌" in w for w in body["warnings"])
+
+
+async def test_going_on_with_the_trip_takes_the_station_offered() -> None:
+    first = await _chat("想去元阳梯田看看，从昆明出发")
+    assert "元阳梯田没有火车站" in first["clarify_question"]
+    body = await _chat("想去元阳梯田看看，从昆明出发", "12月5号走，两个大人")
+    assert body["itinerary"] is not None, body["summary"]
+    assert body["itinerary"]["legs"][-1]["destination_station"]["name"] == "建水"
+    assert any("元阳梯田没有火车站，已按最近的火车站建水" in w for w in body["warnings"])
+
+
+async def test_turning_the_offer_down_plans_nothing_there() -> None:
+    body = await _chat("12月5号从上海去周庄", "不要")
+    assert body["itinerary"] is None
+    assert not any("已按最近的火车站" in w for w in body["warnings"])
