@@ -42,6 +42,7 @@ from typing import Any
 
 from app.intent import lexicon, texts
 from app.intent.dates import date_from
+from app.intent.day_changes import day_trip, said_day_trip, stale_windows
 from app.intent.merge import merge_intent, set_slots, starts_over
 from app.intent.model import TIME_WINDOWS, TravelIntent, ViaStop
 from app.intent.numerals import to_int
@@ -371,6 +372,9 @@ def _read(
         one_way = one_way.model_copy(update={"return_window": None, "return_arrive_window": None})
         turn = turn.model_copy(update={"return_trip": False, "date_end": None, "days": None})
         return TurnReading(_with_party(merge_intent(one_way, turn, city=city, route=route), party))
+    if said_day_trip(previous, words):
+        # "算了，不住了，周五当天去当天回": one day, out and home, on the day said.
+        return TurnReading(_with_party(_as_day_trip(previous, turn, words, today), party))
     stay = _STAY_SHIFT.search(words)
     if stay is not None and previous.date_start is not None:
         return TurnReading(_with_party(_stay_shifted(previous, turn, stay), party))
@@ -443,6 +447,10 @@ def _read(
     permitted = _class_permitted(turn, words)
     if permitted:
         turn = turn.model_copy(update={"seat_class": None, "seat_classes": []})
+    moved = turn.date_start is not None and turn.date_start != previous.date_start
+    # "还是周四下午走吧" after "周五…上午到": the arrival said for Friday's ride goes.
+    stale = stale_windows(previous, turn.depart_window, turn.arrive_window, moved=moved)
+    previous = previous.model_copy(update=stale)
     merged = _with_party(merge_intent(previous, turn, city=city, route=route), party)
     if permitted:
         # "硬座也行": that class will do too; no class is required any more.
@@ -605,6 +613,8 @@ def _with_return(
         update["date_start"] = outbound
         if turn.depart_window is not None and turn.return_window is not None:
             update["depart_window"] = turn.depart_window
+            moved = outbound != previous.date_start
+            update.update(stale_windows(previous, turn.depart_window, None, moved=moved))
     elif day is not None and _BARE_WEEKDAY.search(words):
         day = date_from(words, outbound, today) or day
     after = _DAYS_AFTER.search(words)
@@ -643,10 +653,26 @@ def _with_return(
     arrive = turn.return_arrive_window or turn.arrive_window
     if arrive is not None:  # 周一回来，晚上九点前能到广州就行: the ride home's deadline
         update["return_arrive_window"] = arrive
+    moved = update.get("date_end", previous.date_end) != previous.date_end
+    # "还是周日下午回吧" after "周六回，中午前到家": Saturday's deadline is not Sunday's.
+    stale = stale_windows(previous, window, arrive, moved=moved, homeward=True)
+    update.update({k: v for k, v in stale.items() if k not in update})
     for name, value in set_slots(turn).items():
         if name in _RETURN_KEEPS:
             update.setdefault(name, value)
     merged = previous.model_copy(update=update)
+    return merge_intent(merged, TravelIntent(action="update", confidence=turn.confidence))
+
+
+def _as_day_trip(
+    previous: TravelIntent, turn: TravelIntent, words: str, today: dt.date
+) -> TravelIntent:
+    """The trip as a day trip on the turn's day (a bare weekday: the trip's week) or its own."""
+    assert previous.date_start is not None
+    day = _in_trip_week(previous, turn, words, today).date_start or previous.date_start
+    update = day_trip(previous, turn, day, words)
+    rest = {k: v for k, v in set_slots(turn).items() if k in _RETURN_KEEPS}
+    merged = previous.model_copy(update={**rest, **update})
     return merge_intent(merged, TravelIntent(action="update", confidence=turn.confidence))
 
 

@@ -126,6 +126,10 @@ def _update(previous: TravelIntent, slots: dict[str, Any]) -> TravelIntent:
             update["date_end"] = None
     elif ("days" in slots or "nights" in slots) and "date_end" not in slots:
         update["date_end"] = None
+    if "nights" in slots and "days" not in slots:
+        update["days"] = None  # 那就住两晚: the old length in days would set the end again
+    elif "days" in slots and "nights" not in slots:
+        update["nights"] = None
     if "date_start" in slots and "flexible_until" not in slots:
         update["flexible_until"] = None  # a day named now replaces "any day will do"
     if "destination" in slots and "destination_text" not in slots:

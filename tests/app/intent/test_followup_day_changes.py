@@ -1,0 +1,81 @@
+"""A chat turn that moves a ride's day or reshapes the stay: the old time wishes it replaces
+go (the latest word wins), a day trip drops the nights, a stay said again is the stay."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from app.intent.followup import TurnReading
+from app.intent.model import TravelIntent
+
+# The chat fixture's today is Monday 2026-11-30.
+FRIDAY = dt.date(2026, 12, 4)
+SATURDAY = dt.date(2026, 12, 5)
+
+
+def trip(reading: TurnReading) -> TravelIntent:
+    assert reading.declined is None
+    return reading.intent
+
+
+def test_a_new_day_and_hour_to_leave_drop_the_arrival_said_for_the_old_day(chat):
+    intent = trip(chat("下周三从杭州去上海，中午前到", "改成周二傍晚走吧"))
+    assert intent.date_start == dt.date(2026, 12, 8), "the Tuesday of the trip's week"
+    assert intent.depart_window is not None and intent.depart_window.label == "傍晚"
+    assert intent.arrive_window is None, "the deadline was Wednesday's ride's"
+
+
+def test_an_hour_to_leave_that_no_ride_can_meet_with_the_old_arrival_replaces_it(chat):
+    intent = trip(chat("明天从广州去深圳，早上到", "还是下午出发吧"))
+    assert intent.depart_window is not None and intent.depart_window.span() == "12:00-18:00"
+    assert intent.arrive_window is None
+
+
+def test_an_hour_to_leave_that_fits_the_old_arrival_keeps_it(chat):
+    intent = trip(chat("明天从广州去深圳，晚上到", "还是下午出发吧"))
+    assert intent.depart_window is not None and intent.depart_window.span() == "12:00-18:00"
+    assert intent.arrive_window is not None and intent.arrive_window.label == "晚上"
+
+
+def test_an_evening_departure_and_a_morning_arrival_are_a_night_train(chat):
+    intent = trip(chat("明天从北京去上海，早上到", "还是晚上走吧"))
+    assert intent.arrive_window is not None, "a sleeper leaves at night and arrives at dawn"
+
+
+def test_a_new_deadline_for_the_ride_home_on_another_day_drops_its_old_hours(chat):
+    intent = trip(chat("周五从苏州去杭州", "周六下午回来", "还是周日吧，回来晚上八点前到"))
+    assert intent.date_start == FRIDAY and intent.date_end == dt.date(2026, 12, 6)
+    assert intent.return_arrive_window is not None
+    assert intent.return_arrive_window.span() == "00:00-20:00"
+    assert intent.return_window is None, "the afternoon was Saturday's"
+
+
+def test_no_stay_after_all_is_a_day_trip_on_the_day_said(chat):
+    intent = trip(
+        chat("周五从苏州去杭州，下午走，住两晚，周日下午回来", "算了，不住了，周六当天来回")
+    )
+    assert intent.date_start == intent.date_end == SATURDAY
+    assert intent.nights is None and intent.return_trip is True
+    assert intent.depart_window is None and intent.return_window is None, "other days' hours"
+
+
+def test_no_night_away_keeps_the_trip_day_and_its_hours(chat):
+    intent = trip(chat("周五从苏州去杭州，上午走，住一晚", "不过夜了，当天晚上回"))
+    assert intent.date_start == intent.date_end == FRIDAY
+    assert intent.depart_window is not None and intent.depart_window.label == "上午"
+    assert intent.return_window is not None and intent.return_window.label == "晚上"
+    assert not intent.no_overnight, "no night away, night trains not in question"
+
+
+def test_there_and_back_the_same_day_on_another_day(chat):
+    intent = trip(chat("周五从苏州去杭州，住一晚", "改成周四当天往返"))
+    assert intent.date_start == intent.date_end == dt.date(2026, 12, 3)
+    assert intent.nights is None
+
+
+def test_a_stay_said_again_is_the_stay(chat):
+    intent = trip(chat("周五从苏州去杭州，住一晚", "那就住三晚吧"))
+    assert intent.date_start == FRIDAY and intent.date_end == dt.date(2026, 12, 7)
+    assert intent.nights == 3
+    shorter = trip(chat("周五从苏州去杭州，玩四天", "改成住两晚"))
+    assert shorter.date_end == dt.date(2026, 12, 6) and shorter.nights == 2
