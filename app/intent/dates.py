@@ -582,6 +582,8 @@ _FLEXIBLE_SPANS = (
 _OFFSET_AFTER = re.compile(r"^(?:的)?(?P<dir>前|后)(?P<n>[一两二三四五1-5])天")
 _OFFSET_LATER = re.compile(r"(?P<dir>前)(?P<n>一|1)天[^，,。]{0,8}?(?:走|出发|过去|过来|去|到)")
 _LEAVES_AFTER = re.compile(r"^[^，,。]{0,8}?(?:出发|动身|过去|过来|走)")
+_GOES_BACK_AFTER = re.compile(r"^[^，,。]{0,10}?回(?!来)")
+_TRAVEL_VERB = re.compile(r"去|到|回|走|出发|坐|车")
 _NEXT_DAY_BACK = re.compile(
     r"(?:第二天|次日|隔天|第二日|第2天)[\s□]{0,12}(?:再|就)?(?:回来|回家|回程|返回|返程|回)"
 )
@@ -728,24 +730,24 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
         leave, _ = second.resolve(start, today, True)
         # 下周二到周四, 下周二去…周四回: a range or a ride home, never the day leaving earlier.
         range_or_back = bool(_LINK.match(gap) or _RETURN_AFTER.match(after))
+        # 下周一早上八点上班，周日晚上从老家回合肥: the first day is what one goes back for (no
+        # ride said of it), so going back (回) on the weekday before is the ride.
+        leaves = bool(_LEAVES_AFTER.match(after)) or (
+            _GOES_BACK_AFTER.match(after) is not None and not _TRAVEL_VERB.search(gap)
+        )
         if (
             not range_or_back
             and leave is not None
             and second.bare_weekday
             and leave > start
             and today <= leave - dt.timedelta(days=7) < start
-            and _LEAVES_AFTER.match(after)
+            and leaves
         ):
             # 下周六要去厦门参加婚礼，周五下班后走: a bare weekday said for leaving is the one
             # before the day named first (the arrival is that evening or the next morning).
             spans.append((second.start, second.end))
             return DateFacts(start=leave - dt.timedelta(days=7), spans=spans)
-        if (
-            not range_or_back
-            and leave is not None
-            and today <= leave < start
-            and _LEAVES_AFTER.match(after)
-        ):
+        if not range_or_back and leave is not None and today <= leave < start and leaves:
             # 后天九点在上海开会，我明晚从北京过去: the earlier day is the departure, the day
             # said first is the arrival's.
             spans.append((second.start, second.end))

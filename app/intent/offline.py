@@ -448,6 +448,17 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         buf.mask(same_day.start(), same_day.end())
     next_day = _next_day_arrival(buf)
     windows = _time_windows(buf)
+    early = _AHEAD_OF_TIME.search(buf.masked)
+    deadline = windows.get("arrive_window")
+    if early and deadline is not None and deadline.start == dt.time(0, 0):
+        # 十点的会…提前半小时到: there half an hour before the hour said.
+        minutes = _ahead_minutes(early)
+        moved = dt.datetime.combine(dt.date.min, deadline.end) - dt.timedelta(minutes=minutes)
+        if minutes and moved.date() == dt.date.min:
+            label = deadline.label + early.group()
+            windows["arrive_window"] = TimeWindow(
+                start=dt.time(0, 0), end=moved.time(), label=label
+            )
     if route.return_trip is False and "depart_window" not in windows and "return_window" in windows:
         windows["depart_window"] = windows.pop("return_window")  # 晚上回合肥: the ride itself
     if buf.arrival_part is not None:
@@ -613,6 +624,21 @@ def _as_station(place: str | None, text: str, directory: StationDirectory) -> st
     return (
         place + "站" if re.search(re.escape(place) + r"(?:火车)?站(?!台|前|附近)", text) else place
     )
+
+
+_AHEAD_OF_TIME = re.compile(
+    r"提前(?:(?P<half>半个?小时|半个钟头?)|(?P<h>[0-9一二两三]|一个)\s*(?:个)?(?:小时|钟头)"
+    r"|(?P<m>[0-9]{1,2}|十|十五|二十|三十|四十|四十五)\s*分钟?)(?:左右)?(?:到|赶到|抵达|就到)"
+)
+
+
+def _ahead_minutes(match: re.Match[str]) -> int:
+    """The minutes of 提前半小时到 / 提前1小时到 / 提前20分钟到."""
+    if match.group("half"):
+        return 30
+    if match.group("h"):
+        return 60 * (1 if match.group("h") == "一个" else to_int(match.group("h")) or 0)
+    return to_int(match.group("m")) or 0
 
 
 def _next_day_arrival(buf: _Text) -> bool:

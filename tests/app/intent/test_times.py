@@ -85,6 +85,9 @@ def windows(text: str, today: dt.date = THU) -> dict[str, str | None]:
         ("后天晌午从保定回石家庄", "11:00-14:00", None),
         ("后天从广州回贵阳 坐一晚上硬座太难受了", None, None),
         ("周一晚上从广州回贵阳", "18:00-23:59", None),
+        # an appointment's hour, and how early to be there
+        ("明天下午三点在无锡开会，上海出发，提前一小时到", None, "00:00-14:00"),
+        ("后天上午九点半面试 无锡 上海过去 提前半个小时到", None, "00:00-09:00"),
         # the evening said short after a day
         ("周五晚 天津到北京", "18:00-23:59", None),
         # a bare hour with an arrival said as a must, or as enough
@@ -240,6 +243,11 @@ def test_an_arrival_the_next_morning_with_a_must() -> None:
     intent = parse_offline(text, D(2026, 12, 10), DIRECTORY)
     assert intent.arrive_date == D(2026, 12, 11)
     assert intent.depart_window is not None and intent.depart_window.span() == "18:00-23:59"
+
+
+def test_going_back_the_day_before_what_one_goes_back_for() -> None:
+    intent = parse_offline("下周一早上要上课，周日下午从家里太原回石家庄", THU, DIRECTORY)
+    assert intent.date_start == D(2026, 12, 6)
 
 
 @pytest.mark.parametrize(
