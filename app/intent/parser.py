@@ -245,6 +245,13 @@ class IntentParser:
                 continue
             resolved = self._resolve(value)
             namesakes = self._district_namesakes(value) if resolved == value else []
+            other_city = self._city_of(intent.destination if name == "origin" else intent.origin)
+            apart = [n for n in namesakes if self._city_of(n) != other_city]
+            if namesakes and len(apart) == 1:
+                # 从朝阳去北京: 北京朝阳 is 北京 itself, no trip; the other namesake is meant.
+                update[name] = apart[0]
+                warnings.append(texts.namesake_by_other_end(value, namesakes, apart[0]))
+                continue
             if namesakes:
                 # 朝阳: the city in 辽宁, or 北京's district with its station 北京朝阳; asked.
                 update[name] = None
@@ -326,6 +333,16 @@ class IntentParser:
             return []
         own = [s.name for s in self._directory.in_city(city) if s.name.endswith(city)]
         return [*(own or [city]), *districts]
+
+    def _city_of(self, name: str | None) -> str | None:
+        """The city of the place `name` names, or None when it names none."""
+        resolved = self._resolve(name) if name else None
+        if resolved is None:
+            return None
+        try:
+            return self._directory.resolve(resolved).city
+        except UnknownStationError:
+            return None
 
     def _resolve(self, name: str) -> str | None:
         # A model may hand back the traveller's own everyday name (襄樊, 蓉城): its meaning.

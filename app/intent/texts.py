@@ -142,6 +142,20 @@ def which_of(place: str, names: Sequence[str]) -> str:
     return WHICH_OF.format(place=place, names="、".join(names))
 
 
+NAMESAKE_BY_OTHER_END = (
+    "“{place}”有{names}几个车站，{other}与行程另一端同城，已按{station}理解，如不对请告诉我。"
+)
+
+
+def namesake_by_other_end(place: str, names: Sequence[str], station: str) -> str:
+    """A name shared by a city and another city's district (朝阳), settled because the
+    district is the trip's other end's own city: said openly."""
+    others = "、".join(n for n in names if n != station)
+    return NAMESAKE_BY_OTHER_END.format(
+        place=place, names="、".join(names), other=others, station=station
+    )
+
+
 HEARD_AS = "「{typed}」已按「{name}」理解（按读音），如不对请告诉我。"
 
 

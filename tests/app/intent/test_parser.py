@@ -250,3 +250,33 @@ async def test_a_city_named_like_another_citys_district_station_is_asked_about(m
     assert outcome.clarify_question == templates.which_of("青山", ["内蒙青山", "武汉青山"])
     plain = await parser.parse("下周二从杭州去武汉", TODAY)
     assert plain.intent.destination == "武汉" and not plain.needs_clarification
+
+
+async def test_a_namesake_in_the_other_ends_own_city_is_ruled_out(metrics):
+    from sources.models import Station
+    from sources.stations import StationDirectory
+
+    def station(code: str, name: str, city: str, pinyin: str) -> Station:
+        return Station(telecode=code, name=name, city=city, pinyin=pinyin, initials=pinyin[:2])
+
+    directory = StationDirectory(
+        [
+            station("HZH", "杭州", "杭州", "hangzhou"),
+            station("WHN", "武汉", "武汉", "wuhan"),
+            station("WCN", "武昌", "武汉", "wuchang"),
+            station("QSW", "武汉青山", "武汉", "wuhanqingshan"),
+            station("QSN", "内蒙青山", "青山", "neimengqingshan"),
+        ]
+    )
+    parser = IntentParser(directory=directory, metrics=metrics, llm=None)
+    # 武汉青山 is 武汉 itself: a ride between 青山 and 武汉 (or its 武昌) is from the other one.
+    for text, slot in (("后天从武昌去青山", "destination"), ("下周五青山到武汉", "origin")):
+        outcome = await parser.parse(text, TODAY)
+        assert getattr(outcome.intent, slot) == "内蒙青山", text
+        assert not outcome.needs_clarification
+        assert outcome.warnings[0] == templates.namesake_by_other_end(
+            "青山", ["内蒙青山", "武汉青山"], "内蒙青山"
+        )
+    # From a third city either may be meant: still asked.
+    asked = await parser.parse("下周二从杭州去青山", TODAY)
+    assert asked.intent.destination is None and asked.needs_clarification
