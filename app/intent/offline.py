@@ -110,7 +110,9 @@ _RETURN_AFTER = re.compile(
     r"^\s*(?:的车|的票|坐车|坐火车)?\s*(?:再|就)?(?:回来|回家|回程|返回|返程|回)"
 )
 _LATE_AFTERNOON = re.compile(r"下午(?:晚点|晚一点|晚些)")
-_RETURN_BEFORE = re.compile(r"(?:回来|回程|返程|返回|回去)(?:的|时|的时候|选|要|坐)?\s*$")
+_RETURN_BEFORE = re.compile(
+    r"(?:回来|回程|返程|返回|回去)(?:的车|的票|的那趟|的那班|坐的车)?(?:的|时|的时候|选|要|坐|得|是|最好)?\s*$"
+)
 _RETURN_CUE = re.compile(r"回来|回程|返程|返回|回去|回家")
 """A return said earlier in the text: an arrival deadline after it is the ride home's."""
 _ARRIVAL_SAID = re.compile(r"(?<!出发|发车)到[，,\s]*$")
@@ -694,7 +696,7 @@ def _window_kind(buf: _Text, end: int, start: int | None = None) -> str:
         if _RETURN_CUE.search(buf.original[: start if start is not None else end]):
             return "return_arrive_window"
         return "arrive_window"
-    before = buf.masked[max(0, (start or 0) - 6) : start or 0].rstrip(MASK) if start else ""
+    before = buf.masked[max(0, (start or 0) - 8) : start or 0].rstrip(MASK) if start else ""
     if _RETURN_AFTER.match(after) or (before and _RETURN_BEFORE.search(before)):
         return "return_window"
     said = buf.original[max(0, (start or 0) - 4) : start or 0] if start else ""

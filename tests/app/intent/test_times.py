@@ -245,6 +245,13 @@ def test_an_arrival_the_next_morning_with_a_must() -> None:
     assert intent.depart_window is not None and intent.depart_window.span() == "18:00-23:59"
 
 
+def test_an_hour_said_of_the_ride_homes_train_is_the_return_window() -> None:
+    text = "周六上午去无锡，虹桥走，当天回上海，回来的车得下午五点以后"
+    intent = parse_offline(text, THU, DIRECTORY)
+    assert intent.depart_window is not None and intent.depart_window.span() == "06:00-12:00"
+    assert intent.return_window is not None and intent.return_window.span() == "17:00-23:59"
+
+
 def test_going_back_the_day_before_what_one_goes_back_for() -> None:
     intent = parse_offline("下周一早上要上课，周日下午从家里太原回石家庄", THU, DIRECTORY)
     assert intent.date_start == D(2026, 12, 6)
