@@ -57,6 +57,7 @@ from app.intent.turn_wishes import (
     hours_near_plan,
     relative_wishes,
 )
+from rules.relax import RELAX_ORDER
 from sources.models import TRAIN_TYPES
 
 CityOf = Callable[[str], str | None]
@@ -289,6 +290,10 @@ _CONSTRAINTS: dict[str, tuple[str, ...]] = {
 }
 
 
+# A budget said in the first sentence keeps the engine's order (its last resort).
+_UNDATED = frozenset({"budget"})
+
+
 def _with_stated_order(
     previous: TravelIntent, turn: TravelIntent, intent: TravelIntent
 ) -> TravelIntent:
@@ -301,9 +306,19 @@ def _with_stated_order(
         if any(getattr(intent, f) not in (None, [], False) for f in fields)
         and any(getattr(intent, f) != getattr(previous, f) or f in again for f in fields)
     ]
+    # Said in the first sentence, before any turn dated them: the oldest, in the engine's
+    # order ("周五…要硬卧", then "还是上午走吧": the berth gives way, not the morning).
+    first = [
+        name
+        for name, _, _ in RELAX_ORDER
+        if name in _CONSTRAINTS
+        and name not in _UNDATED
+        and name not in previous.stated_order
+        and any(getattr(previous, f) not in (None, [], False) for f in _CONSTRAINTS[name])
+    ]
     kept = [
         name
-        for name in previous.stated_order
+        for name in (*first, *previous.stated_order)
         if name not in said
         and any(getattr(intent, f) not in (None, [], False) for f in _CONSTRAINTS.get(name, ()))
     ]

@@ -79,3 +79,10 @@ def test_a_stay_said_again_is_the_stay(chat):
     assert intent.nights == 3
     shorter = trip(chat("周五从苏州去杭州，玩四天", "改成住两晚"))
     assert shorter.date_end == dt.date(2026, 12, 6) and shorter.nights == 2
+
+
+def test_wishes_of_the_first_sentence_are_older_than_any_said_in_a_turn(chat):
+    intent = trip(chat("下周一从广州去桂林，要软卧，不要夜车", "还是下午出发吧"))
+    assert intent.stated_order[-1] == "depart_window", "the latest word"
+    older = intent.stated_order[:-1]
+    assert "no_overnight" in older and ({"seat_class", "seat_classes"} & set(older))
