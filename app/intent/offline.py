@@ -369,6 +369,19 @@ _SHORT_EVENING = re.compile(
 )
 
 
+_NUMERAL_ORDER = "一两三四五六七八九十"
+# 玩个四五天, 待两三晚: a stay said as a span of two counts, read as the first (四五 is no 45).
+_TWO_COUNTS = re.compile(
+    r"(?P<a>[一二两三四五六七八九])(?P<b>[二三四五六七八九十])(?=\s*个?(?:天|晚|夜|日))"
+)
+
+
+def _first_of_two(match: re.Match[str]) -> str:
+    first = _NUMERAL_ORDER.index(match.group("a").replace("二", "两"))
+    second = _NUMERAL_ORDER.index(match.group("b").replace("二", "两"))
+    return match.group("a") if second == first + 1 else match.group()
+
+
 def normalise_text(text: str) -> str:
     """NFKC (full-width digits and letters to ASCII) and trimmed; a route typed in pinyin
     (mingtian cong chengdu qu chongqing) has its route and time words as characters (the
@@ -382,6 +395,7 @@ def normalise_text(text: str) -> str:
     text = self_corrected(text)  # 周五，不对，周六: the day said last
     text = _SHORT_EVENING.sub("晚上", text)
     text = text.replace("明后天", "明天或后天")  # either day
+    text = _TWO_COUNTS.sub(_first_of_two, text)
     if _PINYIN_ROUTE.search(text):
         text = _PINYIN_WORD.sub(lambda m: _PINYIN_SPELT[_spelt(m.group())], text)
     return text

@@ -110,6 +110,8 @@ def test_dates_are_not_read_as_budgets_or_counts(parse):
         ("上海三日游", 3, None),
         ("去上海两天一夜", 2, 1),
         ("Shanghai for 4 days", 4, None),
+        ("去西安玩个三四天", 3, None),
+        ("去西安待五六晚", None, 5),
     ],
 )
 def test_durations(parse, text, days, nights):
