@@ -475,9 +475,54 @@ def _after(text: str, hit: _Hit) -> str:
     return text[hit.end : hit.end + 8].lstrip().removeprefix("站").lstrip().lower()
 
 
+# A place said as already been to (去过丽江, 去年去了桂林, 上次去的厦门, 丽江去过了) is no stop of
+# this trip; never gone to (没去过丽江) is a wish, and stays.
+_BEEN_BEFORE = re.compile(r"(?<![没未])(?:去过|到过|玩过|来过|逛过)(?:了)?$")
+_WENT_BEFORE = re.compile(r"(?:去了|到了|玩了|去的|到的|玩的)$")
+_PAST = re.compile(r"去年|前年|上次|上回|之前|以前|上个月|上周|那年|小时候|早就|已经")
+_BEEN_AFTER = re.compile(
+    r"^(?:我们|我|俺|咱)?(?:已经|早就|都|也)?(?:去过|玩过|到过|来过)(?!吗|没|不)"
+)
+_CLAUSE_END = re.compile(r"[，。,.；;！!？?\s]")
+
+
+def _been_there(text: str, hit: _Hit) -> bool:
+    """True when `hit` is a place said as visited before, not one to go to."""
+    before = _before(text, hit)
+    if _BEEN_BEFORE.search(before) or _BEEN_AFTER.match(_after(text, hit)):
+        return True
+    clause = _CLAUSE_END.split(text[max(0, hit.start - 12) : hit.start])[-1]
+    return bool(_WENT_BEFORE.search(before) and _PAST.search(clause))
+
+
+_DETACHED = re.compile(r"(?P<cue>回来|回)[\s，,]+$")
+
+
+def _detached_cue(text: str, hit: _Hit) -> str | None:
+    """The 回 or 回来 that ends the phrase before `hit`, set apart from it by a space or a
+    comma (周日回 武汉到长沙, 2号回来 北京): a time phrase's verb, not a cue of the name."""
+    match = _DETACHED.search(text[max(0, hit.start - 6) : hit.start])
+    return match.group("cue") if match else None
+
+
+def _said_alone(text: str, hit: _Hit) -> bool:
+    """True when nothing but the end or a pause follows `hit` (…2号回来 北京)."""
+    rest = text[hit.end :].removeprefix("站")
+    return not rest or _CLAUSE_END.match(rest) is not None
+
+
 def _assign_roles(text: str, hits: list[_Hit], directory: StationDirectory) -> None:
     for i, hit in enumerate(hits):
         before, after = _before(text, hit), _after(text, hit)
+        detached = _detached_cue(text, hit)
+        if detached == "回" and after.startswith(_PAIR_AFTER) and i + 1 < len(hits):
+            # 周五去周日回 武汉到长沙: 回 ends the day it is said with; A到B is the route.
+            hit.role = "origin"
+            continue
+        if detached == "回来" and _said_alone(text, hit) and i > 0:
+            # 1月1号去哈尔滨 2号回来 北京: come back to the place said alone, home.
+            hit.returning = True
+            continue
         if before.endswith(_RETURN_BEFORE):
             hit.returning = True
         if before.endswith(_THROUGH_BEFORE):
@@ -590,8 +635,9 @@ def _stay_after(text: str, hit: _Hit, limit: int) -> tuple[int | None, tuple[int
 def extract_route(text: str, directory: StationDirectory) -> Route:
     """Origin, destination, via stops and non-station places named in `text`."""
     hits = _scan(text, directory)
-    _assign_roles(text, hits, directory)
     route = Route(spans=[(h.start, h.end) for h in hits])
+    hits = [h for h in hits if not _been_there(text, h)]
+    _assign_roles(text, hits, directory)
     origin_hit = next((h for h in hits if h.role == "origin"), None)
     stops = [h for h in hits if h is not origin_hit]
     here = next((h for h in hits if _before(text, h).endswith(_HERE_BEFORE)), None)
@@ -644,11 +690,16 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
             and _city(stops[0], directory) == _city(origin_hit, directory)
         ):
             stops = stops[1:]  # 周五在北京开会，然后去上海，周日回北京: 北京 is home, no stop
+    stops, said_again = _stays_said_again(text, stops, hits, directory)
     stops = _one_per_city(text, stops, directory)
     # Per-stop stays only when a stop before the last one has its own ("先去西安住两晚").
     stays = [
         _stay_after(text, s, stops[i + 1].start if i + 1 < len(stops) else len(text))
         for i, s in enumerate(stops)
+    ]
+    stays = [
+        said_again.get(id(s), stay) if stay[0] is None else stay
+        for s, stay in zip(stops, stays, strict=True)
     ]
     stops, stays = _on_the_way_first(text, stops, stays)
     per_stop = len(stops) > 1 and any(n is not None for n, _ in stays[:-1])
@@ -673,6 +724,28 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
     else:
         route.destination_text = _free_place(text, directory)
     return route
+
+
+def _stays_said_again(
+    text: str, stops: list[_Hit], hits: list[_Hit], directory: StationDirectory
+) -> tuple[list[_Hit], dict[int, tuple[int | None, tuple[int, int] | None]]]:
+    """`stops` without a stop said again later with 在 and no cue of its own (西宁到格尔木
+    再到拉萨 … 中间在格尔木住一晚), and the stay said there, keyed by the stop it restates."""
+    kept: list[_Hit] = []
+    stays: dict[int, tuple[int | None, tuple[int, int] | None]] = {}
+    for stop in stops:
+        earlier = next((k for k in kept if _city(k, directory) == _city(stop, directory)), None)
+        if (
+            earlier is None
+            or earlier is (kept[-1] if kept else None)
+            or stop.role is not None
+            or not _before(text, stop).endswith(_STAY_BEFORE)
+        ):
+            kept.append(stop)
+            continue
+        later = [h.start for h in hits if h.start > stop.start]
+        stays[id(earlier)] = _stay_after(text, stop, later[0] if later else len(text))
+    return kept, stays
 
 
 _ON_THE_WAY = re.compile(r"(?:路上|中途|途中|半路|半道|顺路|顺道)[^，。,.；;！!？?]{0,4}$")

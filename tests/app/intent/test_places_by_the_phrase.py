@@ -1,0 +1,81 @@
+"""Words around a place that belong to a phrase, not to the route: 回 ending a day said
+(周日回 A到B), a place said alone after 回来 (home), a stop said again with its stay
+(中间在B住一晚), and a place already been to (去过X)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from app.intent.model import ViaStop
+from app.intent.offline import parse_offline
+from app.intent.places import extract_route
+from sources.stations import StationDirectory, default_directory
+
+TODAY = dt.date(2026, 12, 7)  # a Monday
+
+
+@pytest.fixture(scope="module")
+def official() -> StationDirectory:
+    return default_directory()
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        ("三个人 下周六去 周一回 南京到杭州", "南京", "杭州"),
+        ("周五走周日回，成都到重庆", "成都", "重庆"),
+    ],
+)
+def test_a_return_said_with_its_day_leaves_the_pair_after_it_the_route(
+    official, text, origin, destination
+) -> None:
+    intent = parse_offline(text, TODAY, official)
+    assert (intent.origin, intent.destination, intent.via) == (origin, destination, [])
+    assert intent.return_trip
+
+
+@pytest.mark.parametrize(
+    ("text", "home", "destination"),
+    [("12号去成都 15号回来 西安", "西安", "成都"), ("下周五去青岛 周日回来，济南", "济南", "青岛")],
+)
+def test_a_place_said_alone_after_coming_back_is_home(official, text, home, destination) -> None:
+    intent = parse_offline(text, TODAY, official)
+    assert (intent.origin, intent.destination, intent.via) == (home, destination, [])
+    assert intent.return_trip
+
+
+@pytest.mark.parametrize(
+    ("text", "via", "destination"),
+    [
+        ("北京到济南 再到青岛 周六出发 中间在济南住两晚", ViaStop(city="济南", nights=2), "青岛"),
+        ("南宁到桂林再到柳州 下周一走 在桂林待两天", ViaStop(city="桂林", nights=2), "柳州"),
+    ],
+)
+def test_a_stop_said_again_with_its_stay_is_that_stops_stay(
+    official, text, via, destination
+) -> None:
+    intent = parse_offline(text, TODAY, official)
+    assert (intent.via, intent.destination) == ([via], destination)
+    assert intent.nights is None
+
+
+@pytest.mark.parametrize(
+    ("text", "destination"),
+    [
+        ("之前去过西安，这次想去洛阳 从郑州 周六", "洛阳"),
+        ("上次去的厦门，今年想去泉州，从福州出发", "泉州"),
+        ("成都我去过了，想从重庆去贵阳", "贵阳"),
+        ("去年去了桂林 这次从广州去北海", "北海"),
+    ],
+)
+def test_a_place_already_been_to_is_no_stop(official, text, destination) -> None:
+    route = extract_route(text, official)
+    assert (route.destination, route.via) == (destination, [])
+
+
+def test_a_place_never_been_to_or_gone_to_first_is_still_a_stop(official) -> None:
+    assert extract_route("没去过丽江 想从昆明去丽江", official).destination == "丽江"
+    route = extract_route("明天去了北京再去天津 从石家庄", official)
+    assert [v.city for v in route.via] == ["北京"] and route.destination == "天津"
