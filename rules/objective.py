@@ -191,6 +191,8 @@ def dominated(routes: Sequence[Route]) -> list[bool]:
     return beaten
 
 
+WAKING = (7, 21)
+"""The hours of a day out (07:00-21:00): time at the destination outside them is not counted."""
 LEISURE_HOUR = 1.0
 """Points per hour of a leisure trip's time at the destination: an hour there is worth ¥100."""
 
@@ -203,7 +205,15 @@ def apply_leisure(
     if not routes:
         return list(routes)
     midnight = epoch_minutes(dt.datetime.combine(day, dt.time(0, 0), tzinfo=SHANGHAI))
-    lost = [(midnight + 24 * 60 - r.depart) if homeward else (r.arrive - midnight) for r in routes]
+    # Only waking hours there count: arriving at 04:15 or leaving at 23:49 buys no time out
+    # (a day trip was planned 00:10 out, 23:49 back, home at 04:00).
+    first, last = midnight + WAKING[0] * 60, midnight + WAKING[1] * 60
+    lost = [
+        (midnight + 24 * 60 - min(r.depart, last))
+        if homeward
+        else (max(r.arrive, first) - midnight)
+        for r in routes
+    ]
     base = min(lost)
     return [
         new_route(r.segment, r.rides, r.cost + weight * (m - base) / 60, r.unit_price)

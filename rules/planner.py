@@ -159,9 +159,11 @@ def plan(
             transfers,
             ends,
         )
-        if request.leisure and (returns_home or index == last_onward):
-            # Time at the destination: the ride there and the ride home (`rules.objective`).
-            homeward_ride = index == return_segment
+        homeward_ride = index == return_segment
+        said = request.return_order if homeward_ride else request.order
+        if request.leisure and (returns_home or index == last_onward) and said is None:
+            # Time at the destination: the ride there and the ride home (`rules.objective`);
+            # an order said of the ride (回坐最晚的) ranks it alone.
             segment.routes = apply_leisure(segment.routes, key.date, homeward=homeward_ride)
         if index == return_segment and request.return_order is not None:
             segment.routes = apply_order(

@@ -94,7 +94,10 @@ COLLOQUIAL_ORDERS: list[tuple[str, OrderPreference]] = [
     ("便宜就行", "cheapest"),
     ("便宜就好", "cheapest"),
 ]
-_RETURN_BEFORE = re.compile(r"(?:回来|回程|返程|返回|回去)[^，,。；;]{0,4}$")
+# …or a clause led by a bare 回 and its verb (去坐最早的 回坐最晚的: the ride home's order).
+_RETURN_BEFORE = re.compile(
+    r"(?:回来|回程|返程|返回|回去|(?:^|(?<=[\s，,。；;]))回(?=坐|要|买|选|就|乘))[^，,。；;]{0,4}$"
+)
 # 最晚一班回北京, 最早的车回来: an order whose train takes the traveller home (not 来回).
 _RETURN_FOLLOWS = re.compile(
     r"[^，,。；;去到\s]{1,6}?(?:的车|一班|一趟|的那班|的那趟|的)(?:再|就)?(?<!来)(?:回来|回家|返回|回(?![复答应头]))"

@@ -141,6 +141,23 @@ def test_a_leisure_trip_never_gives_an_afternoon_there_for_a_yuan():
     assert trains(leisure=False) != ("G11", "G14")
 
 
+def test_a_day_out_counts_waking_hours_only():
+    # A sleeper there before dawn and one home after midnight buy no hours anyone spends
+    # there: the day trip rides the daytime trains, cheaper night ones notwithstanding.
+    cheap = (seat(SeatClass.HARD_SLEEPER, 60.0),)
+    dear = (seat(SeatClass.SECOND, 140.0),)
+    entries = book(
+        offer("K1", BEIJING_SOUTH, HONGQIAO, "00:10", "04:15", seats=cheap),
+        offer("G1", BEIJING_SOUTH, HONGQIAO, "06:30", "08:00", seats=dear),
+        offer("G2", HONGQIAO, BEIJING_SOUTH, "20:30", "22:00", seats=dear),
+        offer("K2", HONGQIAO, BEIJING_SOUTH, "23:49", "04:00", seats=cheap),
+    )
+    request = TripRequest(
+        origin="北京", destination="上海", depart_date=DAY, return_date=DAY, leisure=True
+    )
+    assert plan(request, entries, now=NOW).itineraries[0].train_numbers == ("G1", "G2")
+
+
 JINHUA = Station(telecode="RNH", name="金华", city="金华")
 YIWU = Station(telecode="YWH", name="义乌", city="金华")
 HANGZHOU_EAST = Station(telecode="HGH", name="杭州东", city="杭州")

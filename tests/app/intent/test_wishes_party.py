@@ -47,6 +47,11 @@ def test_the_order_vocabulary_in_colloquial_forms(
     assert parse(text, directory).order == order
 
 
+def test_a_clause_led_by_a_bare_hui_orders_the_ride_home(directory: StationDirectory) -> None:
+    intent = parse("周六杭州去宁波玩 当天来回 去坐早点的 回坐最晚的", directory)
+    assert (intent.order, intent.return_order) == ("earliest", "latest")
+
+
 def test_a_wish_said_of_the_ride_home_is_not_the_outbound_order(
     directory: StationDirectory,
 ) -> None:
