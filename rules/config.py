@@ -78,6 +78,11 @@ NIGHT_REST_UNTIL = dt.time(4, 0)
 """An overnight berth is the night's lodging only when it lets the traveller sleep until this:
 one that sets them down at 01:21 (重庆→武隆 K838 22:51) is a night ride like a seat's."""
 
+STAY_LEAVE_NOT_BEFORE = dt.time(6, 0)
+"""After a stay of a night or more said by the traveller (在沈阳住一晚, 周日回), the next ride
+leaves no earlier than this on the day the stay ends: a berth leaving at 00:57 is the night
+on the train, not the night said (only a stay nobody said may be had in a berth)."""
+
 RETURN_NOT_BEFORE = dt.time(9, 0)
 """With no return time stated, a ride home before this is ranked down (not ruled out): the
 last day of a trip is not spent catching a dawn train."""
@@ -212,6 +217,7 @@ class RuleConfig:
     max_transfers: int = MAX_TRANSFERS
     window_slack: int = WINDOW_SLACK
     return_not_before: dt.time = RETURN_NOT_BEFORE
+    stay_leave_not_before: dt.time = STAY_LEAVE_NOT_BEFORE
     max_detour: float = MAX_DETOUR
     departure_lead: int = DEPARTURE_LEAD
     top_k_per_segment: int = TOP_K_PER_SEGMENT

@@ -40,10 +40,12 @@ class LegOffers:
 
 @dataclass(frozen=True, slots=True)
 class ViaStop:
-    """A city visited on the way, with the nights spent there."""
+    """A city visited on the way, with the nights spent there; `said` is False for a stay
+    the traveller did not say (a default), which a night on a berth may stand for."""
 
     city: str
     nights: int
+    said: bool = True
 
 
 class Town(Frozen):

@@ -174,6 +174,7 @@ def build_rides(
     alight: str | None = None,
     arrive_date: dt.date | None = None,
     outlying: bool | None = None,
+    not_before: dt.time | None = None,
 ) -> tuple[list[Ride], Funnel]:
     """Every usable ride of one leg and the funnel counts explaining what was dropped.
 
@@ -182,6 +183,7 @@ def build_rides(
     the traveller named for the segment's ends, and `arrive_date` the day it must arrive.
     `outlying` lets a city end be an outlying station (True), never (False), or (None) only
     where no offer of this leg serves the city proper; the planner decides it per segment.
+    `not_before` is the earliest departure of a leg that starts its segment after a stay.
     """
     funnel = Funnel()
     rides: list[Ride] = []
@@ -229,6 +231,8 @@ def build_rides(
                 continue
             if request.no_overnight and is_overnight(offer):
                 continue
+            if depart_window and not_before and offer.depart_at.time() < not_before:
+                continue  # the night of the stay said is spent in a bed, not on this train
             if arrive_window and arrive_date and offer.arrive_at.date() != arrive_date:
                 continue
             if depart_window and window_gap(offer.depart_at, request.depart_window) > slack:

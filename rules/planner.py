@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rules import texts
 from rules.budget import Combo, combine, remaining_per_day, similar
@@ -148,17 +148,27 @@ def plan(
                 request.destination_station if index == last_onward else None,
                 request.arrive_date if index == 0 else None,
             )
-        segment = _segment(
-            index,
-            key,
-            book,
-            hubs,
-            homeward if index == return_segment else request,
-            config,
-            now,
-            transfers,
-            ends,
-        )
+        rider = homeward if index == return_segment else request
+        # A window said that opens in the small hours (凌晨走) is the traveller's own choice.
+        small_hours = rider.depart_window and rider.depart_window[0] < config.stay_leave_not_before
+        if _after_stay(request, index, return_segment) and not small_hours:
+            ends = replace(ends, not_before=config.stay_leave_not_before)
+        segment = _segment(index, key, book, hubs, rider, config, now, transfers, ends)
+        if not segment.routes and ends.not_before is not None:
+            # Nothing leaves after the night said but a train in the small hours: that one,
+            # said openly, rather than no trip at all.
+            ends = replace(ends, not_before=None)
+            early = _segment(index, key, book, hubs, rider, config, now, transfers, ends)
+            if early.routes:
+                segment = early
+                notes.append(
+                    texts.NOTE_STAY_CUT_SHORT.format(
+                        route=texts.route_label(key.origin, key.destination),
+                        date=texts.day_label(key.date),
+                        time=config.stay_leave_not_before.strftime("%H:%M"),
+                        city=key.origin,
+                    )
+                )
         homeward_ride = index == return_segment
         said = request.return_order if homeward_ride else request.order
         if request.leisure and (returns_home or index == last_onward) and said is None:
@@ -247,11 +257,13 @@ def _offered(combos: Sequence[Combo], limit: int, config: RuleConfig) -> list[Co
 
 @dataclass(frozen=True, slots=True)
 class _Ends:
-    """The exact stations a segment must start and end at, and the day it must arrive."""
+    """The exact stations a segment must start and end at, the day it must arrive, and the
+    earliest hour it may leave (after a stay said: `_after_stay`)."""
 
     board: str | None = None
     alight: str | None = None
     arrive_date: dt.date | None = None
+    not_before: dt.time | None = None
 
 
 def _segment(
@@ -288,6 +300,7 @@ def _segment(
             alight=ends.alight if last else None,
             arrive_date=ends.arrive_date if last else None,
             outlying=outlying,
+            not_before=ends.not_before if first else None,
         )
         segment.funnel.add(funnel)
         return found
@@ -392,6 +405,17 @@ def _segment(
     if request.no_overnight:
         segment.routes = [r for r in segment.routes if not through_the_night(r)]
     return segment
+
+
+def _after_stay(request: TripRequest, index: int, return_segment: int | None) -> bool:
+    """True when segment `index` leaves a city after a stay of a night or more the traveller
+    said (a via stop's nights, or the days at the destination before the ride home)."""
+    if index == return_segment:
+        return (stay_nights(request) or 0) >= 1
+    if index == 0 or index > len(request.via):
+        return False
+    stop = request.via[index - 1]
+    return stop.said and stop.nights >= 1
 
 
 def through_the_night(route: Route) -> bool:

@@ -22,6 +22,9 @@ NOTE_SOLD_OUT_SWITCH = "{train} {wanted}已售罄，已改为{chosen}"
 NOTE_BUDGET_SWITCH = "{train} {wanted}超出预算，已改为{chosen}"
 NOTE_MISSING_SWITCH = "{train} 没有{wanted}，已改为{chosen}"
 NOTE_OUTLYING = "{station}是{city}市辖下的外围车站，不在{city}城区：城区车站这一程没有车次"
+NOTE_STAY_CUT_SHORT = (
+    "{route} {date}{time}以后没有合适的车次，只能乘凌晨出发的车，在{city}的住宿会少一晚"
+)
 NOTE_ONE_WAY = "未指定返程日期或天数，仅规划单程"
 NOTE_CACHED = "{route} 的余票信息来自缓存，购票前请以实时查询为准"
 NOTE_REQUIRED_UNUSABLE = "指定的车次{train}已发车或无余票，已为您另选车次"

@@ -137,6 +137,7 @@ def trip_request(
         ViaStop(
             key(stop.city),
             stop.nights if stop.nights is not None else (0 if stop.through else DEFAULT_VIA_NIGHTS),
+            said=stop.nights is not None,
         )
         for stop in stops
     ]
