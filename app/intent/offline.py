@@ -107,7 +107,10 @@ _PERIOD_RE = re.compile(
 _LEAVE_THEN = re.compile(r"(?:再|才)(?:能|可以)?(?:走|出发|动身|上车)")
 _ARRIVE_AFTER = ARRIVE_CUE
 _RETURN_AFTER = re.compile(
-    r"^\s*(?:的车|的票|坐车|坐火车)?\s*(?:再|就)?(?:回来|回家|回程|返回|返程|回)"
+    r"^\s*(?:的车|的票|坐车|坐火车)?\s*"
+    # 晚上最后一班回广州: the train's order between the part of the day and 回.
+    r"(?:(?:坐|买|要)?(?:最后一班|最后一趟|最晚一班|最晚一趟|最晚的一班|最晚的|末班车?|最早一班|最早的)(?:车)?)?"
+    r"\s*(?:再|就)?(?:回来|回家|回程|返回|返程|回)"
 )
 _LATE_AFTERNOON = re.compile(r"下午(?:晚点|晚一点|晚些)")
 _RETURN_BEFORE = re.compile(
@@ -475,8 +478,13 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
             windows["arrive_window"] = TimeWindow(
                 start=dt.time(0, 0), end=moved.time(), label=label
             )
-    if route.return_trip is False and "depart_window" not in windows and "return_window" in windows:
-        windows["depart_window"] = windows.pop("return_window")  # 晚上回合肥: the ride itself
+    if route.return_trip is False and "return_window" in windows:
+        # 晚上回合肥, 开完会大概五点，从天津回北京: the ride home is the trip, its hour the ride's.
+        own = windows.pop("return_window")
+        said = windows.get("depart_window")
+        # A part of the day said before it (明天下午在天津开会) was the business's: the later wins.
+        later = said is None or own.start >= said.start
+        windows["depart_window"] = own if later or said is None else narrowed(said, own)
     if buf.arrival_part is not None:
         windows.setdefault("arrive_window", buf.arrival_part)
     dates = extract_dates(buf.masked, today)
@@ -730,7 +738,7 @@ def _hour_of(period: str | None, hour_text: str, half: str | None) -> dt.time | 
 
 def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
     found: list[tuple[int, str, TimeWindow]] = []
-    extras = extra_windows(buf.masked)
+    extras = extra_windows(buf.masked, buf.original)
     for extra in extras:
         kind = extra.kind or _window_kind(buf, extra.end, extra.start)
         # An appointment's hour (十点开会) ranks after any deadline said outright.

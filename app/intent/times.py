@@ -92,6 +92,29 @@ _APPOINTMENT = re.compile(
     r"(?:开始|的会|开会|有个?会|开球|开演|开场|面试|考试|上课|的课|报到|签到|见客户|见面"
     r"|的演唱会|的音乐会|的演出|的比赛|的球赛|的婚礼|的飞机|的航班|的活动|的讲座)"
 )
+# 上午10点到下午2点在苏州有个会: there by its start; a ride home said after it leaves once
+# it is over.
+_APPOINTMENT_RANGE = re.compile(
+    r"(?P<period>早上|上午|中午|下午|晚上)?(?P<h>" + _HOUR + r")\s*" + clock_unit() + r"\s*"
+    r"(?:到|至|-|~|～)\s*(?P<period2>早上|上午|中午|下午|晚上)?(?P<h2>"
+    + _HOUR
+    + r")\s*"
+    + clock_unit("half2")
+    + r"钟?(?:之间)?[^，,。、\d]{0,6}?"
+    r"(?:的会|开会|有个?会|面试|考试|上课|的课|培训|见客户|办事|的活动|的讲座)"
+)
+# 开完会大概下午三点, 会议估计四点结束: when the business is over (the ride home leaves after it).
+_BUSINESS_OVER_AT = re.compile(
+    r"(?:开完会?|会开完|会议结束|散会|办完事?|事办完|忙完)(?:了)?(?:大概|估计|差不多|应该|得|要)?(?:是|在|到)?\s*"
+    r"(?P<period>早上|上午|中午|下午|晚上)?(?P<h>"
+    + _HOUR
+    + r")\s*"
+    + clock_unit()
+    + r"(?:左右|多)?"
+    r"(?![\s\d半分:：]*(?:前|以前|之前|到|至))"
+)
+_HOME_SAID_AFTER = re.compile(r"会后|开完|结束后|散会|当天|回来|回家|直接回|再回|就回")
+_RIDE_HOME_SAID = re.compile(r"会后|当天(?:就)?回|当天往返|当天来回|回来|回家|直接回|再回|就回")
 # The appointment said first, its hour after (要在西安开会，上午十点): the hour alone, with no
 # 前/后 of its own.
 _APPOINTMENT_FIRST = re.compile(
@@ -217,9 +240,31 @@ def _shift(moment: dt.time, hours: int) -> dt.time:
     return dt.time(minutes // 60, minutes % 60)
 
 
-def extra_windows(text: str) -> list[Found]:
-    """The time phrases a bare clock bound does not cover, in text order."""
+def extra_windows(text: str, said: str | None = None) -> list[Found]:
+    """The time phrases a bare clock bound does not cover, in text order. `said`: the whole
+    text as typed (`text` may have words masked), where a ride home is looked for."""
+    typed = text if said is None else said
     found: list[Found] = []
+    for match in _APPOINTMENT_RANGE.finditer(text):
+        period = match.group("period") or context_period(text, match.start(), arrival=False)
+        begins = _clock(_part(period), match.group("h"), match.group("half"))
+        ends = _clock(
+            _part(match.group("period2") or period), match.group("h2"), match.group("half2")
+        )
+        if begins is None or ends is None or ends <= begins:
+            continue
+        there = TimeWindow(start=dt.time(0, 0), end=begins, label=match.group())
+        found.append(Found(match.start(), match.end(), there, "arrive_window", weak=True))
+        if _HOME_SAID_AFTER.search(typed, match.end()):
+            home = TimeWindow(start=ends, end=END_OF_DAY, label="结束后")
+            found.append(Found(match.start(), match.end(), home, "return_window"))
+    for match in _BUSINESS_OVER_AT.finditer(text):
+        period = match.group("period") or context_period(text, match.start(), arrival=False)
+        at = _clock(_part(period) or "下午", match.group("h"), match.group("half"))
+        if at is not None:
+            ride = "return_window" if _RIDE_HOME_SAID.search(typed) else "depart_window"
+            window = TimeWindow(start=at, end=END_OF_DAY, label=match.group())
+            found.append(Found(match.start(), match.end(), window, ride))
     for match in _APPOINTMENT.finditer(text):
         period = match.group("period") or context_period(text, match.start(), arrival=False)
         at = _clock(_part(period), match.group("h"), match.group("half"))

@@ -252,6 +252,17 @@ def test_an_hour_said_of_the_ride_homes_train_is_the_return_window() -> None:
     assert intent.return_window is not None and intent.return_window.span() == "17:00-23:59"
 
 
+def test_a_business_said_with_its_hours_or_its_end_times_both_rides() -> None:
+    meeting = parse_offline("下周二上午9点到中午12点在无锡开会 上海过去 会后就回", THU, DIRECTORY)
+    assert meeting.arrive_window is not None and meeting.arrive_window.span() == "00:00-09:00"
+    assert meeting.return_window is not None and meeting.return_window.span() == "12:00-23:59"
+    assert meeting.date_end == meeting.date_start
+    ends = parse_offline("后天去无锡开会 当天回 上海出发 开完会估计下午四点", THU, DIRECTORY)
+    assert ends.return_window is not None and ends.return_window.span() == "16:00-23:59"
+    first = parse_offline("后天一早去无锡 坐最早一班 然后晚上最后一班回上海", THU, DIRECTORY)
+    assert first.date_end == first.date_start and first.return_order == "latest"
+
+
 def test_going_back_the_day_before_what_one_goes_back_for() -> None:
     intent = parse_offline("下周一早上要上课，周日下午从家里太原回石家庄", THU, DIRECTORY)
     assert intent.date_start == D(2026, 12, 6)
