@@ -215,6 +215,8 @@ _PARTY = re.compile(
     + r")\s*(?:个)?\s*(?:□+的?)?"
     r"(?:小孩|孩子|儿童|小)"
     r"|(?P<tickets>" + NUMBER + r")\s*张"
+    # 学生票x2, 二等座×3: so many of that ticket.
+    r"|(?:票|座|卧|铺|学生)\s*[x×*]\s*(?P<times>[1-9])(?![0-9])"
     # 三个大学生, 两位同事 with no 带/和 before them: the party itself, not companions.
     r"|(?<![带和跟与陪同及0-9一二两三四五六七八九十])(?P<kinds>[2-9]|[1-9][0-9]|[两二三四五六七八九十]{1,3})\s*(?:个|位|名)\s*"
     r"(?:退休|在职|年轻|年纪大的|上了年纪的)?"
@@ -328,6 +330,12 @@ _PINYIN_WORDS.update(
 _PINYIN_ROUTE = re.compile(
     r"(?<![a-z])cong\s+[a-z]+(?:\s+[a-z]+){0,3}?\s+(?:qu|dao|hui)\s+[a-z]+", re.IGNORECASE
 )
+# qu suzhou … cong shanghai: the cues in the other order, each before a pinyin place.
+_PINYIN_CUES = re.compile(
+    r"(?<![a-z])qu\s+[a-z]{3,}.*(?<![a-z])cong\s+[a-z]{3,}"
+    r"|(?<![a-z])cong\s+[a-z]{3,}.*(?<![a-z])qu\s+[a-z]{3,}",
+    re.IGNORECASE,
+)
 _PINYIN_WORD = re.compile(
     r"(?<![a-z])(?:"
     + "|".join(r"\s*".join(word.split()) for word in sorted(_PINYIN_WORDS, key=len, reverse=True))
@@ -399,7 +407,7 @@ def normalise_text(text: str) -> str:
     text = _SHORT_EVENING.sub("晚上", text)
     text = text.replace("明后天", "明天或后天")  # either day
     text = _TWO_COUNTS.sub(_first_of_two, text)
-    if _PINYIN_ROUTE.search(text):
+    if _PINYIN_ROUTE.search(text) or _PINYIN_CUES.search(text):
         text = _PINYIN_WORD.sub(lambda m: _PINYIN_SPELT[_spelt(m.group())], text)
     return text
 
@@ -878,7 +886,7 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
         if groups["n"] and "大人" in match.group():
             count = to_int(groups["n"]) or 1
             return count, count
-        for name in ("family", "family2", "tickets", "kinds", "n", "en", "fam_en"):
+        for name in ("family", "family2", "tickets", "times", "kinds", "n", "en", "fam_en"):
             if groups[name]:
                 return to_int(groups[name]) or 1, None
     group = party.group_size(text)

@@ -51,6 +51,7 @@ _STUDENT_COUNT = re.compile(
     + r")\s*(?:张|个|位)\s*(?:是)?\s*(?:学生票|大学生|研究生|学生)|学生票\s*(?P<after>"
     + NUMBER
     + r")\s*张"
+    r"|学生票?\s*[x×*]\s*(?P<times>[1-9])(?![0-9])"
 )
 _FAMILY = re.compile(r"(?:一家|我们|咱们|全家)(?P<n>" + _SMALL + r")口(?!子)")
 _GROUP = re.compile(
@@ -264,7 +265,7 @@ def student_count(text: str, grown_ups: int) -> int:
         return 0
     match = _STUDENT_COUNT.search(text)
     if match:
-        count = to_int(match.group("n") or match.group("after"))
+        count = to_int(match.group("n") or match.group("after") or match.group("times"))
         if count:
             return min(count, max(grown_ups, 1))
     return max(grown_ups, 1)

@@ -94,6 +94,8 @@ def windows(text: str, today: dt.date = THU) -> dict[str, str | None]:
         ("明天从无锡去上海，九点半得到", None, "00:00-09:30"),
         ("明天从无锡去上海 十点到就行", None, "00:00-10:00"),
         ("明天下午从无锡去上海，四点必须赶到", "12:00-18:00", "00:00-16:00"),
+        # pinyin with the cues in either order
+        ("xia zhou yi qu suzhou wan cong shanghai zao shang", "06:00-09:00", None),
         # pinyin typed a syllable at a time, places too
         ("zhou yi xia wu cong guang zhou qu shen zhen", "12:00-18:00", None),
     ],
