@@ -247,6 +247,11 @@ _STUDENT_SELF = re.compile(
     # Said of oneself as a kind of person: 穷学生一枚, 学生党.
     r"|(?:大学生|学生|研究生)(?:一枚|一个人|党|狗|一个(?=$|[\s，,。!！~]))"
     # Some of the party named as students: 四个人其中一个学生, 有两个是大学生.
+    # The party counted as students: 我们三个大学生, 两个研究生 (not 带三个学生, a teacher's).
+    r"|(?:^|(?<=[我咱俺]们)|(?<=[\s，,。]))(?:"
+    + NUMBER
+    + r")\s*(?:个|位|名)\s*(?:大学生|研究生|学生)"
+    r"(?!会|家长|时代|的)"
     r"|(?:其中|有|里面|里头|人[\s，,、]{0,2})\s*(?:" + NUMBER + r")\s*(?:个|位)\s*(?:是)?"
     r"(?:大学生|学生|研究生)"
     r"(?!会|家长|时代)"

@@ -34,7 +34,7 @@ _YOUNG_KIN = frozenset(
 )
 # People a turn may add by name (还有我弟弟): the parser's companions and the kin of a child.
 _NAMED = sorted(
-    {phrase for phrase, _ in lexicon.COMPANIONS}
+    {phrase for phrase, _ in lexicon.COMPANIONS if phrase != "学生"}  # 也是学生 is no one new
     | _YOUNG_KIN
     | {"哥哥", "姐姐", "表哥", "表姐", "室友", "舍友", "媳妇", "婆娘", "闺女"}
     | {"姥姥", "姥爷", "婆婆", "公公", "岳父", "岳母", "舅舅", "姑姑", "阿姨", "叔叔"},

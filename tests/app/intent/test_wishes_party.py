@@ -191,6 +191,9 @@ def test_nights_said_as_nights(directory: StationDirectory) -> None:
         ("下周二西安去延安，三个人，有一个是研究生", 3, 1, []),
         ("下周二西安去延安 学生一个 求便宜", 1, 1, []),
         ("下周二西安去延安，三个人，两个学生", 3, 2, []),
+        # The party counted as students claims the fare; pupils brought along are companions.
+        ("我们两个大学生下周二从西安去延安", 2, 2, []),
+        ("下周二带五个学生从西安去延安", 6, 0, []),
         # A ticket times a count, as typed on a phone.
         ("下周二 西安去延安 学生票x3", 3, 3, []),
         ("下周二 西安去延安 二等座×2", 2, 0, []),
