@@ -630,6 +630,19 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     if any(phrase in rest for phrase in lexicon.CONVENTIONAL_WISH):
         refused = {*constraints.exclude_train_types, "G", "D", "C"}
         fields["exclude_train_types"] = [t for t in TRAIN_TYPES if t in refused]
+    homeward = _RETURN_CLASS.search(rest)
+    whole_trip = fields.get("destination") is not None  # a chat turn's is the chat's to place
+    if (
+        homeward is not None
+        and whole_trip
+        and (fields.get("return_trip") or fields.get("date_end"))
+    ):
+        # 周日晚上回 回程要一等座: the class is the ride home's; the ride out names its own.
+        named = homeward.group("cls")
+        classes = dict(lexicon.SEAT_PHRASES)[named]
+        fields["return_seat_classes"] = list(classes)
+        at = homeward.start("cls")
+        rest = rest[:at] + MASK * len(named) + rest[homeward.end("cls") :]
     alternatives = _seat_alternatives(rest)
     if alternatives and not constraints.seat_classes:
         fields["seat_classes"] = alternatives  # 软卧没有就硬卧: either class, not the first only
@@ -976,6 +989,12 @@ _CLASS_OR_CLASS = re.compile(
     r"(?P<a>" + _ONE_CLASS + r")(?:的|票)?\s*"
     r"(?:或者|或是|或|还是|、|/|[，,]?\s*(?:实在|要是|如果|万一)?(?:没有|没票|买不到|不行|抢不到)(?:了)?(?:的话)?[，,]?\s*(?:就|那就)?"
     r"(?:买|要|坐)?)\s*(?P<b>" + _ONE_CLASS + r")"
+)
+
+
+_RETURN_CLASS = re.compile(
+    r"(?:回程|返程|回来(?:的时候|的车|的票|时)?|回去(?:的时候|的车)?)(?:要|坐|买|选|就|换|改|都)?(?:成)?"
+    r"(?P<cls>" + _ONE_CLASS + r"|卧铺)"
 )
 
 

@@ -322,6 +322,13 @@ def test_two_classes_either_will_do(
     assert intent.seat_class is None
 
 
+def test_a_class_said_of_the_ride_home_is_its_own(directory: StationDirectory) -> None:
+    intent = parse("周六从郑州去洛阳 周日下午回 回来坐一等座", directory)
+    assert intent.return_seat_classes == ["first"] and intent.seat_class is None
+    both = parse("周六郑州去洛阳周日回 去程硬座 回程二等座", directory)
+    assert (both.seat_class, both.return_seat_classes) == ("hard_seat", ["second"])
+
+
 def test_a_type_not_needed_is_refused(directory: StationDirectory) -> None:
     intent = parse("后天长春到沈阳 普快就行，不需要高铁", directory)
     assert "G" in intent.exclude_train_types and "G" not in intent.train_types
