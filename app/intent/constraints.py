@@ -240,11 +240,12 @@ def _order(rest: str) -> OrderPreference | None:
     found: list[tuple[int, OrderPreference]] = []
     for phrase, order in ORDER_PHRASES:
         for match in re.finditer(re.escape(phrase), rest):
-            if not said_of_return(rest, match.start()):
+            if not said_of_return(rest, match.start(), order):
                 found.append((match.start(), order))
     for match in _BARE_ORDER.finditer(rest):
-        if not said_of_return(rest, match.start()):
-            found.append((match.start(), "earliest" if match.group("w") == "早" else "latest"))
+        bare: OrderPreference = "earliest" if match.group("w") == "早" else "latest"
+        if not said_of_return(rest, match.start(), bare):
+            found.append((match.start(), bare))
     return min(found)[1] if found else None
 
 

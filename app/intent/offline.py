@@ -612,6 +612,9 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         colloquial = wishes.colloquial_order(rest)
         fields["order"] = colloquial[1] if colloquial else None
     fields["return_order"] = wishes.return_order(rest, ORDER_PHRASES)
+    if fields["return_order"] and fields.get("return_trip") is not True and not fields["order"]:
+        # 今晚杭州回上海，最晚的车: the ride home is the whole trip, so its order is the ride's.
+        fields.update(order=fields["return_order"], return_order=None)
     morning = fields.get("depart_window")
     if "越早越好" in rest and fields["order"] == "earliest" and morning == TIME_WINDOWS["早上"]:
         # 一早…越早越好: the earliest ride of the day, its morning only a bound on how late

@@ -141,7 +141,7 @@ def colloquial_order(rest: str) -> tuple[int, OrderPreference] | None:
     found: list[tuple[int, OrderPreference]] = []
     for phrase, order in COLLOQUIAL_ORDERS:
         for match in re.finditer(re.escape(phrase), rest):
-            if not said_of_return(rest, match.start()) and not _denied(rest, match.start()):
+            if not said_of_return(rest, match.start(), order) and not _denied(rest, match.start()):
                 found.append((match.start(), order))
     return min(found, key=lambda pair: pair[0]) if found else None
 
@@ -154,12 +154,35 @@ def _denied(text: str, at: int) -> bool:
 _DENIED_BEFORE = re.compile(r"(?:不|别|没必要|不用|无需|不必)$")
 
 
-def said_of_return(text: str, at: int) -> bool:
+def said_of_return(text: str, at: int, order: OrderPreference | None = None) -> bool:
     """True when the words at `at` follow a mention of the ride home (回来那趟晚一点的), or lead
-    to one in the same clause (坐最晚一班回家: the train is the one home)."""
+    to one in the same clause (坐最晚一班回家: the train is the one home), or are a latest train
+    said on its own right after the clause of the ride home (晚上回深圳，最晚的车)."""
     return (
-        _RETURN_BEFORE.search(text[:at]) is not None or _RETURN_FOLLOWS.match(text, at) is not None
+        _RETURN_BEFORE.search(text[:at]) is not None
+        or _RETURN_FOLLOWS.match(text, at) is not None
+        or (order == "latest" and _after_the_clause_home(text, at))
     )
+
+
+# A clause holding nothing but the order (最晚的车, 要最晚一班, 坐末班) after one that says the ride
+# home: the last train is the one home, a wish people make to stay longest (an outbound at its
+# latest after a ride home said would leave no time there). 最早 stays the trip's: ambiguous.
+_BARE_CLAUSE_START = re.compile(r"(?:^|[，,。；;\s])(?:要|坐|就|买|选|订|给我|帮我|是)*$")
+_CLAUSE_HOME = re.compile(
+    r"(?:回来|回家|回程|返程|返回|回去|(?<!来)回(?![复答应头]))[^，,。；;\s]*[，,。；;\s]+$"
+)
+
+
+def _after_the_clause_home(text: str, at: int) -> bool:
+    """True when the clause at `at` holds only its order and the clause before says the ride
+    home (晚上回北京，最晚一班)."""
+    lead = _BARE_CLAUSE_START.search(text[:at])
+    if lead is None or lead.group()[:1].strip("，,。；; \t") != "":
+        return False  # the first clause: nothing said before it
+    before = text[: lead.start() + 1]
+    clause = re.search(r"[^，,。；;\s]*[，,。；;\s]+$", before)
+    return clause is not None and _CLAUSE_HOME.search(clause.group()) is not None
 
 
 def return_order(rest: str, phrases: list[tuple[str, OrderPreference]]) -> OrderPreference | None:
@@ -169,7 +192,7 @@ def return_order(rest: str, phrases: list[tuple[str, OrderPreference]]) -> Order
         (match.start(), order)
         for phrase, order in [*phrases, *COLLOQUIAL_ORDERS]
         for match in re.finditer(re.escape(phrase), rest)
-        if said_of_return(rest, match.start())
+        if said_of_return(rest, match.start(), order)
     ]
     return min(found, key=lambda pair: pair[0])[1] if found else None
 

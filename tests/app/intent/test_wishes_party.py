@@ -52,6 +52,32 @@ def test_a_clause_led_by_a_bare_hui_orders_the_ride_home(directory: StationDirec
     assert (intent.order, intent.return_order) == ("earliest", "latest")
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "后天从南京去苏州办事，傍晚回南京，末班车",
+        "周六上海去杭州玩 周日回 要最后一班",
+        "下周一武汉到长沙见客户 晚上回武汉 最晚的",
+    ],
+)
+def test_a_latest_train_said_alone_after_the_ride_home_is_the_ride_homes(
+    text: str, directory: StationDirectory
+) -> None:
+    intent = parse(text, directory)
+    assert (intent.order, intent.return_order) == (None, "latest")
+
+
+def test_a_latest_train_after_a_one_way_ride_home_is_the_rides_own(
+    directory: StationDirectory,
+) -> None:
+    intent = parse("今晚从苏州回南京，末班车", directory)
+    assert (intent.order, intent.return_order) == ("latest", None)
+
+
+def test_the_earliest_after_the_ride_home_stays_the_trips(directory: StationDirectory) -> None:
+    assert parse("周六上海去杭州 周日回 最早一班", directory).order == "earliest"
+
+
 def test_a_wish_said_of_the_ride_home_is_not_the_outbound_order(
     directory: StationDirectory,
 ) -> None:
