@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from app.agent import party_notes, texts
-from app.intent.model import TimeWindow, TravelIntent
+from app.intent.model import DEFAULT_VIA_NIGHTS, TimeWindow, TravelIntent
 from rules import TripRequest, ViaStop
 from rules.config import in_city_proper
 from rules.limits import MAX_PARTY, MAX_STATED_PARTY, MAX_VIA_STOPS
@@ -16,9 +16,6 @@ from rules.towns import in_proper, same_place
 from sources.models import SeatClass
 from sources.sale_window import SALE_DATES, last_sale_day
 from sources.stations import Place, StationDirectory, UnknownStationError
-
-DEFAULT_VIA_NIGHTS = 1
-"""A stop named without a length of stay ("再加一站杭州") is one night."""
 
 
 class TripProblem(ValueError):
@@ -134,12 +131,7 @@ def trip_request(
     stops = [s for s in stops if s.nights is not None or places.city(s.city) != origin]
     stop_names = [stop.city for stop in stops]
     via_stops = [
-        ViaStop(
-            key(stop.city),
-            stop.nights if stop.nights is not None else (0 if stop.through else DEFAULT_VIA_NIGHTS),
-            said=stop.nights is not None,
-        )
-        for stop in stops
+        ViaStop(key(stop.city), stop.planned_nights, said=stop.nights is not None) for stop in stops
     ]
     # A stop in the origin city is a stay before leaving ("先在北京玩一天"), one in the
     # destination city a longer stay there: neither is a ride.
@@ -162,9 +154,11 @@ def trip_request(
     if return_date is not None and return_date < start:
         return_date = None
     nights = None
-    if return_date is not None and return_date <= onward_end and via:
+    same_day_home = intent.nights == 0 and return_date == onward_end
+    if return_date is not None and return_date <= onward_end and via and not same_day_home:
         # A stop added after the dates were set ("再加一站杭州"): keep a night at the last stop
-        # rather than returning the day one arrives.
+        # rather than returning the day one arrives (unless the day home was said as that day:
+        # 周日去扬州，周日晚上回上海, no night there).
         return_date = None
         nights = intent.nights or DEFAULT_VIA_NIGHTS
     elif return_date is not None and return_date < onward_end:
@@ -174,6 +168,9 @@ def trip_request(
     if return_date is not None and return_date > last_day:
         warnings.append(texts.RETURN_NOT_ON_SALE.format(date=texts.day_label(return_date)))
         return_date, nights = None, None
+    # The ride home is planned on its day or after the nights at the last stop (再加一站杭州:
+    # a night there, then home): its own wishes (周日晚上回) ride with it either way.
+    homeward = return_trip and (return_date is not None or nights is not None)
     prefs = set(intent.preferences)
     # A stated time of day or a berth is the traveller's own choice of the night hours: the
     # engine's night default must not overrule "8点前" with a later train; nor may it hide the
@@ -210,30 +207,24 @@ def trip_request(
         seat_class=intent.seat_class,
         max_transfers=0 if "直达" in prefs else 2,
         allow_night=out_night,
-        return_allow_night=home_night if return_date is not None else None,
+        return_allow_night=home_night if homeward else None,
         origin_station=station(intent.origin),
         destination_station=station(intent.destination),
-        return_window=_window(intent.return_window) if return_date is not None else None,
-        return_arrive_window=_window(intent.return_arrive_window)
-        if return_date is not None
-        else None,
+        return_window=_window(intent.return_window) if homeward else None,
+        return_arrive_window=_window(intent.return_arrive_window) if homeward else None,
         arrive_date=intent.arrive_date
         or expected_arrival(start, _window(intent.depart_window), _window(intent.arrive_window)),
         seat_classes=frozenset(intent.seat_classes),
-        return_seat_classes=frozenset(intent.return_seat_classes)
-        if return_date is not None
-        else frozenset(),
-        return_train_types=frozenset(intent.return_train_types)
-        if return_date is not None
-        else frozenset(),
+        return_seat_classes=frozenset(intent.return_seat_classes) if homeward else frozenset(),
+        return_train_types=frozenset(intent.return_train_types) if homeward else frozenset(),
         stated_order=tuple(intent.stated_order),
         exclude_seat_classes=excluded_classes(intent.exclude_seat_classes),
         exclude_train_types=frozenset(intent.exclude_train_types),
         order=intent.order,
-        return_order=intent.return_order if return_date is not None else None,
+        return_order=intent.return_order if homeward else None,
         party=party_notes.tickets(intent) if passengers == intent.passengers else (),
         no_overnight=bool(intent.no_overnight),
-        return_no_overnight=bool(intent.return_no_overnight) and return_date is not None,
+        return_no_overnight=bool(intent.return_no_overnight) and homeward,
         # Back the same day (当天回, 看完当晚回来, 早去晚回): the day is spent there, so its
         # hours weigh as a leisure trip's do, whatever the errand.
         leisure=intent.leisure or (return_date is not None and return_date == start),

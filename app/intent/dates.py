@@ -767,6 +767,16 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
                 end = other
                 returning = bool(_RETURN_AFTER.match(after))
                 spans.append((second.start, second.end))
+    if start is not None and end is None and not flexible:
+        # 周六去南京住一晚，周日去扬州，周日晚上回上海: the day of a ride on to another stop
+        # comes between; the day said with the ride home is the last.
+        for later in exprs[2:]:
+            if _RETURN_AFTER.match(text[later.end : later.end + 10]):
+                other, _ = later.resolve(start, today, True)
+                if other is not None and other >= start:
+                    end, returning = other, True
+                    spans.append((later.start, later.end))
+                break
     back = _NEXT_DAY_BACK.search(text)
     if start is not None and end is None and back is not None:
         # 第二天下午三点以后回: back the day after leaving.

@@ -138,6 +138,10 @@ TIME_WINDOWS: dict[str, TimeWindow] = {
 _SPAN = re.compile(r"^(\d{1,2}:\d{2})\s*-\s*(\d{1,2}:\d{2})$")
 
 
+DEFAULT_VIA_NIGHTS = 1
+"""A stop named without a length of stay ("再加一站杭州") is one night."""
+
+
 class ViaStop(Lenient):
     """An intermediate stop of a multi-city trip."""
 
@@ -147,6 +151,13 @@ class ViaStop(Lenient):
         default=False,
         description="true when the traveller only passes through (经/途经济南): no night there",
     )
+
+    @property
+    def planned_nights(self) -> int:
+        """The nights planned there: those said, else none passing through, else the default."""
+        if self.nights is not None:
+            return self.nights
+        return 0 if self.through else DEFAULT_VIA_NIGHTS
 
 
 class PlanShown(Lenient):

@@ -124,3 +124,39 @@ def test_the_origin_named_again_with_no_stay_is_a_mention_not_a_stop() -> None:
     assert mention.depart_date == dt.date(2026, 12, 3) and mention.via == ()
     stay = request_for(via=[ViaStop(city="广州", nights=1)])
     assert stay.depart_date == dt.date(2026, 12, 4)
+
+
+def test_home_the_day_the_last_stop_is_reached_when_so_said() -> None:
+    # 周四去佛山住一晚，周五去深圳，周五晚上回广州: no night at the last stop.
+    evening = {"start": "18:00", "end": "23:59", "label": "晚上"}
+    intent = TravelIntent(
+        origin="广州",
+        destination="深圳",
+        via=[{"city": "佛山", "nights": 1}],
+        date_start=dt.date(2026, 12, 3),
+        date_end=dt.date(2026, 12, 4),
+        nights=0,
+        return_trip=True,
+        return_window=evening,
+    )
+    request = trip_request(intent, curated_directory(), today=TODAY, warnings=[])
+    assert request.return_date == dt.date(2026, 12, 4)
+    assert request.return_window == (dt.time(18, 0), dt.time(23, 59))
+
+
+def test_a_stop_added_late_keeps_a_night_there_and_the_ride_homes_own_wishes() -> None:
+    # 再加一站深圳 after a day home was set: a night at the last stop, 晚上回 still the ride's.
+    evening = {"start": "18:00", "end": "23:59", "label": "晚上"}
+    intent = TravelIntent(
+        origin="广州",
+        destination="深圳",
+        via=[{"city": "佛山", "nights": 1}],
+        date_start=dt.date(2026, 12, 3),
+        date_end=dt.date(2026, 12, 4),
+        return_trip=True,
+        return_window=evening,
+        return_order="latest",
+    )
+    request = trip_request(intent, curated_directory(), today=TODAY, warnings=[])
+    assert (request.return_date, request.nights) == (None, 1)
+    assert request.return_window is not None and request.return_order == "latest"

@@ -52,3 +52,17 @@ def test_a_stop_said_in_travel_order_keeps_its_place(official) -> None:
 def test_a_landmark_said_after_another_city_is_that_citys_own(official, text, destination):
     route = extract_route(text, official)
     assert route.destination == destination and route.via == []
+
+
+@pytest.mark.parametrize(
+    ("text", "end", "nights"),
+    [
+        # The day of the ride on to the last stop comes between; the day home is the last.
+        ("周五从上海去苏州住一晚，周六去无锡，周六晚上回上海", dt.date(2026, 12, 12), 0),
+        ("周五上海出发去苏州，周六再去无锡，周日回上海", dt.date(2026, 12, 13), None),
+    ],
+)
+def test_the_day_home_is_the_one_said_with_the_ride_home(official, text, end, nights) -> None:
+    intent = parse_offline(text, TODAY, official)
+    assert intent.via and intent.via[0].city == "苏州"
+    assert (intent.date_end, intent.nights) == (end, nights)
