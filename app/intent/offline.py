@@ -578,9 +578,8 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         else:
             fields["return_trip"] = True  # 住一晚…上午回: the stay gives the day back
 
-    via_stops = fields.get("via") or []
-    if via_stops and nights is None and leaves is not None and fields["date_end"] is not None:
-        onward = leaves + dt.timedelta(days=sum(stop.planned_nights for stop in via_stops))
+    if route.via and nights is None and isinstance(leaves, dt.date):
+        onward = leaves + dt.timedelta(days=sum(stop.planned_nights for stop in route.via))
         if fields["date_end"] == onward:
             # 周六去南京住一晚，周日去扬州，周日晚上回上海: home the day the last stop is
             # reached, no night there.
