@@ -255,6 +255,13 @@ _ME_AND_ONE = re.compile(
     r"(?:我|俺)(?:和|跟|与)[^，,。；;\s和跟与带领陪]{1,4}?俩(?=[，,。；;!！\s]|$|一起|都|去|从|要|想)"
 )
 _CHILDREN = re.compile(r"(?P<n>" + NUMBER + r")\s*个\s*(?:孩子|小孩|娃|宝宝|儿童)")
+# The speaker and a spouse counted (我和老公两个人, 我跟孩子他爸俩): the couple is the party's
+# grown-ups, whatever children are named elsewhere in the sentence (孩子3岁半): three in all.
+_COUPLE_COUNTED = re.compile(
+    r"(?:我|俺)(?:和|跟|与)(?:我|俺)?(?:家)?的?"
+    r"(?:老公|老婆|媳妇儿?|爱人|丈夫|妻子|先生|太太|老伴儿?|孩子(?:他|她)?(?:爸爸?|妈妈?)|[他她](?:爸|妈))"
+    r"(?:两个人|两个|两人|俩人|俩|二人)"
+)
 
 
 class _Text:
@@ -886,6 +893,8 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
     counted = party.counted_party(text)
     if counted is not None:
         return counted
+    if _COUPLE_COUNTED.search(text):
+        return 2, 2
     for phrase, count in _PAIRS.items():
         at = text.find(phrase)
         if at >= 0:

@@ -64,6 +64,12 @@ _GROUP = re.compile(
     r"(?!月|小时|钟头|星期|礼拜|晚|天|周|站|城市|地方|景点|小孩|孩子|娃)"
 )
 _COUPLE = re.compile(r"老两口|老俩口|老夫妻|老夫老妻")
+# Grandparents opening a clause travel (爷爷奶奶带孙子回老家, 孩子姥姥姥爷带着俩外孙): the two
+# are the grown-ups; the ones visited (去看爷爷奶奶, 到姥姥姥爷家) are not aboard.
+_GRANDPARENTS = re.compile(
+    r"(?:^|(?<=[，,。；;\s]))(?:孩子|娃|我家|我们家|俺家)?的?"
+    r"(?:爷爷奶奶|奶奶爷爷|姥姥姥爷|姥爷姥姥|外公外婆|外婆外公)(?!家|那)"
+)
 _PARENTS_ALONE = re.compile(r"^(?:我|给我|帮我)?(?:爸妈|父母|爸爸妈妈|二老)(?!.{0,3}(?:和我|跟我))")
 _ADULTS = re.compile(
     r"(?P<n>" + _SMALL + r"|俩)\s*(?:个)?(?:大人|成人|大(?=\s*(?:" + _SMALL + r"|俩)\s*(?:个)?小))"
@@ -84,7 +90,21 @@ _SHORT_OF_AGE = re.compile(
 _BARE_AGE = re.compile(
     r"(?:孩子|小孩|儿子|女儿|闺女|娃)(?:今年|已经|都|才)?(?P<n>" + _SMALL + r")(?=了|，|,|。|$)"
 )
-_INFANT = re.compile(r"婴儿|刚满周岁|满周岁|一周岁|周岁的|不到一岁|没满周岁")
+# 一周岁 is AGE's to read (twice read, 一个一周岁 was two children; 十一周岁 a child of one
+# beside one of eleven).
+_INFANT = re.compile(
+    r"婴儿|刚满周岁|(?<![0-9一二两三四五六七八九十])(?:满周岁|周岁的)|不到一岁|没满周岁"
+)
+# A baby a month or so old (宝宝刚满月, 满月的孩子, 刚出生的闺女): no year old yet. 满月酒 is a
+# party the traveller goes to, not a baby aboard.
+_NEWBORN = re.compile(
+    r"(?:宝宝|孩子|小孩|婴儿|娃|儿子|女儿|闺女|孙子|孙女|外孙女|外孙)[^，,。]{0,3}?"
+    r"(?:刚|才|还没|没)?满月(?![酒宴席])"
+    r"|(?:刚|才)?满月(?:的|了的)(?:宝宝|孩子|小孩|婴儿|娃|儿子|女儿|闺女)"
+    r"|刚出生|新生儿|出了月子|刚出月子"
+)
+# Twins and triplets are two or three children of one age: 带双胞胎，他们6岁了.
+_MULTIPLE_BIRTH = re.compile(r"(?P<n>双|三)胞胎|龙凤胎")
 # An age said in months (宝宝8个月, 十个月大的孩子): a baby, whole years old.
 _MONTHS_N = r"(?:[0-9]{1,2}|[一二两三四五六七八九十]{1,3}|半)"
 _MONTHS_OLD = re.compile(
@@ -133,9 +153,9 @@ def count_word(word: str) -> int | None:
 def adults_stated(text: str) -> int | None:
     """The grown-ups when counted as such: 两个大人, 俩大人, 两大两小; elders counted beside
     them are grown-ups too (两个老人两个大人: four)."""
-    terms = _party_list(text)
-    if any(role in ADULT_ROLES for role, _ in terms):
-        return sum(n for role, n in terms if role in ADULT_ROLES + ELDER_ROLES) or None
+    found = _party_list(text)
+    if _names_grown_ups(found):
+        return sum(n for role, n in found.terms if role in ADULT_ROLES + ELDER_ROLES) or None
     match = _ADULTS.search(text)
     if not match:
         return None
@@ -143,13 +163,23 @@ def adults_stated(text: str) -> int | None:
 
 
 _LIST_JOIN = re.compile(r"^[\s、，,和跟与及带加还有外再以]{0,4}$")
+# Companions brought along by the speaker (我带两个老人): the speaker is one more grown-up.
+_BROUGHT_BEFORE = re.compile(r"(?:带|和|跟|与|陪|同|及|还有|加)(?:着|上)?\s*$")
 
 
-def _party_list(text: str) -> list[tuple[str, int]]:
+@dataclass(frozen=True, slots=True)
+class _PartyList:
+    """Counted groups said as one list, and whether it opens the party (no 带/和 before it)."""
+
+    terms: list[tuple[str, int]]
+    leads: bool
+
+
+def _party_list(text: str) -> _PartyList:
     """The first list of counted groups that names grown-ups (两个老人两个大人加一个8岁的孩子),
     as (role, count): groups joined by 和, 加, 带, 、 … belong to one list."""
     chain: list[tuple[str, int]] = []
-    end = None
+    end = start = None
     for match in _TERM.finditer(text):
         join = text[end : match.start()] if end is not None else ""
         # A group again after a comma starts another list (the sentence said twice).
@@ -158,18 +188,37 @@ def _party_list(text: str) -> list[tuple[str, int]]:
             if any(role in ADULT_ROLES for role, _ in chain):
                 break
             chain = []
+        if not chain:
+            start = match.start()
         chain.append((match.group("role"), count_word(match.group("n")) or 0))
         end = match.end()
-    return chain
+    leads = start is not None and not _BROUGHT_BEFORE.search(text[max(0, start - 3) : start])
+    return _PartyList(chain, leads)
+
+
+def _names_grown_ups(found: _PartyList) -> bool:
+    """True when the list counts the party's grown-ups as such: 两个大人带一个孩子, or elders
+    leading a list with children (两个老人带一个1岁半的宝宝: the two are the grown-ups, three in
+    all; 我带两个老人 is the speaker's companions, counted elsewhere)."""
+    roles = [role for role, _ in found.terms]
+    if any(role in ADULT_ROLES for role in roles):
+        return True
+    return (
+        found.leads
+        and bool(roles)
+        and roles[0] in ELDER_ROLES
+        and any(role in CHILD_WORDS for role in roles)
+    )
 
 
 def counted_party(text: str) -> tuple[int, int] | None:
     """(everyone, the grown-ups) when the text counts its party in groups with the grown-ups
     named as such: 两个老人两个大人加一个8岁的孩子 is five, four of them grown-ups. None when
     no group of grown-ups is counted (我带两个孩子: the speaker is one more)."""
-    terms = _party_list(text)
-    if not any(role in ADULT_ROLES for role, _ in terms):
+    found = _party_list(text)
+    if not _names_grown_ups(found):
         return None
+    terms = found.terms
     grown_ups = sum(n for role, n in terms if role in ADULT_ROLES + ELDER_ROLES)
     children = sum(n for role, n in terms if role in CHILD_WORDS)
     return grown_ups + children, grown_ups
@@ -185,7 +234,7 @@ def _age(text: str, match: re.Match[str]) -> int | None:
 def group_size(text: str) -> int | None:
     """A head count the general party patterns miss: 宿舍我们4个, 我们寝室6个, 老两口, and
     parents travelling on their own (爸妈从上海去苏州: the traveller books for them)."""
-    if _COUPLE.search(text) or _PARENTS_ALONE.search(text.strip()):
+    if is_pair_of_elders(text):
         return 2
     match = _GROUP.search(text)
     if match:
@@ -197,17 +246,31 @@ def group_size(text: str) -> int | None:
 
 
 def is_pair_of_elders(text: str) -> bool:
-    """老两口, or parents travelling on their own: two grown-ups, any child said is added."""
-    return bool(_COUPLE.search(text) or _PARENTS_ALONE.search(text.strip()))
+    """老两口, parents travelling on their own, or grandparents leading the sentence: two
+    grown-ups, any child said is added."""
+    return bool(
+        _COUPLE.search(text)
+        or _PARENTS_ALONE.search(text.strip())
+        or _GRANDPARENTS.search(text.strip())
+    )
+
+
+# A grown-up named through the child (孩子他爸, 孩子的奶奶): the word names no child aboard.
+_NAMED_THROUGH_CHILD = re.compile(
+    r"(?:孩子|娃|宝宝)的?(?:他|她)?(?:爸爸|妈妈|爸|妈|爷爷|奶奶|姥姥|姥爷|外公|外婆|舅舅|姑姑|小姨|大姨)"
+)
 
 
 def child_ages(text: str) -> tuple[int | None, ...]:
     """One entry per child the text speaks of, its age when said (None: not said)."""
+    text = _NAMED_THROUGH_CHILD.sub(lambda m: "、" * len(m.group()), text)
     smalls = _SMALLS.search(text)
     small = (2 if smalls.group("n") == "俩" else to_int(smalls.group("n")) or 0) if smalls else 0
+    births = [3 if m.group("n") == "三" else 2 for m in _MULTIPLE_BIRTH.finditer(text)]
     has_child_word = (
         any(word in text for word in CHILD_WORDS)
         or small > 0
+        or bool(births)
         or bool(_GRANDCHILD_BROUGHT.search(text))
     )
     kin = any(word in text for word in KIN_CHILD_WORDS)
@@ -216,7 +279,9 @@ def child_ages(text: str) -> tuple[int | None, ...]:
     for match in months:
         said = match.group("n") or match.group("m")
         ages.append(0 if said == "半" else (to_int(said) or 0) // 12)
-    if _INFANT.search(text) and not months:
+    if _NEWBORN.search(text) and not months:
+        ages.append(0)
+    elif _INFANT.search(text) and not months:
         ages.append(0 if "婴儿" in text or "不到一岁" in text or "没满" in text else 1)
     for match in [*AGE.finditer(text), *_BARE_AGE.finditer(text)]:
         age = _age(text, match)
@@ -235,7 +300,10 @@ def child_ages(text: str) -> tuple[int | None, ...]:
     said = small
     for match in _CHILD_COUNT.finditer(text):
         said += 2 if match.group("pair") else to_int(match.group("n")) or 1
-    count = max(said, len(ages), 1 if (has_child_word or kin) else 0)
+    twins = sum(births)
+    if twins and len(ages) == 1:
+        ages *= twins  # twins share the one age said of them
+    count = max(said, twins, len(ages), 1 if (has_child_word or kin) else 0)
     return tuple(ages) + (None,) * (count - len(ages))
 
 

@@ -411,3 +411,52 @@ def test_the_party_is_read_as_travellers_say_it(
         students,
         children,
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "passengers", "children"),
+    [
+        # A baby a month old is no year old (刚满月 was a child of unknown age, priced at half).
+        ("闺女才满月，我跟她妈周五从苏州回淮安", 3, [0]),
+        ("下周一带刚出生的儿子从苏州回淮安，我和我爱人", 3, [0]),
+        # 满月酒 is a party gone to, no baby aboard.
+        ("下周一从苏州去淮安喝侄子的满月酒", 1, []),
+        # 十一周岁 is eleven, not a child of one beside a child of eleven.
+        ("下周一我带女儿从苏州去淮安，她十二周岁", 2, [12]),
+        ("下周一带两个孩子从苏州去淮安，一个一周岁一个十一周岁", 3, [1, 11]),
+        # Twins are two children, of the one age said of them.
+        ("我和孩子他妈带龙凤胎下周一从苏州去淮安，两个宝贝都4岁", 4, [4, 4]),
+        ("下周一带三胞胎从苏州去淮安", 4, [None, None, None]),
+        ("下周一带两个孩子从苏州去淮安，是双胞胎，7岁", 3, [7, 7]),
+    ],
+)
+def test_babies_and_twins_as_parents_say_them(
+    text: str, passengers: int, children: list[int | None], directory: StationDirectory
+) -> None:
+    intent = parse(text, directory)
+    assert (intent.passengers, intent.children) == (passengers, children)
+
+
+@pytest.mark.parametrize(
+    ("text", "passengers", "children"),
+    [
+        # Elders leading a list with children are its grown-ups: the child is one more.
+        ("两位老人带一个两岁的娃 下周一从苏州去淮安", 3, [2]),
+        ("两个老人带俩孩子下周一从苏州去淮安", 4, [None, None]),
+        # Elders brought along by the speaker: the speaker is one more.
+        ("我带两个老人下周一从苏州去淮安", 3, []),
+        # Grandparents opening the sentence travel, the grandchild with them.
+        ("外公外婆带外孙女下周一从苏州回淮安", 3, [None]),
+        ("孩子爷爷奶奶带着他下周一从苏州回淮安，他六岁", 3, [6]),
+        # Grandparents visited are not aboard.
+        ("下周一带孩子从苏州回淮安看外公外婆", 2, [None]),
+        # A couple counted by the speaker is the grown-ups, the child named elsewhere added.
+        ("孩子五岁半，我跟我老婆两个人，下周一从苏州去淮安", 3, [5]),
+        ("我和孩子他爸俩下周一从苏州去淮安", 2, []),
+    ],
+)
+def test_the_grown_ups_are_the_ones_said_to_bring_the_children(
+    text: str, passengers: int, children: list[int | None], directory: StationDirectory
+) -> None:
+    intent = parse(text, directory)
+    assert (intent.passengers, intent.children) == (passengers, children)
