@@ -90,7 +90,9 @@ _APPOINTMENT = re.compile(
     + r"钟?"
     r"[^，,。、\d]{0,6}?"
     r"(?:开始|的会|开会|有个?会|开球|开演|开场|面试|考试|上课|的课|报到|签到|见客户|见面"
-    r"|的演唱会|的音乐会|的演出|的比赛|的球赛|的婚礼|的飞机|的航班|的活动|的讲座)"
+    r"|的演唱会|的音乐会|的演出|的比赛|的球赛|的婚礼|的飞机|的航班|的活动|的讲座"
+    # A hospital's appointment: 上午10点的号, 下午两点的门诊, 九点半复查, 十点的专家号.
+    r"|的号|的专家号|的门诊|的预约|看病|看医生|就诊|复查|复诊|的检查|做检查|的手术|做手术|体检)"
 )
 # 上午10点到下午2点在苏州有个会: there by its start; a ride home said after it leaves once
 # it is over.
@@ -115,10 +117,12 @@ _BUSINESS_OVER_AT = re.compile(
 )
 _HOME_SAID_AFTER = re.compile(r"会后|开完|结束后|散会|当天|回来|回家|直接回|再回|就回")
 _RIDE_HOME_SAID = re.compile(r"会后|当天(?:就)?回|当天往返|当天来回|回来|回家|直接回|再回|就回")
-# The appointment said first, its hour after (要在西安开会，上午十点): the hour alone, with no
-# 前/后 of its own.
+# The appointment said first, its hour after (要在西安开会，上午十点; 医院约的下午两点, 约的
+# 明天上午十点, 挂的号是九点半): the hour alone, with no 前/后 of its own.
 _APPOINTMENT_FIRST = re.compile(
-    r"(?:开会|的会|会议|面试|考试|上课|报到|婚礼|演出|比赛|见客户)[^，,。\d]{0,3}?[，,]?\s*"
+    r"(?:开会|的会|会议|面试|考试|上课|报到|婚礼|演出|比赛|见客户"
+    r"|约的|约了|约好|预约|挂的号|挂了号|挂号|号是|复查|复诊|门诊|手术|体检|看病)"
+    r"[^，,。\d]{0,3}?[，,]?\s*"
     r"(?:时间)?(?:是|在)?\s*(?P<period>早上|上午|中午|下午|晚上)?(?P<h>" + _HOUR + r")"
     r"\s*"
     + clock_unit()
@@ -275,8 +279,10 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
         period = match.group("period") or context_period(text, match.start(), arrival=False)
         at = _clock(_part(period), match.group("h"), match.group("half"))
         if at is not None:
-            window = TimeWindow(start=dt.time(0, 0), end=at, label=match.group())
-            found.append(Found(match.start(), match.end(), window, "arrive_window", weak=True))
+            # The span is the hour's: a day said between (约的明天上午十点) is the date's.
+            hour_at = match.start("period") if match.group("period") else match.start("h")
+            window = TimeWindow(start=dt.time(0, 0), end=at, label=text[hour_at : match.end()])
+            found.append(Found(hour_at, match.end(), window, "arrive_window", weak=True))
     for match in _AROUND.finditer(text):
         period = match.group("period") or context_period(text, match.start(), arrival=False)
         at = _clock(_part(period), match.group("h"), match.group("half"))

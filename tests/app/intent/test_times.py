@@ -88,6 +88,11 @@ def windows(text: str, today: dt.date = THU) -> dict[str, str | None]:
         # an appointment's hour, and how early to be there
         ("明天下午三点在无锡开会，上海出发，提前一小时到", None, "00:00-14:00"),
         ("后天上午九点半面试 无锡 上海过去 提前半个小时到", None, "00:00-09:00"),
+        # a hospital appointment is one too, its day kept as the date's
+        ("带我妈去杭州复诊，约的后天下午一点半，绍兴出发", None, "00:00-13:30"),
+        ("后天绍兴到杭州，奶奶八点半的专家号", None, "00:00-08:30"),
+        ("后天绍兴去杭州 挂的号是上午十点 别太早走", "08:00-23:59", "00:00-10:00"),
+        ("后天从绍兴去杭州做检查 医院预约了早上9点", None, "00:00-09:00"),
         # the evening said short after a day
         ("周五晚 天津到北京", "18:00-23:59", None),
         # a bare hour with an arrival said as a must, or as enough
@@ -315,3 +320,9 @@ def test_a_weekday_inside_a_weekend_said_first_refines_it() -> None:
     intent = parse_offline(text, THU, DIRECTORY)
     assert (intent.date_start, intent.date_end) == (D(2026, 12, 12), D(2026, 12, 13))
     assert intent.arrive_date is None
+
+
+def test_the_day_said_inside_an_appointment_is_the_trips_day() -> None:
+    intent = parse_offline("爷爷去上海看病，约了下周二早上八点，苏州出发", THU, DIRECTORY)
+    assert intent.date_start == D(2026, 12, 8)
+    assert intent.arrive_window is not None and intent.arrive_window.span() == "00:00-08:00"
