@@ -24,7 +24,22 @@ KIN_CHILD_WORDS = ("儿子", "女儿", "闺女")
 GRANDCHILD_WORDS = ("外孙女", "外孙", "孙女", "孙子")
 """A grandchild brought along (带孙子, 和外孙女) is a child whose age is not said; one visited
 (看孙子) is not of the party."""
-SCHOOL_WORDS = ("小学", "初中", "幼儿园", "上学", "读书", "一年级", "二年级", "三年级")
+SCHOOL_WORDS = (
+    "小学",
+    "初中",
+    "幼儿园",
+    "上学",
+    "读书",
+    "一年级",
+    "二年级",
+    "三年级",
+    "四年级",
+    "五年级",
+    "六年级",
+    "上初一",
+    "上初二",
+    "上初三",
+)
 STUDENT_FARE_WORDS = ("学生票", "学生证", "学生优惠", "学生价", "学生卡", "学生身份", "学生折扣")
 
 MAX_CHILD_AGE = 17

@@ -129,3 +129,17 @@ def test_a_day_said_as_a_limit_with_any_day_leaves_before_it():
     # 前一天 is the day before, no range.
     facts = extract_dates("春节前一天走", dt.date(2027, 1, 20))
     assert (facts.start, facts.flexible_until) == (D(2027, 2, 5), None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "老婆和我带两个孩子，老大上初二，老二五岁，下周一从长春去沈阳",
+        "下周一从长春去沈阳，闺女读初三",
+        "下周一从长春去沈阳，孩子初一了",
+        "下周一从长春去沈阳，带个初二的学生",
+    ],
+)
+def test_a_school_year_is_no_lunar_day(text: str) -> None:
+    # 上初二 (eighth grade) was 正月初二: the trip moved from Monday to February.
+    assert extract_dates(text, D(2026, 12, 18)).start == D(2026, 12, 21)
