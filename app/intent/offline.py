@@ -255,6 +255,14 @@ _ME_AND_ONE = re.compile(
     r"(?:我|俺)(?:和|跟|与)[^，,。；;\s和跟与带领陪]{1,4}?俩(?=[，,。；;!！\s]|$|一起|都|去|从|要|想)"
 )
 _CHILDREN = re.compile(r"(?P<n>" + NUMBER + r")\s*个\s*(?:孩子|小孩|娃|宝宝|儿童)")
+# A group counted roughly (老乡十几个人, 二十多个工友, 三十来个同学): at least that many, so a
+# group past what one order holds (read as one when it was not a number at all).
+_ROUGH_COUNT = re.compile(
+    r"(?P<tens>十|[二三四五六七八九]十|[1-9]0)(?P<more>几|多|来)\s*(?:个|位|名)?\s*"
+    r"(?:人|老乡|工友|同事|同学|朋友|兄弟|姐妹|员工|工人|学生|老人)"
+    r"|(?:老乡|工友|同事|同学|朋友|兄弟|姐妹|员工|工人|学生)们?(?:一共|总共|共)?"
+    r"(?P<tens2>十|[二三四五六七八九]十|[1-9]0)(?P<more2>几|多|来)\s*(?:个|位|名)"
+)
 # The speaker and a spouse counted (我和老公两个人, 我跟孩子他爸俩): the couple is the party's
 # grown-ups, whatever children are named elsewhere in the sentence (孩子3岁半): three in all.
 _COUPLE_COUNTED = re.compile(
@@ -890,6 +898,10 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
     family = party.family_size(text)
     if family:
         return family, None
+    rough = _ROUGH_COUNT.search(text)
+    if rough:
+        tens = to_int(rough.group("tens") or rough.group("tens2")) or 10
+        return tens + ((rough.group("more") or rough.group("more2")) != "来"), None
     counted = party.counted_party(text)
     if counted is not None:
         return counted

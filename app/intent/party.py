@@ -82,8 +82,9 @@ _COUPLE = re.compile(r"老两口|老俩口|老夫妻|老夫老妻")
 # Grandparents opening a clause travel (爷爷奶奶带孙子回老家, 孩子姥姥姥爷带着俩外孙): the two
 # are the grown-ups; the ones visited (去看爷爷奶奶, 到姥姥姥爷家) are not aboard.
 _GRANDPARENTS = re.compile(
-    r"(?:^|(?<=[，,。；;\s]))(?:孩子|娃|我家|我们家|俺家)?的?"
-    r"(?:爷爷奶奶|奶奶爷爷|姥姥姥爷|姥爷姥姥|外公外婆|外婆外公)(?!家|那)"
+    r"(?:^|(?<=[，,。；;\s]))(?:孩子|娃|我家|我们家|俺家|我|俺)?的?"
+    r"(?:爷爷奶奶|奶奶爷爷|姥姥姥爷|姥爷姥姥|外公外婆|外婆外公|公公婆婆|婆婆公公|岳父岳母"
+    r"|老丈人丈母娘)(?!家|那)"
 )
 _PARENTS_ALONE = re.compile(r"^(?:我|给我|帮我)?(?:爸妈|父母|爸爸妈妈|二老)(?!.{0,3}(?:和我|跟我))")
 _ADULTS = re.compile(
@@ -124,10 +125,13 @@ _MULTIPLE_BIRTH = re.compile(r"(?P<n>双|三)胞胎|龙凤胎")
 _MONTHS_N = r"(?:[0-9]{1,2}|[一二两三四五六七八九十]{1,3}|半)"
 _MONTHS_OLD = re.compile(
     # 还差三个月满六岁 counts months short of an age, not the age (差 before, 满 after).
-    r"(?:宝宝|孩子|小孩|婴儿|娃|儿子|女儿|闺女|孙子|孙女|外孙女|外孙)[^，,。差]{0,3}?(?P<n>"
+    # 1岁10个月 is one year old: months after a year's age add to it (AGE reads the year).
+    r"(?:宝宝|孩子|小孩|婴儿|娃|儿子|女儿|闺女|孙子|孙女|外孙女|外孙)[^，,。差岁]{0,3}?(?P<n>"
     + _MONTHS_N
     + r")\s*个(?:多)?月(?!后|以后|之后|前|以前|之前|内|就?满|就?到)"
-    r"|(?P<m>" + _MONTHS_N + r")\s*个(?:多)?月(?:大)?的(?:宝宝|孩子|小孩|婴儿|娃|儿子|女儿)"
+    r"|(?<![岁零又])(?P<m>"
+    + _MONTHS_N
+    + r")\s*个(?:多)?月(?:大)?的(?:宝宝|孩子|小孩|婴儿|娃|儿子|女儿)"
 )
 # A son or daughter brought along by the couple (我和老婆带女儿, 我跟老公带着儿子): a child whose
 # age is not said (asked for, or priced as the fare rules price a child of unknown age).

@@ -151,7 +151,8 @@ _AT_THE_LATEST = re.compile(
 )
 # 别太早 / 不要太早的车 (no hour said): not before eight; 别太晚到: there by ten at night.
 _NOT_TOO_EARLY = re.compile(
-    r"(?:别|不要|不想|不能|不用)(?:坐)?(?:太|那么|特别)早(?:的车|的|了|出发|走)?|不想起(?:太|那么)?早"
+    r"(?:别|不要|不想|不能|不用)(?:坐|买|订|选|给[他她]?买)?(?:太|那么|特别)早(?:的车|的|了|出发|走)?"
+    r"|不想起(?:太|那么)?早"
 )
 # 八点半要到, 9点得赶到, 十点到就行: a bare hour then an arrival said as a must or as enough
 # (八点到上海 alone stays unread: it may be the departure's hour).

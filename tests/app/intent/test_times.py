@@ -93,6 +93,8 @@ def windows(text: str, today: dt.date = THU) -> dict[str, str | None]:
         ("后天绍兴到杭州，奶奶八点半的专家号", None, "00:00-08:30"),
         ("后天绍兴去杭州 挂的号是上午十点 别太早走", "08:00-23:59", "00:00-10:00"),
         ("后天从绍兴去杭州做检查 医院预约了早上9点", None, "00:00-09:00"),
+        # 别买太早的: not too early, said of the ticket bought
+        ("我爸后天绍兴去杭州 别给他买太早的", "08:00-23:59", None),
         # the evening said short after a day
         ("周五晚 天津到北京", "18:00-23:59", None),
         # a bare hour with an arrival said as a must, or as enough

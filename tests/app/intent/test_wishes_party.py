@@ -460,3 +460,23 @@ def test_the_grown_ups_are_the_ones_said_to_bring_the_children(
 ) -> None:
     intent = parse(text, directory)
     assert (intent.passengers, intent.children) == (passengers, children)
+
+
+@pytest.mark.parametrize(
+    ("text", "passengers", "children"),
+    [
+        # In-laws opening the sentence travel, as grandparents do.
+        ("岳父岳母带我儿子下周一从苏州回淮安，儿子9岁", 3, [9]),
+        # Months after a year's age add to it: 两岁三个月 is one child of two.
+        ("孩子两岁三个月，我和老婆下周一从苏州去淮安", 3, [2]),
+        ("下周一带一岁零八个月的闺女从苏州去淮安", 2, [1]),
+        # A group counted roughly is at least that many: more than one order holds.
+        ("下周一工友十几个从苏州回淮安", 11, []),
+        ("我们村三十多个老乡下周一从苏州回淮安", 20, []),
+    ],
+)
+def test_ages_and_counts_said_roughly_or_in_parts(
+    text: str, passengers: int, children: list[int | None], directory: StationDirectory
+) -> None:
+    intent = parse(text, directory)
+    assert (intent.passengers, intent.children) == (passengers, children)
