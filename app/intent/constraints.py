@@ -103,7 +103,19 @@ _BARE_ORDER = re.compile(
 )
 
 SCOPE_WORDS: dict[ScopeTopic, tuple[str, ...]] = {
-    "refund": ("退票", "退掉", "退了", "退款", "能退", "可以退", "退不退", "refund"),
+    "refund": (
+        "退票",
+        "退掉",
+        "退了",
+        "退款",
+        "能退",
+        "可以退",
+        "退不退",
+        "退一下",
+        "退个票",
+        "帮我退",
+        "refund",
+    ),
     "change": ("改签", "改个签", "改期", "换座", "票能改", "票改到", "票改成"),
     "hotel": ("酒店", "宾馆", "住宿", "民宿", "旅馆", "hotel", *HOSTEL_WORDS),
     "weather": ("天气", "气温", "下雨", "下雪吗", "冷不冷", "热不热", "温度", "weather"),
@@ -129,6 +141,20 @@ SCOPE_WORDS: dict[ScopeTopic, tuple[str, ...]] = {
         "门票",
         "租车",
         "打车",
+        # Other ways to travel, and what to see there: not train tickets.
+        "大巴票",
+        "大巴车",
+        "大巴",
+        "汽车票",
+        "长途汽车",
+        "长途车",
+        "客车票",
+        "轮船",
+        "船票",
+        "推荐景点",
+        "景点推荐",
+        "哪些景点",
+        "什么景点",
     ),
 }
 

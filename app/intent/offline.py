@@ -1059,6 +1059,23 @@ def _preferences(rest: str) -> list[str]:
     ]
 
 
+_OTHER_WAYS = (
+    "机票",
+    "航班",
+    "飞机",
+    "flight",
+    "大巴",
+    "汽车票",
+    "长途",
+    "客车",
+    "轮船",
+    "船票",
+    "租车",
+    "打车",
+)
+"""Out-of-scope words that ask for another way to travel, not something beside a train trip."""
+
+
 def _kind(lower: str, intent: TravelIntent, topics: Sequence[str], rest: str) -> str:
     """The request kind; a sentence that also asks for tickets keeps its ticket part. `rest`
     is the text without its refusals, whose words ask for nothing (别给我安排动车)."""
@@ -1074,8 +1091,10 @@ def _kind(lower: str, intent: TravelIntent, topics: Sequence[str], rest: str) ->
         found = set(topics)
         if found & {"refund", "change"}:
             keeps = has_place and acquires
+        elif "other" in found and any(word in lower for word in _OTHER_WAYS):
+            keeps = has_place and tickets  # 上海到北京飞机多少钱: another way to travel
         elif "other" in found:
-            keeps = has_place and tickets
+            keeps = journey or (has_place and tickets)  # …北京有什么好玩的: the trip stays
         elif "weather" in found:
             keeps = journey or (has_place and (tickets or acquires))
         else:

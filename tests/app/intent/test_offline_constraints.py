@@ -237,3 +237,17 @@ def test_pinyin_words_stay_pinyin_without_a_pinyin_route():
     # whose pinyin holds a route word (qufu, huizhou) is no 去 or 回.
     assert normalise_text("明天 cong chengdu qu qufu") == "明天 从 chengdu 去 qufu"
     assert normalise_text("明天从北京去qufu dao huizhou") == "明天从北京去qufu dao huizhou"
+
+
+def test_other_ways_to_travel_are_declined_and_a_trip_with_an_aside_is_kept() -> None:
+    import datetime as _dt
+
+    from app.intent.offline import parse_offline
+    from sources.stations import curated_directory
+
+    directory = curated_directory()
+    today = _dt.date(2026, 12, 10)
+    assert parse_offline("帮我订张去武汉的大巴票", today, directory).kind == "out_of_scope"
+    assert parse_offline("能帮我退一下上周买的票吗", today, directory).kind == "out_of_scope"
+    aside = parse_offline("周六从上海去北京 北京有什么好吃的推荐下", today, directory)
+    assert aside.kind != "out_of_scope" and aside.destination == "北京"
