@@ -327,4 +327,8 @@ COMPANIONS: list[tuple[str, int]] = [
     ("孙女", 1),
     ("孙子", 1),
 ]
+# People of the traveller's work, companions only when said riding along (我跟老板一起, 陪客户
+# 去杭州): 和客户开会, 跟老板请假 name the errand (`ERRAND_COMPANION` in the offline parser).
+WORK_COMPANIONS = ("老板", "领导", "经理", "客户", "主管", "总监", "上司", "老总", "导师", "老师")
+
 COMPANION_CUES = ("和", "跟", "带", "与", "陪", "同", "还有", "及", "with")

@@ -966,7 +966,21 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
                 grown_ups += many
             buf.mask(match.end() - len(phrase), match.end())
             text = text[: match.end() - len(phrase)] + "、" * len(phrase) + text[match.end() :]
+    for match in _WORK_COMPANION.finditer(text):
+        many = party.count_word(match.group("n")) or 1 if match.group("n") else 1
+        people, grown_ups = people + many, grown_ups + many
+        buf.mask(match.start("who"), match.end("who"))
     return people, grown_ups if people > grown_ups or grown_ups > 1 else None
+
+
+# 我跟老板一起, 和领导一块去, 陪客户从上海去杭州, 跟我们经理后天去广州: one of work said riding
+# along (only masked days, places and hours between); 和客户开会 is the errand, no companion.
+_WORK_COMPANION = re.compile(
+    r"(?:" + "|".join(re.escape(c) for c in lexicon.COMPANION_CUES) + r")"
+    r"(?:我们|我|公司)?(?:的)?(?:(?P<n>" + party.SMALL_COUNT + r")\s*(?:个|位|名))?"
+    r"(?P<who>" + "|".join(lexicon.WORK_COMPANIONS) + r")们?"
+    r"(?=[□\s都也还要会]{0,10}?(?:一起|一块|一道|同行|去|出差|出发|坐|过去|从|到))"
+)
 
 
 def _budget(buf: _Text) -> tuple[float | None, float | None]:

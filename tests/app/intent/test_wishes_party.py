@@ -480,3 +480,20 @@ def test_ages_and_counts_said_roughly_or_in_parts(
 ) -> None:
     intent = parse(text, directory)
     assert (intent.passengers, intent.children) == (passengers, children)
+
+
+@pytest.mark.parametrize(
+    ("text", "passengers"),
+    [
+        ("下周三广州到长沙出差，我和领导一块儿", 2),
+        ("后天陪导师从南京去合肥开会", 2),
+        ("周四跟主管一起从深圳去珠海", 2),
+        # The errand, not a companion: 和客户见面, 跟老板请假.
+        ("明天从杭州去宁波和客户见面", 1),
+        ("跟老板请了假 周六从成都去重庆", 1),
+    ],
+)
+def test_a_person_of_work_said_riding_along_is_one_of_the_party(
+    text: str, passengers: int, directory: StationDirectory
+) -> None:
+    assert parse(text, directory).passengers == passengers
