@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from app.intent.model import END_OF_DAY, TimeWindow
+from app.intent.model import END_OF_DAY, TIME_WINDOWS, TimeWindow
 from app.intent.numerals import to_int
 
 _HOUR = r"[0-9一二两三四五六七八九十]{1,3}"
@@ -96,18 +96,28 @@ _APPOINTMENT = re.compile(
 )
 # 上午10点到下午2点在苏州有个会: there by its start; a ride home said after it leaves once
 # it is over.
-_APPOINTMENT_RANGE = re.compile(
+_SPAN = (
     r"(?P<period>早上|上午|中午|下午|晚上)?(?P<h>" + _HOUR + r")\s*" + clock_unit() + r"\s*"
     r"(?:到|至|-|~|～)\s*(?P<period2>早上|上午|中午|下午|晚上)?(?P<h2>"
     + _HOUR
     + r")\s*"
     + clock_unit("half2")
-    + r"钟?(?:之间)?[^，,。、\d]{0,6}?"
+    + r"钟?(?:之间)?"
+)
+_APPOINTMENT_RANGE = re.compile(
+    _SPAN + r"[^，,。、\d]{0,6}?"
     r"(?:的会|开会|有个?会|面试|考试|上课|的课|培训|见客户|办事|的活动|的讲座)"
+)
+# The business said first, its span after: 去合肥开会，下午三点到五点.
+_APPOINTMENT_THEN_RANGE = re.compile(
+    r"(?:开会|会议|有个?会|培训|面试|考试|见客户)(?:时间)?[，,\s]*(?:是|在)?\s*" + _SPAN
 )
 # 开完会大概下午三点, 会议估计四点结束: when the business is over (the ride home leaves after it).
 _BUSINESS_OVER_AT = re.compile(
-    r"(?:开完会?|会开完|会议结束|散会|办完事?|事办完|忙完)(?:了)?(?:大概|估计|差不多|应该|得|要)?(?:是|在|到)?\s*"
+    r"(?:开完会?|会开完|会议结束|散会|办完事?|事办完|忙完"
+    # 会开到下午四点, 开到五点: the meeting runs until then (车开到 is the train's).
+    r"|会议?(?:要|得|大概|估计|可能)?开到|(?<![车会要得计能])开到)"
+    r"(?:了)?(?:大概|估计|差不多|应该|得|要)?(?:是|在|到)?\s*"
     r"(?P<period>早上|上午|中午|下午|晚上)?(?P<h>"
     + _HOUR
     + r")\s*"
@@ -115,8 +125,17 @@ _BUSINESS_OVER_AT = re.compile(
     + r"(?:左右|多)?"
     r"(?![\s\d半分:：]*(?:前|以前|之前|到|至))"
 )
-_HOME_SAID_AFTER = re.compile(r"会后|开完|结束后|散会|当天|回来|回家|直接回|再回|就回")
-_RIDE_HOME_SAID = re.compile(r"会后|当天(?:就)?回|当天往返|当天来回|回来|回家|直接回|再回|就回")
+_HOME_SAID_AFTER = re.compile(
+    r"会后|开完|结束后|散会|当天|回来|回家|直接回|再回|就回|(?:见|谈|签|面)完(?:客户)?(?:就|再)?回"
+)
+_RIDE_HOME_SAID = re.compile(
+    r"会后|当天(?:就)?回|当天往返|当天来回|回来|回家|直接回|再回|就回"
+    r"|(?:开|办|忙|见|谈|签|面)完(?:会|事|客户)?回"
+)
+# 下午开完就回, 中午办完事回: the part of the day the ride home leaves in.
+_HOME_IN_PART = re.compile(
+    r"(?P<period>早上|上午|中午|下午|傍晚|晚上)(?:会|事)?(?:开|办|忙)完(?:会|事)?(?:了)?(?:就|再)?回"
+)
 # The appointment said first, its hour after (要在西安开会，上午十点; 医院约的下午两点, 约的
 # 明天上午十点, 挂的号是九点半): the hour alone, with no 前/后 of its own.
 _APPOINTMENT_FIRST = re.compile(
@@ -189,6 +208,8 @@ _DONE_AT = re.compile(
     r"(?:才|就)?(?:能)?(?P<done>下班|下课|考完|放学|放假|开完会|散会|结束|完事|忙完|收工|下工)"
 )
 
+_BUSINESS_DONE = ("开完会", "散会", "结束", "完事", "忙完")
+
 
 @dataclass(frozen=True)
 class Found:
@@ -250,7 +271,7 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
     text as typed (`text` may have words masked), where a ride home is looked for."""
     typed = text if said is None else said
     found: list[Found] = []
-    for match in _APPOINTMENT_RANGE.finditer(text):
+    for match in (*_APPOINTMENT_RANGE.finditer(text), *_APPOINTMENT_THEN_RANGE.finditer(text)):
         period = match.group("period") or context_period(text, match.start(), arrival=False)
         begins = _clock(_part(period), match.group("h"), match.group("half"))
         ends = _clock(
@@ -270,6 +291,10 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
             ride = "return_window" if _RIDE_HOME_SAID.search(typed) else "depart_window"
             window = TimeWindow(start=at, end=END_OF_DAY, label=match.group())
             found.append(Found(match.start(), match.end(), window, ride))
+    for match in _HOME_IN_PART.finditer(text):
+        part = TIME_WINDOWS[match.group("period")]
+        window = TimeWindow(start=part.start, end=part.end, label=match.group())
+        found.append(Found(match.start(), match.end(), window, "return_window"))
     for match in _APPOINTMENT.finditer(text):
         period = match.group("period") or context_period(text, match.start(), arrival=False)
         at = _clock(_part(period), match.group("h"), match.group("half"))
@@ -320,7 +345,12 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
         at = _clock(_part(period), match.group("h"), match.group("half"))
         if at is not None:
             window = TimeWindow(start=at, end=END_OF_DAY, label=match.group())
-            found.append(Found(match.start(), match.end(), window, "depart_window"))
+            # 五点散会，当天回来: the business over, the ride home said after it leaves then.
+            over = match.group("done") in _BUSINESS_DONE
+            if over and _RIDE_HOME_SAID.search(typed, match.end()) is not None:
+                found.append(Found(match.start(), match.end(), window, "return_window"))
+            else:
+                found.append(Found(match.start(), match.end(), window, "depart_window"))
     for match in _HOUR_AND_SOME.finditer(text):
         period = match.group("period") or context_period(text, match.start(), arrival=False)
         at = _clock(_part(period), match.group("h"), None)

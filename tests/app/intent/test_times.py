@@ -328,3 +328,32 @@ def test_the_day_said_inside_an_appointment_is_the_trips_day() -> None:
     intent = parse_offline("爷爷去上海看病，约了下周二早上八点，苏州出发", THU, DIRECTORY)
     assert intent.date_start == D(2026, 12, 8)
     assert intent.arrive_window is not None and intent.arrive_window.span() == "00:00-08:00"
+
+
+@pytest.mark.parametrize(
+    ("text", "arrive", "home"),
+    [
+        # The span said after the business: there by its start, home after its end.
+        ("下周二从苏州去无锡见客户，上午九点到十一点，见完回苏州", "00:00-09:00", "11:00-23:59"),
+        # How long it runs (会开到…, 开到…) or when it is over (…散会, …结束).
+        (
+            "后天上海去无锡开会，九点开始，会要开到下午三点，开完回上海",
+            "00:00-09:00",
+            "15:00-23:59",
+        ),
+        ("后天上海去无锡培训 下午一点开始 四点半散会 当天回上海", "00:00-13:00", "16:30-23:59"),
+        # The part of the day the business is over in: the ride home in that part.
+        ("后天一早上海去无锡开会，中午开完就回", None, "11:00-14:00"),
+    ],
+)
+def test_the_hours_of_a_business_time_both_rides(text: str, arrive: str | None, home: str) -> None:
+    intent = parse_offline(text, THU, DIRECTORY)
+    said = intent.arrive_window.span() if intent.arrive_window else None
+    assert said == arrive or arrive is None
+    assert intent.return_window is not None and intent.return_window.span() == home
+    assert intent.date_end == intent.date_start
+
+
+def test_an_hour_done_said_without_a_ride_home_is_the_departure() -> None:
+    intent = parse_offline("后天下午五点散会 从无锡回上海", THU, DIRECTORY)
+    assert intent.depart_window is not None and intent.depart_window.span() == "17:00-23:59"
