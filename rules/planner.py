@@ -151,7 +151,12 @@ def plan(
         rider = homeward if index == return_segment else request
         # A window said that opens in the small hours (凌晨走) is the traveller's own choice.
         small_hours = rider.depart_window and rider.depart_window[0] < config.stay_leave_not_before
-        if _after_stay(request, index, return_segment) and not small_hours:
+        # So is the earliest train asked for that ride (回程要最早的): the first one leaving.
+        first_asked = index == return_segment and request.return_order in (
+            "earliest",
+            "earliest_arrival",
+        )
+        if _after_stay(request, index, return_segment) and not small_hours and not first_asked:
             ends = replace(ends, not_before=config.stay_leave_not_before)
         segment = _segment(index, key, book, hubs, rider, config, now, transfers, ends)
         if not segment.routes and ends.not_before is not None:

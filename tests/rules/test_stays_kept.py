@@ -78,3 +78,21 @@ def test_the_ride_home_after_the_nights_at_the_destination_leaves_in_the_morning
     result = plan(request, entries, now=NOW)
     assert result.itineraries
     assert all("Z3" not in it.train_numbers for it in result.itineraries)
+
+
+def test_the_earliest_train_home_asked_for_leaves_whenever_it_leaves():
+    # 回程要最早的 after the nights there: the first train home, small hours or not.
+    entries = book(
+        offer("G1", BEIJING_WEST, ZHENGZHOU_EAST, "13:00", "15:30"),
+        offer("K9", ZHENGZHOU_EAST, BEIJING_WEST, "04:40", "10:50", day=NEXT, seats=BERTHS),
+        offer("G9", ZHENGZHOU_EAST, BEIJING_WEST, "08:10", "10:40", day=NEXT),
+    )
+    request = TripRequest(origin="北京", destination="郑州", depart_date=DAY, return_date=NEXT)
+
+    def home(**fields: object) -> str:
+        best = plan(request.model_copy(update=fields), entries, now=NOW).best
+        assert best is not None
+        return best.train_numbers[-1]
+
+    assert home() == "G9"
+    assert home(return_order="earliest", return_allow_night=True) == "K9"
