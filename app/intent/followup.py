@@ -602,6 +602,16 @@ def _returning(previous: TravelIntent, turn: TravelIntent, words: str, city: Cit
     return bool(_RETURN_WORD.search(words) or turn.return_trip)
 
 
+def _only_day_home(words: str) -> bool:
+    """True when the one day the turn says is the ride home's (改成住一晚 周四下午回): the
+    turn's range was counted from it by the stay, not said as both rides' days."""
+    days = list(_DAY.finditer(words))
+    return len(days) == 1 and _HOME_AFTER_DAY.match(words, days[0].end()) is not None
+
+
+_HOME_AFTER_DAY = re.compile(r"[^，,。；;\s回去走]{0,6}?(?:再|就)?(?:回来|回去|返回|回(?!家))")
+
+
 def _answers_return_day(previous: TravelIntent, turn: TravelIntent, words: str) -> bool:
     """A bare day after "那回程呢" was answered with the question of which day."""
     open_return = previous.return_trip is True and previous.date_end is None
@@ -618,7 +628,12 @@ def _with_return(
     outbound = previous.date_start
     update: dict[str, Any] = {"return_trip": True}
     day = turn.date_start
-    if turn.date_end is not None and day is not None and turn.date_end > day:
+    if (
+        turn.date_end is not None
+        and day is not None
+        and turn.date_end > day
+        and not _only_day_home(words)
+    ):
         # "周六早上走 周日晚上回": both rides' days, and the outbound's hours, said again; bare
         # weekdays are those of the trip's own week (下周末 … 周六走: next week's Saturday).
         turn = _in_trip_week(previous, turn, words, today)

@@ -86,3 +86,16 @@ def test_wishes_of_the_first_sentence_are_older_than_any_said_in_a_turn(chat):
     assert intent.stated_order[-1] == "depart_window", "the latest word"
     older = intent.stated_order[:-1]
     assert "no_overnight" in older and ({"seat_class", "seat_classes"} & set(older))
+
+
+def test_a_stay_said_with_the_day_home_keeps_the_day_out(chat):
+    # The one day said is the ride home's: the stay is counted back from it, not on from it.
+    for turn in ("那就住一晚，周六上午回", "当天回不来，周六上午再回"):
+        intent = trip(chat("周五从苏州去杭州见客户，当天回", turn))
+        assert (intent.date_start, intent.date_end) == (FRIDAY, SATURDAY), turn
+        assert intent.return_window is not None and intent.return_window.label == "上午"
+
+
+def test_both_rides_days_said_again_move_both(chat):
+    intent = trip(chat("周五从苏州去杭州", "周六早上走 周日晚上回"))
+    assert (intent.date_start, intent.date_end) == (SATURDAY, dt.date(2026, 12, 6))
