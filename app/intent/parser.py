@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -197,7 +198,21 @@ class IntentParser:
             elif place in NON_STATION_PLACES and (
                 stations := nearest_stations(place, self._directory)
             ):
-                if len(stations) == 1:
+                cities = {
+                    found.city
+                    for name in stations
+                    if (found := self._directory.by_name(name)) is not None
+                }
+                if (
+                    len(stations) > 1
+                    and len(cities) == 1
+                    and len(stations) == _count_known(stations, self._directory)
+                ):
+                    # All of them one city's (鼓浪屿: 厦门, 厦门北): that city, said openly.
+                    (city,) = cities
+                    intent = intent.model_copy(update={"destination": city})
+                    warnings.append(texts.planned_at_nearest(place, city))
+                elif len(stations) == 1:
                     # One served station near it (乌镇: 桐乡): planned there, said openly; with
                     # several (九寨沟: 江油, 绵阳…) the traveller chooses.
                     intent = intent.model_copy(update={"destination": stations[0]})
@@ -355,3 +370,8 @@ class IntentParser:
         if not place.is_city and place.name in self._directory.cities():
             return place.name + "站"  # 天津站: the station 天津 alone, said so to the end
         return place.name
+
+
+def _count_known(names: Sequence[str], directory: StationDirectory) -> int:
+    """How many of `names` the directory knows as stations."""
+    return sum(1 for name in names if directory.by_name(name) is not None)

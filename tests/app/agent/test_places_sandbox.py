@@ -110,3 +110,14 @@ async def test_a_town_with_stations_in_two_places_is_the_one_the_origin_has_trai
         assert _ends(body)[1] == station
         assert body["clarify_question"] is None
         assert any(station in w and "河口南、河口北" in w for w in body["warnings"])
+
+
+async def test_a_place_within_one_city_is_that_city_said_openly() -> None:
+    # 鼓浪屿 has no station and its nearest ones are both 厦门's; 长隆 is a landmark of 广州.
+    island = await _plan("12月5号从杭州去鼓浪屿玩")
+    assert island["itinerary"] is not None, island["summary"]
+    assert _ends(island)[1].startswith("厦门")
+    assert any("鼓浪屿" in w for w in island["warnings"])
+    park = await _plan("12月5号从深圳去长隆 两大一小 孩子5岁")
+    assert park["itinerary"] is not None, park["summary"]
+    assert _ends(park)[1].startswith("广州")
