@@ -688,8 +688,11 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
             len(stops) > 1
             and _before(text, stops[0]).endswith(_STAY_BEFORE)
             and _city(stops[0], directory) == _city(origin_hit, directory)
+            and not _STAY.match(text[stops[0].end :])
         ):
-            stops = stops[1:]  # 周五在北京开会，然后去上海，周日回北京: 北京 is home, no stop
+            # 周五在北京开会，然后去上海，周日回北京: 北京 is home, no stop (先在北京玩一天 is
+            # a stay there first).
+            stops = stops[1:]
     stops, said_again = _stays_said_again(text, stops, hits, directory)
     stops = _one_per_city(text, stops, directory)
     # Per-stop stays only when a stop before the last one has its own ("先去西安住两晚").

@@ -53,3 +53,12 @@ def test_a_business_trip_out_still_comes_back_the_same_day(official) -> None:
     intent = parse_offline("明天去天津开完会回北京", TODAY, official)
     assert (intent.origin, intent.destination) == ("北京", "天津")
     assert intent.return_trip and intent.date_end == dt.date(2026, 12, 9)
+
+
+def test_a_stay_at_home_first_is_a_stop_of_its_own(official) -> None:
+    # 先在广州玩一天: the day at the origin is a stay there, not home said in passing.
+    intent = parse_offline(
+        "周六从广州出发，先在广州玩一天，周日再去佛山", dt.date(2026, 12, 9), official
+    )
+    assert [(v.city, v.nights) for v in intent.via] == [("广州", 1)]
+    assert intent.destination == "佛山"
