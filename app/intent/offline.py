@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from app.intent import lexicon, party, wishes
 from app.intent.constraints import ORDER_PHRASES, SCOPE_WORDS, read_constraints, scope_topics
 from app.intent.corrections import self_corrected
-from app.intent.dates import extract_dates
+from app.intent.dates import DateFacts, extract_dates
 from app.intent.model import (
     END_OF_DAY,
     SLEEPER_SET,
@@ -572,6 +572,14 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         if nights is None:
             nights = each[0]
     fields.update(days=days, nights=nights)
+    back_day = _only_day_is_the_way_home(buf, dates, fields)
+    if back_day is not None and (days or nights):
+        # 去上海玩三天，周日回来: the day said is the way home's; the trip starts so many days
+        # before it (玩三天: Friday; 住两晚: Friday too).
+        length = nights if nights else (days or 1) - 1
+        fields.update(
+            date_start=back_day - dt.timedelta(days=length), date_end=back_day, return_trip=True
+        )
     leaves = fields["date_start"]
     if (
         leaves is not None
@@ -888,6 +896,40 @@ def _duration(buf: _Text) -> tuple[int | None, int | None]:
         if found:
             days = found[0] or found[1]
     return days, nights
+
+
+def _only_day_is_the_way_home(
+    buf: _Text, dates: DateFacts, fields: dict[str, object]
+) -> dt.date | None:
+    """The day when the one day the text says is the ride home's (周日回, 周日晚上回来), for a
+    whole trip (both ends said) with no day of leaving; None otherwise."""
+    if (
+        dates.start is None
+        or dates.end is not None
+        or dates.flexible_until
+        or len(dates.spans) != 1
+    ):
+        return None
+    if fields.get("origin") is None or fields.get("destination") is None or fields.get("via"):
+        return None
+    _, end = dates.spans[0]
+    said = buf.original[end : end + 20]
+    home = _DAY_HOME_AFTER.match(said)
+    if home is None:
+        return None
+    going = said[home.end() :].lstrip()
+    destination = str(fields["destination"])
+    if going.startswith(("老家", "家乡", destination[:2])):
+        return None  # 周日回老家/回合肥: going home is the trip itself, on that day
+    return dates.start
+
+
+_DAY_HOME_AFTER = re.compile(
+    r"^\s*(?:早上|上午|中午|下午|傍晚|晚上|夜里)?"
+    r"(?:[0-9一二两三四五六七八九十]{1,3}点半?(?:以后|之后|后|前|左右)?)?\s*(?:再|就)?"
+    r"(?:回来|回家|回程|返回|返程|回)"
+)
+"""A day's words then the way home (周日回, 周四下午回, 周日晚上8点回来)."""
 
 
 def _passengers(buf: _Text) -> tuple[int, int | None]:

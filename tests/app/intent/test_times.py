@@ -272,6 +272,21 @@ def test_a_business_said_with_its_hours_or_its_end_times_both_rides() -> None:
     assert first.date_end == first.date_start and first.return_order == "latest"
 
 
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        # THU 12-03: the one day said is the way home's, the stay counts back from it.
+        ("从南京去苏州玩三天，周日回来", D(2026, 12, 4), D(2026, 12, 6)),
+        ("南京出发去苏州 住两晚 周日晚上回", D(2026, 12, 4), D(2026, 12, 6)),
+        # …unless going home is the trip itself.
+        ("周日回老家 从南京到苏州 住两晚", D(2026, 12, 6), D(2026, 12, 8)),
+    ],
+)
+def test_the_only_day_said_is_the_way_home(text: str, start: dt.date, end: dt.date) -> None:
+    intent = parse_offline(text, THU, DIRECTORY)
+    assert (intent.date_start, intent.date_end) == (start, end)
+
+
 def test_going_back_the_day_before_what_one_goes_back_for() -> None:
     intent = parse_offline("下周一早上要上课，周日下午从家里太原回石家庄", THU, DIRECTORY)
     assert intent.date_start == D(2026, 12, 6)
