@@ -207,8 +207,10 @@ class IntentParser:
                     len(stations) > 1
                     and len(cities) == 1
                     and len(stations) == _count_known(stations, self._directory)
+                    and all(name.startswith(next(iter(cities))) for name in stations)
                 ):
-                    # All of them one city's (鼓浪屿: 厦门, 厦门北): that city, said openly.
+                    # All of them the one city's own (鼓浪屿: 厦门, 厦门北; not 建水 and 蒙自,
+                    # two towns of 红河): that city, said openly.
                     (city,) = cities
                     intent = intent.model_copy(update={"destination": city})
                     warnings.append(texts.planned_at_nearest(place, city))
