@@ -51,8 +51,48 @@ _PLACE_BEFORE = re.compile(r"(?P<cue>" + _CUE + r")(?P<place>" + _PLACE + r")$")
 _PLACE_AFTER = re.compile(r"(?P<cue>" + _CUE + r")?" + _PLACE)
 
 
+# 不是后天，是大后天 / 不是下周一是这周日 / 不是五个而是四个: a value denied, then the one meant,
+# of one kind. Unlike 是周六不是周五 (left to the other readers), the denial comes first, so
+# what follows it is what is meant.
+_DENIED_THEN_MEANT = re.compile(
+    r"(?:^|(?<=[，,。!！\s]))不是(?P<old>"
+    + _DAY
+    + "|"
+    + _COUNT
+    + "|"
+    + _HOUR
+    + r")"
+    + _SEP
+    + r"*(?:而是|应该是|是)(?P<new>"
+    + _DAY
+    + "|"
+    + _COUNT
+    + "|"
+    + _HOUR
+    + r")"
+)
+
+
+def _denied_then_meant(text: str) -> str:
+    """`text` with each 不是X，是Y put as Y alone; an X said once earlier in the sentence
+    (后天去上海，不是后天是大后天) becomes Y there and the correction is dropped."""
+    for found in _DENIED_THEN_MEANT.finditer(text):
+        old, new = found.group("old"), found.group("new")
+        kind = next((k for k, _, _ in _KINDS if k.match(old) and k.match(new)), None)
+        if kind is None:
+            continue  # 不是后天是三个人: two kinds, no correction
+        before, after = text[: found.start()], text[found.end() :]
+        if before.count(old) == 1:
+            at = before.index(old)
+            head = before[:at] + new + before[at + len(old) :]
+            return _denied_then_meant(head.rstrip("，,。 ") + after)
+        return _denied_then_meant(before + new + after)
+    return text
+
+
 def self_corrected(text: str) -> str:
     """`text` with each corrected part dropped along with its marker."""
+    text = _denied_then_meant(text)
     while True:
         for marker in _MARKER.finditer(text):
             before, after = text[: marker.start()], text[marker.end() :]

@@ -83,3 +83,13 @@ def test_the_corrected_day_is_the_trip_day(directory: StationDirectory) -> None:
     intent = parse_offline("周四从无锡去南京拜访客户，哦不对是周五，中午前到", TODAY, directory)
     assert intent.date_start == dt.date(2026, 12, 11)
     assert (intent.origin, intent.destination) == ("无锡", "南京")
+
+
+def test_a_value_denied_then_the_one_meant_is_the_one_meant(directory: StationDirectory) -> None:
+    """不是X，是Y: the denial comes first, so Y is meant, in a turn of its own or after X."""
+    assert self_corrected("不是明天，是下周二") == "下周二"
+    assert self_corrected("不是三个人而是两个人") == "两个人"
+    assert self_corrected("明天去杭州，不是明天是后天") == "后天去杭州"
+    assert self_corrected("不是明天是两个人") == "不是明天是两个人"  # two kinds: no correction
+    intent = parse_offline("不是周四，应该是周五从南京去合肥", TODAY, directory)
+    assert intent.date_start == dt.date(2026, 12, 11)
