@@ -46,7 +46,7 @@ from app.intent.day_changes import day_trip, said_day_trip, stale_windows
 from app.intent.merge import merge_intent, set_slots, starts_over
 from app.intent.model import TIME_WINDOWS, TravelIntent, ViaStop
 from app.intent.numerals import to_int
-from app.intent.offline import normalise_text, refused_trains
+from app.intent.offline import DROPPED_RETURN, normalise_text, refused_trains
 from app.intent.party_change import Party, party_after, students_said
 from app.intent.return_scope import night_refused_homeward, ride_wishes, split_at_return
 from app.intent.turn_wishes import (
@@ -82,7 +82,9 @@ _NEXT_DAY = re.compile(r"第二天|次日|隔天")
 _NEXT_DAY_PERIOD = re.compile(
     r"(?:回程|返程)?(?:就)?(?:第二天|次日|隔天)(?:再|就)?(?:回来|回去|回)?(?P<period>早上|上午|中午|下午|晚上)"
 )
-_ONE_WAY = re.compile(r"不回来了|不回了|不用回|不要返程|不要回程|回程不用|只要去程|单程就行|买单程")
+_ONE_WAY = re.compile(
+    r"不回来了|不回了|不用回|不要返程|不要回程|回程不用|只要去程|单程就行|买单程|" + DROPPED_RETURN
+)
 _DAYS_LATER = re.compile(r"(?P<n>[一两二三四五六七八九十1-9])天(?:以)?后(?:再)?回")
 _DAYS_AFTER = re.compile(r"大后天|后天|明天")
 _STAY_SHIFT = re.compile(

@@ -142,10 +142,18 @@ _SAME_DAY_RETURN = re.compile(
     r"当天(?:就)?(?:回来|回|返回|往返|来回)|当日(?:往返|来回|回|返回)|一日往返"
     r"|当晚(?:就)?(?:回来|回|返回)|早去晚回|早出晚归|晚上(?:就)?赶回来"
 )
+# The ride home not to be bought now (回程先别买了, 返程暂时不订, 回来的票就不要了, 先不买
+# 回程): the return is left open, so none is planned. A wish for it (回程不要太晚) is no such.
+DROPPED_RETURN = (
+    r"(?:回程|返程|回来的(?:车)?票|回去的(?:车)?票)(?:票)?(?:就|先|暂时|暂且|也)?"
+    r"(?:别|不|不用|不要|不必|甭)(?:急着)?(?:买|订|定|管)"
+    r"|(?:回程|返程|回来的(?:车)?票)(?:就|先|也)?不要了"
+    r"|(?:先|暂时)?(?:别|不)(?:买|订)(?:回程|返程|回来的(?:车)?票)"
+)
 # No ride home to plan: the traveller goes on another way, or not back at all.
 _NO_RETURN = re.compile(
     r"直接飞走|飞走|飞回|坐飞机回|不回来了?|不用回|单程|回程(?:不用|不需要|自己)"
-    r"|不(?:用|需要|必)(?:管|买|订)?回程|one[- ]way"
+    r"|不(?:用|需要|必)(?:管|买|订)?回程|one[- ]way|" + DROPPED_RETURN
 )
 
 _EN_NUMBER = r"(?:(?<!\d)\d+|one|two|three|four|five|six|seven|eight|nine|ten|a)"

@@ -544,3 +544,14 @@ def test_there_the_evening_before_moves_the_outbound_and_keeps_the_day_home(chat
     assert intent.date_start == dt.date(2026, 12, 5)
     assert intent.date_end == dt.date(2026, 12, 6)
     assert intent.return_trip is True
+
+
+def test_the_ride_home_not_bought_yet_is_no_return(chat):
+    """返程暂时不订 / 先不买回来的票: the way home is left open, so none is planned; a wish
+    for it (返程不要太晚) still asks for one."""
+    for words in ("返程暂时不订，看情况再说", "先不买回来的票", "回来的票就不要了"):
+        dropped = trip(chat("12月5日从北京去上海", "周日回来", words))
+        assert dropped.return_trip is False and dropped.date_end is None, words
+        assert dropped.date_start == dt.date(2026, 12, 5)
+    wished = trip(chat("12月5日从北京去上海", "周日回来", "返程不要太晚"))
+    assert wished.return_trip is True and wished.date_end is not None
