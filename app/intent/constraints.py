@@ -155,8 +155,27 @@ SCOPE_WORDS: dict[ScopeTopic, tuple[str, ...]] = {
         "景点推荐",
         "哪些景点",
         "什么景点",
+        # Services around a trip that sell no train ticket: a chartered car, gear to rent,
+        # a doctor's appointment, the invoice of a ride already taken.
+        "包车",
+        "雪板",
+        "雪具",
+        "挂号",
+        "专家号",
+        "挂个号",
+        "发票",
+        "报销",
     ),
 }
+
+# A flight said as the reason for the train (赶飞机: reach the airport in time) asks for no
+# flight; masked before the topics are read.
+_FLIGHT_REASON = re.compile(r"(?<=赶)(?:个|趟)?(?:飞机|航班)")
+
+
+def without_flight_reasons(lower: str) -> str:
+    """`lower` with each flight that is only a reason to take the train masked."""
+    return _FLIGHT_REASON.sub(lambda m: MASK * len(m.group()), lower)
 
 
 @dataclass
@@ -277,4 +296,5 @@ def _order(rest: str) -> OrderPreference | None:
 
 def scope_topics(lower: str) -> list[ScopeTopic]:
     """Every out-of-scope topic the text mentions, in the schema's key order."""
+    lower = without_flight_reasons(lower)
     return [topic for topic, words in SCOPE_WORDS.items() if any(w in lower for w in words)]

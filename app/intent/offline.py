@@ -14,7 +14,13 @@ import unicodedata
 from collections.abc import Sequence
 
 from app.intent import lexicon, party, wishes
-from app.intent.constraints import ORDER_PHRASES, SCOPE_WORDS, read_constraints, scope_topics
+from app.intent.constraints import (
+    ORDER_PHRASES,
+    SCOPE_WORDS,
+    read_constraints,
+    scope_topics,
+    without_flight_reasons,
+)
 from app.intent.corrections import self_corrected
 from app.intent.dates import DateFacts, extract_dates
 from app.intent.model import (
@@ -694,7 +700,7 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
 
     intent = with_derived_dates(TravelIntent.model_validate(fields))
     topics = scope_topics(lower)
-    kind = _kind(lower, intent, topics, rest)
+    kind = _kind(without_flight_reasons(lower), intent, topics, rest)
     intent = intent.model_copy(update={"kind": kind, "out_of_scope_topics": topics})
     missing = missing_fields(intent)
     confidence = 0.9 if kind == "out_of_scope" else 0.95 - 0.15 * len(missing)
@@ -760,6 +766,7 @@ _ARRIVED_BEFORE = re.compile(r"(?:到了|到达|抵达|到站|到那|到那儿|�
 
 def scope_topic(lower_text: str) -> str | None:
     """The first out-of-scope topic the text mentions, if any."""
+    lower_text = without_flight_reasons(lower_text)
     for topic, words in lexicon.OUT_OF_SCOPE_TOPICS.items():
         if any(word in lower_text for word in words):
             return topic
@@ -1137,8 +1144,16 @@ _OTHER_WAYS = (
     "船票",
     "租车",
     "打车",
+    "包车",
 )
 """Out-of-scope words that ask for another way to travel, not something beside a train trip."""
+
+# The train said only to weigh the other way against it (比火车便宜不, 火车太慢了不想坐,
+# 不想坐高铁) asks for no train ticket.
+_TRAIN_WEIGHED = re.compile(
+    r"比(?:坐)?(?:火车|高铁|动车)|(?:火车|高铁|动车)(?:票)?(?:也|还|都)?(?:太|更|又)?(?:慢|贵|便宜|快|累)"
+    r"|不(?:想|要|愿意?)坐(?:火车|高铁|动车)"
+)
 
 
 def _kind(lower: str, intent: TravelIntent, topics: Sequence[str], rest: str) -> str:
@@ -1157,6 +1172,8 @@ def _kind(lower: str, intent: TravelIntent, topics: Sequence[str], rest: str) ->
         if found & {"refund", "change"}:
             keeps = has_place and acquires
         elif "other" in found and any(word in lower for word in _OTHER_WAYS):
+            weighed = _TRAIN_WEIGHED.sub(lambda m: MASK * len(m.group()), rest)
+            tickets = any(word in weighed for word in lexicon.TICKET_WORDS)
             keeps = has_place and tickets  # 上海到北京飞机多少钱: another way to travel
         elif "other" in found:
             keeps = journey or (has_place and tickets)  # …北京有什么好玩的: the trip stays

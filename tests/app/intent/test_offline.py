@@ -259,6 +259,31 @@ def test_kind(parse, text, kind):
     assert parse(text).kind == kind
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "广州飞昆明的航班多少钱 高铁太贵了",
+        "西安飞拉萨的机票贵不贵，比坐火车便宜吗",
+        "到了三亚帮我约个包车去蜈支洲",
+        "下周去上海瑞金医院看病，帮我挂个号",
+        "上个月那张高铁票的发票在哪开",
+    ],
+)
+def test_a_flight_weighed_against_the_train_or_a_service_beside_it_is_declined(parse, text):
+    assert parse(text).kind == "out_of_scope"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "后天中午前到长沙南 从武汉走 要赶飞机",
+        "机票太贵了 帮我查下周五广州到桂林的火车票",
+    ],
+)
+def test_a_flight_as_the_reason_or_the_foil_keeps_the_train(parse, text):
+    assert parse(text).kind != "out_of_scope"
+
+
 def test_parse_is_deterministic(parse):
     text = "下周五从北京去上海玩三天，预算两千左右"
     assert parse(text) == parse(text)
