@@ -193,6 +193,10 @@ _BUDGET_BEFORE = (
     "总共",
     "总计",
     "不超过",
+    "别超过",
+    "不要超过",
+    "不能超过",
+    "不高于",
     "控制在",
     "花",
     "budget",
@@ -211,6 +215,10 @@ _STRONG_BUDGET = (
     "总共",
     "总计",
     "不超过",
+    "别超过",
+    "不要超过",
+    "不能超过",
+    "不高于",
     "控制在",
     "上限",
     "报销",
@@ -1055,8 +1063,10 @@ def _budget(buf: _Text) -> tuple[float | None, float | None]:
         big = match.group()[-1:].lower() in "k千万w" and value >= 500
         if not (cued or big) or (value < 50 and not strong) or value <= 0:
             continue
-        if after.startswith(("人", "个人", "位", "张", "个大人")) or re.match(r"个(?!月)", after):
-            continue  # 一人五百: the 一 counts people, the budget follows
+        if after.startswith(("人", "个人", "位", "张", "个大人", "等", "号")) or re.match(
+            r"个(?!月)", after
+        ):
+            continue  # 一人五百: the 一 counts people, the budget follows; 一等座 is a class
         buf.mask(match.start(), match.end())
         if any(c in before for c in _PER_PERSON_BEFORE) or after.startswith(_PER_PERSON_AFTER):
             return None, value

@@ -355,6 +355,30 @@ def test_a_class_said_of_the_ride_home_is_its_own(directory: StationDirectory) -
     assert (both.seat_class, both.return_seat_classes) == ("hard_seat", ["second"])
 
 
+@pytest.mark.parametrize(
+    ("text", "seats", "types"),
+    [
+        ("后天从长春去北京，我爸受不了一晚上硬座，给他买卧铺", ["hard_seat"], []),
+        ("后天从长春去沈阳 我坐高铁会晕", [], ["G"]),
+    ],
+)
+def test_what_the_body_cannot_take_is_refused(
+    text: str, seats: list[str], types: list[str], directory: StationDirectory
+) -> None:
+    intent = parse(text, directory)
+    assert [c.value for c in intent.exclude_seat_classes] == seats
+    assert intent.exclude_train_types == types
+
+
+def test_money_words_that_are_no_budget_and_a_limit_said_as_dont(
+    directory: StationDirectory,
+) -> None:
+    classes = parse("后天长春到沈阳 一共两个人，都买一等座", directory)
+    assert classes.budget is None and classes.seat_class == "first"
+    limit = parse("后天长春到沈阳 穷学生 别超过80", directory)
+    assert (limit.budget, limit.students) == (80.0, 1)
+
+
 def test_a_type_not_needed_is_refused(directory: StationDirectory) -> None:
     intent = parse("后天长春到沈阳 普快就行，不需要高铁", directory)
     assert "G" in intent.exclude_train_types and "G" not in intent.train_types
