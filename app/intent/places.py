@@ -189,6 +189,25 @@ def _pinyin_index(directory: StationDirectory) -> dict[str, str]:
     return index
 
 
+_VOWELS = frozenset("aeiouv")
+_INITIALS_MIN = 3
+
+
+@cache
+def _initials_index(directory: StationDirectory) -> dict[str, str]:
+    """The pinyin initials of each city of three characters or more (wlmq: 乌鲁木齐, sjz: 石家庄),
+    the likelier city first. Only words with no vowel are read so: they spell no syllable, and
+    shorter ones (bj, km) are too often something else."""
+    index: dict[str, str] = {}
+    for station in sorted(
+        (s for s in directory if s.name == s.city and len(s.name) >= _INITIALS_MIN),
+        key=lambda s: directory.importance(s.city),
+    ):
+        if len(station.initials) == len(station.name):
+            index.setdefault(station.initials.lower(), station.name)
+    return {k: v for k, v in index.items() if not _VOWELS & set(k)}
+
+
 # A romanised word this long or longer that spells no place exactly is read with the sounds
 # travellers confuse folded (zhengzou: 郑州, cong qing: 重庆); shorter ones are too often words.
 _FUZZY_PINYIN_MIN = 5
@@ -260,8 +279,6 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
         for m in re.finditer(re.escape(place), text)
     ]
     hits = [h for h in hits if not any(a <= h.start <= b and h.end > a for a, b in spans)]
-    # 镇远古镇, 凤凰古城: a station town's old town is the town, not the station 古镇 after it.
-    hits = [h for h in hits if not (h.name in _OLD_TOWN and any(g.end == h.start for g in hits))]
     # 深圳福田: a district said after its city is where in the city, not the station alone
     # (深圳福田站 is the station).
     hits = [
@@ -295,9 +312,25 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
                 i += 2
                 continue
             single = _spelt_place(index, fuzzy, words[i][2], text, words[i][:2])
+            if single is None:
+                single = _initials_index(directory).get(words[i][2])
             if single is not None:
                 hits.append(_Hit(words[i][0], words[i][1], single))
             i += 1
+    # 镇远古镇, zhenyuan古镇, 凤凰古城: a town's old town is the town, not the station 古镇 after
+    # it; read after the romanised names, which lead an old town as often (a spelt town with
+    # no station, zhouzhuang古镇, is still no trip to the station 古镇).
+    hits = [
+        h
+        for h in hits
+        if not (
+            h.name in _OLD_TOWN
+            and (
+                any(g.end <= h.start and not text[g.end : h.start].strip() for g in hits)
+                or re.search(r"[A-Za-z]\s*$", text[: h.start]) is not None
+            )
+        )
+    ]
     hits.sort(key=lambda h: h.start)
     return hits
 

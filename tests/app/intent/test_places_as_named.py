@@ -173,6 +173,32 @@ def test_a_station_towns_old_town_is_the_town_not_the_station_after_it(official,
 @pytest.mark.parametrize(
     ("text", "destination"),
     [
+        ("guiyang到libo古镇 周六", "荔波"),
+        ("周六从贵阳去libo 古城", "荔波"),
+        ("周六从贵阳去zhouzhuang古镇", None),
+    ],
+)
+def test_a_spelt_towns_old_town_is_no_trip_to_the_station_guzhen(official, text, destination):
+    assert extract_route(text, official).destination == destination
+
+
+@pytest.mark.parametrize(
+    ("text", "route"),
+    [("hhht到wlmq 周五", ("呼和浩特", "乌鲁木齐")), ("周五从sjz去taiyuan", ("石家庄", "太原"))],
+)
+def test_a_city_typed_by_its_initials_is_that_city(official, text, route):
+    found = extract_route(text, official)
+    assert (found.origin, found.destination) == route
+
+
+def test_a_prefecture_said_for_its_seat_is_the_seat(official):
+    intent = parse_offline("周五从乌鲁木齐去伊犁", dt.date(2026, 12, 9), official)
+    assert intent.destination == "伊宁"
+
+
+@pytest.mark.parametrize(
+    ("text", "destination"),
+    [
         # A district said after its city is where in the city: any of its stations will do.
         ("周三从上海去南京江宁开会", "南京"),
         # The district's station said as a station is that station.
