@@ -562,6 +562,8 @@ def _assign_roles(text: str, hits: list[_Hit], directory: StationDirectory) -> N
             hit.through = True
         if before.endswith(_ORIGIN_BEFORE):
             hit.role = "origin"
+        elif _set_off_after_a_deadline(text, hits, i):
+            hit.role = "origin"
         elif before.endswith(_STOP_BEFORE) and not before.endswith(_NOT_STOP_BEFORE):
             hit.role = "stop"
         elif after.startswith(_ORIGIN_AFTER):
@@ -572,6 +574,21 @@ def _assign_roles(text: str, hits: list[_Hit], directory: StationDirectory) -> N
             # 上海到乌镇: the place after the cue has no station, the sentence's direction stays;
             # 昆明到河口 too (河口 is 河口北 or 河口南: no name of its own, asked or settled later).
             hit.role = "origin"
+
+
+_SET_OFF_AFTER = ("出发", "上车", "始发", "动身", "启程")
+_DEADLINE_TO = re.compile(r"(?:前|之前|以前|点|□)\s*(?:得|要|能|必须|就)?\s*到$")
+
+
+def _set_off_after_a_deadline(text: str, hits: list[_Hit], i: int) -> bool:
+    """True when the place is set off from (北京南出发) right after the 到 of an arrival time
+    (下午三点前得到 北京南出发): that 到 ends the deadline, it sends no one to the place."""
+    hit = hits[i]
+    if not _after(text, hit).startswith(_SET_OFF_AFTER):
+        return False
+    if i > 0 and hits[i - 1].end >= hit.start - 2:
+        return False  # 上海到北京出发: a route said outright
+    return _DEADLINE_TO.search(_before(text, hit)) is not None
 
 
 def _names_free_place(after: str, role: str | None, directory: StationDirectory) -> bool:

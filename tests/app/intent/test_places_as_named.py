@@ -239,3 +239,11 @@ def test_a_word_spelt_loosely_is_a_place_only_where_one_is_expected(
     intent = parse_offline("明天zaoshang出发 苏州到无锡", dt.date(2026, 12, 9), official)
     assert (intent.origin, intent.destination) == ("苏州", "无锡")
     assert extract_route("lingchen chufa ye xing", official).origin is None
+
+
+@pytest.mark.parametrize(
+    "text", ["周五去南京 下午三点前到 上海出发", "周四去杭州见客户 中午之前得到 上海虹桥出发"]
+)
+def test_a_place_set_off_from_after_an_arrival_deadline_is_the_origin(official, text):
+    intent = parse_offline(text, dt.date(2026, 12, 9), official)
+    assert intent.origin in ("上海", "上海虹桥") and intent.destination in ("南京", "杭州")
