@@ -41,7 +41,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from app.intent import lexicon, texts
-from app.intent.dates import date_from
+from app.intent.dates import date_from, extract_dates
 from app.intent.day_changes import day_trip, said_day_trip, stale_windows
 from app.intent.merge import merge_intent, set_slots, starts_over
 from app.intent.model import TIME_WINDOWS, TravelIntent, ViaStop
@@ -77,7 +77,8 @@ _RETURN_SCOPE = re.compile(
     r"|从[^，,。\s]{1,8}?回[^来去，,。\s]"
 )
 _RETURN_WORD = re.compile(r"回来|回去|返回|回程|返程|回(?!家)")
-_SAME_DAY = re.compile(r"当天|当晚|当日|看完")
+_SAME_DAY = re.compile(r"当天|当晚|当日|同一天|同一日|同天|看完")
+_SAME_DAY_WORD = re.compile(r"当天|当晚|当日|同一天|同一日|同天")
 _NEXT_DAY = re.compile(r"第二天|次日|隔天")
 _NEXT_DAY_PERIOD = re.compile(
     r"(?:回程|返程)?(?:就)?(?:第二天|次日|隔天)(?:再|就)?(?:回来|回去|回)?(?P<period>早上|上午|中午|下午|晚上)"
@@ -629,6 +630,13 @@ def _with_return(
     assert previous.date_start is not None
     outbound = previous.date_start
     update: dict[str, Any] = {"return_trip": True}
+    if (
+        _SAME_DAY_WORD.search(words)
+        and extract_dates(_SAME_DAY_WORD.sub("", words), today).start is None
+    ):
+        # 同一天晚上再从济南西回北京南: "that day" is the outbound's, not the day the turn
+        # was read on, and 一天 in it no length of stay.
+        turn = turn.model_copy(update={"date_start": None, "date_end": None, "days": None})
     day = turn.date_start
     if (
         turn.date_end is not None

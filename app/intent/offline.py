@@ -116,7 +116,8 @@ _RETURN_AFTER = re.compile(
     r"^\s*(?:的车|的票|坐车|坐火车)?\s*"
     # 晚上最后一班回广州: the train's order between the part of the day and 回.
     r"(?:(?:坐|买|要)?(?:最后一班|最后一趟|最晚一班|最晚一趟|最晚的一班|最晚的|末班车?|最早一班|最早的)(?:车)?)?"
-    r"\s*(?:再|就)?(?:回来|回家|回程|返回|返程|回)"
+    # 晚上要回来, 下午就得回去: a must between the part of the day and 回 is still the ride home.
+    r"\s*(?:再|就|还)?(?:要|得|必须|需要|想|能)?(?:赶)?(?:回来|回家|回程|返回|返程|回)"
 )
 _LATE_AFTERNOON = re.compile(r"下午(?:晚点|晚一点|晚些)")
 _RETURN_BEFORE = re.compile(
@@ -155,6 +156,12 @@ DROPPED_RETURN = (
     r"(?:别|不|不用|不要|不必|甭)(?:急着)?(?:买|订|定|管)"
     r"|(?:回程|返程|回来的(?:车)?票)(?:就|先|也)?不要了"
     r"|(?:先|暂时)?(?:别|不)(?:买|订)(?:回程|返程|回来的(?:车)?票)"
+)
+# 当天晚上要回成都, 同一天下午就得回来: the same day with its part of the day between; only the
+# day word is taken, so the part is left to be read as the ride home's hours.
+_SAME_DAY_LATER = re.compile(
+    r"(?P<day>当天|当日|同一天|同一日|同天)(?:的)?(?:早上|上午|中午|下午|傍晚|晚上|夜里)"
+    r"(?:就|要|得|再|还|还要|还得|就得|就要)?(?:赶)?(?:回来|回去|回|返回)"
 )
 # No ride home to plan: the traveller goes on another way, or not back at all.
 _NO_RETURN = re.compile(
@@ -501,7 +508,7 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         buf.mask(allowed.start(), allowed.end())
     for refunded in _REFUNDED_TICKET.finditer(buf.masked):
         buf.mask(refunded.start(), refunded.end())  # 退了今天的票: not the day of the trip
-    same_day = _SAME_DAY_RETURN.search(buf.masked)
+    same_day = _SAME_DAY_RETURN.search(buf.masked) or _SAME_DAY_LATER.search(buf.masked)
     if (
         same_day
         and same_day.group().endswith("回")
@@ -509,7 +516,9 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         and not route.return_trip
     ):
         same_day = None  # 当天就回潢川: going home that day, one way (回<the origin> is back)
-    if same_day:
+    if same_day and same_day.re is _SAME_DAY_LATER:
+        buf.mask(same_day.start(), same_day.end("day"))
+    elif same_day:
         buf.mask(same_day.start(), same_day.end())
     next_day = _next_day_arrival(buf)
     windows = _time_windows(buf)

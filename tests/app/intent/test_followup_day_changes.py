@@ -99,3 +99,34 @@ def test_a_stay_said_with_the_day_home_keeps_the_day_out(chat):
 def test_both_rides_days_said_again_move_both(chat):
     intent = trip(chat("周五从苏州去杭州", "周六早上走 周日晚上回"))
     assert (intent.date_start, intent.date_end) == (SATURDAY, dt.date(2026, 12, 6))
+
+
+def test_the_same_day_said_in_a_turn_is_the_outbound_day(chat):
+    """同一天傍晚从无锡回南京: "that day" is the outbound's, not the day of the chat."""
+    for words in ("同一天傍晚从无锡回南京", "当天晚上再从无锡回南京"):
+        intent = trip(chat("周五从南京去无锡", words))
+        assert intent.date_start == FRIDAY and intent.date_end == FRIDAY, words
+        assert intent.return_trip is True
+
+
+def test_the_same_day_with_its_part_and_a_must_is_a_day_trip_home_then(directory):
+    """当天下午就得回苏州: the day is the outbound's, the part of the day the ride home's."""
+    from app.intent.offline import parse_offline
+
+    monday = dt.date(2026, 11, 30)
+    intent = parse_offline("周五一早从苏州去杭州，当天下午就得回苏州", monday, directory)
+    assert intent.date_start == FRIDAY and intent.date_end == FRIDAY
+    assert intent.return_window is not None and intent.return_window.label == "下午"
+    assert intent.depart_window is not None and intent.depart_window.label == "早上"
+
+
+def test_a_must_or_the_ride_between_the_day_and_home_is_the_day_home(directory):
+    """周日必须赶回来开会, 周日下午再坐高铁回来: the ride home's day all the same."""
+    from app.intent.offline import parse_offline
+
+    monday = dt.date(2026, 11, 30)
+    sunday = dt.date(2026, 12, 6)
+    for text in ("周五从苏州去杭州，周日必须赶回来开会", "周五从苏州去杭州，周日下午再坐高铁回来"):
+        intent = parse_offline(text, monday, directory)
+        assert intent.date_start == FRIDAY and intent.date_end == sunday, text
+        assert intent.return_trip is True
