@@ -38,6 +38,7 @@ from app.intent.places import (
     gateway_for,
     heard_places,
     nearest_stations,
+    spelt_namesakes,
 )
 from app.observability.metrics import Metrics
 from sources.models import is_train_number
@@ -256,9 +257,18 @@ class IntentParser:
         which_city: set[str],
     ) -> TravelIntent:
         update: dict[str, object] = {}
+        spelt = spelt_namesakes(normalise_text(text), self._directory)
         for name in ("origin", "destination"):
             value = getattr(intent, name)
             if value is None:
+                continue
+            if value in spelt:
+                # taizhou: 台州 in 浙江 or 泰州 in 江苏, both likely; asked, not guessed.
+                word, *alike = spelt[value]
+                update[name] = None
+                questions.append(texts.spelt_namesakes(word, alike))
+                suggested[name] = alike[0]
+                which_city.add(name)
                 continue
             resolved = self._resolve(value)
             namesakes = self._district_namesakes(value) if resolved == value else []

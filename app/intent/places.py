@@ -208,6 +208,28 @@ def _initials_index(directory: StationDirectory) -> dict[str, str]:
     return {k: v for k, v in index.items() if not _VOWELS & set(k)}
 
 
+def spelt_namesakes(text: str, directory: StationDirectory) -> dict[str, tuple[str, ...]]:
+    """Cities a romanised word in `text` spells alike (taizhou: 台州 and 泰州), keyed by the one
+    the word is read as, with the word first: the traveller is asked which is meant. A
+    provincial capital among them is meant (fuzhou is 福州, not 抚州)."""
+    if not any(c.isascii() and c.isalpha() for c in text):
+        return {}
+    index = _pinyin_index(directory)
+    found: dict[str, tuple[str, ...]] = {}
+    for match in re.finditer(r"[A-Za-z][A-Za-z']*", text):
+        word = match.group().lower().replace("'", "")
+        read = index.get(word)
+        if read is None:
+            continue
+        alike = [
+            s.name for s in directory if s.name == s.city and s.pinyin and s.pinyin.lower() == word
+        ]
+        if len(alike) > 1 and all(directory.importance(c)[0] > 0 for c in alike):
+            ordered = sorted(alike, key=lambda c: c != read)
+            found[read] = (word, *ordered)
+    return found
+
+
 # A romanised word this long or longer that spells no place exactly is read with the sounds
 # travellers confuse folded (zhengzou: 郑州, cong qing: 重庆); shorter ones are too often words.
 _FUZZY_PINYIN_MIN = 5

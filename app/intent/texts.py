@@ -135,6 +135,12 @@ def did_you_mean(place: str, name: str) -> str:
 
 
 WHICH_OF = "“{place}”有{names}几个车站，请问您要去哪一个？"
+SPELT_NAMESAKES = "“{word}”可以是{names}，请问您指的是哪一个？"
+
+
+def spelt_namesakes(word: str, names: Sequence[str]) -> str:
+    """A city typed in pinyin that several cities spell alike (taizhou: 台州, 泰州)."""
+    return SPELT_NAMESAKES.format(word=word, names="、".join(names))
 
 
 def which_of(place: str, names: Sequence[str]) -> str:

@@ -280,3 +280,15 @@ async def test_a_namesake_in_the_other_ends_own_city_is_ruled_out(metrics):
     # From a third city either may be meant: still asked.
     asked = await parser.parse("下周二从杭州去青山", TODAY)
     assert asked.intent.destination is None and asked.needs_clarification
+
+
+async def test_a_city_typed_in_pinyin_that_two_cities_spell_is_asked(metrics):
+    from sources.stations import default_directory
+
+    parser = IntentParser(directory=default_directory(), metrics=metrics, llm=None)
+    outcome = await parser.parse("周四从南京去taizhou见客户", TODAY)
+    assert outcome.needs_clarification and outcome.intent.destination is None
+    assert "台州" in outcome.clarify_question and "泰州" in outcome.clarify_question
+    # A provincial capital spelt like a smaller city is the capital (fuzhou: 福州).
+    outcome = await parser.parse("周四从上海去fuzhou", TODAY)
+    assert outcome.intent.destination == "福州"
