@@ -40,6 +40,7 @@ from app.intent.times import (
     context_period,
     extra_windows,
     in_period,
+    meeting_part,
     minutes_of,
     names_a_clock,
     narrowed,
@@ -849,7 +850,10 @@ def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
         period = match.group("period")
         if period is None:  # 下班后…六点以后: the part of the day said before the hour
             arrival = kind == "arrive_window"
-            hour = in_period(context_period(buf.original, match.start(), arrival), hour, True)
+            part = context_period(buf.original, match.start(), arrival)
+            if arrival:  # 两点前到: the afternoon's two
+                part = meeting_part(part, hour, buf.original[: match.start()])
+            hour = in_period(part, hour, True)
         elif period in ("下午", "晚上") and hour < 12:
             hour += 12
         bound = dt.time(hour % 24, minutes_of(match.group("half")))

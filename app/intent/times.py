@@ -254,6 +254,18 @@ def in_period(period: str | None, hour: int, carried: bool) -> int:
     return hour + 12
 
 
+_SMALL_HOURS_SAID = re.compile(r"(?:凌晨|半夜|夜里|早上|上午|清早|一早|早晨|早)\s*$")
+
+
+def meeting_part(period: str | None, hour: int | None, before: str) -> str | None:
+    """The part of the day of an hour to be there by or of an appointment: one to five
+    o'clock with no part said (两点前到, 会两点开始) is the afternoon's, as no one is met,
+    nor asked to arrive, in the small hours; 凌晨两点前到 (`before` the hour) stays so."""
+    if period is None and hour is not None and 1 <= hour <= 5:
+        return period if _SMALL_HOURS_SAID.search(before) else "下午"
+    return period
+
+
 def _clock(period: str | None, hour_text: str, half: str | None) -> dt.time | None:
     hour = to_int(hour_text)
     if hour is None or hour > 23:
@@ -297,13 +309,21 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
         found.append(Found(match.start(), match.end(), window, "return_window"))
     for match in _APPOINTMENT.finditer(text):
         period = match.group("period") or context_period(text, match.start(), arrival=False)
-        at = _clock(_part(period), match.group("h"), match.group("half"))
+        at = _clock(
+            meeting_part(_part(period), to_int(match.group("h")), text[: match.start()]),
+            match.group("h"),
+            match.group("half"),
+        )
         if at is not None:
             window = TimeWindow(start=dt.time(0, 0), end=at, label=match.group())
             found.append(Found(match.start(), match.end(), window, "arrive_window", weak=True))
     for match in _APPOINTMENT_FIRST.finditer(text):
         period = match.group("period") or context_period(text, match.start(), arrival=False)
-        at = _clock(_part(period), match.group("h"), match.group("half"))
+        at = _clock(
+            meeting_part(_part(period), to_int(match.group("h")), text[: match.start()]),
+            match.group("h"),
+            match.group("half"),
+        )
         if at is not None:
             # The span is the hour's: a day said between (约的明天上午十点) is the date's.
             hour_at = match.start("period") if match.group("period") else match.start("h")
@@ -359,7 +379,11 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
             found.append(Found(match.start(), match.end(), window))
     for match in _BARE_ARRIVAL.finditer(text):
         period = match.group("period") or context_period(text, match.start(), arrival=True)
-        at = _clock(_part(period), match.group("h"), match.group("half"))
+        at = _clock(
+            meeting_part(_part(period), to_int(match.group("h")), text[: match.start()]),
+            match.group("h"),
+            match.group("half"),
+        )
         if at is not None:
             window = TimeWindow(start=dt.time(0, 0), end=at, label=match.group())
             found.append(Found(match.start(), match.end(), window, "arrive_window"))

@@ -372,3 +372,20 @@ def test_the_hours_of_a_business_time_both_rides(text: str, arrive: str | None, 
 def test_an_hour_done_said_without_a_ride_home_is_the_departure() -> None:
     intent = parse_offline("后天下午五点散会 从无锡回上海", THU, DIRECTORY)
     assert intent.depart_window is not None and intent.depart_window.span() == "17:00-23:59"
+
+
+def test_an_hour_to_be_there_by_with_no_part_of_the_day_is_not_the_small_hours() -> None:
+    """三点前到 / 面试四点开始 with no part of the day said: the afternoon's, as no one is
+    asked to arrive at three in the night; 凌晨三点前到 says the small hours outright."""
+    import datetime as dt
+
+    from app.intent.offline import parse_offline
+    from sources.stations import curated_directory
+
+    directory = curated_directory()
+    today = dt.date(2026, 11, 30)
+    for text in ("明天从苏州去上海，三点前到就行", "明天从苏州去上海面试，面试四点开始"):
+        intent = parse_offline(text, today, directory)
+        assert intent.arrive_window is not None and intent.arrive_window.end.hour >= 15, text
+    small = parse_offline("明天从苏州去上海，凌晨三点前到", today, directory)
+    assert small.arrive_window is not None and small.arrive_window.end == dt.time(3, 0)
