@@ -99,7 +99,7 @@ _FREE_PLACE = re.compile(
 )
 
 _STAY = re.compile(
-    r"^[^，。,;；]{0,3}?(?:(?:玩|住|待|呆|停留|逛|游)\s*(?P<n>"
+    r"^[^，。,;；]{0,3}?(?:(?:玩|住|待|呆|停留|逛|游|吃)\s*(?P<n>"
     + NUMBER
     + r")\s*(?P<unit>天|日|晚|夜)"
     r"|\s*(?P<n2>" + NUMBER + r")\s*(?P<unit2>晚|夜)(?!上|里))"
@@ -701,7 +701,20 @@ def _stay_after(text: str, hit: _Hit, limit: int) -> tuple[int | None, tuple[int
         return None, None
     group = "n" if match.group("n") else "n2"
     at = hit.end + skip
-    return to_int(match.group(group)), (at + match.start(group), at + match.end())
+    count = to_int(match.group(group))
+    if (
+        count
+        and match.group("unit") in ("天", "日")
+        and _LEFT_THAT_EVENING.match(segment[skip + match.end() :])
+    ):
+        count -= 1  # 成都玩一天，晚上再去乐山: the days there end with that evening's ride
+    return count, (at + match.start(group), at + match.end())
+
+
+# After a stay in days, the ride on that evening (，晚上再去乐山 / 傍晚去): no night at the stop.
+_LEFT_THAT_EVENING = re.compile(
+    r"^[\s，,]*(?:然后|之后)?(?:当天)?(?:晚上|傍晚|当晚)(?:就|再)?(?:去|到|坐车去)"
+)
 
 
 def extract_route(text: str, directory: StationDirectory) -> Route:

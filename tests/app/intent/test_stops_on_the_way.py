@@ -66,3 +66,12 @@ def test_the_day_home_is_the_one_said_with_the_ride_home(official, text, end, ni
     intent = parse_offline(text, TODAY, official)
     assert intent.via and intent.via[0].city == "苏州"
     assert (intent.date_end, intent.nights) == (end, nights)
+
+
+def test_a_day_at_a_stop_left_that_evening_is_no_night_there(official: StationDirectory) -> None:
+    """先去苏州逛一天，晚上再去杭州住两晚: the day in 苏州 ends with the evening's ride on;
+    逛两天 before it is one night."""
+    one = extract_route("先从上海去苏州逛一天，晚上再去杭州住两晚，然后回上海", official)
+    assert [(v.city, v.nights) for v in one.via] == [("苏州", 0)]
+    two = extract_route("先从上海去苏州逛两天，傍晚再去杭州住两晚，然后回上海", official)
+    assert [(v.city, v.nights) for v in two.via] == [("苏州", 1)]
