@@ -541,9 +541,17 @@ _BEEN_AFTER = re.compile(
 _CLAUSE_END = re.compile(r"[，。,.；;！!？?\s]")
 
 
+# A place denied (不是苏州市区，是回昆山; 丽江不去了 改去大理) is no place of the trip: the one
+# said instead is.
+_DENIED_BEFORE = re.compile(r"(?:不是|并非)(?:从|去|回|到|在)?$")
+_DENIED_AFTER = re.compile(r"^(?:就|也|先)?(?:不去了|不去|不回了|去不了|不用去)")
+
+
 def _been_there(text: str, hit: _Hit) -> bool:
-    """True when `hit` is a place said as visited before, not one to go to."""
+    """True when `hit` is a place said as visited before, or denied, not one to go to."""
     before = _before(text, hit)
+    if _DENIED_BEFORE.search(before) or _DENIED_AFTER.match(_after(text, hit)):
+        return True
     if _BEEN_BEFORE.search(before) or _BEEN_AFTER.match(_after(text, hit)):
         return True
     clause = _CLAUSE_END.split(text[max(0, hit.start - 12) : hit.start])[-1]

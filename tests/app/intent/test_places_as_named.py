@@ -247,3 +247,16 @@ def test_a_word_spelt_loosely_is_a_place_only_where_one_is_expected(
 def test_a_place_set_off_from_after_an_arrival_deadline_is_the_origin(official, text):
     intent = parse_offline(text, dt.date(2026, 12, 9), official)
     assert intent.origin in ("上海", "上海虹桥") and intent.destination in ("南京", "杭州")
+
+
+@pytest.mark.parametrize(
+    ("text", "destination"),
+    [
+        ("不是杭州市区，是去萧山", "杭州"),
+        ("厦门不去了 改去泉州", "泉州"),
+        ("不是去无锡，是回常州", "常州"),
+    ],
+)
+def test_a_denied_place_is_no_place_of_the_trip(official, text, destination):
+    route = extract_route(text, official)
+    assert (route.origin, route.destination, route.via) == (None, destination, [])
