@@ -674,6 +674,12 @@ def _with_return(
         day = outbound  # 晚上回广州, no day and no stay said: back the same day, as a sentence
     if day is not None and day >= outbound:
         update.update(date_end=day, days=None, nights=None)
+        stays = [stop.nights for stop in previous.via if stop.nights is not None]
+        said = bool(stays) and len(stays) == len(previous.via)
+        if said and day == outbound + dt.timedelta(days=sum(stays)):
+            # 绍兴住一晚，周日再去宁波 … 周日晚上从宁波回杭州: home the day the last stop is
+            # reached, no night there (not a night kept for a stop added late).
+            update["nights"] = 0
     elif turn.days is not None or turn.nights is not None:
         nights = turn.nights
         if nights is None and turn.days is not None and _STAY_WORD.search(words):

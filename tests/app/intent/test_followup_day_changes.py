@@ -130,3 +130,13 @@ def test_a_must_or_the_ride_between_the_day_and_home_is_the_day_home(directory):
         intent = parse_offline(text, monday, directory)
         assert intent.date_start == FRIDAY and intent.date_end == sunday, text
         assert intent.return_trip is True
+
+
+def test_home_the_day_the_last_stop_is_reached_is_no_night_there(chat):
+    """苏州住一晚，周六去无锡 … 周六傍晚从无锡回南京: home the day 无锡 is reached."""
+    intent = trip(
+        chat("周五从南京去苏州玩", "在苏州住一晚，周六再去无锡转转", "周六傍晚从无锡回南京")
+    )
+    assert intent.date_start == FRIDAY and intent.date_end == SATURDAY
+    assert [(v.city, v.nights) for v in intent.via] == [("苏州", 1)]
+    assert intent.nights == 0
