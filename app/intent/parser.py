@@ -80,6 +80,11 @@ class ParseOutcome(BaseModel):
         return self._which_station
 
 
+# The traveller asks which station is nearest the place (到哪个站下离雪乡近一点, 最近的火车站):
+# the nearest is the answer, not a question back.
+_ASKS_NEAREST = re.compile(r"哪个?站下|哪里下车|在哪下车|离[^，。,]{0,6}近|最近的(?:火车|高铁)?站")
+
+
 class IntentParser:
     """The service's parser: one instance per app, safe to share between requests."""
 
@@ -215,9 +220,10 @@ class IntentParser:
                     (city,) = cities
                     intent = intent.model_copy(update={"destination": city})
                     warnings.append(texts.planned_at_nearest(place, city))
-                elif len(stations) == 1:
-                    # One served station near it (乌镇: 桐乡): planned there, said openly; with
-                    # several (九寨沟: 江油, 绵阳…) the traveller chooses.
+                elif len(stations) == 1 or _ASKS_NEAREST.search(lower):
+                    # One served station near it (乌镇: 桐乡), or the nearest asked for (火车到
+                    # 哪个站下离雪乡近): planned at the nearest, said openly; otherwise, with
+                    # several (九寨沟: 江油, 绵阳…), the traveller chooses.
                     intent = intent.model_copy(update={"destination": stations[0]})
                     warnings.append(texts.planned_at_nearest(place, stations[0]))
                 else:

@@ -292,3 +292,12 @@ async def test_a_city_typed_in_pinyin_that_two_cities_spell_is_asked(metrics):
     # A provincial capital spelt like a smaller city is the capital (fuzhou: 福州).
     outcome = await parser.parse("周四从上海去fuzhou", TODAY)
     assert outcome.intent.destination == "福州"
+
+
+async def test_the_nearest_station_asked_for_is_planned_not_asked_back(metrics):
+    from sources.stations import default_directory
+
+    parser = IntentParser(directory=default_directory(), metrics=metrics, llm=None)
+    outcome = await parser.parse("下周去九寨沟，从北京出发，坐火车到哪个站下最近", TODAY)
+    assert not outcome.needs_clarification
+    assert outcome.intent.destination in ("江油", "绵阳", "广元")
