@@ -339,6 +339,18 @@ _PINYIN_WORDS = {
 }
 """A sentence typed in pinyin: its route and time words, as the characters they stand for."""
 _PINYIN_DAYS = {"yi": "一", "er": "二", "san": "三", "si": "四", "wu": "五", "liu": "六"}
+_PINYIN_COUNTS = {
+    "yi": "一",
+    "liang": "两",
+    "san": "三",
+    "si": "四",
+    "wu": "五",
+    "liu": "六",
+    "qi": "七",
+    "ba": "八",
+    "jiu": "九",
+    "shi": "十",
+}
 _PINYIN_WORDS.update(
     {
         # Time words typed a syllable at a time (xia zhou yi, zhe zhou wu, zao shang chu fa).
@@ -370,6 +382,17 @@ _PINYIN_WORDS.update(
         **{f"{n} ge ren": f"{cn}个人" for n, cn in (("si", "四"), ("wu", "五"))},
         # A count typed in digits amid pinyin (2 ge ren, 3ge ren).
         **{f"{d} ge ren": f"{d}个人" for d in "23456789"},
+        # The party in pinyin (liang ge da ren dai yi ge 3 sui xiao hai): its counts, roles
+        # and ages. 岁 only after a number: sui alone may be a syllable of a place (sui zhou).
+        **{f"{n} ge": f"{cn}个" for n, cn in _PINYIN_COUNTS.items()},
+        **{f"{d} ge": f"{d}个" for d in "123456789"},
+        **{f"{n} sui": f"{cn}岁" for n, cn in _PINYIN_COUNTS.items() if n != "liang"},
+        **{f"{d} sui": f"{d}岁" for d in range(1, 18)},
+        "da ren": "大人",
+        "xiao hai": "小孩",
+        "hai zi": "孩子",
+        "lao ren": "老人",
+        "dai": "带",
     }
 )
 # A place typed a syllable at a time (cong shang hai dao hang zhou) is up to four words.
@@ -455,7 +478,7 @@ def normalise_text(text: str) -> str:
     text = _TWO_COUNTS.sub(_first_of_two, text)
     if _PINYIN_ROUTE.search(text) or _PINYIN_CUES.search(text):
         text = _PINYIN_WORD.sub(lambda m: _PINYIN_SPELT[_spelt(m.group())], text)
-    return text
+    return party.counts_before_names(text)
 
 
 def refused_trains(text: str) -> list[str]:
@@ -1041,7 +1064,12 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
             said = match.group("n")
             many = (party.count_word(said) or count) if said else count
             people += many
-            if phrase not in party.CHILD_WORDS + party.KIN_CHILD_WORDS + party.GRANDCHILD_WORDS:
+            young = phrase in party.YOUNG_KIN_WORDS and party.kin_is_child(
+                buf.original, phrase, match.end()
+            )
+            if not young and phrase not in (
+                party.CHILD_WORDS + party.KIN_CHILD_WORDS + party.GRANDCHILD_WORDS
+            ):
                 grown_ups += many
             buf.mask(match.end() - len(phrase), match.end())
             text = text[: match.end() - len(phrase)] + "、" * len(phrase) + text[match.end() :]

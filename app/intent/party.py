@@ -40,6 +40,26 @@ SCHOOL_WORDS = (
     "上初二",
     "上初三",
 )
+YOUNG_KIN_WORDS = (
+    "弟弟",
+    "妹妹",
+    "我弟",
+    "我妹",
+    "表弟",
+    "表妹",
+    "堂弟",
+    "堂妹",
+    "侄子",
+    "侄女",
+    "外甥女",
+    "外甥",
+    "表哥",
+    "表姐",
+    "堂哥",
+    "堂姐",
+)
+"""Relatives counted as grown-up companions unless a child's age is said of them
+(`kin_is_child`): 带我弟回老家 他7岁 is one grown-up and a child of 7, not three."""
 STUDENT_FARE_WORDS = ("学生票", "学生证", "学生优惠", "学生价", "学生卡", "学生身份", "学生折扣")
 
 MAX_CHILD_AGE = 17
@@ -92,11 +112,19 @@ _ADULTS = re.compile(
 )
 ADULT_ROLES = ("大人", "成人", "成年人")
 """Words that count grown-ups as such: the speaker is among them (两个大人带一个孩子 is three)."""
+TEACHER_ROLES = ("老师", "教师")
+"""Teachers counted with their students (一个老师五个学生: six) are the party's grown-ups;
+counted alone (陪两个老师) they are the speaker's companions."""
 ELDER_ROLES = ("老人家", "老年人", "老人", "长辈")
 """Elders ride on adult tickets: 两个老人两个大人 is four grown-ups."""
+STUDENT_ROLES = ("大学生", "学生")
+"""Students counted beside grown-ups (一个老师五个学生) ride on grown-up tickets, or on student
+tickets when claimed."""
 _TERM = re.compile(
     r"(?P<n>" + _SMALL + r"|俩|仨)\s*(?:个|位|名)?\s*(?:" + _SMALL + r"\s*(?:周)?岁半?的?)?\s*"
-    r"(?P<role>" + "|".join((*ADULT_ROLES, *ELDER_ROLES, *CHILD_WORDS)) + r")"
+    r"(?P<role>"
+    + "|".join((*ADULT_ROLES, *ELDER_ROLES, *TEACHER_ROLES, *STUDENT_ROLES, *CHILD_WORDS))
+    + r")"
 )
 # An age said as the one to come: 还差俩月满六岁, 快6岁了, 不到六岁 are five.
 _SHORT_OF_AGE = re.compile(
@@ -154,6 +182,30 @@ class PartyReading:
     children: tuple[int | None, ...] = ()
 
 
+# A group counted after its name (带队老师1个 学生5个, 大人两个 小孩一个): the count is put
+# before it, as the party is read (一个老师 五个学生). Not a count of ages (孩子两个，一个8岁).
+_NAME_THEN_COUNT = re.compile(
+    r"(?<![个位名俩仨0-9一二两三四五六七八九十])"
+    r"(?P<role>大人|成人|老人|小孩|孩子|儿童|学生|老师)\s*"
+    r"(?:(?P<n>" + _SMALL + r")\s*(?P<unit>个|位|名)|(?P<pair>俩|仨)(?P<unit2>个|位|名)?)"
+    r"(?!多|半|月|小时|钟头|星期|礼拜|晚|天|周|站)人?"  # 孩子三个月: an age in months
+    r"(?!\s*(?:" + _SMALL + r")\s*(?:周)?岁)"
+)
+
+
+def counts_before_names(text: str) -> str:
+    """`text` with each group counted after its name said the usual way round: 大人两个
+    小孩一个 reads as 两个大人 一个小孩, so the party lists below read it."""
+    return _NAME_THEN_COUNT.sub(
+        lambda m: (
+            (m.group("n") or m.group("pair"))
+            + (m.group("unit") or m.group("unit2") or "")
+            + m.group("role")
+        ),
+        text,
+    )
+
+
 def family_size(text: str) -> int | None:
     """一家五口, 我们三口: the whole family, said first whatever else counts heads."""
     match = _FAMILY.search(text)
@@ -169,12 +221,15 @@ def count_word(word: str) -> int | None:
     return {"俩": 2, "仨": 3}.get(word) or to_int(word)
 
 
+_GROWN_UP_ROLES = ADULT_ROLES + ELDER_ROLES + TEACHER_ROLES + STUDENT_ROLES
+
+
 def adults_stated(text: str) -> int | None:
     """The grown-ups when counted as such: 两个大人, 俩大人, 两大两小; elders counted beside
     them are grown-ups too (两个老人两个大人: four)."""
     found = _party_list(text)
     if _names_grown_ups(found):
-        return sum(n for role, n in found.terms if role in ADULT_ROLES + ELDER_ROLES) or None
+        return sum(n for role, n in found.terms if role in _GROWN_UP_ROLES) or None
     match = _ADULTS.search(text)
     if not match:
         return None
@@ -222,6 +277,8 @@ def _names_grown_ups(found: _PartyList) -> bool:
     roles = [role for role, _ in found.terms]
     if any(role in ADULT_ROLES for role in roles):
         return True
+    if any(role in TEACHER_ROLES for role in roles) and any(r in STUDENT_ROLES for r in roles):
+        return True
     return (
         found.leads
         and bool(roles)
@@ -238,9 +295,27 @@ def counted_party(text: str) -> tuple[int, int] | None:
     if not _names_grown_ups(found):
         return None
     terms = found.terms
-    grown_ups = sum(n for role, n in terms if role in ADULT_ROLES + ELDER_ROLES)
+    grown_ups = sum(n for role, n in terms if role in _GROWN_UP_ROLES)
     children = sum(n for role, n in terms if role in CHILD_WORDS)
     return grown_ups + children, grown_ups
+
+
+_OTHER_CHILD = re.compile("|".join((*CHILD_WORDS, *KIN_CHILD_WORDS, *GRANDCHILD_WORDS)))
+
+
+def kin_is_child(text: str, phrase: str, end: int) -> bool:
+    """True when the relative `phrase` named just before `end` (表弟, 我弟) is given a child's
+    age later on with no other child or relative named in between (表弟5岁, 带我弟回老家 他7岁,
+    带侄子去杭州，侄子今年8岁): the age is theirs, so they ride as that child (`child_ages`
+    lists it), not as a grown-up beside it."""
+    match = AGE.search(text, end)
+    if not match:
+        return False
+    between = text[end : match.start()].replace(phrase, "")
+    if _OTHER_CHILD.search(between) or any(word in between for word in YOUNG_KIN_WORDS):
+        return False  # 带表弟和儿子，儿子5岁: the age is the son's
+    age = to_int(match.group("n"))
+    return age is not None and 0 <= age <= MAX_CHILD_AGE
 
 
 def _age(text: str, match: re.Match[str]) -> int | None:

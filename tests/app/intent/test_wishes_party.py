@@ -521,3 +521,41 @@ def test_a_person_of_work_said_riding_along_is_one_of_the_party(
     text: str, passengers: int, directory: StationDirectory
 ) -> None:
     assert parse(text, directory).passengers == passengers
+
+
+@pytest.mark.parametrize(
+    ("text", "passengers", "students", "children"),
+    [
+        # A younger relative given a child's age is that child, not a grown-up beside it.
+        ("下周一带着侄子从苏州去淮安，侄子今年8岁", 2, 0, [8]),
+        ("我和外甥女下周一从苏州去淮安，她12岁", 2, 0, [12]),
+        ("我跟我爸带表妹下周一从苏州去淮安 表妹6岁", 3, 0, [6]),
+        # The age said of another child, or a grown-up's age, leaves the relative grown.
+        ("下周一带表弟和女儿从苏州去淮安，女儿5岁", 3, 0, [5]),
+        ("下周一和堂哥从苏州去淮安 他30岁", 2, 0, []),
+        # Groups counted after their names, and teachers counted with their students.
+        ("下周一从苏州去淮安 大人三个 孩子一个 孩子4岁", 4, 0, [4]),
+        ("下周一从苏州去淮安 老人俩 小孩一个", 3, 0, [None]),
+        ("夏令营 老师2个 学生6个 下周一从苏州去淮安", 8, 6, []),
+        ("两位老师带十个学生下周一从苏州去淮安，学生都买学生票", 12, 10, []),
+        ("下周一陪两个老师从苏州去淮安", 3, 0, []),
+        ("孩子两个，一个9岁一个3岁，下周一从苏州去淮安", 3, 0, [9, 3]),
+        # The party typed in pinyin.
+        (
+            "xia zhou yi cong suzhou qu huaian, san ge da ren dai liang ge hai zi",
+            5,
+            0,
+            [None, None],
+        ),
+        ("xia zhou yi cong suzhou qu huaian, 1 ge da ren 1 ge 6 sui xiao hai", 2, 0, [6]),
+    ],
+)
+def test_each_traveller_is_counted_once(
+    text: str,
+    passengers: int,
+    students: int,
+    children: list[int | None],
+    directory: StationDirectory,
+) -> None:
+    intent = parse(text, directory)
+    assert (intent.passengers, intent.students, intent.children) == (passengers, students, children)
