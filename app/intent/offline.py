@@ -1057,7 +1057,8 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
         counted_word = rf"(?:(?P<n>{party.SMALL_COUNT})\s*(?:个|位|名)?)?{word}"
         pattern = (
             # 带俩孩子去姥姥家: 姥姥 is visited, not a companion (no going verb between, no 家).
-            rf"(?:{cue})[^，,。{MASK}去到回看找探]{{0,4}}?{counted_word}(?!家)"
+            # 带学生证 is a card carried, not a student brought.
+            rf"(?:{cue})[^，,。{MASK}去到回看找探]{{0,4}}?{counted_word}(?!家|证|票|卡|价|优惠)"
             rf"|{word}[^，,。]{{0,2}}?(?:和|跟)我"
         )
         for match in re.finditer(pattern, text):

@@ -425,9 +425,25 @@ def claims_student_fare(text: str) -> bool:
     return any(word in text for word in STUDENT_FARE_WORDS) or bool(_STUDENT_SELF.search(text))
 
 
+# Grown-ups said to pay the full fare (我买全价的, 我们俩不是, 我不是学生): no student tickets.
+_NOT_STUDENTS = re.compile(
+    r"(?P<who>我们俩|我俩|我们两个|我们仨|我们三个|我)(?:都|也|就|自己)?"
+    r"(?:不是(?:学生)?(?=$|[，,。.!！\s；;])|(?:买|要|用|是|坐)?(?:全价|全票|成人票|普通票))"
+)
+
+
+def not_students(text: str) -> int:
+    """How many grown-ups `text` says pay the full fare (我买全价的: one, 我们俩不是: two)."""
+    match = _NOT_STUDENTS.search(text)
+    if not match:
+        return 0
+    return {"我": 1, "我们仨": 3, "我们三个": 3}.get(match.group("who"), 2)
+
+
 def student_count(text: str, grown_ups: int) -> int:
     """How many ride on student tickets: as counted (两张学生票), all (都有学生证), else every
-    grown-up of the party when the text claims the fare at all."""
+    grown-up of the party when the text claims the fare at all, but those said to pay the
+    full fare (给他买学生票，我买全价的: one student of two)."""
     if not claims_student_fare(text):
         return 0
     match = _STUDENT_COUNT.search(text)
@@ -435,7 +451,7 @@ def student_count(text: str, grown_ups: int) -> int:
         count = to_int(match.group("n") or match.group("after") or match.group("times"))
         if count:
             return min(count, max(grown_ups, 1))
-    return max(grown_ups, 1)
+    return max(grown_ups - not_students(text), 1)
 
 
 def read_party(text: str, passengers: int, *, adults_said: int | None = None) -> PartyReading:

@@ -129,6 +129,11 @@ def students_said(words: str) -> bool | None:
 def party_after(previous: TravelIntent, turn: TravelIntent, words: str) -> Party | None:
     """The party after a chat turn, given the party so far (None: the turn says nothing of it)."""
     before = Party.of(previous)
+    denied = party.not_students(words)
+    if denied and _STUDENT.search(words):
+        # 她还在读研，能买学生票，我们俩不是: the party as it is, all but those on student tickets.
+        grown = before.passengers - len(before.children)
+        return Party(before.passengers, max(grown - denied, 1), before.children).fitted()
     joining = _JOIN.search(words)
     if joining is not None and not _nobody_new(joining, words):
         return _joined(before, turn, words, joining).fitted()
@@ -143,6 +148,8 @@ def party_after(previous: TravelIntent, turn: TravelIntent, words: str) -> Party
     counted = _total(words) is not None or _BRINGING.search(words) is not None
     aged_children = any(a is not None for a in turn.children)
     total = turn.passengers if turn.children and (counted or aged_children) else _total(words)
+    if party.counted_party(party.counts_before_names(words)) is not None:
+        total = turn.passengers  # 两个大人一个学生: every group counted, not the first alone
     if total is not None or (turn.passengers != 1 and not turn.children):
         return _restated(before, turn, words, total or turn.passengers).fitted()
     some = _SOME_STUDENTS.search(words)

@@ -157,3 +157,11 @@ def test_going_together_with_nobody_named_adds_nobody(chat):
 )
 def test_the_party_counted_by_we_and_one_dropping_out(chat, texts, expected):
     assert party(trip(chat(*texts))) == expected
+
+
+def test_groups_counted_in_a_turn_and_those_paying_full_fare(chat):
+    # Every group counted is the party, not the first one alone.
+    assert party(trip(chat("下周六从武汉去宜昌", "三个大人两个学生"))) == (5, 3, 2, [])
+    # Those said not to be students keep the full fare.
+    said = ("下周六我们仨从武汉去宜昌", "他在读大学，能买学生票，我们俩不是")
+    assert party(trip(chat(*said))) == (3, 2, 1, [])

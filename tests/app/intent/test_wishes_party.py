@@ -540,6 +540,10 @@ def test_a_person_of_work_said_riding_along_is_one_of_the_party(
         ("两位老师带十个学生下周一从苏州去淮安，学生都买学生票", 12, 10, []),
         ("下周一陪两个老师从苏州去淮安", 3, 0, []),
         ("孩子两个，一个9岁一个3岁，下周一从苏州去淮安", 3, 0, [9, 3]),
+        # Those said to pay the full fare ride on no student ticket; 带学生证 brings no one.
+        ("下周一我和女儿从苏州去淮安，她读大三有学生证，给她买学生票，我买全价", 2, 1, []),
+        ("下周一我和表姐从苏州去淮安，她有学生证，我不是", 2, 1, []),
+        ("我和同学都是研究生，带学生证的，下周一从苏州去淮安", 2, 2, []),
         # The party typed in pinyin.
         (
             "xia zhou yi cong suzhou qu huaian, san ge da ren dai liang ge hai zi",
