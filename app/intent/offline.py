@@ -991,6 +991,13 @@ _DAY_HOME_AFTER = re.compile(
 """A day's words then the way home (周日回, 周四下午回, 周日晚上8点回来)."""
 
 
+# Grown-ups counted onto a couple (两口子加两个老人, 我们俩和两位老人): more grown-ups.
+_ELDERS_ADDED = re.compile(
+    r"(?:加|加上|和|跟|还有|带|带着)(?P<n>" + party.SMALL_COUNT + r")\s*(?:个|位)?"
+    r"(?:老人家|老年人|老人|长辈|大人)"
+)
+
+
 def _passengers(buf: _Text) -> tuple[int, int | None]:
     """The head count, and the grown-ups among it when the text counts them apart from the
     children (两个大人, 我和老公…带): `party.read_party` then adds the children."""
@@ -1014,6 +1021,9 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
         if at >= 0:
             after = text[at + len(phrase) : at + len(phrase) + 3]
             plus = after.startswith(("加", "带", "和", "跟", "还有", "与", "大人"))
+            elders = _ELDERS_ADDED.match(text, at + len(phrase))
+            if elders:  # 我们两口子加两个老人: four grown-ups
+                count += party.count_word(elders.group("n")) or 0
             # A couple is two grown-ups whatever children are said elsewhere (孩子8岁，我们两口子).
             return count, count if plus or phrase in _COUPLES else None
     pair = _ME_AND_ONE.search(text)
