@@ -314,7 +314,6 @@ COMPANIONS: list[tuple[str, int]] = [
     ("哥们", 1),
     ("发小", 1),
     ("驴友", 1),
-    ("学生", 1),  # 带三个学生: a teacher and the pupils
     ("亲家", 1),
     ("孩子", 1),
     ("小孩", 1),

@@ -285,6 +285,7 @@ _NOT_ALONE = re.compile(r"不(?:是|止|只)(?:就)?(?:我|俺)?(?:自己)?一�
 _ME_AND_ONE = re.compile(
     r"(?:我|俺)(?:和|跟|与)[^，,。；;\s和跟与带领陪]{1,4}?俩(?=[，,。；;!！\s]|$|一起|都|去|从|要|想)"
 )
+_PUPILS = re.compile(r"(?:带|领|陪)(?:着|上)?(?P<n>" + NUMBER + r")\s*(?:个|位|名)\s*(?:学生|同学)")
 _CHILDREN = re.compile(r"(?P<n>" + NUMBER + r")\s*个\s*(?:孩子|小孩|娃|宝宝|儿童)")
 # A group counted roughly (老乡十几个人, 二十多个工友, 三十来个同学): at least that many, so a
 # group past what one order holds (read as one when it was not a number at all).
@@ -1052,6 +1053,12 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
     people = grown_ups = 1
     for match in _CHILDREN.finditer(text):
         people += to_int(match.group("n")) or 1
+        buf.mask(match.start(), match.end())
+    for match in _PUPILS.finditer(buf.masked):
+        # 带三个学生: a teacher and the pupils, grown-ups as far as the text says.
+        many = to_int(match.group("n")) or 1
+        people += many
+        grown_ups += many
         buf.mask(match.start(), match.end())
     # A companion read is struck out with a list mark, not the mask, so the next one in
     # the same list is still led by the cue (带老人孩子: two companions).
