@@ -1077,6 +1077,8 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
             # 带学生证 is a card carried, not a student brought.
             rf"(?:{cue})[^，,。{MASK}去到回看找探]{{0,4}}?{counted_word}(?!家|证|票|卡|价|优惠)"
             rf"|{word}[^，,。]{{0,2}}?(?:和|跟)我"
+            # …，老婆孩子一起 / 爸妈也一起去: named, then said to come along.
+            rf"|(?:(?<=[，,。\s])|(?<=[，,。\s][我俺]))(?:我|俺)?{word}(?=(?:[、和跟]?[\u4e00-\u9fff]{{0,3}})?(?:都|也)?(?:一起|同行|一块))"
         )
         for match in re.finditer(pattern, text):
             said = match.group("n")

@@ -221,6 +221,9 @@ def test_nights_said_as_nights(directory: StationDirectory) -> None:
         ("我们两个大学生下周二从西安去延安", 2, 2, []),
         ("下周二带五个学生从西安去延安", 6, 0, []),
         ("下周二西安去延安还有车吗 学生", 1, 1, []),  # 还有 asks for a train, no companion
+        # Named after the route, then said to come along.
+        ("下周二西安去延安，老公孩子一起，孩子4岁", 3, 0, [4]),
+        ("下周二西安去延安，我爸妈也一起", 3, 0, []),
         # A ticket times a count, as typed on a phone.
         ("下周二 西安去延安 学生票x3", 3, 3, []),
         ("下周二 西安去延安 二等座×2", 2, 0, []),
