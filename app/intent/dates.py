@@ -553,6 +553,8 @@ _RETURN_AFTER = re.compile(
     r"^[\s□]*" + _TIME_OF_DAY + r"(?:再|就|还)?(?:要|得|必须|需要)?(?:赶)?"
     r"(?:(?:坐|乘|搭)[\u4e00-\u9fff]{0,3}?)?(?:回来|回家|回程|返回|返程|回)"
 )
+RETURN_DAY_AFTER = _RETURN_AFTER
+"""What follows a day said of the ride home (周日回, 周四下午回, 周日就得回来)."""
 _ARRIVE_AFTER = re.compile(
     r"^[\s□]*(?:之前|以前|前)?\s*(?:最好|一定)?(?:能|就|可以|要|得|必须|需要)?\s*(?:赶)?(?:到|抵达)"
 )

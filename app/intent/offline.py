@@ -22,7 +22,7 @@ from app.intent.constraints import (
     without_flight_reasons,
 )
 from app.intent.corrections import self_corrected
-from app.intent.dates import DateFacts, extract_dates
+from app.intent.dates import RETURN_DAY_AFTER, DateFacts, extract_dates
 from app.intent.model import (
     END_OF_DAY,
     SLEEPER_SET,
@@ -974,7 +974,7 @@ def _only_day_is_the_way_home(
         return None
     _, end = dates.spans[0]
     said = buf.original[end : end + 20]
-    home = _DAY_HOME_AFTER.match(said)
+    home = RETURN_DAY_AFTER.match(said)
     if home is None:
         return None
     going = said[home.end() :].lstrip()
@@ -982,14 +982,6 @@ def _only_day_is_the_way_home(
     if going.startswith(("老家", "家乡", destination[:2])):
         return None  # 周日回老家/回合肥: going home is the trip itself, on that day
     return dates.start
-
-
-_DAY_HOME_AFTER = re.compile(
-    r"^\s*(?:早上|上午|中午|下午|傍晚|晚上|夜里)?"
-    r"(?:[0-9一二两三四五六七八九十]{1,3}点半?(?:以后|之后|后|前|左右)?)?\s*(?:再|就)?"
-    r"(?:回来|回家|回程|返回|返程|回)"
-)
-"""A day's words then the way home (周日回, 周四下午回, 周日晚上8点回来)."""
 
 
 # Grown-ups counted onto a couple (两口子加两个老人, 我们俩和两位老人): more grown-ups.

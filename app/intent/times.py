@@ -278,6 +278,14 @@ def _shift(moment: dt.time, hours: int) -> dt.time:
     return dt.time(minutes // 60, minutes % 60)
 
 
+def _deadline_hour(text: str, match: re.Match[str], period: str | None) -> dt.time | None:
+    """The clock of a deadline or an appointment said at `match` (its `h` and `half`), its
+    part of the day as said, else as a meeting's hour is meant (`meeting_part`)."""
+    hour = match.group("h")
+    part = meeting_part(_part(period), to_int(hour), text[: match.start()])
+    return _clock(part, hour, match.group("half"))
+
+
 def extra_windows(text: str, said: str | None = None) -> list[Found]:
     """The time phrases a bare clock bound does not cover, in text order. `said`: the whole
     text as typed (`text` may have words masked), where a ride home is looked for."""
@@ -309,21 +317,13 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
         found.append(Found(match.start(), match.end(), window, "return_window"))
     for match in _APPOINTMENT.finditer(text):
         period = match.group("period") or context_period(text, match.start(), arrival=False)
-        at = _clock(
-            meeting_part(_part(period), to_int(match.group("h")), text[: match.start()]),
-            match.group("h"),
-            match.group("half"),
-        )
+        at = _deadline_hour(text, match, period)
         if at is not None:
             window = TimeWindow(start=dt.time(0, 0), end=at, label=match.group())
             found.append(Found(match.start(), match.end(), window, "arrive_window", weak=True))
     for match in _APPOINTMENT_FIRST.finditer(text):
         period = match.group("period") or context_period(text, match.start(), arrival=False)
-        at = _clock(
-            meeting_part(_part(period), to_int(match.group("h")), text[: match.start()]),
-            match.group("h"),
-            match.group("half"),
-        )
+        at = _deadline_hour(text, match, period)
         if at is not None:
             # The span is the hour's: a day said between (约的明天上午十点) is the date's.
             hour_at = match.start("period") if match.group("period") else match.start("h")
@@ -379,11 +379,7 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
             found.append(Found(match.start(), match.end(), window))
     for match in _BARE_ARRIVAL.finditer(text):
         period = match.group("period") or context_period(text, match.start(), arrival=True)
-        at = _clock(
-            meeting_part(_part(period), to_int(match.group("h")), text[: match.start()]),
-            match.group("h"),
-            match.group("half"),
-        )
+        at = _deadline_hour(text, match, period)
         if at is not None:
             window = TimeWindow(start=dt.time(0, 0), end=at, label=match.group())
             found.append(Found(match.start(), match.end(), window, "arrive_window"))
