@@ -204,20 +204,10 @@ class IntentParser:
             elif place in NON_STATION_PLACES and (
                 stations := nearest_stations(place, self._directory)
             ):
-                cities = {
-                    found.city
-                    for name in stations
-                    if (found := self._directory.by_name(name)) is not None
-                }
-                if (
-                    len(stations) > 1
-                    and len(cities) == 1
-                    and len(stations) == _count_known(stations, self._directory)
-                    and all(name.startswith(next(iter(cities))) for name in stations)
-                ):
+                city = _own_city_of(stations, self._directory)
+                if city is not None:
                     # All of them the one city's own (鼓浪屿: 厦门, 厦门北; not 建水 and 蒙自,
                     # two towns of 红河): that city, said openly.
-                    (city,) = cities
                     intent = intent.model_copy(update={"destination": city})
                     warnings.append(texts.planned_at_nearest(place, city))
                 elif len(stations) == 1 or _ASKS_NEAREST.search(lower):
@@ -390,6 +380,12 @@ class IntentParser:
         return place.name
 
 
-def _count_known(names: Sequence[str], directory: StationDirectory) -> int:
-    """How many of `names` the directory knows as stations."""
-    return sum(1 for name in names if directory.by_name(name) is not None)
+def _own_city_of(names: Sequence[str], directory: StationDirectory) -> str | None:
+    """The city when several stations are all of it and named after it (厦门, 厦门北), else
+    None (one station, a station unknown, or stations of two towns of one prefecture)."""
+    found = [directory.by_name(name) for name in names]
+    cities = {station.city for station in found if station is not None}
+    if len(names) < 2 or None in found or len(cities) != 1:
+        return None
+    (city,) = cities
+    return city if all(name.startswith(city) for name in names) else None
