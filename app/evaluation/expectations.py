@@ -168,10 +168,17 @@ def _departs(after: bool) -> PlanCheck:
     return check
 
 
+def _arrives_on_clock(depart: dt.datetime, arrive: dt.datetime, bound: str, after: bool) -> bool:
+    """An arrival bound is a clock on the day of travel: arriving a day later is after it."""
+    later = arrive.date() > depart.date()
+    if after:
+        return later or arrive.time() >= _clock(bound)
+    return not later and arrive.time() <= _clock(bound)
+
+
 def _arrives(after: bool) -> PlanCheck:
     def check(value: Any, j: Journey) -> str | None:
-        at, bound = j.last.arrive.time(), _clock(value)
-        ok = at >= bound if after else at <= bound
+        ok = _arrives_on_clock(j.first.depart, j.last.arrive, value, after)
         return None if ok else f"arrives {j.last.arrive:%m-%d %H:%M} ({j.last.train_number})"
 
     return check
@@ -247,8 +254,14 @@ FIELDS: dict[str, tuple[PlanCheck, OfferTest]] = {
     "dates": (_on_date, lambda v, o: o.depart.date().isoformat() in v),
     "depart_after": (_departs(after=True), _offer_clock("depart", after=True)),
     "depart_before": (_departs(after=False), _offer_clock("depart", after=False)),
-    "arrive_after": (_arrives(after=True), _offer_clock("arrive", after=True)),
-    "arrive_before": (_arrives(after=False), _offer_clock("arrive", after=False)),
+    "arrive_after": (
+        _arrives(after=True),
+        lambda v, o: _arrives_on_clock(o.depart, o.arrive, v, after=True),
+    ),
+    "arrive_before": (
+        _arrives(after=False),
+        lambda v, o: _arrives_on_clock(o.depart, o.arrive, v, after=False),
+    ),
     "arrive_by": (_arrive_by, lambda v, o: o.arrive <= parse_time(v)),
     "train_types": (_only_types, lambda v, o: train_type(o.train_number) in _types(v)),
     "exclude_train_types": (_no_types, lambda v, o: train_type(o.train_number) not in _types(v)),

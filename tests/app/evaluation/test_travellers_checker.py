@@ -288,6 +288,18 @@ def test_time_bounds_train_types_train_numbers_and_changes() -> None:
     assert not verdict_of({"outbound": {"max_changes": 0}}, change, offers + [G1]).right
 
 
+def test_an_arrival_bound_is_a_clock_on_the_day_of_travel() -> None:
+    # A night train arriving at 05:00 the next morning is not "before noon" on the day it
+    # leaves, and it is after any hour of that day.
+    night = reply(leg("K1", depart="22:00", arrive="05:00", arrive_day="2026-12-03"))
+    k1 = offer("K1", depart="22:00", arrive="05:00", arrive_day="2026-12-03")
+    assert not verdict_of({"outbound": {"arrive_before": "12:00"}}, night, [k1]).right
+    assert verdict_of({"outbound": {"arrive_after": "23:00"}}, night, [k1]).right
+    # …nor a better "latest departure" for a deadline on the day of travel.
+    expect = {"outbound": {"arrive_before": "13:00", "order": "latest_depart"}}
+    assert verdict_of(expect, reply(G1_LEG), [G1, k1]).right
+
+
 def test_no_overnight_refuses_night_rides_and_nights_at_a_change() -> None:
     night = reply(leg("Z1", depart="21:00", arrive="07:00", arrive_day="2026-12-03"))
     z1 = offer("Z1", depart="21:00", arrive="07:00", arrive_day="2026-12-03")
