@@ -219,3 +219,26 @@ def apply_leisure(
         new_route(r.segment, r.rides, r.cost + weight * (m - base) / 60, r.unit_price)
         for r, m in zip(routes, lost, strict=True)
     ]
+
+
+SAME_DAY = 1_000.0
+"""Points a ride into a stay said by its days loses by arriving the day after it leaves: above
+the whole balanced score of a ride (its hours, fare, class and fit), below any stated order
+(`ORDER_WEIGHT`)."""
+
+
+def apply_same_day(routes: Sequence[Route], day: dt.date, weight: float = SAME_DAY) -> list[Route]:
+    """`routes` into a stay the traveller said (周六去周日回, 住三晚) re-scored so that one
+    arriving on `day` beats any arriving later: a night train saves a hotel night by spending
+    one of the nights said there on board (呼和浩特 23:12 → 二连 06:50 left no night in 二连,
+    西安 23:05 → 延安 02:40 one of 住三晚). A stated order still comes first."""
+    if not routes:
+        return list(routes)
+    midnight = epoch_minutes(dt.datetime.combine(day, dt.time(0, 0), tzinfo=SHANGHAI))
+    late = [r.arrive >= midnight + 24 * 60 for r in routes]
+    if all(late) or not any(late):
+        return list(routes)
+    return [
+        new_route(r.segment, r.rides, r.cost + weight * lost, r.unit_price)
+        for r, lost in zip(routes, late, strict=True)
+    ]

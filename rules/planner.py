@@ -31,7 +31,7 @@ from rules.model import (
     PlanResult,
     TripRequest,
 )
-from rules.objective import apply_leisure, apply_order, effective_order
+from rules.objective import apply_leisure, apply_order, apply_same_day, effective_order
 from rules.options import Funnel, Ride, at_place, build_rides, expected_arrival
 from rules.party import ride_fares, ride_price
 from rules.ranking import Route, breakdown, make_route
@@ -175,6 +175,12 @@ def plan(
                     )
                 )
         homeward_ride = index == return_segment
+        if _into_stay(request, index, last_onward, returns_home) and not _night_ride_wanted(
+            request
+        ):
+            # A stay said by its days (周六去周日回, 住三晚) is nights there: a night train
+            # arriving the next morning spends one of them on board.
+            segment.routes = apply_same_day(segment.routes, key.date)
         said = request.return_order if homeward_ride else request.order
         if request.leisure and (returns_home or index == last_onward) and said is None:
             # Time at the destination: the ride there and the ride home (`rules.objective`);
@@ -421,6 +427,31 @@ def _after_stay(request: TripRequest, index: int, return_segment: int | None) ->
         return False
     stop = request.via[index - 1]
     return stop.said and stop.nights >= 1
+
+
+def _into_stay(request: TripRequest, index: int, last_onward: int, returns_home: bool) -> bool:
+    """True when segment `index` rides into a stay of a night or more the traveller said:
+    the destination's before the ride home, or a via stop's said nights."""
+    if index == last_onward:
+        return returns_home and (stay_nights(request) or 0) >= 1
+    if index >= len(request.via):
+        return False
+    stop = request.via[index]
+    return stop.said and stop.nights >= 1
+
+
+def _night_ride_wanted(request: TripRequest) -> bool:
+    """True when the traveller chose a night on board for the ride out: a berth asked for, or
+    a departure in the evening (晚上走, 下班后)."""
+    berth = any(c.is_sleeper for c in request.seat_classes) or bool(
+        request.seat_class and request.seat_class.is_sleeper
+    )
+    window = request.depart_window
+    return berth or (window is not None and window[0] >= EVENING)
+
+
+EVENING = dt.time(17, 0)
+"""A departure window opening this late is an evening ride out, a night on board allowed."""
 
 
 def through_the_night(route: Route) -> bool:

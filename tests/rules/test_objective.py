@@ -158,6 +158,26 @@ def test_a_day_out_counts_waking_hours_only():
     assert plan(request, entries, now=NOW).itineraries[0].train_numbers == ("G1", "G2")
 
 
+def test_a_stay_said_by_its_days_is_not_spent_on_a_night_train():
+    # 周六去周日回: a sleeper leaving Saturday night arrives Sunday and leaves no night there,
+    # however much hotel it saves; asked for a berth, the night on board is the choice.
+    saturday, sunday = DAY, DAY + dt.timedelta(days=1)
+    sleeper = (seat(SeatClass.HARD_SLEEPER, 104.5), seat(SeatClass.HARD_SEAT, 61.5))
+    entries = book(
+        offer("6857", BEIJING_SOUTH, HONGQIAO, "09:42", "18:28", seats=CHEAP),
+        offer("T42", BEIJING_SOUTH, HONGQIAO, "23:12", "06:50", seats=sleeper),
+        offer("4651", HONGQIAO, BEIJING_SOUTH, "13:45", "21:23", day=sunday, seats=sleeper),
+    )
+    request = TripRequest(
+        origin="北京", destination="上海", depart_date=saturday, return_date=sunday
+    )
+    assert plan(request, entries, now=NOW).itineraries[0].train_numbers == ("6857", "4651")
+    berth = request.model_copy(update={"seat_classes": frozenset({SeatClass.HARD_SLEEPER})})
+    assert plan(berth, entries, now=NOW).itineraries[0].train_numbers[0] == "T42"
+    evening = request.model_copy(update={"depart_window": (dt.time(20, 0), dt.time(23, 59))})
+    assert plan(evening, entries, now=NOW).itineraries[0].train_numbers[0] == "T42"
+
+
 JINHUA = Station(telecode="RNH", name="金华", city="金华")
 YIWU = Station(telecode="YWH", name="义乌", city="金华")
 HANGZHOU_EAST = Station(telecode="HGH", name="杭州东", city="杭州")
