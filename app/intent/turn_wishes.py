@@ -101,7 +101,12 @@ def exclusions_kept(previous: TravelIntent, turn: TravelIntent) -> TravelIntent:
     return turn.model_copy(update=update) if update else turn
 
 
-_NOT_TOO_EARLY = re.compile(r"(?:别|不要|不用|不想|不能|不必)(?:太|那么|特别)早")
+_NOT_TOO_EARLY = re.compile(
+    r"(?:别|不要|不用|不想|不能|不必)(?:太|那么|特别)早"
+    # A morning one cannot get up for (年纪大了起不来，九点以后的车吧): the hour is the
+    # morning's, whatever the plan shown.
+    r"|起不来|起不了|起不早|起不那么早|睡懒觉|赖床"
+)
 
 
 def hours_near_plan(previous: TravelIntent, turn: TravelIntent, words: str) -> TravelIntent:

@@ -187,6 +187,9 @@ def test_a_bare_hour_is_read_nearest_the_plan_shown(chat, directory):
     # 别太早 is a wish for the morning's later hours, no complaint about an evening train.
     wish = after("这周六从上海去黄山，两天一夜", "19:06", "去的时候别太早，九点以后吧")
     assert wish.depart_window is not None and wish.depart_window.start == dt.time(9, 0)
+    # So is a morning one cannot get up for, said as the reason.
+    sleepy = after("下周二从成都去绵阳", "18:05", "我妈起不来，十点以后的吧")
+    assert sleepy.depart_window is not None and sleepy.depart_window.start == dt.time(10, 0)
 
 
 def test_too_early_leaves_after_the_plan_shown_and_earlier_leaves_before_it(chat, directory):
