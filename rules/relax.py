@@ -19,6 +19,7 @@ from rules.config import CITY_PROPER_EXTRA
 from rules.legs import stay_nights
 from rules.model import LegKey, LegOffers, TripRequest
 from rules.planner import plan
+from sources.models import kin_widens
 
 Drop = Callable[[TripRequest], TripRequest]
 
@@ -40,6 +41,14 @@ def _drop_station(request: TripRequest, end: str) -> TripRequest:
 
 # (constraint, is it stated?, the request without it), least important first.
 RELAX_ORDER: tuple[tuple[str, Callable[[TripRequest], bool], Drop], ...] = (
+    (
+        # 高铁 or 动车 with none that day: their kin EMUs (D and C for 高铁, C for 动车) before
+        # anything else gives way: a 动车 arriving in time is closer to "只坐高铁，中午前到"
+        # than a G train in the evening or on another day.
+        "train_kin",
+        lambda r: not r.train_kin and kin_widens(r.train_types),
+        _drop(train_kin=True),
+    ),
     ("return_window", lambda r: r.return_window is not None, _drop(return_window=None)),
     (
         "return_arrive_window",
@@ -71,12 +80,6 @@ RELAX_ORDER: tuple[tuple[str, Callable[[TripRequest], bool], Drop], ...] = (
         "return_no_overnight",
         lambda r: r.return_no_overnight,
         _drop(return_no_overnight=False),
-    ),
-    (
-        # 动车 with no D train that day: the intercity EMUs (C) first, before any train.
-        "train_kin",
-        lambda r: "D" in r.train_types and "C" not in r.train_types and not r.train_kin,
-        _drop(train_kin=True),
     ),
     ("train_types", lambda r: bool(r.train_types), _drop(train_types=frozenset())),
     (
@@ -177,6 +180,16 @@ def station_meets_window(
             if plan(candidate, book, now=now, limit=1).itineraries:
                 return True
     return False
+
+
+def kin_meets_window(
+    request: TripRequest, book: Mapping[LegKey, LegOffers], *, now: dt.datetime
+) -> bool:
+    """True when the kin EMUs of the type wished for (a 动车 for 只坐高铁) plan the trip on its
+    day with every window kept: the type gives way (`train_kin`), neither the hour nor the day."""
+    if request.train_kin or not kin_widens(request.train_types):
+        return False
+    return bool(plan(without(request, ("train_kin",)), book, now=now, limit=1).itineraries)
 
 
 def _candidates(original: TripRequest, dropped: TripRequest) -> list[TripRequest]:

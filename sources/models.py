@@ -46,8 +46,9 @@ CONVENTIONAL_TYPES = frozenset({"Z", "T", "K"})
 temporary, tourist and suburban ones (L, Y, S) are of that kind too."""
 
 
-SAME_KIND = {"C": "D"}
-"""A type travellers may name by another: an intercity EMU (C) is a 动车 (D) to many."""
+KIN: dict[str, tuple[str, ...]] = {"C": ("D", "G"), "D": ("G",)}
+"""The EMU types travellers may name by another: an intercity EMU (C) is a 动车 (D) to many,
+and a 动车 or intercity EMU is a 高铁 (G) to many (南宁→北海 runs D trains, "只坐高铁")."""
 
 
 def wished_type(
@@ -56,16 +57,25 @@ def wished_type(
     """True when a train of `train_type` ("" for an all-digit number) is one a traveller who
     wants `wanted` (empty: any) and refuses `refused` may ride: a set naming every
     conventional letter stands for every conventional train (an ordinary one included); with
-    `kin`, a wish for 动车 (D) takes the intercity EMUs too (C, `SAME_KIND`)."""
+    `kin`, a wish for 高铁 (G) or 动车 (D) takes their kin EMUs too (`KIN`)."""
     conventional = train_type not in EMU_TYPES
-    kind = SAME_KIND.get(train_type) if kin else None
+    kinds = KIN.get(train_type, ()) if kin else ()
 
     def named(types: Collection[str]) -> bool:
         return train_type in types or (conventional and CONVENTIONAL_TYPES <= set(types))
 
     if refused and named(refused):
         return False
-    return not wanted or named(wanted) or kind in wanted
+    return not wanted or named(wanted) or any(kind in wanted for kind in kinds)
+
+
+def kin_widens(wanted: Collection[str]) -> bool:
+    """True when `kin` lets a wish for `wanted` take a type it does not name (G alone takes
+    D and C; D alone takes C)."""
+    return any(
+        train_type not in wanted and any(kind in wanted for kind in kinds)
+        for train_type, kinds in KIN.items()
+    )
 
 
 # -- train numbers: one grammar, every use derived from it ------------------------------------

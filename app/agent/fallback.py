@@ -54,7 +54,7 @@ from rules.model import (
     UNKNOWN_TRAIN,
 )
 from rules.objective import effective_order
-from rules.relax import minimal_relaxation, station_meets_window
+from rules.relax import kin_meets_window, minimal_relaxation, station_meets_window
 from rules.schedule import Schedule
 from sources.models import TrainOffer
 
@@ -550,7 +550,10 @@ def _day_before(c: _Context) -> Relaxation | None:
     if (
         c.book is not None
         and c.now is not None
-        and station_meets_window(request, c.book, now=c.now)
+        and (
+            station_meets_window(request, c.book, now=c.now)
+            or kin_meets_window(request, c.book, now=c.now)
+        )
     ):
         # 苏州园区 reached too late but 苏州 in time: the station gives way (`relax`), the
         # day stays.

@@ -9,7 +9,7 @@ import datetime as dt
 import pytest
 
 from rules import DEFAULT_RULES, TripRequest, plan
-from rules.relax import minimal_relaxation, relaxed_between, stated
+from rules.relax import kin_meets_window, minimal_relaxation, relaxed_between, stated
 from sources.models import SLEEPER_CLASSES, SeatClass, Station
 from tests.rules.factory import (
     BEIJING_SOUTH,
@@ -369,6 +369,25 @@ def test_a_wish_for_dongche_widens_to_the_intercity_emus_before_any_train() -> N
     assert dropped == ("train_kin",) and best_trains(chosen, entries) == ("C2003",)
     assert relaxed_between(wish, chosen) == ["train_kin"]
     assert best_trains(one_way(exclude_train_types=frozenset({"D"})), entries) == ("C2003",)
+
+
+def test_a_wish_for_gaotie_takes_a_dongche_in_time_before_any_window_or_day_gives_way() -> None:
+    # 南宁→北海 只坐高铁，中午前到: the line runs D trains; D8309 arrives in time, the only G
+    # train arrives in the evening. The type widens to its kin (said as the type relaxed),
+    # the deadline stays, and the day is not moved (kin_meets_window).
+    entries = book(
+        offer("D8309", BEIJING_SOUTH, HONGQIAO, "09:04", "10:30"),
+        offer("G529", BEIJING_SOUTH, HONGQIAO, "19:30", "21:00"),
+    )
+    wish = one_way(train_types=frozenset({"G"}), arrive_window=(dt.time(0, 0), dt.time(12, 0)))
+    assert plan(wish, entries, now=NOW).best is None
+    found = minimal_relaxation(wish, entries, now=NOW)
+    assert found is not None
+    chosen, dropped = found
+    assert dropped == ("train_kin",) and best_trains(chosen, entries) == ("D8309",)
+    assert kin_meets_window(wish, entries, now=NOW)
+    # A wish for G and D together has no kin left to widen to but the intercity EMUs.
+    assert not kin_meets_window(one_way(train_types=frozenset({"G", "D", "C"})), entries, now=NOW)
 
 
 def test_fastest_takes_a_seat_arriving_late_at_night() -> None:
