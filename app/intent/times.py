@@ -202,6 +202,10 @@ _LEAVING = re.compile(r"(?:的时候|就)?(?:走|出发|动身|发车)")
 _DUSK = re.compile(r"傍晚")
 _HOUR_LABEL = re.compile(r"[0-9一二两三四五六七八九十]\s*(?:点|时|:)")
 _EVENING_WORDS = re.compile(r"下班(?:后|以后|之后)|下了班|下班(?=就|直接|再|从|走|出发|回|去|坐)")
+# 周五放学后带我弟回老家, 下了课就走: school is out in the afternoon (16:00 on).
+_AFTER_SCHOOL_WORDS = re.compile(
+    r"(?:放学|下课)(?:后|以后|之后)|放了学|下了课|(?:放学|下课)(?=就|直接|再|从|走|出发|回|去|坐)"
+)
 # 下午四点考完, 六点下班, 4点下课: leaving once it is over (the hour is the departure's bound).
 _DONE_AT = re.compile(
     r"(?P<period>早上|上午|中午|下午|晚上)?(?P<h>" + _HOUR + r")\s*" + clock_unit() + r"(?:钟)?"
@@ -398,6 +402,9 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
         found.append(Found(match.start(), match.end(), window))
     for match in _EVENING_WORDS.finditer(text):
         window = TimeWindow(start=dt.time(18, 0), end=END_OF_DAY, label=match.group())
+        found.append(Found(match.start(), match.end(), window, "depart_window"))
+    for match in _AFTER_SCHOOL_WORDS.finditer(text):
+        window = TimeWindow(start=dt.time(16, 0), end=END_OF_DAY, label=match.group())
         found.append(Found(match.start(), match.end(), window, "depart_window"))
     for match in _DUSK.finditer(text):
         window = TimeWindow(start=dt.time(17, 0), end=dt.time(19, 30), label=match.group())

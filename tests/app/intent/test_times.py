@@ -77,6 +77,9 @@ def windows(text: str, today: dt.date = THU) -> dict[str, str | None]:
         ("明天 北京到天津 下午", "12:00-18:00", None),
         ("下班了 傍晚从广州南去深圳北 就今天", "17:00-19:30", None),
         ("下周五下了课从南京回扬州，大概四点以后", "16:00-23:59", None),
+        # school is out in the afternoon: after it, with no hour said
+        ("周四放学以后从长沙回株洲", "16:00-23:59", None),
+        ("下周一下了课就走 合肥去六安", "16:00-23:59", None),
         ("明晚上海到苏州 看完当晚回，十点半以后的", "22:30-23:59", None),
         # an hour said outright wins over loose words it does not meet
         ("后天长沙去岳阳 早上别太早了 10点以后吧", "10:00-23:59", None),
