@@ -308,6 +308,16 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
         for h in hits
         if text.startswith("站", h.end) or not any(_district_of(g, h, directory) for g in hits)
     ]
+    # 上海瑞金医院, 上海华山医院, 广州北京路: a place named right after a city and followed by
+    # a landmark's word is that landmark's name in the city, no trip to 瑞金 or 华山.
+    hits = [
+        h
+        for h in hits
+        if not (
+            _LANDMARK_AFTER.match(text, h.end)
+            and any(g.end == h.start and _city(g, directory) != _city(h, directory) for g in hits)
+        )
+    ]
     if any(c.isascii() and c.isalpha() for c in text):
         index = _pinyin_index(directory)
         fuzzy = _fuzzy_pinyin_index(index)
@@ -356,6 +366,12 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
     hits.sort(key=lambda h: h.start)
     return hits
 
+
+_LANDMARK_AFTER = re.compile(
+    r"医院|人民医院|路|大街|大道|广场|公园|大学|学院|中学|小学|酒店|宾馆|饭店|大厦|商场|小区"
+    r"|剧院|体育馆|博物馆|纪念馆|动物园"
+)
+"""Words that make the place named before them a landmark's name (瑞金医院, 南京路)."""
 
 # Time words whose last character may start a station's name (早上杭州东 is no 上杭, 晚上海口
 # no 上海): a name starting there gives way to a name right after it.

@@ -79,3 +79,19 @@ def test_a_place_never_been_to_or_gone_to_first_is_still_a_stop(official) -> Non
     assert extract_route("没去过丽江 想从昆明去丽江", official).destination == "丽江"
     route = extract_route("明天去了北京再去天津 从石家庄", official)
     assert [v.city for v in route.via] == ["北京"] and route.destination == "天津"
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        ("下周三陪我爸从嘉兴去上海华山医院复查", "嘉兴", "上海"),
+        ("周五从扬州去南京鼓楼医院，再去南京中山路", "扬州", "南京"),
+        ("后天从昆山去上海瑞金医院", "昆山", "上海"),
+    ],
+)
+def test_a_place_named_in_a_landmark_after_its_city_is_no_stop(
+    official, text, origin, destination
+) -> None:
+    # 华山医院, 瑞金医院 in 上海: the landmark's name is no trip to 华山 or 瑞金.
+    intent = parse_offline(text, TODAY, official)
+    assert (intent.origin, intent.destination, intent.via) == (origin, destination, [])
