@@ -311,6 +311,7 @@ class _Text:
         self.original = text
         self.chars = list(text)
         self.arrival_part: TimeWindow | None = None  # 到了第二天早上: the arrival's part of day
+        self.destination: str | None = None  # where the ride out goes (当天晚上回<it>)
 
     @property
     def masked(self) -> str:
@@ -546,6 +547,7 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     elif same_day:
         buf.mask(same_day.start(), same_day.end())
     next_day = _next_day_arrival(buf)
+    buf.destination = route.destination
     windows = _time_windows(buf)
     early = _AHEAD_OF_TIME.search(buf.masked)
     deadline = windows.get("arrive_window")
@@ -823,6 +825,15 @@ def _action(lower: str) -> str:
     return "create"
 
 
+def _heads_to_destination(buf: _Text, at: int) -> bool:
+    """True when the 回 ending at `at` goes to the trip's destination (回吉林市 with 吉林 the
+    destination): the ride there, one way home, not the ride back."""
+    if not buf.destination:
+        return False
+    rest = re.sub(r"^(?:到|老家|家)+", "", buf.original[at : at + 12])
+    return rest.startswith(buf.destination)
+
+
 def _window_kind(buf: _Text, end: int, start: int | None = None) -> str:
     after = buf.masked[end : end + 6]
     if _ARRIVE_AFTER.match(after):
@@ -831,7 +842,10 @@ def _window_kind(buf: _Text, end: int, start: int | None = None) -> str:
             return "return_arrive_window"
         return "arrive_window"
     before = buf.masked[max(0, (start or 0) - 8) : start or 0].rstrip(MASK) if start else ""
-    if _RETURN_AFTER.match(after) or (before and _RETURN_BEFORE.search(before)):
+    home = _RETURN_AFTER.match(after)
+    if home and _heads_to_destination(buf, end + home.end()):
+        home = None  # 当天晚上回吉林市，从长春走: going home is the ride out, no ride back
+    if home or (before and _RETURN_BEFORE.search(before)):
         return "return_window"
     said = buf.original[max(0, (start or 0) - 4) : start or 0] if start else ""
     if _ARRIVAL_SAID.search(said) and not _DEPART_VERB_AFTER.match(after):

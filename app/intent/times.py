@@ -172,6 +172,8 @@ _AT_THE_LATEST = re.compile(
 _NOT_TOO_EARLY = re.compile(
     r"(?:别|不要|不想|不能|不用)(?:坐|买|订|选|给[他她]?买)?(?:太|那么|特别)早(?:的车|的|了|出发|走)?"
     r"|不想起(?:太|那么)?早"
+    # 老人早上起不来, 一大早起不了: the morning refused, not chosen.
+    r"|(?:早上|早晨|一早|一大早|大早上|清早|太早)?(?:起不来|起不了|起不早|爬不起来)"
 )
 # 八点半要到, 9点得赶到, 十点到就行: a bare hour then an arrival said as a must or as enough
 # (八点到上海 alone stays unread: it may be the departure's hour).

@@ -66,3 +66,15 @@ def test_each_rides_order_said_in_its_own_clause_stays_its_own(parse):
     # 去坐最早的 回坐最晚的: the first order leads to the next clause's 回, not to the ride home.
     intent = parse("周六从杭州东去宁波玩 当天来回 去坐最早的 回坐最晚的")
     assert intent.order == "earliest"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["周五考完试当天晚上就回苏州，南京出发", "下周一下午回老家洛阳 从郑州走"],
+)
+def test_going_home_to_the_destination_that_evening_is_the_ride_out(parse, text):
+    # 回<the destination>: the student goes home, one way; its part of the day is the ride's.
+    intent = parse(text)
+    assert intent.return_trip is not True
+    assert intent.return_window is None
+    assert intent.depart_window is not None

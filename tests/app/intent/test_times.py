@@ -79,6 +79,9 @@ def windows(text: str, today: dt.date = THU) -> dict[str, str | None]:
         ("下周五下了课从南京回扬州，大概四点以后", "16:00-23:59", None),
         # school is out in the afternoon: after it, with no hour said
         ("周四放学以后从长沙回株洲", "16:00-23:59", None),
+        # a morning refused is no morning chosen; an hour said with it wins
+        ("后天郑州去洛阳 我妈早上起不来", "08:00-23:59", None),
+        ("后天郑州去洛阳 老人一早起不来，中午以后的车", "12:00-23:59", None),
         ("下周一下了课就走 合肥去六安", "16:00-23:59", None),
         ("明晚上海到苏州 看完当晚回，十点半以后的", "22:30-23:59", None),
         # an hour said outright wins over loose words it does not meet
