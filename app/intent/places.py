@@ -50,6 +50,10 @@ _STAY_BEFORE = ("在", "先在")
 _HERE_BEFORE = ("我在", "人在", "现在在", "目前在", "还在", "我住在", "家在", "我们在")
 
 
+# 上海这边活干完了，下周一回六安: the place one is at, said with 这边/这儿, the same way.
+_HERE_AFTER = re.compile(r"(?:这边|这儿|这里|这头)(?!.{0,2}(?:吗|呢|？|\?))")
+
+
 def _rows(name: str) -> list[dict[str, str]]:
     text = (files("app.intent") / "data" / name).read_text("utf-8")
     return list(csv.DictReader(text.splitlines()))
@@ -749,7 +753,14 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
     _assign_roles(text, hits, directory)
     origin_hit = next((h for h in hits if h.role == "origin"), None)
     stops = [h for h in hits if h is not origin_hit]
-    here = next((h for h in hits if _before(text, h).endswith(_HERE_BEFORE)), None)
+    here = next(
+        (
+            h
+            for h in hits
+            if _before(text, h).endswith(_HERE_BEFORE) or _HERE_AFTER.match(text, h.end)
+        ),
+        None,
+    )
     elsewhere = here is not None and any(
         _city(h, directory) != _city(here, directory) for h in hits
     )

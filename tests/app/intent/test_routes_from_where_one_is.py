@@ -25,6 +25,9 @@ def official() -> StationDirectory:
         ("周四在郑州出差结束就回西安，最早的车", "郑州", "西安", dt.date(2026, 12, 10)),
         ("后天我在杭州开会，开完回上海", "杭州", "上海", dt.date(2026, 12, 10)),
         ("下周一人在武汉，办完事回长沙", "武汉", "长沙", dt.date(2026, 12, 14)),
+        # the place one is at said with 这边/这儿
+        ("苏州这边厂里放假了，下周一回阜阳", "苏州", "阜阳", dt.date(2026, 12, 14)),
+        ("广州这儿的活干完了 后天回湛江", "广州", "湛江", dt.date(2026, 12, 10)),
     ],
 )
 def test_going_home_from_where_one_is_is_one_ride(official, text, origin, destination, day):
