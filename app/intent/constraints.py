@@ -23,6 +23,9 @@ from sources.models import TRAIN_TYPES, SeatClass
 
 MASK = "□"
 
+RIDE_LENGTH = r"一宿|一整宿|一晚上?|一夜|一整夜|一整晚|一路|整晚|整夜|通宵|那么久|十几个小时"
+"""How long a ride lasts, said before the seat it is spent in (坐不了一宿硬座): no stay."""
+
 NEGATION_CUES = (
     "不要坐",
     "不想坐",
@@ -49,6 +52,15 @@ NEGATION_CUES = (
     "不习惯坐",
     "不喜欢坐",
     "受不了",
+    # What the body cannot take, said before it: 熬不住一宿硬座, 扛不住通宵站票.
+    "熬不住",
+    "熬不了",
+    "扛不住",
+    "扛不了",
+    "遭不住",
+    "吃不消",
+    "顶不住",
+    "撑不住",
     "别买",
     "别给我们",
     "别给我",
@@ -219,9 +231,12 @@ _COMPLAINT = re.compile(
 # joined by 和, 、, 或 … ("不要无座和硬座", "别给我安排动车"). Nothing further away: in "别坐夜车
 # 一等座" the 一等座 is a wish, not a refusal.
 _NEGATED = re.compile(
-    r"\s?(?:(?:给|帮)(?:我们|我|老人家|老人|爸妈|孩子|他们|她们|他|她)?)?(?:安排|乘坐|坐|买|乘|选|订|整|弄|搞|来)?(?:个|张|一张|那种|这种)?"
-    # 坐不了一宿硬座, 受不了一路站着: how long, before what is refused.
-    r"(?:一宿|一整宿|一晚上?|一夜|一整夜|一整晚|一路|整晚|通宵|那么久|十几个小时)?的?"
+    # 别给我安排, 别让老人坐: who is spared it, by whose hand.
+    r"\s?(?:(?:给|帮|让|叫)(?:我们|我|老人家|老人|爸妈|孩子|他们|她们|他|她|咱们|咱)?)?"
+    # 坐不了一宿硬座, 受不了一路站着, 不想一夜坐硬座: how long, before or after the verb.
+    r"(?:" + RIDE_LENGTH + r")?"
+    r"(?:安排|乘坐|坐|买|乘|选|订|整|弄|搞|来|熬|站)?(?:个|张|一张|那种|这种)?"
+    r"(?:" + RIDE_LENGTH + r")?的?"
     r"(?P<objects>" + _WORD + r"(?:的车|的票|的)?"
     r"(?:\s*(?:和|、|跟|或|或者|以及|与|及|还有)\s*" + _WORD + r"(?:的车|的票|的)?)*)"
 )

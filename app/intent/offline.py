@@ -175,8 +175,15 @@ _DAYS_NIGHTS = re.compile(
     r"(?P<d>" + NUMBER + r")\s*(?:天|日)\s*(?P<n>" + NUMBER + r")\s*(?:晚|夜)"
 )
 _DAY_TRIP = re.compile(r"(?P<d>" + NUMBER + r")\s*日游")
+# A night spent in a seat (坐不了一夜硬座, 熬一夜, 站一夜) is how long the ride lasts, no stay.
+_SEAT_WORD = "|".join(re.escape(p) for p, _ in lexicon.SEAT_PHRASES if not p.isascii())
 _NIGHTS = re.compile(
-    r"(?P<n>" + NUMBER + r")\s*个?\s*(?:晚|夜)(?!上|里)|(?P<en>" + _EN_NUMBER + r")\s+nights?\b",
+    r"(?<![坐站熬])(?P<n>"
+    + NUMBER
+    + r")\s*个?\s*(?:晚|夜)(?!上|里|的?(?:坐|站)?(?:"
+    + _SEAT_WORD
+    + r"))"
+    r"|(?P<en>" + _EN_NUMBER + r")\s+nights?\b",
     re.IGNORECASE,
 )
 _WEEKS = re.compile(

@@ -374,6 +374,32 @@ def test_what_the_body_cannot_take_is_refused(
     assert intent.exclude_train_types == types
 
 
+@pytest.mark.parametrize(
+    ("text", "seats"),
+    [
+        # A night in a seat, refused by whoever is spared it, before or after the verb.
+        ("后天从长春去北京 别让爸妈坐一整夜硬座", ["hard_seat"]),
+        ("后天从长春去北京 我熬不住一宿站票", ["no_seat"]),
+        ("后天从长春去北京 扛不住通宵无座", ["no_seat"]),
+        ("后天从长春去北京 不想一晚上坐硬座", ["hard_seat"]),
+        ("后天从长春去北京 别叫孩子坐一夜硬座", ["hard_seat"]),
+    ],
+)
+def test_a_night_in_a_seat_refused_is_the_class_refused_and_no_stay(
+    text: str, seats: list[str], directory: StationDirectory
+) -> None:
+    intent = parse(text, directory)
+    assert [c.value for c in intent.exclude_seat_classes] == seats
+    assert intent.seat_class is None
+    assert intent.date_end is None and intent.nights is None
+
+
+def test_a_berth_said_as_enough_beside_a_night_seat_refused(directory: StationDirectory) -> None:
+    intent = parse("下周一哈尔滨去满洲里，卧铺就行，受不了一晚上硬座", directory)
+    assert set(intent.seat_classes) == set(SLEEPER_SET)
+    assert intent.exclude_seat_classes == ["hard_seat"] and intent.seat_class is None
+
+
 def test_money_words_that_are_no_budget_and_a_limit_said_as_dont(
     directory: StationDirectory,
 ) -> None:
