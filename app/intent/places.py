@@ -789,6 +789,10 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
     elif origin_hit is None and len(stops) > 1 and stops[-1].returning:
         # "去上海出差，后天回北京": home is where one returns to.
         origin_hit = stops[-1]
+    elif origin_hit is None and len(stops) == 1 and _free_place_before(text, stops[0], directory):
+        # "周六去乌镇逛一天，晚上回上海": home is where one returns to from a place without
+        # a station, the trip's destination.
+        origin_hit = stops[0]
     elif origin_hit is None and len(hits) > 1 and _leads(text, hits):
         # "我爸妈住桐乡 想去上海玩", "北京有直达敦煌的火车吗": a place named before the
         # destination, with no cue of its own, is where the trip starts.
@@ -797,7 +801,13 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
         route.origin = origin_hit.name
         city = directory.by_name(origin_hit.name)
         home = {origin_hit.name, city.city if city else origin_hit.name}
-        if stops and stops[-1].returning and stops[-1].name in home and len(stops) > 1:
+        if (
+            stops
+            and stops[-1].returning
+            and stops[-1].name in home
+            and (len(stops) > 1 or _free_place_before(text, stops[-1], directory))
+        ):
+            # 从上海去乌镇…当天晚上再回上海: back home from the place gone to, station or not.
             route.return_trip = True
             stops = stops[:-1]
         elif stops and stops[-1] is origin_hit:
@@ -896,6 +906,11 @@ def _free_place(text: str, directory: StationDirectory) -> str | None:
         if not any(word in place for word in _QUESTION_WORDS):
             return place
     return None
+
+
+def _free_place_before(text: str, hit: _Hit, directory: StationDirectory) -> str | None:
+    """The place without a station said before `hit` (去乌镇逛一天…回上海), if any."""
+    return _free_place(text[: hit.start], directory)
 
 
 def nearest_stations(place: str, directory: StationDirectory) -> list[str]:

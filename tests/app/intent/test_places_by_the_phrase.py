@@ -95,3 +95,20 @@ def test_a_place_named_in_a_landmark_after_its_city_is_no_stop(
     # 华山医院, 瑞金医院 in 上海: the landmark's name is no trip to 华山 or 瑞金.
     intent = parse_offline(text, TODAY, official)
     assert (intent.origin, intent.destination, intent.via) == (origin, destination, [])
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "place"),
+    [
+        # Back home at the end, from a place without a station: the home is the origin, the
+        # place the destination, never home again.
+        ("下周日从杭州出发去西塘玩一天，傍晚再回杭州", "杭州", "西塘"),
+        ("周六去周庄逛逛，晚上回苏州", "苏州", "周庄"),
+    ],
+)
+def test_home_again_after_a_place_without_a_station_is_a_round_trip(
+    text: str, origin: str, place: str, official: StationDirectory
+) -> None:
+    intent = parse_offline(text, TODAY, official)
+    assert (intent.origin, intent.destination, intent.destination_text) == (origin, None, place)
+    assert intent.return_trip is True
