@@ -881,7 +881,7 @@ def _stays_said_again(
     return kept, stays
 
 
-_ON_THE_WAY = re.compile(r"(?:路上|中途|途中|半路|半道|顺路|顺道)[^，。,.；;！!？?]{0,4}$")
+_ON_THE_WAY = re.compile(r"(?:路上|中途|途中|中间|半路|半道|顺路|顺道)[^，。,.；;！!？?]{0,4}$")
 
 
 def _on_the_way_first(

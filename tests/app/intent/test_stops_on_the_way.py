@@ -27,6 +27,9 @@ def official() -> StationDirectory:
         ("周五从广州去武汉，顺路在长沙停一晚", ViaStop(city="长沙", nights=1)),
         ("从成都去西安，半路想在汉中住两晚，下周二走", ViaStop(city="汉中", nights=2)),
         ("下周一从北京去上海，路过济南", ViaStop(city="济南", nights=0, through=True)),
+        # 中间 said of a stop after the destination: on the way too.
+        ("下周四从西安去成都，中间想在汉中歇一晚", ViaStop(city="汉中", nights=1)),
+        ("后天从北京去哈尔滨，中间在沈阳住两晚", ViaStop(city="沈阳", nights=2)),
     ],
 )
 def test_a_stop_on_the_way_comes_before_the_destination(official, text, via) -> None:
