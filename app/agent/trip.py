@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 
 from app.agent import party_notes, texts
 from app.intent.model import DEFAULT_VIA_NIGHTS, TimeWindow, TravelIntent
@@ -53,15 +54,22 @@ class Places:
         place = self.resolve(name)
         return None if place.is_city else place.name
 
-    def towns(self, names: list[str]) -> dict[str, Town]:
+    def towns(self, names: list[str], stops: Sequence[str] = ()) -> dict[str, Town]:
         """The names among `names` keyed as places of their own (`rules.towns`): a town or
         station outside its city proper (昆山, 都江堰, 雁荡山) where another name of the trip
-        is a different place of the same prefecture (苏州→昆山, 昆山→太仓). Two names of one
-        place (北京 and 北京南, 昆山 and 昆山南) stay one city, refused as the same city."""
+        is a different place of the same prefecture (苏州→昆山, 昆山→太仓), or where it is a
+        stop on the way (`stops`: a stop has no exact station, and 敦煌 keyed as 酒泉 would stop
+        at 酒泉南, 300 km off). Two names of one place (北京 and 北京南, 昆山 and 昆山南) stay
+        one city, refused as the same city."""
         found: dict[str, Town] = {}
         for name in names:
             place = self.resolve(name)
             if in_proper(place):
+                continue
+            if name in stops:
+                found[name] = Town(
+                    name=place.name, codes=frozenset(s.telecode for s in place.stations)
+                )
                 continue
             for other in names:
                 there = self.resolve(other)
@@ -95,7 +103,8 @@ def trip_request(
     """The engine's view of `intent`; raises `TripProblem` with a question when it cannot."""
     assert intent.origin and intent.destination and intent.date_start
     places = Places(directory)
-    towns = places.towns([intent.origin, intent.destination, *(stop.city for stop in intent.via)])
+    stop_cities = [stop.city for stop in intent.via]
+    towns = places.towns([intent.origin, intent.destination, *stop_cities], stops=stop_cities)
 
     def key(name: str) -> str:
         """The engine's name for a place: its town (`Places.towns`), else its city."""

@@ -63,7 +63,8 @@ def test_a_city_named_means_its_city_proper_and_a_station_named_keeps_its_whole_
 
     assert opened("杭州", "金华") == frozenset()  # 金华 is 金华 and 金华南, not 义乌
     assert opened("杭州", "义乌") == {"金华"}  # the exact station 义乌 narrows it
-    assert opened("上海", "北京", "义乌") == {"金华"}  # a via stop keeps no exact station
+    # A via stop keeps no exact station: a town among them is keyed as its own place.
+    assert opened("上海", "北京", "义乌") == {"义乌"}
     # 延边 has no station named after it (延吉, 敦化…): every one of its stations counts.
     assert opened("长春", "延边") == {"延边"}
 
@@ -160,3 +161,18 @@ def test_a_stop_added_late_keeps_a_night_there_and_the_ride_homes_own_wishes() -
     request = trip_request(intent, curated_directory(), today=TODAY, warnings=[])
     assert (request.return_date, request.nights) == (None, 1)
     assert request.return_window is not None and request.return_order == "latest"
+
+
+def test_a_town_with_its_own_station_stopped_at_on_the_way_is_that_town() -> None:
+    from sources.stations import default_directory
+
+    intent = TravelIntent(
+        origin="西安",
+        destination="兰州",
+        date_start=dt.date(2026, 12, 3),
+        via=[{"city": "都江堰", "nights": 1}],
+    )
+    request = trip_request(intent, default_directory(), today=TODAY, warnings=[])
+    # Not its prefecture (成都): the stop is the town, by its own stations.
+    assert [stop.city for stop in request.via] == ["都江堰"]
+    assert [town.name for town in request.towns] == ["都江堰"]
