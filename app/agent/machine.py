@@ -622,6 +622,17 @@ class PlanningAgent:
             run.relaxed_items = []
             run.detail = "nearest station unserved"
             return State.DONE
+        if run.instead_of is not None and run.intent is not None:
+            run.relaxed_items.append(
+                Relaxed(
+                    constraint="destination",
+                    requested=run.instead_of,
+                    offered=run.intent.destination or "",
+                    reason=texts.INSTEAD_REASON.format(
+                        asked=run.instead_of, place=run.intent.destination
+                    ),
+                )
+            )
         if run.absent_trains:
             run.relaxed_items.append(
                 Relaxed(
@@ -723,6 +734,8 @@ class PlanningAgent:
         run.improvement = None
         if relaxation is not None:
             return self._start(run, relaxation)
+        if not run.tried and (instead := self._instead(run)) is not None:
+            return instead
         failures = run.first_failures or (run.plan.failures if run.plan else ())
         run.first_failures = failures
         unavailable = self._unavailable(run, original)
@@ -769,6 +782,36 @@ class PlanningAgent:
             run.detail = "stop"
             return State.DONE
         return self._start(run, relaxation)
+
+    def _instead(self, run: Run) -> State | None:
+        """The trip to the place said to do instead (没直达固始的话到信阳也行) when the
+        destination asked finds nothing as asked: the traveller's own alternative comes before
+        any wish relaxed, a change of trains or another day. None when there is none."""
+        intent = run.intent
+        if intent is None or not intent.destination_alternatives or run.flexible:
+            return None
+        moved = intent.model_copy(
+            update={
+                "destination": intent.destination_alternatives[0],
+                "destination_alternatives": [],
+                "destination_text": None,
+            }
+        )
+        try:
+            request = trip_request(
+                moved, self.directory, today=run.input.sale_today, warnings=run.warnings
+            )
+        except TripProblem:
+            return None
+        run.instead_of = intent.destination
+        run.intent = moved
+        run.request = run.original = request
+        run.candidates = [request]
+        run.plan = None
+        run.first_failures = ()
+        run.wanted_legs = list(required_legs(request))
+        run.detail = f"instead: {request.origin}→{request.destination}"
+        return State.QUERY_TICKETS
 
     @staticmethod
     def _start(run: Run, relaxation: Relaxation) -> State:

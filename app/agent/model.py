@@ -106,6 +106,7 @@ class Run:
     original: TripRequest | None = None
     candidates: list[TripRequest] = field(default_factory=list)
     flexible: bool = False  # the candidates are the days of "哪天都行": the stated order picks
+    instead_of: str | None = None  # the destination given up for one said to do instead
     first_failures: tuple[Failure, ...] = ()
     trains_checked: bool = False
     named_train_no: str = ""  # the named train's run id, from its stop list (renumbered trains)

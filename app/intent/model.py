@@ -175,6 +175,9 @@ class TravelIntent(Lenient):
     origin: str | None = None
     destination: str | None = None
     destination_text: str | None = None
+    # 没直达固始的话到信阳也行, 到不了X就到Y: places that will do when the destination cannot
+    # be had as asked (the planner tries them before relaxing any other wish).
+    destination_alternatives: list[str] = Field(default_factory=list)
     via: list[ViaStop] = Field(default_factory=list)
     date_start: dt.date | None = None
     date_end: dt.date | None = None

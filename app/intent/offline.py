@@ -522,6 +522,9 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         origin=_as_station(route.origin, text, directory),
         destination=_as_station(route.destination, text, directory),
         destination_text=route.destination_text,
+        destination_alternatives=[
+            name for name in route.alternatives if name not in (route.destination, route.origin)
+        ],
         via=route.via,
         return_trip=route.return_trip,
     )
@@ -1205,8 +1208,13 @@ def _seat_class(rest: str) -> SeatClass | None:
     return None
 
 
+# 没直达…的话, 没有直达的话: a direct train said as missing (a condition), not wished for.
+_NO_DIRECT = re.compile(r"(?:没|没有|无)直达")
+
+
 def _preferences(rest: str) -> list[str]:
     # 动卧 and 卧铺 name a seat class, not the bare sleeper preference, when a class is named.
+    rest = _NO_DIRECT.sub(lambda m: MASK * len(m.group()), rest)
     return [
         tag
         for tag, phrases in lexicon.PREFERENCE_PHRASES.items()

@@ -131,6 +131,7 @@ class Route:
     final_nights: int | None = None
     return_trip: bool | None = None
     destination_text: str | None = None
+    alternatives: list[str] = field(default_factory=list)
     spans: list[tuple[int, int]] = field(default_factory=list)
 
 
@@ -750,6 +751,11 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
     hits = _scan(text, directory)
     route = Route(spans=[(h.start, h.end) for h in hits])
     hits = [h for h in hits if not _been_there(text, h)]
+    alternatives = [h for h in hits if _said_as_alternative(text, h)]
+    if alternatives and alternatives[0] is not hits[0]:
+        # 没直达固始的话到信阳也行: 信阳 will do instead of 固始, it is no stop after it.
+        route.alternatives = list(dict.fromkeys(h.name for h in alternatives))
+        hits = [h for h in hits if h not in alternatives]
     _assign_roles(text, hits, directory)
     origin_hit = next((h for h in hits if h.role == "origin"), None)
     stops = [h for h in hits if h is not origin_hit]
@@ -908,9 +914,32 @@ def _free_place(text: str, directory: StationDirectory) -> str | None:
     return None
 
 
+# A place that will do instead of the one asked: (没直达X的话)到Y也行, 到不了X就到Y,
+# X没有的话就去Y, X不行就Y.
+_INSTEAD_AFTER = re.compile(r"^(?:站)?(?:也行|也可以|也成|也没问题|也好|都行)")
+_INSTEAD_BEFORE = re.compile(
+    r"(?:(?:到不了|去不了|回不了|没直达|没有直达|没车到|没车去)[^，。,.；;\s]{1,6}?|的话|没有|没车|没票|不行|不通)"
+    r"[，,\s]*(?:那|那就)?(?:就)?(?:先)?(?:到|去|回)?$"
+)
+_ALTERNATIVE_TO = re.compile(r"(?:到|去|回)$")
+
+
+def _said_as_alternative(text: str, hit: _Hit) -> bool:
+    """True when `hit` is said as a place that will do instead of another (到信阳也行 after a
+    destination, 到不了固始就到信阳), not a stop of the trip."""
+    before = text[max(0, hit.start - 10) : hit.start]
+    if _INSTEAD_BEFORE.search(before):
+        return True
+    return bool(_ALTERNATIVE_TO.search(before) and _INSTEAD_AFTER.match(text[hit.end :]))
+
+
 def _free_place_before(text: str, hit: _Hit, directory: StationDirectory) -> str | None:
-    """The place without a station said before `hit` (去乌镇逛一天…回上海), if any."""
-    return _free_place(text[: hit.start], directory)
+    """The place without a station said before `hit` (去乌镇逛一天…回上海), if any: never a
+    place the directory knows (不是去无锡，是回常州 denies 无锡, it names no other place)."""
+    place = _free_place(text[: hit.start], directory)
+    if place is None or directory.by_name(place) is not None or place in directory.cities():
+        return None
+    return place
 
 
 def nearest_stations(place: str, directory: StationDirectory) -> list[str]:

@@ -143,3 +143,23 @@ async def test_a_nearest_station_with_no_train_that_fits_is_asked_about_not_swap
     assert body["itinerary"] is None and body["relaxed"] == []
     assert "黟县东" in body["clarify_question"] and "宏村没有火车站" in body["clarify_question"]
     assert not any("已按最近的火车站" in w for w in body["warnings"])
+
+
+async def test_a_place_said_to_do_instead_is_planned_when_the_one_asked_has_no_train() -> None:
+    # Nothing runs from 北京 to 固始 that day: the place said to do instead is the trip,
+    # said in `relaxed`, never a stop at 固始 on the way to it.
+    body = await _plan("12月5号从北京回固始，固始没票的话就去信阳")
+    assert body["itinerary"] is not None, body["summary"]
+    assert body["itinerary"]["legs"][-1]["destination_station"]["city"] == "信阳"
+    relaxed = {r["constraint"]: r for r in body["relaxed"]}
+    assert (relaxed["destination"]["requested"], relaxed["destination"]["offered"]) == (
+        "固始",
+        "信阳",
+    )
+
+
+async def test_a_place_said_to_do_instead_waits_while_the_one_asked_has_trains() -> None:
+    body = await _plan("12月5号从广州去南宁，到不了南宁就到柳州")
+    assert body["itinerary"] is not None, body["summary"]
+    assert body["itinerary"]["legs"][-1]["destination_station"]["city"] == "南宁"
+    assert len(body["itinerary"]["legs"]) == 1 and body["relaxed"] == []

@@ -78,3 +78,22 @@ def test_a_day_at_a_stop_left_that_evening_is_no_night_there(official: StationDi
     assert [(v.city, v.nights) for v in one.via] == [("苏州", 0)]
     two = extract_route("先从上海去苏州逛两天，傍晚再去杭州住两晚，然后回上海", official)
     assert [(v.city, v.nights) for v in two.via] == [("苏州", 1)]
+
+
+@pytest.mark.parametrize(
+    ("text", "destination", "instead"),
+    [
+        ("下周三从广州去南宁，到不了南宁就到柳州", "南宁", ["柳州"]),
+        ("下周三从上海去固始，没有直达固始的话去信阳也可以", "固始", ["信阳"]),
+        ("下周三北京去阿尔山，阿尔山没票的话就去乌兰浩特", "阿尔山", ["乌兰浩特"]),
+    ],
+)
+def test_a_place_said_to_do_instead_is_no_stop(official, text, destination, instead) -> None:
+    intent = parse_offline(text, TODAY, official)
+    assert (intent.destination, intent.destination_alternatives) == (destination, instead)
+    assert intent.via == [] and "直达" not in intent.preferences
+
+
+def test_asking_for_a_direct_train_names_no_place_to_do_instead(official) -> None:
+    intent = parse_offline("北京有没有直达杭州的车，明天的", TODAY, official)
+    assert (intent.destination, intent.destination_alternatives) == ("杭州", [])
