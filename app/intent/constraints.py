@@ -8,14 +8,19 @@ of switching the sleeper preference on, and "不坐高铁" never becomes a wish 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from app.intent.lexicon import (
-    HOSTEL_WORDS,
+    FLIGHT_WORDS,
+    LOCAL_RIDE_WORDS,
+    LODGING_WORDS,
     SEAT_PHRASES,
     SLEEPER_CATEGORY_PHRASES,
     SLEEPER_CLASS_PHRASES,
     TRAIN_TYPE_PHRASES,
+    TRIP_SERVICE_WORDS,
+    WEATHER_WORDS,
 )
 from app.intent.model import SLEEPER_SET, OrderPreference, ScopeTopic
 from app.intent.wishes import said_of_return
@@ -129,13 +134,12 @@ SCOPE_WORDS: dict[ScopeTopic, tuple[str, ...]] = {
         "refund",
     ),
     "change": ("改签", "改个签", "改期", "换座", "票能改", "票改到", "票改成"),
-    "hotel": ("酒店", "宾馆", "住宿", "民宿", "旅馆", "hotel", *HOSTEL_WORDS),
-    "weather": ("天气", "气温", "下雨", "下雪吗", "冷不冷", "热不热", "温度", "weather"),
+    "hotel": LODGING_WORDS,
+    "weather": WEATHER_WORDS,
     "other": (
-        "机票",
-        "航班",
-        "飞机",
-        "flight",
+        *FLIGHT_WORDS,
+        *LOCAL_RIDE_WORDS,
+        *TRIP_SERVICE_WORDS,
         "游记",
         "写一篇",
         "写篇",
@@ -151,8 +155,6 @@ SCOPE_WORDS: dict[ScopeTopic, tuple[str, ...]] = {
         "讲个故事",
         "joke",
         "门票",
-        "租车",
-        "打车",
         # Other ways to travel, and what to see there: not train tickets.
         "大巴票",
         "大巴车",
@@ -163,6 +165,10 @@ SCOPE_WORDS: dict[ScopeTopic, tuple[str, ...]] = {
         "客车票",
         "轮船",
         "船票",
+        "轮渡",
+        "渡轮",
+        "坐船",
+        "的船",
         "推荐景点",
         "景点推荐",
         "哪些景点",
@@ -170,24 +176,37 @@ SCOPE_WORDS: dict[ScopeTopic, tuple[str, ...]] = {
         # Services around a trip that sell no train ticket: a chartered car, gear to rent,
         # a doctor's appointment, the invoice of a ride already taken.
         "包车",
+        "拼车",
         "雪板",
         "雪具",
         "挂号",
         "专家号",
         "挂个号",
         "发票",
-        "报销",
+        "报销凭证",
+        "怎么报销",
+        "报销吗",
     ),
 }
 
-# A flight said as the reason for the train (赶飞机: reach the airport in time) asks for no
-# flight; masked before the topics are read.
-_FLIGHT_REASON = re.compile(r"(?<=赶)(?:个|趟)?(?:飞机|航班)")
+# What is said only as the train's context asks for nothing beside it, and is masked before
+# the topics are read: a flight the train is taken to reach or comes from (赶飞机,
+# 赶下午五点的航班, 下了飞机), a flight refused (不想坐飞机, 飞机就不坐了), and lodging
+# already settled (酒店已经订好了, 住的酒店在南京南站附近, 住酒店那边近).
+_CONTEXT = re.compile(
+    r"(?<=赶)(?![紧快])[^，,。；;！!？?\s]{0,10}?(?:飞机|航班)"
+    r"|下了?(?:飞机|航班)"
+    r"|(?:不|别|不想|不要|不愿意?|不打算)(?:坐|乘|搭)(?:飞机|航班)"
+    r"|(?:飞机|航班)(?:我|咱)?(?:就|也|都)?(?:不坐|别坐|不要|不考虑|算了|免了)"
+    r"|(?:酒店|宾馆|民宿|住宿)(?:我们|我)?(?:已经|都|早就|早)?(?:订好|定好|订了|定了|搞定|有了|安排好)"
+    r"|(?:已经|早就)(?:订|定)好?了?(?:酒店|宾馆|民宿|住宿)"
+    r"|住(?:的|在)?(?:酒店|宾馆|民宿)(?=在|离|那边|那儿|附近|旁边|就在)"
+)
 
 
-def without_flight_reasons(lower: str) -> str:
-    """`lower` with each flight that is only a reason to take the train masked."""
-    return _FLIGHT_REASON.sub(lambda m: MASK * len(m.group()), lower)
+def without_context(lower: str) -> str:
+    """`lower` with each flight or lodging said only as the train's context masked."""
+    return _CONTEXT.sub(lambda m: MASK * len(m.group()), lower)
 
 
 @dataclass
@@ -313,7 +332,20 @@ def _order(rest: str) -> OrderPreference | None:
     return min(found)[1] if found else None
 
 
-def scope_topics(lower: str) -> list[ScopeTopic]:
-    """Every out-of-scope topic the text mentions, in the schema's key order."""
-    lower = without_flight_reasons(lower)
+def without_places(lower: str, places: Iterable[str | None]) -> str:
+    """`lower` with the trip's own `places` masked: a station is no topic (黄河景区, 大兴机场,
+    郑州航空港), while a "place" that is only a topic's word (大巴, a station's name too) is
+    that topic."""
+    every_word = {word for words in SCOPE_WORDS.values() for word in words}
+    for place in places:
+        if place and place.lower() not in every_word:
+            lower = lower.replace(place.lower(), MASK * len(place))
+    return lower
+
+
+def scope_topics(lower: str, places: Iterable[str | None] = ()) -> list[ScopeTopic]:
+    """Every out-of-scope topic the text mentions, in the schema's key order, the trip's own
+    `places` aside."""
+    lower = without_places(lower, places)
+    lower = without_context(lower)
     return [topic for topic, words in SCOPE_WORDS.items() if any(w in lower for w in words)]

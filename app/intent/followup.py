@@ -41,6 +41,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from app.intent import lexicon, texts
+from app.intent.constraints import SCOPE_WORDS, without_context
 from app.intent.dates import date_from, extract_dates
 from app.intent.day_changes import day_trip, said_day_trip, stale_windows
 from app.intent.merge import merge_intent, set_slots, starts_over
@@ -138,59 +139,37 @@ _ARRIVAL_BEFORE = re.compile(r"(?:前|后|点|半|分|多久|时候|以前|之�
 _TRAVEL_VERB = re.compile(r"[去到往回]|从|改|换|出发|上车|下车")
 
 
-# Questions a chat turn asks beside the trip, by topic (the refusal texts' keys).
-_SCOPE_QUESTIONS: dict[str, tuple[str, ...]] = {
-    "weather": (
-        "冷吗",
-        "冷不冷",
-        "热吗",
-        "热不热",
-        "天气",
-        "下雪",
-        "下雨",
-        "穿什么",
-        "带啥衣服",
-        "带什么衣服",
-        "穿啥",
-        "气温",
-    ),
-    "hotel": ("酒店", "宾馆", "住宿", "民宿", "订房", "间房", "房间"),
-    "refund": ("能退吗", "退票", "退款", "改签", "能退不"),
+# Questions a chat turn asks beside the trip, by topic (the refusal texts' keys): the words a
+# sentence is refused by (`SCOPE_WORDS`), and a few only a turn after a trip asks with.
+_TURN_QUESTIONS: dict[str, tuple[str, ...]] = {
+    "weather": ("带啥衣服", "带什么衣服"),
+    "hotel": ("间房", "房间"),
+    "refund": ("能退吗", "能退不"),
     "other": (
         "高反",
         "晕车",
         "怎么办",
-        "接站",
-        "接机",
-        "打车",
-        "叫车",
-        "门票",
         "景点",
         "好玩",
         "攻略",
         "吃什么",
-        "美食",
-        "行李",
-        "宠物",
         "餐车",
-        "充电",
         "抽烟",
         "吸烟",
         "取票",
         "检票",
-        "候车室",
         "身份证",
         "证件",
         "安检",
-        "托运",
         "进站",
         "住哪",
         "提前多久",
         "住在哪",
-        "发票",
-        "报销",
-        "保险",
     ),
+}
+_SCOPE_QUESTIONS: dict[str, tuple[str, ...]] = {
+    topic: (*_TURN_QUESTIONS.get(topic, ()), *SCOPE_WORDS.get(topic, ()))
+    for topic in ("weather", "hotel", "refund", "change", "other")
 }
 
 
@@ -493,6 +472,7 @@ def _same(city: CityOf, a: str | None, b: str | None) -> bool:
 
 
 def _topic(words: str) -> str | None:
+    words = without_context(words)
     for topic, cues in _SCOPE_QUESTIONS.items():
         if any(cue in words for cue in cues):
             return topic

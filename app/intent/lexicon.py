@@ -131,33 +131,144 @@ PREFERENCE_PHRASES: dict[str, tuple[str, ...]] = {
     "卧铺": ("卧铺", "sleeper"),
 }
 
-# Topics outside the service. "exclusive" topics refuse the whole message even when it names
-# places (机票 from 北京 to 上海 is still a flight); a hotel next to a real trip is refused only
-# in part.
+# Topics outside the service. Each group of words is said once here and read by the sentence
+# parser (`constraints.SCOPE_WORDS`), the chat (`followup`) and the refusal text alike.
 # Hostels and inns are lodging too: booking one is a hotel question (订西安的青旅).
 HOSTEL_WORDS = ("青旅", "青年旅舍", "青年旅馆", "客栈", "旅社", "招待所", "hostel")
+LODGING_WORDS = (
+    "酒店",
+    "宾馆",
+    "住宿",
+    "民宿",
+    "旅馆",
+    "hotel",
+    "订房",
+    "开房",
+    "大床房",
+    "双床房",
+    "标间",
+    *HOSTEL_WORDS,
+)
+WEATHER_WORDS = (
+    "天气",
+    "气温",
+    "温度",
+    "多少度",
+    "下雨",
+    "下雪",
+    "冷吗",
+    "冷不冷",
+    "热吗",
+    "热不热",
+    "穿什么",
+    "穿啥",
+    "weather",
+)
+FLIGHT_WORDS = (
+    "机票",
+    "航班",
+    "飞机",
+    "flight",
+    "航空",
+    "值机",
+    "值个机",
+    "登机",
+    "东航",
+    "南航",
+    "国航",
+)
+# A ride within a city, to or from the station: beside a train trip, never one itself.
+LOCAL_RIDE_WORDS = (
+    "打车",
+    "打个车",
+    "叫车",
+    "叫个车",
+    "叫辆车",
+    "约个车",
+    "约车",
+    "约辆车",
+    "网约车",
+    "滴滴",
+    "出租车",
+    "的士",
+    "接站",
+    "送站",
+    "接机",
+    "送机",
+    "地铁",
+    "公交",
+    "几号线",
+    "几路车",
+)
+# Services around a train trip that sell no ticket: tours, papers, insurance, a car, what may
+# be carried, the station's rooms, lost property, complaints and talk for its own sake.
+TRIP_SERVICE_WORDS = (
+    "跟团",
+    "旅行团",
+    "报团",
+    "报个团",
+    "导游",
+    "签证",
+    "护照",
+    "通行证",
+    "边防证",
+    "保险",
+    "意外险",
+    "租车",
+    "租个车",
+    "自驾",
+    "宠物",
+    "带猫",
+    "带狗",
+    "带只猫",
+    "带只狗",
+    "猫咪",
+    "狗狗",
+    "充电宝",
+    "行李",
+    "托运",
+    "候车室",
+    "寄存",
+    "充电",
+    "卫生间",
+    "厕所",
+    "失物",
+    "丢了",
+    "丢在",
+    "落在",
+    "找回",
+    "投诉",
+    "赔偿",
+    "赔钱",
+    "聊天",
+    "聊聊",
+    "写一首",
+    "写首",
+    "景区",
+    "几点开门",
+    "开放时间",
+    "好玩的地方",
+    "有什么好玩",
+    "有哪些好玩",
+    "哪里好玩",
+)
 OUT_OF_SCOPE_TOPICS: dict[str, tuple[str, ...]] = {
     "refund": ("退票", "改签", "退款", "refund"),
     "writing": ("游记", "写一篇", "写篇", "作文", "文案", "写攻略", "write"),
-    "weather": ("天气", "气温", "下雨", "下雪吗", "weather"),
-    "flight": ("机票", "航班", "飞机", "flight"),
+    "weather": WEATHER_WORDS,
+    "flight": FLIGHT_WORDS,
     "food": ("餐厅", "美食", "饭店", "好吃", "restaurant"),
     "other": ("笑话", "讲个故事", "joke"),
-    "hotel": ("酒店", "宾馆", "住宿", "民宿", "hotel", *HOSTEL_WORDS),
+    "hotel": LODGING_WORDS,
 }
 EXCLUSIVE_TOPICS = ("refund", "writing", "weather", "flight", "food", "other")
 TRAIN_WORDS = ("火车", "高铁", "动车", "车票", "火车票", "train", "车次")
 # Words that ask for tickets next to an out-of-scope topic ("退了G1，再买一张明天去上海的"):
 # the ticket part is kept. Read with the topic's own words masked out (退票 is no 票).
 TICKET_WORDS = ("票", "车次", "高铁", "动车", "火车", "train", "ticket", "座", "卧")
-ACQUIRE_CUES = (
-    "买",
-    "再订",
-    "另订",
-    "重新订",
-    "订票",
-    "订一张",
-    "订两张",
+# Words that look something up: said of an out-of-scope topic (帮我查下北京明天天气) they look
+# up that topic, not tickets.
+LOOKUP_CUES = (
     "查一下",
     "查查",
     "帮我查",
@@ -166,6 +277,16 @@ ACQUIRE_CUES = (
     "看一下",
     "有没有",
     "还有没有",
+)
+ACQUIRE_CUES = (
+    *LOOKUP_CUES,
+    "买",
+    "再订",
+    "另订",
+    "重新订",
+    "订票",
+    "订一张",
+    "订两张",
     "规划",
     "安排",
     "玩",

@@ -445,6 +445,12 @@ def shanghai_today() -> dt.date:
     return dt.datetime.now(SHANGHAI).date()
 
 
+def places_named(intent: TravelIntent) -> list[str]:
+    """The places the trip names: its ends and every stop on the way."""
+    ends = (intent.origin, intent.destination, *(stop.city for stop in intent.via))
+    return [place for place in ends if place]
+
+
 def missing_fields(intent: TravelIntent) -> list[RequiredField]:
     """The required fields still unknown (none for an out-of-scope request)."""
     if intent.kind == "out_of_scope":

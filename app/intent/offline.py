@@ -19,7 +19,8 @@ from app.intent.constraints import (
     SCOPE_WORDS,
     read_constraints,
     scope_topics,
-    without_flight_reasons,
+    without_context,
+    without_places,
 )
 from app.intent.corrections import self_corrected
 from app.intent.dates import RETURN_DAY_AFTER, DateFacts, extract_dates
@@ -30,6 +31,7 @@ from app.intent.model import (
     TimeWindow,
     TravelIntent,
     missing_fields,
+    places_named,
     with_derived_dates,
 )
 from app.intent.numerals import NUMBER, to_int, to_number
@@ -753,14 +755,27 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     fields["preferences"] = _preferences(rest)
 
     intent = with_derived_dates(TravelIntent.model_validate(fields))
-    topics = scope_topics(lower)
-    kind = _kind(without_flight_reasons(lower), intent, topics, rest)
+    asked = without_places(without_context(lower), places_named(intent))
+    topics = scope_topics(asked)
+    kind = _kind(asked, intent, topics, rest, one_city=_one_city(intent, directory))
     intent = intent.model_copy(update={"kind": kind, "out_of_scope_topics": topics})
     missing = missing_fields(intent)
     confidence = 0.9 if kind == "out_of_scope" else 0.95 - 0.15 * len(missing)
     if dates.vague:
         confidence -= 0.1
     return intent.model_copy(update={"missing": missing, "confidence": round(confidence, 2)})
+
+
+def _one_city(intent: TravelIntent, directory: StationDirectory) -> bool:
+    """Both ends of the ride lie in one city (上海虹桥 and 上海)."""
+    if intent.origin is None or intent.destination is None:
+        return False
+
+    def city(name: str) -> str:
+        station = directory.by_name(name)
+        return station.city if station is not None else name
+
+    return city(intent.origin) == city(intent.destination)
 
 
 def _as_station(place: str | None, text: str, directory: StationDirectory) -> str | None:
@@ -820,7 +835,7 @@ _ARRIVED_BEFORE = re.compile(r"(?:到了|到达|抵达|到站|到那|到那儿|�
 
 def scope_topic(lower_text: str) -> str | None:
     """The first out-of-scope topic the text mentions, if any."""
-    lower_text = without_flight_reasons(lower_text)
+    lower_text = without_context(lower_text)
     for topic, words in lexicon.OUT_OF_SCOPE_TOPICS.items():
         if any(word in lower_text for word in words):
             return topic
@@ -1224,19 +1239,19 @@ def _preferences(rest: str) -> list[str]:
 
 
 _OTHER_WAYS = (
-    "机票",
-    "航班",
-    "飞机",
-    "flight",
+    *lexicon.FLIGHT_WORDS,
     "大巴",
     "汽车票",
     "长途",
     "客车",
     "轮船",
     "船票",
-    "租车",
-    "打车",
+    "轮渡",
+    "渡轮",
+    "坐船",
+    "的船",
     "包车",
+    "拼车",
 )
 """Out-of-scope words that ask for another way to travel, not something beside a train trip."""
 
@@ -1248,13 +1263,22 @@ _TRAIN_WEIGHED = re.compile(
 )
 
 
-def _kind(lower: str, intent: TravelIntent, topics: Sequence[str], rest: str) -> str:
+_CHANGE_CUES = (*lexicon.UPDATE_CUES, "改去", "换去")
+
+# A station said as a place (坐地铁到虹桥火车站) names no ticket.
+_STATION_WORD = re.compile(r"(?:火车|高铁|动车)站")
+
+
+def _kind(
+    lower: str, intent: TravelIntent, topics: Sequence[str], rest: str, *, one_city: bool
+) -> str:
     """The request kind; a sentence that also asks for tickets keeps its ticket part. `rest`
-    is the text without its refusals, whose words ask for nothing (别给我安排动车)."""
+    is the text without its refusals, whose words ask for nothing (别给我安排动车).
+    `one_city`: both ends lie in one city (从虹桥火车站坐地铁到外滩), a ride no train makes."""
     has_place = bool(intent.origin or intent.destination or intent.destination_text)
-    journey = bool(intent.origin and intent.destination)
+    journey = bool(intent.origin and intent.destination) and not one_city
     if topics:
-        rest = lower
+        rest = _STATION_WORD.sub(lambda m: MASK * len(m.group()), lower)
         for words in SCOPE_WORDS.values():
             for word in sorted(words, key=len, reverse=True):
                 rest = rest.replace(word, MASK)
@@ -1267,12 +1291,15 @@ def _kind(lower: str, intent: TravelIntent, topics: Sequence[str], rest: str) ->
             weighed = _TRAIN_WEIGHED.sub(lambda m: MASK * len(m.group()), rest)
             tickets = any(word in weighed for word in lexicon.TICKET_WORDS)
             keeps = has_place and tickets  # 上海到北京飞机多少钱: another way to travel
-        elif "other" in found:
-            keeps = journey or (has_place and tickets)  # …北京有什么好玩的: the trip stays
-        elif "weather" in found:
-            keeps = journey or (has_place and (tickets or acquires))
         else:
-            keeps = journey or (has_place and tickets)
+            # 改去上海吧，有什么好玩的: a change to the trip is asked beside the question.
+            changes = any(cue in rest for cue in _CHANGE_CUES)
+            keeps = journey or (has_place and (tickets or changes))
+            if "weather" in found and not keeps:
+                # 明天去哈尔滨玩，冷不冷 goes somewhere; 帮我查下北京明天天气 only looks it up.
+                keeps = has_place and any(
+                    cue in rest for cue in lexicon.ACQUIRE_CUES if cue not in lexicon.LOOKUP_CUES
+                )
         if not keeps:
             return "out_of_scope"
     if (

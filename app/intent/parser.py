@@ -27,6 +27,7 @@ from app.intent.model import (
     TravelIntent,
     ViaStop,
     missing_fields,
+    places_named,
     shanghai_today,
     with_derived_dates,
 )
@@ -168,7 +169,9 @@ class IntentParser:
             warnings.append(texts.train_numbers_unverified(numbers))
         if invalid:
             warnings.append(texts.invalid_train_numbers(invalid))
-        topics = list(dict.fromkeys([*intent.out_of_scope_topics, *scope_topics(lower)]))
+        topics = list(
+            dict.fromkeys([*intent.out_of_scope_topics, *scope_topics(lower, places_named(intent))])
+        )
         if topics:
             declined = next((t for t in topics if t != "other"), topic or "other")
             warnings.append(texts.PARTLY_OUT_OF_SCOPE.format(refusal=texts.refusal(declined)))
