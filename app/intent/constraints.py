@@ -191,13 +191,15 @@ SCOPE_WORDS: dict[ScopeTopic, tuple[str, ...]] = {
 
 # What is said only as the train's context asks for nothing beside it, and is masked before
 # the topics are read: a flight the train is taken to reach or comes from (赶飞机,
-# 赶下午五点的航班, 下了飞机), a flight refused (不想坐飞机, 飞机就不坐了), and lodging
-# already settled (酒店已经订好了, 住的酒店在南京南站附近, 住酒店那边近).
+# 赶下午五点的航班, 下了飞机), a flight or coach refused (不想坐飞机, 飞机就不坐了,
+# 不坐大巴了), and lodging already settled (酒店已经订好了, 住的酒店在南京南站附近,
+# 住酒店那边近).
 _CONTEXT = re.compile(
     r"(?<=赶)(?![紧快])[^，,。；;！!？?\s]{0,10}?(?:飞机|航班)"
     r"|下了?(?:飞机|航班)"
-    r"|(?:不|别|不想|不要|不愿意?|不打算)(?:坐|乘|搭)(?:飞机|航班)"
-    r"|(?:飞机|航班)(?:我|咱)?(?:就|也|都)?(?:不坐|别坐|不要|不考虑|算了|免了)"
+    r"|(?:不|别|不想|不要|不愿意?|不打算)(?:坐|乘|搭)"
+    r"(?:飞机|航班|大巴|长途车|汽车|客车|轮船|船)"
+    r"|(?:飞机|航班|大巴)(?:我|咱)?(?:就|也|都)?(?:不坐|别坐|不要|不考虑|算了|免了)"
     r"|(?:酒店|宾馆|民宿|住宿)(?:我们|我)?(?:已经|都|早就|早)?(?:订好|定好|订了|定了|搞定|有了|安排好)"
     r"|(?:已经|早就)(?:订|定)好?了?(?:酒店|宾馆|民宿|住宿)"
     r"|住(?:的|在)?(?:酒店|宾馆|民宿)(?=在|离|那边|那儿|附近|旁边|就在)"

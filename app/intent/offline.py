@@ -518,6 +518,20 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     fields["invalid_train_numbers"] = list(dict.fromkeys(invalid))
 
     route = extract_route(buf.masked, directory)
+    rides_after = _onward_clauses(buf.masked, directory)
+    if rides_after:
+        # 到了转飞机去三亚, 帮我约个车到南京南: a ride of another kind after the train, with
+        # its own place; when the rest of the text is a whole trip, that trip is the train's.
+        beside = buf.masked
+        for start, end in rides_after:
+            beside = beside[:start] + MASK * (end - start) + beside[end:]
+        train_route = extract_route(beside, directory)
+        if train_route.origin and train_route.destination:
+            route = train_route
+            for start, end in rides_after:
+                buf.mask(start, end)
+        else:
+            rides_after = []
     for start, end in route.spans:
         buf.mask(start, end)
     fields.update(
@@ -756,8 +770,13 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
 
     intent = with_derived_dates(TravelIntent.model_validate(fields))
     asked = without_places(without_context(lower), places_named(intent))
+    ways = asked
+    for start, end in rides_after:
+        ways = ways[:start] + MASK * (end - start) + ways[end:]
+        if not _ASKS.search(asked[start:end]):
+            asked = ways[:start] + asked[end:]  # 到了转飞机去三亚: told, not asked for
     topics = scope_topics(asked)
-    kind = _kind(asked, intent, topics, rest, one_city=_one_city(intent, directory))
+    kind = _kind(asked, intent, topics, rest, one_city=_one_city(intent, directory), ways=ways)
     intent = intent.model_copy(update={"kind": kind, "out_of_scope_topics": topics})
     missing = missing_fields(intent)
     confidence = 0.9 if kind == "out_of_scope" else 0.95 - 0.15 * len(missing)
@@ -1265,16 +1284,54 @@ _TRAIN_WEIGHED = re.compile(
 
 _CHANGE_CUES = (*lexicon.UPDATE_CUES, "改去", "换去")
 
+# A clause of its own: set off by a pause or by the word that starts the next step.
+_CLAUSE = re.compile(r"[^，,。；;！!？?\s]+")
+_NEXT_STEP = re.compile(r"(?:然后|接着|之后|再|到了)")
+
+
+# What asks for something (帮我约个车, 订张机票, 地铁能到吗): a ride after the train said
+# without it is only told (到了转飞机去三亚).
+_ASKS = re.compile(r"帮|订|买|查|约|叫|安排|推荐|能不能|能否|可以|可不可以|吗|怎么|多少|几点|哪")
+
+
+def _onward_clauses(text: str, directory: StationDirectory) -> list[tuple[int, int]]:
+    """The spans of the clauses that take another way to travel to a place of their own
+    (转飞机去三亚, 约个车到南京南, 坐地铁去外滩): a ride after the train, not the train."""
+    ways = (*lexicon.FLIGHT_WORDS, *lexicon.LOCAL_RIDE_WORDS, *_OTHER_WAYS)
+    found = []
+    plain = without_context(text)
+    for clause in _CLAUSE.finditer(plain):
+        start = clause.start()
+        steps = [m.start() for m in _NEXT_STEP.finditer(clause.group()) if m.start() > 0]
+        for at in [0, *steps]:
+            end = min([s for s in steps if s > at], default=len(clause.group()))
+            part = clause.group()[at:end]
+            if not any(word in part for word in ways):
+                continue
+            own = extract_route(part, directory)
+            if own.destination or own.destination_text:
+                found.append((start + at, start + end))
+    return found
+
+
 # A station said as a place (坐地铁到虹桥火车站) names no ticket.
 _STATION_WORD = re.compile(r"(?:火车|高铁|动车)站")
 
 
 def _kind(
-    lower: str, intent: TravelIntent, topics: Sequence[str], rest: str, *, one_city: bool
+    lower: str,
+    intent: TravelIntent,
+    topics: Sequence[str],
+    rest: str,
+    *,
+    one_city: bool,
+    ways: str,
 ) -> str:
     """The request kind; a sentence that also asks for tickets keeps its ticket part. `rest`
     is the text without its refusals, whose words ask for nothing (别给我安排动车).
-    `one_city`: both ends lie in one city (从虹桥火车站坐地铁到外滩), a ride no train makes."""
+    `one_city`: both ends lie in one city (从虹桥火车站坐地铁到外滩), a ride no train makes.
+    `ways`: the text without the rides taken after the train (到了转飞机去三亚), where another
+    way to travel would be asked for instead of the train."""
     has_place = bool(intent.origin or intent.destination or intent.destination_text)
     journey = bool(intent.origin and intent.destination) and not one_city
     if topics:
@@ -1287,7 +1344,7 @@ def _kind(
         found = set(topics)
         if found & {"refund", "change"}:
             keeps = has_place and acquires
-        elif "other" in found and any(word in lower for word in _OTHER_WAYS):
+        elif "other" in found and any(word in ways for word in _OTHER_WAYS):
             weighed = _TRAIN_WEIGHED.sub(lambda m: MASK * len(m.group()), rest)
             tickets = any(word in weighed for word in lexicon.TICKET_WORDS)
             keeps = has_place and tickets  # 上海到北京飞机多少钱: another way to travel

@@ -169,9 +169,10 @@ class IntentParser:
             warnings.append(texts.train_numbers_unverified(numbers))
         if invalid:
             warnings.append(texts.invalid_train_numbers(invalid))
-        topics = list(
-            dict.fromkeys([*intent.out_of_scope_topics, *scope_topics(lower, places_named(intent))])
-        )
+        # The rules read the topics already, rides told after the train aside (到了转飞机去三亚);
+        # a model's reading is topped up with what the words say.
+        said = scope_topics(lower, places_named(intent)) if parser == "llm" else []
+        topics = list(dict.fromkeys([*intent.out_of_scope_topics, *said]))
         if topics:
             declined = next((t for t in topics if t != "other"), topic or "other")
             warnings.append(texts.PARTLY_OUT_OF_SCOPE.format(refusal=texts.refusal(declined)))

@@ -133,3 +133,26 @@ def test_a_flight_refused_in_a_chat_is_no_side_question(chat):
     assert reading.declined is None
     assert reading.intent.train_types == ["G"]
     assert reading.intent.date_start == dt.date(2026, 12, 5)
+
+
+@pytest.mark.parametrize(
+    ("text", "ends", "topics"),
+    [
+        ("12月5日从南京到上海虹桥，然后坐飞机去厦门", ("南京", "上海虹桥"), []),
+        ("12月5日从郑州到长沙南，到了坐地铁去五一广场", ("郑州", "长沙南"), []),
+        ("12月5日从郑州到长沙南，再帮我约个车到五一广场", ("郑州", "长沙南"), ["other"]),
+        ("后天青岛到郑州，另外订一张郑州飞昆明的机票", ("青岛", "郑州"), ["other"]),
+        ("后天从长沙去桂林，不坐大巴了", ("长沙", "桂林"), []),
+    ],
+)
+def test_a_ride_of_another_kind_after_the_train_leaves_the_train_trip(parse, text, ends, topics):
+    # Told (然后坐飞机去…) it is context; asked for (帮我约个车…) it is declined beside the trip.
+    intent = parse(text)
+    assert (intent.origin, intent.destination) == ends
+    assert intent.kind != "out_of_scope"
+    assert intent.out_of_scope_topics == topics
+
+
+@pytest.mark.parametrize("text", ["后天青岛飞昆明的机票多少钱", "青岛到郑州，机票多少钱"])
+def test_a_flight_asked_for_the_trip_itself_is_declined(parse, text):
+    assert parse(text).kind == "out_of_scope"
