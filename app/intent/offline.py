@@ -8,6 +8,7 @@ word-table fields and the request kind.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 import unicodedata
@@ -35,7 +36,7 @@ from app.intent.model import (
     with_derived_dates,
 )
 from app.intent.numerals import NUMBER, to_int, to_number
-from app.intent.places import extract_route
+from app.intent.places import Route, extract_route
 from app.intent.times import (
     ARRIVE_CUE,
     clock_unit,
@@ -526,6 +527,10 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         for start, end in rides_after:
             beside = beside[:start] + MASK * (end - start) + beside[end:]
         train_route = extract_route(beside, directory)
+        boarding = _boarding_reached(buf.masked, rides_after, train_route, directory)
+        if boarding is not None:
+            # 打车到南京南，坐高铁去上海: the station the ride reaches is where the train starts.
+            train_route = dataclasses.replace(train_route, origin=boarding)
         if train_route.origin and train_route.destination:
             route = train_route
             for start, end in rides_after:
@@ -1309,9 +1314,24 @@ def _onward_clauses(text: str, directory: StationDirectory) -> list[tuple[int, i
             if not any(word in part for word in ways):
                 continue
             own = extract_route(part, directory)
-            if own.destination or own.destination_text:
+            # 然后坐船游长江: a next step of its own, even to no place a station names.
+            next_step = at > 0 or _NEXT_STEP.match(part) is not None
+            if own.destination or own.destination_text or next_step:
                 found.append((start + at, start + end))
     return found
+
+
+def _boarding_reached(
+    text: str, rides: list[tuple[int, int]], train: Route, directory: StationDirectory
+) -> str | None:
+    """The place a ride of another kind reaches first, when the train's own words say where
+    it goes and not whence (打车到南京南，坐高铁去上海)."""
+    if train.origin or not train.destination or not train.spans or not rides:
+        return None
+    start, end = rides[0]
+    if end > min(at for at, _ in train.spans):
+        return None
+    return extract_route(text[start:end], directory).destination
 
 
 # A station said as a place (坐地铁到虹桥火车站) names no ticket.

@@ -143,6 +143,9 @@ def test_a_flight_refused_in_a_chat_is_no_side_question(chat):
         ("12月5日从郑州到长沙南，再帮我约个车到五一广场", ("郑州", "长沙南"), ["other"]),
         ("后天青岛到郑州，另外订一张郑州飞昆明的机票", ("青岛", "郑州"), ["other"]),
         ("后天从长沙去桂林，不坐大巴了", ("长沙", "桂林"), []),
+        ("后天从南京到上海虹桥，接着坐轮渡去崇明岛玩", ("南京", "上海虹桥"), []),
+        # A ride to the station first: the station it reaches is where the train starts.
+        ("12月5日坐地铁到郑州东，坐高铁去长沙", ("郑州东", "长沙"), []),
     ],
 )
 def test_a_ride_of_another_kind_after_the_train_leaves_the_train_trip(parse, text, ends, topics):
