@@ -434,6 +434,8 @@ _NIGHT_TRAIN = re.compile(
     r"(?:夜车|夜班车|过夜车|过夜的车)(?!也)"
     r"|(?:车上)?睡一(?:晚|觉|夜)(?:就|正好)?到"
 )
+_NIGHT_ON_BOARD = re.compile(r"(?:晚上|夜里)(?:睡车上|睡在车上|在车上睡)")
+"""晚上睡车上: a night spent on board (wanted or refused), not an evening departure."""
 _SLEEP_ON_BOARD = re.compile(r"(?:车上)?睡一(?:晚|觉|夜)(?:就|正好)?到")
 """睡一觉就到: the night is slept on the train, so in a berth (a sleeper class)."""
 NIGHT_TRAIN_DEPART = TimeWindow(start=dt.time(18, 0), end=END_OF_DAY, label="夜车")
@@ -565,6 +567,8 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         buf.mask(allowed.start(), allowed.end())
     for refunded in _REFUNDED_TICKET.finditer(buf.masked):
         buf.mask(refunded.start(), refunded.end())  # 退了今天的票: not the day of the trip
+    for night in _NIGHT_ON_BOARD.finditer(buf.masked):
+        buf.mask(night.start(), night.end())  # 不要晚上睡车上: the night refused, no evening hour
     same_day = _SAME_DAY_RETURN.search(buf.masked) or _SAME_DAY_LATER.search(buf.masked)
     if (
         same_day

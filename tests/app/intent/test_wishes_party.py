@@ -95,6 +95,13 @@ def test_a_wish_said_of_the_ride_home_is_not_the_outbound_order(
         "周五从无锡回上海 越晚越好 可别是过夜的",
         "周五从无锡回上海 最晚的 不要跨夜的车",
         "周五从无锡回上海 晚点走没事 当天能到就行",
+        # Refused with 再/了 around, named first then turned down, or as a night not borne.
+        "下周二从哈尔滨回天津，上回坐怕了，不要再坐夜车",
+        "周四从成都去西安 腿脚不好 不愿再坐过夜的火车了",
+        "周日南昌去北京，过夜的车就不要了",
+        "周日南昌去北京，夜车就免了吧",
+        "周一从长沙去上海 我妈吃不消过夜",
+        "周一从长沙去上海 别让老人夜里睡在车上",
     ],
 )
 def test_no_night_on_the_train(text: str, directory: StationDirectory) -> None:
@@ -103,6 +110,9 @@ def test_no_night_on_the_train(text: str, directory: StationDirectory) -> None:
 
 def test_no_overnight_is_unset_when_not_said(directory: StationDirectory) -> None:
     assert parse("周六北京去青岛", directory).no_overnight is None
+    # A night train wanted stays one: its evening and next morning are kept.
+    night = parse("周六北京去青岛 坐夜车，睡一觉就到", directory)
+    assert night.no_overnight is None and night.depart_window is not None
     # 白天出发 is when to leave: a ride leaving by day may still arrive after midnight.
     leaving = parse("周六从徐州去上海，白天出发，越便宜越好", directory)
     assert leaving.no_overnight is None
