@@ -1058,6 +1058,41 @@ _ELDERS_ADDED = re.compile(
 )
 
 
+_GROWN_KIN = sorted(
+    (
+        (phrase, count)
+        for phrase, count in lexicon.COMPANIONS
+        if phrase not in party.CHILD_WORDS + party.KIN_CHILD_WORDS + party.GRANDCHILD_WORDS
+    ),
+    key=lambda pair: -len(pair[0]),
+)
+_GROWN_KIN_WORD = re.compile("|".join(re.escape(phrase) for phrase, _ in _GROWN_KIN))
+# The list of those brought along right after a couple, up to the trip's words or a pause.
+# An age in brackets (儿子(8岁)和我妈) is read already (masked) and keeps the list going.
+_KIN_LIST = re.compile(
+    r"(?:加上?|和|跟|还有|与|及|带(?:着|上)?)"
+    r"(?:[^，,。；;!！从去到回坐()（）" + MASK + r"]|[(（][^)），,。]*[)）])*"
+)
+
+
+def _kin_added(original: str, text: str, at: int) -> int:
+    """The grown-ups named in the list brought along after a couple (两口子带我妈和儿子,
+    我们俩和岳母带闺女): parents and other grown-up kin count one each (爸妈 two); children,
+    sons and daughters are read by `party.child_ages`, a young relative given a child's age
+    (带我弟，他7岁) is that child."""
+    listed = _KIN_LIST.match(text, at)
+    if not listed:
+        return 0
+    counts = dict(_GROWN_KIN)
+    added = 0
+    for match in _GROWN_KIN_WORD.finditer(text, at, listed.end()):
+        word = match.group()
+        if word in party.YOUNG_KIN_WORDS and party.kin_is_child(original, word, match.end()):
+            continue
+        added += counts[word]
+    return added
+
+
 def _passengers(buf: _Text) -> tuple[int, int | None]:
     """The head count, and the grown-ups among it when the text counts them apart from the
     children (两个大人, 我和老公…带): `party.read_party` then adds the children."""
@@ -1084,6 +1119,8 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
             elders = _ELDERS_ADDED.match(text, at + len(phrase))
             if elders:  # 我们两口子加两个老人: four grown-ups
                 count += party.count_word(elders.group("n")) or 0
+            elif plus:  # 两口子带我妈和儿子(8岁): the mother is a third grown-up
+                count += _kin_added(buf.original, text, at + len(phrase))
             # A couple is two grown-ups whatever children are said elsewhere (孩子8岁，我们两口子).
             return count, count if plus or phrase in _COUPLES else None
     pair = _ME_AND_ONE.search(text)

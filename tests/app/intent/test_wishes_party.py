@@ -586,6 +586,11 @@ def test_a_person_of_work_said_riding_along_is_one_of_the_party(
         ("我和同学都是研究生，带学生证的，下周一从苏州去淮安", 2, 2, []),
         # Elders counted onto a couple are more grown-ups.
         ("我们两口子加两位老人 下周一从苏州去淮安，女儿6岁", 5, 0, [6]),
+        # Kin brought along after a couple are grown-ups; an age in brackets is the child's.
+        ("我俩带着我爸和女儿（6岁）下周一从苏州去淮安", 4, 0, [6]),
+        ("两口子带闺女(9岁)还有丈母娘 下周一从苏州去淮安", 4, 0, [9]),
+        ("我们两口子带爸妈下周一从苏州去淮安", 4, 0, []),
+        ("我们俩带我妹 她10岁 下周一从苏州去淮安", 3, 0, [10]),
         # The party typed in pinyin.
         (
             "xia zhou yi cong suzhou qu huaian, san ge da ren dai liang ge hai zi",
