@@ -212,6 +212,11 @@ class TextSearch:
         (`suggest`), unless `routed` (the word stands where a route names its places: 从无憾,
         去无憾) and it sounds like exactly one major city (a capital or a municipality)."""
         alike = self.sound_alike(text)
+        near = self.capital_one_sound_off(text) if routed else None
+        if near is not None and not any(name in self._by_city for name in alike):
+            # 从沉阳回丹东: chenyang is one letter off shenyang, a capital keeping 阳; the
+            # district station 城阳 that sounds just like it is far less likely meant.
+            return near
         if not alike:
             return None
         best = alike[0]
@@ -231,6 +236,27 @@ class TextSearch:
             slips = sum(a != b for a, b in zip(best, text, strict=False))
             return best if len(text) >= 3 and len(best) == len(text) and slips == 1 else None
         return best if set(best) & set(text) else None
+
+    def capital_one_sound_off(self, text: str) -> str | None:
+        """The one provincial capital whose name Chinese `text` types with one character of
+        like shape and sound: as long, a character kept, and its folded reading one letter
+        off (沉阳 chenyang: 沈阳 shenyang). None when none or several fit, or `text` is known."""
+        if len(text) < 2 or text in self._by_name or text in self._by_city:
+            return None
+        from rapidfuzz.distance import Levenshtein
+
+        sounds = [fuzzy_sound(r) for r in readings(text)]
+        fits = [
+            city
+            for city in PROVINCIAL_CAPITALS
+            if len(city) == len(text)
+            and sum(a != b for a, b in zip(city, text, strict=True)) == 1
+            and city in self._city_pinyin
+            and any(
+                Levenshtein.distance(s, fuzzy_sound(self._city_pinyin[city])) <= 1 for s in sounds
+            )
+        ]
+        return fits[0] if len(fits) == 1 else None
 
     def importance(self, name: str) -> tuple[int, int]:
         """How likely a traveller means `name` (a city or station) among names that read
@@ -254,6 +280,10 @@ class TextSearch:
             alike = [
                 key + d for d in DIRECTIONS if key + d in self._by_name and key not in self._by_name
             ] + self.sound_alike(key)
+            near = self.capital_one_sound_off(key)
+            if near is not None and not any(name in self._by_city for name in alike):
+                # 沉阳: the capital 沈阳 one letter off before the district station 城阳.
+                alike = [near, *(name for name in alike if name != near)]
             if alike:
                 rest = [n for n in self._suggest_by_shape(key, limit) if n not in alike]
                 return [*alike, *rest][:limit]

@@ -75,3 +75,26 @@ def test_a_town_and_its_old_town_station_are_one_place() -> None:
         assert place.name == "平遥"
         assert {s.name for s in place.stations} == {"平遥", "平遥古城"}
     assert [s.name for s in directory.resolve("凤凰古城").stations] == ["凤凰古城"]  # no 凤凰
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("晨阳", "沈阳"),  # chenyang: one letter off shenyang, 阳 kept
+        ("太圆", "太原"),
+        ("济男", "济南"),
+    ],
+)
+def test_a_capital_one_sound_off_comes_before_a_small_homophone(typed: str, meant: str) -> None:
+    directory = default_directory()
+    assert directory.capital_one_sound_off(typed) == meant
+    assert directory.suggest(typed, limit=3)[0] == meant
+    # Where a route names it (从晨阳, 去济男), it is taken and said back.
+    assert directory.heard_as(typed, routed=True) == meant
+
+
+def test_no_capital_is_heard_in_an_everyday_word_or_a_known_name() -> None:
+    directory = default_directory()
+    assert directory.capital_one_sound_off("上班") is None
+    assert directory.capital_one_sound_off("南京") is None
+    assert directory.capital_one_sound_off("汉阳") is None
