@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import itertools
+import re
 import unicodedata
 from functools import cached_property
 
@@ -77,6 +78,14 @@ def fuzzy_sound(romanised: str) -> str:
     for sound, plain in _FUZZY_SOUNDS:
         key = key.replace(sound, plain)
     return key
+
+
+_INITIAL = re.compile(r"^(?:zh|ch|sh|[bpmfdtnlgkhjqxrzcsyw])")
+
+
+def _rhyme(syllable: str) -> str:
+    """A toneless syllable without its initial, folded (`fuzzy_sound`): shen and chen are en."""
+    return _INITIAL.sub("", fuzzy_sound(syllable)) or syllable
 
 
 def readings(text: str) -> list[str]:
@@ -239,23 +248,25 @@ class TextSearch:
 
     def capital_one_sound_off(self, text: str) -> str | None:
         """The one provincial capital whose name Chinese `text` types with one character of
-        like shape and sound: as long, a character kept, and its folded reading one letter
-        off (沉阳 chenyang: 沈阳 shenyang). None when none or several fit, or `text` is known."""
+        like shape and sound: as long, the other characters kept, and the one changed read
+        with the capital's rhyme, only its initial slipped (沉阳 chen: 沈阳 shen; 北就 jiu is
+        no 北京 jing). None when none or several fit, or `text` is known."""
         if len(text) < 2 or text in self._by_name or text in self._by_city:
             return None
-        from rapidfuzz.distance import Levenshtein
-
-        sounds = [fuzzy_sound(r) for r in readings(text)]
-        fits = [
-            city
-            for city in PROVINCIAL_CAPITALS
-            if len(city) == len(text)
-            and sum(a != b for a, b in zip(city, text, strict=True)) == 1
-            and city in self._city_pinyin
-            and any(
-                Levenshtein.distance(s, fuzzy_sound(self._city_pinyin[city])) <= 1 for s in sounds
-            )
-        ]
+        typed = per_character(text)
+        if typed is None:
+            return None
+        fits = []
+        for city in PROVINCIAL_CAPITALS:
+            if len(city) != len(text):
+                continue
+            slips = [i for i, (a, b) in enumerate(zip(city, text, strict=True)) if a != b]
+            meant = per_character(city)
+            if len(slips) != 1 or meant is None or len(meant) != len(text):
+                continue
+            rhyme = _rhyme(meant[slips[0]][0])
+            if any(_rhyme(reading) == rhyme for reading in typed[slips[0]]):
+                fits.append(city)
         return fits[0] if len(fits) == 1 else None
 
     def importance(self, name: str) -> tuple[int, int]:

@@ -98,3 +98,5 @@ def test_no_capital_is_heard_in_an_everyday_word_or_a_known_name() -> None:
     assert directory.capital_one_sound_off("上班") is None
     assert directory.capital_one_sound_off("南京") is None
     assert directory.capital_one_sound_off("汉阳") is None
+    # Another rhyme is another word, asked about: 北就 (jiu) is no 北京 (jing).
+    assert directory.capital_one_sound_off("北就") is None
