@@ -168,12 +168,30 @@ def _departs(after: bool) -> PlanCheck:
     return check
 
 
+NEXT_DAY = "+"
+"""Marks an arrival bound on the morning after the day of travel (`overnight_bounds`)."""
+
+
+def overnight_bounds(fields: dict[str, Any]) -> dict[str, Any]:
+    """`fields` with an arrival bound the traveller's own departure bound puts on the next day
+    marked so: 晚上走早上到 (depart_after 18:00, arrive_before 10:00) is 10:00 the morning
+    after, where 中午之前到 alone is noon on the day of travel."""
+    leave, reach = fields.get("depart_after"), fields.get("arrive_before")
+    if isinstance(leave, str) and isinstance(reach, str) and not reach.startswith(NEXT_DAY):
+        if _clock(leave) > _clock(reach):
+            return {**fields, "arrive_before": NEXT_DAY + reach}
+    return fields
+
+
 def _arrives_on_clock(depart: dt.datetime, arrive: dt.datetime, bound: str, after: bool) -> bool:
-    """An arrival bound is a clock on the day of travel: arriving a day later is after it."""
-    later = arrive.date() > depart.date()
+    """An arrival bound is a clock on the day of travel (arriving a day later is after it),
+    or on the next morning when marked so (`overnight_bounds`)."""
+    days = (arrive.date() - depart.date()).days
+    if bound.startswith(NEXT_DAY):
+        return days == 0 or (days == 1 and arrive.time() <= _clock(bound[1:]))
     if after:
-        return later or arrive.time() >= _clock(bound)
-    return not later and arrive.time() <= _clock(bound)
+        return days > 0 or arrive.time() >= _clock(bound)
+    return days == 0 and arrive.time() <= _clock(bound)
 
 
 def _arrives(after: bool) -> PlanCheck:

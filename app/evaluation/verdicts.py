@@ -28,6 +28,7 @@ from app.evaluation.expectations import (
     meeting,
     names_match,
     order_miss,
+    overnight_bounds,
     plan_misses,
 )
 from app.evaluation.journeys import Journey, Leg, Trip, read_trip
@@ -274,7 +275,7 @@ def journey_specs(expect: dict[str, Any], trip: Trip) -> tuple[JourneySpec, Jour
     (stated, else taken from the plan); no return spec when the case asks none."""
     party = party_of(expect)
     seats = party.seats if party else 1
-    out_fields = dict(expect.get("outbound") or {})
+    out_fields = overnight_bounds(dict(expect.get("outbound") or {}))
     out_dates = journey_dates(out_fields)
     out_days = out_dates or (trip.outbound.first.depart.date(),)
     outbound = JourneySpec(
@@ -290,7 +291,7 @@ def journey_specs(expect: dict[str, Any], trip: Trip) -> tuple[JourneySpec, Jour
     stay = expect.get("nights_at_destination"), expect.get("min_hours_at_destination")
     if raw_return is False or (not isinstance(raw_return, dict) and stay == (None, None)):
         return outbound, None
-    fields = dict(raw_return) if isinstance(raw_return, dict) else {}
+    fields = overnight_bounds(dict(raw_return) if isinstance(raw_return, dict) else {})
     dates = journey_dates(fields)
     days = set(dates or ())
     if not dates:

@@ -812,7 +812,13 @@ def _as_station(place: str | None, text: str, directory: StationDirectory) -> st
     if place is None or place not in directory.cities() or directory.by_name(place) is None:
         return place
     return (
-        place + "站" if re.search(re.escape(place) + r"(?:火车)?站(?!台|前|附近)", text) else place
+        place + "站"
+        # 南京南或者南京站: one of either station said, the city (places._either_station).
+        if re.search(
+            r"(?<!或者)(?<!或)(?<!、)(?<!还是)" + re.escape(place) + r"(?:火车)?站(?!台|前|附近)",
+            text,
+        )
+        else place
     )
 
 

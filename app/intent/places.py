@@ -323,6 +323,7 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
             and any(g.end == h.start and _city(g, directory) != _city(h, directory) for g in hits)
         )
     ]
+    hits = _either_station(text, hits, directory)
     if any(c.isascii() and c.isalpha() for c in text):
         index = _pinyin_index(directory)
         fuzzy = _fuzzy_pinyin_index(index)
@@ -377,6 +378,29 @@ _LANDMARK_AFTER = re.compile(
     r"|剧院|体育馆|博物馆|纪念馆|动物园"
 )
 """Words that make the place named before them a landmark's name (瑞金医院, 南京路)."""
+
+_EITHER = re.compile(r"\s*(?:或者|或是|或|还是|、|/|和)\s*$")
+
+
+def _either_station(text: str, hits: list[_Hit], directory: StationDirectory) -> list[_Hit]:
+    """Two stations of one city said as either (到杭州东或者杭州南, 上海虹桥、上海站都行): the
+    city, whose stations are all wished for, not a stop at the first then the second."""
+    hits = sorted(hits, key=lambda h: h.start)
+    out: list[_Hit] = []
+    for hit in hits:
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and last.name != hit.name
+            and _EITHER.match(text[last.end : hit.start])
+            and _city(last, directory) == _city(hit, directory)
+        ):
+            end = hit.end + 1 if text.startswith("站", hit.end) else hit.end
+            out[-1] = _Hit(last.start, end, _city(last, directory))
+            continue
+        out.append(hit)
+    return out
+
 
 # Time words whose last character may start a station's name (早上杭州东 is no 上杭, 晚上海口
 # no 上海): a name starting there gives way to a name right after it.

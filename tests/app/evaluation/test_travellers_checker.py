@@ -298,6 +298,14 @@ def test_an_arrival_bound_is_a_clock_on_the_day_of_travel() -> None:
     # …nor a better "latest departure" for a deadline on the day of travel.
     expect = {"outbound": {"arrive_before": "13:00", "order": "latest_depart"}}
     assert verdict_of(expect, reply(G1_LEG), [G1, k1]).right
+    # A departure bound after the arrival's hour puts the arrival on the next morning
+    # (晚上走早上到: depart_after 18:00, arrive_before 10:00).
+    overnight = {"outbound": {"depart_after": "18:00", "arrive_before": "10:00"}}
+    k2 = offer("K2", depart="22:00", arrive="11:00", arrive_day="2026-12-03")
+    assert verdict_of(overnight, night, [k1]).right
+    assert not verdict_of(
+        overnight, reply(leg("K2", depart="22:00", arrive="11:00", arrive_day="2026-12-03")), [k2]
+    ).right
 
 
 def test_no_overnight_refuses_night_rides_and_nights_at_a_change() -> None:

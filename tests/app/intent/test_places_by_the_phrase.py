@@ -112,3 +112,17 @@ def test_home_again_after_a_place_without_a_station_is_a_round_trip(
     intent = parse_offline(text, TODAY, official)
     assert (intent.origin, intent.destination, intent.destination_text) == (origin, None, place)
     assert intent.return_trip is True
+
+
+    ("text", "origin", "destination"),
+    [
+        ("下周三从北京南或北京西去石家庄", "北京", "石家庄"),
+        ("周五合肥出发，到南京南或者南京站都行", "合肥", "南京"),
+    ],
+)
+def test_two_stations_of_a_city_said_as_either_are_the_city(
+    official, text, origin, destination
+) -> None:
+    # 到杭州东或者杭州南: either will do, no stop at the first on the way to the second.
+    intent = parse_offline(text, TODAY, official)
+    assert (intent.origin, intent.destination, intent.via) == (origin, destination, [])
