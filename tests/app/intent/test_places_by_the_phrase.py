@@ -114,6 +114,7 @@ def test_home_again_after_a_place_without_a_station_is_a_round_trip(
     assert intent.return_trip is True
 
 
+@pytest.mark.parametrize(
     ("text", "origin", "destination"),
     [
         ("下周三从北京南或北京西去石家庄", "北京", "石家庄"),
