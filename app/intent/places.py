@@ -776,7 +776,9 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
     route = Route(spans=[(h.start, h.end) for h in hits])
     hits = [h for h in hits if not _been_there(text, h)]
     alternatives = [h for h in hits if _said_as_alternative(text, h)]
-    if alternatives and alternatives[0] is not hits[0]:
+    # Only beside a destination said otherwise: 合肥出发，到南京南或者南京站都行 has no other.
+    others = [h for h in hits if h not in alternatives]
+    if alternatives and alternatives[0] is not hits[0] and len(others) >= 2:
         # 没直达固始的话到信阳也行: 信阳 will do instead of 固始, it is no stop after it.
         route.alternatives = list(dict.fromkeys(h.name for h in alternatives))
         hits = [h for h in hits if h not in alternatives]
