@@ -185,7 +185,8 @@ _NIGHTS = re.compile(
     + NUMBER
     + r")\s*个?\s*(?:晚|夜)(?!上|里|的?(?:坐|站)?(?:"
     + _SEAT_WORD
-    + r"))"
+    # 硬座一夜坐不住, 一夜站着: the night is the ride, sat or stood through.
+    + r")|(?:都|也|就)?(?:坐|站|熬)(?:不|着|了|下来))"
     r"|(?P<en>" + _EN_NUMBER + r")\s+nights?\b",
     re.IGNORECASE,
 )
@@ -1284,11 +1285,18 @@ def _seat_alternatives(rest: str) -> list[SeatClass]:
     return [first, second] if first != second else []
 
 
+_SEAT_BORNE_NOT = re.compile(
+    r"^[^，,。；;]{0,4}?(?:坐不住|坐不了|受不了|熬不住|熬不了|吃不消|扛不住|坐不下去)"
+)
+
+
 def _seat_class(rest: str) -> SeatClass | None:
     """The one class named (a category such as 卧铺 is `seat_classes`, read with the refusals)."""
     for phrase, classes in lexicon.SEAT_PHRASES:
         for match in re.finditer(re.escape(phrase), rest) if len(classes) == 1 else ():
             after = rest[match.end() :].lstrip("的车票 ")
+            if _SEAT_BORNE_NOT.match(after):
+                continue  # 硬座一夜坐不住了: the class said as one not borne, no wish for it
             if not after.startswith(lexicon.SEAT_PERMITTED_AFTER):  # 站票也中: no limit
                 return classes[0]
     return None

@@ -782,6 +782,21 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
         # 没直达固始的话到信阳也行: 信阳 will do instead of 固始, it is no stop after it.
         route.alternatives = list(dict.fromkeys(h.name for h in alternatives))
         hits = [h for h in hits if h not in alternatives]
+    ends = [h for h in hits if _said_as_train_end(text, h)]
+    if len(ends) == 1:
+        # 回毕节 从义乌走 到贵阳就行我再坐班车回去: the train ends at 贵阳; 毕节, said before it
+        # as where one goes, is reached by road and is no stop of the train.
+        end = ends[0]
+        road = _TRAIN_END_AFTER.match(text[end.end :])
+        road_end = end.end + (road.end() if road else 0)
+        hits = [
+            h
+            for h in hits
+            if h is end
+            or (h.start > end.start and h.start >= road_end)  # 坐大巴 is the road, no place
+            or (h.start < end.start and not _before(text, h).endswith(("回", "去", "到")))
+        ]
+        end.returning = False
     _assign_roles(text, hits, directory)
     origin_hit = next((h for h in hits if h.role == "origin"), None)
     stops = [h for h in hits if h is not origin_hit]
@@ -957,6 +972,24 @@ def _said_as_alternative(text: str, hit: _Hit) -> bool:
     if _INSTEAD_BEFORE.search(before):
         return True
     return bool(_ALTERNATIVE_TO.search(before) and _INSTEAD_AFTER.match(text[hit.end :]))
+
+
+# The train's end named, the rest of the way by road: (坐)到贵阳就行，我再坐班车回去,
+# 火车到遵义就可以 然后打车过去.
+_TRAIN_END_BEFORE = re.compile(r"(?:坐|火车|车)?(?:到|至)$")
+_TRAIN_END_AFTER = re.compile(
+    r"^(?:站)?(?:就行|就可以|就好|就成)(?:了)?[，,\s]*(?:我|俺|然后|之后|剩下的?|后面)?"
+    r"(?:我|俺)?(?:自己)?(?:再|就)?(?:坐|转|换|搭|打|包|开)?"
+    r"(?:班车|汽车|大巴|客车|中巴|小巴|长途车|出租车?|的士|车|滴滴|网约车)"
+    # …or a ride of another kind already set apart (masked by the offline parser).
+    r"|^(?:站)?(?:就行|就可以|就好|就成)(?:了)?[，,\s]*□"
+)
+
+
+def _said_as_train_end(text: str, hit: _Hit) -> bool:
+    """True when `hit` is named as where the train may end, the traveller going on by road."""
+    before = text[max(0, hit.start - 3) : hit.start]
+    return bool(_TRAIN_END_BEFORE.search(before) and _TRAIN_END_AFTER.match(text[hit.end :]))
 
 
 def _free_place_before(text: str, hit: _Hit, directory: StationDirectory) -> str | None:

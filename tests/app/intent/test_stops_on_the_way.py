@@ -97,3 +97,26 @@ def test_a_place_said_to_do_instead_is_no_stop(official, text, destination, inst
 def test_asking_for_a_direct_train_names_no_place_to_do_instead(official) -> None:
     intent = parse_offline("北京有没有直达杭州的车，明天的", TODAY, official)
     assert (intent.destination, intent.destination_alternatives) == ("杭州", [])
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        # The train's end named, home reached by road: that end is the destination.
+        ("周四回威宁老家，从昆明走，火车到六盘水就行，我再坐客车回去", "昆明", "六盘水"),
+        ("下周二去毕节 从杭州出发 坐到贵阳就可以了 后面我自己打车", "杭州", "贵阳"),
+        ("下周二回遵义，从宁波走，到重庆就好，再坐大巴回家", "宁波", "重庆"),
+    ],
+)
+def test_the_trains_end_named_before_a_ride_by_road(official, text, origin, destination) -> None:
+    intent = parse_offline(text, TODAY, official)
+    assert (intent.origin, intent.destination, intent.via) == (origin, destination, [])
+
+
+def test_a_night_sat_through_in_a_class_not_borne_is_no_stay_nor_that_class(official) -> None:
+    intent = parse_offline("下周二从宁波去重庆，硬座一夜熬不住，要卧铺", TODAY, official)
+    assert intent.seat_class is None and intent.nights is None and not intent.return_trip
+    assert intent.seat_classes and "hard_seat" not in [c.value for c in intent.seat_classes]
+    # Without a road ride after it, 到X就行 keeps the place said before (a stop, as before).
+    kept = parse_offline("下周二回遵义，从宁波走，到重庆就行", TODAY, official)
+    assert kept.origin == "宁波"
