@@ -73,6 +73,8 @@ _DAY_OFFSETS = {
 }
 _NUM = r"[0-9一二两三四五六七八九十]{1,3}"
 _WEEK_PREFIX = r"(?P<pre>下下个?|下个?|这个?|本|next|this|coming)?\s*"
+# 查一下周六, 再看下周日, 等下 周五 (wait: Friday): the 下 after these is the verb's, not "next".
+_VERB_OWNS_XIA = "一查看瞅瞧问搜找等"
 _MONTH_PART = r"(?P<part>初|中旬|中|底|末|上旬|下旬)"
 
 
@@ -232,7 +234,7 @@ def _weekday(m: re.Match[str]) -> _Expr:
     pre, start = m.group("pre"), m.start()
     # "查一下周六" / "查下周五" / "再看下周日" are 查(一)下 + the weekday: the 下 belongs to
     # the verb.
-    if pre and pre.startswith("下") and start > 0 and m.string[start - 1] in "一查看瞅瞧问搜找":
+    if pre and pre.startswith("下") and start > 0 and m.string[start - 1] in _VERB_OWNS_XIA:
         pre, start = (pre[1:] or None), start + 1
     return _weekday_expr(start, m.end(), _week_shift(pre), _WEEKDAYS[m.group("wd")])
 
@@ -249,7 +251,7 @@ def _en_weekday(m: re.Match[str]) -> _Expr:
 @_pattern(_WEEK_PREFIX + r"(?:周末|weekend\b)")
 def _weekend(m: re.Match[str]) -> _Expr:
     pre, start = m.group("pre"), m.start()
-    if pre and pre.startswith("下") and start > 0 and m.string[start - 1] == "一":
+    if pre and pre.startswith("下") and start > 0 and m.string[start - 1] in _VERB_OWNS_XIA:
         pre, start = (pre[1:] or None), start + 1
     shift = _week_shift(pre) or 0
 
@@ -753,9 +755,15 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
             and leaves
         ):
             # 下周六要去厦门参加婚礼，周五下班后走: a bare weekday said for leaving is the one
-            # before the day named first (the arrival is that evening or the next morning).
+            # before the day named first (the arrival is that evening or the next morning);
+            # a day home said after it is the return (下周末去黄山 周五下班后走 周日回来).
             spans.append((second.start, second.end))
-            return DateFacts(start=leave - dt.timedelta(days=7), spans=spans)
+            start = leave - dt.timedelta(days=7)
+            home = _day_home_after(text, exprs[2:], start, today)
+            if home is None:
+                return DateFacts(start=start, spans=spans)
+            spans.append(home[1])
+            return DateFacts(start=start, end=home[0], returning=True, spans=spans)
         if not range_or_back and leave is not None and today <= leave < start and leaves:
             # 后天九点在上海开会，我明晚从北京过去: the earlier day is the departure, the day
             # said first is the arrival's.
@@ -779,13 +787,10 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
     if start is not None and end is None and not flexible:
         # 周六去南京住一晚，周日去扬州，周日晚上回上海: the day of a ride on to another stop
         # comes between; the day said with the ride home is the last.
-        for later in exprs[2:]:
-            if _RETURN_AFTER.match(text[later.end : later.end + 10]):
-                other, _ = later.resolve(start, today, True)
-                if other is not None and other >= start:
-                    end, returning = other, True
-                    spans.append((later.start, later.end))
-                break
+        home = _day_home_after(text, exprs[2:], start, today)
+        if home is not None:
+            end, returning = home[0], True
+            spans.append(home[1])
     back = _NEXT_DAY_BACK.search(text)
     if start is not None and end is None and back is not None:
         # 第二天下午三点以后回: back the day after leaving.
@@ -799,6 +804,20 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
         spans=spans,
         flexible_until=flexible_until,
     )
+
+
+def _day_home_after(
+    text: str, later: list[_Expr], start: dt.date, today: dt.date
+) -> tuple[dt.date, tuple[int, int]] | None:
+    """The first of `later` said with the ride home (周日回来), on or after `start`, and its
+    span; None when the first said with it is earlier, or none is."""
+    for expr in later:
+        if _RETURN_AFTER.match(text[expr.end : expr.end + 10]):
+            other, _ = expr.resolve(start, today, True)
+            if other is not None and other >= start:
+                return other, (expr.start, expr.end)
+            return None
+    return None
 
 
 def date_from(text: str, anchor: dt.date, today: dt.date) -> dt.date | None:
