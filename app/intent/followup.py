@@ -68,7 +68,7 @@ CityOf = Callable[[str], str | None]
 _OUTBOUND_SCOPE = re.compile(r"^(?:那)?(?:去程|出发那天|去的时候)[，,\s]*")
 _MOVE_TO = re.compile(
     r"(?:换到|挪到|调到|移到|提前到|推迟到|推到|延到|延后到|改到)"
-    r"(?=(?:下下|下|这|本)?(?:个)?(?:周|星期|礼拜|\d|[一二三四五六七八九十]+号|明天|后天))"
+    r"(?=(?:下下|下|这|本)?(?:个)?(?:周|星期|礼拜|\d|[一二三四五六七八九十]+号|明天|大?后天))"
 )
 
 _OUTBOUND_WORD = re.compile(r"改|换|出发|去程|走")
@@ -93,10 +93,12 @@ _STAY_SHIFT = re.compile(
     r"(?P<dir>多|少)(?:住|待|呆|玩)(?P<n>[一两二三四五六七1-7])?(?:个)?(?:晚上?|天|夜)"
 )
 _REFUSED_HOURS = re.compile(
-    r"太早|太晚|起不来|起得来|谁起|来不及|赶不上|有课|有事|没空|上班|不行|不方便|不要|算了"
+    r"太早|太晚|太累|起不来|起得来|谁起|来不及|赶不上|有课|有事|没空|上班|不行|不方便|不要|算了"
+    r"|走不开|走不了|去不了|脱不开身"
 )
 _HOURS = re.compile(
     r"\d+\s*[点:：]|[一二两三四五六七八九十]+点|凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|白天|夜里"
+    r"|一早|清早"
 )
 _DAY = re.compile(
     r"[今明后]天|周[一二三四五六日天]|星期|礼拜|\d+号|\d+日|[一二三四五六七八九十]+号"
@@ -106,6 +108,7 @@ _BARE_WEEKDAY = re.compile(r"(?<![下这本个])(?:周|星期|礼拜)[一二三�
 _NEGATED = r"(?:别|不要|不|不是|不去|不在)(?:从|在|去|到)?"
 _NAME_GOES_ON = r"(?![东西南北])"  # 不是西安北 rules out 西安北, not 西安
 # 格尔木不去了, 大理就不去了: the place named, then ruled out.
+_INSTEAD = re.compile(r"改去|改成去|改到|换去|换成|改成|不去了|不想去了|算了|还是去")
 _DROPPED_AFTER = r"(?:站)?(?:就|也|先)?(?:不去了|不去|不要了|不用去了|去不了|不玩了)"
 _SHIFT = re.compile(
     r"(?P<dir>提前|早|往前挪|推迟|延后|推后|往后推|往后挪|晚)(?P<n>[一两二三四五六七1-7])?天"
@@ -190,10 +193,31 @@ def turn_text(text: str) -> str:
     return _without_hours_refused(_MOVE_TO.sub("改成", text))
 
 
+def _refused(clause: str) -> bool:
+    return bool(_REFUSED_HOURS.search(clause) and (_HOURS.search(clause) or _DAY.search(clause)))
+
+
+def without_reasons(text: str) -> str:
+    """ "改成后天吧，明天走不开", "周五晚上去太累了 改成周六一早走", "周一还要上班 周日回来": a
+    day turned down, or one taken by something else, beside a clause that says the day of the
+    ride, is only the reason; the clause goes (its day is no day of the trip)."""
+    parts = re.split(r"([，,。；;！!？?\s]+)", text)
+    clauses = parts[::2]
+    refused = [i for i, clause in enumerate(clauses) if _refused(clause)]
+    if not any(_DAY.search(clauses[i]) for i in refused):
+        return text
+    if not any(_DAY.search(c) for i, c in enumerate(clauses) if i not in refused):
+        return text
+    for i in refused:
+        parts[2 * i] = ""
+    return "".join(parts).strip("，,。；; ")
+
+
 def _without_hours_refused(text: str) -> str:
     """ "7点前太早了 起不来 9点以后吧", "上午还有课 下午三点以后的吧", "晚上的车不要 要白天走的":
     the hours turned down are no window; the clause that asks for others is the wish. Of a
     refused clause with a day in it only the day stays (明天上午不行，下午吧: 明天 … 下午)."""
+    text = without_reasons(text)
     parts = re.split(r"([，,。；;！!？?\s]+)", text)
     clauses = parts[::2]
     refused = [
@@ -333,7 +357,7 @@ def _read(
     suggest: CityOf | None,
     route: Sequence[str] | None = None,
 ) -> TurnReading:
-    words = normalise_text(text)
+    words = without_reasons(normalise_text(text))
     if turn.kind == "out_of_scope":
         said = [t for t in turn.out_of_scope_topics if t != "other"]
         return TurnReading(previous, declined=_topic(words) or next(iter(said), "other"))
@@ -353,7 +377,7 @@ def _read(
     turn = exclusions_kept(previous, turn)
     turn = hours_near_plan(previous, turn, words)
     turn = against_plan_shown(previous, turn, words)
-    turn = _without_negated(turn, words)
+    turn = _without_negated(_destination_given_up(previous, turn, words, city), words)
     if turn.origin and turn.destination and _ANOTHER_TRIP.search(words):
         # "另外下周三我从广州去南宁": another trip, even from where this one ends.
         return TurnReading(merge_intent(previous, turn, city=city))
@@ -548,6 +572,23 @@ def _ruled_out(place: str, words: str) -> bool:
         re.search(_NEGATED + name + _NAME_GOES_ON, words) is not None
         or re.search(name + _DROPPED_AFTER, words) is not None
     )
+
+
+def _destination_given_up(
+    previous: TravelIntent, turn: TravelIntent, words: str, city: CityOf
+) -> TravelIntent:
+    """ "算了峨眉山上太冷了 改去重庆吃火锅", "黄山不去了，换成去杭州": the destination given up,
+    named before the new one, is no origin; the trip still leaves from where it did."""
+    given_up = turn.origin
+    if given_up is None or turn.destination is None or previous.origin is None:
+        return turn
+    if not _same(city, given_up, previous.destination):
+        return turn
+    if _same(city, turn.destination, previous.origin) or _THEN.search(words):
+        return turn  # home, or on from there: a ride of the trip
+    if re.search(r"(?:从|由|在)" + re.escape(given_up), words) or not _INSTEAD.search(words):
+        return turn
+    return turn.model_copy(update={"origin": None})
 
 
 def _without_negated(turn: TravelIntent, words: str) -> TravelIntent:
