@@ -64,12 +64,14 @@ _JOIN = re.compile(
 _SOMEONE = re.compile(r"(?:我|她|他|孩子|同学|同事|朋友)(?!们)")
 # Companions named as two (爸妈, 父母, 二老): two join, not one.
 _PAIR_WORDS = tuple(phrase for phrase, count in lexicon.COMPANIONS if count == 2)
+# What "we" are, said before the count (我们老乡三个, 咱们同学四个).
+_GROUP = r"老乡|同乡|同学|同事|朋友|姐妹|兄弟|哥们|室友|舍友|一家|家|工友"
 _TOTAL = re.compile(
     r"(?:一共|总共|共)?(?P<n>" + NUMBER + r"|俩|仨)\s*(?:个|位)?(?:人|大人)(?![均])"
     r"|(?:一共|总共|共)(?P<all>" + NUMBER + r")\s*(?:个|位)(?!\s*(?:站|天|晚|城市|地方))"
     r"|(?P<pair>俩人|我们俩|我俩|我们仨)"
-    # 我们三个, 咱们四个: the party counted by "we" with no 人 after it.
-    r"|(?:我们|咱们|俺们)(?:一共|总共|共)?(?P<we>" + NUMBER + r")\s*(?:个|位)"
+    # 我们三个, 咱们四个, 我们老乡三个: the party counted by "we" with no 人 after it.
+    r"|(?:我们|咱们|俺们)(?:" + _GROUP + r")?(?:一共|总共|共)?(?P<we>" + NUMBER + r")\s*(?:个|位)"
     r"(?!\s*(?:站|天|晚|城市|地方|小时|月|星期|礼拜))"
 )
 # Grown-ups bringing the children (我和老婆两个人带孩子): the count is theirs alone.
@@ -147,9 +149,12 @@ def party_after(previous: TravelIntent, turn: TravelIntent, words: str) -> Party
     # 带孩子: three in all); a child named alone (孩子要占座) says nothing of the party's size.
     counted = _total(words) is not None or _BRINGING.search(words) is not None
     aged_children = any(a is not None for a in turn.children)
-    total = turn.passengers if turn.children and (counted or aged_children) else _total(words)
+    kept = len(before.children)
+    total = turn.passengers if turn.children and (counted or aged_children) else _total(words, kept)
     if party.counted_party(party.counts_before_names(words)) is not None:
         total = turn.passengers  # 两个大人一个学生: every group counted, not the first alone
+        if not turn.children and total == _total(words):
+            total = _total(words, kept)  # 三个大人: the grown-ups alone, the children kept
     if total is not None or (turn.passengers != 1 and not turn.children):
         return _restated(before, turn, words, total or turn.passengers).fitted()
     some = _SOME_STUDENTS.search(words)
@@ -165,9 +170,10 @@ def party_after(previous: TravelIntent, turn: TravelIntent, words: str) -> Party
     return None
 
 
-def _total(words: str) -> int | None:
+def _total(words: str, children: int = 0) -> int | None:
     """A head count said outright (俩人, 三个人, 一共四位), the last one said; a count of one
-    (一个人) is no total: 再加一个人 adds one."""
+    (一个人) is no total: 再加一个人 adds one. Grown-ups counted (三个大人了) are the party
+    but its `children`, who still come."""
     found = None
     for match in _TOTAL.finditer(words):
         if words[: match.start()].endswith(("加", "加上", "多")):
@@ -178,7 +184,7 @@ def _total(words: str) -> int | None:
         said = match.group("n") or match.group("all") or match.group("we")
         count = {"俩": 2, "仨": 3}.get(said) or to_int(said)
         if count and count > 1:
-            found = count
+            found = count + (children if match.group().endswith("大人") else 0)
     return found
 
 
@@ -205,7 +211,7 @@ def _joined(before: Party, turn: TravelIntent, words: str, joining: re.Match[str
     count = to_int(said.get("n") or said.get("m") or said.get("t") or "") or 0
     if not count and any(word in words for word in _PAIR_WORDS):
         count = 2  # 还有我爸妈
-    total = _total(words)
+    total = _total(words, len(before.children))
     if total is not None and total > before.passengers:
         count = total - before.passengers
     elif total is not None and not count:
