@@ -464,6 +464,9 @@ _SHORT_EVENING = re.compile(
 )
 
 
+# 往回走, 往回赶, 往回返: heading home, said as a direction.
+_HOMEWARD = re.compile(r"往回(?:走|返|赶|奔|撤)")
+
 _NUMERAL_ORDER = "一两三四五六七八九十"
 # 玩个四五天, 待两三晚: a stay said as a span of two counts, read as the first (四五 is no 45).
 _TWO_COUNTS = re.compile(
@@ -489,6 +492,7 @@ def normalise_text(text: str) -> str:
     text = _LODGING_SAVED.sub("坐夜车", text)
     text = self_corrected(text)  # 周五，不对，周六: the day said last
     text = _SHORT_EVENING.sub("晚上", text)
+    text = _HOMEWARD.sub("回来", text)  # 周日往回走: the ride home, not a place 回走
     text = text.replace("明后天", "明天或后天")  # either day
     text = _TWO_COUNTS.sub(_first_of_two, text)
     if _PINYIN_ROUTE.search(text) or _PINYIN_CUES.search(text):
