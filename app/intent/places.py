@@ -47,7 +47,14 @@ _THROUGH_BEFORE = ("经", "途经", "经过", "路过", "via")
 _STAY_BEFORE = ("在", "先在")
 # Where the traveller is now (人在北京, 我在北京读研): where the trip starts, when it names
 # another place to go to.
-_HERE_BEFORE = ("我在", "人在", "现在在", "目前在", "还在", "我住在", "家在", "我们在")
+# Where one lives (俺住沈阳北站那边, 我家住昆明) is where one sets off from, the same way.
+_HERE_BEFORE = (
+    *("我在", "人在", "现在在", "目前在", "还在", "家在", "我们在", "俺在"),
+    *("我住在", "我住", "俺住在", "俺住", "家住在", "家住", "我们住在", "我们住"),
+)
+
+
+_NEAR_AFTER = re.compile(r"站?(?:那边|那块|那片|附近|一带|旁边|边上|周边)")
 
 
 # 上海这边活干完了，下周一回六安: the place one is at, said with 这边/这儿, the same way.
@@ -846,6 +853,9 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
         origin_hit = hits[0]
     if origin_hit is not None:
         route.origin = origin_hit.name
+        if origin_hit is here and _NEAR_AFTER.match(text, origin_hit.end):
+            # 俺住沈阳北站那边: one lives near that station, and boards at any of the city's.
+            route.origin = _city(origin_hit, directory)
         city = directory.by_name(origin_hit.name)
         home = {origin_hit.name, city.city if city else origin_hit.name}
         if (
