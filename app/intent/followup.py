@@ -473,6 +473,9 @@ def _read(
     stale = stale_windows(previous, turn.depart_window, turn.arrive_window, moved=moved)
     previous = previous.model_copy(update=stale)
     merged = _with_party(merge_intent(previous, turn, city=city, route=route), party)
+    if _day_home_kept(previous, turn):
+        # "改成周六一早走" after "周五走 周日回来": leaving later, home the day said.
+        merged = merged.model_copy(update={"date_end": previous.date_end, "days": None})
     if permitted:
         # "硬座也行": that class will do too; no class is required any more.
         merged = merged.model_copy(update={"seat_class": None, "seat_classes": []})
@@ -994,6 +997,19 @@ def _stay_shifted(previous: TravelIntent, turn: TravelIntent, stay: re.Match[str
 _EVE_ARRIVAL = re.compile(
     r"(?<!提)(?:前一天|头一天|前一晚|头天)(?:晚上|下午|傍晚|夜里)?(?:就|得|要)?(?:到|过去|住过去|赶到)"
 )
+
+
+def _day_home_kept(previous: TravelIntent, turn: TravelIntent) -> bool:
+    """The turn moves the outbound to a later day still before the day home said (a return
+    said as a day, not as nights): the day home stays, the stay shortens."""
+    later = turn.date_start
+    if later is None or turn.date_end is not None or turn.days or turn.nights is not None:
+        return False
+    if previous.date_start is None or previous.date_end is None:
+        return False
+    if previous.return_trip is not True or previous.nights is not None:
+        return False
+    return previous.date_start < later < previous.date_end
 
 
 def _eve_before(previous: TravelIntent, turn: TravelIntent, words: str) -> TravelIntent:

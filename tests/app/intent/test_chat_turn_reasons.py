@@ -100,3 +100,13 @@ def test_where_one_lives_is_where_the_trip_starts(directory, text, origin):
 def test_a_weekend_left_on_the_friday_before_keeps_the_day_home_said_after():
     facts = extract_dates("下周末去厦门 周五晚上走 周日回", TODAY)
     assert (facts.start, facts.end) == (dt.date(2026, 12, 11), dt.date(2026, 12, 13))
+
+
+def test_leaving_later_keeps_the_day_home_said_and_shortens_the_stay(chat):
+    intent = trip(chat("周四从南京去苏州，周日回来", "改成周五走"))
+    assert intent.date_start == FRIDAY and intent.date_end == SUNDAY
+
+
+def test_leaving_later_on_a_stay_said_in_nights_moves_the_day_home(chat):
+    intent = trip(chat("周四从南京去苏州，住三晚", "改成周五走"))
+    assert intent.date_start == FRIDAY and intent.date_end == dt.date(2026, 12, 7)
