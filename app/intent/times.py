@@ -94,10 +94,11 @@ _APPOINTMENT = re.compile(
     # A hospital's appointment: 上午10点的号, 下午两点的门诊, 九点半复查, 十点的专家号.
     r"|的号|的专家号|的门诊|的预约|看病|看医生|就诊|复查|复诊|的检查|做检查|的手术|做手术|体检)"
 )
-# 周五下午我要开会, 上午有个会: a part of the day taken by a meeting, no clock said. The ride
-# is not in it: there by the time it begins (a deadline said outright wins).
+# 周五下午我要开会, 上午有个会: a part of the day taken by a meeting, no clock said anywhere.
+# The ride is not in it: there by the time it begins (上午去上海开会 is the ride's morning).
+_HOME_CUE = re.compile(r"回来|回去|回程|返程")
 _APPOINTMENT_PART = re.compile(
-    r"(?P<period>早上|上午|中午|下午|晚上)[^，,。\d点]{0,5}?"
+    r"(?P<period>早上|上午|中午|下午|晚上)[^，,。\d点去到回走]{0,5}?"
     r"(?:要开会|开会|有个?会|的会|面试|见客户)(?!完|结束|后|以后|之后)"
 )
 # 上午10点到下午2点在苏州有个会: there by its start; a ride home said after it leaves once
@@ -333,7 +334,10 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
         if at is not None:
             window = TimeWindow(start=dt.time(0, 0), end=at, label=match.group())
             found.append(Found(match.start(), match.end(), window, "arrive_window", weak=True))
+    clock = _HOUR_LABEL.search(text)
     for match in _APPOINTMENT_PART.finditer(text):
+        if clock is not None and not _HOME_CUE.search(text, 0, clock.start()):
+            continue  # 早上开会，九点前到: the clock said for the ride out is its deadline
         if any(f.start <= match.start() < f.end for f in found):
             continue  # 下午两点的会: the clock said it
         begins = TIME_WINDOWS[match.group("period")].start
