@@ -147,6 +147,9 @@ LODGING_WORDS = (
     "大床房",
     "双床房",
     "标间",
+    "海景房",
+    "订个房",
+    "订间房",
     *HOSTEL_WORDS,
 )
 WEATHER_WORDS = (
@@ -162,6 +165,12 @@ WEATHER_WORDS = (
     "热不热",
     "穿什么",
     "穿啥",
+    "多冷",
+    "多热",
+    "穿几件",
+    "穿多少",
+    "穿多厚",
+    "穿棉袄",
     "weather",
 )
 FLIGHT_WORDS = (
@@ -253,6 +262,19 @@ TRIP_SERVICE_WORDS = (
     "有什么好玩",
     "有哪些好玩",
     "哪里好玩",
+    # Life beside the trip: work to find, exam results to look up.
+    "招工",
+    "招普工",
+    "招人",
+    "招聘",
+    "找工作",
+    "找活干",
+    "包吃住",
+    "查成绩",
+    "成绩啥时候",
+    "成绩什么时候",
+    "四六级",
+    "查分",
 )
 OUT_OF_SCOPE_TOPICS: dict[str, tuple[str, ...]] = {
     "refund": ("退票", "改签", "退款", "refund"),

@@ -47,6 +47,11 @@ def parse(directory):
         # The weather looked up: a place and a day are no trip.
         "帮我查查哈尔滨后天的天气",
         "昆明这几天多少度",
+        "长春那边到底有多冷，穿几件合适",
+        # Life beside the trip: work, exam results, a room.
+        "苏州那边哪个厂在招工啊",
+        "考研成绩什么时候出来",
+        "在厦门帮我订间海景房",
     ],
 )
 def test_what_is_not_train_travel_is_declined(parse, text):
