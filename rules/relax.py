@@ -124,6 +124,12 @@ def stated(request: TripRequest) -> list[str]:
         if station in names and window in names and proper_station(request, station):
             names.remove(station)
             names.insert(names.index(window), station)
+    for station, _ in STATION_BEFORE_WINDOW:
+        if station in names and "train_kin" in names and proper_station(request, station):
+            # 武昌 named, 只坐高铁 after nine: the G train from 武汉 beats an intercity EMU
+            # from 武昌 (a city-proper station gives way before the type widens).
+            names.remove(station)
+            names.insert(names.index("train_kin"), station)
     recency = {name: age for age, name in enumerate(request.stated_order)}
     # Only the constraints a chat dated trade places, among the slots they hold: the others
     # (a place, a budget said in the first sentence) keep the engine's order.

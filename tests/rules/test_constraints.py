@@ -390,6 +390,19 @@ def test_a_wish_for_gaotie_takes_a_dongche_in_time_before_any_window_or_day_give
     assert not kin_meets_window(one_way(train_types=frozenset({"G", "D", "C"})), entries, now=NOW)
 
 
+def test_a_station_of_the_city_proper_gives_way_before_the_type_widens() -> None:
+    # 武昌 named, 只坐高铁: the G train from the city's other station, not a 动车 from 武昌.
+    entries = book(
+        offer("D1", BEIJING_WEST, HONGQIAO, "09:30", "15:00"),
+        offer("G3", BEIJING_SOUTH, HONGQIAO, "09:00", "13:30"),
+    )
+    wish = one_way(train_types=frozenset({"G"}), origin_station="北京西")
+    found = minimal_relaxation(wish, entries, now=NOW)
+    assert found is not None
+    chosen, dropped = found
+    assert dropped == ("origin",) and best_trains(chosen, entries) == ("G3",)
+
+
 def test_fastest_takes_a_seat_arriving_late_at_night() -> None:
     # 东莞东→潢川: T395 arrives 23:14 in a seat, the quickest ride of the day.
     entries = book(
