@@ -64,12 +64,24 @@ from app.agent.readback import Relaxed, relaxed_items, relaxed_sentence, underst
 from app.agent.states import State, check_transition
 from app.agent.summary import header, plan_summary, train_numbers_in
 from app.agent.trip import TripProblem, trip_request
-from app.agent.which_station import OpenName, Remembered, open_name, taken, with_trains
+from app.agent.which_station import (
+    MAX_CANDIDATES,
+    OpenName,
+    Remembered,
+    open_name,
+    taken,
+    with_trains,
+)
 from app.errors import Overloaded
 from app.intent import texts as intent_texts
 from app.intent.followup import read_turn, turn_text
 from app.intent.model import TravelIntent, missing_fields
-from app.intent.places import NO_SERVICE_PLACES, NON_STATION_PLACES, answer_to_suggestion
+from app.intent.places import (
+    NO_SERVICE_PLACES,
+    NON_STATION_PLACES,
+    answer_to_suggestion,
+    nearest_stations,
+)
 from app.observability.metrics import Metrics
 from app.tickets.model import TicketResult
 from rules import (
@@ -395,6 +407,9 @@ class PlanningAgent:
                     question = again.clarify_question
                 else:
                     question = _question_for(intent, self.directory)
+        nearer = await self._nearest_with_trains(run, intent)
+        if nearer is not None:
+            intent = nearer
         if unknown_train_only(intent):
             # "G99999 明天还有票吗": no such number, and nothing else to plan from.
             run.intent = intent
@@ -932,6 +947,26 @@ class PlanningAgent:
         )
         return taken(intent, open_end, station)
 
+    async def _nearest_with_trains(self, run: Run, intent: Any) -> Any | None:
+        """The intent planned at the next station near a place without one (宏村: 黄山北) when
+        the nearest (黟县东) has no train from the origin that day and the next has, said in
+        the warnings; None when the nearest has trains, none has, or nothing is to be settled.
+        At most `MAX_CANDIDATES` stations are asked, each counted in the budget."""
+        place, day = intent.destination_text, intent.date_start
+        near = nearest_stations(place, self.directory) if place in NON_STATION_PLACES else []
+        if len(near) < 2 or intent.destination != near[0] or not intent.origin or day is None:
+            return None
+        stations = tuple(near[:MAX_CANDIDATES])
+        run.queries += len(stations)
+        probe = OpenName("destination", place, stations, intent.origin)
+        kept = await with_trains(self.tickets, self.directory, probe, day, run.answered)
+        if not kept or kept[0] == near[0]:
+            return None
+        planned = intent_texts.planned_at_nearest(place, near[0], near[1:])
+        run.warnings = [w for w in run.warnings if w != planned]
+        run.warn(intent_texts.planned_at_next_nearest(place, near[0], kept[0]))
+        return intent.model_copy(update={"destination": kept[0]})
+
     def _suggested(self, name: str) -> str | None:
         """The place a reply offers for a name it does not know, as the parser asks it."""
         if name in NON_STATION_PLACES:
@@ -946,13 +981,17 @@ class PlanningAgent:
         intent = run.intent
         if intent is None or not intent.destination_text or intent.destination is None:
             return None
-        near = NON_STATION_PLACES.get(intent.destination_text, ())
+        place = intent.destination_text
+        near = nearest_stations(place, self.directory) if place in NON_STATION_PLACES else []
         if intent.destination not in near:
             return None
         if not any(item.constraint == "destination" for item in run.relaxed_items):
             return None
-        planned = intent_texts.planned_at_nearest(intent.destination_text, intent.destination)
-        run.warnings = [w for w in run.warnings if w != planned]
+        planned = {
+            intent_texts.planned_at_nearest(place, near[0], near[1:]),
+            intent_texts.planned_at_next_nearest(place, near[0], intent.destination),
+        }
+        run.warnings = [w for w in run.warnings if w not in planned]
         return intent_texts.nearest_unserved(intent.destination_text, intent.destination)
 
     def _no_service(self, run: Run, original: TripRequest) -> str | None:

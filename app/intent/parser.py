@@ -214,12 +214,15 @@ class IntentParser:
                     # two towns of 红河): that city, said openly.
                     intent = intent.model_copy(update={"destination": city})
                     warnings.append(texts.planned_at_nearest(place, city))
-                elif len(stations) == 1 or _ASKS_NEAREST.search(lower):
-                    # One served station near it (乌镇: 桐乡), or the nearest asked for (火车到
-                    # 哪个站下离雪乡近): planned at the nearest, said openly; otherwise, with
-                    # several (九寨沟: 江油, 绵阳…), the traveller chooses.
+                elif (
+                    len(stations) == 1 or missing == ["destination"] or _ASKS_NEAREST.search(lower)
+                ):
+                    # One served station near it (乌镇: 桐乡), the rest of the trip known (明天
+                    # 从上海去宏村: 黟县东, nearest first, with 黄山北 named too) or the nearest
+                    # asked for (火车到哪个站下离雪乡近): planned at the nearest, said openly;
+                    # otherwise, with several and the trip still open, the traveller chooses.
                     intent = intent.model_copy(update={"destination": stations[0]})
-                    warnings.append(texts.planned_at_nearest(place, stations[0]))
+                    warnings.append(texts.planned_at_nearest(place, stations[0], stations[1:]))
                 else:
                     questions.insert(0, texts.nearest_stations(place, stations))
                     suggested.setdefault("destination", stations[0])

@@ -28,6 +28,11 @@ NOT_A_STATION_HINT = "可以考虑先乘火车到{gateway}。"
 PLANNED_AT_NEAREST = (
     "{place}没有火车站，已按最近的火车站{station}为您规划；如想去其他车站请告诉我。"
 )
+PLANNED_AT_NEAREST_OTHERS = "（附近还有{others}）"
+PLANNED_AT_NEXT_NEAREST = (
+    "{place}没有火车站，最近的火车站{nearest}这天没有符合要求的车次，"
+    "已按附近的{station}为您规划；如想去其他车站请告诉我。"
+)
 NEAREST_UNSERVED = (
     "{place}没有火车站，最近的火车站{station}这天没有符合要求的车次。请问您想改去哪个车站或城市？"
 )
@@ -79,9 +84,18 @@ def not_a_station(place: str, gateway: str | None) -> str:
     return text
 
 
-def planned_at_nearest(place: str, station: str) -> str:
-    """A well-known place with one served station near it: planned there, said openly."""
+def planned_at_nearest(place: str, station: str, others: Sequence[str] = ()) -> str:
+    """A well-known place without a station, planned at its nearest served one, said openly
+    (with the other stations near it, when it has several)."""
+    if others:
+        station += PLANNED_AT_NEAREST_OTHERS.format(others="、".join(others))
     return PLANNED_AT_NEAREST.format(place=place, station=station)
+
+
+def planned_at_next_nearest(place: str, nearest: str, station: str) -> str:
+    """A place planned at its nearest station, which had no train that fits, and reached at
+    another station near it."""
+    return PLANNED_AT_NEXT_NEAREST.format(place=place, nearest=nearest, station=station)
 
 
 def nearest_unserved(place: str, station: str) -> str:

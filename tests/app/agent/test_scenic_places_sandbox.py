@@ -1,5 +1,6 @@
 """Scenic places without a station, through the real app and the sandbox: one served station
-near it is planned and said; with several, a traveller who goes on with the trip without
+near it is planned and said; with several and the trip otherwise known, the nearest is planned
+and said; with several and the trip still open, a traveller who goes on with the trip without
 answering which is planned at the one offered, said openly, and one who turns it down is not."""
 
 from __future__ import annotations
@@ -39,6 +40,20 @@ async def test_going_on_with_the_trip_takes_the_station_offered() -> None:
 
 
 async def test_turning_the_offer_down_plans_nothing_there() -> None:
-    body = await _chat("12月5号从上海去周庄", "不要")
+    # Offered while the day is still open (a known day plans at the nearest at once).
+    body = await _chat("想从上海去周庄逛逛", "不要", "12月5号走")
     assert body["itinerary"] is None
     assert not any("已按最近的火车站" in w for w in body["warnings"])
+
+
+async def test_several_stations_near_and_the_day_known_plans_at_the_nearest_naming_the_rest() -> (
+    None
+):
+    body = await _chat("我们俩12月5号想从哈尔滨坐火车去雪乡玩")
+    assert body["itinerary"] is not None, body["summary"]
+    assert body["clarify_question"] is None
+    assert body["itinerary"]["legs"][-1]["destination_station"]["name"] == "亚布力西"
+    assert any(
+        w.startswith("雪乡没有火车站，已按最近的火车站亚布力西") and "海林" in w
+        for w in body["warnings"]
+    ), body["warnings"]

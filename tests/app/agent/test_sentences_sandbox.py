@@ -119,9 +119,12 @@ async def test_a_place_without_a_station_and_one_near_it_is_planned_there_openly
     assert body["itinerary"] is not None, body["summary"]
     assert body["itinerary"]["legs"][-1]["destination_station"]["name"] == "桐乡"
     assert any("乌镇没有火车站" in w and "桐乡" in w for w in body["warnings"]), body["warnings"]
-    # With several near it the traveller chooses.
+    # With several near it and the trip otherwise known: planned at the nearest, the others
+    # named; no train there on the embedded network is said, not swapped for a far station.
     body = await _plan("12月5号从成都去九寨沟")
-    assert body["itinerary"] is None and "江油" in body["clarify_question"]
+    assert body["itinerary"] is None and body["clarify_question"] is None
+    assert any("九寨沟没有火车站，已按最近的火车站黄龙九寨" in w for w in body["warnings"])
+    assert "黄龙九寨" in body["summary"]
 
 
 async def test_a_deadline_no_train_of_the_day_meets_leaves_the_day_before_not_late() -> None:
@@ -136,12 +139,18 @@ async def test_a_deadline_no_train_of_the_day_meets_leaves_the_day_before_not_la
     assert [r["constraint"] for r in body["relaxed"]] == ["date_start"]
 
 
-async def test_a_nearest_station_with_no_train_that_fits_is_asked_about_not_swapped() -> None:
-    # 宏村's one station near it (黟县东) sells nothing on the embedded network: the plan had
-    # relaxed the destination to 三阳, another town of 黄山's prefecture; now it asks.
+async def test_a_nearest_station_with_no_train_gives_way_to_the_next_one_near_it() -> None:
+    # 宏村's nearest station (黟县东) sells nothing on the embedded network: the plan had
+    # relaxed the destination to 三阳, another town of 黄山's prefecture; now the next station
+    # listed near it (黄山北) is planned, and both are said.
     body = await _plan("12月5号从杭州去宏村")
-    assert body["itinerary"] is None and body["relaxed"] == []
-    assert "黟县东" in body["clarify_question"] and "宏村没有火车站" in body["clarify_question"]
+    assert body["itinerary"] is not None, body["summary"]
+    assert body["itinerary"]["legs"][-1]["destination_station"]["name"] == "黄山北"
+    assert body["relaxed"] == []
+    assert any(
+        "宏村没有火车站，最近的火车站黟县东" in w and "已按附近的黄山北" in w
+        for w in body["warnings"]
+    ), body["warnings"]
     assert not any("已按最近的火车站" in w for w in body["warnings"])
 
 

@@ -132,11 +132,23 @@ async def test_non_station_destination_asks_for_a_station_and_suggests_a_gateway
     # A directory without its nearest stations: asked for one.
     assert outcome.clarify_question.startswith("抱歉，九寨沟不在我们可以查询的火车站里")
     official = IntentParser(directory=default_directory(), metrics=rules._metrics, llm=None)
-    outcome = await official.parse("下周去九寨沟玩四天，从北京出发", TODAY)
-    # The nearest served stations are named, the first offered (answered with 好, planned).
-    assert outcome.clarify_question.startswith("九寨沟没有火车站，最近的火车站是")
-    offered = outcome.intent.suggested_places["destination"]
-    assert offered in ("江油", "绵阳", "广元") and offered in outcome.clarify_question
+    outcome = await official.parse("想去九寨沟玩四天，从北京出发", TODAY)
+    # No day yet: the nearest served stations are named, the first offered (好 plans it).
+    assert outcome.clarify_question.startswith("九寨沟没有火车站，最近的火车站是黄龙九寨")
+    assert outcome.intent.suggested_places["destination"] == "黄龙九寨"
+
+
+async def test_a_place_without_a_station_is_planned_at_the_nearest_when_the_trip_is_known(rules):
+    official = IntentParser(directory=default_directory(), metrics=rules._metrics, llm=None)
+    outcome = await official.parse("下周六我们仨打算从合肥坐高铁去西递逛逛", TODAY)
+    # Origin and day known: planned at the nearest (黟县东, nearer than 黄山北), said openly
+    # with the other one near it; nothing asked.
+    assert outcome.intent.destination == "黟县东"
+    assert not outcome.needs_clarification
+    assert any(
+        w.startswith("西递没有火车站，已按最近的火车站黟县东") and "黄山北" in w
+        for w in outcome.warnings
+    )
 
 
 async def test_a_place_far_from_any_railway_is_said_so(rules):
@@ -300,4 +312,4 @@ async def test_the_nearest_station_asked_for_is_planned_not_asked_back(metrics):
     parser = IntentParser(directory=default_directory(), metrics=metrics, llm=None)
     outcome = await parser.parse("下周去九寨沟，从北京出发，坐火车到哪个站下最近", TODAY)
     assert not outcome.needs_clarification
-    assert outcome.intent.destination in ("江油", "绵阳", "广元")
+    assert outcome.intent.destination == "黄龙九寨"
