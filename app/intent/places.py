@@ -644,7 +644,7 @@ def _assign_roles(text: str, hits: list[_Hit], directory: StationDirectory) -> N
             hit.through = True
         if before.endswith(_ORIGIN_BEFORE):
             hit.role = "origin"
-        elif _set_off_after_a_deadline(text, hits, i):
+        elif _set_off_after_a_deadline(text, hits, i) or _set_off_after_a_pause(text, hit):
             hit.role = "origin"
         elif before.endswith(_STOP_BEFORE) and not before.endswith(_NOT_STOP_BEFORE):
             hit.role = "stop"
@@ -671,6 +671,17 @@ def _set_off_after_a_deadline(text: str, hits: list[_Hit], i: int) -> bool:
     if i > 0 and hits[i - 1].end >= hit.start - 2:
         return False  # 上海到北京出发: a route said outright
     return _DEADLINE_TO.search(_before(text, hit)) is not None
+
+
+_PAUSED_CUE = re.compile(r"(?:去|到|回|往)[\s，,]+$")
+
+
+def _set_off_after_a_pause(text: str, hit: _Hit) -> bool:
+    """True when the place is set off from (太原出发) and the 去 before it ends the phrase
+    before, set apart by a pause (平遥古城 周六去 太原出发: go to 平遥古城 on Saturday)."""
+    if not _after(text, hit).startswith(_SET_OFF_AFTER):
+        return False
+    return _PAUSED_CUE.search(text[max(0, hit.start - 4) : hit.start]) is not None
 
 
 def _names_free_place(after: str, role: str | None, directory: StationDirectory) -> bool:

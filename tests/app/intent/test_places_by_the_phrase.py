@@ -127,3 +127,23 @@ def test_two_stations_of_a_city_said_as_either_are_the_city(
     # 到杭州东或者杭州南: either will do, no stop at the first on the way to the second.
     intent = parse_offline(text, TODAY, official)
     assert (intent.origin, intent.destination, intent.via) == (origin, destination, [])
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        ("厦门 下周三去 福州出发", "福州", "厦门"),
+        ("桂林 这周五去，南宁出发", "南宁", "桂林"),
+    ],
+)
+def test_a_place_set_off_from_after_a_paused_go_is_the_origin(
+    official, text, origin, destination
+) -> None:
+    # "X 周六去 Y出发": the 去 ends "go to X on Saturday"; Y is where the trip starts.
+    intent = parse_offline(text, TODAY, official)
+    assert (intent.origin, intent.destination) == (origin, destination)
+
+
+def test_a_place_typed_in_pinyin_before_a_paused_go_is_the_destination(official) -> None:
+    intent = parse_offline("guilin 周五去 nanning出发", TODAY, official)
+    assert (intent.origin, intent.destination) == ("南宁", "桂林")
