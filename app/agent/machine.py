@@ -951,15 +951,21 @@ class PlanningAgent:
         """The intent planned at the next station near a place without one (宏村: 黄山北) when
         the nearest (黟县东) has no train from the origin that day and the next has, said in
         the warnings; None when the nearest has trains, none has, or nothing is to be settled.
-        At most `MAX_CANDIDATES` stations are asked, each counted in the budget."""
+        At most `MAX_CANDIDATES` stations are asked, one at a time, each counted in the budget."""
         place, day = intent.destination_text, intent.date_start
         near = nearest_stations(place, self.directory) if place in NON_STATION_PLACES else []
         if len(near) < 2 or intent.destination != near[0] or not intent.origin or day is None:
             return None
-        stations = tuple(near[:MAX_CANDIDATES])
-        run.queries += len(stations)
-        probe = OpenName("destination", place, stations, intent.origin)
-        kept = await with_trains(self.tickets, self.directory, probe, day, run.answered)
+        # One at a time, nearest first: the first with trains is taken and its answer is the
+        # plan's own leg; none further is asked (an answer for another town of the prefecture
+        # would come back to the plan's city-wide query as a cached copy).
+        kept: list[str] = []
+        for station in near[:MAX_CANDIDATES]:
+            run.queries += 1
+            probe = OpenName("destination", place, (station,), intent.origin)
+            kept = await with_trains(self.tickets, self.directory, probe, day, run.answered)
+            if kept:
+                break
         if not kept or kept[0] == near[0]:
             return None
         planned = intent_texts.planned_at_nearest(place, near[0], near[1:])

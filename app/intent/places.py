@@ -597,12 +597,21 @@ _CLAUSE_END = re.compile(r"[，。,.；;！!？?\s]")
 # said instead is.
 _DENIED_BEFORE = re.compile(r"(?:不是|并非)(?:从|去|回|到|在)?$")
 _DENIED_AFTER = re.compile(r"^(?:就|也|先)?(?:不去了|不去|不回了|去不了|不用去)")
+# A place said with why it is given up, then another gone to instead (峨眉山上太冷了 改去重庆;
+# 丽江太晒，换成去大理): the one given up is no end of the trip.
+_GIVEN_UP_AFTER = re.compile(
+    r"^[^，,。从到去回走出\s]{1,8}[，,\s]+(?:那|那就|还是|干脆)?(?:改去|换去|改成去|换成去|改到|改成到)"
+)
 
 
 def _been_there(text: str, hit: _Hit) -> bool:
     """True when `hit` is a place said as visited before, or denied, not one to go to."""
     before = _before(text, hit)
     if _DENIED_BEFORE.search(before) or _DENIED_AFTER.match(_after(text, hit)):
+        return True
+    if not before.endswith((*_ORIGIN_BEFORE, *_STOP_BEFORE)) and _GIVEN_UP_AFTER.match(
+        text[hit.end : hit.end + 16]
+    ):
         return True
     if _BEEN_BEFORE.search(before) or _BEEN_AFTER.match(_after(text, hit)):
         return True

@@ -147,3 +147,17 @@ def test_a_place_set_off_from_after_a_paused_go_is_the_origin(
 def test_a_place_typed_in_pinyin_before_a_paused_go_is_the_destination(official) -> None:
     intent = parse_offline("guilin 周五去 nanning出发", TODAY, official)
     assert (intent.origin, intent.destination) == ("南宁", "桂林")
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        ("三亚太热了，改去厦门 周五从上海走", "上海", "厦门"),
+        ("黄山人太多 干脆改去杭州 周六南京出发", "南京", "杭州"),
+    ],
+)
+def test_a_place_given_up_with_its_reason_is_no_end_of_the_trip(
+    official, text, origin, destination
+) -> None:
+    intent = parse_offline(text, TODAY, official)
+    assert (intent.origin, intent.destination) == (origin, destination)
