@@ -175,7 +175,9 @@ _NO_RETURN = re.compile(
 
 _EN_NUMBER = r"(?:(?<!\d)\d+|one|two|three|four|five|six|seven|eight|nine|ten|a)"
 _DAYS_NIGHTS = re.compile(
-    r"(?P<d>" + NUMBER + r")\s*(?:天|日)\s*(?P<n>" + NUMBER + r")\s*(?:晚|夜)"
+    # 坐两天两夜的车: the ride's length, no stay.
+    r"(?<![坐站熬乘])(?P<d>" + NUMBER + r")\s*(?:天|日)\s*(?P<n>" + NUMBER + r")\s*(?:晚|夜)"
+    r"(?!的?(?:车|火车|硬座|卧铺))"
 )
 _DAY_TRIP = re.compile(r"(?P<d>" + NUMBER + r")\s*日游")
 # A night spent in a seat (坐不了一夜硬座, 熬一夜, 站一夜) is how long the ride lasts, no stay.
@@ -183,7 +185,7 @@ _SEAT_WORD = "|".join(re.escape(p) for p, _ in lexicon.SEAT_PHRASES if not p.isa
 _NIGHTS = re.compile(
     r"(?<![坐站熬])(?P<n>"
     + NUMBER
-    + r")\s*个?\s*(?:晚|夜)(?!上|里|的?(?:坐|站)?(?:"
+    + r")\s*个?\s*(?:晚|夜)(?!上|里|的?(?:车|火车)|的?(?:坐|站)?(?:"
     + _SEAT_WORD
     # 硬座一夜坐不住, 一夜站着: the night is the ride, sat or stood through.
     + r")|(?:都|也|就)?(?:坐|站|熬)(?:不|着|了|下来))"
@@ -195,7 +197,14 @@ _WEEKS = re.compile(
     re.IGNORECASE,
 )
 _DAYS = re.compile(
-    r"(?P<d>" + NUMBER + r")\s*个?\s*(?:天|日)|(?P<en>" + _EN_NUMBER + r")\s+days?\b", re.IGNORECASE
+    # 坐两天硬座扛不住: how long the ride lasts, no stay.
+    r"(?<![坐站熬乘])(?P<d>"
+    + NUMBER
+    + r")\s*个?\s*(?:天|日)(?!\s*(?:\d|[一二两三四五六七八九十])?\s*(?:夜|晚)?的?(?:车|火车|"
+    + _SEAT_WORD
+    + r"))"
+    r"|(?P<en>" + _EN_NUMBER + r")\s+days?\b",
+    re.IGNORECASE,
 )
 
 _BUDGET_BEFORE = (

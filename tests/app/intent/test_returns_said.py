@@ -78,3 +78,13 @@ def test_going_home_to_the_destination_that_evening_is_the_ride_out(parse, text)
     assert intent.return_trip is not True
     assert intent.return_window is None
     assert intent.depart_window is not None
+
+
+@pytest.mark.parametrize(
+    "text", ["下周一从成都去西安 坐两天硬座受不了", "周五北京去广州 要坐一天一夜的车"]
+)
+def test_how_long_the_ride_lasts_is_no_stay(parse, text):
+    # 坐两天硬座, 一天一夜的车: the ride's length, not days at the destination.
+    intent = parse(text)
+    assert intent.days is None and intent.nights is None
+    assert intent.return_trip is not True
