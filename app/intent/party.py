@@ -440,6 +440,15 @@ def not_students(text: str) -> int:
     return {"我": 1, "我们仨": 3, "我们三个": 3}.get(match.group("who"), 2)
 
 
+# One traveller of a party claiming the fare for themself (我和我妈两个人…我有学生证, 我和我女儿…
+# 她大学生有学生证): that one alone, unless the others are said to have it too (都, 也).
+_ONE_STUDENT = re.compile(
+    r"(?<![们])(?:我|他|她|俺|儿子|女儿|闺女)(?:是)?(?:在校)?(?:大学生|研究生|学生)?(?:有|带了?)学生证"
+    r"|(?<![们])(?:他|她)(?:是)?(?:在校)?(?:大学生|研究生)"
+)
+_OTHERS_TOO = re.compile(r"都|也|全|我们|咱们|俺们|我俩|咱俩")
+
+
 def student_count(text: str, grown_ups: int) -> int:
     """How many ride on student tickets: as counted (两张学生票), all (都有学生证), else every
     grown-up of the party when the text claims the fare at all, but those said to pay the
@@ -451,6 +460,9 @@ def student_count(text: str, grown_ups: int) -> int:
         count = to_int(match.group("n") or match.group("after") or match.group("times"))
         if count:
             return min(count, max(grown_ups, 1))
+    one = _ONE_STUDENT.search(text)
+    if one and not _OTHERS_TOO.search(text[one.start() :]) and "都是" not in text:
+        return 1
     return max(grown_ups - not_students(text), 1)
 
 
