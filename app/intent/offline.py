@@ -1113,6 +1113,9 @@ def _kin_added(original: str, text: str, at: int) -> int:
     return added
 
 
+_RECOUNTED = re.compile(r"(?:那就|那|就|不对|是|一共|总共|变成|改成|加起来)[是了]?\s*$")
+
+
 def _passengers(buf: _Text) -> tuple[int, int | None]:
     """The head count, and the grown-ups among it when the text counts them apart from the
     children (两个大人, 我和老公…带): `party.read_party` then adds the children."""
@@ -1147,6 +1150,10 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
     if pair:  # 我和我姐俩: the two of them, whoever the other is
         return 2, None
     match = _PARTY.search(text)
+    later = list(_PARTY.finditer(text))[1:] if match else []
+    if later and _RECOUNTED.search(text[max(0, later[-1].start() - 5) : later[-1].start()]):
+        # 两个人，哦我妈也去，那就三个人: the count said again is the party.
+        match = later[-1]
     if match:
         groups = match.groupdict()
         if groups["en"]:

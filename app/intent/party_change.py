@@ -74,6 +74,13 @@ _TOTAL = re.compile(
     r"|(?:我们|咱们|俺们)(?:" + _GROUP + r")?(?:一共|总共|共)?(?P<we>" + NUMBER + r")\s*(?:个|位)"
     r"(?!\s*(?:站|天|晚|城市|地方|小时|月|星期|礼拜))"
 )
+# A count corrected (不对，是5个 / 说错了，应该是六个人): the party, not a head more.
+_FIXED_TOTAL = re.compile(
+    r"(?:不对|错了|说错了|记错了|搞错了)[，,。\s]*(?:是|应该是|其实是)\s*(?P<n>"
+    + NUMBER
+    + r")\s*(?:个|位)"
+    r"(?!\s*(?:站|天|晚|城市|地方|小时|月|星期|礼拜|点))"
+)
 # Grown-ups bringing the children (我和老婆两个人带孩子): the count is theirs alone.
 _BRINGING = re.compile(r"(?P<n>" + NUMBER + r"|俩)\s*(?:个|位)?(?:人|大人)\s*(?:带|领|陪)")
 # A grown-up named through a child (孩子奶奶, 孩子的爷爷): the grandparent, not the child.
@@ -136,6 +143,10 @@ def party_after(previous: TravelIntent, turn: TravelIntent, words: str) -> Party
         # 她还在读研，能买学生票，我们俩不是: the party as it is, all but those on student tickets.
         grown = before.passengers - len(before.children)
         return Party(before.passengers, max(grown - denied, 1), before.children).fitted()
+    fixed = _FIXED_TOTAL.search(words)
+    if fixed is not None and (count := to_int(fixed.group("n"))) and count > 1:
+        # 不对，是5个，还有个同事: the count corrected is the party, whoever is named after it.
+        return _restated(before, turn, words, count).fitted()
     joining = _JOIN.search(words)
     if joining is not None and not _nobody_new(joining, words):
         return _joined(before, turn, words, joining).fitted()

@@ -70,6 +70,8 @@ def test_a_companion_is_a_student_only_when_said(chat, texts, expected):
         ),
         (("下周一从北京去上海", "我妈也去，两个人"), (2, 2, 0, [])),
         (("周五从北京回哈尔滨，预算三百", "再加个同学，俩人六百够吗"), (2, 2, 0, [])),
+        # A count corrected is the party, whoever is named after it.
+        (("下周六从南京去上海", "我们三个人", "说错了，是4个，还有我表哥"), (4, 4, 0, [])),
     ],
 )
 def test_the_party_said_again_is_the_party_with_what_is_known_kept(chat, texts, expected):

@@ -584,6 +584,8 @@ def test_a_person_of_work_said_riding_along_is_one_of_the_party(
         ("下周一我和女儿从苏州去淮安，她读大三有学生证，给她买学生票，我买全价", 2, 1, []),
         ("下周一我和表姐从苏州去淮安，她有学生证，我不是", 2, 1, []),
         ("我和同学都是研究生，带学生证的，下周一从苏州去淮安", 2, 2, []),
+        # A count said again after someone joins is the party.
+        ("下周一从苏州去淮安，两个人，哦我爸也去，那就三个人", 3, 0, []),
         # One of the party claiming it for themself: that one alone.
         ("我跟我爸下周一从苏州去淮安 我有学生证 要学生票", 2, 1, []),
         ("下周一我和儿子从苏州去淮安，他是研究生，买学生票", 2, 1, []),
