@@ -804,6 +804,9 @@ _RETURN_KEEPS = frozenset(
 # -- places -----------------------------------------------------------------------------------
 
 
+_SETTING_OFF = re.compile(r"从|出发|动身|上车|起步")
+
+
 def _places_by_end(
     previous: TravelIntent, turn: TravelIntent, words: str, city: CityOf
 ) -> TravelIntent:
@@ -811,6 +814,15 @@ def _places_by_end(
     named = [p for p in (turn.origin, turn.destination) if p]
     if len(named) == 1 and not turn.via:
         (place,) = named
+        if (
+            turn.origin == place
+            and previous.origin is None
+            and previous.destination not in (None, place)
+            and _SETTING_OFF.search(words)
+        ):
+            # 想去阿尔山…从乌兰浩特走: the town set off from, though its prefecture (兴安) is
+            # the destination's too, is the origin the trip lacked.
+            return turn.model_copy(update={"destination": None})
         if _same(city, place, previous.origin) and not _same(city, place, previous.destination):
             return turn.model_copy(update={"origin": place, "destination": None})
         if _same(city, place, previous.destination) and not _same(city, place, previous.origin):

@@ -558,3 +558,20 @@ def test_the_ride_home_not_bought_yet_is_no_return(chat):
         assert dropped.date_start == dt.date(2026, 12, 5)
     wished = trip(chat("12月5日从北京去上海", "周日回来", "返程不要太晚"))
     assert wished.return_trip is True and wished.date_end is not None
+
+
+def test_a_town_set_off_from_in_the_destinations_prefecture_is_the_origin() -> None:
+    # 想去昆山玩 … 从苏州走: 苏州 is 昆山's prefecture in the official list, yet the place the
+    # trip sets off from, not a correction of the destination.
+    from sources.stations import default_directory
+
+    official = default_directory()
+
+    def city(name: str) -> str | None:
+        station = official.by_name(name)
+        return station.city if station is not None else None
+
+    first = parse_offline("下周六想去昆山玩", TODAY, official)
+    turn = parse_offline(turn_text("从苏州走"), TODAY, official)
+    intent = trip(read_turn(first, turn, "从苏州走", today=TODAY, city=city))
+    assert (intent.origin, intent.destination) == ("苏州", "昆山")
