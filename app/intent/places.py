@@ -304,6 +304,7 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
         for start, end, name in _rightful_names(text, scanner)
     ]
     hits = _with_everyday_names(text, directory, [hit for hit in found if hit is not None])
+    hits = [_heard_longer(text, directory, hit) for hit in hits]
     hits += _heard_hits(text, directory, hits)
     # A name inside or right after a place without a station is part of it (西塘古镇 is no
     # trip to the station 古镇, 600 km away).
@@ -515,6 +516,20 @@ def _city_then_district(text: str, hit: _Hit, span: tuple[int, int], home: str) 
     )
 
 
+def _heard_longer(text: str, directory: StationDirectory, hit: _Hit) -> _Hit:
+    """A name found inside a longer one typed by its sound (娥眉山: 眉山 inside, 峨眉山 meant)
+    is the longer one: the character before it, sounding like the longer name's first, is
+    no other word's."""
+    if hit.start == 0 or not "\u4e00" <= text[hit.start - 1] <= "\u9fff":
+        return hit
+    if text[hit.start - 1] in _NOT_HEARD_START or text[hit.start - 2 : hit.start] in _TIME_WORDS:
+        return hit
+    heard = directory.heard_as(text[hit.start - 1 : hit.end])
+    if heard is None or directory.by_name(heard) is None:
+        return hit
+    return _Hit(hit.start - 1, hit.end, heard)
+
+
 def _heard_hits(text: str, directory: StationDirectory, hits: list[_Hit]) -> list[_Hit]:
     """Names typed by sound (郑洲到洛阳, 去深证出差, 无憾): where a place is expected, a word
     that sounds like exactly one likely place (`TextSearch.heard_as`) stands for it."""
@@ -526,8 +541,13 @@ def heard_places(
     text: str, directory: StationDirectory, covered: set[int] | None = None
 ) -> list[tuple[int, int, str, str]]:
     """(start, end, typed, heard) for each place in `text` typed by its sound."""
+    longer: list[tuple[int, int, str, str]] = []
     if covered is None:
         names = _name_scanner(tuple(directory.names()))
+        for start, end, name in names.finditer(text):
+            hit = _heard_longer(text, directory, _Hit(start, end, name))
+            if hit.name != name:
+                longer.append((hit.start, hit.end, text[hit.start : hit.end], hit.name))
         covered = {i for start, end, _ in names.finditer(text) for i in range(start, end)}
         covered |= {
             i
@@ -546,7 +566,7 @@ def heard_places(
             end, name = match
             found.append((i, end, text[i:end], name))
             i = end
-    return found
+    return sorted(found + longer)
 
 
 def _heard_at(

@@ -83,6 +83,10 @@ def fuzzy_sound(romanised: str) -> str:
 _INITIAL = re.compile(r"^(?:zh|ch|sh|[bpmfdtnlgkhjqxrzcsyw])")
 
 
+_PLACE_WORDS = frozenset("站市省县区路街镇村")
+"""Characters that make a word of their own with the one before (南站, 北市): no typo."""
+
+
 def _rhyme(syllable: str) -> str:
     """A toneless syllable without its initial, folded (`fuzzy_sound`): shen and chen are en."""
     return _INITIAL.sub("", fuzzy_sound(syllable)) or syllable
@@ -264,6 +268,8 @@ class TextSearch:
             meant = per_character(city)
             if len(slips) != 1 or meant is None or len(meant) != len(text):
                 continue
+            if text[slips[0]] in _PLACE_WORDS:
+                continue  # 南站 is a south station, no 南昌 typed by its sound
             rhyme = _rhyme(meant[slips[0]][0])
             if any(_rhyme(reading) == rhyme for reading in typed[slips[0]]):
                 fits.append(city)

@@ -48,6 +48,8 @@ def test_only_a_homophone_keeping_a_character_is_taken_without_asking() -> None:
     assert directory.heard_as("无憾", routed=True) == "武汉"
     assert directory.heard_as("吴希", routed=True) is None
     assert directory.heard_as("武汉") is None  # a known name is no typo
+    # 去南站: a south station, not 南昌 by its sound, even where a route names it.
+    assert directory.heard_as("南站", routed=True) is None
     for word in ("明天", "出发", "上午", "学生", "周六", "老家"):
         assert directory.heard_as(word) is None, word
 

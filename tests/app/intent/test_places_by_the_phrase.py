@@ -10,7 +10,7 @@ import pytest
 
 from app.intent.model import ViaStop
 from app.intent.offline import parse_offline
-from app.intent.places import extract_route
+from app.intent.places import extract_route, heard_places
 from sources.stations import StationDirectory, default_directory
 
 TODAY = dt.date(2026, 12, 7)  # a Monday
@@ -161,3 +161,20 @@ def test_a_place_given_up_with_its_reason_is_no_end_of_the_trip(
 ) -> None:
     intent = parse_offline(text, TODAY, official)
     assert (intent.origin, intent.destination) == (origin, destination)
+
+
+@pytest.mark.parametrize(
+    ("text", "destination", "typed"),
+    [
+        ("周日从成都去鄂眉山看日出", "峨眉山", "鄂眉山"),
+        ("明天从成都去眉山", "眉山", None),  # 去 before it is a cue, no character of a name
+    ],
+)
+def test_a_name_inside_a_longer_one_typed_by_sound_is_the_longer_one(
+    official, text, destination, typed
+) -> None:
+    # 眉山 inside 鄂眉山: the traveller means 峨眉山, said back as heard by sound.
+    intent = parse_offline(text, TODAY, official)
+    assert intent.destination == destination
+    heard = [t for _, _, t, name in heard_places(text, official) if name == destination]
+    assert heard == ([typed] if typed else [])
