@@ -175,9 +175,8 @@ def plan(
                     )
                 )
         homeward_ride = index == return_segment
-        if _into_stay(request, index, last_onward, returns_home) and not _night_ride_wanted(
-            request
-        ):
+        into_stay = _after_stay(request, index + 1, return_segment)  # the next one leaves a stay
+        if into_stay and not _night_ride_wanted(request):
             # A stay said by its days (周六去周日回, 住三晚) is nights there: a night train
             # arriving the next morning spends one of them on board.
             segment.routes = apply_same_day(segment.routes, key.date)
@@ -426,17 +425,6 @@ def _after_stay(request: TripRequest, index: int, return_segment: int | None) ->
     if index == 0 or index > len(request.via):
         return False
     stop = request.via[index - 1]
-    return stop.said and stop.nights >= 1
-
-
-def _into_stay(request: TripRequest, index: int, last_onward: int, returns_home: bool) -> bool:
-    """True when segment `index` rides into a stay of a night or more the traveller said:
-    the destination's before the ride home, or a via stop's said nights."""
-    if index == last_onward:
-        return returns_home and (stay_nights(request) or 0) >= 1
-    if index >= len(request.via):
-        return False
-    stop = request.via[index]
     return stop.said and stop.nights >= 1
 
 

@@ -54,21 +54,14 @@ _PLACE_AFTER = re.compile(r"(?P<cue>" + _CUE + r")?" + _PLACE)
 # 不是后天，是大后天 / 不是下周一是这周日 / 不是五个而是四个: a value denied, then the one meant,
 # of one kind. Unlike 是周六不是周五 (left to the other readers), the denial comes first, so
 # what follows it is what is meant.
+_VALUE = "|".join((_DAY, _COUNT, _HOUR))
 _DENIED_THEN_MEANT = re.compile(
     r"(?:^|(?<=[，,。!！\s]))不是(?P<old>"
-    + _DAY
-    + "|"
-    + _COUNT
-    + "|"
-    + _HOUR
+    + _VALUE
     + r")"
     + _SEP
     + r"*(?:而是|应该是|是)(?P<new>"
-    + _DAY
-    + "|"
-    + _COUNT
-    + "|"
-    + _HOUR
+    + _VALUE
     + r")"
 )
 

@@ -543,12 +543,12 @@ def heard_places(
     """(start, end, typed, heard) for each place in `text` typed by its sound."""
     longer: list[tuple[int, int, str, str]] = []
     if covered is None:
-        names = _name_scanner(tuple(directory.names()))
-        for start, end, name in names.finditer(text):
+        scanned = list(_name_scanner(tuple(directory.names())).finditer(text))
+        for start, end, name in scanned:
             hit = _heard_longer(text, directory, _Hit(start, end, name))
             if hit.name != name:
                 longer.append((hit.start, hit.end, text[hit.start : hit.end], hit.name))
-        covered = {i for start, end, _ in names.finditer(text) for i in range(start, end)}
+        covered = {i for start, end, _ in scanned for i in range(start, end)}
         covered |= {
             i
             for nickname in PLACE_NAMES

@@ -418,12 +418,10 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
     for match in _NOON_AROUND.finditer(text):
         window = TimeWindow(start=dt.time(11, 0), end=dt.time(13, 0), label=match.group())
         found.append(Found(match.start(), match.end(), window))
-    for match in _EVENING_WORDS.finditer(text):
-        window = TimeWindow(start=dt.time(18, 0), end=END_OF_DAY, label=match.group())
-        found.append(Found(match.start(), match.end(), window, "depart_window"))
-    for match in _AFTER_SCHOOL_WORDS.finditer(text):
-        window = TimeWindow(start=dt.time(16, 0), end=END_OF_DAY, label=match.group())
-        found.append(Found(match.start(), match.end(), window, "depart_window"))
+    for words, start in ((_EVENING_WORDS, dt.time(18, 0)), (_AFTER_SCHOOL_WORDS, dt.time(16, 0))):
+        for match in words.finditer(text):
+            window = TimeWindow(start=start, end=END_OF_DAY, label=match.group())
+            found.append(Found(match.start(), match.end(), window, "depart_window"))
     for match in _DUSK.finditer(text):
         window = TimeWindow(start=dt.time(17, 0), end=dt.time(19, 30), label=match.group())
         found.append(Found(match.start(), match.end(), window))
