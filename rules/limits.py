@@ -1,15 +1,20 @@
 """The bounds of a trip railtrip plans, said once: the intent model, the planning use case,
 the trip builder and the precheck read them from here.
 
-Within them the engine plans; past them a traveller is told (a party of 12 is planned for 9
-and the reply says so; a structured intent with 9 via stops is refused naming the field).
+Within them the engine plans; past them a traveller is told (a class of 80 is planned for
+60 and the reply says so; a structured intent with 9 via stops is refused naming the field).
 """
 
-MAX_PARTY = 9
-"""Travellers in one plan or booking: 12306 sells at most nine tickets per order."""
+MAX_ORDER = 9
+"""Tickets in one 12306 order: a booking precheck is for one order; a larger party is planned
+whole and told in how many orders it buys."""
 
-MAX_STATED_PARTY = 20
-"""The largest party an intent may state; above `MAX_PARTY` the plan is for `MAX_PARTY`."""
+GROUP_TICKETS = 20
+"""From this many travellers 12306 and the stations also sell group tickets (团体票)."""
+
+MAX_PARTY = 60
+"""Travellers in one plan, the largest party an intent may state: a class or a team travels on
+one train (each seat class checked for the whole party); past it the plan is for `MAX_PARTY`."""
 
 MAX_VIA_STOPS = 8
 """Stops between origin and destination: each costs ticket queries of one plan's budget."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from app.agent import texts
 from app.intent.model import BERTH_LABELS, SEAT_POSITION_LABELS, TravelIntent
-from rules.limits import MAX_PARTY, MAX_STATED_PARTY
+from rules.limits import MAX_PARTY
 from sources.fare_rules import ADULT_FROM, FREE_CHILD_BELOW, TicketKind, party_tickets
 
 UNKNOWN_CHILD_AGE = FREE_CHILD_BELOW
@@ -26,7 +26,7 @@ def tickets(intent: TravelIntent) -> tuple[TicketKind, ...]:
 
     A child of 14 or more rides on an adult ticket; a child of unknown age on a child's.
     """
-    if not typed(intent) or intent.passengers > MAX_PARTY:
+    if not typed(intent):
         return ()
     teens = sum(1 for age in intent.children if age is not None and age >= ADULT_FROM)
     young = [
@@ -38,10 +38,10 @@ def tickets(intent: TravelIntent) -> tuple[TicketKind, ...]:
 
 
 def party_words(intent: TravelIntent) -> str:
-    """`3人（2名成人、3岁儿童）` for a typed party, else `2人` (`20人及以上` for a group, whose
-    head count past `MAX_STATED_PARTY` the intent does not keep)."""
-    if intent.passengers >= MAX_STATED_PARTY:
-        return texts.HEADER_GROUP.format(n=MAX_STATED_PARTY)
+    """`3人（2名成人、3岁儿童）` for a typed party, else `2人` (`60人及以上` at the ceiling,
+    past which the intent keeps no head count)."""
+    if intent.passengers >= MAX_PARTY:
+        return texts.HEADER_GROUP.format(n=MAX_PARTY)
     if not typed(intent):
         return texts.HEADER_PARTY.format(n=intent.passengers)
     who = []

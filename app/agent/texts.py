@@ -111,10 +111,13 @@ PRESALE_NOT_OPEN = (
 PRESALE_OPENS = "（{day}{clock}起按车次陆续开售）"
 RETURN_NOT_ON_SALE = "返程日期{date}的车票尚未开售，先为您规划去程。"
 VIA_CAPPED = "一次最多规划{max}个途经站，已按前{max}站安排（您提到{n}站），其余请分段规划。"
-PARTY_CAPPED = "一次最多为{max}人规划，已按{max}人安排（您提到{n}人）。"
-PARTY_GROUP = (
-    "一次最多为{max}人规划，已按{max}人安排；{group}人及以上的团体出行可通过12306或车站办理团体票。"
+PARTY_CAPPED = "一次最多为{max}人规划，已按{max}人安排，人数更多请分批规划。"
+# A party larger than one order: the plan seats everyone on the same trains (each class checked
+# for the whole party; 12306 shows 「有」 past twenty seats, so the count is confirmed at booking).
+PARTY_ORDERS = (
+    "{n}人同行：12306每笔订单最多{max}人，需分{orders}笔订单购买，余票以下单时为准{group}。"
 )
+PARTY_GROUP = "；{n}人及以上也可通过12306或车站办理团体票"
 SESSION_SINGLE_TURN = "会话服务暂时不可用，本轮按单轮对话处理，之前的对话内容未能保留。"
 SESSION_NOT_SAVED = "本轮修改暂未能保存到会话记录，下一轮可能接续不上，请在下一句中重复关键信息。"
 SESSION_RESTORED = (

@@ -9,7 +9,7 @@ from app.agent import party_notes, texts
 from app.intent.model import DEFAULT_VIA_NIGHTS, TimeWindow, TravelIntent
 from rules import TripRequest, ViaStop
 from rules.config import in_city_proper
-from rules.limits import MAX_PARTY, MAX_STATED_PARTY, MAX_VIA_STOPS
+from rules.limits import GROUP_TICKETS, MAX_ORDER, MAX_PARTY, MAX_VIA_STOPS
 from rules.model import Town
 from rules.options import expected_arrival
 from rules.relax import stated
@@ -148,12 +148,15 @@ def trip_request(
         start += dt.timedelta(days=via_stops.pop(0).nights)
     via = tuple(stop for stop in via_stops if stop.city not in (origin, destination))
     passengers = intent.passengers
-    if passengers >= MAX_STATED_PARTY:  # a group: its head count may have been larger
-        warnings.append(texts.PARTY_GROUP.format(max=MAX_PARTY, group=MAX_STATED_PARTY))
+    if passengers >= MAX_PARTY:  # the parser's ceiling: the head count may have been larger
+        warnings.append(texts.PARTY_CAPPED.format(max=MAX_PARTY))
         passengers = MAX_PARTY
-    elif passengers > MAX_PARTY:
-        warnings.append(texts.PARTY_CAPPED.format(n=passengers, max=MAX_PARTY))
-        passengers = MAX_PARTY
+    if passengers > MAX_ORDER:  # a class or a team: one plan, bought in several orders
+        orders = -(-passengers // MAX_ORDER)
+        group = texts.PARTY_GROUP.format(n=GROUP_TICKETS) if passengers >= GROUP_TICKETS else ""
+        warnings.append(
+            texts.PARTY_ORDERS.format(n=passengers, orders=orders, max=MAX_ORDER, group=group)
+        )
     # A trip to plan comes home unless told otherwise; a ticket question is one ride.
     return_trip = (
         intent.return_trip if intent.return_trip is not None else intent.kind != "query_tickets"

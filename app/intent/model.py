@@ -54,7 +54,7 @@ from pydantic import (
 )
 
 from app.errors import excerpt
-from rules.limits import MAX_STATED_PARTY, MAX_TRIP_DAYS
+from rules.limits import MAX_PARTY, MAX_TRIP_DAYS
 from sources.models import SEAT_BY_LABEL, SHANGHAI, TRAIN_TYPES, SeatClass, TrainType
 
 IntentKind = Literal["plan_trip", "query_tickets", "out_of_scope"]
@@ -187,7 +187,7 @@ class TravelIntent(Lenient):
     # allow_inf_nan=False: JSON's 1e999 is inf, never an amount (it read as no budget at all).
     budget: float | None = Field(default=None, ge=0, allow_inf_nan=False)
     budget_per_person: float | None = Field(default=None, ge=0, allow_inf_nan=False)
-    passengers: int = Field(default=1, ge=1, le=MAX_STATED_PARTY)
+    passengers: int = Field(default=1, ge=1, le=MAX_PARTY)
     preferences: list[str] = Field(default_factory=list)
     train_types: list[TrainType] = Field(default_factory=list)
     seat_class: SeatClass | None = None
@@ -262,7 +262,7 @@ class TravelIntent(Lenient):
     students: int = Field(
         default=0,
         ge=0,
-        le=MAX_STATED_PARTY,
+        le=MAX_PARTY,
         description="how many of the passengers ride on student tickets (学生票, 学生证; the "
         "word 学生 alone claims no fare); 0 when none",
     )
@@ -426,7 +426,7 @@ class TravelIntent(Lenient):
         # Students and children are among the passengers: a larger party is what was meant.
         least = self.students + len(self.children)
         if least > self.passengers:
-            self.passengers = min(least, MAX_STATED_PARTY)
+            self.passengers = min(least, MAX_PARTY)
         return self
 
     @property

@@ -49,7 +49,7 @@ from app.intent.times import (
     narrowed,
     today_implied,
 )
-from rules.limits import MAX_STATED_PARTY
+from rules.limits import MAX_PARTY
 from sources.models import TRAIN_NUMBER_LIKE, TRAIN_TYPES, SeatClass, is_train_number
 from sources.stations import StationDirectory
 
@@ -254,6 +254,18 @@ _STRONG_BUDGET = (
 )
 _PER_PERSON_BEFORE = ("人均", "每人", "每个人", "一人", "一个人", "每位")
 _PER_PERSON_AFTER = ("/人", "每人", "一个人", "一人", "per person", "/位", "每位")
+# 每人车票来回不超过100: "each" opens the clause the amount closes, however far before it.
+_EACH_BEFORE = re.compile(r"人均|每人|每个人|每位")
+_CLAUSE_END = re.compile(r"[，。,;；！!？?\s]")
+
+
+def _clause_before(text: str, end: int, reach: int = 16) -> str:
+    """The words before `end` in its clause (up to `reach` characters)."""
+    window = text[max(0, end - reach) : end]
+    stops = [m.end() for m in _CLAUSE_END.finditer(window.rstrip())]
+    return window[stops[-1] :] if stops else window
+
+
 _BUDGET_AFTER = ("元", "块", "以内", "以下", "之内", "左右", "预算", "yuan", "rmb", "cny")
 _AMOUNT = re.compile(NUMBER, re.IGNORECASE)
 
@@ -269,7 +281,7 @@ _PARTY = re.compile(
     # 学生票x2, 二等座×3: so many of that ticket.
     r"|(?:票|座|卧|铺|学生)\s*[x×*]\s*(?P<times>[1-9])(?![0-9])"
     # 三个大学生, 两位同事 with no 带/和 before them: the party itself, not companions.
-    r"|(?<![带和跟与陪同及0-9一二两三四五六七八九十])(?P<kinds>[2-9]|[1-9][0-9]|[两二三四五六七八九十]{1,3})\s*(?:个|位|名)\s*"
+    r"|(?<![带和跟与陪同及0-9一二两三四五六七八九十])(?P<kinds>[2-9]|[1-9][0-9]{1,2}|[两二三四五六七八九十]{1,3})\s*(?:个|位|名)\s*"
     r"(?:退休|在职|年轻|年纪大的|上了年纪的)?"
     r"(?:大学生|研究生|学生|同学|朋友|同事|老乡|室友|驴友|工友|闺蜜|姐妹|兄弟"
     r"|老师|教师|医生|护士|工人|职工|员工|干部|老人|老头|老太太|老太|阿姨|大爷|大妈)"
@@ -718,9 +730,9 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
 
     heads, grown_ups = _passengers(buf)
     reading = party.read_party(lower, heads, adults_said=grown_ups)
-    # A class of 30 is a group (团体票): the trip is kept, the party read as the largest an
-    # intent states, and the plan says how many it was made for (`PARTY_GROUP`).
-    passengers = min(reading.passengers, MAX_STATED_PARTY)
+    # A class of 30 is planned whole (`PARTY_ORDERS` says in how many orders it buys); a
+    # crowd past the ceiling keeps its trip, read as the largest party (`PARTY_CAPPED`).
+    passengers = min(reading.passengers, MAX_PARTY)
     fields.update(
         passengers=passengers,
         students=min(reading.students, passengers),
@@ -1252,7 +1264,11 @@ def _budget(buf: _Text) -> tuple[float | None, float | None]:
         ):
             continue  # 一人五百: the 一 counts people, the budget follows; 一等座 is a class
         buf.mask(match.start(), match.end())
-        if any(c in before for c in _PER_PERSON_BEFORE) or after.startswith(_PER_PERSON_AFTER):
+        if (
+            any(c in before for c in _PER_PERSON_BEFORE)
+            or after.startswith(_PER_PERSON_AFTER)
+            or _EACH_BEFORE.search(_clause_before(lower, match.start()))
+        ):
             return None, value
         return value, None
     return None, None

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from app.intent.numerals import NUMBER, to_int
-from rules.limits import MAX_STATED_PARTY
+from rules.limits import MAX_PARTY
 
 CHILD_WORDS = ("小孩", "孩子", "娃", "宝宝", "儿童", "小朋友", "婴儿", "幼儿")
 """Words that always name a child."""
@@ -471,7 +471,7 @@ def read_party(text: str, passengers: int, *, adults_said: int | None = None) ->
     the grown-ups the text counted apart from its children (两个大人, 我和老公), whose
     children are then added; otherwise the count is taken to include them."""
     heads = passengers
-    children = child_ages(text)[: MAX_STATED_PARTY - 1]
+    children = child_ages(text)[: MAX_PARTY - 1]
     stated = adults_stated(text)
     if stated:
         adults_said = stated
@@ -484,9 +484,9 @@ def read_party(text: str, passengers: int, *, adults_said: int | None = None) ->
             # no school said): he rides as a grown-up, not out of the party.
             passengers = max(passengers, heads)
     passengers = max(passengers, len(children) + 1) if children else passengers
-    if passengers > max(heads, MAX_STATED_PARTY):
+    if passengers > max(heads, MAX_PARTY):
         # Only a head count said as such may exceed the limit (and is refused by name then).
-        passengers = max(heads, MAX_STATED_PARTY)
+        passengers = max(heads, MAX_PARTY)
     if children and None in children and _CHILD_STUDENT.search(text):
         if any(word in text for word in STUDENT_FARE_WORDS):
             # 孩子是初中生 有学生证: the child of unknown age is the student.

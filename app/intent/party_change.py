@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from app.intent import lexicon, party
 from app.intent.model import TravelIntent
 from app.intent.numerals import NUMBER, to_int
-from rules.limits import MAX_STATED_PARTY
+from rules.limits import MAX_PARTY
 
 # Kin who may be children: a child when an age is said for them (还有我弟弟，他10岁).
 _YOUNG_KIN = frozenset(
@@ -121,8 +121,8 @@ class Party:
 
     def fitted(self) -> Party:
         """Within the limits, students and children among the passengers."""
-        children = self.children[: MAX_STATED_PARTY - 1]
-        passengers = min(max(self.passengers, len(children) + 1, 1), MAX_STATED_PARTY)
+        children = self.children[: MAX_PARTY - 1]
+        passengers = min(max(self.passengers, len(children) + 1, 1), MAX_PARTY)
         students = max(0, min(self.students, passengers - len(children)))
         return Party(passengers, students, children)
 

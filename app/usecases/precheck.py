@@ -18,7 +18,7 @@ from app.errors import Conflict, NoLiveAnswer
 from app.services import Services
 from app.usecases import texts
 from app.usecases.queries import SEAT_CLASS_SCHEMA, parse_seat_class, resolve_query
-from rules.limits import MAX_PARTY
+from rules.limits import MAX_ORDER
 from sources import fare_rules
 from sources.fare_rules import TicketKind
 from sources.models import (
@@ -47,7 +47,7 @@ class PrecheckRequest(BaseModel):
     destination: str = Field(min_length=1, max_length=40)
     seat_class: str = Field(json_schema_extra=SEAT_CLASS_SCHEMA)
     expected_price: float | None = Field(default=None, ge=0, le=100000)
-    passengers: int = Field(default=1, ge=1, le=MAX_PARTY)
+    passengers: int = Field(default=1, ge=1, le=MAX_ORDER)
     fare: Literal["adult", "student"] = Field(
         default="adult",
         description="the passengers' ticket: adult, or student (checked with 12306's student "

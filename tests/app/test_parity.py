@@ -100,8 +100,8 @@ PLAN_CASES: list[tuple[str, dict[str, Any], Outcome]] = [
         refused("invalid_input", "intent"),
     ),
     (
-        "a stated party past twenty",
-        {"intent": {**INTENT, "passengers": 21}},
+        "a stated party past sixty",
+        {"intent": {**INTENT, "passengers": 61}},
         refused("invalid_input", "intent.passengers"),
     ),
 ]

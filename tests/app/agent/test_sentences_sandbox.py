@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.limits import MAX_PARTY
 from tests.app.agent.harness import TODAY, running_app
 
 
@@ -99,18 +100,34 @@ async def test_a_named_train_without_the_seat_asked_is_relaxed_in_the_open() -> 
     assert relaxed["train_numbers"]["requested"] == full[0]
 
 
-async def test_a_group_past_the_stated_limit_keeps_its_trip_and_is_told_about_group_tickets() -> (
-    None
-):
-    # 35 heads is more than an intent states (20): the trip is not lost to a parse failure
-    # (which asked where from and when); it is planned for the nine a plan holds, read back
-    # as a group, and the reply points to group tickets.
+async def test_a_class_is_planned_whole_and_told_how_many_orders_it_buys_in() -> None:
+    # 35 heads ride one train together: every leg seats all of them (a class short of seats
+    # for 35 is not offered), and the reply says 12306 sells nine per order (four orders)
+    # and points to group tickets.
     body = await _plan("12月5号我们班35个同学从北京去天津")
     assert body["itinerary"] is not None, body["summary"]
     assert body["intent"]["origin"] == "北京" and body["intent"]["destination"] == "天津"
-    assert "20人及以上（团体）" in body["understood"]
-    assert any("团体票" in w for w in body["warnings"]), body["warnings"]
-    assert {leg["passengers"] for leg in body["itinerary"]["legs"]} == {9}
+    assert "35人" in body["understood"]
+    assert {leg["passengers"] for leg in body["itinerary"]["legs"]} == {35}
+    note = next(w for w in body["warnings"] if "订单" in w)
+    assert "分4笔" in note and "团体票" in note, body["warnings"]
+
+
+async def test_a_party_of_a_dozen_is_planned_whole_without_group_tickets() -> None:
+    body = await _plan("12月5号我们一行12个人从北京去天津")
+    assert {leg["passengers"] for leg in body["itinerary"]["legs"]} == {12}
+    note = next(w for w in body["warnings"] if "订单" in w)
+    assert "分2笔" in note and "团体票" not in note
+
+
+async def test_a_crowd_past_the_ceiling_keeps_its_trip_planned_for_the_ceiling() -> None:
+    # 全校300人 is more than one plan carries: the trip is not lost (3-digit counts are
+    # heads too), it is planned for the ceiling and read back as such.
+    body = await _plan("12月5号我们全校300个学生从北京去天津")
+    assert body["itinerary"] is not None, body["summary"]
+    assert f"{MAX_PARTY}人及以上（团体）" in body["understood"]
+    assert {leg["passengers"] for leg in body["itinerary"]["legs"]} == {MAX_PARTY}
+    assert any(f"最多为{MAX_PARTY}人规划" in w for w in body["warnings"]), body["warnings"]
 
 
 async def test_a_place_without_a_station_and_one_near_it_is_planned_there_openly() -> None:

@@ -87,6 +87,13 @@ def test_order_preference(parse, text, order):
         ("我们俩明天北京到上海玩，人均1000", 2000, 1000, 2),
         ("一共3000，三个人下周末北京去西安玩", 3000, None, 3),
         ("三个人总共3000，下周末北京去西安玩", 3000, None, 3),
+        # "each" opens the clause the amount closes, however many words between
+        ("我们四个人下周去苏州，每人往返的火车票别超过三百", 1200, 300, 4),
+        ("宿舍六个人周末去青岛，人均车票来回最多两百块", 1200, 200, 6),
+        # …but not across a clause: 每人一个行李箱 says nothing of the budget's unit
+        ("每人一个箱子，两个人一共1000以内，明天北京到上海", 1000, None, 2),
+        # a class of 40 is counted whole (3-digit counts too: see the sandbox sentences)
+        ("我们班40名学生周五去西安，每人不超过200", 8000, 200, 40),
     ],
 )
 def test_budget_wordings(parse, text, budget, per_person, passengers):

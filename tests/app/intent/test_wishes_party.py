@@ -8,6 +8,7 @@ import pytest
 
 from app.intent.model import SLEEPER_SET, TravelIntent
 from app.intent.offline import parse_offline
+from rules.limits import MAX_PARTY
 from sources.stations import StationDirectory, curated_directory, default_directory
 
 TODAY = dt.date(2026, 12, 10)  # a Thursday
@@ -269,12 +270,14 @@ def test_a_childs_age_is_bounded() -> None:
     ("text", "passengers"),
     [
         # A two-digit head count is the count, not its last digit (35个同学 was read as 5).
-        ("明天我们班35个同学从北京去天津", 20),
-        ("明天我们班三十五个同学从北京去天津", 20),
+        ("明天我们班35个同学从北京去天津", 35),
+        ("明天我们班三十五个同学从北京去天津", 35),
         ("明天12个同事从北京去天津", 12),
         ("明天三个大学生从北京去天津", 3),
-        # A group past what an intent states keeps its trip (a parse failure lost it).
-        ("明天我们45个人从北京去天津", 20),
+        ("明天我们45个人从北京去天津", 45),
+        # A crowd past what an intent states keeps its trip (a parse failure lost it).
+        ("明天我们年级120个学生从北京去天津", MAX_PARTY),
+        ("明天我们75个人从北京去天津", MAX_PARTY),
     ],
 )
 def test_a_head_count_is_read_whole_and_a_group_keeps_its_trip(
@@ -536,7 +539,7 @@ def test_the_grown_ups_are_the_ones_said_to_bring_the_children(
         ("下周一带一岁零八个月的闺女从苏州去淮安", 2, [1]),
         # A group counted roughly is at least that many: more than one order holds.
         ("下周一工友十几个从苏州回淮安", 11, []),
-        ("我们村三十多个老乡下周一从苏州回淮安", 20, []),
+        ("我们村三十多个老乡下周一从苏州回淮安", 31, []),
     ],
 )
 def test_ages_and_counts_said_roughly_or_in_parts(
