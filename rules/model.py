@@ -88,6 +88,12 @@ class TripRequest(Frozen):
     return_allow_night: bool | None = None
     """The ride home's own choice of the night hours (None: the trip's `allow_night`): an
     evening said of the ride home (周日晚上回来) is no wish to ride out at 03:00."""
+    night_lifted: bool = False
+    """The night hours allowed on the ride out only because no ride outside them plans it
+    (nobody chose them): the fewest minutes riding awake at night rank first
+    (`rules.objective.apply_night`)."""
+    return_night_lifted: bool = False
+    """The same, of the ride home."""
     required_trains: tuple[str, ...] = ()
     # Hard constraints the traveller stated (README "What was asked"): met, or relaxed in the open.
     origin_station: str | None = None

@@ -36,9 +36,10 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 
+from rules.config import NIGHT_REST_UNTIL, RuleConfig, is_overnight
 from rules.legs import stay_nights
 from rules.model import TripRequest
-from rules.options import epoch_minutes
+from rules.options import Ride, epoch_minutes
 from rules.ranking import Route, new_route
 from sources.models import SHANGHAI
 
@@ -241,4 +242,49 @@ def apply_same_day(routes: Sequence[Route], day: dt.date, weight: float = SAME_D
     return [
         new_route(r.segment, r.rides, r.cost + weight * lost, r.unit_price)
         for r, lost in zip(routes, late, strict=True)
+    ]
+
+
+NIGHT_WEIGHT = 10 * ORDER_WEIGHT
+"""Points per hour riding awake at night on a ride whose night hours were lifted for want of
+any other (`TripRequest.night_lifted`) and no order was said: above the default order, so
+宣威→昆明 by nine leaves at 05:43, not at 01:58 for a ride 36 minutes shorter."""
+
+
+def night_minutes(ride: Ride, config: RuleConfig) -> int:
+    """Minutes of `ride` in the night hours (before `earliest_departure`, after
+    `latest_arrival`) spent awake: none on an overnight berth that lets the traveller sleep
+    until `NIGHT_REST_UNTIL`."""
+    offer = ride.offer
+    if (
+        ride.seat_class.is_sleeper
+        and is_overnight(offer)
+        and offer.arrive_at.time() >= NIGHT_REST_UNTIL
+    ):
+        return 0
+    day = offer.depart_at.date() - dt.timedelta(days=1)
+    dawn = config.earliest_departure.hour * 60 + config.earliest_departure.minute
+    dusk = config.latest_arrival.hour * 60 + config.latest_arrival.minute
+    total = 0
+    while day <= offer.arrive_at.date():
+        midnight = epoch_minutes(dt.datetime.combine(day, dt.time(0, 0), tzinfo=SHANGHAI))
+        # The night from this day's `dusk` to the next day's `dawn`.
+        start, end = midnight + dusk, midnight + 24 * 60 + dawn
+        total += max(0, min(end, ride.arrive) - max(start, ride.depart))
+        day += dt.timedelta(days=1)
+    return total
+
+
+def apply_night(routes: Sequence[Route], config: RuleConfig, *, order_said: bool) -> list[Route]:
+    """`routes` of a ride whose night hours were lifted re-scored by the minutes they ride
+    awake at night: first of all under the default order, after a stated one (最早到 still
+    arrives first) as its tie-break."""
+    if not routes:
+        return list(routes)
+    weight = 1.0 if order_said else NIGHT_WEIGHT
+    night = [sum(night_minutes(ride, config) for ride in r.rides) for r in routes]
+    base = min(night)
+    return [
+        new_route(r.segment, r.rides, r.cost + weight * (m - base) / 60, r.unit_price)
+        for r, m in zip(routes, night, strict=True)
     ]

@@ -31,7 +31,13 @@ from rules.model import (
     PlanResult,
     TripRequest,
 )
-from rules.objective import apply_leisure, apply_order, apply_same_day, effective_order
+from rules.objective import (
+    apply_leisure,
+    apply_night,
+    apply_order,
+    apply_same_day,
+    effective_order,
+)
 from rules.options import Funnel, Ride, at_place, build_rides, expected_arrival
 from rules.party import ride_fares, ride_price
 from rules.ranking import Route, breakdown, make_route
@@ -126,6 +132,7 @@ def plan(
             if request.return_window
             else (config.return_not_before, dt.time(23, 59)),
             "allow_night": _homeward_night(request),
+            "night_lifted": request.return_night_lifted,
             **_homeward_classes(request),
         }
     )
@@ -199,6 +206,9 @@ def plan(
                 index,
                 aside_weight=config.weights.station_fit if implied else 0.0,
             )
+        if rider.night_lifted:
+            # The night hours nobody chose, allowed for want of any other ride: as few as can be.
+            segment.routes = apply_night(segment.routes, config, order_said=said is not None)
         segments.append(segment)
     failures = _apply_required(request, segments, notes)
     failures.extend(_segment_failure(s, request, config) for s in segments if not s.routes)

@@ -12,6 +12,9 @@ The stages (`stage_order` maps each failure code to the ones that can cure it, i
   (`rules.hubs`) within a bounded detour, then `more_hubs` via the next one; two hubs in a
   row where no single hub joins the ends; without a topology, probe which of the fixed hubs
   reach the far end, then ask only those for both halves. Leg queries stay within the run's budget;
+- `night`: the trip as asked with the night default lifted on the failing rides (a seat in
+  the small hours): a default nobody said gives way before anything the traveller did say;
+- `day_before`: an arrival deadline no train of the day meets, met the day before;
 - `relax`: the fewest stated constraints dropped on the asked day (`rules.relax`);
 - `days`: the adjacent days (±1, the whole trip moved), then `days_relax`: those days with
   the fewest dropped;
@@ -43,7 +46,7 @@ from rules import (
 from rules.config import DEFAULT_RULES
 from rules.hubs import Topology, one_change_hubs, two_change_hubs
 from rules.journeys import missing_asks
-from rules.legs import TWO_CHANGE_DAYS, two_change_query_legs
+from rules.legs import TWO_CHANGE_DAYS, stay_nights, two_change_query_legs
 from rules.model import (
     FILTERED_OUT,
     NO_CONNECTION,
@@ -54,6 +57,7 @@ from rules.model import (
     UNKNOWN_TRAIN,
 )
 from rules.objective import effective_order
+from rules.planner import plan
 from rules.relax import kin_meets_window, minimal_relaxation, station_meets_window
 from rules.schedule import Schedule
 from sources.models import TrainOffer
@@ -261,31 +265,60 @@ def _via_hubs(
 STAGES_AFTER: dict[str, tuple[str, ...]] = {
     # No train at all, or none that connects: another route first, then other days.
     NO_OFFERS: ("transfer", "hubs", "more_hubs", "days", "relax", "days_relax"),
-    NO_CONNECTION: ("transfer", "hubs", "more_hubs", "days", "relax", "days_relax"),
+    NO_CONNECTION: ("transfer", "hubs", "more_hubs", "night", "days", "relax", "days_relax"),
     # Trains exist but a stated constraint removed them all. A route that honours it beats
     # one that drops it (不坐高铁 北京西→西安北: only the hub search's full legs hold a non-G
     # pair; the official search's first page ranks G trains first), so every transfer stage
     # comes before the constraint gives way (said openly), and other days last.
-    FILTERED_OUT: ("transfer", "hubs", "more_hubs", "day_before", "relax", "days", "days_relax"),
+    # The night default (no seat through the night, no small-hours start) is nobody's word: it
+    # gives way ("night") before any stated constraint or the day does.
+    FILTERED_OUT: (
+        "transfer",
+        "hubs",
+        "more_hubs",
+        "night",
+        "day_before",
+        "relax",
+        "days",
+        "days_relax",
+    ),
     # Too dear: cheaper classes or types first, then other days; a change of trains rarely
     # costs less than the direct train it replaces.
-    OVER_BUDGET: ("relax", "days", "days_relax"),
+    OVER_BUDGET: ("night", "relax", "days", "days_relax"),
     # Sold out on the day: a stated wish given way openly on the day the traveller stated
     # (a D train for 坐高铁, the afternoon for 上午) before the whole trip moves a day; then
     # the same trains on another day, then a route whose trains have seats (with the
     # timetable, `TIMETABLE_STAGES_AFTER`).
-    SOLD_OUT: ("day_before", "relax", "days", "transfer", "hubs", "more_hubs", "days_relax"),
+    SOLD_OUT: (
+        "night",
+        "day_before",
+        "relax",
+        "days",
+        "transfer",
+        "hubs",
+        "more_hubs",
+        "days_relax",
+    ),
     # Every train of the day has left: only another day can help.
     PAST_DEPARTURE: ("days", "relax", "days_relax"),
     # A named train that does not run: drop it openly, then other days.
     UNKNOWN_TRAIN: ("relax", "days", "days_relax"),
 }
-DEFAULT_STAGES = ("transfer", "hubs", "more_hubs", "relax", "days", "days_relax")
+DEFAULT_STAGES = ("transfer", "hubs", "more_hubs", "night", "relax", "days", "days_relax")
 TIMETABLE_STAGES_AFTER: dict[str, tuple[str, ...]] = {
     # With the timetable the transfer stage asks only the legs of a journey that runs on the
     # day, so a route whose trains have seats comes before moving the date, which the
     # traveller stated.
-    SOLD_OUT: ("transfer", "hubs", "day_before", "relax", "days", "more_hubs", "days_relax"),
+    SOLD_OUT: (
+        "transfer",
+        "hubs",
+        "night",
+        "day_before",
+        "relax",
+        "days",
+        "more_hubs",
+        "days_relax",
+    ),
 }
 
 
@@ -511,6 +544,39 @@ def _relax(c: _Context) -> Relaxation | None:
     return Relaxation("relax", tuple(relaxed(r) for r in base), (), needs_query=False)
 
 
+def _night(c: _Context) -> Relaxation | None:
+    """The trip as asked with the night default lifted on the failing rides (`night_lifted`),
+    when that plans it: a seat at 04:04 or till 23:58 the traveller never refused beats moving
+    a window, the day or a station they did say. Nothing stated gives way, so nothing is said
+    as relaxed."""
+    if c.book is None or c.now is None:
+        return None
+    lifted = night_lifted(c.original, c.failures)
+    if lifted is None or not plan(lifted, c.book, now=c.now, limit=1).itineraries:
+        return None
+    return Relaxation("night", (lifted,), (), needs_query=False)
+
+
+def night_lifted(request: TripRequest, failures: tuple[Failure, ...]) -> TripRequest | None:
+    """`request` with the night hours allowed on the rides that failed (the ride home alone
+    when only it did), or None when they are allowed already."""
+    legs = len(required_legs(request))
+    homeward = stay_nights(request) is not None
+    failing = {f.segment for f in segment_failures(failures)} or set(range(legs))
+    home_fails = homeward and legs - 1 in failing
+    out_fails = any(i < legs - 1 or not homeward for i in failing if i is not None)
+    home_night = (
+        request.allow_night if request.return_allow_night is None else request.return_allow_night
+    )
+    update: dict[str, object] = {}
+    if out_fails and not request.allow_night:
+        # The ride home keeps its own night hours: only the failing rides change.
+        update.update(allow_night=True, night_lifted=True, return_allow_night=home_night)
+    if home_fails and not home_night:
+        update.update(return_allow_night=True, return_night_lifted=True)
+    return request.model_copy(update=update) if update else None
+
+
 def _days(c: _Context) -> Relaxation | None:
     if not segment_failures(c.failures):
         return None
@@ -591,6 +657,7 @@ _BUILDERS = {
     "more_hubs": _more_hubs,
     "relax": _relax,
     "days": _days,
+    "night": _night,
     "day_before": _day_before,
     "days_relax": _days_relax,
 }

@@ -691,6 +691,11 @@ class PlanningAgent:
                     chosen=texts.day_label(run.request.depart_date),
                 )
             )
+        lifted = (run.request.night_lifted, run.request.return_night_lifted)
+        if any(lifted):
+            # The night default gave way (no stated wish did): said, so a 04:04 seat is no surprise.
+            ride = {(True, False): "out", (False, True): "home"}.get(lifted, "both")
+            notes.append(texts.NIGHT_LIFTED.format(ride=texts.NIGHT_RIDES[ride]))
         # SHIFTED_DAY says the date; a missing named train is said in the warnings, since the
         # summary names only the itinerary's own trains.
         said = [r for r in run.relaxed_items if r.constraint not in ("date_start", "train_numbers")]

@@ -6,7 +6,9 @@ import datetime as dt
 from types import SimpleNamespace
 
 from rules import TripRequest, plan
-from rules.objective import CHANGE_WORTH, change_cost, dominated
+from rules.config import DEFAULT_RULES
+from rules.objective import CHANGE_WORTH, change_cost, dominated, night_minutes
+from rules.options import Ride, epoch_minutes
 from sources.models import SeatClass, Station
 from tests.rules.factory import (
     BEIJING_SOUTH,
@@ -293,3 +295,40 @@ def test_dominated_routes_are_changes_beaten_on_both_clocks_by_fewer_changes():
     ]
     beaten = dominated(routes)  # type: ignore[arg-type]
     assert beaten == [True, False, True, False, False, False, True]
+
+
+def _ride(number: str, depart: str, arrive: str, seat_class: SeatClass) -> Ride:
+    train = offer(number, BEIJING_SOUTH, HONGQIAO, depart, arrive, seats=(seat(seat_class, 90.0),))
+    return Ride(
+        offer=train,
+        seat_class=seat_class,
+        unit_price=90.0,
+        fallback=0,
+        scarcity=0.0,
+        depart=epoch_minutes(train.depart_at),
+        arrive=epoch_minutes(train.arrive_at),
+        freshness="realtime",
+        required=False,
+    )
+
+
+def test_night_minutes_count_the_hours_awake_between_eleven_and_six() -> None:
+    assert night_minutes(_ride("K1", "22:30", "01:00", SeatClass.HARD_SEAT), DEFAULT_RULES) == 120
+    assert night_minutes(_ride("K3", "04:10", "07:00", SeatClass.HARD_SEAT), DEFAULT_RULES) == 110
+    assert night_minutes(_ride("D5", "08:00", "12:00", SeatClass.SECOND), DEFAULT_RULES) == 0
+    # A berth through the night to the morning is the night's bed, not a night awake.
+    berth = _ride("Z7", "21:00", "07:30", SeatClass.HARD_SLEEPER)
+    assert night_minutes(berth, DEFAULT_RULES) == 0
+    assert night_minutes(_ride("Z9", "21:00", "07:30", SeatClass.HARD_SEAT), DEFAULT_RULES) == 420
+
+
+def test_night_hours_lifted_rank_the_fewest_first_unless_an_order_was_said() -> None:
+    # Nothing else runs: 02:00 arrives soonest, 05:00 keeps the traveller's night.
+    entries = book(
+        offer("K1", BEIJING_SOUTH, HONGQIAO, "02:00", "04:00", seats=CHEAP),
+        offer("K3", BEIJING_SOUTH, HONGQIAO, "05:00", "07:40", seats=CHEAP),
+    )
+    lifted = _one_way(allow_night=True, night_lifted=True)
+    assert _trains(lifted, entries)[0] == ("K3",)
+    said = _one_way(allow_night=True, night_lifted=True, order="earliest_arrival")
+    assert _trains(said, entries)[0] == ("K1",)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from app.agent.fallback import Relaxation, next_relaxation, stage_order
-from rules import Failure, LegKey, TripRequest
+from app.agent.fallback import Relaxation, next_relaxation, night_lifted, stage_order
+from rules import Failure, LegKey, LegOffers, TripRequest, plan
 from rules.model import (
     FILTERED_OUT,
     NO_OFFERS,
@@ -13,10 +13,15 @@ from rules.model import (
     PAST_DEPARTURE,
     SOLD_OUT,
 )
+from rules.relax import relaxed_between
+from sources.models import SHANGHAI, SeatClass, Station
+from tests.rules.factory import book, offer, seat
 
 TODAY = dt.date(2026, 12, 1)
 DAY = dt.date(2026, 12, 5)
 ONE_WAY = TripRequest(origin="南京", destination="张家界", depart_date=DAY, return_trip=False)
+NANJING = Station(telecode="NJH", name="南京", city="南京")
+ZHANGJIAJIE = Station(telecode="DIQ", name="张家界", city="张家界")
 
 
 class _Lines:
@@ -109,6 +114,7 @@ def test_a_constraint_that_filtered_everything_out_gives_way_only_after_transfer
         "transfer",
         "hubs",
         "more_hubs",
+        "night",  # only with a book the night hours can plan (none here: skipped)
         "day_before",  # only for an arrival deadline (none here: the stage is skipped)
         "relax",
         "days",
@@ -122,7 +128,7 @@ def test_a_constraint_that_filtered_everything_out_gives_way_only_after_transfer
 def test_over_budget_relaxes_then_moves_the_day_and_never_asks_for_a_transfer() -> None:
     budget = ONE_WAY.model_copy(update={"budget": 50})
     failures = failed(OVER_BUDGET, segment=None) + failed(OVER_BUDGET)
-    assert stage_order(failures) == ("relax", "days", "days_relax")
+    assert stage_order(failures) == ("night", "relax", "days", "days_relax")
     assert stage_after(failures, request=budget) == "relax"
     assert stage_after(failures, ["relax"], request=budget) == "days"
 
@@ -140,8 +146,10 @@ def test_trains_all_gone_call_for_another_day_only() -> None:
 def test_the_first_failure_leads_and_each_stage_runs_at_most_once() -> None:
     mixed = failed(SOLD_OUT, 0) + failed(NO_OFFERS, 1)
     order = stage_order(mixed)
-    # A sold-out day gives way on a stated wish first (relax), then moves the trip a day.
-    assert order[:3] == ("day_before", "relax", "days") and len(order) == len(set(order))
+    # A sold-out day takes the night hours nobody refused, then gives way on a stated wish
+    # (relax), then moves the trip a day.
+    assert order[:4] == ("night", "day_before", "relax", "days")
+    assert len(order) == len(set(order))
     assert "transfer" in order, "the second segment's failure still calls for a transfer"
     assert stage_after(failed(NO_OFFERS), list(order)) is None
 
@@ -156,3 +164,54 @@ def test_where_no_single_change_joins_the_ends_the_official_search_is_not_asked(
     # No city joins 南京 and 三亚 with one change in the topology.
     found = relaxation_after(failed(NO_OFFERS), request=far)
     assert found is not None and found.stage == "transfer" and not found.official
+
+
+def _small_hours_only() -> tuple[TripRequest, dict[LegKey, LegOffers]]:
+    """南京→张家界 by nine, where every seat that arrives in time leaves in the small hours."""
+    arrive_by = ONE_WAY.model_copy(
+        update={"arrive_window": (dt.time(0, 0), dt.time(9, 0)), "arrive_date": DAY}
+    )
+    seats = (seat(SeatClass.HARD_SEAT, 80.0),)
+    entries = book(
+        offer("K1", NANJING, ZHANGJIAJIE, "01:10", "03:20", day=DAY, seats=seats),
+        offer("K3", NANJING, ZHANGJIAJIE, "05:20", "08:10", day=DAY, seats=seats),
+        offer("K5", NANJING, ZHANGJIAJIE, "09:00", "11:30", day=DAY, seats=seats),
+    )
+    return arrive_by, entries
+
+
+def test_the_night_default_gives_way_before_the_day_or_the_deadline_said() -> None:
+    request, entries = _small_hours_only()
+    now = dt.datetime.combine(TODAY, dt.time(9), tzinfo=SHANGHAI)
+    assert not plan(request, entries, now=now).itineraries
+    spent = ["transfer", "hubs", "more_hubs"]
+    found = next_relaxation(
+        original=request,
+        failures=failed(FILTERED_OUT),
+        tried=spent,
+        today=TODAY,
+        last_sale_day=TODAY + dt.timedelta(days=14),
+        hub_offers={},
+        book=entries,
+        now=now,
+    )
+    assert found is not None and found.stage == "night" and not found.needs_query
+    (lifted,) = found.candidates
+    # Nothing the traveller said is given up: the day and the deadline stay.
+    assert relaxed_between(request, lifted) == []
+    # The ride nearest the day's hours: 05:20 (40 minutes before six awake), not 01:10.
+    trains = plan(lifted, entries, now=now).itineraries[0].train_numbers
+    assert trains == ("K3",)
+
+
+def test_only_the_ride_that_failed_has_its_night_hours_lifted() -> None:
+    home = DAY + dt.timedelta(days=2)
+    trip = ONE_WAY.model_copy(update={"return_trip": True, "return_date": home})
+    lifted = night_lifted(trip, failed(FILTERED_OUT, segment=1))
+    assert lifted is not None
+    assert (lifted.allow_night, lifted.return_allow_night) == (False, True)
+    assert lifted.return_night_lifted and not lifted.night_lifted
+    out = night_lifted(trip, failed(FILTERED_OUT, segment=0))
+    assert out is not None and out.night_lifted and out.return_allow_night is False
+    chosen = trip.model_copy(update={"allow_night": True})
+    assert night_lifted(chosen, failed(FILTERED_OUT, segment=0)) is None
