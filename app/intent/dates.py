@@ -674,6 +674,12 @@ def _range_end(text: str, exprs: list[_Expr], start: dt.date, today: dt.date) ->
 
 # A date said again in other words (初二，就是2月8号; 元旦也就是下周五): the later wording.
 _RESTATED = re.compile(r"(?:也就是|就是|即|那天是)\s*$")
+_REASON_DAY = re.compile(
+    r"^\s*(?:就|才|开始)?(?:放假|放寒假|放暑假|休假|停工|收工|考完试?|结课|发工资|发薪)"
+    r"(?:了|啦)?\s*[，,。；;\s]\s*$"
+)
+"""A day said as the reason for the trip, not its day (厂里18号放假，19号走): another day
+follows."""
 
 
 def extract_dates(text: str, today: dt.date) -> DateFacts:
@@ -694,6 +700,9 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
         exprs = [e for e in exprs if not e.named or e.start >= stated[0].start]
     if len(exprs) > 1 and _RESTATED.search(text[exprs[0].end : exprs[1].start]):
         # 大年初二…就是2月8号: the calendar date said to pin the day down is the day.
+        exprs = exprs[1:]
+    elif len(exprs) > 1 and _REASON_DAY.match(text[exprs[0].end : exprs[1].start]):
+        # 厂里18号放假，19号我从东莞回怀化: the holiday's first day is why; the 19th is the trip's.
         exprs = exprs[1:]
     flexible = flexible_days(text)
     if (

@@ -83,6 +83,9 @@ _SAME_DAY_WORD = re.compile(r"当天|当晚|当日|同一天|同一日|同天")
 _NEXT_DAY = re.compile(r"第二天|次日|隔天")
 _NEXT_DAY_PERIOD = re.compile(
     r"(?:回程|返程)?(?:就)?(?:第二天|次日|隔天)(?:再|就)?(?:回来|回去|回)?(?P<period>早上|上午|中午|下午|晚上)"
+    # 第二天中午前回到, 次日晚上九点前: a bound on the clock (the turn's own window), not the
+    # part of the day.
+    r"(?![^，,。；;？?]{0,8}?[前后])"
 )
 _ONE_WAY = re.compile(
     r"不回来了|不回了|不用回|不要返程|不要回程|回程不用|只要去程|单程就行|买单程|" + DROPPED_RETURN

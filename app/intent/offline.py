@@ -39,6 +39,7 @@ from app.intent.numerals import NUMBER, to_int, to_number
 from app.intent.places import Route, extract_route
 from app.intent.times import (
     ARRIVE_CUE,
+    BUSY_THEN,
     clock_unit,
     context_period,
     extra_windows,
@@ -80,7 +81,7 @@ _CLOCK_RANGE = re.compile(
     + clock_unit("half2")
     + r"\s*(?:之间|以内)?"
 )
-_NOON_BOUND = re.compile(r"中午(?P<rel>以前|之前|前|以后|之后|后)")
+_NOON_BOUND = re.compile(r"(?:中午|晌午)(?P<rel>以前|之前|前|以后|之后|后)")
 _PERIODS: list[tuple[str, str]] = [
     ("一大早", "早上"),
     ("一早", "早上"),
@@ -890,6 +891,10 @@ def _next_day_arrival(buf: _Text) -> bool:
     return False
 
 
+_BACK_AT = re.compile(
+    r"^\s*(?:前|以前|之前)?\s*(?:最好|一定|务必)?\s*(?:能|可以|就|得|要|必须|需要|须)?\s*(?:赶)?回到"
+)
+"""What follows a time when it is the deadline of a ride back (中午前回到上海, 八点前能回到家)."""
 _ARRIVED_BEFORE = re.compile(r"(?:到了|到达|抵达|到站|到那|到那儿|能到)\s*$")
 
 
@@ -921,6 +926,12 @@ def _heads_to_destination(buf: _Text, at: int) -> bool:
 
 def _window_kind(buf: _Text, end: int, start: int | None = None) -> str:
     after = buf.masked[end : end + 6]
+    back = _BACK_AT.match(after)
+    if back:
+        # 第二天中午前回到上海: back where the trip began by then, the ride home's deadline;
+        # 中午前回到成都 with 成都 the destination: the ride there is the way home.
+        there = _heads_to_destination(buf, end + back.end() - 1)
+        return "arrive_window" if there else "return_arrive_window"
     if _ARRIVE_AFTER.match(after):
         # 周日回来，晚上九点前到 / 十点前到家: a deadline said of the ride home.
         if _RETURN_CUE.search(buf.original[: start if start is not None else end]):
@@ -1012,6 +1023,9 @@ def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
             continue  # 明早九点前: the clock said it
         label = periods[match.group().lower()]
         kind = _window_kind(buf, match.end(), match.start())
+        if BUSY_THEN.match(buf.original, match.end()):
+            buf.mask(match.start(), match.end())
+            continue
         if then and match not in then and kind == "depart_window":
             buf.mask(match.start(), match.end())
             continue

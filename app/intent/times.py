@@ -88,7 +88,8 @@ _APPOINTMENT = re.compile(
     + r")\s*"
     + clock_unit()
     + r"钟?"
-    r"[^，,。、\d]{0,6}?"
+    # 九点在天津滨海新区开会: the place of the appointment between its hour and the business.
+    r"(?:在[^，,。、\d]{1,10}?|[^，,。、\d]{0,6}?)"
     r"(?:开始|的会|开会|有个?会|开球|开演|开场|面试|考试|上课|的课|报到|签到|见客户|见面"
     r"|的演唱会|的音乐会|的演出|的比赛|的球赛|的婚礼|的飞机|的航班|的活动|的讲座"
     # A hospital's appointment: 上午10点的号, 下午两点的门诊, 九点半复查, 十点的专家号.
@@ -207,6 +208,12 @@ _MEALS = (
     (re.compile(r"(?:吃完)?早饭(?:后|以后|之后)|吃完早饭"), dt.time(8, 0), dt.time(12, 0)),
 )
 _DAYTIME = re.compile(r"白天")
+BUSY_THEN = re.compile(
+    r"[^，,。；;!！？?\d点去到回走坐车]{0,10}?"
+    r"(?:睡觉|要睡|得睡|休息|转转|转一转|逛逛|逛一逛|逛街|溜达|玩玩)"
+)
+"""What follows a part of the day taken by something other than the ride (娃晚上要睡觉,
+白天还想在格尔木转转): it says when the ride is not, and is no window for it."""
 _LEAVING = re.compile(r"(?:的时候|就)?(?:走|出发|动身|发车)")
 _DUSK = re.compile(r"傍晚")
 _HOUR_LABEL = re.compile(r"[0-9一二两三四五六七八九十]\s*(?:点|时|:)")
@@ -332,7 +339,9 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
         period = match.group("period") or context_period(text, match.start(), arrival=False)
         at = _deadline_hour(text, match, period)
         if at is not None:
-            window = TimeWindow(start=dt.time(0, 0), end=at, label=match.group())
+            # As typed: a place said inside it (九点在滨海新区开会) is masked in `text`.
+            label = typed[match.start() : match.end()] if len(typed) == len(text) else match.group()
+            window = TimeWindow(start=dt.time(0, 0), end=at, label=label)
             found.append(Found(match.start(), match.end(), window, "arrive_window", weak=True))
     clock = _HOUR_LABEL.search(text)
     for match in _APPOINTMENT_PART.finditer(text):
@@ -426,6 +435,8 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
         window = TimeWindow(start=dt.time(17, 0), end=dt.time(19, 30), label=match.group())
         found.append(Found(match.start(), match.end(), window))
     for match in _DAYTIME.finditer(text):
+        if BUSY_THEN.match(text, match.end()):
+            continue
         leave = TimeWindow(start=dt.time(6, 0), end=dt.time(18, 0), label="白天")
         found.append(Found(match.start(), match.end(), leave, "depart_window"))
         if _LEAVING.match(text, match.end()):

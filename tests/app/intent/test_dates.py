@@ -143,3 +143,14 @@ def test_a_day_said_as_a_limit_with_any_day_leaves_before_it():
 def test_a_school_year_is_no_lunar_day(text: str) -> None:
     # 上初二 (eighth grade) was 正月初二: the trip moved from Monday to February.
     assert extract_dates(text, D(2026, 12, 18)).start == D(2026, 12, 21)
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("公司8号放假了，9号想从深圳回赣州", D(2026, 12, 9)),
+        ("学校12号考完试 13号走", D(2026, 12, 13)),
+    ],
+)
+def test_a_day_said_as_the_reason_gives_way_to_the_trips_day(text, start):
+    assert extract_dates(text, TODAY).start == start

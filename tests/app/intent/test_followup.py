@@ -575,3 +575,10 @@ def test_a_town_set_off_from_in_the_destinations_prefecture_is_the_origin() -> N
     turn = parse_offline(turn_text("从苏州走"), TODAY, official)
     intent = trip(read_turn(first, turn, "从苏州走", today=TODAY, city=city))
     assert (intent.origin, intent.destination) == ("苏州", "昆山")
+
+
+def test_back_by_a_clock_the_next_day_is_the_ride_homes_deadline_not_its_hours(chat):
+    intent = trip(chat("周三从苏州去杭州", "回程呢 次日晚上九点前回到苏州"))
+    assert intent.return_arrive_window is not None
+    assert intent.return_arrive_window.span() == "00:00-21:00"
+    assert intent.return_window is None

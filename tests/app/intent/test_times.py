@@ -395,3 +395,32 @@ def test_an_hour_to_be_there_by_with_no_part_of_the_day_is_not_the_small_hours()
         assert intent.arrive_window is not None and intent.arrive_window.end.hour >= 15, text
     small = parse_offline("明天从苏州去上海，凌晨三点前到", today, directory)
     assert small.arrive_window is not None and small.arrive_window.end == dt.time(3, 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "depart", "arrive"),
+    [
+        # 晌午 is noon: before it is a deadline at 12:00, not the hours around noon.
+        ("后天从开封去郑州，晌午之前能到就行", None, "00:00-12:00"),
+        # An appointment with its place said between the hour and the business.
+        ("下周三上午十点在南京江北新区开会 从合肥出发", None, "00:00-10:00"),
+        # A part of the day taken by sleep or a stroll is no window of the ride.
+        ("周六从南昌去九江 老人中午得睡一觉 下午三点前到", None, "00:00-15:00"),
+        ("白天想在洛阳逛逛 晚上八点以后从洛阳去西安", "20:00-23:59", None),
+    ],
+)
+def test_noon_appointments_with_a_place_and_busy_parts_of_the_day(
+    text: str, depart: str | None, arrive: str | None
+) -> None:
+    said = windows(text)
+    assert (said["depart"], said["arrive"]) == (depart, arrive)
+
+
+def test_back_at_the_start_by_a_time_is_the_ride_homes_deadline() -> None:
+    intent = parse_offline("周六从杭州去宁波 隔天晚上八点前回到杭州", THU, DIRECTORY)
+    assert intent.return_arrive_window is not None
+    assert intent.return_arrive_window.span() == "00:00-20:00"
+    assert intent.return_window is None
+    home = parse_offline("明天中午前回到合肥 从南京走", THU, DIRECTORY)
+    assert home.arrive_window is not None and home.arrive_window.span() == "00:00-12:00"
+    assert home.depart_window is None
