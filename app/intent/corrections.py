@@ -60,7 +60,9 @@ _DENIED_THEN_MEANT = re.compile(
     + _VALUE
     + r")"
     + _SEP
-    + r"*(?:而是|应该是|是)(?P<new>"
+    + r"*(?:(?:我|哦|啊)?(?:说|记|搞|弄|打|写|看)错了"  # 不是这周日，我说错了，是下周日
+    + _SEP
+    + r"*)?(?:而是|应该是|是)(?P<new>"
     + _VALUE
     + r")"
 )
@@ -83,9 +85,44 @@ def _denied_then_meant(text: str) -> str:
     return text
 
 
+# 周四有会，改周五吧 / 请不下假，改成下周二: a later clause changing a value to another of its
+# kind; the clause may follow the reason the value cannot stand (改 opens its clause).
+_CHANGED_TO = re.compile(
+    r"[，,。!！\s]+(?:那就|那|就|还是)?(?:改|换)(?:成|为|到)?(?P<new>"
+    + _VALUE
+    + r")(?:吧|呢|啊|呀|了)?(?=[，,。!！\s]|$)"
+)
+
+
+_CLAUSE = re.compile(r"(?=[，,。!！])")
+
+
+def _changed_to(text: str) -> str:
+    """`text` with each 改成Y clause put as Y where the last value of its kind before it was
+    first said (下周一请不下假，改成下周二 → 下周二请不下假); a later clause saying that value
+    again is the reason it cannot stand and goes too (周四去杭州，哦不对周四有会，改周五 →
+    周五去杭州). A change with nothing of its kind before it is left to the chat."""
+    for found in _CHANGED_TO.finditer(text):
+        new = found.group("new")
+        earlier = next((e for k, _, e in _KINDS if e is not None and k.match(new)), None)
+        if earlier is None:
+            continue
+        before, after = text[: found.start()], text[found.end() :]
+        olds = [m.group() for m in earlier.finditer(before) if m.group() != new]
+        if not olds:
+            continue
+        old = olds[-1]
+        at = before.index(old) + len(old)
+        head, rest = before[:at], before[at:]
+        kept = [c for c in _CLAUSE.split(rest) if old not in c]
+        head = head[: -len(old)] + new + "".join(kept)
+        return _changed_to(head + after)
+    return text
+
+
 def self_corrected(text: str) -> str:
     """`text` with each corrected part dropped along with its marker."""
-    text = _denied_then_meant(text)
+    text = _changed_to(_denied_then_meant(text))
     while True:
         for marker in _MARKER.finditer(text):
             before, after = text[: marker.start()], text[marker.end() :]

@@ -93,3 +93,35 @@ def test_a_value_denied_then_the_one_meant_is_the_one_meant(directory: StationDi
     assert self_corrected("不是明天是两个人") == "不是明天是两个人"  # two kinds: no correction
     intent = parse_offline("不是周四，应该是周五从南京去合肥", TODAY, directory)
     assert intent.date_start == dt.date(2026, 12, 11)
+
+
+@pytest.mark.parametrize(
+    ("text", "corrected"),
+    [
+        # the value changed may be the one its reason is about, said in a clause of its own
+        ("周三从苏州去上海，周三要加班，改成周四吧", "周四从苏州去上海"),
+        ("明天那天走不开，换到后天吧", "后天那天走不开"),
+        ("四个人去厦门，改为三个人", "三个人去厦门"),
+        ("后天早上7点走，改到9点", "后天早上9点走"),
+    ],
+)
+def test_a_value_changed_to_another_of_its_kind_is_the_one_meant(text: str, corrected: str) -> None:
+    assert self_corrected(text) == corrected
+
+
+def test_a_change_with_nothing_of_its_kind_before_it_is_left_to_the_chat() -> None:
+    assert self_corrected("改成周六") == "改成周六"
+    assert self_corrected("周五去南京，改成三个人") == "周五去南京，改成三个人"
+
+
+def test_the_changed_day_is_the_trip_day(directory: StationDirectory) -> None:
+    intent = parse_offline(
+        "下周一去青岛，哦不对下周一要值班，改下周三吧，济南出发", TODAY, directory
+    )
+    assert intent.date_start == dt.date(2026, 12, 16)
+    assert (intent.origin, intent.destination) == ("济南", "青岛")
+
+
+def test_a_denial_with_an_admitted_slip_between_is_still_a_correction() -> None:
+    assert self_corrected("不是后天，我记错了，是大后天") == "大后天"
+    assert self_corrected("周五去无锡，不是周五，搞错了，是周六") == "周六去无锡"
