@@ -393,7 +393,9 @@ class PlanningAgent:
                     )
                     intent = boarded
             question = _question_for(intent, self.directory)
-            if reading.question:
+            if outcome.which_day is not None:
+                question = outcome.which_day  # 改成12月17号周五 (a Thursday): which is meant
+            elif reading.question:
                 run.warn(reading.question)  # said beside the plan of what is known
         open_end = open_name(intent, outcome.which_station, self.directory)
         if open_end is not None:

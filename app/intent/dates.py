@@ -838,3 +838,25 @@ def date_from(text: str, anchor: dt.date, today: dt.date) -> dt.date | None:
         if day is not None:
             return day
     return None
+
+
+_DAY_THEN_WEEKDAY = re.compile(
+    r"(?:(?P<m>\d{1,2})月)?(?P<d>\d{1,2})[号日]?\s*[（(,，]?\s*(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])"
+)
+
+
+def weekday_disagreeing(text: str, day: dt.date) -> dt.date | None:
+    """The day of the weekday said right beside `day`'s calendar date when the two disagree
+    (12月17号周五, 17 December being a Thursday): the one nearest the date, so the traveller
+    can be asked which is meant; None when they agree or no weekday is said with it."""
+    for found in _DAY_THEN_WEEKDAY.finditer(text):
+        month = found.group("m")
+        if int(found.group("d")) != day.day or (month is not None and int(month) != day.month):
+            continue
+        said = found.group("wd")
+        weekday = int(said) - 1 if said.isdigit() else _WEEKDAYS[said]
+        if weekday == day.weekday():
+            return None
+        shift = (weekday - day.weekday()) % 7
+        return day + dt.timedelta(days=shift if shift <= 3 else shift - 7)
+    return None

@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field, PrivateAttr
 
 from app.intent import texts
 from app.intent.constraints import scope_topics
+from app.intent.dates import weekday_disagreeing
 from app.intent.llm import LlmIntentParser, LlmParseError
 from app.intent.llm_guard import NOTICES, GuardedLlm
 from app.intent.model import (
@@ -75,10 +76,19 @@ class ParseOutcome(BaseModel):
     # (河口: 河口南, 河口北): for the agent, whose ticket queries may tell (not part of the API).
     _which_station: dict[str, WhichStation] = PrivateAttr(default_factory=dict)
 
+    # The question of which day is meant, when a date was said with a weekday it does not fall
+    # on (12月17号周五): a chat asks it too, keeping the trip's day meanwhile.
+    _which_day: str | None = PrivateAttr(default=None)
+
     @property
     def which_station(self) -> dict[str, WhichStation]:
         """The slots asked about with `texts.which_of`, and the stations each could be."""
         return self._which_station
+
+    @property
+    def which_day(self) -> str | None:
+        """The question asked about a date and a weekday that disagree, if any."""
+        return self._which_day
 
 
 # The traveller asks which station is nearest the place (到哪个站下离雪乡近一点, 最近的火车站):
@@ -177,6 +187,16 @@ class IntentParser:
             declined = next((t for t in topics if t != "other"), topic or "other")
             warnings.append(texts.PARTLY_OUT_OF_SCOPE.format(refusal=texts.refusal(declined)))
         asked = self._suggest_typos(intent, text, questions, suggested, which) | which_city
+        said_day = intent.date_start
+        other_day = None if said_day is None else weekday_disagreeing(lower, said_day)
+        which_day = None
+        if said_day is not None and other_day is not None:
+            # 12月17号周五 when the 17th is a Thursday: which of the two is meant is asked,
+            # never guessed.
+            which_day = texts.which_day(said_day, other_day)
+            questions.insert(0, which_day)
+            intent = intent.model_copy(update={"date_start": None})
+            asked = asked | {"date_start"}
         budget = intent.budget
         if budget is None and intent.budget_per_person is not None:
             budget = intent.budget_per_person * intent.passengers
@@ -248,6 +268,7 @@ class IntentParser:
             warnings=warnings,
         )
         parsed._which_station = which
+        parsed._which_day = which_day
         return parsed
 
     def _resolve_places(

@@ -6,6 +6,7 @@ live here so they can be reviewed in one place and never come from a model.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 
 ASK_ORIGIN = "请问您从哪个城市出发？"
@@ -147,6 +148,24 @@ def invalid_train_numbers(numbers: Sequence[str]) -> str:
 def did_you_mean(place: str, name: str) -> str:
     """Ask whether a misspelt place is the directory's nearest name."""
     return DID_YOU_MEAN.format(place=place, name=name)
+
+
+WHICH_DAY = "{day}是{weekday}，{other}才是{said}，请问您打算哪天出发？"
+_WEEKDAY_NAMES = "一二三四五六日"
+
+
+def which_day(day: dt.date, other: dt.date) -> str:
+    """A calendar date said with a weekday it does not fall on (12月17号周五): both named."""
+    return WHICH_DAY.format(
+        day=_month_day(day),
+        weekday="周" + _WEEKDAY_NAMES[day.weekday()],
+        other=_month_day(other),
+        said="周" + _WEEKDAY_NAMES[other.weekday()],
+    )
+
+
+def _month_day(day: dt.date) -> str:
+    return f"{day.month}月{day.day}日"
 
 
 WHICH_OF = "“{place}”有{names}几个车站，请问您要去哪一个？"

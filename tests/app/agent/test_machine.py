@@ -11,6 +11,7 @@ from app.agent import AgentInput, PlanningAgent, State, texts
 from app.agent import machine as machine_module
 from app.agent.fallback import Relaxation
 from app.agent.fetch import fetch_legs
+from app.intent import texts as intent_texts
 from app.intent.model import TravelIntent
 from app.intent.parser import IntentParser
 from app.observability.metrics import Metrics
@@ -303,3 +304,14 @@ async def test_a_day_whose_presale_has_not_opened_is_said_and_never_swapped_for_
     assert reply.itinerary is None and not reply.relaxed
     assert "12月15日的车票尚未开售（12月1日10:15起按车次陆续开售）" in reply.summary
     assert "12月14日" not in reply.summary
+
+
+async def test_a_chat_turn_with_a_date_and_a_weekday_that_disagree_asks_which_and_keeps_the_day():
+    # 2026-12-10 is a Thursday, not a Friday: the trip keeps its day until the traveller says.
+    previous = one_way(DEC4)
+    turn = AgentInput(today=TODAY, text="换到12月10号礼拜五", previous=previous)
+    reply = await agent(FakeTickets({})).run(turn)
+    assert reply.clarify_question == intent_texts.which_day(
+        dt.date(2026, 12, 10), dt.date(2026, 12, 11)
+    )
+    assert reply.intent.date_start == DEC4

@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from app.intent.dates import extract_dates
+from app.intent.dates import extract_dates, weekday_disagreeing
 from tests.app.intent.conftest import TODAY
 
 D = dt.date
@@ -154,3 +154,11 @@ def test_a_school_year_is_no_lunar_day(text: str) -> None:
 )
 def test_a_day_said_as_the_reason_gives_way_to_the_trips_day(text, start):
     assert extract_dates(text, TODAY).start == start
+
+
+def test_a_weekday_beside_a_date_it_does_not_fall_on_names_the_nearest_such_day() -> None:
+    thursday = dt.date(2026, 12, 24)
+    assert weekday_disagreeing("24号周五去", thursday) == dt.date(2026, 12, 25)
+    assert weekday_disagreeing("12月24日 星期一", thursday) == dt.date(2026, 12, 21)
+    assert weekday_disagreeing("12月24号周四", thursday) is None
+    assert weekday_disagreeing("11月24号周五", thursday) is None  # another date

@@ -313,3 +313,13 @@ async def test_the_nearest_station_asked_for_is_planned_not_asked_back(metrics):
     outcome = await parser.parse("下周去九寨沟，从北京出发，坐火车到哪个站下最近", TODAY)
     assert not outcome.needs_clarification
     assert outcome.intent.destination == "黄龙九寨"
+
+
+async def test_a_date_said_with_a_weekday_it_does_not_fall_on_is_asked(rules):
+    # 2027-01-08 is a Friday, not a Saturday: which day is meant is asked, never guessed
+    outcome = await rules.parse("1月8号星期六从成都去重庆", dt.date(2026, 12, 28))
+    assert outcome.needs_clarification and outcome.intent.date_start is None
+    assert outcome.clarify_question == templates.which_day(dt.date(2027, 1, 8), dt.date(2027, 1, 9))
+    agreeing = await rules.parse("1月9号（周六）从成都去重庆", dt.date(2026, 12, 28))
+    assert agreeing.intent.date_start == dt.date(2027, 1, 9)
+    assert not agreeing.needs_clarification
