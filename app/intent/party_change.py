@@ -235,6 +235,8 @@ def _joined(before: Party, turn: TravelIntent, words: str, joining: re.Match[str
         children = tuple(ages[: len(young)]) + (None,) * max(0, len(young) - len(ages))
         grown = sum(_COUNTS.get(w, 1) for w in named if w not in young)
         students = before.students + (grown if _STUDENT.search(words) else 0)
+        if _STUDENT.search(words) and _ALL.search(words) and not _NOT_STUDENT.search(words):
+            students = before.passengers - len(before.children) + grown  # 都是学生: all of us
         if not ages:  # kin without an age are grown-ups (带着儿子: a grown son)
             grown, children = grown + len(young), ()
         passengers = before.passengers + grown + len(children)
@@ -250,6 +252,8 @@ def _joined(before: Party, turn: TravelIntent, words: str, joining: re.Match[str
     students = before.students
     if _STUDENT.search(words) and not _NOT_STUDENT.search(words):
         students += count
+        if _ALL.search(words):  # 室友也一起，都是学生: the one already going too
+            students = before.passengers + count - len(before.children)
     return Party(before.passengers + count, students, before.children)
 
 

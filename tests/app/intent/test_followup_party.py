@@ -48,6 +48,9 @@ def test_who_joins_is_priced_as_what_they_are_called(chat, texts, expected):
         (("下周五从北京回石家庄，学生票", "我同学也一起去，她已经工作了不是学生"), (2, 1, 1, [])),
         (("下周五从北京回石家庄，学生票", "再加个同学"), (2, 1, 1, [])),
         (("下周五从北京回石家庄，学生票", "再加两个人，也都是学生"), (3, 0, 3, [])),
+        # 都是学生 said as one joins: the one already going is a student too
+        (("下周六从合肥去南京", "我同学跟我一块去，我们都是学生"), (2, 0, 2, [])),
+        (("下周六从合肥去南京", "还有我表哥和表姐，都有学生证"), (3, 0, 3, [])),
     ],
 )
 def test_a_companion_is_a_student_only_when_said(chat, texts, expected):
