@@ -411,6 +411,8 @@ _PINYIN_WORDS.update(
         "wan shang": "晚上",
         "chu fa": "出发",
         "hui lai": "回来",
+        "hui cheng": "回程",
+        "fan cheng": "返程",
         "xue sheng piao": "学生票",
         "xue sheng": "学生",
         **{f"{n} ge ren": f"{cn}个人" for n, cn in (("yi", "一"), ("liang", "两"), ("san", "三"))},
@@ -440,6 +442,9 @@ _PINYIN_CUES = re.compile(
     r"|(?<![a-z])cong\s+[a-z]{3,}.*(?<![a-z])qu\s+[a-z]{3,}",
     re.IGNORECASE,
 )
+# huicheng zhouri wanshang: a chat turn typed in pinyin alone, no route in it (two of its
+# words known, so an English sentence is never read as pinyin).
+_ALL_LATIN = re.compile(r"[a-z0-9\s,.!?，。！？]+", re.IGNORECASE)
 _PINYIN_WORD = re.compile(
     r"(?<![a-z])(?:"
     + "|".join(r"\s*".join(word.split()) for word in sorted(_PINYIN_WORDS, key=len, reverse=True))
@@ -517,7 +522,11 @@ def normalise_text(text: str) -> str:
     text = _HOMEWARD.sub("回来", text)  # 周日往回走: the ride home, not a place 回走
     text = text.replace("明后天", "明天或后天")  # either day
     text = _TWO_COUNTS.sub(_first_of_two, text)
-    if _PINYIN_ROUTE.search(text) or _PINYIN_CUES.search(text):
+    if (
+        _PINYIN_ROUTE.search(text)
+        or _PINYIN_CUES.search(text)
+        or (_ALL_LATIN.fullmatch(text) and len(_PINYIN_WORD.findall(text)) >= 2)
+    ):
         text = _PINYIN_WORD.sub(lambda m: _PINYIN_SPELT[_spelt(m.group())], text)
     return party.counts_before_names(text)
 

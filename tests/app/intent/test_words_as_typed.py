@@ -7,7 +7,7 @@ import datetime as dt
 
 import pytest
 
-from app.intent.offline import parse_offline
+from app.intent.offline import normalise_text, parse_offline
 from sources.models import SeatClass
 from sources.stations import StationDirectory, curated_directory
 
@@ -78,3 +78,24 @@ def test_a_part_of_the_day_to_leave_with_no_day_is_today(
     text: str, day: dt.date | None, directory: StationDirectory
 ) -> None:
     assert parse_offline(text, TODAY, directory).date_start == day
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("fancheng xingqiliu xiawu", "返程 星期六 下午"),
+        ("hui cheng zhou ri zao shang", "回程 周日 早上"),
+        ("go to beijing on friday", "go to beijing on friday"),  # English is no pinyin
+        ("houtian", "houtian"),  # one word alone may be a name's syllables
+    ],
+)
+def test_a_turn_typed_in_pinyin_alone_has_its_time_words_read(text: str, read: str) -> None:
+    assert normalise_text(text) == read
+
+
+def test_a_return_typed_in_pinyin_in_a_chat_adds_the_ride_home(chat) -> None:
+    # conftest's today is a Monday (2026-11-30): 下周五 is 12-11, its Sunday 12-13
+    intent = chat("下周五从广州去厦门", "fan cheng zhou ri xia wu").intent
+    assert intent.date_start == dt.date(2026, 12, 11)
+    assert intent.date_end == dt.date(2026, 12, 13)
+    assert intent.return_window is not None and intent.return_window.label == "下午"
