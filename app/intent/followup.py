@@ -73,7 +73,7 @@ _MOVE_TO = re.compile(
 
 _OUTBOUND_WORD = re.compile(r"改|换|出发|去程|走")
 _RETURN_SCOPE = re.compile(
-    r"回程|返程|回来那天|回来的时候|回去那天|回来(?:那趟|那班|的车|的票|坐|要|买|也)"
+    r"回程|返程|回来那天|回来的时候|回去那天|回来(?:那趟|那班|的车|的票|坐|要|买|也|不|别)"
     # 从上海回北京最晚那班: the ride named from the destination home is the turn's one ride.
     r"|从[^，,。\s]{1,8}?回[^来去，,。\s]"
 )

@@ -85,6 +85,9 @@ CONVENTIONAL_WISH = ("普通火车", "普通列车", "普通的火车", "普通�
 ordinary trains without a letter count too (坐普通火车 is not only Z, T and K)."""
 
 TYPE_PERMITTED_AFTER = ("就行", "也行", "也可以", "就可以", "也没事", "也无所谓")
+TYPE_INSTEAD_AFTER = ("就行", "就可以")
+"""Of those, the ones that name what will do instead when something was just refused (不要卧铺
+了，高铁就行: the high-speed train is wished for)."""
 SEAT_PERMITTED_AFTER = ("也行", "也可以", "也中", "也成", "也没事", "也无所谓", "也没关系")
 """After a class, words that permit it rather than ask for it: 站票也中 limits nothing (二等座
 就行 still names the class wanted)."""

@@ -1297,6 +1297,9 @@ def _budget(buf: _Text) -> tuple[float | None, float | None]:
     return None, None
 
 
+_REFUSED_BEFORE = re.compile(r"不要|不坐|不用|别坐|别买|不买|不想坐")
+
+
 def _train_types(lower: str, rest: str) -> list[str]:
     """Wanted train types: negated words are masked in `rest`; the refusals that name the
     wanted types ("不要绿皮": G, D, C) are read from the full text."""
@@ -1311,7 +1314,12 @@ def _train_types(lower: str, rest: str) -> list[str]:
         if phrase in rest and phrase not in lexicon.ONLY_REFUSED:
             after = rest[rest.find(phrase) + len(phrase) :].lstrip("的车")
             described = bool(lettered) and lettered <= set(types) and len(types) > 1
-            if not after.startswith(lexicon.TYPE_PERMITTED_AFTER) and not described:
+            permitted = after.startswith(lexicon.TYPE_PERMITTED_AFTER) and not (
+                # 不要卧铺了，白天的高铁就行: what will do instead of the one refused is wished
+                after.startswith(lexicon.TYPE_INSTEAD_AFTER)
+                and _REFUSED_BEFORE.search(lower[: lower.find(phrase)])
+            )
+            if not permitted and not described:
                 wanted.update(types)  # 坐慢车就行: no limit
             rest = rest.replace(phrase, MASK)
     return [t for t in TRAIN_TYPES if t in wanted]

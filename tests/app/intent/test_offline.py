@@ -169,6 +169,9 @@ def test_train_types(parse, text, types):
         # A type permitted is no wish for it.
         ("坐慢车就行", [], []),
         ("动车也行", [], []),
+        # What will do instead of a thing refused is wished for.
+        ("不要硬座了，动车就行", ["D"], []),
+        ("不坐夜车，白天的高铁就可以", ["G"], []),
     ],
 )
 def test_conventional_trains_and_permitted_types(parse, text, types, refused):

@@ -88,3 +88,9 @@ def test_how_long_the_ride_lasts_is_no_stay(parse, text):
     intent = parse(text)
     assert intent.days is None and intent.nights is None
     assert intent.return_trip is not True
+
+
+def test_the_type_that_will_do_instead_of_a_berth_refused_is_the_ride_homes_own(chat):
+    intent = chat("下周五晚上从北京去西安，要卧铺", "下周日回来", "回来不坐卧铺了，动车就行").intent
+    assert intent.return_train_types == ["D"]
+    assert intent.train_types == [] and intent.date_end == dt.date(2026, 12, 13)
