@@ -633,13 +633,23 @@ def _returning(previous: TravelIntent, turn: TravelIntent, words: str, city: Cit
 
 
 def _only_day_home(words: str) -> bool:
-    """True when the one day the turn says is the ride home's (改成住一晚 周四下午回): the
-    turn's range was counted from it by the stay, not said as both rides' days."""
+    """True when the one day the turn says is the ride home's (改成住一晚 周四下午回, 回程改成
+    周四，住两晚): the turn's range was counted from it by the stay, not said as both rides'
+    days."""
     days = list(_DAY.finditer(words))
-    return len(days) == 1 and _HOME_AFTER_DAY.match(words, days[0].end()) is not None
+    if len(days) != 1:
+        return False
+    clause = re.split(r"[，,。；;\s]", words[: days[0].start()])[-1]
+    return (
+        _HOME_AFTER_DAY.match(words, days[0].end()) is not None
+        or _HOME_BEFORE_DAY.search(clause) is not None
+    )
 
 
 _HOME_AFTER_DAY = re.compile(r"[^，,。；;\s回去走]{0,6}?(?:再|就)?(?:回来|回去|返回|回(?!家))")
+_HOME_BEFORE_DAY = re.compile(
+    r"(?:回程|返程|回来|回去)(?:的车|的票|那趟|那天)?(?:就|也)?(?:改|换)?(?:成|到|在)?$"
+)
 
 
 def _answers_return_day(previous: TravelIntent, turn: TravelIntent, words: str) -> bool:
@@ -701,6 +711,11 @@ def _with_return(
         day = outbound  # 晚上回广州, no day and no stay said: back the same day, as a sentence
     if day is not None and day >= outbound:
         update.update(date_end=day, days=None, nights=None)
+        leave = None if turn.nights is None else day - dt.timedelta(days=turn.nights)
+        if leave is not None and today <= leave != outbound and _only_day_home(words):
+            # 回程改成周五，住两晚: the day home and the nights both said, so the ride out is
+            # the nights before it.
+            update["date_start"] = leave
         stays = [stop.nights for stop in previous.via if stop.nights is not None]
         said = bool(stays) and len(stays) == len(previous.via)
         if said and day == outbound + dt.timedelta(days=sum(stays)):

@@ -140,3 +140,14 @@ def test_home_the_day_the_last_stop_is_reached_is_no_night_there(chat):
     assert intent.date_start == FRIDAY and intent.date_end == SATURDAY
     assert [(v.city, v.nights) for v in intent.via] == [("苏州", 1)]
     assert intent.nights == 0
+
+
+def test_a_day_home_said_with_the_ride_home_moves_that_ride_alone(chat):
+    # 下周一 = 12-07; the ride home moved to Wednesday, two nights after the ride out
+    intent = trip(chat("下周一从南京去合肥，住一晚", "返程改到周三，住两晚"))
+    assert (intent.date_start, intent.date_end) == (dt.date(2026, 12, 7), dt.date(2026, 12, 9))
+
+
+def test_a_day_home_and_nights_that_disagree_with_the_ride_out_move_the_ride_out(chat):
+    intent = trip(chat("下周一从南京去合肥，住一晚", "回来那天换成周四，住两晚"))
+    assert (intent.date_start, intent.date_end) == (dt.date(2026, 12, 8), dt.date(2026, 12, 10))
