@@ -173,6 +173,12 @@ SCOPE_WORDS: dict[ScopeTopic, tuple[str, ...]] = {
         "景点推荐",
         "哪些景点",
         "什么景点",
+        "几个景点",
+        "啥景点",
+        "有啥好玩",
+        "有什么好玩",
+        "哪里好玩",
+        "哪儿好玩",
         # Services around a trip that sell no train ticket: a chartered car, gear to rent,
         # a doctor's appointment, the invoice of a ride already taken.
         "包车",

@@ -506,7 +506,18 @@ def _topic(words: str) -> str | None:
     for topic, cues in _SCOPE_QUESTIONS.items():
         if any(cue in words for cue in cues):
             return topic
+    goods = _GOODS_ASKED.search(words)
+    if goods is not None and not any(w in goods.group("what") for w in lexicon.TICKET_WORDS):
+        return "other"  # 那边还能买到哈密瓜吗: something bought there, no ticket
     return None
+
+
+# Something to buy or eat at a place, asked about (还能买到哈密瓜吗, 能吃到正宗的火锅不): a
+# question about the place, not a ride, unless what is asked for is a ticket (买得到票吗).
+_GOODS_ASKED = re.compile(
+    r"(?:买到|买得到|买得着|吃到|吃得到|吃得着)(?:正宗的?|新鲜的?|当地的?)?"
+    r"(?P<what>[\u4e00-\u9fff]{1,6}?)(?:吗|么|嘛|不|没|呢|[?？]|$)"
+)
 
 
 def _scope_question(
@@ -531,9 +542,11 @@ def _scope_question(
             _same(city, slots[name], end) for end in (previous.origin, previous.destination)
         ):
             slots.pop(name)
-    cues = _SCOPE_QUESTIONS[topic]
+    goods = _GOODS_ASKED.search(words)
+    cues = (*_SCOPE_QUESTIONS[topic], *((goods.group("what"),) if goods else ()))
     for name in ("origin", "destination", "destination_text"):
-        # A "place" made of the question's own words (订三间房 → 三间房) is no trip.
+        # A "place" made of the question's own words (订三间房 → 三间房, 到了能买到芒果不 →
+        # 芒果不) is no trip.
         if name in slots and any(cue in str(slots[name]) for cue in cues):
             slots.pop(name)
     if topic in ("refund", "change"):

@@ -52,6 +52,9 @@ def parse(directory):
         "苏州那边哪个厂在招工啊",
         "考研成绩什么时候出来",
         "在厦门帮我订间海景房",
+        # Sights asked for: advice on a place, no ride.
+        "张家界有什么好玩的，给推荐几个景点",
+        "大理哪里好玩",
     ],
 )
 def test_what_is_not_train_travel_is_declined(parse, text):
@@ -123,6 +126,9 @@ def test_a_ride_within_one_city_is_no_train_ride(parse):
         ("桂林的景区门票贵吗", "other"),
         ("那边的大床房帮我订一间", "hotel"),
         ("票买了还能改签不", "change"),
+        # What can be bought or eaten there is no ticket.
+        ("桂林这会儿还吃得到正宗米粉吗", "other"),
+        ("到了那边能买到芒果不", "other"),
     ],
 )
 def test_a_side_question_in_a_chat_is_declined_and_the_trip_stays(chat, question, topic):
@@ -164,3 +170,8 @@ def test_a_ride_of_another_kind_after_the_train_leaves_the_train_trip(parse, tex
 @pytest.mark.parametrize("text", ["后天青岛飞昆明的机票多少钱", "青岛到郑州，机票多少钱"])
 def test_a_flight_asked_for_the_trip_itself_is_declined(parse, text):
     assert parse(text).kind == "out_of_scope"
+
+
+def test_a_ticket_asked_to_be_bought_in_a_chat_is_no_side_question(chat):
+    reading = chat("12月5日从昆明去桂林", "还能买到卧铺票吗")
+    assert reading.declined is None
