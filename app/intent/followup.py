@@ -381,6 +381,7 @@ def _read(
     turn = hours_near_plan(previous, turn, words)
     turn = against_plan_shown(previous, turn, words)
     turn = _without_negated(_destination_given_up(previous, turn, words, city), words)
+    turn = _end_put_right(previous, turn, words, city)
     if turn.origin and turn.destination and _ANOTHER_TRIP.search(words):
         # "另外下周三我从广州去南宁": another trip, even from where this one ends.
         return TurnReading(merge_intent(previous, turn, city=city))
@@ -625,6 +626,30 @@ def _without_negated(turn: TravelIntent, words: str) -> TravelIntent:
         # The place left is the one wanted instead, in the ruled-out one's role.
         update.update(origin=turn.destination, destination=None)
     return turn.model_copy(update=update)
+
+
+# 不是长沙，是株洲 / 不是从杭州，而是从宁波: the end denied, then the place meant.
+_END_DENIED = re.compile(
+    r"不是(?:从|去|到|在)?(?P<old>[\u4e00-\u9fff]{2,6}?)(?:站|市)?[，,\s]*(?:而|应该)?是(?:从|去|到|在)?"
+)
+
+
+def _end_put_right(
+    previous: TravelIntent, turn: TravelIntent, words: str, city: CityOf
+) -> TravelIntent:
+    """The one place the turn names, put at the end of the trip it denies (不是长沙，是株洲
+    after 长沙→武汉: 株洲 is the origin, whichever role the sentence gave it)."""
+    denied = _END_DENIED.search(words)
+    named = [p for p in (turn.origin, turn.destination) if p]
+    if denied is None or len(named) != 1 or turn.via:
+        return turn
+    (place,) = named
+    old = denied.group("old")
+    for end, other in (("origin", "destination"), ("destination", "origin")):
+        said = getattr(previous, end)
+        if _same(city, old, said) and not _same(city, old, getattr(previous, other)):
+            return turn.model_copy(update={end: place, other: None})
+    return turn
 
 
 # -- a return ---------------------------------------------------------------------------------

@@ -298,6 +298,11 @@ class IntentParser:
             namesakes = self._district_namesakes(value) if resolved == value else []
             other_city = self._city_of(intent.destination if name == "origin" else intent.origin)
             apart = [n for n in namesakes if self._city_of(n) != other_city]
+            qualified = [n for n in namesakes if _qualified(n, value, text)]
+            if len(qualified) == 1:
+                # 辽宁那个朝阳: the namesake whose own qualifier the traveller said with it.
+                update[name] = qualified[0]
+                continue
             if namesakes and len(apart) == 1:
                 # 从朝阳去北京: 北京朝阳 is 北京 itself, no trip; the other namesake is meant.
                 update[name] = apart[0]
@@ -417,3 +422,13 @@ def _own_city_of(names: Sequence[str], directory: StationDirectory) -> str | Non
         return None
     (city,) = cities
     return city if all(name.startswith(city) for name in names) else None
+
+
+def _qualified(station: str, name: str, text: str) -> bool:
+    """True when `text` says `name` with the qualifier that makes it `station` (辽宁那个朝阳,
+    北京的朝阳 for 辽宁朝阳, 北京朝阳)."""
+    qualifier = station[: -len(name)] if station.endswith(name) else ""
+    if not qualifier:
+        return False
+    said = re.escape(qualifier) + r"(?:省|市)?(?:的|那个|那边的|这个)?" + re.escape(name)
+    return re.search(said, text) is not None

@@ -60,6 +60,13 @@ def test_a_new_destination_alone_corrects_the_trip_and_keeps_the_rest(chat):
     assert intent.date_start == dt.date(2026, 12, 5) and intent.order == "earliest"
 
 
+@pytest.mark.parametrize("fix", ["抱歉，不是杭州，是宁波，我说错了", "不是从杭州，而是从宁波"])
+def test_a_place_put_right_replaces_the_end_it_denies(chat, fix):
+    intent = trip(chat("下周二从杭州去上海，周四回", fix))
+    assert (intent.origin, intent.destination) == ("宁波", "上海")
+    assert intent.date_end == dt.date(2026, 12, 10) and intent.return_trip
+
+
 def test_a_station_of_the_origin_city_is_a_new_boarding_station(chat):
     # "西安站" is the station 西安 alone (the directory reads it so), not any station of 西安.
     first = trip(chat("明天从西安北去郑州，十二点前到", "不是西安北，是西安站"))

@@ -262,6 +262,9 @@ async def test_a_city_named_like_another_citys_district_station_is_asked_about(m
     assert outcome.clarify_question == templates.which_of("青山", ["内蒙青山", "武汉青山"])
     plain = await parser.parse("下周二从杭州去武汉", TODAY)
     assert plain.intent.destination == "武汉" and not plain.needs_clarification
+    # Said with the qualifier of one of them, that one is meant.
+    qualified = await parser.parse("下周二去内蒙那个青山，杭州出发", TODAY)
+    assert qualified.intent.destination == "内蒙青山" and not qualified.needs_clarification
 
 
 async def test_a_namesake_in_the_other_ends_own_city_is_ruled_out(metrics):
