@@ -550,9 +550,10 @@ _TIME_OF_DAY = (
     r"(?:(?:早上|上午|中午|下午|傍晚|晚上|夜里|凌晨)?"
     r"(?:晚点|早点|晚一点|早一点|[0-9一二两三四五六七八九十]{1,3}点半?(?:以后|之后|后|前|之前|左右)?)?)?"
 )
-# 周日就得回来上班, 周日晚上再坐卧铺回来: a must, or the ride's kind, between them too.
+# 周日就得回来上班, 周日晚上再坐卧铺回来: a must, or the ride's kind, between them too;
+# 周四晚上再从合肥回南京: or the place (masked) the ride home leaves from.
 _RETURN_AFTER = re.compile(
-    r"^[\s□]*" + _TIME_OF_DAY + r"(?:再|就|还)?(?:要|得|必须|需要)?(?:赶)?"
+    r"^[\s□]*" + _TIME_OF_DAY + r"(?:再|就|还)?(?:从□+)?(?:再|就|还)?(?:要|得|必须|需要)?(?:赶)?"
     r"(?:(?:坐|乘|搭)[\u4e00-\u9fff]{0,3}?)?(?:回来|回家|回程|返回|返程|回)"
 )
 RETURN_DAY_AFTER = _RETURN_AFTER

@@ -121,8 +121,10 @@ _RETURN_AFTER = re.compile(
     r"^\s*(?:的车|的票|坐车|坐火车)?\s*"
     # 晚上最后一班回广州: the train's order between the part of the day and 回.
     r"(?:(?:坐|买|要)?(?:最后一班|最后一趟|最晚一班|最晚一趟|最晚的一班|最晚的|末班车?|最早一班|最早的)(?:车)?)?"
-    # 晚上要回来, 下午就得回去: a must between the part of the day and 回 is still the ride home.
-    r"\s*(?:再|就|还)?(?:要|得|必须|需要|想|能)?(?:赶)?(?:回来|回家|回程|返回|返程|回)"
+    # 晚上要回来, 下午就得回去: a must between the part of the day and 回 is still the ride home;
+    # 下班后从长沙回武汉: so is the place it leaves from.
+    r"\s*(?:再|就|还)?(?:从" + MASK + r"+)?(?:再|就|还)?(?:要|得|必须|需要|想|能)?(?:赶)?"
+    r"(?:回来|回家|回程|返回|返程|回)"
 )
 _LATE_AFTERNOON = re.compile(r"下午(?:晚点|晚一点|晚些)")
 _RETURN_BEFORE = re.compile(
@@ -972,6 +974,8 @@ def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
     extras = extra_windows(buf.masked, buf.original)
     for extra in extras:
         kind = extra.kind or _window_kind(buf, extra.end, extra.start)
+        if kind == "depart_window" and _window_kind(buf, extra.end, extra.start) == "return_window":
+            kind = "return_window"  # 周四下班后从长沙回武汉: the hours of the ride home
         # An appointment's hour (十点开会) ranks after any deadline said outright.
         found.append((extra.start + (len(buf.chars) if extra.weak else 0), kind, extra.window))
     for extra in extras:

@@ -846,6 +846,13 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
         end.returning = False
     _assign_roles(text, hits, directory)
     origin_hit = next((h for h in hits if h.role == "origin"), None)
+    home_hit = _home_from_there(hits, origin_hit, directory)
+    if home_hit is not None and origin_hit is not None:
+        # 下周二去长沙出差…周四从长沙回武汉: the ride home is from the place gone to; home,
+        # where it goes, is the origin of a round trip.
+        hits = [h for h in hits if h is not origin_hit]
+        origin_hit, home_hit.returning = home_hit, True
+        route.return_trip = True
     stops = [h for h in hits if h is not origin_hit]
     here = next(
         (
@@ -954,6 +961,22 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
     else:
         route.destination_text = _free_place(text, directory)
     return route
+
+
+def _home_from_there(
+    hits: list[_Hit], origin_hit: _Hit | None, directory: StationDirectory
+) -> _Hit | None:
+    """The place gone home to when the place set off from (从长沙回武汉) is one said earlier as
+    where the trip goes (去长沙出差): the last place named, going home to it; None otherwise."""
+    if origin_hit is None or hits[-1] is origin_hit or not hits[-1].returning:
+        return None
+    home = hits[-1]
+    earlier = [h for h in hits if h.start < origin_hit.start]
+    later = [h for h in hits if h.start > origin_hit.start]
+    there = _city(origin_hit, directory)
+    if later != [home] or _city(home, directory) == there:
+        return None
+    return home if any(_city(h, directory) == there for h in earlier) else None
 
 
 def _stays_said_again(

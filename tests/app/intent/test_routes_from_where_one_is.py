@@ -65,3 +65,20 @@ def test_a_stay_at_home_first_is_a_stop_of_its_own(official) -> None:
     )
     assert [(v.city, v.nights) for v in intent.via] == [("广州", 1)]
     assert intent.destination == "佛山"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "周三去合肥开会，住一晚，周四下班后从合肥回南京",
+        "周三到合肥培训，周四晚上再从合肥回南京",
+    ],
+)
+def test_the_ride_home_from_the_place_gone_to_makes_home_the_origin(
+    official: StationDirectory, text: str
+) -> None:
+    intent = parse_offline(text, TODAY, official)
+    assert (intent.origin, intent.destination) == ("南京", "合肥")
+    assert intent.return_trip is True and intent.via == []
+    assert (intent.date_start, intent.date_end) == (dt.date(2026, 12, 9), dt.date(2026, 12, 10))
+    assert intent.return_window is not None and intent.depart_window is None
