@@ -40,6 +40,7 @@ from app.intent.places import (
     gateway_for,
     heard_places,
     nearest_stations,
+    school_names,
     spelt_namesakes,
 )
 from app.observability.metrics import Metrics
@@ -166,6 +167,9 @@ class IntentParser:
         for typed, name in former_names(normalise_text(text)):
             if name in named:
                 warnings.append(texts.former_name(typed, name))
+        for typed, school, name in school_names(normalise_text(text)):
+            if name in named:
+                warnings.append(texts.school_place(typed, school, name))
         numbers = [n for n in intent.train_numbers if is_train_number(n)]
         invalid = list(
             dict.fromkeys(

@@ -58,7 +58,10 @@ _NEAR_AFTER = re.compile(r"站?(?:那边|那块|那片|附近|一带|旁边|边�
 
 
 # 上海这边活干完了，下周一回六安: the place one is at, said with 这边/这儿, the same way.
-_HERE_AFTER = re.compile(r"(?:这边|这儿|这里|这头)(?!.{0,2}(?:吗|呢|？|\?))")
+# 延大放寒假啦，周六回长春: a place (its school, its works) said to be on holiday is where one is.
+_HERE_AFTER = re.compile(
+    r"(?:这边|这儿|这里|这头)(?!.{0,2}(?:吗|呢|？|\?))|(?:也|都|就|已经|终于)?放(?:寒|暑)?假"
+)
 
 
 def _rows(name: str) -> list[dict[str, str]]:
@@ -497,6 +500,19 @@ def _with_everyday_names(text: str, directory: StationDirectory, hits: list[_Hit
             hits.append(found)
             taken |= span
     return hits
+
+
+# Schools by their short names (延大): the city they are in, and the school's own name to say
+# back (the same short name may be another school's: 延安大学 is called 延大 too).
+SCHOOL_NAMES: dict[str, tuple[str, str]] = {
+    row["name"]: (row["means"], row["note"]) for row in _PLACE_ROWS if row["kind"] == "school"
+}
+
+
+def school_names(text: str) -> list[tuple[str, str, str]]:
+    """(typed, school, city) for each school's short name in `text` (延大放假: 延大, 延边大学,
+    延吉)."""
+    return [(name, school, city) for name, (city, school) in SCHOOL_NAMES.items() if name in text]
 
 
 def former_names(text: str) -> list[tuple[str, str]]:

@@ -205,6 +205,13 @@ def heard_as(typed: str, name: str) -> str:
 
 
 FORMER_NAME = "「{typed}」是{name}的旧称，已按{name}理解，如不对请告诉我。"
+SCHOOL_PLACE = "「{typed}」已按{school}所在的{name}理解，如不对请告诉我。"
+
+
+def school_place(typed: str, school: str, name: str) -> str:
+    """A school called by its short name (延大), planned from its city: said openly, since
+    another school may go by the same short name."""
+    return SCHOOL_PLACE.format(typed=typed, school=school, name=name)
 
 
 def former_name(typed: str, name: str) -> str:

@@ -260,3 +260,28 @@ def test_a_place_set_off_from_after_an_arrival_deadline_is_the_origin(official, 
 def test_a_denied_place_is_no_place_of_the_trip(official, text, destination):
     route = extract_route(text, official)
     assert (route.origin, route.destination, route.via) == (None, destination, [])
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        ("吉大放寒假了，周五回沈阳", "长春", "沈阳"),
+        ("兰大也放假了 下周一回西宁", "兰州", "西宁"),
+    ],
+)
+def test_a_school_on_holiday_is_where_one_goes_home_from(
+    official: StationDirectory, text: str, origin: str, destination: str
+) -> None:
+    intent = parse_offline(text, dt.date(2026, 12, 20), official)
+    assert (intent.origin, intent.destination) == (origin, destination)
+    assert intent.return_trip is False
+
+
+async def test_a_school_by_its_short_name_is_said_back_with_its_city(metrics) -> None:
+    from app.intent import texts
+    from app.intent.parser import IntentParser
+
+    parser = IntentParser(directory=default_directory(), metrics=metrics, llm=None)
+    outcome = await parser.parse("厦大放假了，后天回福州", dt.date(2026, 12, 20))
+    assert (outcome.intent.origin, outcome.intent.destination) == ("厦门", "福州")
+    assert texts.school_place("厦大", "厦门大学", "厦门") in outcome.warnings
