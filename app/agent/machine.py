@@ -52,11 +52,11 @@ from app.agent.model import (
 )
 from app.agent.named_train import (
     StopSearch,
-    boarding_day,
     fill_route,
     needs_route,
     rides_named_train,
     route_cities,
+    run_started,
     unknown_train_only,
 )
 from app.agent.presale import first_opening, not_on_sale_yet
@@ -382,16 +382,17 @@ class PlanningAgent:
                     intent_texts.planned_at_nearest(intent.destination_text, intent.destination)
                 )
             if calls_at is not None:
-                boarded = boarding_day(turn.previous, outcome.intent, intent, calls_at, self._city)
-                if boarded is not intent and boarded.date_start is not None:
+                started = run_started(turn.previous, outcome.intent, intent, calls_at, self._city)
+                if started is not None and intent.date_start is not None:
                     run.warn(
-                        texts.NAMED_TRAIN_BOARDING_DAY.format(
+                        texts.NAMED_TRAIN_RUN_STARTED.format(
                             train=normalise_train_number(intent.train_numbers[0]),
-                            station=boarded.origin,
-                            day=texts.day_label(boarded.date_start),
+                            station=intent.origin,
+                            day=texts.day_label(intent.date_start),
+                            start=texts.day_label(started),
+                            first=calls_at.cities[0],
                         )
                     )
-                    intent = boarded
             question = _question_for(intent, self.directory)
             if outcome.which_day is not None:
                 question = outcome.which_day  # 改成12月17号周五 (a Thursday): which is meant

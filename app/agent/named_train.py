@@ -138,16 +138,18 @@ async def route_cities(
     return TrainRoute(cities, days)
 
 
-def boarding_day(
+def run_started(
     previous: TravelIntent,
     turn: TravelIntent,
     intent: TravelIntent,
     route: TrainRoute,
     city: Callable[[str], str | None],
-) -> TravelIntent:
-    """`intent` (the trip after `turn`) boarding the trip's named train at another stop, on
-    the day the train leaves that stop: the day said was the train's (Z21后天 … 从西宁到拉萨
-    boards at 西宁 the day after Z21 leaves 北京西). A day the turn says itself is kept."""
+) -> dt.date | None:
+    """The day the run of the trip's named train boarded at a new stop left its first stop,
+    when earlier than the boarding day (Z322这周六 … 我西宁上车: the traveller boards at 西宁
+    on Saturday, the day said, on the Z322 that left 成都 the day before); None when the turn
+    says a day itself, keeps the stop, or the stop is reached on the train's first day.
+    The day said is the traveller's, as on a ticket: this only says which run that is."""
     if (
         not intent.train_numbers
         or intent.train_numbers != previous.train_numbers
@@ -158,13 +160,12 @@ def boarding_day(
         or previous.origin is None
         or intent.origin is None
     ):
-        return intent
+        return None
     before = route.day_of(city(previous.origin) or previous.origin)
     after = route.day_of(city(intent.origin) or intent.origin)
-    if before is None or after is None or before == after:
-        return intent
-    day = intent.date_start + dt.timedelta(days=after - before)
-    return intent.model_copy(update={"date_start": day})
+    if before is None or after is None or before == after or after == 0:
+        return None
+    return intent.date_start - dt.timedelta(days=after)
 
 
 def route_note(number: str, calls: list[StopCall]) -> str:

@@ -60,7 +60,7 @@ NAMED_TRAIN_JOIN = " → "
 NAMED_TRAIN_ASK = "请核对车次号，或告诉我出发地和目的地。"
 NAMED_TRAIN_INVALID = "没有找到车次{train}：这不是有效的车次号，" + NAMED_TRAIN_ASK
 NAMED_TRAIN_UNKNOWN = "没有找到车次{train}（{date}查不到这趟车的停靠站），" + NAMED_TRAIN_ASK
-NAMED_TRAIN_BOARDING_DAY = "这趟{train}在{station}发车是{day}，已按{day}上车查询。"
+NAMED_TRAIN_RUN_STARTED = "已按{day}在{station}上车查询，这趟{train}是{start}从{first}始发的。"
 # A name that is several towns' stations, settled by the trains of the trip's other end
 # (app/agent/which_station.py).
 STATION_BY_TRIP = (

@@ -7,7 +7,7 @@ import datetime as dt
 
 import pytest
 
-from app.agent.named_train import TrainRoute, boarding_day, fill_route, needs_route
+from app.agent.named_train import TrainRoute, fill_route, needs_route, run_started
 from app.errors import NotFound
 from app.intent.model import TravelIntent
 from app.tickets.stops import StopListResult
@@ -139,19 +139,19 @@ async def test_two_stops_of_the_train_in_the_wrong_order_are_a_trip_of_their_own
     assert body["clarify_question"] == "请问您打算哪天出发？"
 
 
-async def test_boarding_at_a_stop_reached_overnight_rides_the_train_said_on_its_day() -> None:
-    # Z21 leaves 北京西 on the 3rd at 20:00 and 兰州 on the 4th at noon: the 3rd's Z21 is the
-    # one asked about, boarded at 兰州 on the 4th (not the 2nd's Z21 passing 兰州 on the 3rd).
+async def test_boarding_at_a_stop_reached_overnight_keeps_the_day_said_and_names_the_run() -> None:
+    # 后天 is the 3rd: the traveller boards at 兰州 on the 3rd, as a ticket is dated, on the Z21
+    # that left 北京西 on the 2nd (said, so the run is no surprise).
     body = await _chat("Z21后天还有票吗", "我们从兰州坐到拉萨")
     itinerary = body["itinerary"]
     assert isinstance(itinerary, dict), body["summary"]
     (leg,) = itinerary["legs"]
     assert leg["train_number"] == "Z21" and leg["origin_station"]["name"] == "兰州"
-    assert leg["depart_at"].startswith("2026-12-04")
-    assert any("兰州" in w and "12月4日" in w for w in body["warnings"])
+    assert leg["depart_at"].startswith("2026-12-03")
+    assert any("兰州" in w and "12月2日" in w and "北京" in w for w in body["warnings"])
 
 
-def test_the_boarding_day_moves_with_the_stop_only_when_the_turn_says_no_day() -> None:
+def test_the_run_boarded_at_a_later_stop_is_named_only_when_the_turn_says_no_day() -> None:
     route = TrainRoute(("北京", "石家庄", "兰州", "西宁", "拉萨"), (0, 0, 1, 1, 2))
     cities = {"北京西": "北京", "石家庄北": "石家庄"}
     day = dt.date(2026, 12, 3)
@@ -160,15 +160,17 @@ def test_the_boarding_day_moves_with_the_stop_only_when_the_turn_says_no_day() -
     )
     turn = TravelIntent(origin="西宁", destination="拉萨")
     after = previous.model_copy(update={"origin": "西宁"})
-    moved = boarding_day(previous, turn, after, route, lambda n: cities.get(n, n))
-    assert moved.date_start == dt.date(2026, 12, 4)
-    # From 西宁 (day 1) back to 石家庄北 (day 0): the day moves back too.
-    again = moved.model_copy(update={"origin": "石家庄北"})
-    assert boarding_day(moved, turn, again, route, lambda n: cities.get(n, n)).date_start == day
+    city = lambda n: cities.get(n, n)  # noqa: E731
+    assert run_started(previous, turn, after, route, city) == dt.date(2026, 12, 2)
+    # A stop the train leaves on its first day: the run is the one of the day said.
+    assert (
+        run_started(previous, turn, after.model_copy(update={"origin": "石家庄北"}), route, city)
+        is None
+    )
     said = turn.model_copy(update={"date_start": day})
-    assert boarding_day(previous, said, after, route, lambda n: cities.get(n, n)) is after
+    assert run_started(previous, said, after, route, city) is None
     other = after.model_copy(update={"train_numbers": []})
-    assert boarding_day(previous, turn, other, route, lambda n: cities.get(n, n)) is other
+    assert run_started(previous, turn, other, route, city) is None
 
 
 @pytest.mark.parametrize("text", ["K1512 明天的 硬卧", "K1512 明天 从杭州到聊城 硬卧"])
