@@ -783,9 +783,8 @@ def _with_return(
     # "还是周日下午回吧" after "周六回，中午前到家": Saturday's deadline is not Sunday's.
     stale = stale_windows(previous, window, arrive, moved=moved, homeward=True)
     update.update({k: v for k, v in stale.items() if k not in update})
-    for name, value in set_slots(turn).items():
-        if name in _RETURN_KEEPS:
-            update.setdefault(name, value)
+    for name, value in _return_rest(previous, turn).items():
+        update.setdefault(name, value)
     merged = previous.model_copy(update=update)
     return merge_intent(merged, TravelIntent(action="update", confidence=turn.confidence))
 
@@ -797,7 +796,7 @@ def _as_day_trip(
     assert previous.date_start is not None
     day = _in_trip_week(previous, turn, words, today).date_start or previous.date_start
     update = day_trip(previous, turn, day, words)
-    rest = {k: v for k, v in set_slots(turn).items() if k in _RETURN_KEEPS}
+    rest = _return_rest(previous, turn)
     merged = previous.model_copy(update={**rest, **update})
     return merge_intent(merged, TravelIntent(action="update", confidence=turn.confidence))
 
@@ -835,6 +834,17 @@ _EMPTY: dict[str, Any] = {
     "train_types": [],
     "exclude_train_types": [],
 }
+
+
+def _return_rest(previous: TravelIntent, turn: TravelIntent) -> dict[str, Any]:
+    """The turn's other wishes (`_RETURN_KEEPS`) kept with a change of days, a budget said per
+    head counted for the party so far (每人来回不超过200 said to a class of 35 is 7000)."""
+    rest = {k: v for k, v in set_slots(turn).items() if k in _RETURN_KEEPS}
+    each = rest.get("budget_per_person")
+    if each is not None and "passengers" not in rest:
+        rest["budget"] = each * previous.passengers
+    return rest
+
 
 _RETURN_KEEPS = frozenset(
     {
@@ -1056,7 +1066,7 @@ def _stay_shifted(previous: TravelIntent, turn: TravelIntent, stay: re.Match[str
         days=nights + sum(v.nights or 0 for v in previous.via)
     )
     update: dict[str, Any] = {"nights": nights, "date_end": back, "days": None, "return_trip": True}
-    rest = {k: v for k, v in set_slots(turn).items() if k in _RETURN_KEEPS}
+    rest = _return_rest(previous, turn)
     merged = previous.model_copy(update={**rest, **update})
     return merge_intent(merged, TravelIntent(action="update", confidence=turn.confidence))
 
@@ -1092,7 +1102,7 @@ def _eve_before(previous: TravelIntent, turn: TravelIntent, words: str) -> Trave
     update: dict[str, Any] = {"date_start": start, "date_end": end, "days": None}
     if end is not None:
         update["return_trip"] = True
-    rest = {k: v for k, v in set_slots(turn).items() if k in _RETURN_KEEPS}
+    rest = _return_rest(previous, turn)
     merged = previous.model_copy(update={**rest, **update})
     return merge_intent(merged, TravelIntent(action="update", confidence=turn.confidence))
 
@@ -1104,7 +1114,7 @@ def _shifted(
     assert previous.date_start is not None
     days = to_int(shift.group("n") or "一") or 1
     delta = dt.timedelta(days=days if shift.group("dir") in _LATER_SHIFT else -days)
-    rest = {k: v for k, v in set_slots(turn).items() if k in _RETURN_KEEPS}
+    rest = _return_rest(previous, turn)
     if _RETURN_SCOPE.search(words) or (_RETURN_WORD.search(words) and previous.date_end):
         if previous.date_end is None:
             return previous

@@ -589,3 +589,9 @@ def test_back_by_a_clock_the_next_day_is_the_ride_homes_deadline_not_its_hours(c
     assert intent.return_arrive_window is not None
     assert intent.return_arrive_window.span() == "00:00-21:00"
     assert intent.return_window is None
+
+
+def test_a_budget_per_head_said_after_the_day_home_counts_for_the_whole_party(chat):
+    intent = trip(chat("周六从天津去北戴河 我们12个人", "周一回天津", "每人来回车票不超过150"))
+    assert intent.passengers == 12
+    assert intent.budget_per_person == 150 and intent.budget == 1800
