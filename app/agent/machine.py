@@ -763,6 +763,10 @@ class PlanningAgent:
         run.first_failures = failures
         unavailable = self._unavailable(run, original)
         presale = self._presale_not_open(run, original, failures)
+        if presale is not None and (outward := self._outward_only(run, original, failures)):
+            # The ride out is on sale, the ride home's day not yet: the ride out is planned
+            # and the reply says the return opens later (as for a return past the window).
+            return self._start(run, Relaxation("unsold_return", (outward,), (), needs_query=False))
         if presale is not None:
             # The day asked is not on sale yet: said, never swapped for a day not asked for;
             # the reply asks whether to wait for the opening or take another day.
@@ -1136,6 +1140,26 @@ class PlanningAgent:
                 else "",
             )
         return None
+
+    @staticmethod
+    def _outward_only(
+        run: Run, original: TripRequest, failures: Sequence[Failure]
+    ) -> TripRequest | None:
+        """The trip without its ride home when only the ride home's day is not on sale yet
+        (元旦放三天 31号回徐州: the 31st sells, the 3rd opens later today), else None."""
+        keys = required_legs(original)
+        home = len(keys) - 1
+        if not original.return_trip or home < 1 or "unsold_return" in run.tried:
+            return None
+        if any(f.segment != home for f in failures):
+            return None
+        result = run.results.get(keys[home])
+        if result is None or not not_on_sale_yet(result.offers):
+            return None
+        run.warn(texts.RETURN_NOT_ON_SALE.format(date=texts.day_label(keys[home].date)))
+        outward = original.model_copy(update={"return_trip": False, "return_date": None})
+        run.request = run.original = outward
+        return outward
 
     @staticmethod
     def _unavailable(run: Run, request: TripRequest) -> list[LegKey]:

@@ -315,3 +315,22 @@ async def test_a_chat_turn_with_a_date_and_a_weekday_that_disagree_asks_which_an
         dt.date(2026, 12, 10), dt.date(2026, 12, 11)
     )
     assert reply.intent.date_start == DEC4
+
+
+async def test_a_ride_home_whose_presale_has_not_opened_leaves_the_ride_out_planned() -> None:
+    # Out on the 13th (on sale), home on the window's last day, whose trains open later
+    # today: the ride out is planned and the reply says the ride home is not on sale yet,
+    # where the whole trip was turned into a question.
+    out, home = dt.date(2026, 12, 13), dt.date(2026, 12, 15)
+    not_yet = (seat(SeatClass.SECOND, 263.0, 0, SeatStatus.NOT_ON_SALE),)
+    tickets = FakeTickets(
+        [
+            offer("D1", WUHAN, ZHENGZHOU_EAST, "10:15", "14:20", day=out),
+            offer("D2", ZHENGZHOU_EAST, WUHAN, "09:05", "13:10", day=home, seats=not_yet),
+        ]
+    )
+    intent = one_way(out, origin="武汉", destination="郑州", return_trip=True, date_end=home)
+    reply = await agent(tickets).run(AgentInput(today=TODAY, intent=intent))
+    assert reply.itinerary is not None and reply.itinerary.train_numbers == ("D1",)
+    assert not reply.relaxed and reply.clarify_question is None
+    assert "返程日期12月15日的车票尚未开售，先为您规划去程。" in reply.warnings
