@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from rules.model import LegKey, TripRequest
+from sources.models import TrainOffer
 
 MAJOR_HUBS: tuple[str, ...] = (
     "北京",
@@ -34,6 +35,34 @@ def stay_nights(request: TripRequest) -> int | None:
         onward = request.depart_date + dt.timedelta(days=sum(s.nights for s in request.via))
         return (request.return_date - onward).days
     return request.nights
+
+
+MAX_ARRIVAL_LAG = 2
+"""Days after it leaves that a ride into a stay may arrive (乌鲁木齐→拉萨 takes two nights)."""
+
+
+def stay_follow_legs(
+    request: TripRequest, offers: Mapping[LegKey, Sequence[TrainOffer]]
+) -> list[LegKey]:
+    """The rides home a stay counted from arrival (`TripRequest.stay_from_arrival`) needs
+    beyond `required_legs`: one day later for each day after the ride there leaves that an
+    offer into the stay arrives (西宁 15:03 → 拉萨 next day 12:30: 住三晚 goes home a day
+    later). `offers` are the legs fetched so far, hubs' included."""
+    if not request.stay_from_arrival or stay_nights(request) is None:
+        return []
+    keys = required_legs(request)
+    into, home = keys[-2], keys[-1]
+    lags = {
+        lag
+        for key, found in offers.items()
+        if key.destination == into.destination and key.date >= into.date
+        for offer in found
+        if 0 < (lag := (offer.arrive_at.date() - into.date).days) <= MAX_ARRIVAL_LAG
+    }
+    return [
+        LegKey(home.origin, home.destination, home.date + dt.timedelta(days=lag))
+        for lag in sorted(lags)
+    ]
 
 
 def required_legs(request: TripRequest) -> list[LegKey]:

@@ -151,6 +151,12 @@ class TripRequest(Frozen):
     each is a place of its own for legs, offers and the timetable (`rules.towns`)."""
     leisure: bool = False
     """A trip for pleasure: time at the destination weighs against price (the ranking's)."""
+    stay_from_arrival: bool = False
+    """The stay at the destination was said in nights (住三晚), not by a day home: a night is
+    where one sleeps there, so they count from the day the ride there arrives, and a night
+    train out moves the ride home as many days later (`rules.planner`, `stay_follow_legs`).
+    The return day (`return_date` or `nights`) is the one of a ride arriving the day it
+    leaves."""
 
     @model_validator(mode="after")
     def _party_is_passengers(self) -> TripRequest:

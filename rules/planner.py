@@ -137,8 +137,9 @@ def plan(
         }
     )
     last_onward = len(keys) - 1 - (1 if returns_home else 0)
-    segments = []
-    for index, key in enumerate(keys):
+
+    def build(index: int, key: LegKey, said_notes: list[str]) -> _Segment:
+        """One segment's routes, filtered and ranked as its place in the trip wants."""
         if index == return_segment:
             board, alight = request.homeward_stations or (
                 request.destination_station,
@@ -173,7 +174,7 @@ def plan(
             early = _segment(index, key, book, hubs, rider, config, now, transfers, ends)
             if early.routes:
                 segment = early
-                notes.append(
+                said_notes.append(
                     texts.NOTE_STAY_CUT_SHORT.format(
                         route=texts.route_label(key.origin, key.destination),
                         date=texts.day_label(key.date),
@@ -209,12 +210,36 @@ def plan(
         if rider.night_lifted:
             # The night hours nobody chose, allowed for want of any other ride: as few as can be.
             segment.routes = apply_night(segment.routes, config, order_said=said is not None)
-        segments.append(segment)
-    failures = _apply_required(request, segments, notes)
-    failures.extend(_segment_failure(s, request, config) for s in segments if not s.routes)
+        return segment
+
+    segments = [build(index, key, notes) for index, key in enumerate(keys)]
+    # A stay counted from arrival: the ride home for each later day a ride there arrives.
+    later_homes: dict[int, _Segment] = {}
+    if request.stay_from_arrival and return_segment is not None:
+        home = keys[return_segment]
+        for lag in sorted({_lag(r, keys[last_onward].date) for r in segments[last_onward].routes}):
+            later = LegKey(home.origin, home.destination, home.date + dt.timedelta(days=lag))
+            if lag > 0 and later in book:
+                later_homes[lag] = build(return_segment, later, [])
+    failures = _apply_required(request, [*segments, *later_homes.values()], notes)
+    home_later = any(home.routes for home in later_homes.values())
+    failures.extend(
+        _segment_failure(s, request, config)
+        for s in segments
+        if not s.routes and not (s.index == return_segment and home_later)
+    )
     if any(f.segment is not None for f in failures):
         return PlanResult(notes=tuple(notes), failures=tuple(failures))
-    combos, failure = combine([s.routes for s in segments], keys, request, config)
+    trips: dict[int, list[_Segment]] = {}
+    combos: list[Combo] = []
+    if request.stay_from_arrival and return_segment is not None:
+        combos = _by_arrival(segments, later_homes, last_onward, request, config, trips)
+    failure = None
+    if not combos:
+        # The trip as dated: any trip but a stay counted from arrival, and that one where no
+        # ride home pairs with the rides there (the later day not on sale yet).
+        combos, failure = combine([s.routes for s in segments], keys, request, config)
+        trips = {id(combo): segments for combo in combos}
     if failure is not None:
         return PlanResult(notes=tuple(notes), failures=(*failures, failure))
     # Index only the offers of trains that appear in a candidate trip: validation stays cheap.
@@ -222,15 +247,14 @@ def plan(
     offers = OfferIndex(
         offer for entry in book.values() for offer in entry.offers if offer.train_number in numbers
     )
-    bests = [segment.bests() for segment in segments]
     itineraries: list[Itinerary] = []
     picked: list[Combo] = []
     for combo in _offered(combos, limit, config):
         if len(itineraries) == limit:
             break
-        itinerary = _itinerary(
-            combo, request, segments, return_segment, returns_home, config, bests
-        )
+        trip = trips[id(combo)]
+        bests = [segment.bests() for segment in trip]
+        itinerary = _itinerary(combo, request, trip, return_segment, returns_home, config, bests)
         # Defence in depth: nothing leaves the engine that its own validator rejects.
         if validate(itinerary, offers, config=config, allow_waitlist=request.allow_waitlist):
             continue
@@ -425,6 +449,39 @@ def _segment(
     if request.no_overnight:
         segment.routes = [r for r in segment.routes if not through_the_night(r)]
     return segment
+
+
+def _lag(route: Route, day: dt.date) -> int:
+    """Days after `day` that `route` arrives (1 for a night train out)."""
+    return (route.rides[-1].offer.arrive_at.date() - day).days
+
+
+def _by_arrival(
+    segments: Sequence[_Segment],
+    later_homes: Mapping[int, _Segment],
+    into: int,
+    request: TripRequest,
+    config: RuleConfig,
+    trips: dict[int, list[_Segment]],
+) -> list[Combo]:
+    """Whole trips for a stay counted from arrival (`TripRequest.stay_from_arrival`), best
+    first: each ride there paired with the ride home as many days after the dated one as it
+    arrives late, so every trip spends the nights said there. `trips` receives each combo's
+    segments (their ride home's)."""
+    day = segments[into].key.date
+    found: list[Combo] = []
+    for lag, home in ((0, segments[-1]), *later_homes.items()):
+        there = [route for route in segments[into].routes if _lag(route, day) == lag]
+        if not there or not home.routes:
+            continue
+        trip = [*segments[:-1], home]
+        lists = [s.routes for s in trip]
+        lists[into] = there
+        combos, _ = combine(lists, [s.key for s in trip], request, config)
+        for combo in combos:
+            trips[id(combo)] = trip
+        found.extend(combos)
+    return sorted(found, key=lambda combo: combo.order)
 
 
 def _after_stay(request: TripRequest, index: int, return_segment: int | None) -> bool:

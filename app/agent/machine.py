@@ -96,6 +96,7 @@ from rules import (
     validate,
 )
 from rules.hubs import Topology
+from rules.legs import stay_follow_legs
 from rules.schedule import Schedule
 from rules.validate import OfferIndex
 from sources.base import Clock, shanghai_now
@@ -513,6 +514,7 @@ class PlanningAgent:
                 run.results.update(await self._fetch(run, chained))
                 missing += chained
             run.hub_segments = ()
+        missing += await self._stay_follow(run)
         fresh = [run.results[k].freshness for k in missing]
         run.detail = (
             official
@@ -522,6 +524,21 @@ class PlanningAgent:
             )
         )
         return State.EVALUATE_OPTIONS
+
+    async def _stay_follow(self, run: Run) -> list[LegKey]:
+        """The rides home a night train out calls for (`stay_follow_legs`: 住三晚 counted
+        from the day it arrives), on sale days only."""
+        offers = {k: r.offers for k, r in run.results.items()}
+        last = last_sale_day(run.input.sale_today)
+        wanted = [
+            key
+            for candidate in run.candidates
+            for key in stay_follow_legs(candidate, offers)
+            if key.date <= last
+        ]
+        follow = self.budgeted(run, wanted)
+        run.results.update(await self._fetch(run, follow))
+        return follow
 
     async def _official_transfers(self, run: Run, original: TripRequest) -> list[LegKey]:
         """Ask the sources' own transfer search once per failing segment (one page each);

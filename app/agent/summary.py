@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Sequence
 
@@ -19,8 +20,10 @@ def train_numbers_in(text: str) -> list[str]:
     return [m.upper() for m in TRAIN_IN_TEXT.findall(text)]
 
 
-def header(request: TripRequest) -> str:
-    """`北京→上海 · 12月4日–6日 · 预算2000元` (what the plan was built for)."""
+def header(request: TripRequest, home_day: dt.date | None = None) -> str:
+    """`北京→上海 · 12月4日–6日 · 预算2000元` (what the plan was built for); `home_day`: the
+    day the plan's ride home leaves, where it has one (住三晚 after a night train out goes
+    home a day after the dates read)."""
     # The traveller's own words for the ends: the station when one was named (杭州→义乌, not
     # 杭州→金华, though 义乌 is 金华's in the official list).
     cities = [
@@ -28,10 +31,8 @@ def header(request: TripRequest) -> str:
         *(stop.city for stop in request.via),
         request.destination_station or request.destination,
     ]
-    end = request.return_date
+    end = home_day or request.return_date
     if end is None and request.nights is not None:
-        import datetime as dt
-
         end = request.depart_date + dt.timedelta(
             days=sum(s.nights for s in request.via) + request.nights
         )
@@ -104,7 +105,9 @@ def plan_summary(
     else:
         note = ""
     text = texts.SUMMARY.format(
-        header=header(request),
+        header=header(request, segments[last][0].depart_at.astimezone(SHANGHAI).date())
+        if returns
+        else header(request),
         legs="；".join(parts),
         total=texts.yuan(itinerary.total_price),
         budget_note=note,

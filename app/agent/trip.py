@@ -183,6 +183,17 @@ def trip_request(
     # The ride home is planned on its day or after the nights at the last stop (再加一站杭州:
     # a night there, then home): its own wishes (周日晚上回) ride with it either way.
     homeward = return_trip and (return_date is not None or nights is not None)
+    # 住三晚 (the nights said, and no other day home): nights are slept there, counted from
+    # the day the ride there arrives, however long it takes (`TripRequest.stay_from_arrival`).
+    # A day home said as well (住三晚，周四回) reads the same when it agrees with the nights.
+    said_nights = intent.nights is not None and intent.nights >= 1
+    stay_from_arrival = (
+        homeward
+        and said_nights
+        and (
+            return_date is None or return_date == onward_end + dt.timedelta(days=intent.nights or 0)
+        )
+    )
     prefs = set(intent.preferences)
     # A stated time of day or a berth is the traveller's own choice of the night hours: the
     # engine's night default must not overrule "8点前" with a later train; nor may it hide the
@@ -246,6 +257,7 @@ def trip_request(
         )
         | {town.name for town in towns.values()},
         towns=tuple(sorted(set(towns.values()), key=lambda town: town.name)),
+        stay_from_arrival=stay_from_arrival,
     )
 
 

@@ -4,6 +4,7 @@ and a wish no ride can meet said openly."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from rules.limits import MAX_PARTY
@@ -189,3 +190,16 @@ async def test_a_place_said_to_do_instead_waits_while_the_one_asked_has_trains()
     assert body["itinerary"] is not None, body["summary"]
     assert body["itinerary"]["legs"][-1]["destination_station"]["city"] == "南宁"
     assert len(body["itinerary"]["legs"]) == 1 and body["relaxed"] == []
+
+
+async def test_nights_said_are_slept_there_after_a_night_train_out() -> None:
+    # 兰州→拉萨 runs through the night (Z265 arrives the next afternoon): 住两晚 goes home
+    # two days after arriving, and the header says the day home planned.
+    body = await _plan("12月3号兰州到拉萨，到了住两晚再回兰州")
+    assert body["itinerary"] is not None, body["summary"]
+    legs = body["itinerary"]["legs"]
+    there = [leg for leg in legs if leg["segment"] == 0][-1]
+    home = [leg for leg in legs if leg["segment"] == 1][0]
+    arrived = dt.date.fromisoformat(there["arrive_at"][:10])
+    assert dt.date.fromisoformat(home["depart_at"][:10]) - arrived == dt.timedelta(days=2)
+    assert f"–{arrived.day + 2}日」" in body["summary"]

@@ -176,3 +176,16 @@ def test_a_town_with_its_own_station_stopped_at_on_the_way_is_that_town() -> Non
     # Not its prefecture (成都): the stop is the town, by its own stations.
     assert [stop.city for stop in request.via] == ["都江堰"]
     assert [town.name for town in request.towns] == ["都江堰"]
+
+
+def test_nights_said_count_from_the_day_the_ride_there_arrives() -> None:
+    # 过去住两晚: the nights are slept there, a night train out moves the ride home.
+    two_nights = request_for(nights=2, date_end=dt.date(2026, 12, 5), return_trip=True)
+    assert two_nights.stay_from_arrival is True
+    # 周六回 with no nights said: the day home is the traveller's own.
+    day_home = request_for(date_end=dt.date(2026, 12, 5), return_trip=True)
+    assert day_home.stay_from_arrival is False
+    # A day home said that the nights do not reach is the day said.
+    later = request_for(nights=2, date_end=dt.date(2026, 12, 7), return_trip=True)
+    assert later.stay_from_arrival is False
+    assert request_for(nights=2, return_trip=False).stay_from_arrival is False
