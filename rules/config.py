@@ -98,6 +98,11 @@ MIN_STAY = 180
 no night (先在南京玩一天, 顺路去苏州逛逛) or a same-day return is a visit, not a change of
 trains, so it gets a few hours in the city rather than the 20 minutes of a transfer."""
 
+SHORT_VISIT = 120
+"""The visit a trip is cut to where no trip of the day leaves `MIN_STAY` there (8818 reaches
+五台山 12:34 and the last train back leaves 14:48): two hours at the place asked beat a trip to
+somewhere else, and the plan says how short the visit is (`NOTE_SHORT_VISIT`)."""
+
 MAX_DETOUR = 2.0
 """A transfer route may take at most this many times the quickest direct train of the day."""
 
@@ -211,6 +216,7 @@ class RuleConfig:
     min_connection_cross_station: int = MIN_CONNECTION_CROSS_STATION
     max_connection: int = MAX_CONNECTION
     min_stay: int = MIN_STAY
+    short_visit: int = SHORT_VISIT
     hub_stop_max_wait: int = HUB_STOP_MAX_WAIT
     earliest_departure: dt.time = EARLIEST_DEPARTURE
     latest_arrival: dt.time = LATEST_ARRIVAL
@@ -246,6 +252,10 @@ class RuleConfig:
         """The shortest time between two segments: a visit to the city, and never less than
         the change itself takes."""
         return max(self.min_stay, self.min_connection(same_station))
+
+    def shortest_visit(self, same_station: bool) -> int:
+        """The shortest time between two segments any plan may have (`SHORT_VISIT`)."""
+        return max(min(self.short_visit, self.min_stay), self.min_connection(same_station))
 
     def seat_order(
         self,

@@ -239,6 +239,14 @@ def plan(
         # The trip as dated: any trip but a stay counted from arrival, and that one where no
         # ride home pairs with the rides there (the later day not on sale yet).
         combos, failure = combine([s.routes for s in segments], keys, request, config)
+        cut_short = config.short_visit < config.min_stay
+        if failure is not None and failure.code == NO_CONNECTION and cut_short:
+            # No trip of the day leaves the hours of a visit there: a shorter one, said.
+            short = replace(config, min_stay=config.short_visit)
+            cut, _ = combine([s.routes for s in segments], keys, request, short)
+            if cut:
+                notes.extend(_short_visit_notes(cut[0], config.min_stay))
+                combos, failure, config = cut, None, short
         trips = {id(combo): segments for combo in combos}
     if failure is not None:
         return PlanResult(notes=tuple(notes), failures=(*failures, failure))
@@ -449,6 +457,20 @@ def _segment(
     if request.no_overnight:
         segment.routes = [r for r in segment.routes if not through_the_night(r)]
     return segment
+
+
+def _short_visit_notes(combo: Combo, visit: int) -> list[str]:
+    """Say where the trip leaves a place sooner than a visit's `visit` minutes."""
+    notes = []
+    for before, after in zip(combo.routes, combo.routes[1:], strict=False):
+        minutes = after.depart - before.arrive
+        if minutes < visit:
+            station = before.rides[-1].offer.destination_station
+            # The place by its own name where it is no city's (五台山 is 忻州's).
+            city = station.city if station.name.startswith(station.city) else station.name
+            hours = texts.hours_minutes(minutes)
+            notes.append(texts.NOTE_SHORT_VISIT.format(city=city, hours=hours))
+    return notes
 
 
 def _lag(route: Route, day: dt.date) -> int:

@@ -25,6 +25,7 @@ NOTE_OUTLYING = "{station}是{city}市辖下的外围车站，不在{city}城区
 NOTE_STAY_CUT_SHORT = (
     "{route} {date}{time}以后没有合适的车次，只能乘凌晨出发的车，在{city}的住宿会少一晚"
 )
+NOTE_SHORT_VISIT = "当天没有能在{city}多留的车次，只能停留{hours}"
 NOTE_ONE_WAY = "未指定返程日期或天数，仅规划单程"
 NOTE_CACHED = "{route} 的余票信息来自缓存，购票前请以实时查询为准"
 NOTE_REQUIRED_UNUSABLE = "指定的车次{train}已发车或无余票，已为您另选车次"
@@ -72,6 +73,13 @@ def day_label(day: dt.date) -> str:
 def route_label(origin: str, destination: str) -> str:
     """`北京→上海`."""
     return f"{origin}→{destination}"
+
+
+def hours_minutes(minutes: int) -> str:
+    """`2小时14分`, `2小时`, `45分`."""
+    hours, rest = divmod(minutes, 60)
+    text = f"{hours}小时" if hours else ""
+    return text + (f"{rest}分" if rest or not hours else "")
 
 
 def yuan(amount: float) -> str:

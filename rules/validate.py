@@ -147,7 +147,7 @@ def _check_sequence(legs: Sequence[Leg], config: RuleConfig) -> list[Violation]:
                 found.append(
                     Violation(CONNECTION_TOO_LONG, f"换乘{number}需等待{minutes}分钟", number)
                 )
-        elif minutes < config.min_gap_between_segments(same):
+        elif minutes < config.shortest_visit(same):
             found.append(
                 Violation(CONNECTION_TOO_SHORT, f"{number} 距上一程到达只有{minutes}分钟", number)
             )

@@ -203,3 +203,15 @@ async def test_nights_said_are_slept_there_after_a_night_train_out() -> None:
     arrived = dt.date.fromisoformat(there["arrive_at"][:10])
     assert dt.date.fromisoformat(home["depart_at"][:10]) - arrived == dt.timedelta(days=2)
     assert f"–{arrived.day + 2}日」" in body["summary"]
+
+
+async def test_a_day_trip_with_one_train_each_way_is_a_short_visit_said() -> None:
+    # 五台山 has one train from 太原 and one back a day: two hours there, said, rather than
+    # a trip to 忻州 (another station of the prefecture) nobody asked for.
+    body = await _plan("12月5号太原去五台山，当天来回")
+    assert body["itinerary"] is not None, body["summary"]
+    legs = body["itinerary"]["legs"]
+    assert legs[0]["destination_station"]["name"] == "五台山"
+    assert legs[-1]["origin_station"]["name"] == "五台山"
+    assert not body["relaxed"]
+    assert any("只能停留" in w and "五台山" in w for w in body["warnings"])
