@@ -79,6 +79,7 @@ from app.intent.model import TravelIntent, missing_fields
 from app.intent.places import (
     NO_SERVICE_PLACES,
     NON_STATION_PLACES,
+    SCANT_STATION_PLACES,
     answer_to_suggestion,
     nearest_stations,
 )
@@ -981,6 +982,8 @@ class PlanningAgent:
         the nearest (黟县东) has no train from the origin that day and the next has, said in
         the warnings; None when the nearest has trains, none has, or nothing is to be settled.
         At most `MAX_CANDIDATES` stations are asked, one at a time, each counted in the budget."""
+        if intent.destination in SCANT_STATION_PLACES and not intent.destination_text:
+            return await self._gateway_with_trains(run, intent)
         place, day = intent.destination_text, intent.date_start
         near = nearest_stations(place, self.directory) if place in NON_STATION_PLACES else []
         if len(near) < 2 or intent.destination != near[0] or not intent.origin or day is None:
@@ -1000,6 +1003,31 @@ class PlanningAgent:
         planned = intent_texts.planned_at_nearest(place, near[0], near[1:])
         run.warnings = [w for w in run.warnings if w != planned]
         run.warn(intent_texts.planned_at_next_nearest(place, near[0], kept[0]))
+        return intent.model_copy(update={"destination": kept[0]})
+
+    async def _gateway_with_trains(self, run: Run, intent: Any) -> Any | None:
+        """The intent planned at a station travellers take to a place whose own station sells
+        few trains (凤凰古城: 吉首) when its own has none from the origin that day, said in the
+        warnings; None when it has, or no station near it has. Asked one at a time, its own
+        station first, each counted in the budget (as `_nearest_with_trains`)."""
+        place, day = intent.destination, intent.date_start
+        if not intent.origin or day is None:
+            return None
+        near = [
+            name
+            for name in SCANT_STATION_PLACES[place]
+            if self.directory.by_name(name) is not None or name in self.directory.cities()
+        ]
+        kept: list[str] = []
+        for station in [place, *near][:MAX_CANDIDATES]:
+            run.queries += 1
+            probe = OpenName("destination", place, (station,), intent.origin)
+            kept = await with_trains(self.tickets, self.directory, probe, day, run.answered)
+            if kept:
+                break
+        if not kept or kept[0] == place:
+            return None
+        run.warn(intent_texts.planned_at_gateway(place, intent.origin, kept[0]))
         return intent.model_copy(update={"destination": kept[0]})
 
     def _suggested(self, name: str) -> str | None:

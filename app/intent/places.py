@@ -81,6 +81,12 @@ NON_STATION_PLACES: dict[str, tuple[str, ...]] = {
 NO_SERVICE_PLACES: dict[str, tuple[str, ...]] = {
     row["place"]: tuple(row["nearest"].split()) for row in _NEAREST if row["kind"] == "no_service"
 }
+# Places with a station of their own that sells few trains (凤凰古城, on a new line): where it
+# has none from the trip's other end on the day, the stations travellers take to it instead,
+# the usual one first.
+SCANT_STATION_PLACES: dict[str, tuple[str, ...]] = {
+    row["place"]: tuple(row["nearest"].split()) for row in _NEAREST if row["kind"] == "scant"
+}
 # Everyday names of places that are no directory name: city nicknames (呼市, 山城), districts
 # (浦东 is 上海; 苏州工业园区 has its own station, 苏州园区) and stations by their short names
 # (虹桥 for 上海虹桥): `data/place_names.csv`, read once. Each means a directory name.

@@ -34,6 +34,10 @@ PLANNED_AT_NEXT_NEAREST = (
     "{place}没有火车站，最近的火车站{nearest}这天没有符合要求的车次，"
     "已按附近的{station}为您规划；如想去其他车站请告诉我。"
 )
+PLANNED_AT_GATEWAY = (
+    "{place}站这天没有从{other}过去的车次，已按去{place}常用的{station}站为您规划；"
+    "如想去其他车站请告诉我。"
+)
 NEAREST_UNSERVED = (
     "{place}没有火车站，最近的火车站{station}这天没有符合要求的车次。请问您想改去哪个车站或城市？"
 )
@@ -97,6 +101,12 @@ def planned_at_next_nearest(place: str, nearest: str, station: str) -> str:
     """A place planned at its nearest station, which had no train that fits, and reached at
     another station near it."""
     return PLANNED_AT_NEXT_NEAREST.format(place=place, nearest=nearest, station=station)
+
+
+def planned_at_gateway(place: str, other: str, station: str) -> str:
+    """A place whose own station had no train from `other` that day, planned at the station
+    travellers usually take to it, said openly."""
+    return PLANNED_AT_GATEWAY.format(place=place, other=other, station=station)
 
 
 def nearest_unserved(place: str, station: str) -> str:

@@ -57,3 +57,26 @@ async def test_several_stations_near_and_the_day_known_plans_at_the_nearest_nami
         w.startswith("雪乡没有火车站，已按最近的火车站亚布力西") and "海林" in w
         for w in body["warnings"]
     ), body["warnings"]
+
+
+async def test_a_place_whose_own_station_sells_nothing_that_day_is_planned_at_its_usual_one() -> (
+    None
+):
+    # 凤凰 (凤凰古城) has a station of its own, with no train from 长沙 on the network: the
+    # station travellers take to it (吉首) is planned and said, not any station of the
+    # prefecture the scores prefer (龙山北 is 150 km off).
+    body = await _chat("12月5号从长沙去凤凰，一个人")
+    assert body["itinerary"] is not None, body["summary"]
+    assert body["itinerary"]["legs"][-1]["destination_station"]["name"] == "吉首"
+    assert any("凤凰古城站这天没有从长沙过去的车次" in w and "吉首" in w for w in body["warnings"])
+    assert not body["relaxed"]
+
+
+def test_the_usual_stations_of_a_scant_station_are_known_to_the_directory() -> None:
+    from app.intent.places import SCANT_STATION_PLACES
+    from sources.stations import default_directory
+
+    directory = default_directory()
+    for place, stations in SCANT_STATION_PLACES.items():
+        assert directory.by_name(place) is not None
+        assert stations and all(directory.by_name(name) is not None for name in stations)
