@@ -118,12 +118,14 @@ _FREE_PLACE = re.compile(
     r"(?:去|到|往|前往)(?P<place>[\u4e00-\u9fff]{2,5}?)(?=玩|旅游|旅行|看|游|度假|逛|，|。|,|$|的)"
 )
 
-_STAY = re.compile(
-    r"^[^，。,;；]{0,3}?(?:(?:玩|住|待|呆|停留|逛|游|吃)\s*(?P<n>"
-    + NUMBER
-    + r")\s*(?P<unit>天|日|晚|夜)"
+_STAY_TAIL = (
+    r"(?:(?:玩|住|待|呆|停留|逛|游|吃)\s*(?P<n>" + NUMBER + r")\s*(?P<unit>天|日|晚|夜)"
     r"|\s*(?P<n2>" + NUMBER + r")\s*(?P<unit2>晚|夜)(?!上|里))"
 )
+_STAY = re.compile(r"^[^，。,;；]{0,3}?" + _STAY_TAIL)
+# A stop with another after it: its stay may follow the errand said there (到深圳找我表哥
+# 住两晚 周一再去东莞), all of it before the next place is named.
+_STAY_AFTER_ERRAND = re.compile(r"^[^，。,;；]{0,8}?" + _STAY_TAIL)
 _COMPASS = {"east": "东", "west": "西", "south": "南", "north": "北"}
 
 
@@ -813,12 +815,16 @@ def _leads(text: str, hits: list[_Hit]) -> bool:
     return not _before(text, first).endswith(_STAY_BEFORE) and not second.returning
 
 
-def _stay_after(text: str, hit: _Hit, limit: int) -> tuple[int | None, tuple[int, int] | None]:
+def _stay_after(
+    text: str, hit: _Hit, limit: int, *, errand: bool = False
+) -> tuple[int | None, tuple[int, int] | None]:
+    """The stay said after a place, up to `limit`; `errand`: the place has another after it,
+    and its stay may follow what one does there (`_STAY_AFTER_ERRAND`)."""
     segment = text[hit.end : limit]
     # 去大理 在大理住两晚: the place said again before its stay.
     again = re.match(r"[\s，,]*(?:先)?在" + re.escape(hit.name), segment)
     skip = again.end() if again else 0
-    match = _STAY.match(segment[skip:])
+    match = (_STAY_AFTER_ERRAND if errand else _STAY).match(segment[skip:])
     if not match:
         return None, None
     group = "n" if match.group("n") else "n2"
@@ -953,7 +959,9 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
     stops = _one_per_city(text, stops, directory)
     # Per-stop stays only when a stop before the last one has its own ("先去西安住两晚").
     stays = [
-        _stay_after(text, s, stops[i + 1].start if i + 1 < len(stops) else len(text))
+        _stay_after(text, s, stops[i + 1].start, errand=True)
+        if i + 1 < len(stops)
+        else _stay_after(text, s, len(text))
         for i, s in enumerate(stops)
     ]
     stays = [

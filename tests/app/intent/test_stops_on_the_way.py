@@ -120,3 +120,20 @@ def test_a_night_sat_through_in_a_class_not_borne_is_no_stay_nor_that_class(offi
     # Without a road ride after it, 到X就行 keeps the place said before (a stop, as before).
     kept = parse_offline("下周二回遵义，从宁波走，到重庆就行", TODAY, official)
     assert kept.origin == "宁波"
+
+
+@pytest.mark.parametrize(
+    ("text", "via", "destination"),
+    [
+        # The stay said after the errand at a stop, before the next place is named, is the
+        # stop's own, not the last place's.
+        ("下周五从合肥去南京看我姐 住一晚 周六再去苏州", ViaStop(city="南京", nights=1), "苏州"),
+        ("周日从长沙到武汉见客户 待两晚 然后去郑州", ViaStop(city="武汉", nights=2), "郑州"),
+    ],
+)
+def test_a_stay_said_after_the_errand_at_a_stop_is_that_stops(
+    official, text, via, destination
+) -> None:
+    intent = parse_offline(text, TODAY, official)
+    assert intent.via == [via]
+    assert intent.destination == destination and intent.nights is None
