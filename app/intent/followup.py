@@ -57,6 +57,7 @@ from app.intent.turn_wishes import (
     exclusions_kept,
     hours_near_plan,
     relative_wishes,
+    within_window_said,
 )
 from rules.relax import RELAX_ORDER
 from sources.models import TRAIN_TYPES
@@ -81,6 +82,10 @@ _RETURN_WORD = re.compile(r"回来|回去|返回|回程|返程|回(?!家)")
 _SAME_DAY = re.compile(r"当天|当晚|当日|同一天|同一日|同天|看完")
 _SAME_DAY_WORD = re.compile(r"当天|当晚|当日|同一天|同一日|同天")
 _NEXT_DAY = re.compile(r"第二天|次日|隔天")
+_BUSY_NEXT_DAY = re.compile(
+    r"(?:因为|毕竟)?(?:第二天|次日|隔天)(?:一早|早上|上午)?(?:还|就|都)?(?:要|得)?(?:还)?"
+    r"(?:上班|上课|上学|开会|有事|有课|工作|考试|出差|早起|值班)"
+)
 _NEXT_DAY_PERIOD = re.compile(
     r"(?:回程|返程)?(?:就)?(?:第二天|次日|隔天)(?:再|就)?(?:回来|回去|回)?(?P<period>早上|上午|中午|下午|晚上)"
     # 第二天中午前回到, 次日晚上九点前: a bound on the clock (the turn's own window), not the
@@ -204,6 +209,8 @@ def without_reasons(text: str) -> str:
     """ "改成后天吧，明天走不开", "周五晚上去太累了 改成周六一早走", "周一还要上班 周日回来": a
     day turned down, or one taken by something else, beside a clause that says the day of the
     ride, is only the reason; the clause goes (its day is no day of the trip)."""
+    # 晚上8点前到 第二天上班: what the next day holds is why, not a day of the trip.
+    text = _BUSY_NEXT_DAY.sub("", text).strip("，,。；; ")
     parts = re.split(r"([，,。；;！!？?\s]+)", text)
     clauses = parts[::2]
     refused = [i for i, clause in enumerate(clauses) if _refused(clause)]
@@ -365,7 +372,16 @@ def _read(
         said = [t for t in turn.out_of_scope_topics if t != "other"]
         return TurnReading(previous, declined=_topic(words) or next(iter(said), "other"))
     if not _has_trip(previous) or previous.kind == "out_of_scope":
-        return TurnReading(merge_intent(previous, turn, city=city, route=route))
+        merged = merge_intent(previous, turn, city=city, route=route)
+        if (
+            merged.date_start is not None
+            and merged.date_end is None
+            and said_day_trip(merged, words)
+        ):
+            # "就从北京出发去天津吧，当天来回" after the day was said alone: out and home that day.
+            update = day_trip(merged, turn, merged.date_start, words)
+            merged = merge_intent(merged.model_copy(update=update), TravelIntent(action="update"))
+        return TurnReading(merged)
     turn = _no_place_said(turn, words)
     topic = _scope_question(previous, turn, words, city)
     if topic is not None:
@@ -379,12 +395,13 @@ def _read(
     turn = budget_asked(turn, words)
     turn = exclusions_kept(previous, turn)
     turn = hours_near_plan(previous, turn, words)
-    turn = against_plan_shown(previous, turn, words)
+    turn = within_window_said(previous, against_plan_shown(previous, turn, words))
     turn = _without_negated(_destination_given_up(previous, turn, words, city), words)
     turn = _end_put_right(previous, turn, words, city)
     if turn.origin and turn.destination and _ANOTHER_TRIP.search(words):
-        # "另外下周三我从广州去南宁": another trip, even from where this one ends.
-        return TurnReading(merge_intent(previous, turn, city=city))
+        if not _ride_back(previous, turn, words, city):
+            # "另外下周三我从广州去南宁": another trip, even from where this one ends.
+            return TurnReading(merge_intent(previous, turn, city=city))
     turn = _round_from_last_stop(previous, turn, city)
     as_said = turn
     party = _party(previous, turn, words)
@@ -668,6 +685,19 @@ def _returning(previous: TravelIntent, turn: TravelIntent, words: str, city: Cit
     if _RETURN_SCOPE.search(words):
         return True
     return bool(_RETURN_WORD.search(words) or turn.return_trip)
+
+
+def _ride_back(previous: TravelIntent, turn: TravelIntent, words: str, city: CityOf) -> bool:
+    """The turn's ride is this trip's own the other way, on or after its day (a bare weekday
+    counted from it): 那周日再从重庆回成都的也帮我看下 asks for the ride home of the trip
+    shown, not for another trip."""
+    if not (
+        _same(city, turn.origin, previous.destination)
+        and _same(city, turn.destination, previous.origin)
+    ):
+        return False
+    start, day = previous.date_start, turn.date_start
+    return start is None or day is None or day >= start or bool(_BARE_WEEKDAY.search(words))
 
 
 def _only_day_home(words: str) -> bool:
@@ -1102,9 +1132,20 @@ def _eve_before(previous: TravelIntent, turn: TravelIntent, words: str) -> Trave
     update: dict[str, Any] = {"date_start": start, "date_end": end, "days": None}
     if end is not None:
         update["return_trip"] = True
+    # 会9点开始 … 改成前一天晚上过去吧 6点以后: the deadline was the day of the business, met by
+    # arriving the eve before; the hours the turn says are the new ride's.
+    update.update({"arrive_window": None, "arrive_date": None, **_outbound_windows(turn)})
     rest = _return_rest(previous, turn)
     merged = previous.model_copy(update={**rest, **update})
     return merge_intent(merged, TravelIntent(action="update", confidence=turn.confidence))
+
+
+def _outbound_windows(turn: TravelIntent) -> dict[str, Any]:
+    """The hours a turn that moves the outbound's day says for that ride (the other kind said
+    for the old day goes with the day: 提前一天，晚上七点以后走 drops the old arrival)."""
+    if turn.depart_window is None and turn.arrive_window is None:
+        return {}
+    return {"depart_window": turn.depart_window, "arrive_window": turn.arrive_window}
 
 
 def _shifted(
@@ -1120,7 +1161,7 @@ def _shifted(
             return previous
         update: dict[str, Any] = {"date_end": previous.date_end + delta, "days": None}
     else:
-        update = {"date_start": previous.date_start + delta}
+        update = {"date_start": previous.date_start + delta, **_outbound_windows(turn)}
         if previous.date_end is not None:
             update["date_end"] = previous.date_end + delta
     merged = previous.model_copy(update={**rest, **update})

@@ -452,6 +452,15 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
     return chosen
 
 
+def appointment_said(text: str) -> bool:
+    """True when `text` says an appointment at a clock (会9点开始, 十点的会, 面试约的下午两点):
+    its hour is read as meetings are held, not against the plan shown."""
+    return any(
+        regex.search(text) is not None
+        for regex in (_APPOINTMENT, _APPOINTMENT_FIRST, _APPOINTMENT_RANGE, _APPOINTMENT_THEN_RANGE)
+    )
+
+
 _CLOCK_NEXT = re.compile(r"^\s*" + _HOUR + r"\s*(?:点|:|时)")
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from app.intent.model import END_OF_DAY, TimeWindow, TravelIntent
 from app.intent.numerals import NUMBER, to_number
+from app.intent.times import appointment_said, narrowed
 from sources.models import TRAIN_TYPES, SeatClass
 
 _BUDGET_ASKED = re.compile(
@@ -54,8 +55,14 @@ def relative_wishes(turn: TravelIntent, words: str) -> TravelIntent:
 def against_plan_shown(previous: TravelIntent, turn: TravelIntent, words: str) -> TravelIntent:
     """太早了 / 晚一点 with no time said: leave after the plan shown; 太晚了 / 早一点: before it."""
     shown = previous.shown
-    if shown is None or turn.depart_window is not None or turn.arrive_window is not None:
-        return turn
+    windows = (
+        turn.depart_window,
+        turn.arrive_window,
+        turn.return_window,
+        turn.return_arrive_window,
+    )
+    if shown is None or any(window is not None for window in windows):
+        return turn  # 回来别太晚 晚上7点之前能到: the hours said are the wish
     minute = dt.timedelta(minutes=1)
     at = dt.datetime.combine(dt.date.min, shown.depart_at)
     if any(cue in words for cue in _LATER) and shown.depart_at < dt.time(23, 58):
@@ -67,6 +74,26 @@ def against_plan_shown(previous: TravelIntent, turn: TravelIntent, words: str) -
     else:
         return turn
     return turn.model_copy(update={"depart_window": window})
+
+
+def within_window_said(previous: TravelIntent, turn: TravelIntent) -> TravelIntent:
+    """An hour said inside the part of the day said before narrows it: 太早了，九点以后的吧
+    after 明天上午 leaves 09:00-12:00, not at any hour after nine; 十一点前 after 下午 would not
+    be inside, and replaces it. Only for the same day (a day moved is the ride's new start)."""
+    if turn.date_start is not None and turn.date_start != previous.date_start:
+        return turn
+    update: dict[str, Any] = {}
+    for name in ("depart_window", "arrive_window"):
+        window, before = getattr(turn, name), getattr(previous, name)
+        if window is None or before is None:
+            continue
+        after = window.end >= END_OF_DAY and window.start != dt.time(0, 0)
+        until = window.start == dt.time(0, 0) and window.end < END_OF_DAY
+        inside_after = after and before.start < window.start < before.end < END_OF_DAY
+        inside_until = until and dt.time(0, 0) < before.start < window.end < before.end
+        if inside_after or inside_until:
+            update[name] = narrowed(before, window)
+    return turn.model_copy(update=update) if update else turn
 
 
 def budget_asked(turn: TravelIntent, words: str) -> TravelIntent:
@@ -117,6 +144,9 @@ def hours_near_plan(previous: TravelIntent, turn: TravelIntent, words: str) -> T
     if _PART_OF_DAY.search(words) or _NOT_TOO_EARLY.search(words):
         # 别太早，九点以后: a wish for the morning's later hours, no complaint about the plan
         # shown (an evening train): nine is 09:00, not 21:00.
+        return turn
+    if appointment_said(words):
+        # 会9点开始: a meeting's hour, read as meetings are held (09:00), whatever the plan shown.
         return turn
     shown = previous.shown
     update: dict[str, Any] = {}

@@ -1,0 +1,101 @@
+"""Time windows, deadlines and returns said in a later chat turn, read against the trip so far."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from app.intent.followup import TurnReading, read_turn, turn_text
+from app.intent.model import PlanShown, TravelIntent
+from app.intent.offline import parse_offline
+from tests.app.intent.conftest import TODAY  # Monday 2026-11-30
+
+
+def trip(reading: TurnReading) -> TravelIntent:
+    assert reading.declined is None
+    return reading.intent
+
+
+def test_an_hour_said_inside_the_part_of_day_said_before_narrows_it(chat, directory):
+    def after(first: str, shown_at: str, text: str) -> TravelIntent:
+        at = dt.time.fromisoformat(shown_at)
+        shown = PlanShown(depart_at=at, arrive_at=at, total_price=80)
+        so_far = parse_offline(first, TODAY, directory).model_copy(update={"shown": shown})
+        turn = parse_offline(turn_text(text), TODAY, directory)
+        return trip(read_turn(so_far, turn, text, today=TODAY, city=lambda n: n))
+
+    later = after("周四下午从南京去苏州", "12:30", "有点早，三点以后的")
+    assert later.depart_window is not None and later.depart_window.span() == "15:00-18:00"
+    sooner = after("后天上午从广州去深圳", "11:20", "十点之前的吧")
+    assert sooner.depart_window is not None and sooner.depart_window.span() == "06:00-10:00"
+    # Plain 太早了 leaves after the plan shown, still in the morning said.
+    vague = after("后天上午从广州去深圳", "07:10", "太早了")
+    assert vague.depart_window is not None and vague.depart_window.span() == "07:11-12:00"
+    # An hour outside the part said replaces it.
+    outside = after("后天上午从广州去深圳", "07:10", "改成下午两点以后")
+    assert outside.depart_window is not None and outside.depart_window.span() == "14:00-23:59"
+
+
+def test_an_hour_said_with_a_new_day_is_that_days_own(chat):
+    intent = trip(chat("后天上午从广州去深圳", "改成大后天，十点以后"))
+    assert intent.date_start == dt.date(2026, 12, 3)
+    assert intent.depart_window is not None and intent.depart_window.span() == "10:00-23:59"
+
+
+def test_a_meetings_hour_said_later_is_the_deadline_as_meetings_are_held(directory):
+    shown = PlanShown(depart_at=dt.time(19, 40), arrive_at=dt.time(21, 5), total_price=120)
+    so_far = parse_offline("下周三从合肥去南京面试", TODAY, directory).model_copy(
+        update={"shown": shown}
+    )
+    text = "面试十点开始 得到南京南"
+    turn = parse_offline(turn_text(text), TODAY, directory)
+    intent = trip(read_turn(so_far, turn, text, today=TODAY, city=lambda n: n))
+    assert intent.arrive_window is not None and intent.arrive_window.span() == "00:00-10:00"
+
+
+def test_going_the_eve_before_takes_the_hours_said_and_drops_the_deadline(chat):
+    eve = trip(chat("下周三从合肥去南京，十点的会", "来不及 那就头一天过去 晚上七点以后"))
+    assert eve.date_start == dt.date(2026, 12, 8)
+    assert eve.depart_window is not None and eve.depart_window.span() == "19:00-23:59"
+    assert eve.arrive_window is None, "arriving the day before meets the meeting's hour"
+    moved = trip(chat("下周三从合肥去南京，十点前到", "提前一天吧，下午三点以后走"))
+    assert moved.date_start == dt.date(2026, 12, 8)
+    assert moved.depart_window is not None and moved.depart_window.span() == "15:00-23:59"
+    assert moved.arrive_window is None
+
+
+def test_what_the_next_day_holds_is_the_reason_and_the_return_keeps_its_day(chat):
+    intent = trip(
+        chat("下周五从南京去黄山", "玩两晚再回南京", "回来最好晚上九点前到南京 次日还要上课")
+    )
+    assert (intent.date_start, intent.date_end) == (dt.date(2026, 12, 11), dt.date(2026, 12, 13))
+    arrive = intent.return_arrive_window
+    assert arrive is not None and arrive.span() == "00:00-21:00"
+
+
+def test_the_ride_back_asked_for_as_well_is_this_trips_return(chat):
+    intent = trip(chat("下周五从南京去黄山 两个人", "周日从黄山回南京的也帮忙查一下"))
+    assert (intent.origin, intent.destination) == ("南京", "黄山")
+    assert (intent.date_start, intent.date_end) == (dt.date(2026, 12, 11), dt.date(2026, 12, 13))
+    assert intent.return_trip is True and intent.passengers == 2
+    other = trip(chat("下周五从南京去黄山", "另外帮我查下周日从黄山去杭州"))
+    assert (other.origin, other.destination) == ("黄山", "杭州"), "another ride is another trip"
+
+
+def test_a_day_trip_said_with_the_places_after_the_day_comes_back_that_day(chat):
+    intent = trip(chat("下周六想出去玩一天", "那就南京去苏州吧 当天往返"))
+    assert (intent.origin, intent.destination) == ("南京", "苏州")
+    assert intent.date_start == intent.date_end == dt.date(2026, 12, 12)
+    assert intent.return_trip is True
+
+
+def test_hours_said_for_the_ride_home_are_no_complaint_about_the_plan_shown(directory):
+    shown = PlanShown(depart_at=dt.time(6, 10), arrive_at=dt.time(7, 0), total_price=60)
+    so_far = parse_offline("下周六南京去苏州 当天往返", TODAY, directory).model_copy(
+        update={"shown": shown}
+    )
+    text = "回来别太晚 晚上八点前到南京就行"
+    turn = parse_offline(turn_text(text), TODAY, directory)
+    intent = trip(read_turn(so_far, turn, text, today=TODAY, city=lambda n: n))
+    assert intent.depart_window is None
+    arrive = intent.return_arrive_window
+    assert arrive is not None and arrive.span() == "00:00-20:00"
