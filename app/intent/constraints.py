@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from app.intent.lexicon import (
     FLIGHT_WORDS,
+    HOSTEL_WORDS,
     LOCAL_RIDE_WORDS,
     LODGING_WORDS,
     SEAT_PHRASES,
@@ -200,6 +201,7 @@ SCOPE_WORDS: dict[ScopeTopic, tuple[str, ...]] = {
 # 赶下午五点的航班, 下了飞机), a flight or coach refused (不想坐飞机, 飞机就不坐了,
 # 不坐大巴了), and lodging already settled (酒店已经订好了, 住的酒店在南京南站附近,
 # 住酒店那边近).
+_LODGING = "(?:" + "|".join(("酒店", "宾馆", "民宿", "旅馆", *HOSTEL_WORDS)) + ")"
 _CONTEXT = re.compile(
     r"(?<=赶)(?![紧快])[^，,。；;！!？?\s]{0,10}?(?:飞机|航班)"
     r"|下了?(?:飞机|航班)"
@@ -208,7 +210,9 @@ _CONTEXT = re.compile(
     r"|(?:飞机|航班|大巴)(?:我|咱)?(?:就|也|都)?(?:不坐|别坐|不要|不考虑|算了|免了)"
     r"|(?:酒店|宾馆|民宿|住宿)(?:我们|我)?(?:已经|都|早就|早)?(?:订好|定好|订了|定了|搞定|有了|安排好)"
     r"|(?:已经|早就)(?:订|定)好?了?(?:酒店|宾馆|民宿|住宿)"
-    r"|住(?:的|在)?(?:酒店|宾馆|民宿)(?=在|离|那边|那儿|附近|旁边|就在)"
+    r"|(?:住(?:的|在)?|订的|定的)" + _LODGING + r"(?=在|离|那边|那儿|附近|旁边|就在)"
+    # 回桂林北站 离我住的青旅近: where one sleeps is why that station, no room asked for.
+    r"|离(?:我|我们|咱们?)?(?:住的|订的|定的)?" + _LODGING + r"(?:比较|很|挺|最|更)?(?:近|不远)"
 )
 
 

@@ -51,6 +51,8 @@ _STAY_BEFORE = ("在", "先在")
 _HERE_BEFORE = (
     *("我在", "人在", "现在在", "目前在", "还在", "家在", "我们在", "俺在"),
     *("我住在", "我住", "俺住在", "俺住", "家住在", "家住", "我们住在", "我们住"),
+    # Where one works (公司在福田, 单位在江北) is where one is on a working day.
+    *("公司在", "公司就在", "单位在", "单位就在", "办公室在", "上班在"),
 )
 
 
@@ -893,7 +895,16 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
     elsewhere = here is not None and any(
         _city(h, directory) != _city(here, directory) for h in hits
     )
-    if origin_hit is None and here is not None and elsewhere:
+    if (
+        origin_hit is not None
+        and here is not None
+        and here is not origin_hit
+        and _city(here, directory) == _city(origin_hit, directory)
+    ):
+        # 从深圳回广州，公司在福田: where one is in the city set off from is no stop.
+        hits = [h for h in hits if h is not here]
+        stops = [h for h in stops if h is not here]
+    elif origin_hit is None and here is not None and elsewhere:
         # "我在北京读研，下周六回天津", "…明天上午十点前必须到昆明，人在北京".
         origin_hit = here
         stops = [h for h in stops if h is not here]
