@@ -160,13 +160,24 @@ def without(request: TripRequest, names: tuple[str, ...]) -> TripRequest:
 
 
 def minimal_relaxation(
-    request: TripRequest, book: Mapping[LegKey, LegOffers], *, now: dt.datetime
+    request: TripRequest,
+    book: Mapping[LegKey, LegOffers],
+    *,
+    now: dt.datetime,
+    lifted: TripRequest | None = None,
 ) -> tuple[TripRequest, tuple[str, ...]] | None:
-    """The request with the fewest constraints dropped that yields an itinerary, or None."""
+    """The request with the fewest constraints dropped that yields an itinerary, or None.
+
+    `lifted`: the same request with the night default lifted (nobody said it), tried for each
+    set of dropped constraints after the request itself: the default gives way before one
+    more stated constraint does."""
     names = stated(request)
     for size in range(1, min(MAX_DROPPED, len(names)) + 1):
         for combo in itertools.combinations(names, size):
-            for candidate in _candidates(request, without(request, combo)):
+            candidates = _candidates(request, without(request, combo))
+            if lifted is not None:
+                candidates += _candidates(lifted, without(lifted, combo))
+            for candidate in candidates:
                 if plan(candidate, book, now=now, limit=1).itineraries:
                     return candidate, combo
     return None

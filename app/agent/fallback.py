@@ -15,7 +15,8 @@ The stages (`stage_order` maps each failure code to the ones that can cure it, i
 - `night`: the trip as asked with the night default lifted on the failing rides (a seat in
   the small hours): a default nobody said gives way before anything the traveller did say;
 - `day_before`: an arrival deadline no train of the day meets, met the day before;
-- `relax`: the fewest stated constraints dropped on the asked day (`rules.relax`);
+- `relax`: the fewest stated constraints dropped on the asked day (`rules.relax`), each set
+  tried as asked, then with the night default lifted;
 - `days`: the adjacent days (±1, the whole trip moved), then `days_relax`: those days with
   the fewest dropped;
 - stop, with a Chinese explanation of what was really tried and what the traveller could relax.
@@ -536,7 +537,8 @@ def _relax(c: _Context) -> Relaxation | None:
     if c.book is not None and c.now is not None:
         # The fewest stated constraints dropped on the asked day, said openly (README
         # "What was asked").
-        found = minimal_relaxation(c.original, c.book, now=c.now)
+        lifted = night_lifted(c.original, c.failures)
+        found = minimal_relaxation(c.original, c.book, now=c.now, lifted=lifted)
         return Relaxation("relax", (found[0],), (), needs_query=False) if found else None
     base = [c.original]
     if "days" in c.tried:
@@ -641,11 +643,12 @@ def _days_relax(c: _Context) -> Relaxation | None:
     if "days" not in c.tried or not c.may_relax or c.book is None or c.now is None:
         return None
     now = c.now
-    moved_found = [
-        found
-        for delta in (1, -1)
-        if (found := minimal_relaxation(shifted(c.original, delta), c.book, now=now))
-    ]
+    moved_found = []
+    for delta in (1, -1):
+        moved = shifted(c.original, delta)
+        lifted = night_lifted(moved, c.failures)
+        if found := minimal_relaxation(moved, c.book, now=now, lifted=lifted):
+            moved_found.append(found)
     if not moved_found:
         return None
     return Relaxation("days_relax", tuple(r for r, _ in moved_found), (), needs_query=False)
