@@ -75,7 +75,7 @@ from app.agent.which_station import (
 from app.errors import Overloaded
 from app.intent import texts as intent_texts
 from app.intent.followup import read_turn, turn_text
-from app.intent.model import TravelIntent, missing_fields
+from app.intent.model import TimeWindow, TravelIntent, missing_fields
 from app.intent.places import (
     NO_SERVICE_PLACES,
     NON_STATION_PLACES,
@@ -1018,17 +1018,42 @@ class PlanningAgent:
             for name in SCANT_STATION_PLACES[place]
             if self.directory.by_name(name) is not None or name in self.directory.cities()
         ]
-        kept: list[str] = []
-        for station in [place, *near][:MAX_CANDIDATES]:
-            run.queries += 1
-            probe = OpenName("destination", place, (station,), intent.origin)
-            kept = await with_trains(self.tickets, self.directory, probe, day, run.answered)
-            if kept:
-                break
+        stations = [place, *near][:MAX_CANDIDATES]
+        window = intent.depart_window
+        # The first with a train in the hours said (下班后走: the evening's trains reach
+        # 怀化南, not 吉首), else the first with any train; each station is asked once.
+        ends = (intent.origin, day)
+        kept = await self._first_with_trains(run, place, stations, ends, _leaving_within(window))
+        if not kept and window is not None:
+            kept = await self._first_with_trains(run, place, stations, ends, None, again=True)
         if not kept or kept[0] == place:
             return None
         run.warn(intent_texts.planned_at_gateway(place, intent.origin, kept[0]))
         return intent.model_copy(update={"destination": kept[0]})
+
+    async def _first_with_trains(
+        self,
+        run: Run,
+        place: str,
+        stations: list[str],
+        ends: tuple[str, dt.date],
+        fits: Callable[[TrainOffer], bool] | None,
+        *,
+        again: bool = False,
+    ) -> list[str]:
+        """The first of `stations`, asked one at a time, with a train from `ends` (the
+        origin, on the day) that `fits` accepts; `again`: each was asked already, and the
+        answers the run kept are read (no query counted)."""
+        origin, day = ends
+        tickets = Remembered(self.tickets, run.answered) if again else self.tickets
+        for station in stations:
+            if not again:
+                run.queries += 1
+            probe = OpenName("destination", place, (station,), origin)
+            kept = await with_trains(tickets, self.directory, probe, day, run.answered, fits=fits)
+            if kept:
+                return kept
+        return []
 
     def _suggested(self, name: str) -> str | None:
         """The place a reply offers for a name it does not know, as the parser asks it."""
@@ -1347,3 +1372,11 @@ def _question_for(intent: Any, directory: StationDirectory) -> str | None:
     if not questions:
         return None
     return questions[0] + "".join(intent_texts.AND_THEN + q for q in questions[1:])
+
+
+def _leaving_within(window: TimeWindow | None) -> Callable[[TrainOffer], bool] | None:
+    """A train leaving in the hours said (`window`), or None when no hours were said."""
+    if window is None:
+        return None
+    start, end = window.start, window.end
+    return lambda offer: start <= offer.depart_at.astimezone(SHANGHAI).time() <= end

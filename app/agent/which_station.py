@@ -18,14 +18,14 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from app.agent.fetch import TicketSearch
 from app.intent.model import TravelIntent, missing_fields
 from app.intent.parser import WhichStation
 from app.tickets.model import ResolvedQuery, TicketResult
-from sources.models import TicketQuery
+from sources.models import TicketQuery, TrainOffer
 from sources.stations import Place, StationDirectory, UnknownStationError
 
 log = logging.getLogger("railtrip.agent")
@@ -75,9 +75,11 @@ async def with_trains(
     name: OpenName,
     date: dt.date,
     answered: dict[tuple[object, ...], TicketResult],
+    fits: Callable[[TrainOffer], bool] | None = None,
 ) -> list[str]:
     """The candidate stations with a train to or from the trip's other end on `date` (or
-    whose query went unanswered), one query each; each answer is kept in `answered`."""
+    whose query went unanswered), one query each; each answer is kept in `answered`.
+    `fits`: only a train it accepts counts (one leaving in the hours said)."""
     try:
         other = directory.resolve(name.other)
     except UnknownStationError:
@@ -95,7 +97,8 @@ async def with_trains(
             log.warning("station probe failed", extra={"station": station, "error": repr(exc)})
             return True
         answered[asked_as(resolved)] = result
-        return bool(result.offers) or result.freshness == "unavailable"
+        offers = [o for o in result.offers if fits(o)] if fits is not None else result.offers
+        return bool(offers) or result.freshness == "unavailable"
 
     found = await asyncio.gather(*(kept(s) for s in name.stations))
     return [s for s, ok in zip(name.stations, found, strict=True) if ok]

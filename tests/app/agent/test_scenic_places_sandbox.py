@@ -80,3 +80,14 @@ def test_the_usual_stations_of_a_scant_station_are_known_to_the_directory() -> N
     for place, stations in SCANT_STATION_PLACES.items():
         assert directory.by_name(place) is not None
         assert stations and all(directory.by_name(name) is not None for name in stations)
+
+
+async def test_the_station_with_a_train_in_the_hours_said_comes_first() -> None:
+    # 下班后 from 长沙: no train reaches 吉首 in the evening, the high-speed trains reach
+    # 怀化南 the same evening; the nights said there stay whole.
+    body = await _chat("12月4号下班后从长沙去凤凰，一个人，12月6号回")
+    assert body["itinerary"] is not None, body["summary"]
+    legs = body["itinerary"]["legs"]
+    assert legs[0]["destination_station"]["name"] == "怀化南"
+    assert legs[0]["arrive_at"].startswith("2026-12-04")
+    assert any("怀化南" in w for w in body["warnings"])
