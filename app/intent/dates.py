@@ -550,14 +550,19 @@ _TIME_OF_DAY = (
     r"(?:(?:早上|上午|中午|下午|傍晚|晚上|夜里|凌晨)?"
     r"(?:晚点|早点|晚一点|早一点|[0-9一二两三四五六七八九十]{1,3}点半?(?:以后|之后|后|前|之前|左右)?)?)?"
 )
-# 周日就得回来上班, 周日晚上再坐卧铺回来: a must, or the ride's kind, between them too;
-# 周四晚上再从合肥回南京: or the place (masked) the ride home leaves from.
+# 周日就得回来上班, 周日晚上再坐卧铺回来: a must, or the ride's kind, between them too.
 _RETURN_AFTER = re.compile(
-    r"^[\s□]*" + _TIME_OF_DAY + r"(?:再|就|还)?(?:从□+)?(?:再|就|还)?(?:要|得|必须|需要)?(?:赶)?"
+    r"^[\s□]*" + _TIME_OF_DAY + r"(?:再|就|还)?(?:要|得|必须|需要)?(?:赶)?"
     r"(?:(?:坐|乘|搭)[\u4e00-\u9fff]{0,3}?)?(?:回来|回家|回程|返回|返程|回)"
 )
 RETURN_DAY_AFTER = _RETURN_AFTER
 """What follows a day said of the ride home (周日回, 周四下午回, 周日就得回来)."""
+# 周三到合肥培训，周四晚上再从合肥回南京: a later day may also name the place (masked) the ride
+# home leaves from; the first day never (31号从上海回商丘 is the ride out, going home).
+_LATER_RETURN_AFTER = re.compile(
+    r"^[\s□]*" + _TIME_OF_DAY + r"(?:再|就|还)?(?:从□+)?(?:再|就|还)?(?:要|得|必须|需要)?(?:赶)?"
+    r"(?:(?:坐|乘|搭)[\u4e00-\u9fff]{0,3}?)?(?:回来|回家|回程|返回|返程|回)"
+)
 _ARRIVE_AFTER = re.compile(
     r"^[\s□]*(?:之前|以前|前)?\s*(?:最好|一定)?(?:能|就|可以|要|得|必须|需要)?\s*(?:赶)?(?:到|抵达)"
 )
@@ -750,7 +755,7 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
         # Counted from the first date (a bare weekday is on or after it), still earlier:
         leave, _ = second.resolve(start, today, True)
         # 下周二到周四, 下周二去…周四回: a range or a ride home, never the day leaving earlier.
-        range_or_back = bool(_LINK.match(gap) or _RETURN_AFTER.match(after))
+        range_or_back = bool(_LINK.match(gap) or _LATER_RETURN_AFTER.match(after))
         # 下周一早上八点上班，周日晚上从老家回合肥: the first day is what one goes back for (no
         # ride said of it), so going back (回) on the weekday before is the ride.
         leaves = bool(_LEAVES_AFTER.match(after)) or (
@@ -788,11 +793,11 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
             if other is not None and other >= start:
                 spans.append((second.start, second.end))
                 return DateFacts(start=start, end=end, vague=first.vague, arrive=other, spans=spans)
-        if _LINK.match(gap) or _RETURN_AFTER.match(after):
+        if _LINK.match(gap) or _LATER_RETURN_AFTER.match(after):
             other, _ = second.resolve(start, today, True)
             if other is not None and other >= start:
                 end = other
-                returning = bool(_RETURN_AFTER.match(after))
+                returning = bool(_LATER_RETURN_AFTER.match(after))
                 spans.append((second.start, second.end))
     if start is not None and end is None and not flexible:
         # 周六去南京住一晚，周日去扬州，周日晚上回上海: the day of a ride on to another stop
@@ -822,7 +827,7 @@ def _day_home_after(
     """The first of `later` said with the ride home (周日回来), on or after `start`, and its
     span; None when the first said with it is earlier, or none is."""
     for expr in later:
-        if _RETURN_AFTER.match(text[expr.end : expr.end + 10]):
+        if _LATER_RETURN_AFTER.match(text[expr.end : expr.end + 10]):
             other, _ = expr.resolve(start, today, True)
             if other is not None and other >= start:
                 return other, (expr.start, expr.end)

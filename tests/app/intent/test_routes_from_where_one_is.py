@@ -82,3 +82,11 @@ def test_the_ride_home_from_the_place_gone_to_makes_home_the_origin(
     assert intent.return_trip is True and intent.via == []
     assert (intent.date_start, intent.date_end) == (dt.date(2026, 12, 9), dt.date(2026, 12, 10))
     assert intent.return_window is not None and intent.depart_window is None
+
+
+def test_the_one_day_said_with_going_home_from_a_place_is_the_ride_out(
+    official: StationDirectory,
+) -> None:
+    intent = parse_offline("元旦回老家，31号从苏州回阜阳", TODAY, official)
+    assert (intent.origin, intent.destination) == ("苏州", "阜阳")
+    assert intent.date_start == dt.date(2026, 12, 31) and intent.return_trip is not True
