@@ -682,9 +682,17 @@ def _returning(previous: TravelIntent, turn: TravelIntent, words: str, city: Cit
         return False
     if turn.destination_text is not None:
         return False
-    if _RETURN_SCOPE.search(words):
+    if _RETURN_SCOPE.search(words) or _home_by(previous, turn, city):
         return True
     return bool(_RETURN_WORD.search(words) or turn.return_trip)
+
+
+def _home_by(previous: TravelIntent, turn: TravelIntent, city: CityOf) -> bool:
+    """An hour to be back where a round trip starts (要晚上十点前能到北京南 after 北京南→济南西
+    and back): the ride home's deadline, no outbound to the place set off from."""
+    if previous.return_trip is not True or turn.origin is not None or turn.arrive_window is None:
+        return False
+    return _same(city, turn.destination, previous.origin)
 
 
 def _ride_back(previous: TravelIntent, turn: TravelIntent, words: str, city: CityOf) -> bool:

@@ -99,3 +99,13 @@ def test_hours_said_for_the_ride_home_are_no_complaint_about_the_plan_shown(dire
     assert intent.depart_window is None
     arrive = intent.return_arrive_window
     assert arrive is not None and arrive.span() == "00:00-20:00"
+
+
+def test_an_hour_to_be_back_where_the_round_trip_starts_is_the_ride_homes(chat):
+    intent = trip(
+        chat("下周六从杭州东去上海虹桥", "当天晚上再回杭州东", "要晚上九点前能到杭州东的")
+    )
+    assert intent.date_start == intent.date_end == dt.date(2026, 12, 12)
+    assert intent.arrive_window is None, "no outbound to the place set off from"
+    arrive = intent.return_arrive_window
+    assert arrive is not None and arrive.span() == "00:00-21:00"
