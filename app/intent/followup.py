@@ -525,11 +525,13 @@ def _topic(words: str) -> str | None:
         if any(cue in words for cue in cues):
             return topic
     goods = _GOODS_ASKED.search(words)
-    if goods is not None and not any(w in goods.group("what") for w in lexicon.TICKET_WORDS):
+    if goods is not None and not any(w in goods.group("what") for w in _RIDE_WORDS):
         return "other"  # 那边还能买到哈密瓜吗: something bought there, no ticket
     return None
 
 
+# What a ride is bought by (还能买到两张吗, 买得到下铺不): tickets, not goods.
+_RIDE_WORDS = (*lexicon.TICKET_WORDS, "铺", "张", "位", "班", "趟", "人")
 # Something to buy or eat at a place, asked about (还能买到哈密瓜吗, 能吃到正宗的火锅不): a
 # question about the place, not a ride, unless what is asked for is a ticket (买得到票吗).
 _GOODS_ASKED = re.compile(

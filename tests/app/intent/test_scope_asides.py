@@ -172,6 +172,7 @@ def test_a_flight_asked_for_the_trip_itself_is_declined(parse, text):
     assert parse(text).kind == "out_of_scope"
 
 
-def test_a_ticket_asked_to_be_bought_in_a_chat_is_no_side_question(chat):
-    reading = chat("12月5日从昆明去桂林", "还能买到卧铺票吗")
+@pytest.mark.parametrize("question", ["还能买到卧铺票吗", "还能买到三张吗", "买得到上铺不"])
+def test_a_ticket_asked_to_be_bought_in_a_chat_is_no_side_question(chat, question):
+    reading = chat("12月5日从昆明去桂林", question)
     assert reading.declined is None
