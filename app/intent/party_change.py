@@ -49,8 +49,10 @@ _NAMED = sorted(
 )
 _PEOPLE = "|".join(_NAMED)
 _COUNTS = dict(lexicon.COMPANIONS)
-# What 再加 adds when it is no person: 再加一站杭州, 再加一天, 再加个城市.
-_NOT_PEOPLE = r"(?:站|天|晚|夜|程|段|趟|班|周|日|城市|个城市|地方|景点|点)"
+# What 再加 adds when it is no person: 再加一站杭州, 再加一天, 再加个城市, 再加个回程.
+_NOT_PEOPLE = (
+    r"(?:站|天|晚|夜|程|段|趟|班|周|日|城市|个城市|地方|景点|点|回程|返程|去程|行程|回来的)"
+)
 _JOIN = re.compile(
     r"(?:再加上?|加上|(?<![增参追附添])加(?=[一两二三四五六七八九1-9]?\s*(?:个|位|名)))"
     r"(?![一两二三四五六七八九1-9]?\s*(?:个|位|名)?\s*" + _NOT_PEOPLE + r")"

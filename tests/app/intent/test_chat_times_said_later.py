@@ -109,3 +109,9 @@ def test_an_hour_to_be_back_where_the_round_trip_starts_is_the_ride_homes(chat):
     assert intent.arrive_window is None, "no outbound to the place set off from"
     arrive = intent.return_arrive_window
     assert arrive is not None and arrive.span() == "00:00-21:00"
+
+
+def test_a_return_added_with_jia_is_no_one_joining(chat):
+    intent = trip(chat("下周五我们三个人从杭州去上海", "再加一个返程 周日下午从上海回杭州"))
+    assert intent.passengers == 3
+    assert intent.return_trip is True and intent.date_end == dt.date(2026, 12, 13)
