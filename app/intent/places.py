@@ -522,7 +522,10 @@ SCHOOL_NAMES: dict[str, tuple[str, str]] = {
 def school_names(text: str) -> list[tuple[str, str, str]]:
     """(typed, school, city) for each school's short name in `text` (延大放假: 延大, 延边大学,
     延吉)."""
-    return [(name, school, city) for name, (city, school) in SCHOOL_NAMES.items() if name in text]
+    found = [name for name in SCHOOL_NAMES if name in text]
+    # A short name inside a longer one said (北大 in 东北大学) is that one's, not a school.
+    found = [n for n in found if not any(n != m and n in m for m in found)]
+    return [(name, SCHOOL_NAMES[name][1], SCHOOL_NAMES[name][0]) for name in found]
 
 
 def former_names(text: str) -> list[tuple[str, str]]:
