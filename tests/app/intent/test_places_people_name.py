@@ -1,0 +1,128 @@
+"""Places as people name them (issue 22): old and literary names of cities, landmarks and
+districts inside a city, famous schools, and scenic areas with no station of their own, each
+read as the city or the stations travellers take to it."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+from importlib.resources import files
+
+import pytest
+
+from app.intent.offline import parse_offline
+from app.intent.parser import IntentParser
+from app.intent.places import (
+    NON_STATION_PLACES,
+    PLACE_NAMES,
+    extract_route,
+    school_names,
+)
+from app.observability.metrics import Metrics
+from sources.stations import StationDirectory, default_directory
+
+DAY = dt.date(2026, 12, 8)
+
+
+@pytest.fixture(scope="module")
+def official() -> StationDirectory:
+    return default_directory()
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        # Old and literary names of cities.
+        ("锦城飞渝州不如坐高铁，后天锦城到渝州", "成都", "重庆"),
+        ("下礼拜从明州回会稽看外婆", "宁波", "绍兴"),
+        ("想从豫章去庐陵，周五", "南昌", "吉安"),
+        ("刺桐出发 到五羊城 后天", "泉州", "广州"),
+        ("周日由晋阳往张垣", "太原", "张家口"),
+        ("巴陵去雁城的车 下周二", "岳阳", "衡阳"),
+        ("甘州到凉州有车吗 明天", "张掖", "武威"),
+        ("从维扬回毗陵，大后天", "扬州", "常州"),
+        # Former names of renamed cities.
+        ("后天从万县去成都", "万州", "成都"),
+        ("锦西到沈阳 明早", "葫芦岛", "沈阳"),
+        ("淮阴出发去南京 周六", "淮安", "南京"),
+        # Landmarks and districts inside a city: the city, never a station named alike.
+        ("后天带爸妈从济南去天坛转转", "济南", "北京"),
+        ("南京出发，周末逛王府井", "南京", "北京"),
+        ("想从合肥去玄武湖边走走 周六", "合肥", "南京"),
+        ("周六从上海去漓江坐竹筏", "上海", "桂林"),
+        ("去瘦西湖吃早茶，杭州出发，后天", "杭州", "扬州"),
+        ("从深圳去南京看紫金山，下周一", "深圳", "南京"),
+        ("大后天苏州出发去镇江金山寺", "苏州", "镇江"),
+        ("去海南三亚南山寺拜拜 从海口走", "海口", "三亚"),
+        ("从郑州去开封清明上河园 后天", "郑州", "开封"),
+        ("想去清明上河园 郑州出发", "郑州", "开封"),
+        ("周末去白云山爬山 从长沙出发", "长沙", "广州"),
+        ("我在张江上班，周五回合肥", "上海", "合肥"),
+        ("从三里屯出发去天津 明天下午", "北京", "天津"),
+        # Schools by their short names.
+        ("复旦放寒假了 下周二回西安", "上海", "西安"),
+        ("华科放假了，后天回长沙", "武汉", "长沙"),
+    ],
+)
+def test_a_place_named_as_people_name_it_is_its_city(
+    official: StationDirectory, text: str, origin: str, destination: str
+) -> None:
+    route = extract_route(text, official)
+    assert (route.origin, route.destination) == (origin, destination)
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        ("下周三从北京去少林寺学功夫", "北京", "郑州"),
+        ("大后天南宁出发，去友谊关看看", "南宁", "凭祥"),
+        ("后天想去龙脊梯田拍照，从广州出发", "广州", "桂林"),
+        ("周六从西安去天山天池", "西安", "乌鲁木齐"),
+        ("后天从西宁去可可西里看藏羚羊", "西宁", "格尔木"),
+        ("明天从成都去海螺沟泡温泉", "成都", "雅安"),
+        ("从重庆出发去四姑娘山 后天", "重庆", "成都"),
+        ("后天从太原去乔家大院", "太原", "祁县东"),
+        ("周五从郑州去云台山", "郑州", "修武西"),
+        ("从北京去悬空寺 后天", "北京", "大同"),
+        ("后天长沙去武功山", "长沙", "萍乡"),
+    ],
+)
+async def test_a_scenic_area_without_a_station_is_planned_at_the_one_people_take(
+    official: StationDirectory, text: str, origin: str, destination: str
+) -> None:
+    parser = IntentParser(directory=official, metrics=Metrics(), llm=None)
+    outcome = await parser.parse(text, DAY)
+    assert (outcome.intent.origin, outcome.intent.destination) == (origin, destination)
+    assert any(f"{outcome.intent.destination_text}没有火车站" in w for w in outcome.warnings)
+
+
+def test_a_short_school_name_inside_a_longer_one_is_that_one() -> None:
+    assert [(t, c) for t, _, c in school_names("东北大学放寒假了")] == [("东北大学", "沈阳")]
+    assert [(t, c) for t, _, c in school_names("北大放寒假了")] == [("北大", "北京")]
+
+
+def test_a_longer_landmark_wins_over_a_shorter_name_inside_it(official: StationDirectory) -> None:
+    # 西湖 is 杭州's, 瘦西湖 扬州's; 南山 is 深圳's district, 南山寺 三亚's.
+    assert extract_route("后天从南京去瘦西湖", official).destination == "扬州"
+    assert extract_route("后天从广州去南山寺", official).destination == "三亚"
+
+
+def _rows(name: str) -> list[dict[str, str]]:
+    text = (files("app.intent") / "data" / name).read_text("utf-8")
+    return list(csv.DictReader(text.splitlines()))
+
+
+def test_every_name_means_a_place_of_the_directory_and_is_none_itself(
+    official: StationDirectory,
+) -> None:
+    cities = official.cities()
+    for row in _rows("place_names.csv"):
+        assert official.by_name(row["means"]) is not None or row["means"] in cities, row
+    for place, stations in NON_STATION_PLACES.items():
+        assert all(official.by_name(s) is not None or s in cities for s in stations), place
+        assert place not in PLACE_NAMES or place == "鼓浪屿", place
+
+
+def test_a_scenic_place_is_planned_from_a_plain_sentence(official: StationDirectory) -> None:
+    intent = parse_offline("12月12号从南宁去看德天瀑布", DAY, official)
+    assert intent.destination_text == "德天瀑布"
