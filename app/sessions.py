@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from cachetools import TTLCache
 from pydantic import ValidationError
 
-from app.intent.model import TravelIntent
+from app.intent.model import TravelIntent, end_said, with_end_said
 from app.redis_health import RedisHealth, redis_errors
 
 if TYPE_CHECKING:
@@ -288,8 +288,10 @@ class SessionStore:
 
 
 def encode_record(version: int, intent: TravelIntent) -> str:
-    """The Redis record of one version of a session."""
-    return f'{{"v":{version},"intent":{intent.model_dump_json()}}}'
+    """The Redis record of one version of a session (a day home said, `end_said`, beside the
+    intent: it is no field of the schema)."""
+    said = ',"end_said":true' if end_said(intent) else ""
+    return f'{{"v":{version},"intent":{intent.model_dump_json()}{said}}}'
 
 
 def decode_record(raw: bytes | str) -> tuple[int, TravelIntent] | None:
@@ -298,7 +300,8 @@ def decode_record(raw: bytes | str) -> tuple[int, TravelIntent] | None:
     try:
         data = json.loads(raw)
         if isinstance(data, dict) and "v" in data and "intent" in data:
-            return int(data["v"]), TravelIntent.model_validate(data["intent"])
+            intent = TravelIntent.model_validate(data["intent"])
+            return int(data["v"]), with_end_said(intent, data.get("end_said") is True)
         return 0, TravelIntent.model_validate(data)
     except (ValueError, TypeError, ValidationError):
         return None

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel
 
 from app.agent import party_notes, texts
-from app.intent.model import SLEEPER_SET, PlanShown, TimeWindow, TravelIntent
+from app.intent.model import SLEEPER_SET, PlanShown, TimeWindow, TravelIntent, end_said
 from rules import Itinerary, Leg, TripRequest
 from rules.relax import relaxed_between
 from sources.models import CONVENTIONAL_TYPES, SHANGHAI, TRAIN_TYPES, SeatClass
@@ -119,7 +119,7 @@ def understood(intent: TravelIntent | None, itinerary: Itinerary | None = None) 
         span = texts.date_span(intent.date_start, intent.flexible_until)
         head.append(texts.ANY_DAY.format(span=span))
     elif intent.date_start is not None:
-        head.append(texts.date_span(intent.date_start, intent.date_end))
+        head.append(texts.date_span(intent.date_start, _home_day(intent, itinerary)))
     mentioned = [v for v in intent.via if v.nights is not None or v.city != intent.origin]
     places = [intent.origin or "?", *(v.city for v in mentioned)]
     places.append(intent.destination or intent.destination_text or "?")
@@ -188,6 +188,23 @@ def understood(intent: TravelIntent | None, itinerary: Itinerary | None = None) 
     elif intent.budget is not None:
         parts.append(texts.HEADER_BUDGET.format(budget=texts.yuan(intent.budget)))
     return "，".join(parts)
+
+
+def _home_day(intent: TravelIntent, itinerary: Itinerary | None) -> dt.date | None:
+    """The trip's last day as read back: the day said or derived, or the day the plan's ride
+    home leaves where the nights said moved it (住三晚 after a night train out goes home a day
+    later, counted from the day it arrives)."""
+    end = intent.date_end
+    if end is None or intent.nights is None or end_said(intent) or intent.via:
+        return end
+    if itinerary is None or not returns(itinerary):
+        return end
+    last = max(leg.segment for leg in itinerary.legs)
+    there = [leg for leg in itinerary.legs if leg.segment < last][-1]
+    home = _segment_legs(itinerary, last)[0].depart_at.astimezone(SHANGHAI).date()
+    arrived = there.arrive_at.astimezone(SHANGHAI).date()
+    moved = home == arrived + dt.timedelta(days=intent.nights)
+    return home if moved and home > end else end
 
 
 def _overnight(leg: Leg) -> bool:

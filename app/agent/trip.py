@@ -6,7 +6,7 @@ import datetime as dt
 from collections.abc import Sequence
 
 from app.agent import party_notes, texts
-from app.intent.model import DEFAULT_VIA_NIGHTS, TimeWindow, TravelIntent
+from app.intent.model import DEFAULT_VIA_NIGHTS, TimeWindow, TravelIntent, end_said
 from rules import TripRequest, ViaStop
 from rules.config import in_city_proper
 from rules.limits import GROUP_TICKETS, MAX_ORDER, MAX_PARTY, MAX_VIA_STOPS
@@ -185,13 +185,17 @@ def trip_request(
     homeward = return_trip and (return_date is not None or nights is not None)
     # 住三晚 (the nights said, and no other day home): nights are slept there, counted from
     # the day the ride there arrives, however long it takes (`TripRequest.stay_from_arrival`).
-    # A day home said as well (住三晚，周四回) reads the same when it agrees with the nights.
+    # A day home said as well (住三晚，周四回来) is the day meant: the traveller named it.
     said_nights = intent.nights is not None and intent.nights >= 1
     stay_from_arrival = (
         homeward
         and said_nights
         and (
-            return_date is None or return_date == onward_end + dt.timedelta(days=intent.nights or 0)
+            return_date is None
+            or (
+                not end_said(intent)
+                and return_date == onward_end + dt.timedelta(days=intent.nights or 0)
+            )
         )
     )
     prefs = set(intent.preferences)

@@ -45,7 +45,7 @@ from app.intent.constraints import SCOPE_WORDS, without_context
 from app.intent.dates import date_from, extract_dates
 from app.intent.day_changes import day_trip, said_day_trip, stale_windows
 from app.intent.merge import merge_intent, set_slots, starts_over
-from app.intent.model import TIME_WINDOWS, TravelIntent, ViaStop
+from app.intent.model import TIME_WINDOWS, TravelIntent, ViaStop, with_end_said
 from app.intent.numerals import to_int
 from app.intent.offline import DROPPED_RETURN, normalise_text, refused_trains
 from app.intent.party_change import Party, party_after, students_said
@@ -787,7 +787,9 @@ def _with_return(
     hours = turn.return_window or turn.depart_window or turn.return_arrive_window
     if day is None and undated and hours and turn.days is None and turn.nights is None:
         day = outbound  # 晚上回广州, no day and no stay said: back the same day, as a sentence
-    if day is not None and day >= outbound:
+    said_home = day is not None and day >= outbound
+    if said_home:
+        assert day is not None
         update.update(date_end=day, days=None, nights=None)
         leave = None if turn.nights is None else day - dt.timedelta(days=turn.nights)
         if leave is not None and today <= leave != outbound and _only_day_home(words):
@@ -826,6 +828,8 @@ def _with_return(
     for name, value in _return_rest(previous, turn).items():
         update.setdefault(name, value)
     merged = previous.model_copy(update=update)
+    if "date_end" in update:  # 回程改成周四 is a day home said; 那就住两晚 derives one
+        merged = with_end_said(merged, said_home)
     return merge_intent(merged, TravelIntent(action="update", confidence=turn.confidence))
 
 
@@ -1107,7 +1111,7 @@ def _stay_shifted(previous: TravelIntent, turn: TravelIntent, stay: re.Match[str
     )
     update: dict[str, Any] = {"nights": nights, "date_end": back, "days": None, "return_trip": True}
     rest = _return_rest(previous, turn)
-    merged = previous.model_copy(update={**rest, **update})
+    merged = with_end_said(previous.model_copy(update={**rest, **update}), False)
     return merge_intent(merged, TravelIntent(action="update", confidence=turn.confidence))
 
 
@@ -1170,6 +1174,12 @@ def _shifted(
         if previous.date_end is None:
             return previous
         update: dict[str, Any] = {"date_end": previous.date_end + delta, "days": None}
+        # 回程推迟一天: the day home is now one the traveller named.
+        moved = previous.model_copy(update={**rest, **update})
+        return merge_intent(
+            with_end_said(moved, True),
+            TravelIntent(action="update", confidence=turn.confidence),
+        )
     else:
         update = {"date_start": previous.date_start + delta, **_outbound_windows(turn)}
         if previous.date_end is not None:

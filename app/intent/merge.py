@@ -22,8 +22,10 @@ from app.intent.model import (
     TRAVEL_SLOTS,
     TravelIntent,
     ViaStop,
+    end_said,
     missing_fields,
     with_derived_dates,
+    with_end_said,
 )
 
 _SLOTS = TRAVEL_SLOTS
@@ -60,7 +62,11 @@ def merge_intent(
         # 换成兰州去张掖，还是周日: both ends replaced, the day and party kept; the seats,
         # trains and hours wished for the old ride were that ride's.
         previous = previous.model_copy(update=_OLD_RIDE_WISHES)
-    merged = _append(previous, slots) if turn.action == "append" else _update(previous, slots)
+    merged = (
+        _append(previous, slots, turn)
+        if turn.action == "append"
+        else _update(previous, slots, turn)
+    )
     kind = "plan_trip" if "plan_trip" in (previous.kind, turn.kind) else previous.kind
     if previous.kind == "out_of_scope":
         kind = turn.kind
@@ -116,7 +122,7 @@ def _rides(route: Sequence[str] | None, ends: tuple[str | None, str | None]) -> 
     return destination in route[route.index(origin) + 1 :]
 
 
-def _update(previous: TravelIntent, slots: dict[str, Any]) -> TravelIntent:
+def _update(previous: TravelIntent, slots: dict[str, Any], turn: TravelIntent) -> TravelIntent:
     update = dict(slots)
     if "date_start" in slots and "date_end" not in slots and previous.date_start:
         # Keep the trip's length: move the end with the start.
@@ -139,7 +145,13 @@ def _update(previous: TravelIntent, slots: dict[str, Any]) -> TravelIntent:
         update["budget"] = slots["budget_per_person"] * previous.passengers
     elif "passengers" in slots and previous.budget_per_person and "budget" not in slots:
         update["budget"] = previous.budget_per_person * slots["passengers"]
-    return previous.model_copy(update=update)
+    merged = previous.model_copy(update=update)
+    if "date_end" in slots:
+        # 回程改成周四: the day home is the turn's, said or derived from its own stay.
+        return with_end_said(merged, end_said(turn))
+    if update.get("date_end") is None and "date_end" in update:
+        return with_end_said(merged, False)
+    return merged  # a start moved keeps the length, and whether its end was said
 
 
 # The classes no high-speed train sells: a wish for them is the slow train's.
@@ -172,16 +184,16 @@ def _types_switched(previous: TravelIntent, slots: dict[str, Any]) -> dict[str, 
     return dropped
 
 
-def _append(previous: TravelIntent, slots: dict[str, Any]) -> TravelIntent:
+def _append(previous: TravelIntent, slots: dict[str, Any], turn: TravelIntent) -> TravelIntent:
     stop = slots.pop("destination", None)
     stay = slots.pop("nights", None) or slots.pop("days", None)
     slots.pop("days", None)
     if stop is None:
-        return _update(previous, slots)
+        return _update(previous, slots, turn)
     via = list(previous.via) + list(slots.pop("via", []))
     if previous.destination is not None:
         via.append(ViaStop(city=previous.destination, nights=previous.nights))
-    merged = _update(previous, slots)
+    merged = _update(previous, slots, turn)
     return merged.model_copy(
         update={"via": via, "destination": stop, "destination_text": None, "nights": stay}
     )

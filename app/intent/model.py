@@ -48,6 +48,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     WithJsonSchema,
     field_validator,
     model_validator,
@@ -325,6 +326,9 @@ class TravelIntent(Lenient):
     action: IntentAction = "create"
     confidence: float = Field(default=0.5, ge=0, le=1)
     missing: list[RequiredField] = Field(default_factory=list)
+    # The day home was said (周四回来), not derived from a stay (住三晚): known to the rules
+    # parser and the chat merge only, never part of the schema (`end_said`, `with_end_said`).
+    _end_said: bool = PrivateAttr(default=False)
 
     @field_validator("passengers", mode="before")
     @classmethod
@@ -471,8 +475,22 @@ def _days_start_next(intent: TravelIntent) -> bool:
     return window is not None and window.start >= EVENING_START
 
 
+def end_said(intent: TravelIntent) -> bool:
+    """True when `date_end` is a day home the traveller said (住三晚，周四回来), False when it
+    was derived from a stay or nobody knows (an LLM's reading): the nights then rule."""
+    return intent._end_said and intent.date_end is not None
+
+
+def with_end_said(intent: TravelIntent, said: bool) -> TravelIntent:
+    """`intent` with `end_said` as given."""
+    copy = intent.model_copy()
+    copy._end_said = said
+    return copy
+
+
 def with_derived_dates(intent: TravelIntent) -> TravelIntent:
-    """Fill `date_end` from a duration and `days` from an explicit range (pure arithmetic)."""
+    """Fill `date_end` from a duration and `days` from an explicit range (pure arithmetic);
+    a day home derived here is not one said (`end_said`)."""
     start, end, days, nights = intent.date_start, intent.date_end, intent.days, intent.nights
     if start is not None and end is not None and end < start:
         end = None
@@ -485,7 +503,8 @@ def with_derived_dates(intent: TravelIntent) -> TravelIntent:
         days = (end - start).days + 1
         if days > MAX_TRIP_DAYS:  # not a trip we can plan: keep the start, drop the range
             end, days = None, None
-    return intent.model_copy(update={"date_end": end, "days": days})
+    derived = intent.model_copy(update={"date_end": end, "days": days})
+    return derived if end == intent.date_end else with_end_said(derived, False)
 
 
 class StrictIntentIn(BaseModel):

@@ -34,6 +34,7 @@ from app.intent.model import (
     missing_fields,
     places_named,
     with_derived_dates,
+    with_end_said,
 )
 from app.intent.numerals import NUMBER, to_int, to_number
 from app.intent.places import Route, extract_route
@@ -815,7 +816,8 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         fields["seat_class"] = _seat_class(rest)
     fields["preferences"] = _preferences(rest)
 
-    intent = with_derived_dates(TravelIntent.model_validate(fields))
+    said_home = fields.get("date_end") is not None  # before a stay derives one
+    intent = with_derived_dates(with_end_said(TravelIntent.model_validate(fields), said_home))
     asked = without_places(without_context(lower), places_named(intent))
     ways = asked
     for start, end in rides_after:

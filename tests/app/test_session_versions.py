@@ -3,11 +3,12 @@ compare-and-set. Two stores on the suite's real Redis stand for two replicas."""
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 
 import pytest
 
-from app.intent.model import TravelIntent
+from app.intent.model import TravelIntent, end_said, with_end_said
 from app.observability.metrics import Metrics
 from app.redis_client import build_redis
 from app.redis_health import RedisHealth
@@ -124,3 +125,14 @@ async def test_after_an_outage_a_newer_version_in_redis_wins_over_a_turn_not_wri
     # A reads Redis, the authority: B's later turn, not A's older unwritten one.
     assert await a.load_checked(sid) == (intent("上海", 4), SessionRead.AUTHORITY)
     assert a.pending_write_back == 0, "the older turn is never written over the newer one"
+
+
+def test_a_day_home_said_survives_the_record() -> None:
+    # 周日回 said beside 住两晚: the next turn must still know the Sunday was named.
+    said = with_end_said(
+        TravelIntent(origin="南京", destination="合肥", date_end=dt.date(2026, 12, 6)), True
+    )
+    decoded = decode_record(encode_record(3, said))
+    assert decoded is not None and end_said(decoded[1]) is True
+    plain = decode_record(encode_record(3, intent("合肥")))
+    assert plain is not None and end_said(plain[1]) is False

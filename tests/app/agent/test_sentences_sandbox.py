@@ -215,3 +215,17 @@ async def test_a_day_trip_with_one_train_each_way_is_a_short_visit_said() -> Non
     assert legs[-1]["origin_station"]["name"] == "五台山"
     assert not body["relaxed"]
     assert any("只能停留" in w and "五台山" in w for w in body["warnings"])
+
+
+async def test_a_day_home_named_beside_the_nights_is_kept_after_a_night_train_out() -> None:
+    # 兰州→拉萨 runs through the night: 住两晚 alone goes home two days after arriving (read
+    # back so), but a day home named as well is the day the traveller meant.
+    body = await _plan("12月3号兰州到拉萨，住两晚，5号回兰州")
+    assert body["itinerary"] is not None, body["summary"]
+    home = [leg for leg in body["itinerary"]["legs"] if leg["segment"] == 1][0]
+    assert home["depart_at"][:10] == "2026-12-05"
+    nights = await _plan("12月3号兰州到拉萨，到了住两晚再回兰州")
+    legs = nights["itinerary"]["legs"]
+    there = [leg for leg in legs if leg["segment"] == 0][-1]
+    arrived = dt.date.fromisoformat(there["arrive_at"][:10])
+    assert f"–{arrived.day + 2}日" in nights["understood"]

@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 
 from app.agent.trip import trip_request
-from app.intent.model import TravelIntent
+from app.intent.model import TravelIntent, with_end_said
 from sources.stations import curated_directory
 
 TODAY = dt.date(2026, 12, 1)
@@ -189,3 +189,21 @@ def test_nights_said_count_from_the_day_the_ride_there_arrives() -> None:
     later = request_for(nights=2, date_end=dt.date(2026, 12, 7), return_trip=True)
     assert later.stay_from_arrival is False
     assert request_for(nights=2, return_trip=False).stay_from_arrival is False
+
+
+def test_a_day_home_said_with_the_nights_is_the_day_planned() -> None:
+    # 住两晚，周六回: the Saturday was named, so no night train out may move it.
+    said = with_end_said(request_intent(nights=2, date_end=dt.date(2026, 12, 5)), True)
+    request = trip_request(said, curated_directory(), today=TODAY, warnings=[])
+    assert request.return_date == dt.date(2026, 12, 5)
+    assert request.stay_from_arrival is False
+
+
+def request_intent(**fields: object) -> TravelIntent:
+    return TravelIntent(
+        origin="广州南",
+        destination="深圳北",
+        date_start=dt.date(2026, 12, 3),
+        return_trip=True,
+        **fields,
+    )

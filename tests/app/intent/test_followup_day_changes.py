@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 from app.intent.followup import TurnReading
-from app.intent.model import TravelIntent
+from app.intent.model import TravelIntent, end_said
 
 # The chat fixture's today is Monday 2026-11-30.
 FRIDAY = dt.date(2026, 12, 4)
@@ -151,3 +151,12 @@ def test_a_day_home_said_with_the_ride_home_moves_that_ride_alone(chat):
 def test_a_day_home_and_nights_that_disagree_with_the_ride_out_move_the_ride_out(chat):
     intent = trip(chat("下周一从南京去合肥，住一晚", "回来那天换成周四，住两晚"))
     assert (intent.date_start, intent.date_end) == (dt.date(2026, 12, 8), dt.date(2026, 12, 10))
+
+
+def test_a_day_home_named_in_a_later_turn_is_said_and_nights_again_are_not(chat):
+    # 过去住两晚, then 返程定在周五: the Friday is now the traveller's day home.
+    named = trip(chat("周二从武汉去长沙，过去住两晚", "返程定在周五"))
+    assert named.date_end == FRIDAY and end_said(named) is True
+    # 还是住两晚吧 after a day home: the nights derive it again.
+    nights = trip(chat("周二从武汉去长沙，周五回", "还是住两晚吧"))
+    assert end_said(nights) is False

@@ -7,6 +7,7 @@ import datetime as dt
 
 import pytest
 
+from app.intent.model import end_said
 from app.intent.offline import parse_offline
 from tests.app.intent.conftest import TODAY
 
@@ -94,3 +95,14 @@ def test_the_type_that_will_do_instead_of_a_berth_refused_is_the_ride_homes_own(
     intent = chat("下周五晚上从北京去西安，要卧铺", "下周日回来", "回来不坐卧铺了，动车就行").intent
     assert intent.return_train_types == ["D"]
     assert intent.train_types == [] and intent.date_end == dt.date(2026, 12, 13)
+
+
+def test_a_day_home_said_beside_the_nights_is_known_as_said(parse):
+    # 待两晚 and 周五回: the Friday is the traveller's own, not derived from the nights.
+    intent = parse("周三从成都去重庆待两晚，周五回成都")
+    assert intent.date_end == dt.date(2026, 12, 4)
+    assert end_said(intent) is True
+    # The nights alone derive the same Friday, which nobody said.
+    derived = parse("周三从成都去重庆待两晚再回成都")
+    assert derived.date_end == dt.date(2026, 12, 4)
+    assert end_said(derived) is False
