@@ -238,8 +238,9 @@ def _faithful_first(original: TripRequest, dropped: TripRequest) -> list[TripReq
 
 
 def relaxed_between(original: TripRequest, chosen: TripRequest) -> list[str]:
-    """The constraints `chosen` no longer holds that `original` stated (date shifts included;
-    a named station replaced by another, 苏州园区 by 苏州, is given up too)."""
+    """The constraints `chosen` no longer holds that `original` stated (date shifts included,
+    and the stay they lengthen; a named station replaced by another, 苏州园区 by 苏州, is
+    given up too)."""
     still = stated(chosen)
     moved = {
         "origin": chosen.origin_station != original.origin_station,
@@ -248,4 +249,7 @@ def relaxed_between(original: TripRequest, chosen: TripRequest) -> list[str]:
     names = [name for name in stated(original) if name not in still or moved.get(name)]
     if chosen.depart_date != original.depart_date:
         names.insert(0, "date_start")
+        if stay_nights(chosen) != stay_nights(original):
+            # Leaving the day before, home on the day said: one night more there, said too.
+            names.insert(1, "nights")
     return names

@@ -59,7 +59,13 @@ from rules.model import (
 )
 from rules.objective import effective_order
 from rules.planner import plan
-from rules.relax import kin_meets_window, minimal_relaxation, station_meets_window
+from rules.relax import (
+    kin_meets_window,
+    minimal_relaxation,
+    stated,
+    station_meets_window,
+    without,
+)
 from rules.schedule import Schedule
 from sources.models import TrainOffer
 
@@ -634,9 +640,39 @@ def _day_before(c: _Context) -> Relaxation | None:
             "arrive_window": (dt.time(0, 0), dt.time(23, 59)),
         }
     )
-    candidates = (overnight, early)
+    candidates: tuple[TripRequest, ...] = (overnight, early)
+    if _home_fails(request, c.failures):
+        # The ride home fails on its own day too (周三晚上七点以后回, none that late): the
+        # day before holds only with the ride home's wish given way as well, one at a time
+        # and said openly; never before the trip kept whole.
+        candidates += tuple(
+            without(moved, (name,))
+            for name in stated(request)
+            if name in HOMEWARD_CONSTRAINTS
+            for moved in (overnight, early)
+        )
     legs = tuple(dict.fromkeys(k for r in candidates for k in required_legs(r)))
     return Relaxation("day_before", candidates, legs, needs_query=True)
+
+
+HOMEWARD_CONSTRAINTS = frozenset(
+    {
+        "return_window",
+        "return_arrive_window",
+        "return_seat_classes",
+        "return_train_types",
+        "return_no_overnight",
+    }
+)
+"""The stated constraints of the ride home alone (`rules.relax.RELAX_ORDER`)."""
+
+
+def _home_fails(request: TripRequest, failures: tuple[Failure, ...]) -> bool:
+    """True when the ride home of a round trip is among the failing rides."""
+    if stay_nights(request) is None:
+        return False
+    last = len(required_legs(request)) - 1
+    return any(f.segment == last for f in segment_failures(failures))
 
 
 def _days_relax(c: _Context) -> Relaxation | None:

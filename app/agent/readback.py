@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from app.agent import party_notes, texts
 from app.intent.model import SLEEPER_SET, PlanShown, TimeWindow, TravelIntent, end_said
 from rules import Itinerary, Leg, TripRequest
+from rules.legs import stay_nights
 from rules.relax import relaxed_between
 from sources.models import CONVENTIONAL_TYPES, SHANGHAI, TRAIN_TYPES, SeatClass
 
@@ -239,6 +240,10 @@ def relaxed_items(
         if name == "date_start":
             requested = texts.day_label(original.depart_date)
             offered = texts.day_label(chosen.depart_date)
+        elif name == "nights":
+            city = original.destination
+            requested = texts.STAY_AT.format(city=city, nights=stay_nights(original))
+            offered = texts.STAY_AT.format(city=city, nights=stay_nights(chosen))
         elif name == "depart_window" and original.depart_window:
             requested = _span(original.depart_window) + texts.DEPART
             offered = _clock(out[0].depart_at) + texts.DEPART
@@ -307,6 +312,8 @@ def relaxed_items(
         reason = _station_reason(name, original, chosen) or texts.RELAX_REASON.format(
             requested=requested
         )
+        if name == "nights":
+            reason = texts.STAY_LONGER_REASON
         items.append(Relaxed(constraint=name, requested=requested, offered=offered, reason=reason))
     return items
 

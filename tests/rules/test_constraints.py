@@ -238,6 +238,16 @@ def test_a_moved_date_is_named_as_a_relaxation():
     assert relaxed_between(original, moved) == ["date_start"]
 
 
+def test_a_day_earlier_out_with_the_day_home_kept_names_the_longer_stay():
+    original = one_way().model_copy(
+        update={"return_trip": True, "return_date": DAY + dt.timedelta(days=3)}
+    )
+    earlier = original.model_copy(update={"depart_date": DAY - dt.timedelta(days=1)})
+    assert relaxed_between(original, earlier) == ["date_start", "nights"]
+    both = earlier.model_copy(update={"return_date": DAY + dt.timedelta(days=2)})
+    assert relaxed_between(original, both) == ["date_start"], "the stay kept: only the day"
+
+
 def test_ride_home_of_a_stay_is_not_a_dawn_train_by_default():
     entries = book(
         offer("G1", BEIJING_SOUTH, HONGQIAO, "09:00", "13:28"),

@@ -215,3 +215,32 @@ def test_only_the_ride_that_failed_has_its_night_hours_lifted() -> None:
     assert out is not None and out.night_lifted and out.return_allow_night is False
     chosen = trip.model_copy(update={"allow_night": True})
     assert night_lifted(chosen, failed(FILTERED_OUT, segment=0)) is None
+
+
+def test_a_deadline_met_the_day_before_gives_way_on_a_ride_home_that_fails_too() -> None:
+    # 周五早上九点前到, 周日下午四点后回, and neither holds on its own day: leaving on the
+    # Thursday needs the ride home's hour to give way as well, tried after the trip whole.
+    home = DAY + dt.timedelta(days=2)
+    trip = ONE_WAY.model_copy(
+        update={
+            "return_trip": True,
+            "return_date": home,
+            "arrive_date": DAY,
+            "arrive_window": (dt.time(0, 0), dt.time(9, 0)),
+            "return_window": (dt.time(16, 0), dt.time(23, 59)),
+        }
+    )
+    both = (Failure(FILTERED_OUT, "no", segment=0), Failure(FILTERED_OUT, "no", segment=1))
+    found = relaxation_after(both, ["transfer", "hubs", "more_hubs", "night"], request=trip)
+    assert found is not None and found.stage == "day_before"
+    before = DAY - dt.timedelta(days=1)
+    assert all(c.depart_date == before and c.return_date == home for c in found.candidates)
+    kept = [c.return_window for c in found.candidates]
+    assert kept[:2] == [trip.return_window] * 2, "the trip whole first"
+    assert kept[2:] == [None, None]
+    # The ride out alone failing: the ride home keeps its hour.
+    alone = relaxation_after(
+        failed(FILTERED_OUT), ["transfer", "hubs", "more_hubs", "night"], request=trip
+    )
+    assert alone is not None and alone.stage == "day_before"
+    assert [c.return_window for c in alone.candidates] == [trip.return_window] * 2
