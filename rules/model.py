@@ -126,6 +126,10 @@ class TripRequest(Frozen):
     """Cities where any station of the official city will do at a segment's end. Elsewhere a
     city without an exact station means its city proper (`rules.config.in_city_proper`):
     金华 is 金华 and 金华南, not 义乌, which is 金华's too but a town of its own."""
+    outlying_cities: frozenset[str] = frozenset()
+    """Those of `open_cities` opened by the fallback alone, to keep a stated window that the
+    city proper cannot (`rules.relax.outlying_keeps_windows`): an outlying station there is
+    said in the plan."""
     strict_seat: bool = True
     """Only the named class (or category) is taken; False lets the fallback order choose."""
     order: Literal["earliest", "latest", "cheapest", "fastest", "earliest_arrival"] | None = None

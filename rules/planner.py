@@ -708,8 +708,14 @@ def _outlying_notes(request: TripRequest, combo: Combo) -> list[str]:
             route.rides[0].offer.origin_station,
             route.rides[-1].offer.destination_station,
         ):
-            if station.name not in named and not in_city_proper(station, request.open_cities):
+            if station.name in named:
+                continue
+            if not in_city_proper(station, request.open_cities):
                 notes[texts.NOTE_OUTLYING.format(station=station.name, city=station.city)] = None
+            elif station.city in request.outlying_cities and not in_city_proper(station):
+                # Opened to keep a window the city proper cannot (`outlying_keeps_windows`).
+                note = texts.NOTE_OUTLYING_WINDOW.format(station=station.name, city=station.city)
+                notes[note] = None
     return list(notes)
 
 

@@ -199,6 +199,51 @@ def station_meets_window(
     return False
 
 
+WINDOWS = frozenset({"depart_window", "arrive_window", "return_window", "return_arrive_window"})
+"""The stated hours of the rides (`RELAX_ORDER`)."""
+
+
+def outlying_keeps_windows(
+    request: TripRequest,
+    book: Mapping[LegKey, LegOffers],
+    *,
+    now: dt.datetime,
+    dropped: tuple[str, ...],
+) -> TripRequest | None:
+    """`request` with an end's whole prefecture opened (its outlying stations, 涡阳 for 亳州),
+    when the city proper keeps the trip only by giving up stated hours (`dropped`, windows
+    alone) and a through train to or from an outlying station keeps every one of them, the
+    night default too: the hour said (下了班走, 十点前到) is the traveller's day, and a
+    through train to a county station of the place named still takes them there.
+    A change of trains to reach one (合肥 at 01:56 for 桐城, 安庆's) is a detour nobody asked
+    for, and a wish about the train itself (动车, a class) is not traded for a station the
+    traveller never named: 大理→丽江 by D in the morning stays at 大理 (`rules.planner`).
+    The destination's end is opened first, then the origin's, then both; None when none
+    plans."""
+    if not dropped or not set(dropped) <= WINDOWS:
+        return None
+    towns = {town.name for town in request.towns}
+    ends = [
+        city
+        for city, named in (
+            (request.destination, request.destination_station),
+            (request.origin, request.origin_station),
+        )
+        if named is None and city not in request.open_cities and city not in towns
+    ]
+    openings = [[city] for city in ends] + ([ends] if len(ends) > 1 else [])
+    for cities in openings:
+        update = {
+            "open_cities": request.open_cities | set(cities),
+            "outlying_cities": request.outlying_cities | set(cities),
+            "max_transfers": 0,
+        }
+        opened = request.model_copy(update=update)
+        if plan(opened, book, now=now, limit=1).itineraries:
+            return opened
+    return None
+
+
 def kin_meets_window(
     request: TripRequest, book: Mapping[LegKey, LegOffers], *, now: dt.datetime
 ) -> bool:

@@ -22,6 +22,9 @@ NOTE_SOLD_OUT_SWITCH = "{train} {wanted}已售罄，已改为{chosen}"
 NOTE_BUDGET_SWITCH = "{train} {wanted}超出预算，已改为{chosen}"
 NOTE_MISSING_SWITCH = "{train} 没有{wanted}，已改为{chosen}"
 NOTE_OUTLYING = "{station}是{city}市辖下的外围车站，不在{city}城区：城区车站这一程没有车次"
+NOTE_OUTLYING_WINDOW = (
+    "{station}是{city}市辖下的外围车站，不在{city}城区：城区车站这一程没有符合时间要求的车次"
+)
 NOTE_STAY_CUT_SHORT = (
     "{route} {date}{time}以后没有合适的车次，只能乘凌晨出发的车，在{city}的住宿会少一晚"
 )

@@ -62,6 +62,7 @@ from rules.planner import plan
 from rules.relax import (
     kin_meets_window,
     minimal_relaxation,
+    outlying_keeps_windows,
     stated,
     station_meets_window,
     without,
@@ -545,7 +546,12 @@ def _relax(c: _Context) -> Relaxation | None:
         # "What was asked").
         lifted = night_lifted(c.original, c.failures)
         found = minimal_relaxation(c.original, c.book, now=c.now, lifted=lifted)
-        return Relaxation("relax", (found[0],), (), needs_query=False) if found else None
+        if found is None:
+            return None
+        kept = outlying_keeps_windows(c.original, c.book, now=c.now, dropped=found[1])
+        # An outlying station of the place named that keeps the hours said beats the city
+        # proper's trains at other hours (the plan says where the station is).
+        return Relaxation("relax", (kept or found[0],), (), needs_query=False)
     base = [c.original]
     if "days" in c.tried:
         base += [shifted(c.original, d) for d in (1, -1)]

@@ -15,6 +15,7 @@ from rules.model import (
 )
 from rules.relax import relaxed_between
 from sources.models import SHANGHAI, SeatClass, Station
+from tests.rules.factory import DAY as OFFERS_DAY
 from tests.rules.factory import book, offer, seat
 
 TODAY = dt.date(2026, 12, 1)
@@ -244,3 +245,38 @@ def test_a_deadline_met_the_day_before_gives_way_on_a_ride_home_that_fails_too()
     )
     assert alone is not None and alone.stage == "day_before"
     assert [c.return_window for c in alone.candidates] == [trip.return_window] * 2
+
+
+def test_the_relax_stage_keeps_an_hour_said_at_an_outlying_station_of_the_place() -> None:
+    # 晚上七点以后走 to 南京: the city proper's last train is at two, 南京's outlying 溧水
+    # has one at eight; the hour stays and the station is said.
+    lishui = Station(telecode="LSH", name="溧水", city="南京")
+    shanghai = Station(telecode="AOH", name="上海虹桥", city="上海")
+    entries = book(
+        offer(
+            "G1", shanghai, Station(telecode="NKH", name="南京南", city="南京"), "14:00", "15:10"
+        ),
+        offer("G9", shanghai, lishui, "20:00", "21:30"),
+    )
+    request = TripRequest(
+        origin="上海",
+        destination="南京",
+        depart_date=OFFERS_DAY,
+        return_trip=False,
+        depart_window=(dt.time(19, 0), dt.time(23, 59)),
+    )
+    now = dt.datetime.combine(TODAY, dt.time(9), tzinfo=SHANGHAI)
+    found = next_relaxation(
+        original=request,
+        failures=failed(FILTERED_OUT),
+        tried=["transfer", "hubs", "more_hubs", "night", "day_before"],
+        today=TODAY,
+        last_sale_day=TODAY + dt.timedelta(days=14),
+        hub_offers={},
+        book=entries,
+        now=now,
+    )
+    assert found is not None and found.stage == "relax"
+    (kept,) = found.candidates
+    assert kept.depart_window == request.depart_window and "南京" in kept.outlying_cities
+    assert plan(kept, entries, now=now).itineraries[0].train_numbers == ("G9",)
