@@ -270,6 +270,10 @@ def _clause_before(text: str, end: int, reach: int = 16) -> str:
     return window[stops[-1] :] if stops else window
 
 
+# 一早 / 一大早 / 大清早: the day's first hours, however early; 早上 alone starts at five.
+_AT_DAWN = re.compile(r"一大?早|大清早|天不亮")
+_MORNING_FROM = dt.time(5, 0)
+
 _BUDGET_AFTER = ("元", "块", "以内", "以下", "之内", "左右", "预算", "yuan", "rmb", "cny")
 _AMOUNT = re.compile(NUMBER, re.IGNORECASE)
 
@@ -781,8 +785,10 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     morning = fields.get("depart_window")
     if "越早越好" in rest and fields["order"] == "earliest" and morning == TIME_WINDOWS["早上"]:
         # 一早…越早越好: the earliest ride of the day, its morning only a bound on how late
-        # (明早最早的一趟 keeps the morning: the first train of the morning).
-        fields["depart_window"] = TimeWindow(start=dt.time(0, 0), end=morning.end, label="早上")
+        # (明早最早的一趟 keeps the morning: the first train of the morning); 早上走 越早越好 is
+        # still the morning, from five (00:40 is the night before it, to a traveller).
+        first = dt.time(0, 0) if _AT_DAWN.search(lower) else _MORNING_FROM
+        fields["depart_window"] = TimeWindow(start=first, end=morning.end, label="早上")
     if fields["berth"] and not constraints.seat_classes and _seat_class(rest) is None:
         fields["seat_classes"] = list(SLEEPER_SET)  # 下铺: some sleeper, whichever class
     elif (

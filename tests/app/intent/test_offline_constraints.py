@@ -71,10 +71,31 @@ def test_a_named_sleeper_class_stays_single(parse):
         ("明天北京到上海最快的", "fastest"),
         ("明天北京到上海用时最短", "fastest"),
         ("明天北京到上海，最晚8点前到", None),
+        # 趟 and 列 count trains as 班 does
+        ("后天济南到青岛最早一趟几点开", "earliest"),
+        ("后天济南到青岛，最早那趟就行", "earliest"),
+        ("后天青岛到济南最晚一趟", "latest"),
+        ("后天青岛到济南 最晚那趟还有票吗", "latest"),
     ],
 )
 def test_order_preference(parse, text, order):
     assert parse(text).order == order
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        # 早上…越早越好 is the morning from five; 一早 / 大清早 the day's first hours, however early
+        ("周日长春到吉林 早上走 越早越好", dt.time(5, 0)),
+        ("周日长春到吉林，早上出发，越早越好", dt.time(5, 0)),
+        ("周日一大早长春到吉林 越早越好", dt.time(0, 0)),
+        ("周日大清早从长春去吉林，越早越好", dt.time(0, 0)),
+    ],
+)
+def test_the_earliest_in_the_morning_starts_when_the_morning_does(parse, text, start):
+    intent = parse(text)
+    assert intent.order == "earliest"
+    assert intent.depart_window is not None and intent.depart_window.start == start
 
 
 @pytest.mark.parametrize(

@@ -128,3 +128,27 @@ def test_every_name_means_a_place_of_the_directory_and_is_none_itself(
 def test_a_scenic_place_is_planned_from_a_plain_sentence(official: StationDirectory) -> None:
     intent = parse_offline("12月12号从南宁去看德天瀑布", DAY, official)
     assert intent.destination_text == "德天瀑布"
+
+
+# Landmarks that are also a station's name and still mean their city: the wall is reached from
+# any of 北京's stations (a decision of the table, not an oversight).
+_LANDMARK_STATIONS = {"长城", "八达岭"}
+
+
+def test_a_landmark_row_never_hides_a_station_of_that_name(official: StationDirectory) -> None:
+    # 石林 was a landmark of 昆明 while 石林 and 石林西 are stations: 昆明去石林当天来回 asked
+    # where to go (origin and destination both 昆明). A name with its own station is that station.
+    table = files("app.intent.data").joinpath("place_names.csv").read_text(encoding="utf-8")
+    shadowing = [
+        row["name"]
+        for row in csv.DictReader(table.splitlines())
+        if row["kind"] == "landmark"
+        and row["name"] not in _LANDMARK_STATIONS
+        and official.by_name(row["name"]) is not None
+    ]
+    assert shadowing == []
+
+
+def test_a_stone_forest_day_trip_goes_to_its_station(official: StationDirectory) -> None:
+    intent = parse_offline("周六从昆明去石林玩一天 当天回", DAY, official)
+    assert (intent.origin, intent.destination) == ("昆明", "石林")
