@@ -991,13 +991,8 @@ class PlanningAgent:
         # One at a time, nearest first: the first with trains is taken and its answer is the
         # plan's own leg; none further is asked (an answer for another town of the prefecture
         # would come back to the plan's city-wide query as a cached copy).
-        kept: list[str] = []
-        for station in near[:MAX_CANDIDATES]:
-            run.queries += 1
-            probe = OpenName("destination", place, (station,), intent.origin)
-            kept = await with_trains(self.tickets, self.directory, probe, day, run.answered)
-            if kept:
-                break
+        ends = (intent.origin, day)
+        kept = await self._first_with_trains(run, place, near[:MAX_CANDIDATES], ends, None)
         if not kept or kept[0] == near[0]:
             return None
         planned = intent_texts.planned_at_nearest(place, near[0], near[1:])
