@@ -92,6 +92,11 @@ ORDER_PHRASES: list[tuple[str, OrderPreference]] = [
     ("最后一趟", "latest"),
     ("最早能到", "earliest_arrival"),
     ("最早能赶到", "earliest_arrival"),
+    # 最快能到的那趟: the train that has the traveller there soonest, not the shortest ride
+    # (it wins over 最快 at the same place: the order names sort earliest_arrival first).
+    ("最快能到", "earliest_arrival"),
+    ("最快能赶到", "earliest_arrival"),
+    ("最快几点", "earliest_arrival"),
     ("最早一班", "earliest"),
     ("最早一趟", "earliest"),
     ("最早那趟", "earliest"),

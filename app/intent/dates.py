@@ -606,7 +606,11 @@ _NEXT_DAY_BACK = re.compile(
 )
 # A day said as a limit: 除夕前, 周五之前 (not 除夕前一天, the day before it).
 _BY_DAY = re.compile(r"^(?:之前|以前|前)(?![一两二三四五1-5]天|到|要到|得到|必须到)")
-_BEFORE_DAY = re.compile(r"^(?:之前|以前|前)\s*(?:要|得|必须|需要|能|就|一定要)?\s*(?:赶)?到")
+_BEFORE_DAY = re.compile(
+    r"^(?:(?:之前|以前|前)\s*(?:要|得|必须|需要|能|就|一定要)?\s*(?:赶)?到"
+    # 30号能到就行, 周五到就好: arriving that day is all that is asked, so there by then.
+    r"|\s*(?:能|可以)?(?:赶)?到(?:了)?就(?:行|好|可以|成))"
+)
 
 
 def flexible_days(text: str) -> bool:

@@ -200,6 +200,8 @@ _WEEKS = re.compile(
     r"(?P<w>" + NUMBER + r")\s*个?\s*(?:周|星期|礼拜)|(?P<en>" + _EN_NUMBER + r")\s+weeks?\b",
     re.IGNORECASE,
 )
+_STAY_BEFORE = re.compile(r"(?:住|待|呆)(?:上|个)?$")
+"""A stay verb right before a count of weeks (住一个礼拜, 待上两周): nights slept there."""
 _DAYS = re.compile(
     # 坐两天硬座扛不住: how long the ride lasts, no stay.
     r"(?<![坐站熬乘])(?P<d>"
@@ -1081,10 +1083,15 @@ def _duration(buf: _Text) -> tuple[int | None, int | None]:
     found = _first(_NIGHTS, buf, "n", "en")
     if found:
         nights = found[0] or found[1]
-    if days is None:
-        weeks = _first(_WEEKS, buf, "w", "en")
-        if weeks and (weeks[0] or weeks[1]):
-            days = 7 * (weeks[0] or weeks[1] or 1)
+    if days is None and nights is None:
+        week = _WEEKS.search(buf.masked)
+        count = to_int(week.group("w") or week.group("en")) if week else None
+        if week and count:
+            buf.mask(week.start(), week.end())
+            if _STAY_BEFORE.search(buf.original[max(0, week.start() - 3) : week.start()]):
+                nights = 7 * count  # 住一个礼拜: seven nights there, home on the eighth day
+            else:
+                days = 7 * count  # 玩一周: seven days, the last one the way home
     if days is None:
         found = _first(_DAYS, buf, "d", "en")
         if found:

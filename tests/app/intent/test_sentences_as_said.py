@@ -547,3 +547,74 @@ def test_someone_visited_is_no_companion(directory: StationDirectory) -> None:
 def test_any_day_by_price_without_jiu(directory: StationDirectory) -> None:
     intent = parse("想去敦煌 从兰州走 哪天便宜哪天走", directory)
     assert intent.flexible_until is not None and intent.order == "cheapest"
+
+
+# -- a day one need only be there by, weeks stayed, a morning taken up, the soonest arrival -----
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我妈从长春来沈阳，18号能到就行，要卧铺",
+        "周五到就好，从郑州去西安",
+        "从武汉去广州 18号到了就行",
+    ],
+)
+def test_a_day_one_need_only_arrive_by_leaves_the_day_before(
+    text: str, directory: StationDirectory
+) -> None:
+    intent = parse(text, directory)  # a Thursday: 周五 and 18号 are the 11th and the 18th
+    there_by = D(2026, 12, 11) if "周五" in text else D(2026, 12, 18)
+    assert intent.date_start == there_by - dt.timedelta(days=1)
+
+
+def test_a_day_said_for_arriving_with_a_deadline_keeps_its_own_day(
+    directory: StationDirectory,
+) -> None:
+    intent = parse("18号到郑州就开会，从西安走", directory)
+    assert intent.date_start == D(2026, 12, 18)
+
+
+@pytest.mark.parametrize(
+    ("text", "nights", "days"),
+    [
+        ("下周二从南宁去桂林，在那住一个礼拜再回", 7, 8),
+        ("下周二从南宁去桂林，待上两周再回来", 14, 15),
+        ("下周二从南宁去桂林玩一周", None, 7),  # seven days, the seventh the way home
+    ],
+)
+def test_weeks_stayed_are_nights_and_weeks_of_a_trip_are_days(
+    text: str, nights: int | None, days: int, directory: StationDirectory
+) -> None:
+    intent = parse(text, directory)
+    assert (intent.nights, intent.days) == (nights, days)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "周六上午还要考试，下午从合肥回南京",
+        "周六上午有课，下午再从合肥去南京",
+        "周六上午考完最后一门，下午从合肥回南京",
+    ],
+)
+def test_a_morning_taken_by_an_exam_or_a_class_is_no_window_for_the_ride(
+    text: str, directory: StationDirectory
+) -> None:
+    intent = parse(text, directory)
+    assert intent.depart_window is not None
+    assert intent.depart_window.start == dt.time(12, 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "order"),
+    [
+        ("后天从郑州去洛阳，要最快能到的那班", "earliest_arrival"),
+        ("后天郑州到洛阳最快几点能到", "earliest_arrival"),
+        ("后天郑州到洛阳，最快的那趟", "fastest"),
+    ],
+)
+def test_the_soonest_arrival_is_not_the_shortest_ride(
+    text: str, order: str, directory: StationDirectory
+) -> None:
+    assert parse(text, directory).order == order
