@@ -103,6 +103,8 @@ _STAY_SHIFT = re.compile(
 _REFUSED_HOURS = re.compile(
     r"太早|太晚|太累|起不来|起得来|谁起|来不及|赶不上|有课|有事|没空|上班|不行|不方便|不要|算了"
     r"|走不开|走不了|去不了|脱不开身"
+    # 上午还想逛逛古城: hours spent there on something else, beside the hours asked for.
+    r"|逛|转转|转一转|玩玩|玩一玩|游览|参观"
 )
 _HOURS = re.compile(
     r"\d+\s*[点:：]|[一二两三四五六七八九十]+点|凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|白天|夜里"
@@ -133,6 +135,18 @@ _ALONE = re.compile(
 )
 _YES = re.compile(r"^(?:对|是的|对的|嗯|没错|是|对呀|是啊|对啊|就是)[，,。!！\s]*$")
 _ANOTHER_TRIP = re.compile(r"另外|另一|对了|算了|还有一?个|再帮|也帮|帮.{1,4}也")
+# 我老伴要从上饶回南昌，也帮他看看: someone else's ride, whatever its ends, is no ride home of
+# the trip shown.
+_SOMEONE_ELSE = re.compile(
+    r"帮(?:他|她)|(?:他|她)(?:们)?(?:也|还)?(?:要|得|想|自己|一个人)(?:从|去|到|回)"
+    r"|(?:"
+    + "|".join(sorted((name for name, _ in lexicon.COMPANIONS), key=len, reverse=True))
+    + r")(?:也|还)?(?:要|得|想|自己|一个人)"
+)
+# 也是周四: the weekday of the trip shown, not the coming one.
+_SAME_WEEKDAY = re.compile(
+    r"(?:也是|也在|同样是?|一样是?)(?:下下|下|这|本)?(?:周|星期|礼拜)[一二三四五六日天1-7]"
+)
 _THEN = re.compile(r"然后|接着|再去|再到|再从|再坐|之后去|之后到|之后从|住|待|呆")
 # 那…呢, …怎么样: a ride asked about, not a stop added to the trip shown.
 _ASKS_ABOUT = re.compile(r"^那.*呢|呢[？?]?$|怎么样|如何")
@@ -398,9 +412,13 @@ def _read(
     turn = within_window_said(previous, against_plan_shown(previous, turn, words))
     turn = _without_negated(_destination_given_up(previous, turn, words, city), words)
     turn = _end_put_right(previous, turn, words, city)
+    turn = _one_place_twice(previous, turn, words, city)
     if turn.origin and turn.destination and _ANOTHER_TRIP.search(words):
-        if not _ride_back(previous, turn, words, city):
-            # "另外下周三我从广州去南宁": another trip, even from where this one ends.
+        if not _ride_back(previous, turn, words, city) or _SOMEONE_ELSE.search(words):
+            # "另外下周三我从广州去南宁": another trip, even from where this one ends; its
+            # weekday said as the trip's ("另外 教练从成都去贵阳 也是周四") is that day.
+            if _SAME_WEEKDAY.search(words):
+                turn = _in_trip_week(previous, turn, words, today)
             return TurnReading(merge_intent(previous, turn, city=city))
     turn = _round_from_last_stop(previous, turn, city)
     as_said = turn
@@ -952,6 +970,20 @@ def _places_by_end(
                 other = "destination" if name == "origin" else "origin"
                 return turn.model_copy(update={name: turn.destination, other: None})
     return turn
+
+
+def _one_place_twice(
+    previous: TravelIntent, turn: TravelIntent, words: str, city: CityOf
+) -> TravelIntent:
+    """ "我先去南京找同学 从南京出发": one city named as both ends is no ride; where the turn
+    sets off from is the trip's new origin (a city of the trip's own is `_places_by_end`'s)."""
+    if not (turn.origin and turn.destination and _same(city, turn.origin, turn.destination)):
+        return turn
+    if any(_same(city, turn.origin, end) for end in (previous.origin, previous.destination)):
+        return turn
+    if not _SETTING_OFF.search(words):
+        return turn
+    return turn.model_copy(update={"destination": None})
 
 
 def _stations_said(turn: TravelIntent, words: str, city: CityOf) -> TravelIntent:

@@ -110,3 +110,18 @@ def test_leaving_later_keeps_the_day_home_said_and_shortens_the_stay(chat):
 def test_leaving_later_on_a_stay_said_in_nights_moves_the_day_home(chat):
     intent = trip(chat("周四从南京去苏州，住三晚", "改成周五走"))
     assert intent.date_start == FRIDAY and intent.date_end == dt.date(2026, 12, 7)
+
+
+@pytest.mark.parametrize(
+    ("turn", "window", "label"),
+    [
+        ("回程要晚上的 白天还想在西湖边转转", "return_window", "晚上"),
+        ("早上想去参观一下兵马俑 下午再走", "depart_window", "下午"),
+    ],
+)
+def test_hours_spent_there_on_something_else_are_no_window_of_the_ride(chat, turn, window, label):
+    intent = trip(chat("周三从西安去杭州，周五回来", turn))
+    wished = getattr(intent, window)
+    assert wished is not None and wished.label == label
+    other = "depart_window" if window == "return_window" else "return_window"
+    assert getattr(intent, other) is None, "the hours spent there bound no ride"

@@ -101,6 +101,31 @@ def test_a_new_origin_and_destination_start_a_new_trip_even_from_the_last_stop(c
     assert intent.depart_window is None and intent.passengers == 1
 
 
+def test_someone_elses_ride_the_other_way_is_a_trip_of_its_own_not_the_ride_home(chat):
+    intent = trip(chat("周三从武汉去长沙 两个人", "另外周六我妈要从长沙回武汉，也帮她查一下"))
+    assert (intent.origin, intent.destination) == ("长沙", "武汉")
+    assert intent.date_start == dt.date(2026, 12, 5) and intent.date_end is None
+    assert intent.return_trip is not True
+    mine = trip(chat("周三从武汉去长沙 两个人", "另外周六从长沙回武汉的也帮我看看"))
+    assert (mine.origin, mine.destination) == ("武汉", "长沙"), "the trip's own ride home"
+    assert mine.date_end == dt.date(2026, 12, 5)
+
+
+def test_another_trip_on_the_same_weekday_as_the_trip_shown_is_that_day(chat):
+    intent = trip(chat("下周三从西安去郑州", "另外 我同事从武汉去郑州 也是周三"))
+    assert (intent.origin, intent.destination) == ("武汉", "郑州")
+    assert intent.date_start == dt.date(2026, 12, 9), "the trip's Wednesday, not this week's"
+    plain = trip(chat("下周三从西安去郑州", "另外周三我从武汉去郑州"))
+    assert plain.date_start == dt.date(2026, 12, 2), "a weekday said alone is the coming one"
+
+
+def test_a_city_named_as_both_ends_and_set_off_from_is_the_new_origin(chat):
+    intent = trip(chat("周五从杭州去合肥 上午走", "等下 我要先去苏州看朋友 然后从苏州出发"))
+    assert (intent.origin, intent.destination) == ("苏州", "合肥")
+    assert intent.date_start == dt.date(2026, 12, 4), "the day stays"
+    assert intent.depart_window is not None and intent.depart_window.label == "上午"
+
+
 def test_a_stop_on_the_way_is_inserted_before_the_destination(chat):
     intent = trip(chat("明天从昆明去丽江", "中间在大理住一晚"))
     assert (intent.origin, intent.destination) == ("昆明", "丽江")
