@@ -434,6 +434,15 @@ _PINYIN_WORDS.update(
         **{f"{d} ge": f"{d}个" for d in "123456789"},
         **{f"{n} sui": f"{cn}岁" for n, cn in _PINYIN_COUNTS.items() if n != "liang"},
         **{f"{d} sui": f"{d}岁" for d in range(1, 18)},
+        # Relative wishes said back to a plan (zaodian de, pianyi dian): 早点的, 便宜点.
+        "zao dian de": "早点的",
+        "zao dian": "早点",
+        "wan dian de": "晚点的",
+        "wan dian": "晚点",
+        "zui zao": "最早",
+        "zui wan": "最晚",
+        "pian yi dian": "便宜点",
+        "pian yi de": "便宜的",
         "da ren": "大人",
         "xiao hai": "小孩",
         "hai zi": "孩子",
@@ -516,6 +525,16 @@ def _first_of_two(match: re.Match[str]) -> str:
     return match.group("a") if second == first + 1 else match.group()
 
 
+def _pinyin_turn(text: str) -> bool:
+    """A turn all in Latin letters is pinyin when two of its words are known, or when its
+    words, two or more, are all a known phrase (3ge ren, zaodian de): an English sentence is
+    neither, and one word alone may be a name's syllables (houtian)."""
+    if len(_PINYIN_WORD.findall(text)) >= 2:
+        return True
+    several = len(re.findall(r"[a-z0-9]+", text, re.IGNORECASE)) >= 2
+    return several and not re.search(r"[a-z]", _PINYIN_WORD.sub("", text), re.IGNORECASE)
+
+
 def normalise_text(text: str) -> str:
     """NFKC (full-width digits and letters to ASCII) and trimmed; a route typed in pinyin
     (mingtian cong chengdu qu chongqing) has its route and time words as characters (the
@@ -534,7 +553,7 @@ def normalise_text(text: str) -> str:
     if (
         _PINYIN_ROUTE.search(text)
         or _PINYIN_CUES.search(text)
-        or (_ALL_LATIN.fullmatch(text) and len(_PINYIN_WORD.findall(text)) >= 2)
+        or (_ALL_LATIN.fullmatch(text) and _pinyin_turn(text))
     ):
         text = _PINYIN_WORD.sub(lambda m: _PINYIN_SPELT[_spelt(m.group())], text)
     return party.counts_before_names(text)

@@ -87,10 +87,19 @@ def test_a_part_of_the_day_to_leave_with_no_day_is_today(
         ("hui cheng zhou ri zao shang", "回程 周日 早上"),
         ("go to beijing on friday", "go to beijing on friday"),  # English is no pinyin
         ("houtian", "houtian"),  # one word alone may be a name's syllables
+        ("4ge ren", "4个人"),  # a count alone, said back to a plan
+        ("wan dian de", "晚点的"),
+        ("zuizao de ba", "zuizao de ba"),  # words not all known: left as typed
     ],
 )
 def test_a_turn_typed_in_pinyin_alone_has_its_time_words_read(text: str, read: str) -> None:
     assert normalise_text(text) == read
+
+
+def test_wishes_and_the_party_typed_in_pinyin_alone_change_the_trip_in_a_chat(chat) -> None:
+    intent = chat("mingtian cong guangzhou dao xiamen", "pianyi dian", "2ge ren").intent
+    assert (intent.origin, intent.destination) == ("广州", "厦门")
+    assert intent.order == "cheapest" and intent.passengers == 2
 
 
 def test_a_return_typed_in_pinyin_in_a_chat_adds_the_ride_home(chat) -> None:
