@@ -125,6 +125,20 @@ class TimeWindow(Lenient):
         """ "HH:MM-HH:MM", the form the evaluation set labels windows with."""
         return f"{self.start:%H:%M}-{self.end:%H:%M}"
 
+    def near(self) -> tuple[dt.time, dt.time] | None:
+        """The half hour either side of the hour a window was said around (8点左右: the
+        window is an hour either side, the train meant the one nearest eight), None when its
+        edges were said."""
+        if not _AROUND_SAID.search(self.label):
+            return None
+        start = dt.datetime.combine(dt.date.min, self.start)
+        middle = start + (dt.datetime.combine(dt.date.min, self.end) - start) / 2
+        half = dt.timedelta(minutes=30)
+        return ((middle - half).time(), (middle + half).time())
+
+
+_AROUND_SAID = re.compile(r"(?:左右|上下|前后)$")
+
 
 TIME_WINDOWS: dict[str, TimeWindow] = {
     "凌晨": TimeWindow(start=dt.time(0, 0), end=dt.time(6, 0), label="凌晨"),

@@ -207,3 +207,13 @@ def request_intent(**fields: object) -> TravelIntent:
         return_trip=True,
         **fields,
     )
+
+
+def test_a_departure_said_around_an_hour_ranks_toward_the_half_hour_either_side() -> None:
+    # 十点前后: any train from nine to eleven, but the one meant leaves near ten.
+    around = {"start": "09:00", "end": "11:00", "label": "十点前后"}
+    request = request_for(depart_window=around)
+    assert request.depart_window == (dt.time(9, 0), dt.time(11, 0)), "still the filter"
+    assert request.rank_window == (dt.time(9, 30), dt.time(10, 30))
+    edges = {"start": "09:00", "end": "11:00", "label": "9点到11点"}
+    assert request_for(depart_window=edges).rank_window is None, "edges said are the wish"
