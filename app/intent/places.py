@@ -344,7 +344,7 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
             and any(g.end == h.start and _city(g, directory) != _city(h, directory) for g in hits)
         )
     ]
-    hits = _either_station(text, hits, directory)
+    hits = _without_sights_elsewhere(text, _either_station(text, hits, directory))
     if any(c.isascii() and c.isalpha() for c in text):
         index = _pinyin_index(directory)
         fuzzy = _fuzzy_pinyin_index(index)
@@ -510,6 +510,19 @@ def _with_everyday_names(text: str, directory: StationDirectory, hits: list[_Hit
             hits.append(found)
             taken |= span
     return hits
+
+
+# Sights seen in many places but travelled to in one (大熊猫: 成都): that city only when the
+# text names no other place to go to (去北京动物园看大熊猫 goes to 北京).
+_SIGHTS = frozenset(row["name"] for row in _PLACE_ROWS if row["kind"] == "sight")
+_GOING_TO = re.compile(r"(?:去|到|往|前往)$")
+
+
+def _without_sights_elsewhere(text: str, hits: list[_Hit]) -> list[_Hit]:
+    """`hits` less the sights (`_SIGHTS`) when another place is said as where to go."""
+    sights = [h for h in hits if text[h.start : h.end] in _SIGHTS]
+    going = [h for h in hits if h not in sights and _GOING_TO.search(text[: h.start])]
+    return [h for h in hits if h not in sights] if sights and going else hits
 
 
 # Schools by their short names (延大): the city they are in, and the school's own name to say

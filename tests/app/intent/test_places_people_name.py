@@ -152,3 +152,19 @@ def test_a_landmark_row_never_hides_a_station_of_that_name(official: StationDire
 def test_a_stone_forest_day_trip_goes_to_its_station(official: StationDirectory) -> None:
     intent = parse_offline("周六从昆明去石林玩一天 当天回", DAY, official)
     assert (intent.origin, intent.destination) == ("昆明", "石林")
+
+
+@pytest.mark.parametrize(
+    ("text", "ends"),
+    [
+        ("下周想带爸妈去看大熊猫，从西安走", ("西安", "成都")),
+        ("下周从广州去北京动物园看大熊猫", ("广州", "北京")),
+        ("下周从西安去雅安看大熊猫", ("西安", "雅安")),
+    ],
+)
+def test_pandas_are_seen_in_chengdu_unless_another_place_is_named(
+    official: StationDirectory, text: str, ends: tuple[str, str]
+) -> None:
+    intent = parse_offline(text, DAY, official)
+    assert (intent.origin, intent.destination) == ends
+    assert intent.via == []
