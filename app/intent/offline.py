@@ -52,7 +52,13 @@ from app.intent.times import (
     today_implied,
 )
 from rules.limits import MAX_PARTY
-from sources.models import TRAIN_NUMBER_LIKE, TRAIN_TYPES, SeatClass, is_train_number
+from sources.models import (
+    TRAIN_LETTERS,
+    TRAIN_NUMBER_LIKE,
+    TRAIN_TYPES,
+    SeatClass,
+    is_train_number,
+)
 from sources.stations import StationDirectory
 
 MASK = "□"
@@ -509,6 +515,12 @@ _SHORT_EVENING = re.compile(
 )
 
 
+# g 1, K 599: a train number typed with a space after its letter (not a count: D 2张).
+_SPACED_TRAIN = re.compile(
+    rf"(?<![A-Za-z0-9])([{TRAIN_LETTERS}])[ \t]+([1-9]\d{{0,3}})(?![\d.:：号点月日天张个位人口岁])",
+    re.IGNORECASE,
+)
+
 # 往回走, 往回赶, 往回返: heading home, said as a direction.
 _HOMEWARD = re.compile(r"往回(?:走|返|赶|奔|撤)")
 
@@ -541,6 +553,7 @@ def normalise_text(text: str) -> str:
     place names stay pinyin: the station table reads them)."""
     text = unicodedata.normalize("NFKC", text).strip()
     text = _ARROWS.sub("→", text)
+    text = _SPACED_TRAIN.sub(r"\1\2", text)
     text = _CANTONESE_DAY.sub(lambda m: _CANTONESE_DAYS[m.group()], text)
     # 坐夜车省一晚住宿: the night saved on a hotel is the night train itself, not a stay and
     # not a hotel question.

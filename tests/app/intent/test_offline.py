@@ -223,6 +223,19 @@ def test_train_numbers_are_extracted_uppercase_and_deduplicated(parse):
 
 
 @pytest.mark.parametrize(
+    ("text", "trains", "passengers"),
+    [
+        ("k 599 明天还有硬卧吗 北京到长沙", ["K599"], 1),
+        ("明天上海到杭州 G  7345 有票没", ["G7345"], 1),
+        ("后天南京到上海 d 2张", [], 2),  # a count after a spaced letter, no train
+    ],
+)
+def test_a_train_number_typed_with_a_space_is_that_train(parse, text, trains, passengers):
+    intent = parse(text)
+    assert (intent.train_numbers, intent.passengers) == (trains, passengers)
+
+
+@pytest.mark.parametrize(
     ("text", "trains"),
     [
         ("明天北京到天津，别坐C2001，C2003可以", ["C2003"]),
