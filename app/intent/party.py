@@ -171,6 +171,15 @@ _GRANDCHILD_BROUGHT = re.compile(
     r"(?:带|和|跟|陪|同)(?:着|上)?(?:我|俺)?(?:家)?的?(?:" + "|".join(GRANDCHILD_WORDS) + r")(?!家)"
 )
 _CHILD_STUDENT = re.compile(r"(?:孩子|儿子|女儿|闺女)[^，,。]{0,4}(?:初中生|高中生|中学生|大学生)")
+# Someone said to be at university (他在北京念大学, 她读大三, 外孙在读研): a grown-up, whoever
+# brought them along; a student when the fare is claimed.
+_AT_UNIVERSITY = (
+    r"(?:他|她|孩子|儿子|女儿|闺女|外孙女|外孙|孙女|孙子|我弟|我妹|弟弟|妹妹)(?!们)[^，,。]{0,6}?"
+    r"(?:(?:念|读|上)(?:大学|研究生|研|大[一二三四]|本科)|大学生|研究生)"
+)
+_BOUGHT_FOR_THEM = r"给(?:他|她)(?!们)(?:买|订|定|抢)(?:一?张)?学生票"
+# The child of unknown age who rides on a student ticket instead (给她买学生票, 他在读大学).
+_CHILD_IS_THE_STUDENT = re.compile(_AT_UNIVERSITY + "|" + _BOUGHT_FOR_THEM)
 
 
 @dataclass(frozen=True, slots=True)
@@ -445,6 +454,9 @@ def not_students(text: str) -> int:
 _ONE_STUDENT = re.compile(
     r"(?<![们])(?:我|他|她|俺|儿子|女儿|闺女)(?:是)?(?:在校)?(?:大学生|研究生|学生)?(?:有|带了?)学生证"
     r"|(?<![们])(?:他|她)(?:是)?(?:在校)?(?:大学生|研究生)"
+    # The one at university (我跟我弟…他还在读大学), or the one the fare is bought for
+    # (给他买学生票).
+    r"|(?<![们])" + _AT_UNIVERSITY + "|" + _BOUGHT_FOR_THEM
 )
 _OTHERS_TOO = re.compile(r"都|也|全|我们|咱们|俺们|我俩|咱俩")
 
@@ -487,6 +499,11 @@ def read_party(text: str, passengers: int, *, adults_said: int | None = None) ->
     if passengers > max(heads, MAX_PARTY):
         # Only a head count said as such may exceed the limit (and is refused by name then).
         passengers = max(heads, MAX_PARTY)
+    if children and None in children and _CHILD_IS_THE_STUDENT.search(text):
+        # 带外孙…他在北京念大学, 带孙女…给她买学生票: the grandchild rides as a grown-up or a
+        # student, not as a child too.
+        at = children.index(None)
+        children = children[:at] + children[at + 1 :]
     if children and None in children and _CHILD_STUDENT.search(text):
         if any(word in text for word in STUDENT_FARE_WORDS):
             # 孩子是初中生 有学生证: the child of unknown age is the student.

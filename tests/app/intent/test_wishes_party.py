@@ -592,6 +592,13 @@ def test_a_person_of_work_said_riding_along_is_one_of_the_party(
         # One of the party claiming it for themself: that one alone.
         ("我跟我爸下周一从苏州去淮安 我有学生证 要学生票", 2, 1, []),
         ("下周一我和儿子从苏州去淮安，他是研究生，买学生票", 2, 1, []),
+        # Someone at university is a grown-up of the party, and the one student among them.
+        ("下周一带孙女从苏州去淮安，她在南京读大二，给她买学生票", 2, 1, []),
+        ("我和我妹下周一从苏州去淮安，她还在念研究生，要学生票", 2, 1, []),
+        ("下周一带外孙女从苏州去淮安，她上大学了", 2, 0, []),
+        ("下周一我和表哥从苏州去淮安，给他买学生票", 2, 1, []),
+        ("下周一带孙女从苏州去淮安，给她买学生票", 2, 1, []),
+        ("下周一带孙女从苏州去淮安，我有学生证", 2, 1, [None]),
         # Elders counted onto a couple are more grown-ups.
         ("我们两口子加两位老人 下周一从苏州去淮安，女儿6岁", 5, 0, [6]),
         # Kin brought along after a couple are grown-ups; an age in brackets is the child's.
