@@ -547,6 +547,35 @@ def _pinyin_turn(text: str) -> bool:
     return several and not re.search(r"[a-z]", _PINYIN_WORD.sub("", text), re.IGNORECASE)
 
 
+# A train number said aloud (voice input): G二七六 digit by digit, G两百七十六 as a value.
+# Not a seat class after a letter (G二等座, D一等).
+_SPOKEN_DIGITS = "零〇洞幺一二两三四五六七八九十百千"
+_SPOKEN_TRAIN = re.compile(
+    rf"(?<![A-Za-z0-9])(?P<letter>[{TRAIN_LETTERS}{TRAIN_LETTERS.lower()}])"
+    rf"(?P<said>[{_SPOKEN_DIGITS}]{{1,6}})(?![{_SPOKEN_DIGITS}]|等|座|铺)(?P<next>.?)"
+)
+_DIGIT_SAID = dict(zip("零〇洞幺一二三四五六七八九", "0001123456789", strict=True))
+_COUNTERS = "张个位人口"
+
+
+def _train_said_aloud(match: re.Match[str]) -> str:
+    said, after = match.group("said"), match.group("next")
+    if any(unit in said for unit in "十百千"):
+        value = to_int(said)
+        digits, rest = (str(value), "") if value else ("", said)
+    else:
+        # Digits read one by one never say 两: G二七六两张 is G276 and a count, and so is the
+        # last numeral before a counter (G二七六三张).
+        cut = said.find("两") if "两" in said else len(said)
+        if after and after in _COUNTERS and cut == len(said) and len(said) > 1:
+            cut -= 1
+        digits, rest = "".join(_DIGIT_SAID[char] for char in said[:cut]), said[cut:]
+    number = match.group("letter") + digits
+    if not digits or not is_train_number(number):
+        return match.group()
+    return number + rest + after
+
+
 def normalise_text(text: str) -> str:
     """NFKC (full-width digits and letters to ASCII) and trimmed; a route typed in pinyin
     (mingtian cong chengdu qu chongqing) has its route and time words as characters (the
@@ -562,6 +591,7 @@ def normalise_text(text: str) -> str:
     text = _SHORT_EVENING.sub("晚上", text)
     text = _HOMEWARD.sub("回来", text)  # 周日往回走: the ride home, not a place 回走
     text = text.replace("明后天", "明天或后天")  # either day
+    text = _SPOKEN_TRAIN.sub(_train_said_aloud, text)
     text = _TWO_COUNTS.sub(_first_of_two, text)
     if (
         _PINYIN_ROUTE.search(text)

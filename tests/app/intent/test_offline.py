@@ -236,6 +236,24 @@ def test_a_train_number_typed_with_a_space_is_that_train(parse, text, trains, pa
 
 
 @pytest.mark.parametrize(
+    ("text", "trains", "passengers"),
+    [
+        ("后天坐D三一二从南京去上海", ["D312"], 1),
+        ("明天北京到天津 c二零零三 还有票吗", ["C2003"], 1),
+        ("K幺零七五 明天 要两张", ["K1075"], 2),
+        ("后天G一百零二 上海到北京", ["G102"], 1),
+        ("后天G一三七两张 南京南到北京南", ["G137"], 2),
+        ("后天G一三七三张 南京南到北京南", ["G137"], 3),
+        ("后天南京到上海 要G二等座", [], 1),  # a seat class after the letter, no train
+        ("后天南京到上海 D一等座", [], 1),
+    ],
+)
+def test_a_train_number_said_aloud_is_that_train(parse, text, trains, passengers):
+    intent = parse(text)
+    assert (intent.train_numbers, intent.passengers) == (trains, passengers)
+
+
+@pytest.mark.parametrize(
     ("text", "trains"),
     [
         ("明天北京到天津，别坐C2001，C2003可以", ["C2003"]),
