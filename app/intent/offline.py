@@ -891,6 +891,8 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     asked = without_places(without_context(lower), places_named(intent))
     ways = asked
     for start, end in rides_after:
+        if _reaches_only_the_way(text[start:end], directory):
+            continue  # 帮我们约个大巴: the coach is the ask itself, not a ride after the train
         ways = ways[:start] + MASK * (end - start) + ways[end:]
         if not _ASKS.search(asked[start:end]):
             asked = ways[:start] + asked[end:]  # 到了转飞机去三亚: told, not asked for
@@ -1489,6 +1491,9 @@ _TRAIN_WEIGHED = re.compile(
     r"|不(?:想|要|愿意?)坐(?:火车|高铁|动车)"
 )
 
+# A vehicle's size (20座的大巴, 七座商务车, 50人座) asks for no seat on a train.
+_VEHICLE_SIZE = re.compile(r"(?:\d+|[一二两三四五六七八九十]+)\s*人?座(?![位次])")
+
 
 _CHANGE_CUES = (*lexicon.UPDATE_CUES, "改去", "换去")
 
@@ -1522,6 +1527,15 @@ def _onward_clauses(text: str, directory: StationDirectory) -> list[tuple[int, i
             if own.destination or own.destination_text or next_step:
                 found.append((start + at, start + end))
     return found
+
+
+def _reaches_only_the_way(part: str, directory: StationDirectory) -> bool:
+    """True when a ride's clause reaches no place but the way's own name (约个大巴: 大巴 is
+    also a station's): the way is asked for, no ride after the train is told."""
+    for word in (*lexicon.FLIGHT_WORDS, *lexicon.LOCAL_RIDE_WORDS, *_OTHER_WAYS):
+        part = part.replace(word, MASK * len(word))
+    own = extract_route(part, directory)
+    return not (own.destination or own.destination_text or _NEXT_STEP.search(part))
 
 
 def _boarding_reached(
@@ -1569,6 +1583,7 @@ def _kind(
             keeps = has_place and acquires
         elif "other" in found and any(word in ways for word in _OTHER_WAYS):
             weighed = _TRAIN_WEIGHED.sub(lambda m: MASK * len(m.group()), rest)
+            weighed = _VEHICLE_SIZE.sub(lambda m: MASK * len(m.group()), weighed)
             tickets = any(word in weighed for word in lexicon.TICKET_WORDS)
             keeps = has_place and tickets  # 上海到北京飞机多少钱: another way to travel
         else:

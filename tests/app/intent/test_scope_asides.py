@@ -176,3 +176,22 @@ def test_a_flight_asked_for_the_trip_itself_is_declined(parse, text):
 def test_a_ticket_asked_to_be_bought_in_a_chat_is_no_side_question(chat, question):
     reading = chat("12月5日从昆明去桂林", question)
     assert reading.declined is None
+
+
+@pytest.mark.parametrize(
+    ("text", "declined"),
+    [
+        # A coach hired is the whole ask (大巴 is also a station's name; 30座 a coach's size).
+        ("周六从苏州去无锡 帮我包一辆30座的大巴", True),
+        ("帮公司约个五十座大巴，下周一杭州到绍兴", True),
+        ("下周一杭州到绍兴有大巴吗", True),
+        # The coach beside a train asked for: the train trip stays.
+        ("下周一杭州到绍兴的高铁票，到了再约个大巴去兰亭", False),
+        ("下周一杭州到绍兴 要20张二等座 之后再包个大巴", False),
+        ("下周一杭州到绍兴，大巴太慢了，看看高铁票", False),
+    ],
+)
+def test_a_coach_alone_is_declined_and_beside_a_train_is_not(text, declined):
+    intent = parse_offline(text, TODAY, default_directory())
+    assert (intent.kind == "out_of_scope") is declined
+    assert (intent.origin, intent.destination) == ("杭州", "绍兴") or declined
