@@ -949,6 +949,12 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
         # "周六去乌镇逛一天，晚上回上海": home is where one returns to from a place without
         # a station, the trip's destination.
         origin_hit = stops[0]
+    elif origin_hit is None and _round_pair(text, hits, directory):
+        # "周三当天往返北京天津": two places said as a pair with 往返, no 从 or 到: the first is
+        # home, the second the place gone to and back from.
+        origin_hit = hits[0]
+        stops = [hits[1]]
+        route.return_trip = True
     elif origin_hit is None and len(hits) > 1 and _leads(text, hits):
         # "我爸妈住桐乡 想去上海玩", "北京有直达敦煌的火车吗": a place named before the
         # destination, with no cue of its own, is where the trip starts.
@@ -1018,6 +1024,24 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
     else:
         route.destination_text = _free_place(text, directory)
     return route
+
+
+_ROUND_BEFORE = re.compile(r"(?:往返|来回)(?:于|在)?\s*$")
+_ROUND_AFTER = re.compile(r"^\s*(?:之间)?\s*(?:当天|一日|一天)?\s*(?:往返|来回)")
+_PAIR_JOIN = re.compile(r"^\s*(?:和|与|跟|、|-|—|/)?\s*$")
+
+
+def _round_pair(text: str, hits: list[_Hit], directory: StationDirectory) -> bool:
+    """Two places said side by side as a round trip (往返北京天津, 北京和天津当天来回), and
+    any place said after them one of the two (在天津待6个小时)."""
+    if len(hits) < 2 or not _PAIR_JOIN.match(text[hits[0].end : hits[1].start]):
+        return False
+    pair = {_city(hits[0], directory), _city(hits[1], directory)}
+    if len(pair) < 2 or any(_city(h, directory) not in pair for h in hits[2:]):
+        return False
+    return bool(
+        _ROUND_BEFORE.search(text[: hits[0].start]) or _ROUND_AFTER.match(text[hits[1].end :])
+    )
 
 
 def _home_from_there(

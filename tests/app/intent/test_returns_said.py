@@ -106,3 +106,17 @@ def test_a_day_home_said_beside_the_nights_is_known_as_said(parse):
     derived = parse("周三从成都去重庆待两晚再回成都")
     assert derived.date_end == dt.date(2026, 12, 4)
     assert end_said(derived) is False
+
+
+@pytest.mark.parametrize(
+    ("text", "ends"),
+    [
+        ("下周三往返上海杭州，当天回", ("上海", "杭州")),
+        ("下周三南京和苏州当天来回 在苏州待半天", ("南京", "苏州")),
+        ("下周三一天往返于广州、深圳", ("广州", "深圳")),
+    ],
+)
+def test_two_places_said_as_a_round_pair_are_home_and_the_place_gone_to(parse, text, ends):
+    intent = parse(text)
+    assert (intent.origin, intent.destination, intent.return_trip) == (*ends, True)
+    assert intent.via == []
