@@ -53,6 +53,7 @@ from app.agent.model import (
 from app.agent.named_train import (
     StopSearch,
     fill_route,
+    missed_stops,
     needs_route,
     rides_named_train,
     route_cities,
@@ -675,7 +676,12 @@ class PlanningAgent:
                     constraint="train_numbers",
                     requested="、".join(run.absent_trains),
                     offered="、".join(best.train_numbers),
-                    reason=texts.TRAIN_ABSENT_REASON.format(trains="、".join(run.absent_trains)),
+                    reason="；".join(
+                        dict.fromkeys(
+                            run.absent_reasons.get(n) or texts.TRAIN_ABSENT_REASON.format(trains=n)
+                            for n in run.absent_trains
+                        )
+                    ),
                 )
             )
         unusable = [n for n in run.original.required_trains if n not in best.train_numbers]
@@ -1153,6 +1159,22 @@ class PlanningAgent:
         first = keys[0]
         typed = re.sub(r"\s+", "", run.input.text or "").upper()
         for number in sorted(absent):
+            missed = None
+            if self.stop_lists is not None:
+                # 北京南坐G1到南京南: G1 runs, but not through 南京南; its stop list says so.
+                ends = (first.origin, first.destination)
+                intent = run.intent
+                if not intent.via and intent.origin and intent.destination:
+                    ends = (intent.origin, intent.destination)  # the stations as named
+                missed = await missed_stops(self.stop_lists, number, first.date, ends, self._city)
+            if missed is not None:
+                places = "、".join(missed.places)
+                route = missed.note.rstrip("。")
+                run.warn(texts.TRAIN_DOES_NOT_CALL.format(train=number, places=places, route=route))
+                run.absent_reasons[number] = texts.TRAIN_DOES_NOT_CALL_REASON.format(
+                    train=number, places=places
+                )
+                continue
             # A number the traveller never typed came from the model's parse of the text.
             origin = "llm" if run.parsed_by == "llm" and number not in typed else "user"
             self.metrics.invented_trains.labels(origin=origin).inc()

@@ -111,6 +111,7 @@ class Run:
     trains_checked: bool = False
     named_train_no: str = ""  # the named train's run id, from its stop list (renumbered trains)
     absent_trains: list[str] = field(default_factory=list)
+    absent_reasons: dict[str, str] = field(default_factory=dict)  # why, when more is known
     wanted_legs: list[LegKey] = field(default_factory=list)
     results: dict[LegKey, TicketResult] = field(default_factory=dict)
     plan: PlanResult | None = None

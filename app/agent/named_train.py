@@ -168,6 +168,45 @@ def run_started(
     return intent.date_start - dt.timedelta(days=after)
 
 
+@dataclass(frozen=True)
+class MissedStops:
+    """The ends of a ride a named train does not call at, and its own route to say so."""
+
+    places: tuple[str, ...]
+    note: str
+
+
+async def missed_stops(
+    stops: StopSearch,
+    number: str,
+    date: dt.date,
+    ends: tuple[str, str],
+    city: Callable[[str], str | None],
+) -> MissedStops | None:
+    """Which of the ride's `ends` (a station, or any station of a city) the train `number`
+    does not call at on `date`, from its stop list ("G1在南京南停吗": it does not); None
+    when it calls at both, or its stop list cannot be had."""
+    try:
+        result = await stops.stops(number, date)
+    except Exception as exc:  # no stop list: the train is said as not found, as before
+        log.info("stop list for a named train failed", extra={"error": repr(exc)})
+        return None
+    calls = [call for call in result.stops if call.station is not None] or list(result.stops)
+    if len(calls) < 2:
+        return None
+
+    def calls_at(place: str) -> bool:
+        return any(
+            place in (call.name, call.station.city if call.station else None, city(call.name))
+            for call in calls
+        )
+
+    missed = tuple(place for place in ends if not calls_at(place))
+    if not missed:
+        return None
+    return MissedStops(missed, route_note(number, calls))
+
+
 def route_note(number: str, calls: list[StopCall]) -> str:
     """ "G1 全程：北京南 09:00 → 济南西 10:32 → … → 上海虹桥 13:28（共5站）"."""
     shown = calls if len(calls) <= MAX_STOPS_SAID else [calls[0], calls[-1]]

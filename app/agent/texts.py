@@ -50,6 +50,8 @@ def duration_label(minutes: int) -> str:
 TRAIN_NOT_FOUND = (
     "您提到的车次{train}不在{route} {date}的实时查询结果中，已为您推荐实际有票的车次。"
 )
+TRAIN_DOES_NOT_CALL = "{train}次列车不经停{places}（{route}），已为您推荐实际有票的车次。"
+TRAIN_DOES_NOT_CALL_REASON = "车次{train}不经停{places}"
 TRAIN_ALTERNATIVES = "可选车次：{trains}。"
 TRAIN_SOLD_AS = (
     "{train}次列车在您上车的区段以{sold}车次发售（同一趟车，途中改变车次），已按{sold}为您查询。"

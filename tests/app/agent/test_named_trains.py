@@ -7,7 +7,7 @@ import datetime as dt
 
 import pytest
 
-from app.agent.named_train import TrainRoute, fill_route, needs_route, run_started
+from app.agent.named_train import TrainRoute, fill_route, missed_stops, needs_route, run_started
 from app.errors import NotFound
 from app.intent.model import TravelIntent
 from app.tickets.stops import StopListResult
@@ -183,3 +183,26 @@ async def test_a_train_renumbered_en_route_is_found_by_the_number_said(text: str
     assert [leg["train_number"] for leg in itinerary["legs"]] == ["K1509"]
     assert body["relaxed"] == []
     assert any("以K1509车次发售" in w for w in body["warnings"])  # type: ignore[attr-defined]
+
+
+async def test_a_named_train_that_does_not_call_at_a_station_asked_says_so() -> None:
+    body = await _plan("明天想从北京南坐G1去徐州东，有票吗")
+    said = " ".join(str(w) for w in body["warnings"])  # type: ignore[attr-defined]
+    assert "G1次列车不经停徐州东" in said and "济南西" in said  # from its own stop list
+    relaxed = body["relaxed"]
+    assert isinstance(relaxed, list) and relaxed[0]["reason"] == "车次G1不经停徐州东"
+    assert "不在" not in said  # it runs: not said as absent from the results
+
+
+async def test_a_named_train_between_its_own_stops_is_no_missed_stop() -> None:
+    body = await _plan("明天G1 济南西到上海虹桥")
+    itinerary = body["itinerary"]
+    assert isinstance(itinerary, dict) and itinerary["legs"][0]["train_number"] == "G1"
+    assert "不经停" not in " ".join(str(w) for w in body["warnings"])  # type: ignore[attr-defined]
+
+
+async def test_missed_stops_without_a_stop_list_claims_nothing() -> None:
+    missed = await missed_stops(
+        _Stops(None), "G1", dt.date(2026, 12, 2), ("北京南", "徐州东"), lambda _: None
+    )
+    assert missed is None
