@@ -435,6 +435,25 @@ def test_a_class_the_body_cannot_take_is_refused(directory: StationDirectory) ->
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        # How long the ride is, between the class and the body's word.
+        "周五从成都去广州，硬座坐十几个小时屁股受不了，来个卧铺",
+        "下周二郑州到乌鲁木齐 硬座站三十个钟头我扛不住 要卧铺",
+        # 遭罪 / 受罪: the ride itself a hardship.
+        "后天上海回重庆 硬座太遭罪了 卧铺就行",
+        "下周一合肥到昆明，硬座也受罪，买卧铺",
+    ],
+)
+def test_a_class_borne_for_hours_or_a_hardship_is_refused(
+    text: str, directory: StationDirectory
+) -> None:
+    intent = parse(text, directory)
+    assert "hard_seat" in intent.exclude_seat_classes and intent.seat_class is None
+    assert set(intent.seat_classes) == set(SLEEPER_SET)
+
+
+@pytest.mark.parametrize(
     ("text", "excluded"),
     [
         # The body's word said first, the class or type after it.
