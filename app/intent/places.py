@@ -486,7 +486,7 @@ def _with_everyday_names(text: str, directory: StationDirectory, hits: list[_Hit
         home = means if means in directory.cities() else (city.city if city else means)
         for m in re.finditer(re.escape(name), text):
             span = set(range(m.start(), m.end()))
-            if taken & span:
+            if taken & span or not _said_as_place(text, m.start(), name):
                 continue
             # 北京西城, 杭州西湖区: the city then its district, not the station 北京西 and a
             # stray 城 (a station of that city crossing the everyday name said after the city).
@@ -528,14 +528,28 @@ def _without_sights_elsewhere(text: str, hits: list[_Hit]) -> list[_Hit]:
 # Schools by their short names (延大): the city they are in, and the school's own name to say
 # back (the same short name may be another school's: 延安大学 is called 延大 too).
 SCHOOL_NAMES: dict[str, tuple[str, str]] = {
-    row["name"]: (row["means"], row["note"]) for row in _PLACE_ROWS if row["kind"] == "school"
+    row["name"]: (row["means"], row["note"])
+    for row in _PLACE_ROWS
+    if row["kind"] in ("school", "school_word")
 }
+# Short names that are everyday words too (重大: major, 有重大变化): a school only where a
+# place is said, right after a route cue (去重大, 从重大).
+_SCHOOL_WORDS = frozenset(row["name"] for row in _PLACE_ROWS if row["kind"] == "school_word")
+
+
+def _said_as_place(text: str, start: int, name: str) -> bool:
+    """False for a school's short name that is an everyday word not led by a route cue."""
+    return name not in _SCHOOL_WORDS or (start > 0 and text[start - 1] in _ROUTE_CUES)
 
 
 def school_names(text: str) -> list[tuple[str, str, str]]:
     """(typed, school, city) for each school's short name in `text` (延大放假: 延大, 延边大学,
     延吉)."""
-    found = [name for name in SCHOOL_NAMES if name in text]
+    found = [
+        name
+        for name in SCHOOL_NAMES
+        if any(_said_as_place(text, m.start(), name) for m in re.finditer(re.escape(name), text))
+    ]
     # A short name inside a longer one said (北大 in 东北大学) is that one's, not a school.
     found = [n for n in found if not any(n != m and n in m for m in found)]
     return [(name, SCHOOL_NAMES[name][1], SCHOOL_NAMES[name][0]) for name in found]

@@ -64,6 +64,10 @@ def official() -> StationDirectory:
         # Schools by their short names.
         ("复旦放寒假了 下周二回西安", "上海", "西安"),
         ("华科放假了，后天回长沙", "武汉", "长沙"),
+        ("下周一从郑大去苏大参加比赛", "郑州", "苏州"),
+        ("明天从重大回家，家在贵阳", "重庆", "贵阳"),
+        ("后天从西安去孔子故里拜一拜", "西安", "曲阜"),
+        ("济南出发去孔林看看 周六", "济南", "曲阜"),
     ],
 )
 def test_a_place_named_as_people_name_it_is_its_city(
@@ -168,3 +172,13 @@ def test_pandas_are_seen_in_chengdu_unless_another_place_is_named(
     intent = parse_offline(text, DAY, official)
     assert (intent.origin, intent.destination) == ends
     assert intent.via == []
+
+
+def test_a_school_name_that_is_an_everyday_word_is_a_place_only_after_a_route_cue(
+    official: StationDirectory,
+) -> None:
+    # 重大 is 重庆大学 after 去/从, and the word "major" anywhere else.
+    route = extract_route("后天从北京去西安，家里出了重大的事", official)
+    assert (route.origin, route.destination) == ("北京", "西安")
+    assert school_names("家里出了重大的事 后天回西安") == []
+    assert [(t, c) for t, _, c in school_names("周五去重大看看")] == [("重大", "重庆")]
