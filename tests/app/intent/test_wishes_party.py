@@ -103,6 +103,9 @@ def test_a_wish_said_of_the_ride_home_is_not_the_outbound_order(
         "周日南昌去北京，夜车就免了吧",
         "周一从长沙去上海 我妈吃不消过夜",
         "周一从长沙去上海 别让老人夜里睡在车上",
+        # Refused as a ride arranged for one: 别给我整, 不用帮我订.
+        "下周三从南京去西安 别给我安排夜车",
+        "周五广州到桂林，不用帮我订过夜的",
     ],
 )
 def test_no_night_on_the_train(text: str, directory: StationDirectory) -> None:
