@@ -102,6 +102,17 @@ def test_wishes_and_the_party_typed_in_pinyin_alone_change_the_trip_in_a_chat(ch
     assert intent.order == "cheapest" and intent.passengers == 2
 
 
+def test_the_train_kind_seat_and_order_typed_in_pinyin_are_read(
+    directory: StationDirectory,
+) -> None:
+    intent = parse_offline(
+        "houtian cong jinan qu qingdao, dongche, erdengzuo, zui wan de na ban", TODAY, directory
+    )
+    assert (intent.origin, intent.destination) == ("济南", "青岛")
+    assert intent.train_types == ["D"] and intent.order == "latest"
+    assert intent.seat_class is SeatClass.SECOND or SeatClass.SECOND in intent.seat_classes
+
+
 def test_a_return_typed_in_pinyin_in_a_chat_adds_the_ride_home(chat) -> None:
     # conftest's today is a Monday (2026-11-30): 下周五 is 12-11, its Sunday 12-13
     intent = chat("下周五从广州去厦门", "fan cheng zhou ri xia wu").intent
