@@ -174,6 +174,11 @@ WEATHER_WORDS = (
     "穿多少",
     "穿多厚",
     "穿棉袄",
+    # The cold said in degrees or in layers (零下二十多度, 穿几条秋裤).
+    "零下",
+    "几度",
+    "穿几条",
+    "秋裤",
     "weather",
 )
 FLIGHT_WORDS = (
