@@ -483,4 +483,5 @@ COMPANIONS: list[tuple[str, int]] = [
 # 去杭州): 和客户开会, 跟老板请假 name the errand (`ERRAND_COMPANION` in the offline parser).
 WORK_COMPANIONS = ("老板", "领导", "经理", "客户", "主管", "总监", "上司", "老总", "导师", "老师")
 
-COMPANION_CUES = ("和", "跟", "带", "与", "陪", "同", "还有", "及", "with")
+COMPANION_CUES = ("和", "跟", "带", "与", "陪", "同", "还有", "及", "with", "我、")
+"""Words that lead a companion; 我、 is the speaker listed first (我、我妈、我儿子)."""

@@ -647,3 +647,18 @@ def test_each_traveller_is_counted_once(
 ) -> None:
     intent = parse(text, directory)
     assert (intent.passengers, intent.students, intent.children) == (passengers, students, children)
+
+
+@pytest.mark.parametrize(
+    ("text", "passengers", "children"),
+    [
+        ("后天我、老公、闺女(8岁)从杭州去上海", 3, [8]),
+        ("后天我、我爸从杭州去上海", 2, []),
+        ("下周六我、我姐还有我女儿(6岁)从南京去苏州", 3, [6]),
+    ],
+)
+def test_the_speaker_listed_first_with_a_mark_counts_everyone_after(
+    text: str, passengers: int, children: list[int], directory: StationDirectory
+) -> None:
+    intent = parse(text, directory)
+    assert (intent.passengers, intent.children) == (passengers, children)
