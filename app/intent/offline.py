@@ -122,6 +122,19 @@ _PERIOD_RE = re.compile(
     + ")",
     re.IGNORECASE,
 )
+_PERIOD_REFUSED = re.compile(
+    r"(?:不想|不要|不愿意?|不用|不打算|不能|别|不)(?:再|太)?(?:在|是在)?"
+    r"(?:头天|前一天|前一晚|提前一天|当天)?$"
+)
+_PERIOD_UNFIT = re.compile(r"[^，,。；;]{0,3}?(?:不方便|不太方便|不安全|不行)")
+"""老人晚上不方便, 半夜到不安全: a part of the day said unfit, refused as plainly."""
+_REFUSED_PERIOD = {
+    "晚上": TimeWindow(start=dt.time(0, 0), end=dt.time(18, 0), label="不要晚上"),
+    "凌晨": TimeWindow(start=dt.time(6, 0), end=END_OF_DAY, label="不要凌晨"),
+    "早上": TimeWindow(start=dt.time(9, 0), end=END_OF_DAY, label="不要早上"),
+    "上午": TimeWindow(start=dt.time(12, 0), end=END_OF_DAY, label="不要上午"),
+}
+"""What is left of the day when a part of it is refused (下午 and 中午 leave two parts: none)."""
 _LEAVE_THEN = re.compile(r"(?:再|才)(?:能|可以)?(?:走|出发|动身|上车)")
 _ARRIVE_AFTER = ARRIVE_CUE
 _RETURN_AFTER = re.compile(
@@ -1126,6 +1139,15 @@ def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
             continue
         if then and match not in then and kind == "depart_window":
             buf.mask(match.start(), match.end())
+            continue
+        if _PERIOD_REFUSED.search(
+            buf.original[max(0, match.start() - 7) : match.start()]
+        ) or _PERIOD_UNFIT.match(buf.original, match.end()):
+            # 不要晚上到, 不想头天晚上过去, 别早上走: the rest of the day, where one is left.
+            buf.mask(match.start(), match.end())
+            rest = _REFUSED_PERIOD.get(label)
+            if rest is not None:
+                found.append((match.start(), kind, rest))
             continue
         found.append((match.start(), kind, TIME_WINDOWS[label]))
         # 今晚/明早 also carry a date: leave them for the date pass.

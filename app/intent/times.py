@@ -57,6 +57,7 @@ _EVENING = (
     "下班以后",
     "下班之后",
     "下了班",
+    "下班",  # 七点下班，七点半以后的车: the evening's half past seven
     "晚上",
     "傍晚",
     "今晚",
@@ -308,11 +309,33 @@ def _deadline_hour(text: str, match: re.Match[str], period: str | None) -> dt.ti
     return _clock(part, hour, match.group("half"))
 
 
+DUSK = dt.time(17, 30)
+"""天黑: dusk in the travel season (December), when 天黑前 is the bound."""
+DAWN = dt.time(7, 0)
+"""天亮: daybreak in December."""
+_DAYLIGHT = re.compile(
+    r"(?P<when>天黑|天亮)(?:之|以)?(?P<rel>前|后)\s*(?P<no>别|不要|不想|不能)?\s*"
+    r"(?:要|得|能|必须|就|一定|再)?\s*(?=到(?!不了)|走|出发|动身|发车)"
+)
+
+
 def extra_windows(text: str, said: str | None = None) -> list[Found]:
     """The time phrases a bare clock bound does not cover, in text order. `said`: the whole
     text as typed (`text` may have words masked), where a ride home is looked for."""
     typed = text if said is None else said
     found: list[Found] = []
+    for match in _DAYLIGHT.finditer(text):
+        # 天黑之前要到, 天亮以后再走, 天亮前别出发: dusk and dawn as the clock travellers mean.
+        bound = DUSK if match.group("when") == "天黑" else DAWN
+        after = match.group("rel") == "后" or bool(match.group("no"))
+        label = match.group("when") + match.group("rel")
+        window = (
+            TimeWindow(start=bound, end=END_OF_DAY, label=label)
+            if after
+            else TimeWindow(start=dt.time(0, 0), end=bound, label=label)
+        )
+        # Only the word itself is masked: what follows (之前要到) says whose bound it is.
+        found.append(Found(match.start(), match.start() + 2, window))
     for match in (*_APPOINTMENT_RANGE.finditer(text), *_APPOINTMENT_THEN_RANGE.finditer(text)):
         period = match.group("period") or context_period(text, match.start(), arrival=False)
         begins = _clock(_part(period), match.group("h"), match.group("half"))

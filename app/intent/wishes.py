@@ -27,6 +27,12 @@ COLLOQUIAL_ORDERS: list[tuple[str, OrderPreference]] = [
     ("早一点到", "earliest_arrival"),
     ("尽早到", "earliest_arrival"),
     ("尽快到", "earliest_arrival"),
+    # 能多晚走就多晚走, 能多早到就多早到: as late / as early as the day allows.
+    ("能多早到", "earliest_arrival"),
+    ("能多早走", "earliest"),
+    ("能多早出发", "earliest"),
+    ("能多晚走", "latest"),
+    ("能多晚出发", "latest"),
     ("哪天便宜", "cheapest"),
     ("哪天最便宜", "cheapest"),
     ("哪天票便宜", "cheapest"),

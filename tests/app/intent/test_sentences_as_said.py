@@ -618,3 +618,82 @@ def test_the_soonest_arrival_is_not_the_shortest_ride(
     text: str, order: str, directory: StationDirectory
 ) -> None:
     assert parse(text, directory).order == order
+
+
+# -- parts of the day refused, dusk and dawn, as late as one can, the station one boards at ----
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "start", "end"),
+    [
+        ("下周二从杭州去南昌，不要晚上到", "arrive_window", dt.time(0, 0), dt.time(18, 0)),
+        ("下周二从杭州去南昌，不想晚上走", "depart_window", dt.time(0, 0), dt.time(18, 0)),
+        ("下周二从杭州去南昌，别早上出发", "depart_window", dt.time(9, 0), dt.time(23, 59)),
+        (
+            "下周二从杭州去南昌，带着老人，晚上走不方便",
+            "depart_window",
+            dt.time(0, 0),
+            dt.time(18, 0),
+        ),
+        ("下周二从杭州去南昌，天黑以前得到", "arrive_window", dt.time(0, 0), dt.time(17, 30)),
+        ("下周二从杭州去南昌，天亮以后再出发", "depart_window", dt.time(7, 0), dt.time(23, 59)),
+        ("下周二从杭州去南昌，天亮前不要走", "depart_window", dt.time(7, 0), dt.time(23, 59)),
+    ],
+)
+def test_a_part_of_the_day_refused_leaves_the_rest_and_dusk_and_dawn_are_clocks(
+    text: str, kind: str, start: dt.time, end: dt.time, directory: StationDirectory
+) -> None:
+    window = getattr(parse(text, directory), kind)
+    assert window is not None
+    assert (window.start, window.end) == (start, end)
+
+
+def test_dusk_one_need_not_beat_is_no_deadline(directory: StationDirectory) -> None:
+    intent = parse("下周二从杭州去南昌，天黑前到不了也没关系", directory)
+    assert intent.arrive_window is None
+
+
+def test_the_night_before_refused_keeps_the_day_of_the_deadline(
+    directory: StationDirectory,
+) -> None:
+    intent = parse("周一上午十点前要到杭州东见客户，我在苏州，不想前一天晚上过去住宾馆", directory)
+    assert intent.depart_window is None or intent.depart_window.start < dt.time(18, 0)
+    assert intent.arrive_window is not None and intent.arrive_window.end == dt.time(10, 0)
+    assert "hotel" not in intent.out_of_scope_topics
+
+
+@pytest.mark.parametrize(
+    ("text", "order"),
+    [
+        ("后天中午前到郑州，人在武汉，能多晚走就多晚走", "latest"),
+        ("后天从武汉去郑州，能多早到就多早到", "earliest_arrival"),
+        ("后天从武汉去郑州，能多早走就多早走", "earliest"),
+    ],
+)
+def test_as_late_or_as_early_as_one_can_is_an_order(
+    text: str, order: str, directory: StationDirectory
+) -> None:
+    assert parse(text, directory).order == order
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        ("周六从上海回杭州，上海虹桥八点以后的都行", "上海虹桥", "杭州"),
+        ("周六从上海去杭州，上海南出发", "上海南", "杭州"),
+        ("周六从上海去杭州再去上海南", "上海", "上海南"),  # a stop said with 去 stays a stop
+    ],
+)
+def test_a_station_of_the_city_set_off_from_is_where_one_boards(
+    text: str, origin: str, destination: str, directory: StationDirectory
+) -> None:
+    intent = parse(text, directory)
+    assert (intent.origin, intent.destination) == (origin, destination)
+    if origin != "上海":
+        assert intent.via == []
+
+
+def test_a_bare_hour_after_the_end_of_work_is_the_evenings(directory: StationDirectory) -> None:
+    intent = parse("周五下了班从苏州回上海，六点下班，六点半以后的车都行", directory)
+    assert intent.depart_window is not None
+    assert intent.depart_window.start == dt.time(18, 30)
