@@ -104,11 +104,14 @@ FORMER_NAMES: dict[str, str] = {
 _HEARD_BEFORE = "从由自到去往至回在住"
 _CUE_CHARS = "从到去回往在"
 _ROUTE_CUES = "从到去回往"
+_PAIR_CUES = "到去往至"
 _HEARD_AFTER = (*_PAIR_AFTER, *_ORIGIN_AFTER, "过去", "玩", "出差", "看", "旅游", "开会", "，", ",")
 _HEARD_LENGTHS = (4, 3, 2)
 # Words that are no place whatever they sound like: those led by a cue (回来 is no 惠来, 去年
 # no 曲阳) or ending in a particle or a verb's complement.
-_NOT_HEARD_START = _HEARD_BEFORE + "来上下出进过"
+_NOT_HEARD_START = _HEARD_BEFORE + "来上下出进过看"
+# A count (去一趟, 到一场演出, 一样的): 一 and a measure word, no place typed by sound.
+_COUNT_WORD = re.compile(r"一[场样趟次个件些下点块遍回阵番份张位]")
 _NOT_HEARD_END = "来去了的吗呢吧啊呀么过着"
 # Everyday words whose last character may start a sound-alike (全程都 is no 成都).
 _EVERYDAY_WORDS = frozenset(
@@ -216,6 +219,35 @@ def _pinyin_index(directory: StationDirectory) -> dict[str, str]:
 
 _VOWELS = frozenset("aeiouv")
 _INITIALS_MIN = 3
+# Two-letter initials of big cities that fast typists use (gz去sz, 明早bj去tj): each in
+# common use for that city alone. Too short to be read anywhere else, so only beside a
+# route cue (去, 到, 从, 回, 出发 …), as a word of its own.
+CITY_ABBREVIATIONS = {
+    "bj": "北京", "sh": "上海", "gz": "广州", "sz": "深圳", "tj": "天津", "cq": "重庆",
+    "cd": "成都", "hz": "杭州", "nj": "南京", "wh": "武汉", "xa": "西安", "cs": "长沙",
+    "zz": "郑州",
+}  # fmt: skip
+_ABBREVIATION_CUES_BEFORE = (
+    *(c for c in (*_ORIGIN_BEFORE, *_STOP_BEFORE) if not (c.isascii() and c.isalpha())),
+    "-",
+    "—",
+)
+_ABBREVIATION_CUES_AFTER = tuple(
+    c for c in (*_PAIR_AFTER, *_ORIGIN_AFTER) if not (c.isascii() and c.isalpha())
+)
+
+
+def _abbreviated_city(word: str, text: str, span: tuple[int, int]) -> str | None:
+    """The big city two letters stand for (gz: 广州) where they stand as a place: a word of
+    their own right after or before a route cue (gz去sz, 回bj), never elsewhere (cd唱片)."""
+    city = CITY_ABBREVIATIONS.get(word)
+    if city is None:
+        return None
+    before = text[: span[0]].rstrip()
+    after = text[span[1] :].lstrip()
+    if before.endswith(_ABBREVIATION_CUES_BEFORE) or after.startswith(_ABBREVIATION_CUES_AFTER):
+        return city
+    return None
 
 
 @cache
@@ -373,6 +405,8 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
             single = _spelt_place(index, fuzzy, words[i][2], text, words[i][:2])
             if single is None:
                 single = _initials_index(directory).get(words[i][2])
+            if single is None:
+                single = _abbreviated_city(words[i][2], text, words[i][:2])
             if single is not None:
                 hits.append(_Hit(words[i][0], words[i][1], single))
             i += 1
@@ -638,12 +672,24 @@ def _heard_at(
             continue
         if text[i] in _NOT_HEARD_START or text[end - 1] in _NOT_HEARD_END:
             continue
+        if _COUNT_WORD.match(text, i):
+            continue
         if i > 0 and text[i - 1 : i + 1] in _EVERYDAY_WORDS:
             continue  # 全程都坐二等座: 程 ends 全程, and 程都 is no 成都
         # After 从, 去, 到, 回, 往 a homophone of a major city is taken too (去无憾: 武汉), and
         # said back to the traveller like every name heard by sound.
         routed = cue_before and text[i - 1] in _ROUTE_CUES
-        name = directory.heard_as(text[i:end], routed=routed)
+        # 武汉到一常的高铁, 从桂林去杨朔玩: a place named right before the cue and the word said
+        # whole (a pause or a cue after it, not 去一场演唱会), it is the route's other end.
+        paired = (
+            i >= 2
+            and text[i - 1] in _PAIR_CUES
+            and (i - 2) in covered
+            and (
+                end == len(text) or not _CJK_RUN.match(text[end]) or cue_after or text[end] == "的"
+            )
+        )
+        name = directory.heard_as(text[i:end], routed=routed, paired=paired)
         if name is not None:
             return end, name
     return None

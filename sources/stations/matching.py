@@ -83,8 +83,8 @@ def fuzzy_sound(romanised: str) -> str:
 _INITIAL = re.compile(r"^(?:zh|ch|sh|[bpmfdtnlgkhjqxrzcsyw])")
 
 
-_PLACE_WORDS = frozenset("站市省县区路街镇村")
-"""Characters that make a word of their own with the one before (南站, 北市): no typo."""
+_PLACE_WORDS = frozenset("站市省县区路街镇村方")
+"""Characters that make a word of their own with the one before (南站, 北市, 南方): no typo."""
 
 
 def _rhyme(syllable: str) -> str:
@@ -205,25 +205,43 @@ class TextSearch:
             names.sort(key=lambda n: (self._rank(n), self._city_order.get(n, 10**6)))
         return index
 
-    def sound_alike(self, text: str) -> list[str]:
+    def sound_alike(self, text: str, *, usual_only: bool = False) -> list[str]:
         """Known names that sound like Chinese `text` (无憾 -> 武汉, 郑洲 -> 郑州, 重亲 -> 重庆),
         the likeliest first: a provincial capital, another city, then stations. A name that
-        is itself known sounds like nothing else."""
+        is itself known sounds like nothing else. `usual_only`: by the usual reading of each
+        character alone, not every reading."""
         if not text or text in self._by_name or text in self._by_city:
             return []
         found: list[str] = []
-        for reading in readings(text):
+        for reading in readings(text)[:1] if usual_only else readings(text):
             found.extend(self._sounds.get(fuzzy_sound(reading), ()))
         unique = list(dict.fromkeys(found))
         unique.sort(key=lambda n: (self._rank(n), self._city_order.get(n, 10**6)))
         return unique
 
-    def heard_as(self, text: str, *, routed: bool = False) -> str | None:
+    def heard_as(self, text: str, *, routed: bool = False, paired: bool = False) -> str | None:
         """The one city Chinese `text` surely means, or None: the best of `sound_alike` when
         no other of its rank ties with it and it keeps a character of `text` (郑洲 -> 郑州,
         重亲 -> 重庆). A homophone sharing no character (无憾 for 武汉) is only a suggestion
         (`suggest`), unless `routed` (the word stands where a route names its places: 从无憾,
-        去无憾) and it sounds like exactly one major city (a capital or a municipality)."""
+        去无憾) and it sounds like exactly one major city (a capital or a municipality).
+
+        `paired`: the word is the second place of a route whose first is named (武汉到一常,
+        从桂林去杨朔), a slot no everyday word stands in. There any city that alone sounds
+        like it is meant (一常: 宜昌), and so is a station of two characters keeping one
+        (杨朔: 阳朔), both read alike exactly by the characters' usual readings (a rare one of
+        趟 makes 一趟 sound like 宜城; 义诊 yizhen is no 仪征 yizheng)."""
+        if paired:
+            said = readings(text)[:1]
+            usual = [
+                name
+                for name in self.sound_alike(text, usual_only=True)
+                if [self._romanised(name).lower()] == said
+            ]
+            best = usual[0] if usual else ""
+            tied = [name for name in usual if self.importance(name) == self.importance(best)]
+            if len(tied) == 1 and (best in self._by_city or set(best) & set(text)):
+                return best
         alike = self.sound_alike(text)
         near = self.capital_one_sound_off(text) if routed else None
         if near is not None and not any(name in self._by_city for name in alike):

@@ -102,3 +102,15 @@ def test_no_capital_is_heard_in_an_everyday_word_or_a_known_name() -> None:
     assert directory.capital_one_sound_off("汉阳") is None
     # Another rhyme is another word, asked about: 北就 (jiu) is no 北京 (jing).
     assert directory.capital_one_sound_off("北就") is None
+
+
+def test_the_second_place_of_a_named_route_is_taken_by_its_exact_sound() -> None:
+    directory = default_directory()
+    # After 成都到, 一彬 can only be a place: 宜宾, the one city read yibin, though no
+    # character is kept; 大里 keeps one of 大理's, a station's two characters.
+    assert directory.heard_as("一彬", paired=True) == "宜宾"
+    assert directory.heard_as("一彬", routed=True) is None
+    assert directory.heard_as("五隆", paired=True) == "武隆"
+    # Only the usual readings, read exactly: 义诊 yizhen is no 仪征 yizheng.
+    assert directory.heard_as("义诊", paired=True) is None
+    assert directory.heard_as("宜宾", paired=True) is None  # a known name is no typo

@@ -285,3 +285,63 @@ async def test_a_school_by_its_short_name_is_said_back_with_its_city(metrics) ->
     outcome = await parser.parse("厦大放假了，后天回福州", dt.date(2026, 12, 20))
     assert (outcome.intent.origin, outcome.intent.destination) == ("厦门", "福州")
     assert texts.school_place("厦大", "厦门大学", "厦门") in outcome.warnings
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        ("成都到一彬的动车 周六", "成都", "宜宾"),
+        ("下周从重庆去五隆玩两天", "重庆", "武隆"),
+        ("西安到宝机 明天上午", "西安", "宝鸡"),
+    ],
+)
+def test_the_place_after_a_named_one_and_a_cue_is_heard_by_its_sound(
+    official: StationDirectory, text: str, origin: str, destination: str
+) -> None:
+    route = extract_route(text, official)
+    assert (route.origin, route.destination) == (origin, destination)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "明天从北京去一趟",
+        "上海到一场演出要多久",
+        "从广州去路演的",
+        "北京去义诊",
+        "从杭州去南方玩",
+        "从厦门去看海，",
+        "周末从上海回复信息",
+        "北京到一样的",
+    ],
+)
+def test_everyday_words_after_a_place_and_a_cue_stay_words(
+    official: StationDirectory, text: str
+) -> None:
+    assert heard_places(text, official) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        ("后天sh到nj 二等座", "上海", "南京"),
+        ("周六从cd出发去cq", "成都", "重庆"),
+        ("xa-zz 明天下午", "西安", "郑州"),
+    ],
+)
+def test_a_big_citys_two_letters_beside_a_route_cue_are_the_city(
+    official: StationDirectory, text: str, origin: str, destination: str
+) -> None:
+    route = extract_route(text, official)
+    assert (route.origin, route.destination) == (origin, destination)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["明天北京到上海 带张cd路上听", "sh 明天北京到上海", "明天北京到上海 bj同事一起"],
+)
+def test_two_letters_away_from_a_route_cue_name_no_city(
+    official: StationDirectory, text: str
+) -> None:
+    route = extract_route(text, official)
+    assert (route.origin, route.destination) == ("北京", "上海") and not route.via
