@@ -60,6 +60,7 @@ from sources.models import (
     is_train_number,
 )
 from sources.stations import StationDirectory
+from sources.stations.matching import readings
 
 MASK = "□"
 
@@ -175,6 +176,10 @@ _NEXT_DAY = re.compile(r"第二天|次日|隔天|第二日|第2天")
 _SAME_DAY_RETURN = re.compile(
     r"当天(?:就)?(?:回来|回|返回|往返|来回)|当日(?:往返|来回|回|返回)|一日往返"
     r"|当晚(?:就)?(?:回来|回|返回)|早去晚回|早出晚归|晚上(?:就)?赶回来"
+    # 明天来回, 周六往返, 5号来回: the day said right before it is out and back (三天来回 is no
+    # one day).
+    r"|(?:(?<=[今明后]天)|(?<=[周期拜][一二三四五六日天])|(?<=[0-9一二三四五六七八九十][号日]))"
+    r"(?:来回|往返)"
 )
 # The ride home not to be bought now (回程先别买了, 返程暂时不订, 回来的票就不要了, 先不买
 # 回程): the return is left open, so none is planned. A wish for it (回程不要太晚) is no such.
@@ -600,6 +605,21 @@ def _train_said_aloud(match: re.Match[str]) -> str:
     return number + rest + after
 
 
+# Train words typed by their sound with one character slipped (坐高贴: 高铁), read as the word.
+_TRAIN_WORDS_BY_SOUND = {"gaotie": "高铁", "dongche": "动车"}
+_TRAIN_WORD_SLIPPED = re.compile(r"高[^铁]|[^高]铁|动[^车]|[^动]车")
+
+
+def _train_words_by_sound(text: str) -> str:
+    def read(match: re.Match[str]) -> str:
+        typed = match.group()
+        said = readings(typed)[:1]
+        meant = _TRAIN_WORDS_BY_SOUND.get(said[0]) if said else None
+        return meant if meant is not None and set(meant) & set(typed) else typed
+
+    return _TRAIN_WORD_SLIPPED.sub(read, text)
+
+
 def normalise_text(text: str) -> str:
     """NFKC (full-width digits and letters to ASCII) and trimmed; a route typed in pinyin
     (mingtian cong chengdu qu chongqing) has its route and time words as characters (the
@@ -617,6 +637,7 @@ def normalise_text(text: str) -> str:
     text = text.replace("明后天", "明天或后天")  # either day
     text = _SPOKEN_TRAIN.sub(_train_said_aloud, text)
     text = _TWO_COUNTS.sub(_first_of_two, text)
+    text = _train_words_by_sound(text)
     if (
         _PINYIN_ROUTE.search(text)
         or _PINYIN_CUES.search(text)

@@ -120,3 +120,21 @@ def test_two_places_said_as_a_round_pair_are_home_and_the_place_gone_to(parse, t
     intent = parse(text)
     assert (intent.origin, intent.destination, intent.return_trip) == (*ends, True)
     assert intent.via == []
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("杭州到上海 后天往返", dt.date(2026, 12, 2)),
+        ("苏州到南京周六来回", dt.date(2026, 12, 5)),
+        ("广州到深圳 8号来回", dt.date(2026, 12, 8)),
+    ],
+)
+def test_a_day_then_out_and_back_is_a_day_trip(parse, text, day):
+    intent = parse(text)
+    assert (intent.date_start, intent.date_end, intent.return_trip) == (day, day, True)
+
+
+def test_days_counted_then_out_and_back_are_no_day_trip(parse):
+    intent = parse("南京到杭州 三天来回 周五走")
+    assert intent.date_end != intent.date_start

@@ -119,3 +119,16 @@ def test_a_return_typed_in_pinyin_in_a_chat_adds_the_ride_home(chat) -> None:
     assert intent.date_start == dt.date(2026, 12, 11)
     assert intent.date_end == dt.date(2026, 12, 13)
     assert intent.return_window is not None and intent.return_window.label == "下午"
+
+
+@pytest.mark.parametrize(
+    ("text", "types"),
+    [("明天南京到上海 坐搞铁", ["G"]), ("明天南京到上海 要动彻", ["D"])],
+)
+def test_a_train_word_typed_by_its_sound_is_the_word(directory, text, types) -> None:
+    assert parse_offline(text, TODAY, directory).train_types == types
+
+
+@pytest.mark.parametrize("text", ["明天南京到上海 高兴", "明天南京到上海 打车去车站"])
+def test_words_near_a_train_words_sound_stay_words(text) -> None:
+    assert normalise_text(text) == text
