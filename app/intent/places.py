@@ -376,6 +376,8 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
             and any(g.end == h.start and _city(g, directory) != _city(h, directory) for g in hits)
         )
     ]
+    # 邵阳下面那个邵东: the prefecture said to tell which town is meant, no place of the trip.
+    hits = [h for h in hits if not any(_town_under(text, h, g, directory) for g in hits)]
     hits = _without_sights_elsewhere(text, _either_station(text, hits, directory))
     if any(c.isascii() and c.isalpha() for c in text):
         index = _pinyin_index(directory)
@@ -426,6 +428,24 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
     ]
     hits.sort(key=lambda h: h.start)
     return hits
+
+
+_UNDER = re.compile(r"(?:下面|下边|底下|下辖|下属)(?:的|那个|那)?")
+"""Words between a prefecture and a town of it (邵阳下面那个邵东, 桂林下面的阳朔)."""
+
+
+def _town_under(text: str, prefecture: _Hit, town: _Hit, directory: StationDirectory) -> bool:
+    """True when `town` is said right after `prefecture` and `_UNDER` (邵阳下面那个邵东) and
+    has a station filed under that prefecture."""
+    under = _UNDER.match(text, prefecture.end)
+    station = directory.by_name(town.name)
+    return (
+        under is not None
+        and under.end() == town.start
+        and town.name != prefecture.name
+        and station is not None
+        and station.city == _city(prefecture, directory)
+    )
 
 
 _LANDMARK_AFTER = re.compile(

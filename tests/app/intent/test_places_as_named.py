@@ -345,3 +345,18 @@ def test_two_letters_away_from_a_route_cue_name_no_city(
 ) -> None:
     route = extract_route(text, official)
     assert (route.origin, route.destination) == ("北京", "上海") and not route.via
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        ("周六从长沙去邵阳下面的邵东", "长沙", "邵东"),
+        ("从南宁去阳朔 桂林下面那个阳朔 周日", "南宁", "阳朔"),
+        ("周六从长沙去邵阳 下面的事再说", "长沙", "邵阳"),
+    ],
+)
+def test_a_prefecture_said_to_tell_which_town_is_no_stop(
+    official: StationDirectory, text: str, origin: str, destination: str
+) -> None:
+    route = extract_route(text, official)
+    assert (route.origin, route.destination, route.via) == (origin, destination, [])
