@@ -130,10 +130,11 @@ _PERIOD_REFUSED = re.compile(
 _PERIOD_UNFIT = re.compile(r"[^，,。；;]{0,3}?(?:不方便|不太方便|不安全|不行)")
 """老人晚上不方便, 半夜到不安全: a part of the day said unfit, refused as plainly."""
 _REFUSED_PERIOD = {
-    "晚上": TimeWindow(start=dt.time(0, 0), end=dt.time(18, 0), label="不要晚上"),
-    "凌晨": TimeWindow(start=dt.time(6, 0), end=END_OF_DAY, label="不要凌晨"),
-    "早上": TimeWindow(start=dt.time(9, 0), end=END_OF_DAY, label="不要早上"),
-    "上午": TimeWindow(start=dt.time(12, 0), end=END_OF_DAY, label="不要上午"),
+    "晚上": TimeWindow(start=dt.time(0, 0), end=TIME_WINDOWS["晚上"].start, label="不要晚上"),
+    **{
+        part: TimeWindow(start=TIME_WINDOWS[part].end, end=END_OF_DAY, label=f"不要{part}")
+        for part in ("凌晨", "早上", "上午")
+    },
 }
 """What is left of the day when a part of it is refused (下午 and 中午 leave two parts: none)."""
 _LEAVE_THEN = re.compile(r"(?:再|才)(?:能|可以)?(?:走|出发|动身|上车)")

@@ -1059,15 +1059,18 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
             route.return_trip = True
             stops = stops[:-1]
         stops = [s for s in stops if s is not origin_hit]
-        boarded = [
-            s
-            for s in stops
-            if s.role in (None, "origin")
-            and not s.returning
-            and origin_hit.name in directory.cities()
-            and s.name not in directory.cities()
-            and _city(s, directory) == origin_hit.name
-        ]
+        boarded = (
+            [
+                s
+                for s in stops
+                if s.role in (None, "origin")
+                and not s.returning
+                and s.name not in directory.cities()
+                and _city(s, directory) == origin_hit.name
+            ]
+            if origin_hit.name in directory.cities()
+            else []
+        )
         if boarded and len(stops) > len(boarded):
             # 从北京回天津…北京南七点半以后的车都赶得上, 从北京去上海，北京南出发: a station of
             # the city set off from, said with no cue or as set off from, is where one boards.
