@@ -51,6 +51,7 @@ from app.intent.times import (
     narrowed,
     today_implied,
 )
+from app.intent.varieties import as_mandarin
 from rules.limits import MAX_PARTY
 from sources.models import (
     TRAIN_LETTERS,
@@ -534,10 +535,6 @@ _PINYIN_SPELT = {_spelt(word): chinese for word, chinese in _PINYIN_WORDS.items(
 # Arrows typed as emoji or symbols between two places (杭州➡️上海): the route arrow.
 _ARROWS = re.compile(r"(?:➡|⇒|⟶|➔|➜|⮕|⇨|→)\ufe0f?|=>")
 # Cantonese day words (听日同老婆由广州去佛山: tomorrow); 由, 同 and 搭 are read as they are.
-_CANTONESE_DAYS = {"听日": "明天", "听朝": "明早", "听晚": "明晚", "后日": "后天"}
-_CANTONESE_DAY = re.compile("|".join(_CANTONESE_DAYS))
-
-
 # 周六晚, 后天晚, 12号晚: the evening, said short (住一晚, 晚点, 晚饭 are not).
 _SHORT_EVENING = re.compile(
     r"(?:(?<=[周期拜][一二三四五六日天])|(?<=[今明后]天)|(?<=[0-9一二三四五六七八九十][号日]))"
@@ -625,10 +622,9 @@ def normalise_text(text: str) -> str:
     """NFKC (full-width digits and letters to ASCII) and trimmed; a route typed in pinyin
     (mingtian cong chengdu qu chongqing) has its route and time words as characters (the
     place names stay pinyin: the station table reads them)."""
-    text = unicodedata.normalize("NFKC", text).strip()
+    text = as_mandarin(unicodedata.normalize("NFKC", text).strip())
     text = _ARROWS.sub("→", text)
     text = _SPACED_TRAIN.sub(r"\1\2", text)
-    text = _CANTONESE_DAY.sub(lambda m: _CANTONESE_DAYS[m.group()], text)
     # 坐夜车省一晚住宿: the night saved on a hotel is the night train itself, not a stay and
     # not a hotel question.
     text = _LODGING_SAVED.sub("坐夜车", text)

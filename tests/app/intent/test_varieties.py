@@ -1,0 +1,97 @@
+"""Traditional characters and written Cantonese, read as the simplified Mandarin the parser
+knows: the words first, then whole requests through the offline parser."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import opencc
+import pytest
+
+from app.intent.offline import parse_offline
+from app.intent.varieties import FRAGILE_NAMES, as_mandarin, simplified
+from sources.models import SeatClass
+from sources.stations import StationDirectory, curated_directory, default_directory
+
+TODAY = dt.date(2026, 12, 8)  # a Tuesday
+
+
+@pytest.fixture(scope="module")
+def directory() -> StationDirectory:
+    return curated_directory()
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("下週三從臺北來的朋友", "下周三从台北来的朋友"),
+        ("禮拜日搭動車", "礼拜日坐动车"),
+        ("硬臥下鋪兩張", "硬卧下铺两张"),
+    ],
+)
+def test_traditional_characters_are_read_as_simplified(typed: str, read: str) -> None:
+    assert as_mandarin(typed) == read
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["从乾县去西安", "乾安到长春的车", "于是周五去", "下周去看乾陵", "著名景点一日游"],
+)
+def test_a_simplified_sentence_is_left_as_it_is(text: str) -> None:
+    assert simplified(text) == text
+
+
+def test_a_station_name_survives_a_traditional_sentence() -> None:
+    assert simplified("從乾縣去西安，禮拜六") == "从乾县去西安，礼拜六"
+
+
+def test_every_station_name_the_converter_would_spoil_is_protected() -> None:
+    directory = default_directory()
+    convert = opencc.OpenCC("t2s").convert
+    spoilt = {n for n in {*directory.names(), *directory.cities()} if convert(n) != n}
+    assert spoilt == set(FRAGILE_NAMES)
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("仲有冇下铺", "还有没有下铺"),
+        ("冇位就算", "没有位就算"),
+        ("唔要夜车", "不要夜车"),
+        ("唔好超过三百蚊", "不要超过三百元"),
+        ("我哋两个", "我们两个"),
+        ("喺杭州东上车", "在杭州东上车"),
+        ("边班车快啲", "哪班车快点"),
+        ("朝早出发，下昼到", "早上出发，下午到"),
+        ("返屋企", "回家"),
+        ("听日", "明天"),
+        ("后日夜晚", "后天晚上"),
+    ],
+)
+def test_cantonese_words_are_read_as_mandarin(typed: str, read: str) -> None:
+    assert as_mandarin(typed) == read
+
+
+@pytest.mark.parametrize("text", ["唔，那就周五吧", "往返票", "搭配一下", "边上那个站", "蚊子多"])
+def test_mandarin_that_looks_cantonese_is_left_alone(text: str) -> None:
+    assert as_mandarin(text) == text
+
+
+def test_a_request_in_traditional_characters_is_the_same_trip(directory: StationDirectory) -> None:
+    said = parse_offline("下禮拜四從廣州南搭高鐵去廈門北，兩個大人，唔要一等座", TODAY, directory)
+    plain = parse_offline("下礼拜四从广州南坐高铁去厦门北，两个大人，不要一等座", TODAY, directory)
+    assert said == plain
+    assert (said.origin, said.destination, said.date_start) == (
+        "广州南",
+        "厦门北",
+        dt.date(2026, 12, 17),
+    )
+    assert said.passengers == 2
+
+
+def test_a_cantonese_request_keeps_its_day_party_and_seat(directory: StationDirectory) -> None:
+    intent = parse_offline("听日朝早我哋三个喺深圳北去潮汕，仲有冇二等座", TODAY, directory)
+    assert intent.date_start == dt.date(2026, 12, 9)
+    assert (intent.origin, intent.destination) == ("深圳北", "潮汕")
+    assert intent.passengers == 3
+    assert intent.seat_class == SeatClass.SECOND
