@@ -1020,13 +1020,16 @@ class PlanningAgent:
             if self.directory.by_name(name) is not None or name in self.directory.cities()
         ]
         stations = [place, *near][:MAX_CANDIDATES]
-        window = intent.depart_window
-        # The first with a train in the hours said (下班后走: the evening's trains reach
-        # 怀化南, not 吉首), else the first with any train; each station is asked once.
+        # The first with a train of the kind and in the hours said (坐高铁: 怀化南, not 吉首;
+        # 下班后走: the evening's trains reach 怀化南), else of the kind, else in the hours,
+        # else any train; each station is asked once, the later passes read the answers kept.
         ends = (intent.origin, day)
-        kept = await self._first_with_trains(run, place, stations, ends, _leaving_within(window))
-        if not kept and window is not None:
-            kept = await self._first_with_trains(run, place, stations, ends, None, again=True)
+        kept: list[str] = []
+        for number, fits in enumerate(_gateway_fits(intent)):
+            again = number > 0
+            kept = await self._first_with_trains(run, place, stations, ends, fits, again=again)
+            if kept:
+                break
         if not kept or kept[0] == place:
             return None
         run.warn(intent_texts.planned_at_gateway(place, intent.origin, kept[0]))
@@ -1389,6 +1392,23 @@ def _question_for(intent: Any, directory: StationDirectory) -> str | None:
     if not questions:
         return None
     return questions[0] + "".join(intent_texts.AND_THEN + q for q in questions[1:])
+
+
+def _gateway_fits(intent: Any) -> list[Callable[[TrainOffer], bool] | None]:
+    """The tests a gateway's trains are put to, strictest first: of a kind the traveller takes
+    and in the hours said, of the kind, in the hours, any (only those the request makes)."""
+    window = _leaving_within(intent.depart_window)
+    allowed, refused = set(intent.train_types), set(intent.exclude_train_types)
+
+    def kind(offer: TrainOffer) -> bool:
+        return (not allowed or offer.train_type in allowed) and offer.train_type not in refused
+
+    def both(offer: TrainOffer) -> bool:
+        return kind(offer) and window is not None and window(offer)
+
+    typed = kind if allowed or refused else None
+    strictest = both if typed is not None and window is not None else None
+    return [*(test for test in (strictest, typed, window) if test is not None), None]
 
 
 def _leaving_within(window: TimeWindow | None) -> Callable[[TrainOffer], bool] | None:

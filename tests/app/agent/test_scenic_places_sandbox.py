@@ -82,6 +82,18 @@ def test_the_usual_stations_of_a_scant_station_are_known_to_the_directory() -> N
         assert stations and all(directory.by_name(name) is not None for name in stations)
 
 
+async def test_the_station_with_a_train_of_the_kind_said_comes_first() -> None:
+    # 高铁 only: 吉首 (the usual station) sees no G train from 长沙, 怀化南 does; taking 吉首
+    # would relax the kind of train though a station near 凤凰 meets it.
+    body = await _chat("12月5号从长沙坐高铁去凤凰，一个人")
+    assert body["itinerary"] is not None, body["summary"]
+    legs = body["itinerary"]["legs"]
+    assert legs[-1]["destination_station"]["name"] == "怀化南"
+    assert all(leg["train_number"].startswith("G") for leg in legs)
+    assert not body["relaxed"]
+    assert any("怀化南" in w for w in body["warnings"])
+
+
 async def test_the_station_with_a_train_in_the_hours_said_comes_first() -> None:
     # 下班后 from 长沙: no train reaches 吉首 in the evening, the high-speed trains reach
     # 怀化南 the same evening; the nights said there stay whole.
