@@ -91,6 +91,7 @@ from rules import (
     Itinerary,
     LegKey,
     LegOffers,
+    PlanResult,
     TripRequest,
     check_train_numbers,
     plan,
@@ -585,9 +586,9 @@ class PlanningAgent:
                 best = (candidate, result)
                 break
             if run.flexible:  # the best accepted day by the stated order
-                better = best is None or best_day_key(
-                    order, candidate, result.itineraries[0]
-                ) < best_day_key(order, best[0], best[1].itineraries[0])
+                better = best is None or _day_rank(order, candidate, result) < _day_rank(
+                    order, *best
+                )
             else:
                 better = (
                     best is None
@@ -1154,7 +1155,9 @@ class PlanningAgent:
         if not named:
             return
         keys = required_legs(run.request)
-        offers = [o for k in keys if k in run.results for o in run.results[k].offers]
+        # Every accepted day counts (周六或者周日都行，坐Z283): a train sold on any of them is there.
+        every_day = dict.fromkeys(k for c in run.candidates for k in required_legs(c))
+        offers = [o for k in every_day if k in run.results for o in run.results[k].offers]
         absent = {v.train_number or "" for v in check_train_numbers(named, offers)} - {""}
         sold_as = await self._renumbered(run, absent, offers, keys[0].date)
         named = [sold_as.get(n, n) for n in named]
@@ -1189,9 +1192,8 @@ class PlanningAgent:
                 )
             )
         kept = tuple(n for n in named if n not in absent)
-        request = run.request.model_copy(update={"required_trains": kept})
-        run.request = run.original = request
-        run.candidates = [request]
+        run.candidates = [c.model_copy(update={"required_trains": kept}) for c in run.candidates]
+        run.request = run.original = run.candidates[0]
         run.absent_trains = sorted(absent)
 
     def _use_model_text(self, run: Run) -> None:
@@ -1392,6 +1394,15 @@ def _question_for(intent: Any, directory: StationDirectory) -> str | None:
     if not questions:
         return None
     return questions[0] + "".join(intent_texts.AND_THEN + q for q in questions[1:])
+
+
+def _day_rank(order: str | None, request: TripRequest, result: PlanResult) -> tuple[float, ...]:
+    """How an accepted day's plan ranks: a day whose plan rides every train the traveller
+    named (周六或者周日，坐Z283: the day Z283 has the berth) before one that takes another,
+    then by the stated order (`best_day_key`)."""
+    best = result.itineraries[0]
+    missed = sum(1 for number in request.required_trains if number not in best.train_numbers)
+    return (float(missed), *best_day_key(order, request, best))
 
 
 def _gateway_fits(intent: Any) -> list[Callable[[TrainOffer], bool] | None]:

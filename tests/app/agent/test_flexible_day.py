@@ -105,3 +105,22 @@ async def test_a_date_beyond_the_sale_window_is_said_to_be_not_on_sale() -> None
     body = response.json()
     assert body["itinerary"] is None
     assert "尚未开售" in body["clarify_question"]
+
+
+async def test_a_named_train_is_ridden_on_the_accepted_day_it_has_a_seat() -> None:
+    # G1 is sold out on the 3rd and sells on the 4th; G3 sells both days. Either day will do,
+    # so G1 on the 4th is the trip asked for: no other train, no relaxation.
+    tickets = FakeTickets(
+        [
+            offer("G1", BEIJING_SOUTH, HONGQIAO, "09:00", "13:30", day=DEC3, seats=SOLD_OUT),
+            offer("G3", BEIJING_SOUTH, HONGQIAO, "10:00", "14:30", day=DEC3),
+            offer("G1", BEIJING_SOUTH, HONGQIAO, "09:00", "13:30", day=DEC4),
+            offer("G3", BEIJING_SOUTH, HONGQIAO, "10:00", "14:30", day=DEC4),
+        ]
+    )
+    intent = flexible(DEC3, DEC4, train_numbers=["G1"])
+    reply = await agent(tickets).run(AgentInput(today=TODAY, intent=intent))
+    assert reply.itinerary is not None
+    assert [leg.train_number for leg in reply.itinerary.legs] == ["G1"]
+    assert reply.itinerary.legs[0].depart_at.date() == DEC4
+    assert reply.relaxed == []
