@@ -1155,7 +1155,8 @@ class PlanningAgent:
         if not named:
             return
         keys = required_legs(run.request)
-        # Every accepted day counts (周六或者周日都行，坐Z283): a train sold on any of them is there.
+        # Every accepted day counts (周六或者周日都行，坐Z283): a train sold on any of them is
+        # there.
         every_day = dict.fromkeys(k for c in run.candidates for k in required_legs(c))
         offers = [o for k in every_day if k in run.results for o in run.results[k].offers]
         absent = {v.train_number or "" for v in check_train_numbers(named, offers)} - {""}
