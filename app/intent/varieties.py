@@ -112,6 +112,32 @@ def cantonese_as_mandarin(text: str) -> str:
     return text
 
 
+# Places a Hong Kong or Macau traveller names in English, which no pinyin reading finds, and
+# English shorthand for a day (tmr).
+_ENGLISH = {
+    "hong kong west kowloon": "香港西九龙",
+    "west kowloon": "香港西九龙",
+    "hong kong": "香港",
+    "hk": "香港",
+    "macau": "澳门",
+    "macao": "澳门",
+    "tmr": "明天",
+    "tmrw": "明天",
+    "tmw": "明天",
+}
+_ENGLISH_WORD = re.compile(
+    r"(?<![A-Za-z])(?:"
+    + "|".join(sorted(_ENGLISH, key=len, reverse=True)).replace(" ", r"\s+")
+    + r")(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+
+def english_as_chinese(text: str) -> str:
+    """Place names in English (West Kowloon, HK) and tmr, in Chinese."""
+    return _ENGLISH_WORD.sub(lambda m: _ENGLISH[" ".join(m.group().lower().split())], text)
+
+
 def as_mandarin(text: str) -> str:
     """`text` in simplified characters and Mandarin words (see the module's docstring)."""
-    return cantonese_as_mandarin(simplified(text))
+    return english_as_chinese(cantonese_as_mandarin(simplified(text)))

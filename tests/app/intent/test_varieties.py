@@ -95,3 +95,27 @@ def test_a_cantonese_request_keeps_its_day_party_and_seat(directory: StationDire
     assert (intent.origin, intent.destination) == ("深圳北", "潮汕")
     assert intent.passengers == 3
     assert intent.seat_class == SeatClass.SECOND
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("from West Kowloon to 深圳北", "from 香港西九龙 to 深圳北"),
+        ("back to hk on Sunday", "back to 香港 on Sunday"),
+        ("Macau 去珠海", "澳门 去珠海"),
+        ("TMR 上午", "明天 上午"),
+    ],
+)
+def test_places_and_days_in_english_shorthand_are_read(typed: str, read: str) -> None:
+    assert as_mandarin(typed) == read
+
+
+@pytest.mark.parametrize("text", ["hkust 的同学", "THK 车次", "tmrx"])
+def test_english_shorthand_inside_a_longer_word_is_left_alone(text: str) -> None:
+    assert as_mandarin(text) == text
+
+
+def test_a_request_from_west_kowloon_in_english_boards_there(directory: StationDirectory) -> None:
+    intent = parse_offline("tmr from West Kowloon to 广州南, 两个人", TODAY, directory)
+    assert (intent.origin, intent.destination) == ("香港西九龙", "广州南")
+    assert intent.date_start == dt.date(2026, 12, 9)
