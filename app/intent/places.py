@@ -19,7 +19,7 @@ from app.intent.model import TravelIntent, ViaStop, missing_fields
 from app.intent.numerals import NUMBER, to_int
 from rules.config import in_city_proper
 from sources.stations import StationDirectory, UnknownStationError
-from sources.stations.matching import fuzzy_sound
+from sources.stations.matching import fuzzy_sound, readings
 
 _ORIGIN_BEFORE = ("从", "由", "自", "from")
 _STOP_BEFORE = (
@@ -351,6 +351,7 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
     hits = _with_everyday_names(text, directory, [hit for hit in found if hit is not None])
     hits = [_heard_longer(text, directory, hit) for hit in hits]
     hits += _heard_hits(text, directory, hits)
+    hits = _stations_of_cities_by_sound(text, directory, hits)
     # A name inside or right after a place without a station is part of it (西塘古镇 is no
     # trip to the station 古镇, 600 km away).
     spans = [
@@ -376,7 +377,8 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
             and any(g.end == h.start and _city(g, directory) != _city(h, directory) for g in hits)
         )
     ]
-    # 邵阳下面那个邵东: the prefecture said to tell which town is meant, no place of the trip.
+    # 邵阳下面那个邵东, 孝感汉川: the prefecture said to tell which town is meant, no place of
+    # the trip.
     hits = [h for h in hits if not any(_town_under(text, h, g, directory) for g in hits)]
     hits = _without_sights_elsewhere(text, _either_station(text, hits, directory))
     if any(c.isascii() and c.isalpha() for c in text):
@@ -435,13 +437,13 @@ _UNDER = re.compile(r"(?:下面|下边|底下|下辖|下属)(?:的|那个|那)?"
 
 
 def _town_under(text: str, prefecture: _Hit, town: _Hit, directory: StationDirectory) -> bool:
-    """True when `town` is said right after `prefecture` and `_UNDER` (邵阳下面那个邵东) and
-    has a station filed under that prefecture."""
+    """True when `town` is said right after `prefecture`, or after it and `_UNDER`
+    (邵阳下面那个邵东, 孝感汉川), and has a station filed under that prefecture, said as a city."""
     under = _UNDER.match(text, prefecture.end)
     station = directory.by_name(town.name)
     return (
-        under is not None
-        and under.end() == town.start
+        (under.end() if under is not None else prefecture.end) == town.start
+        and prefecture.name in directory.cities()
         and town.name != prefecture.name
         and station is not None
         and station.city == _city(prefecture, directory)
@@ -638,6 +640,37 @@ def _heard_longer(text: str, directory: StationDirectory, hit: _Hit) -> _Hit:
     if heard is None or directory.by_name(heard) is None:
         return hit
     return _Hit(hit.start - 1, hit.end, heard)
+
+
+def _stations_of_cities_by_sound(
+    text: str, directory: StationDirectory, hits: list[_Hit]
+) -> list[_Hit]:
+    """`hits` with a city said, then a word typed by sound for one of its own stations or
+    towns (上海红桥: 上海虹桥; 娄底新华: 新化), read as that station: the word reads exactly
+    as the rest of the station's name and keeps one of its characters, and no other station
+    of the city reads so."""
+    covered = _covered(hits)
+    out = []
+    for hit in hits:
+        found = None
+        if hit.name in directory.cities():
+            for end in (hit.end + 2, hit.end + 3):
+                word = text[hit.end : end]
+                if len(word) < end - hit.end or covered & set(range(hit.end, end)):
+                    continue
+                if not _CJK_RUN.fullmatch(word):
+                    continue
+                said = readings(word)[:1]
+                fits = {
+                    station.name
+                    for station in directory.in_city(hit.name)
+                    for rest in (station.name.removeprefix(hit.name),)
+                    if rest != word and set(rest) & set(word) and readings(rest)[:1] == said
+                }
+                if len(fits) == 1:
+                    found = _Hit(hit.start, end, fits.pop())
+        out.append(found or hit)
+    return out
 
 
 def _heard_hits(text: str, directory: StationDirectory, hits: list[_Hit]) -> list[_Hit]:

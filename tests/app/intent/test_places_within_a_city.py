@@ -1,0 +1,61 @@
+"""A city said, then a place inside it: one of its stations or towns typed by its sound
+(上海红桥), or a town named with its prefecture (孝感汉川) — the town or station is the end of
+the trip, and the prefecture no stop of it."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from app.intent.offline import parse_offline
+from sources.stations import StationDirectory, default_directory
+
+DAY = dt.date(2026, 12, 8)
+
+
+@pytest.fixture(scope="module")
+def official() -> StationDirectory:
+    return default_directory()
+
+
+@pytest.mark.parametrize(
+    ("text", "destination"),
+    [
+        ("明天从北京去上海红桥", "上海虹桥"),  # hongqiao, 桥 kept
+        ("周六从长沙回湘潭相乡", "湘乡"),  # xiangxiang, a town filed under 湘潭
+        ("明天南京去苏州园取", "苏州园区"),
+    ],
+)
+def test_a_station_of_the_city_typed_by_its_sound_is_that_station(
+    official: StationDirectory, text: str, destination: str
+) -> None:
+    intent = parse_offline(text, DAY, official)
+    assert intent.destination == destination
+    assert intent.via == []
+
+
+@pytest.mark.parametrize(
+    "text", ["下周从上海去杭州西湖玩", "明天从北京去上海玩两天", "后天从广州去深圳福田"]
+)
+def test_a_word_that_sounds_like_no_station_of_the_city_leaves_the_city(
+    official: StationDirectory, text: str
+) -> None:
+    intent = parse_offline(text, DAY, official)
+    assert intent.destination in {"杭州", "上海", "深圳"}
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        ("周五从武汉回孝感汉川", "武汉", "汉川"),
+        ("周日从苏州昆山去上海", "昆山", "上海"),
+        ("去桂林阳朔玩三天，明天从南宁走", "南宁", "阳朔"),
+    ],
+)
+def test_a_town_said_after_its_prefecture_is_the_town_and_no_stop(
+    official: StationDirectory, text: str, origin: str, destination: str
+) -> None:
+    intent = parse_offline(text, DAY, official)
+    assert (intent.origin, intent.destination) == (origin, destination)
+    assert intent.via == []
