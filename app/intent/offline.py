@@ -37,7 +37,7 @@ from app.intent.model import (
     with_end_said,
 )
 from app.intent.numerals import NUMBER, to_int, to_number
-from app.intent.places import Route, extract_route
+from app.intent.places import LANDED_BEFORE, Route, extract_route
 from app.intent.times import (
     ARRIVE_CUE,
     BUSY_THEN,
@@ -1558,6 +1558,9 @@ _NEXT_STEP = re.compile(r"(?:然后|接着|之后|再|到了)")
 _ASKS = re.compile(r"帮|订|买|查|约|叫|安排|推荐|能不能|能否|可以|可不可以|吗|怎么|多少|几点|哪")
 
 
+_LANDING = re.compile("|".join((*LANDED_BEFORE, "下飞机", "下了飞机")))
+
+
 def _onward_clauses(text: str, directory: StationDirectory) -> list[tuple[int, int]]:
     """The spans of the clauses that take another way to travel to a place of their own
     (转飞机去三亚, 约个车到南京南, 坐地铁去外滩): a ride after the train, not the train."""
@@ -1572,6 +1575,8 @@ def _onward_clauses(text: str, directory: StationDirectory) -> list[tuple[int, i
             part = clause.group()[at:end]
             if not any(word in part for word in ways):
                 continue
+            if _LANDING.search(part):
+                continue  # 飞机落地大兴机场: the flight comes before the train, it is no ride after
             own = extract_route(part, directory)
             # 然后坐船游长江: a next step of its own, even to no place a station names.
             next_step = at > 0 or _NEXT_STEP.match(part) is not None

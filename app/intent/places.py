@@ -39,6 +39,9 @@ _STOP_BEFORE = (
     "dao",
     "visit",
 )
+# A place a flight lands at (落地大兴机场, 飞到虹桥机场, 广州落地): the train leaves from there.
+LANDED_BEFORE = ("落地在", "落地", "降落在", "降落", "飞到", "飞抵", "飞机到", "航班到")
+_LANDED_AFTER = ("落地", "降落", "下飞机", "下了飞机")
 _ORIGIN_AFTER = ("出发", "上车", "走", "始发", "动身", "发车", "启程", "过去", "坐", "乘")
 _NOT_STOP_BEFORE = ("过去",)  # "坐火车过去 成都出发": 去 ends a verb, not a cue
 _PAIR_AFTER = ("到", "去", "往", "至", "回", "→", "->", "-", "—", "to", "dao ")
@@ -827,6 +830,8 @@ def _assign_roles(text: str, hits: list[_Hit], directory: StationDirectory) -> N
         if before.endswith(_THROUGH_BEFORE):
             hit.through = True
         if before.endswith(_ORIGIN_BEFORE):
+            hit.role = "origin"
+        elif before.endswith(LANDED_BEFORE) or after.startswith(_LANDED_AFTER):
             hit.role = "origin"
         elif _set_off_after_a_deadline(text, hits, i) or _set_off_after_a_pause(text, hit):
             hit.role = "origin"

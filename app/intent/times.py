@@ -228,7 +228,9 @@ _AFTER_SCHOOL_WORDS = re.compile(
 # 下午四点考完, 六点下班, 4点下课: leaving once it is over (the hour is the departure's bound).
 _DONE_AT = re.compile(
     r"(?P<period>早上|上午|中午|下午|晚上)?(?P<h>" + _HOUR + r")\s*" + clock_unit() + r"(?:钟)?"
-    r"(?:才|就)?(?:能)?(?P<done>下班|下课|考完|放学|放假|开完会|散会|结束|完事|忙完|收工|下工)"
+    r"(?:左右|前后)?(?:我|我们)?(?:的)?(?:飞机|航班)?"
+    r"(?:才|就)?(?:能)?(?P<done>下班|下课|考完|放学|放假|开完会|散会|结束|完事|忙完|收工|下工"
+    r"|落地|降落|下飞机|出来|出站|出关)"
 )
 
 _BUSINESS_DONE = ("开完会", "散会", "结束", "完事", "忙完")
@@ -472,6 +474,12 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
     chosen: list[Found] = []
     for item in found:  # overlapping phrases: the first (longest-registered) wins
         if chosen and item.start < chosen[-1].end and item.start != chosen[-1].start:
+            continue
+        if chosen and item.start == chosen[-1].start and item.end > chosen[-1].end:
+            # 三点左右我飞机落地 over 三点左右: the longer phrase says what the hour is.
+            while chosen and chosen[-1].start == item.start and chosen[-1].end < item.end:
+                chosen.pop()
+        elif chosen and item.start == chosen[-1].start and item.end < chosen[-1].end:
             continue
         chosen.append(item)
     return chosen
