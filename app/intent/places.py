@@ -217,6 +217,12 @@ def _pinyin_index(directory: StationDirectory) -> dict[str, str]:
             for cn, latin in (("东", "dong"), ("西", "xi"), ("南", "nan"), ("北", "bei")):
                 if suffix == cn and py.endswith(latin):
                     index.setdefault(py.removesuffix(latin), station.city)
+    # Stations by their short names (dao hongqiao: 上海虹桥), after every full name.
+    for row in _PLACE_ROWS:
+        said = readings(row["name"])[:1]
+        if row["kind"] == "short" and not row["name"].endswith("站") and said:
+            if directory.by_name(row["means"]) is not None:
+                index.setdefault(said[0], row["means"])
     return index
 
 

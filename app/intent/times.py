@@ -248,9 +248,13 @@ class Found:
     weak: bool = False  # an appointment's hour: a deadline said in so many words wins
 
 
+_LATIN_WORD = re.compile(r"[A-Za-z]+")
+
+
 def context_period(text: str, start: int, arrival: bool) -> str | None:
     """The part of the day ("晚上", "下午" …) said before a bare hour at `start`, if any."""
-    lead = text[max(0, start - CONTEXT_REACH) : start]
+    # A word typed in pinyin (cong suzhoubei dao hongqiao) is as far as one character.
+    lead = _LATIN_WORD.sub("A", text[:start])[-CONTEXT_REACH:]
     cuts = list(_SENTENCE_END.finditer(lead))
     if cuts:
         lead = lead[cuts[-1].end() :]
