@@ -103,3 +103,14 @@ async def test_the_station_with_a_train_in_the_hours_said_comes_first() -> None:
     assert legs[0]["destination_station"]["name"] == "怀化南"
     assert legs[0]["arrive_at"].startswith("2026-12-04")
     assert any("怀化南" in w for w in body["warnings"])
+
+
+async def test_a_mountain_whose_own_station_sells_nothing_is_reached_by_its_railhead() -> None:
+    # 长白山 has a station of its own with no train from 沈阳 on the network: the high-speed
+    # railhead travellers take (安图西, else 敦化) is planned and said, not a question.
+    body = await _chat("12月6号从沈阳坐高铁去长白山，两个人")
+    assert body["itinerary"] is not None, body["summary"]
+    legs = body["itinerary"]["legs"]
+    assert legs[-1]["destination_station"]["name"] in {"安图西", "敦化"}
+    assert not body["relaxed"]
+    assert any(legs[-1]["destination_station"]["name"] in w for w in body["warnings"])
