@@ -389,6 +389,7 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
     # 邵阳下面那个邵东, 孝感汉川: the prefecture said to tell which town is meant, no place of
     # the trip.
     hits = [h for h in hits if not any(_town_under(text, h, g, directory) for g in hits)]
+    hits = _without_home_told(text, hits)
     hits = _without_sights_elsewhere(text, _either_station(text, hits, directory))
     if any(c.isascii() and c.isalpha() for c in text):
         index = _pinyin_index(directory)
@@ -457,6 +458,24 @@ def _town_under(text: str, prefecture: _Hit, town: _Hit, directory: StationDirec
         and station is not None
         and station.city == _city(prefecture, directory)
     )
+
+
+_HOME_TOLD = re.compile(r"老家(?:是|在)?[^，,。；;！!？?\s从到去回往]{0,4}$")
+_RIDE_ENDS_AT = re.compile(r"(?:坐到|坐车到|坐火车到|坐高铁到|坐动车到|买到|到)$")
+
+
+def _without_home_told(text: str, hits: list[_Hit]) -> list[_Hit]:
+    """`hits` without a home said to tell where one is from (老家南充营山的) when the sentence
+    says where the ride ends (坐到南充就行): the ride ends there, home is reached otherwise."""
+    home = [h for h in hits if _HOME_TOLD.search(text[max(0, h.start - 8) : h.start])]
+    ends = [
+        h
+        for h in hits
+        if h not in home
+        and any(h.start > k.end for k in home)
+        and _RIDE_ENDS_AT.search(text[max(0, h.start - 4) : h.start])
+    ]
+    return [h for h in hits if h not in home] if home and ends else hits
 
 
 _LANDMARK_AFTER = re.compile(

@@ -59,3 +59,23 @@ def test_a_town_said_after_its_prefecture_is_the_town_and_no_stop(
     intent = parse_offline(text, DAY, official)
     assert (intent.origin, intent.destination) == (origin, destination)
     assert intent.via == []
+
+
+@pytest.mark.parametrize(
+    ("text", "destination"),
+    [
+        ("周六从广州回湖南，老家是衡阳祁东的，坐到衡阳东就行", "衡阳东"),
+        ("我老家在湛江吴川，下周从深圳坐到湛江西，剩下的我自己坐车", "湛江西"),
+    ],
+)
+def test_home_told_is_no_stop_when_the_ride_is_said_to_end_elsewhere(
+    official: StationDirectory, text: str, destination: str
+) -> None:
+    intent = parse_offline(text, DAY, official)
+    assert intent.destination == destination
+    assert intent.via == []
+
+
+def test_home_alone_is_where_the_ride_goes(official: StationDirectory) -> None:
+    intent = parse_offline("周五从长沙回老家邵阳", DAY, official)
+    assert intent.destination == "邵阳"
