@@ -313,7 +313,8 @@ _PARTY = re.compile(
     + NUMBER
     + r")\s*(?:个)?\s*(?:□+的?)?"
     r"(?:小孩|孩子|儿童|小)"
-    r"|(?P<tickets>" + NUMBER + r")\s*张"
+    # 一人一张 is a ticket each, not one ticket.
+    r"|(?<!人)(?P<tickets>" + NUMBER + r")\s*张"
     # 学生票x2, 二等座×3: so many of that ticket.
     r"|(?:票|座|卧|铺|学生)\s*[x×*]\s*(?P<times>[1-9])(?![0-9])"
     # 三个大学生, 两位同事 with no 带/和 before them: the party itself, not companions.
@@ -324,7 +325,7 @@ _PARTY = re.compile(
     r"|(?P<n>"
     + NUMBER
     + r")\s*(?:个大人|个人(?!\s*[0-9])|位|口人|人(?!均|\s*[0-9一二两三四五六七八九十百千]|\s*预算))"
-    r"|(?P<en>" + _EN_NUMBER + r")\s+(?:people|persons|adults|travell?ers|passengers|pax"
+    r"|(?P<en>" + _EN_NUMBER + r")\s+(?:people|persons|ppl|adults|travell?ers|passengers|pax"
     r"|(?:(?:adult|student|second|first|business|class|seat|sleeper|hard|soft|train)\s+){0,2}"
     r"tickets?)\b"
     r"|family of (?P<fam_en>" + _EN_NUMBER + r")",
@@ -367,7 +368,8 @@ _ROUGH_COUNT = re.compile(
 # grown-ups, whatever children are named elsewhere in the sentence (孩子3岁半): three in all.
 _COUPLE_COUNTED = re.compile(
     r"(?:我|俺)(?:和|跟|与)(?:我|俺)?(?:家)?的?"
-    r"(?:老公|老婆|媳妇儿?|爱人|丈夫|妻子|先生|太太|老伴儿?|孩子(?:他|她)?(?:爸爸?|妈妈?)|[他她](?:爸|妈))"
+    r"(?:老公|老婆子?|媳妇儿?|爱人|丈夫|妻子|先生|太太|老伴儿?|老头子?儿?|老太婆"
+    r"|孩子(?:他|她)?(?:爸爸?|妈妈?)|[他她](?:爸|妈))"
     r"(?:两个人|两个|两人|俩人|俩|二人)"
 )
 
@@ -1301,6 +1303,9 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
     counted = party.counted_party(text)
     if counted is not None:
         return counted
+    named = party.roll_call(text, buf.original)
+    if named is not None:  # 爷爷奶奶 爸妈 我和我姐 还有两个娃: six grown-ups, then the children
+        return named, named
     if _COUPLE_COUNTED.search(text):
         return 2, 2
     for phrase, count in _PAIRS.items():

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from app.intent import lexicon
 from app.intent.numerals import NUMBER, to_int
 from rules.limits import MAX_PARTY
 
@@ -122,6 +123,7 @@ STUDENT_ROLES = ("大学生", "学生")
 tickets when claimed."""
 _TERM = re.compile(
     r"(?P<n>" + _SMALL + r"|俩|仨)\s*(?:个|位|名)?\s*(?:" + _SMALL + r"\s*(?:周)?岁半?的?)?\s*"
+    r"(?:(?:带队|领队|随队|随行)的?(?=老师|教师))?"  # 两个带队老师: teachers all the same
     r"(?P<role>"
     + "|".join((*ADULT_ROLES, *ELDER_ROLES, *TEACHER_ROLES, *STUDENT_ROLES, *CHILD_WORDS))
     + r")"
@@ -177,9 +179,19 @@ _AT_UNIVERSITY = (
     r"(?:他|她|孩子|儿子|女儿|闺女|外孙女|外孙|孙女|孙子|我弟|我妹|弟弟|妹妹)(?!们)[^，,。]{0,6}?"
     r"(?:(?:念|读|上)(?:大学|研究生|研|大[一二三四]|本科)|大学生|研究生)"
 )
-_BOUGHT_FOR_THEM = r"给(?:他|她)(?!们)(?:买|订|定|抢)(?:一?张)?学生票"
-# The child of unknown age who rides on a student ticket instead (给她买学生票, 他在读大学).
-_CHILD_IS_THE_STUDENT = re.compile(_AT_UNIVERSITY + "|" + _BOUGHT_FOR_THEM)
+_BOUGHT_FOR_THEM = (
+    r"(?:给|帮|替)(?:他|她|孩子|儿子|女儿|闺女|娃儿?)(?!们)(?:买|订|定|抢)[^，,。？?]{0,6}?学生票"
+)
+_HOLDS_THE_CARD = r"(?:他|她|孩子|儿子|女儿|闺女|娃儿?)(?!们)(?:是学生)?(?:也)?(?:有|带了?)学生证"
+# The child of unknown age who rides on a student ticket instead (给她买学生票, 他在读大学,
+# 帮孩子买张学生票, 娃有学生证).
+_CHILD_IS_THE_STUDENT = re.compile(_AT_UNIVERSITY + "|" + _BOUGHT_FOR_THEM + "|" + _HOLDS_THE_CARD)
+# The speaker said to ride along (我和…, 带他, 我们, 一起): a parent booking for a student
+# child who says none of this stays home (儿子在南京上学…给他买学生票: one student).
+_SPEAKER_ALONG = re.compile(
+    r"[我俺咱](?:们|俩|仨|和|跟|与|带|陪|也)|(?:带|陪)(?:着|上)?(?:他|她)|一起|一块|一道"
+    r"|(?:两|俩|三|仨|[2-9])\s*(?:个)?人"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,7 +206,8 @@ class PartyReading:
 # A group counted after its name (带队老师1个 学生5个, 大人两个 小孩一个): the count is put
 # before it, as the party is read (一个老师 五个学生). Not a count of ages (孩子两个，一个8岁).
 _NAME_THEN_COUNT = re.compile(
-    r"(?<![个位名俩仨0-9一二两三四五六七八九十])"
+    # 我跟孩子俩 is the speaker and the child, two in all: a companion counted with the speaker.
+    r"(?<![个位名俩仨0-9一二两三四五六七八九十和跟与])"
     r"(?P<role>大人|成人|老人|小孩|孩子|儿童|学生|老师)\s*"
     r"(?:(?P<n>" + _SMALL + r")\s*(?P<unit>个|位|名)|(?P<pair>俩|仨)(?P<unit2>个|位|名)?)"
     r"(?!多|半|月|小时|钟头|星期|礼拜|晚|天|周|站)人?"  # 孩子三个月: an age in months
@@ -348,6 +361,80 @@ def group_size(text: str) -> int | None:
     return None
 
 
+# A roll call of the family (爷爷奶奶 爸妈 我和我姐 还有我姐家两个娃): each grown-up named,
+# pairs as two, the speaker among them; the children, whoever's they are, are read by
+# `child_ages`. A kin word may carry the speaker's mark (我表妹, 我爸妈): one name, not two.
+_ROLL_PAIRS = (
+    "爷爷奶奶",
+    "奶奶爷爷",
+    "姥姥姥爷",
+    "姥爷姥姥",
+    "外公外婆",
+    "外婆外公",
+    "公公婆婆",
+    "婆婆公公",
+    "岳父岳母",
+)
+_ROLL_COUNTS = {
+    **dict(lexicon.COMPANIONS),
+    **dict.fromkeys(_ROLL_PAIRS, 2),
+}
+for _young in (*CHILD_WORDS, *KIN_CHILD_WORDS, *GRANDCHILD_WORDS):
+    _ROLL_COUNTS.pop(_young, None)
+_ROLL_KIN = "|".join(sorted(_ROLL_COUNTS, key=len, reverse=True))
+_SIBLINGS = "姐姐|哥哥|弟弟|妹妹|表姐|表哥|表弟|表妹|堂姐|堂哥|堂弟|堂妹|姐|哥|弟|妹"
+_ROLL_ONE = re.compile(
+    # Children, a sibling's too (我姐家两个娃, 表哥家的孩子): read by `child_ages`.
+    r"(?P<kids>(?:[我他她]?(?:" + _SIBLINGS + r")家的?)?(?:(?:" + _SMALL + r"|俩|仨)\s*(?:个)?\s*)?"
+    r"(?:娃|孩子|小孩|宝宝|小朋友|" + "|".join(GRANDCHILD_WORDS) + r"))"
+    r"|(?:[我俺]的?)?(?P<who>" + _ROLL_KIN + r")(?![家的那们])"
+    r"|(?P<me>[我俺]|自己)(?![们家的那])"
+)
+_ROLL_SEP = re.compile(r"[\s、，,]*(?:和|跟|与|以及|及|还有|加上?|带着?)\s*|[\s、，,]+")
+_ROLL_START = re.compile(r"(?:^|(?<=[\s，,。；;:：!！]))(?=[^\s，,。；;:：!！])")
+
+
+def _roll_runs(text: str) -> list[list[re.Match[str]]]:
+    """The runs of people named one after another, each led from a pause."""
+    runs = []
+    for start in _ROLL_START.finditer(text):
+        run, at = [], start.start()
+        while (one := _ROLL_ONE.match(text, at)) is not None:
+            run.append(one)
+            sep = _ROLL_SEP.match(text, one.end())
+            if sep is None:
+                break
+            at = sep.end()
+        if len(run) > 1:
+            runs.append(run)
+    return runs
+
+
+def roll_call(text: str, original: str | None = None) -> int | None:
+    """The grown-ups of a family named one by one with the speaker among them (爷爷奶奶 爸妈
+    我和我姐: six); None unless three or more are named so. A young relative given a child's
+    age in `original` (the text before masking, same positions) is that child, no grown-up."""
+    said = original if original is not None else text
+    for run in _roll_runs(text):
+        if not any(one.group("me") for one in run):
+            continue
+        grown = [
+            _ROLL_COUNTS[one.group("who")] if one.group("who") else 1
+            for one in run
+            if one.group("me")
+            or (
+                one.group("who")
+                and not (
+                    one.group("who") in YOUNG_KIN_WORDS
+                    and kin_is_child(said, one.group("who"), one.end())
+                )
+            )
+        ]
+        if len(grown) >= 3:
+            return sum(grown)
+    return None
+
+
 def is_pair_of_elders(text: str) -> bool:
     """老两口, parents travelling on their own, or grandparents leading the sentence: two
     grown-ups, any child said is added."""
@@ -364,9 +451,15 @@ _NAMED_THROUGH_CHILD = re.compile(
 )
 
 
+# 女孩子, 男孩子 say what someone is (女孩子晚上到不放心: the daughter travelling), not that a
+# child rides; a girl given a child's age is still read by her age.
+_GIRL_OR_BOY = re.compile(r"(?<![0-9一二两三四五六七八九十个俩])[女男]孩子?")
+
+
 def child_ages(text: str) -> tuple[int | None, ...]:
     """One entry per child the text speaks of, its age when said (None: not said)."""
     text = _NAMED_THROUGH_CHILD.sub(lambda m: "、" * len(m.group()), text)
+    text = _GIRL_OR_BOY.sub(lambda m: "、" * len(m.group()), text)
     smalls = _SMALLS.search(text)
     small = (2 if smalls.group("n") == "俩" else to_int(smalls.group("n")) or 0) if smalls else 0
     births = [3 if m.group("n") == "三" else 2 for m in _MULTIPLE_BIRTH.finditer(text)]
@@ -456,7 +549,13 @@ _ONE_STUDENT = re.compile(
     r"|(?<![们])(?:他|她)(?:是)?(?:在校)?(?:大学生|研究生)"
     # The one at university (我跟我弟…他还在读大学), or the one the fare is bought for
     # (给他买学生票).
-    r"|(?<![们])" + _AT_UNIVERSITY + "|" + _BOUGHT_FOR_THEM
+    r"|(?<![们])"
+    + _AT_UNIVERSITY
+    + "|"
+    + _BOUGHT_FOR_THEM
+    # Said in English of one companion: my gf is a student, 学生票 for her.
+    + r"|\b(?:she|he|gf|bf|girlfriend|boyfriend|wife|husband|friend)(?:'s| is) a (?:uni |college )?"
+    r"student\b|学生票\s*for (?:her|him)\b"
 )
 _OTHERS_TOO = re.compile(r"都|也|全|我们|咱们|俺们|我俩|咱俩")
 
@@ -504,6 +603,10 @@ def read_party(text: str, passengers: int, *, adults_said: int | None = None) ->
         # student, not as a child too.
         at = children.index(None)
         children = children[:at] + children[at + 1 :]
+        if heads == 1 and adults_said is None and not _SPEAKER_ALONG.search(text):
+            # 孩子在北京读研…他有学生证, 给孩子买张学生票: the parent books and stays home;
+            # the grown child is the one traveller.
+            passengers = 1 + len(children)
     if children and None in children and _CHILD_STUDENT.search(text):
         if any(word in text for word in STUDENT_FARE_WORDS):
             # 孩子是初中生 有学生证: the child of unknown age is the student.

@@ -662,3 +662,59 @@ def test_the_speaker_listed_first_with_a_mark_counts_everyone_after(
 ) -> None:
     intent = parse(text, directory)
     assert (intent.passengers, intent.children) == (passengers, children)
+
+
+@pytest.mark.parametrize(
+    ("text", "passengers", "students", "children"),
+    [
+        # A parent booking a student ticket for a grown child who travels alone: one student.
+        ("闺女在西安读大学 下周六回宝鸡 帮她订张学生票", 1, 1, []),
+        ("给儿子买一张学生票 周五从合肥回安庆", 1, 1, []),
+        ("孩子在长沙上学 周五回岳阳 替他抢张学生票 越早越好", 1, 1, []),
+        ("娃在武汉念书 周五回襄阳 他有学生证 给他挑便宜的", 1, 1, []),
+        # …unless the speaker is said to go along.
+        ("我和孩子周五从合肥回安庆 给孩子买学生票", 2, 1, []),
+        ("带着孩子周五从合肥回安庆 孩子在读大学 给他买学生票", 2, 1, []),
+        # 女孩子 says what the traveller is, not that a child rides.
+        ("女儿一个人从南京回扬州 下周五 女孩子走夜路不安全", 1, 0, []),
+    ],
+)
+def test_a_student_child_booked_for_is_the_one_traveller(
+    text: str,
+    passengers: int,
+    students: int,
+    children: list[int | None],
+    directory: StationDirectory,
+) -> None:
+    intent = parse(text, directory)
+    assert (intent.passengers, intent.students, intent.children) == (passengers, students, children)
+
+
+@pytest.mark.parametrize(
+    ("text", "passengers", "students", "children"),
+    [
+        # A spouse called by age is a grown-up companion.
+        ("我跟老太婆带外孙女 周六从杭州去宁波 外孙女5岁", 3, 0, [5]),
+        # Teachers counted with a word for their duty are the class's grown-ups.
+        ("我们年级12个学生和1个领队老师 下周三从西安去延安 学生买学生票", 13, 12, []),
+        # A family named one by one, the speaker among them, then the children.
+        ("全家出动 外公外婆 我爸妈 我 还有我表妹 下周六从杭州去黄山", 6, 0, []),
+        ("爸爸妈妈、我、老婆和两个孩子 周日从郑州去开封 孩子一个6岁一个10岁", 6, 0, [6, 10]),
+        ("去看爷爷奶奶 我和我姐 周六从南京去常州", 2, 0, []),
+        # A ticket each is no count of one; the speaker and a companion counted as a pair.
+        ("下周一上海到南京 我和老婆一人一张 二等座", 2, 0, []),
+        ("周六我和小孩俩从成都去绵阳 小孩8岁", 2, 0, [8]),
+        # Half in English.
+        ("sat shanghai to hangzhou, 3 ppl", 3, 0, []),
+        ("周六 shanghai to hangzhou, 2 ppl, my wife is a student so 学生票 for her", 2, 1, []),
+    ],
+)
+def test_who_travels_as_the_party_says_it(
+    text: str,
+    passengers: int,
+    students: int,
+    children: list[int | None],
+    directory: StationDirectory,
+) -> None:
+    intent = parse(text, directory)
+    assert (intent.passengers, intent.students, intent.children) == (passengers, students, children)
