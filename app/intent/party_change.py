@@ -60,6 +60,9 @@ _JOIN = re.compile(
     r"|多(?:加|来)?(?P<m>[一两二三1-9])(?:个|位)(?!\s*" + _NOT_PEOPLE + r")"
     r"|也(?:要|想|得|会)?(?:一起)?(?:去|来|走|跟着)|(?:跟|和|陪)(?:我|我们)一起|一起(?:去|走)"
     r"|陪我|带上|也一起|还有(?:我|她|他|孩子|俺)?的?(?:" + _PEOPLE + r")"
+    # 还有两个带队老师, 还有一个家长: so many more, called by what they do.
+    r"|还有(?P<r>[一两二三四五六七八九1-9])\s*(?:个|位|名)\s*(?:带队|领队|随队|随行)?的?"
+    r"(?=老师|教师|家长|大人|成人|司机|导游|人(?![吗呢]))"
     r"|(?:也|再)(?:帮.{0,4})?(?:买|订|要)(?P<t>[一两二三四五1-9])张"
 )
 # Someone the cue is said of: 她也去, 我也去 (not 我们一起去, the party as it is).
@@ -158,6 +161,8 @@ def party_after(previous: TravelIntent, turn: TravelIntent, words: str) -> Party
     aged = None if restates else _aged(before, words)
     if aged is not None:
         return aged.fitted()
+    if _speaks_of_known_children(before, turn, words):
+        return None  # 3岁那个不用买票吧: a question about a child already going
     # The parser's count when it read children apart with a count or their ages (我和老婆两个人
     # 带孩子: three in all); a child named alone (孩子要占座) says nothing of the party's size.
     counted = _total(words) is not None or _BRINGING.search(words) is not None
@@ -221,7 +226,7 @@ def _nobody_new(joining: re.Match[str], words: str) -> bool:
 def _joined(before: Party, turn: TravelIntent, words: str, joining: re.Match[str]) -> Party:
     """Companions added to those already going; a total said with them is the whole party."""
     said = joining.groupdict()
-    count = to_int(said.get("n") or said.get("m") or said.get("t") or "") or 0
+    count = to_int(said.get("n") or said.get("m") or said.get("t") or said.get("r") or "") or 0
     if not count and any(word in words for word in _PAIR_WORDS):
         count = 2  # 还有我爸妈
     total = _total(words, len(before.children))
@@ -230,7 +235,8 @@ def _joined(before: Party, turn: TravelIntent, words: str, joining: re.Match[str
     elif total is not None and not count:
         return Party(total, before.students, before.children)  # 我朋友也去，两个人: already two
     named = _named_people(words)
-    if not said.get("n") and not said.get("m") and not said.get("t") and len(named) > 1:
+    counted = any(said.get(key) for key in ("n", "m", "t", "r"))
+    if not counted and len(named) > 1:
         # 还有俺媳妇跟闺女，闺女5岁: each person named, as what they are.
         ages = _ages(words)
         young = [w for w in named if w in _YOUNG_KIN or w in party.CHILD_WORDS]
@@ -270,6 +276,20 @@ def _named_people(words: str) -> list[str]:
             found.append(name)
             text = text.replace(name, "#")
     return found
+
+
+def _speaks_of_known_children(before: Party, turn: TravelIntent, words: str) -> bool:
+    """True when the turn names children only by the ages the party's children have, with no
+    head count (3岁那个不用买票吧, 9岁的要买儿童票吗): those children, nobody new."""
+    ages = [a for a in turn.children if a is not None]
+    if not ages or len(ages) != len(turn.children) or _total(words) is not None:
+        return False
+    known = list(before.children)
+    for age in ages:
+        if age not in known:
+            return False
+        known.remove(age)
+    return True
 
 
 def _aged(before: Party, words: str) -> Party | None:

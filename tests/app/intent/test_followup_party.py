@@ -170,3 +170,24 @@ def test_groups_counted_in_a_turn_and_those_paying_full_fare(chat):
     # Those said not to be students keep the full fare.
     said = ("下周六我们仨从武汉去宜昌", "他在读大学，能买学生票，我们俩不是")
     assert party(trip(chat(*said))) == (3, 2, 1, [])
+
+
+@pytest.mark.parametrize(
+    ("texts", "expected"),
+    [
+        # More grown-ups counted by what they do join the students.
+        (("下周六从南京去扬州，30个学生，买学生票", "还有三个带队老师 也算上"), (33, 3, 30, [])),
+        (("下周六从南京去扬州，两个大人", "还有一个家长"), (3, 3, 0, [])),
+        # A question about a child already going by its age changes nobody.
+        (
+            ("周六从杭州去上海 两个大人 孩子一个8岁一个4岁", "4岁的那个要买票吗？坐腿上就行"),
+            (4, 2, 0, [8, 4]),
+        ),
+        # The speaker and the child counted as a pair, said again with a budget.
+        (("周六杭州去上海，我跟孩子俩，孩子7岁", "两个人一共两百以内"), (2, 1, 0, [7])),
+        # Half in English: one of two on a student ticket.
+        (("明天成都到重庆", "oh 2 ppl, my bf is a student so 学生票 for him"), (2, 1, 1, [])),
+    ],
+)
+def test_the_party_said_in_a_later_turn_as_travellers_say_it(chat, texts, expected):
+    assert party(trip(chat(*texts))) == expected
