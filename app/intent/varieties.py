@@ -14,6 +14,7 @@ nothing else counts as the sign of a traditional text.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 
 import opencc
@@ -133,9 +134,98 @@ _ENGLISH_WORD = re.compile(
 )
 
 
+_NUMBER_WORDS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+}  # fmt: skip
+_COUNT = r"(?P<n>\d{1,2}|" + "|".join(_NUMBER_WORDS) + r")\s*"
+
+
+def _count(match: re.Match[str]) -> str:
+    said = match.group("n").lower()
+    return str(_NUMBER_WORDS.get(said, said))
+
+
+def _clock(match: re.Match[str]) -> str:
+    """10am → 上午10点, 6:30pm → 晚上6点30分, 12pm → 中午12点."""
+    hour, minute, half = int(match.group("h")), match.group("m"), match.group("ap").lower()
+    part = "上午" if half.startswith("a") else ("中午" if hour == 12 else "下午")
+    if half.startswith("p") and hour >= 6 and hour != 12:
+        part = "晚上"
+    return f"{part}{hour}点" + (f"{int(minute)}分" if minute and int(minute) else "")
+
+
+_WEEKDAYS = {
+    "monday": "一", "tuesday": "二", "wednesday": "三", "thursday": "四", "friday": "五",
+    "saturday": "六", "sunday": "日", "mon": "一", "tue": "二", "tues": "二", "wed": "三",
+    "thu": "四", "thur": "四", "thurs": "四", "fri": "五", "sat": "六", "sun": "日",
+}  # fmt: skip
+_WEEK_OF = {"next": "下", "this": "这", "coming": "这"}
+_AMPM = r"(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>a\.?m\.?|p\.?m\.?)(?![A-Za-z])"
+# English phrases of a request, each as a Chinese traveller says it; the rest of the reading
+# (days, seat classes, train kinds, cities in pinyin) understands English already.
+_ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), say)
+    for pattern, say in (
+        (r"(?:arrive|arriving|get there|be there)?\s*by\s+" + _AMPM, lambda m: _clock(m) + "前到"),
+        (r"before\s+" + _AMPM, lambda m: _clock(m) + "前"),
+        (r"after\s+" + _AMPM, lambda m: _clock(m) + "以后"),
+        (r"(?:around|about|at around)\s+" + _AMPM, lambda m: _clock(m) + "左右"),
+        (_AMPM, _clock),
+        (_COUNT + r"adults?(?![A-Za-z])", lambda m: _count(m) + "个大人"),
+        (_COUNT + r"(?:kids?|child|children)(?![A-Za-z])", lambda m: _count(m) + "个小孩"),
+        (
+            _COUNT + r"(?:ppl|people|persons|pax|travell?ers|passengers|of us)(?![A-Za-z])",
+            lambda m: _count(m) + "个人",
+        ),
+        (_COUNT + r"tickets?(?![A-Za-z])", lambda m: _count(m) + "张票"),
+        (r"student (?:tickets?|fares?|discount)", lambda m: "学生票"),
+        (r"i(?:'m| am) a student", lambda m: "我是学生"),
+        (
+            r"(?:come |coming |going |and )?(?:back|return(?:ing)?)\s+"
+            r"(?:(?:on|in)\s+)?(?:the\s+)?(?:next\s+day|day\s+after)",
+            lambda m: "第二天回来",
+        ),
+        (
+            r"(?:come |coming |going |and )?(?:back|return(?:ing)?)\s+(?:on\s+)?"
+            r"(?P<when>(?:the\s+)?(?:next\s+)?[A-Za-z]+day(?:\s+(?:morning|afternoon|evening|night))?)",
+            lambda m: m.group("when") + "回来",
+        ),
+        (
+            r"(?<![A-Za-z])(?:(?P<which>next|this|coming)\s+)?(?P<day>" + "|".join(_WEEKDAYS) + r")"
+            r"(?![A-Za-z])",
+            lambda m: (
+                _WEEK_OF.get((m.group("which") or "").lower(), "")
+                + "周"
+                + _WEEKDAYS[m.group("day").lower()]
+            ),
+        ),
+        (r"one[- ]way", lambda m: "单程"),
+        (r"round[- ]trip|return tickets?", lambda m: "往返"),
+        (r"(?:no|not an?|don't want an?|avoid) overnight(?: trains?)?", lambda m: "不要过夜的车"),
+        (r"(?:overnight|night) trains?", lambda m: "夜车"),
+        (r"tomorrow night", lambda m: "明天晚上"),
+        (r"(?<![A-Za-z])night(?![A-Za-z])", lambda m: "晚上"),
+        (r"lower berth|bottom bunk", lambda m: "下铺"),
+        (r"upper berth|top bunk", lambda m: "上铺"),
+        (r"middle berth", lambda m: "中铺"),
+        (r"window seats?", lambda m: "靠窗"),
+        (r"aisle seats?", lambda m: "靠过道"),
+        (r"bullet train|high[- ]speed train", lambda m: "高铁"),
+    )
+)
+_LATIN = re.compile(r"[A-Za-z]")
+
+
 def english_as_chinese(text: str) -> str:
-    """Place names in English (West Kowloon, HK) and tmr, in Chinese."""
-    return _ENGLISH_WORD.sub(lambda m: _ENGLISH[" ".join(m.group().lower().split())], text)
+    """Place names in English (West Kowloon, HK), tmr, and the English phrases of a request
+    (2 adults 1 kid, before 10am, lower berth) in Chinese."""
+    if not _LATIN.search(text):
+        return text
+    text = _ENGLISH_WORD.sub(lambda m: _ENGLISH[" ".join(m.group().lower().split())], text)
+    for pattern, say in _ENGLISH_PHRASES:
+        text = pattern.sub(say, text)
+    return text
 
 
 def as_mandarin(text: str) -> str:

@@ -101,7 +101,7 @@ def test_a_cantonese_request_keeps_its_day_party_and_seat(directory: StationDire
     ("typed", "read"),
     [
         ("from West Kowloon to 深圳北", "from 香港西九龙 to 深圳北"),
-        ("back to hk on Sunday", "back to 香港 on Sunday"),
+        ("back to hk on Sunday", "back to 香港 on 周日"),
         ("Macau 去珠海", "澳门 去珠海"),
         ("TMR 上午", "明天 上午"),
     ],
@@ -119,3 +119,46 @@ def test_a_request_from_west_kowloon_in_english_boards_there(directory: StationD
     intent = parse_offline("tmr from West Kowloon to 广州南, 两个人", TODAY, directory)
     assert (intent.origin, intent.destination) == ("香港西九龙", "广州南")
     assert intent.date_start == dt.date(2026, 12, 9)
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("3 adults and two kids", "3个大人 and 2个小孩"),
+        ("4 ppl", "4个人"),
+        ("before 9am", "上午9点前"),
+        ("after 1:30pm", "下午1点30分以后"),
+        ("arrive by 7pm", "晚上7点前到"),
+        ("one-way, window seat", "单程, 靠窗"),
+        ("next tuesday", "下周二"),
+        ("back on Sunday night", "周日 晚上回来"),
+        ("and back the next day", "第二天回来"),
+    ],
+)
+def test_the_english_phrases_of_a_request_are_read_as_chinese(typed: str, read: str) -> None:
+    assert as_mandarin(typed) == read
+
+
+@pytest.mark.parametrize(
+    ("text", "check"),
+    [
+        ("from Nanjing to Suzhou next Monday, 2 adults 1 kid, after 3pm", "party_and_hour"),
+        ("Wuhan to Changsha on Friday, return on Sunday evening, no overnight", "return"),
+    ],
+)
+def test_a_request_in_english_keeps_its_party_hours_and_return(
+    directory: StationDirectory, text: str, check: str
+) -> None:
+    intent = parse_offline(text, TODAY, directory)
+    if check == "party_and_hour":
+        assert (intent.origin, intent.destination) == ("南京", "苏州")
+        assert intent.date_start == dt.date(2026, 12, 14)
+        assert intent.passengers == 3 and len(intent.children) == 1
+        assert intent.depart_window is not None and intent.depart_window.start == dt.time(15)
+    else:
+        assert (intent.date_start, intent.date_end) == (
+            dt.date(2026, 12, 11),
+            dt.date(2026, 12, 13),
+        )
+        assert intent.return_window is not None and intent.return_window.start == dt.time(18)
+        assert intent.no_overnight is True
