@@ -85,7 +85,7 @@ def test_a_part_of_the_day_to_leave_with_no_day_is_today(
     [
         ("fancheng xingqiliu xiawu", "返程 星期六 下午"),
         ("hui cheng zhou ri zao shang", "回程 周日 早上"),
-        ("go to beijing on friday", "go to beijing on friday"),  # English is no pinyin
+        ("go to beijing on friday", "go to beijing on 周五"),  # English, no pinyin: its day read
         ("houtian", "houtian"),  # one word alone may be a name's syllables
         ("4ge ren", "4个人"),  # a count alone, said back to a plan
         ("wan dian de", "晚点的"),
