@@ -45,6 +45,7 @@ from app.intent.times import (
     context_period,
     extra_windows,
     in_period,
+    meeting_before_leaving,
     meeting_part,
     minutes_of,
     names_a_clock,
@@ -1154,7 +1155,9 @@ def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
             continue  # 明早九点前: the clock said it
         label = periods[match.group().lower()]
         kind = _window_kind(buf, match.end(), match.start())
-        if BUSY_THEN.match(buf.original, match.end()):
+        if BUSY_THEN.match(buf.original, match.end()) or meeting_before_leaving(
+            buf.original, match.start(), match.end()
+        ):
             buf.mask(match.start(), match.end())
             continue
         if then and match not in then and kind == "depart_window":

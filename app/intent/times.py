@@ -103,6 +103,33 @@ _APPOINTMENT_PART = re.compile(
     r"(?P<period>早上|上午|中午|下午|晚上)[^，,。\d点去到回走]{0,5}?"
     r"(?:要开会|开会|有个?会|的会|面试|见客户)(?!完|结束|后|以后|之后)"
 )
+# When a meeting said by the part of the day only begins: office hours (上午开会 is nine
+# o'clock, not the six o'clock the morning's trains start at).
+_MEETING_BEGINS = {
+    "早上": dt.time(8, 0),
+    "上午": dt.time(9, 0),
+    "中午": dt.time(12, 0),
+    "下午": dt.time(14, 0),
+    "晚上": dt.time(19, 0),
+}
+# A later part of the day the ride leaves in, said after the meeting (上午开会，下午从北京回).
+_LEAVING_LATER = re.compile(
+    r"(?P<period>早上|上午|中午|下午|晚上)[^，,。\d]{0,3}?(?:从|才走|走|出发|动身|回|坐)"
+)
+_MEETING_AFTER = re.compile(r"[^，,。\d点去到回走]{0,5}?(?:要开会|开会|有个?会|的会|面试|见客户)")
+
+
+def meeting_before_leaving(text: str, start: int, end: int) -> bool:
+    """True when the part of the day at `start`..`end` is a meeting's (上午开会) and a later
+    part of the day said after it is when the ride leaves (下午从北京回天津): the meeting is
+    where the ride starts, its part of the day neither the ride's nor a deadline."""
+    period = text[start:end]
+    if period not in _MEETING_BEGINS or not _MEETING_AFTER.match(text, end):
+        return False
+    later = _LEAVING_LATER.search(text, end)
+    return later is not None and _MEETING_BEGINS[later.group("period")] > _MEETING_BEGINS[period]
+
+
 # 上午10点到下午2点在苏州有个会: there by its start; a ride home said after it leaves once
 # it is over.
 _SPAN = (
@@ -230,7 +257,7 @@ _DONE_AT = re.compile(
     r"(?P<period>早上|上午|中午|下午|晚上)?(?P<h>" + _HOUR + r")\s*" + clock_unit() + r"(?:钟)?"
     r"(?:左右|前后)?(?:我|我们)?(?:的)?(?:飞机|航班)?"
     r"(?:才|就)?(?:能)?(?P<done>下班|下课|考完|放学|放假|开完会|散会|结束|完事|忙完|收工|下工"
-    r"|落地|降落|下飞机|出来|出站|出关)"
+    r"|落地|降落|下飞机|出来|出站|出关|下夜班|下了夜班|下大夜|交班)"
 )
 
 _BUSINESS_DONE = ("开完会", "散会", "结束", "完事", "忙完")
@@ -380,7 +407,9 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
             continue  # 早上开会，九点前到: the clock said for the ride out is its deadline
         if any(f.start <= match.start() < f.end for f in found):
             continue  # 下午两点的会: the clock said it
-        begins = TIME_WINDOWS[match.group("period")].start
+        if meeting_before_leaving(text, match.start("period"), match.end("period")):
+            continue  # 周五上午开会，下午从北京回天津: the meeting is where the ride starts
+        begins = _MEETING_BEGINS[match.group("period")]
         window = TimeWindow(start=dt.time(0, 0), end=begins, label=match.group())
         found.append(Found(match.start(), match.end(), window, "arrive_window", weak=True))
     for match in _APPOINTMENT_FIRST.finditer(text):
@@ -422,7 +451,11 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
         found.append(Found(match.start(), match.end(), window, kind))
     for match in _DONE_AT.finditer(text):
         period = match.group("period") or context_period(text, match.start(), arrival=False)
-        if period is None and match.group("done") in ("下班", "收工", "下工", "放学"):
+        if (
+            period is None
+            and match.group("done") in ("下班", "收工", "下工", "放学")
+            and "夜班" not in text  # a night shift ends in the morning (七点下班: 07:00)
+        ):
             period = "下午"  # 五点半下班: a day's work ends in the afternoon or evening
         at = _clock(_part(period), match.group("h"), match.group("half"))
         if at is not None:
@@ -459,6 +492,8 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
         window = TimeWindow(start=dt.time(11, 0), end=dt.time(13, 0), label=match.group())
         found.append(Found(match.start(), match.end(), window))
     for words, start in ((_EVENING_WORDS, dt.time(18, 0)), (_AFTER_SCHOOL_WORDS, dt.time(16, 0))):
+        if words is _EVENING_WORDS and "夜班" in text:
+            continue  # 早上八点下夜班，下了班就走: a night shift ends in the morning
         for match in words.finditer(text):
             window = TimeWindow(start=start, end=END_OF_DAY, label=match.group())
             found.append(Found(match.start(), match.end(), window, "depart_window"))
@@ -466,8 +501,8 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
         window = TimeWindow(start=dt.time(17, 0), end=dt.time(19, 30), label=match.group())
         found.append(Found(match.start(), match.end(), window))
     for match in _DAYTIME.finditer(text):
-        if BUSY_THEN.match(text, match.end()):
-            continue
+        if BUSY_THEN.match(text, match.end()) or _MEETING_AFTER.match(text, match.end()):
+            continue  # 白天开会: the day is the meeting's, no window for the ride
         leave = TimeWindow(start=dt.time(6, 0), end=dt.time(18, 0), label="白天")
         found.append(Found(match.start(), match.end(), leave, "depart_window"))
         if _LEAVING.match(text, match.end()):

@@ -1,0 +1,69 @@
+"""Hours a traveller's work sets: a meeting said by the part of the day begins in office
+hours (上午开会: there by nine), a meeting before a later ride is where the ride starts (no
+deadline), a day spent in meetings is no window, and a night shift ends in the morning."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from app.intent.offline import parse_offline
+from sources.stations import StationDirectory, default_directory
+
+WEDNESDAY = dt.date(2026, 12, 9)
+
+
+@pytest.fixture(scope="module")
+def official() -> StationDirectory:
+    return default_directory()
+
+
+def span(window: object) -> str | None:
+    return None if window is None else window.span()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("text", "arrive"),
+    [
+        ("后天上午在济南有个会，从青岛过去", "00:00-09:00"),
+        ("周五下午要在无锡见客户，苏州出发", "00:00-14:00"),
+    ],
+)
+def test_a_meeting_said_by_its_part_of_the_day_begins_in_office_hours(
+    official: StationDirectory, text: str, arrive: str
+) -> None:
+    assert span(parse_offline(text, WEDNESDAY, official).arrive_window) == arrive
+
+
+def test_a_meeting_before_a_later_ride_is_where_the_ride_starts(
+    official: StationDirectory,
+) -> None:
+    intent = parse_offline("周四上午开会，下午从天津回北京", WEDNESDAY, official)
+    assert (intent.origin, intent.destination) == ("天津", "北京")
+    assert span(intent.depart_window) == "12:00-18:00"
+    assert intent.arrive_window is None
+
+
+def test_a_day_of_meetings_is_no_window(official: StationDirectory) -> None:
+    intent = parse_offline("周四晚上到厦门，周五白天开会，周五晚上回福州", WEDNESDAY, official)
+    assert intent.depart_window is None
+    assert span(intent.return_window) == "18:00-23:59"
+
+
+@pytest.mark.parametrize(
+    ("text", "leave"),
+    [
+        ("周六早上七点半下夜班，下了班从昆山回南通", "07:30-23:59"),
+        ("后天下了夜班从佛山去广州，八点下班", "08:00-23:59"),
+    ],
+)
+def test_a_night_shift_ends_in_the_morning(
+    official: StationDirectory, text: str, leave: str
+) -> None:
+    assert span(parse_offline(text, WEDNESDAY, official).depart_window) == leave
+
+
+def test_a_day_shift_still_ends_in_the_evening(official: StationDirectory) -> None:
+    intent = parse_offline("周六六点下班，下了班从昆山回南通", WEDNESDAY, official)
+    assert span(intent.depart_window) == "18:00-23:59"
