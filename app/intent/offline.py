@@ -204,6 +204,10 @@ _NO_RETURN = re.compile(
     r"|不(?:用|需要|必)(?:管|买|订)?回程|one[- ]way|" + DROPPED_RETURN
 )
 
+# 往返, 来回 (a trip there and back: 团建来回, 买来回的票); 来回折腾, 来回跑 are no trip.
+_ROUND_TRIP_SAID = re.compile(
+    r"往返|回来|返程|回程|round trip|and back|来回(?!折腾|跑|奔波|倒|[要得需]?[^，,。]{0,2}(?:小时|分钟))"
+)
 _EN_NUMBER = r"(?:(?<!\d)\d+|one|two|three|four|five|six|seven|eight|nine|ten|a)"
 _DAYS_NIGHTS = re.compile(
     # 坐两天两夜的车: the ride's length, no stay.
@@ -711,7 +715,7 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     no_return = _NO_RETURN.search(lower) is not None or route.return_trip is False
     if no_return:
         fields["return_trip"] = False
-    elif route.return_trip is None and re.search(r"往返|回来|返程|回程|round trip|and back", lower):
+    elif route.return_trip is None and _ROUND_TRIP_SAID.search(lower):
         fields["return_trip"] = True
 
     for allowed in _DAY_BEFORE_ALLOWED.finditer(buf.masked):

@@ -67,3 +67,18 @@ def test_a_night_shift_ends_in_the_morning(
 def test_a_day_shift_still_ends_in_the_evening(official: StationDirectory) -> None:
     intent = parse_offline("周六六点下班，下了班从昆山回南通", WEDNESDAY, official)
     assert span(intent.depart_window) == "18:00-23:59"
+
+
+@pytest.mark.parametrize(
+    ("text", "round_trip"),
+    [
+        ("部门十个人下周四从广州去佛山 来回", True),
+        ("买两张来回的，周六南京到镇江", True),
+        ("来回都坐高铁，周五上海去南京", True),
+        ("周六从南京去镇江，来回要两个小时吗", None),
+    ],
+)
+def test_laihui_is_a_trip_there_and_back(
+    official: StationDirectory, text: str, round_trip: bool | None
+) -> None:
+    assert parse_offline(text, WEDNESDAY, official).return_trip is round_trip
