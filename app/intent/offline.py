@@ -206,7 +206,8 @@ _NO_RETURN = re.compile(
 
 # 往返, 来回 (a trip there and back: 团建来回, 买来回的票); 来回折腾, 来回跑 are no trip.
 _ROUND_TRIP_SAID = re.compile(
-    r"往返|回来|返程|回程|round trip|and back|来回(?!折腾|跑|奔波|倒|[要得需]?[^，,。]{0,2}(?:小时|分钟))"
+    r"往返|回来|返程|回程|round trip|and back"
+    r"|来回(?!折腾|跑|奔波|倒|[要得需]?[^，,。]{0,2}(?:小时|分钟))"
 )
 _EN_NUMBER = r"(?:(?<!\d)\d+|one|two|three|four|five|six|seven|eight|nine|ten|a)"
 _DAYS_NIGHTS = re.compile(
