@@ -33,7 +33,8 @@ _DAY = (
     r"(?:(?:这|下下|下|本)?(?:周|星期|礼拜)[一二三四五六七日天末]|大后天|今天|明天|后天"
     r"|今晚|明晚|明早|\d{1,2}月\d{1,2}[号日]?|\d{1,2}[号日])"
 )
-_COUNT = r"(?:" + NUMBER + r")(?:个人|个|位|人|口人|口)"
+# 两张票 counts the party as well: 两张…啊不对是三张 is three travellers.
+_COUNT = r"(?:" + NUMBER + r")(?:个人|个|位|人|口人|口|张)"
 _HOUR = r"(?:" + NUMBER + r")点(?:半|\d{1,2}分?)?"
 _CUE = r"(?:从|去|到|回|往|由)"
 _PLACE = r"[\u4e00-\u9fff]{2,4}"
@@ -95,6 +96,8 @@ _CHANGED_TO = re.compile(
 
 
 _CLAUSE = re.compile(r"(?=[，,。!！])")
+_MARKER_ONLY = re.compile(r"^[，,。!！\s]*" + _NEGATION + r"[，,。!！\s]*$")
+"""A clause that is only the marker (周六…，哦不对，周六还要加班，改成周日): it opened the change."""
 
 
 def _changed_to(text: str) -> str:
@@ -114,7 +117,7 @@ def _changed_to(text: str) -> str:
         old = olds[-1]
         at = before.index(old) + len(old)
         head, rest = before[:at], before[at:]
-        kept = [c for c in _CLAUSE.split(rest) if old not in c]
+        kept = [c for c in _CLAUSE.split(rest) if old not in c and not _MARKER_ONLY.match(c)]
         head = head[: -len(old)] + new + "".join(kept)
         return _changed_to(head + after)
     return text

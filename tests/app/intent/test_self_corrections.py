@@ -125,3 +125,25 @@ def test_the_changed_day_is_the_trip_day(directory: StationDirectory) -> None:
 def test_a_denial_with_an_admitted_slip_between_is_still_a_correction() -> None:
     assert self_corrected("不是后天，我记错了，是大后天") == "大后天"
     assert self_corrected("周五去无锡，不是周五，搞错了，是周六") == "周六去无锡"
+
+
+@pytest.mark.parametrize(
+    ("text", "corrected"),
+    [
+        # the marker opening the change goes with it: the rest of the trip is not a place
+        ("周五从杭州回合肥，啊不对，周五还得值班，换到周六吧，晚上走", "周六从杭州回合肥，晚上走"),
+        ("明天去西安，哦不对，明天有事，改成后天，坐动车", "后天去西安，坐动车"),
+    ],
+)
+def test_a_marker_before_a_change_goes_with_the_change(text: str, corrected: str) -> None:
+    assert self_corrected(text) == corrected
+
+
+def test_tickets_counted_are_corrected_as_people(directory: StationDirectory) -> None:
+    assert self_corrected("买四张后天的票，哦不对是五张，从郑州去西安") == (
+        "买五张后天的票，从郑州去西安"
+    )
+    intent = parse_offline("订两张周五杭州到上海的票，啊不对是三张，要下午的车", TODAY, directory)
+    assert (intent.origin, intent.destination) == ("杭州", "上海")
+    assert intent.passengers == 3
+    assert intent.date_start == dt.date(2026, 12, 11)
