@@ -103,9 +103,11 @@ def effective_order(request: TripRequest) -> str | None:
         return request.order
     if request.leisure or stay_nights(request) is not None or request.via:
         return None
-    if request.rank_window is not None and request.depart_window is None:
+    if request.rank_window is not None:
         # A stated window relaxed: the nearest train to it, not the quickest of the day
         # (06:00-09:00 relaxed is 09:30, not a quicker 15:22); the balanced score weighs it.
+        # So does an hour said with 左右 (8点左右): the train nearest eight, not the quickest
+        # of the hour either side.
         return None
     return DEFAULT_ORDER
 

@@ -332,3 +332,15 @@ def test_night_hours_lifted_rank_the_fewest_first_unless_an_order_was_said() -> 
     assert _trains(lifted, entries)[0] == ("K3",)
     said = _one_way(allow_night=True, night_lifted=True, order="earliest_arrival")
     assert _trains(said, entries)[0] == ("K1",)
+
+
+def test_an_hour_said_around_takes_the_train_nearest_it_not_the_quickest_either_side():
+    # 9点左右 (08:00-10:00, ranked around 08:30-09:30): 09:05 (89 min), not 08:02 (75 min).
+    entries = book(
+        offer("C6303", BEIJING_SOUTH, HONGQIAO, "09:05", "10:34"),
+        offer("C6257", BEIJING_SOUTH, HONGQIAO, "08:02", "09:17"),
+    )
+    around = _one_way(
+        depart_window=(dt.time(8, 0), dt.time(10, 0)), rank_window=(dt.time(8, 30), dt.time(9, 30))
+    )
+    assert _trains(around, entries)[0] == ("C6303",)
