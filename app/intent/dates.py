@@ -69,6 +69,10 @@ _DAY_OFFSETS = {
     "today": 0,
     "tonight": 0,
     "tomorrow": 1,
+    "tmr": 1,
+    "tmrw": 1,
+    "tmw": 1,
+    "tmro": 1,
     "day after tomorrow": 2,
 }
 _NUM = r"[0-9一二两三四五六七八九十]{1,3}"
@@ -202,6 +206,8 @@ def _pattern(regex: str) -> Callable[[Handler], Handler]:
 @_pattern(
     r"(?:the\s+)?day after tomorrow|大后天|后天|大后儿个|大后儿|后儿个|后儿|明儿个|明儿|明天"
     r"|明日|明早|明晚|今天|今日|今儿个|今儿|今晚|今早|\btoday\b|\btonight\b|\btomorrow\b"
+    # tmr 早上要由北京去天津: tomorrow as chat types it
+    r"|\b(?:tmrw|tmro|tmr|tmw)\b"
 )
 def _relative_day(m: re.Match[str]) -> _Expr:
     key = m.group().lower().removeprefix("the ").strip()
@@ -597,7 +603,11 @@ _FLEXIBLE_SPANS = (
     (re.compile(r"这周|本周|这个星期|这礼拜"), -1),  # to this week's Sunday
 )
 _OFFSET_AFTER = re.compile(r"^(?:的)?(?P<dir>前|后)(?P<n>[一两二三四五1-5])天")
-_OFFSET_LATER = re.compile(r"(?P<dir>前)(?P<n>一|1)天[^，,。]{0,8}?(?:走|出发|过去|过来|去|到)")
+# 周四见客户，想提前一晚过去: the evening before is the day before, too.
+_OFFSET_LATER = re.compile(
+    r"(?P<dir>前)(?P<n>一|1)(?:天|晚)[^，,。]{0,8}?(?:走|出发|过去|过来|去|到)"
+)
+_REFUSED_BEFORE = re.compile(r"(?:不想|不要|不用|不打算|不愿意?|别|没必要)(?:提)?$")
 _LEAVES_AFTER = re.compile(r"^[^，,。]{0,8}?(?:出发|动身|过去|过来|走)")
 _GOES_BACK_AFTER = re.compile(r"^[^，,。]{0,10}?回(?!来)")
 _TRAVEL_VERB = re.compile(r"去|到|回|走|出发|坐|车")
@@ -637,6 +647,10 @@ def _offset(
     at = first.end
     if match is None:
         match = _OFFSET_LATER.search(text, first.end)
+        if match is not None and _REFUSED_BEFORE.search(
+            text, max(0, match.start() - 4), match.start()
+        ):
+            match = None  # 不想前一晚就过去住: the evening before refused, the day itself kept
         at = match.start() if match is not None else at
     if match is None:
         return start, spans
@@ -692,12 +706,27 @@ _REASON_DAY = re.compile(
 follows."""
 
 
+_HOLIDAY_OFF = re.compile(
+    r"\s*(?:(?:要|会|就|一共|总共)?(?:放|休)(?:假)?\s*(?:个)?\s*[0-9一二两三四五六七八九十]{1,2}\s*天(?:的)?(?:假)?"
+    r"|(?:放|休)?\s*[0-9一二两三四五六七八九十]{1,2}\s*天(?:的)?假)"
+)
+"""How long a holiday named is (元旦放三天假, 国庆休七天, 元旦三天假): its length, not the
+trip's."""
+
+
 def extract_dates(text: str, today: dt.date) -> DateFacts:
     """The trip's first and last dates as the text states them, resolved against `today`."""
     exprs = [e for e in _expressions(text) if e.resolve(today, today, False) != (None, None)]
     refined = None if flexible_days(text) else _refined(text, exprs, today)
     if refined is not None:
         exprs = [refined[0], *exprs[2:]]
+    holiday_off = None
+    if len(exprs) > 1 and exprs[0].named:
+        holiday_off = _HOLIDAY_OFF.match(text, exprs[0].end)
+    if holiday_off is not None:
+        # 元旦放三天假 想三十一号回衡阳: how long the holiday is says why; the day said after it
+        # is the trip's, even with 回 after it (going home for it).
+        exprs = exprs[1:]
     stated = [
         e
         for e in exprs
@@ -730,6 +759,8 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
     first = exprs[0]
     start, end = first.resolve(today, today, False)
     spans = [(first.start, first.end), *([refined[1]] if refined else [])]
+    if holiday_off is not None:
+        spans.append(holiday_off.span())
     flexible_until = None
     if flexible and start is not None:
         last = _range_end(text, exprs, start, today)
