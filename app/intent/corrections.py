@@ -97,7 +97,8 @@ _CHANGED_TO = re.compile(
 
 _CLAUSE = re.compile(r"(?=[，,。!！])")
 _MARKER_ONLY = re.compile(r"^[，,。!！\s]*" + _NEGATION + r"[，,。!！\s]*$")
-"""A clause that is only the marker (周六…，哦不对，周六还要加班，改成周日): it opened the change."""
+"""A clause that is only the marker (周六…，哦不对，周六还要加班，改成周日): it opened the
+change."""
 
 
 def _changed_to(text: str) -> str:

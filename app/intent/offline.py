@@ -45,12 +45,14 @@ from app.intent.times import (
     context_period,
     extra_windows,
     in_period,
+    later_by,
     meeting_before_leaving,
     meeting_part,
     minutes_of,
     names_a_clock,
     narrowed,
     today_implied,
+    way_to_station_minutes,
 )
 from app.intent.varieties import as_mandarin
 from rules.limits import MAX_PARTY
@@ -77,7 +79,7 @@ _TRAIN_REFUSED = re.compile(
     r"\s*(?:就)?(?:不坐了|不要了|不坐|不要|算了|不考虑了|不行)(?:了)?(?=[，,。！!？?\s]|$)",
     re.IGNORECASE,
 )
-_HOUR = r"[0-9一二两三四五六七八九十]{1,3}"
+_HOUR = r"(?<![周期拜])[0-9一二两三四五六七八九十]{1,3}"  # 周五6点: Friday, six o'clock
 _CLOCK_AT = re.compile(r"\s*" + _HOUR + r"\s*" + clock_unit())
 _CLOCK = re.compile(
     r"(?P<period>早上|上午|中午|下午|晚上)?(?P<h>" + _HOUR + r")\s*" + clock_unit() + r"\s*"
@@ -140,6 +142,7 @@ _REFUSED_PERIOD = {
 }
 """What is left of the day when a part of it is refused (下午 and 中午 leave two parts: none)."""
 _LEAVE_THEN = re.compile(r"(?:再|才)(?:能|可以)?(?:走|出发|动身|上车)")
+_ONLY_THEN = re.compile(r"(?:只能|只好|只有|才能)(?:坐|买|订|选|赶|走)?$")
 _ARRIVE_AFTER = ARRIVE_CUE
 _RETURN_AFTER = re.compile(
     r"^\s*(?:的车|的票|坐车|坐火车)?\s*"
@@ -177,7 +180,7 @@ _REFUNDED_TICKET = re.compile(
 """The ticket being refunded or changed (我想退了今天的票): its day is not the trip's."""
 _NEXT_DAY = re.compile(r"第二天|次日|隔天|第二日|第2天")
 _SAME_DAY_RETURN = re.compile(
-    r"当天(?:就)?(?:回来|回|返回|往返|来回)|当日(?:往返|来回|回|返回)|一日往返"
+    r"当天(?:就)?(?:得|要|必须|还得|还要)?(?:赶)?(?:回来|回|返回|往返|来回)|当日(?:往返|来回|回|返回)|一日往返"
     r"|当晚(?:就)?(?:回来|回|返回)|早去晚回|早出晚归|晚上(?:就)?赶回来"
     # 明天来回, 周六往返, 5号来回: the day said right before it is out and back (三天来回 is no
     # one day).
@@ -212,7 +215,7 @@ _ROUND_TRIP_SAID = re.compile(
 _EN_NUMBER = r"(?:(?<!\d)\d+|one|two|three|four|five|six|seven|eight|nine|ten|a)"
 _DAYS_NIGHTS = re.compile(
     # 坐两天两夜的车: the ride's length, no stay.
-    r"(?<![坐站熬乘])(?P<d>" + NUMBER + r")\s*(?:天|日)\s*(?P<n>" + NUMBER + r")\s*(?:晚|夜)"
+    r"(?<![坐站熬乘第])(?P<d>" + NUMBER + r")\s*(?:天|日)\s*(?P<n>" + NUMBER + r")\s*(?:晚|夜)"
     r"(?!的?(?:车|火车|硬座|卧铺))"
 )
 _DAY_TRIP = re.compile(r"(?P<d>" + NUMBER + r")\s*日游")
@@ -229,14 +232,19 @@ _NIGHTS = re.compile(
     re.IGNORECASE,
 )
 _WEEKS = re.compile(
-    r"(?P<w>" + NUMBER + r")\s*个?\s*(?:周|星期|礼拜)|(?P<en>" + _EN_NUMBER + r")\s+weeks?\b",
+    # 周六周日 is two days (its 六周 no six weeks); 第二周 is which week, not how many.
+    r"(?<![周期拜第])(?P<w>"
+    + NUMBER
+    + r")\s*个?\s*(?:周|星期|礼拜)|(?P<en>"
+    + _EN_NUMBER
+    + r")\s+weeks?\b",
     re.IGNORECASE,
 )
 _STAY_BEFORE = re.compile(r"(?:住|待|呆)(?:上|个)?$")
 """A stay verb right before a count of weeks (住一个礼拜, 待上两周): nights slept there."""
 _DAYS = re.compile(
     # 坐两天硬座扛不住: how long the ride lasts, no stay.
-    r"(?<![坐站熬乘])(?P<d>"
+    r"(?<![坐站熬乘第])(?P<d>"  # 第二天还要上班: which day, no length
     + NUMBER
     + r")\s*个?\s*(?:天|日)(?!\s*(?:\d|[一二两三四五六七八九十])?\s*(?:夜|晚)?的?(?:车|火车|"
     + _SEAT_WORD
@@ -388,6 +396,7 @@ class _Text:
         self.chars = list(text)
         self.arrival_part: TimeWindow | None = None  # 到了第二天早上: the arrival's part of day
         self.destination: str | None = None  # where the ride out goes (当天晚上回<it>)
+        self.origin: str | None = None  # where the trip begins (周日晚上回 11点前得到<it>)
 
     @property
     def masked(self) -> str:
@@ -493,8 +502,29 @@ _PINYIN_WORDS.update(
         "hai zi": "孩子",
         "lao ren": "老人",
         "dai": "带",
+        # Around an hour, or after or before it (8dian zuoyou, jiu dian yihou).
+        "zuo you": "左右",
+        "yi hou": "以后",
+        "zhi hou": "之后",
+        "yi qian": "以前",
+        "zhi qian": "之前",
     }
 )
+# 8dian, ba dian: an hour typed in pinyin (dian alone may be a syllable of a place).
+_PINYIN_CLOCK = re.compile(
+    r"(?<![a-z])([0-9]{1,2}|(?:shi\s*)?(?:yi|liang|er|san|si|wu|liu|qi|ba|jiu)|shi)\s*dian(?![a-z])",
+    re.IGNORECASE,
+)
+
+
+def _pinyin_clock(match: re.Match[str]) -> str:
+    said = match.group(1).lower().split()
+    hour = "".join(
+        _PINYIN_COUNTS.get(word, word) for word in re.findall(r"shi|[a-z]+|\d+", "".join(said))
+    )
+    return hour + "点"
+
+
 # A place typed a syllable at a time (cong shang hai dao hang zhou) is up to four words.
 _PINYIN_ROUTE = re.compile(
     r"(?<![a-z])cong\s+[a-z]+(?:\s+[a-z]+){0,3}?\s+(?:qu|dao|hui)\s+[a-z]+", re.IGNORECASE
@@ -649,6 +679,7 @@ def normalise_text(text: str) -> str:
         or (_ALL_LATIN.fullmatch(text) and _pinyin_turn(text))
     ):
         text = _PINYIN_WORD.sub(lambda m: _PINYIN_SPELT[_spelt(m.group())], text)
+        text = _PINYIN_CLOCK.sub(_pinyin_clock, text)
     return party.counts_before_names(text)
 
 
@@ -740,6 +771,7 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         buf.mask(same_day.start(), same_day.end())
     next_day = _next_day_arrival(buf)
     buf.destination = route.destination
+    buf.origin = route.origin
     windows = _time_windows(buf)
     early = _AHEAD_OF_TIME.search(buf.masked)
     deadline = windows.get("arrive_window")
@@ -761,6 +793,12 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         windows["depart_window"] = own if later or said is None else narrowed(said, own)
     if buf.arrival_part is not None:
         windows.setdefault("arrive_window", buf.arrival_part)
+    if not next_day and _SAME_NIGHT.search(text):
+        _deadline_after_leaving(windows, "depart_window", "arrive_window")
+        _deadline_after_leaving(windows, "return_window", "return_arrive_window")
+    way = way_to_station_minutes(text, windows.get("depart_window"))
+    if way:
+        windows["depart_window"] = later_by(windows["depart_window"], way)
     dates = extract_dates(buf.masked, today)
     for start, end in dates.spans:
         buf.mask(start, end)
@@ -1059,6 +1097,19 @@ def _heads_to_destination(buf: _Text, at: int) -> bool:
     return rest.startswith(buf.destination)
 
 
+_SETS_OFF = re.compile(r"站?(?:出发|走|动身|发车|上车)")
+
+
+def _reaches_origin(buf: _Text, at: int) -> bool:
+    """True when the place right after `at` is where the trip begins, and not where it goes."""
+    if not buf.origin or buf.origin == buf.destination:
+        return False
+    rest = buf.original[at : at + 12]
+    if not rest.startswith(buf.origin) or _SETS_OFF.match(rest, len(buf.origin)):
+        return False  # 下午三点前得到 北京南出发: the place after the pause is where one leaves
+    return not (buf.destination and buf.destination.startswith(buf.origin))
+
+
 def _window_kind(buf: _Text, end: int, start: int | None = None) -> str:
     after = buf.masked[end : end + 6]
     back = _BACK_AT.match(after)
@@ -1067,9 +1118,13 @@ def _window_kind(buf: _Text, end: int, start: int | None = None) -> str:
         # 中午前回到成都 with 成都 the destination: the ride there is the way home.
         there = _heads_to_destination(buf, end + back.end() - 1)
         return "arrive_window" if there else "return_arrive_window"
-    if _ARRIVE_AFTER.match(after):
-        # 周日回来，晚上九点前到 / 十点前到家: a deadline said of the ride home.
+    cue = _ARRIVE_AFTER.match(after)
+    if cue:
+        # 周日回来，晚上九点前到 / 十点前到家: a deadline said of the ride home; so is one to
+        # be back where the trip began (周日晚上回 11点前得到杭州, from 杭州).
         if _RETURN_CUE.search(buf.original[: start if start is not None else end]):
+            return "return_arrive_window"
+        if _reaches_origin(buf, end + cue.end()):
             return "return_arrive_window"
         return "arrive_window"
     before = buf.masked[max(0, (start or 0) - 8) : start or 0].rstrip(MASK) if start else ""
@@ -1095,6 +1150,7 @@ def _hour_of(period: str | None, hour_text: str, half: str | None) -> dt.time | 
 
 def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
     found: list[tuple[int, str, TimeWindow]] = []
+    bare: set[int] = set()  # bare hours (两点以后) with no part of the day said near them
     extras = extra_windows(buf.masked, buf.original)
     for extra in extras:
         kind = extra.kind or _window_kind(buf, extra.end, extra.start)
@@ -1124,6 +1180,8 @@ def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
             part = context_period(buf.original, match.start(), arrival)
             if arrival:  # 两点前到: the afternoon's two
                 part = meeting_part(part, hour, buf.original[: match.start()])
+            if part is None and hour < 12:
+                bare.add(len(found))
             hour = in_period(part, hour, True)
         elif period in ("下午", "晚上") and hour < 12:
             hour += 12
@@ -1154,7 +1212,13 @@ def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
     said = list(_PERIOD_RE.finditer(buf.masked))
     # 上午要去医院拿药，下午再走: a part of the day left "then" (再走) is the ride's; the other
     # parts of the day said with it are taken up by something else.
-    then = [m for m in said if _LEAVE_THEN.match(buf.original, m.end())]
+    # 上午要去厂里结工资 只能坐下午的车: so is the part the ride is said to be left with.
+    then = [
+        m
+        for m in said
+        if _LEAVE_THEN.match(buf.original, m.end())
+        or _ONLY_THEN.search(buf.original, max(0, m.start() - 4), m.start())
+    ]
     for match in said:
         if names_a_clock(buf.original, match.end()):
             continue  # 明早九点前: the clock said it
@@ -1181,11 +1245,58 @@ def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
         # 今晚/明早 also carry a date: leave them for the date pass.
         if match.group() not in ("今晚", "明晚", "明早", "今早", "tonight"):
             buf.mask(match.start(), match.end())
+    for at in bare:
+        _, kind, window = found[at]
+        found[at] = (found[at][0], kind, _in_part_said(window, kind, found))
     windows: dict[str, TimeWindow] = {}
     for _, kind, window in sorted(found, key=lambda f: f[0]):
         # 早上…8点以后: both said of one ride, so the ride meets both (08:00-09:00).
         windows[kind] = narrowed(windows[kind], window) if kind in windows else window
     return windows
+
+
+_MORNING_SAID = re.compile(r"早|上午|凌晨|中午|天亮|第二天|次日|隔天")
+
+
+_SAME_NIGHT = re.compile(r"(?:别|不要|不想|不能|不)(?:太|那么)晚到|当晚到|当天晚上到")
+"""The arrival said to be that same night (别太晚到): no ride through to the next morning."""
+
+
+def _deadline_after_leaving(windows: dict[str, TimeWindow], leave: str, reach: str) -> None:
+    """A bare morning hour to be there by, when the ride leaves after it and is said to arrive
+    that night (七点以后出发…别太晚到，最晚十一点前要到): the evening's hour (23:00). With no
+    such word (今晚出发，7点前到) it stays the next morning's."""
+    depart, arrive = windows.get(leave), windows.get(reach)
+    if depart is None or arrive is None or arrive.start != dt.time(0, 0):
+        return
+    end = arrive.end
+    if end.hour >= 12 or end >= depart.start or _MORNING_SAID.search(arrive.label):
+        return
+    evening = dt.time(end.hour + 12, end.minute)
+    if evening > depart.start:
+        windows[reach] = TimeWindow(start=arrive.start, end=evening, label=arrive.label)
+
+
+_LATER_PARTS = ("下午", "晚上")
+
+
+def _in_part_said(
+    window: TimeWindow, kind: str, found: list[tuple[int, str, TimeWindow]]
+) -> TimeWindow:
+    """A bare hour's `window` read in the afternoon or evening said of the same ride further
+    off (后天下午…要不要给她买票啊…两点以后的车: 14:00), when only that reading falls in it."""
+    bound = window.start if window.start != dt.time(0, 0) else window.end
+    if bound.hour >= 12 or bound == END_OF_DAY:
+        return window
+    for _, other_kind, part in found:
+        if other_kind != kind or part not in (TIME_WINDOWS[p] for p in _LATER_PARTS):
+            continue
+        later = dt.time(bound.hour + 12, bound.minute)
+        if part.start <= later <= part.end and not part.start <= bound <= part.end:
+            start = later if window.start == bound else window.start
+            end = later if window.end == bound else window.end
+            return TimeWindow(start=start, end=end, label=window.label)
+    return window
 
 
 def _first(regex: re.Pattern[str], buf: _Text, *groups: str) -> tuple[int | None, ...] | None:

@@ -46,6 +46,8 @@ _ORIGIN_AFTER = ("出发", "上车", "走", "始发", "动身", "发车", "启�
 _NOT_STOP_BEFORE = ("过去",)  # "坐火车过去 成都出发": 去 ends a verb, not a cue
 _PAIR_AFTER = ("到", "去", "往", "至", "回", "→", "->", "-", "—", "to", "dao ")
 _RETURN_BEFORE = ("回", "返回", "回到", "back to")
+_BACK_BY_BEFORE = re.compile(r"(?:前|之前|以前)\s*(?:要|得|能|必须|就|须)?(?:赶)?到$")
+"""A deadline to reach a place (11点前得到): back at a place already said is the ride home."""
 _THROUGH_BEFORE = ("经", "途经", "经过", "路过", "via")
 _STAY_BEFORE = ("在", "先在")
 # Where the traveller is now (人在北京, 我在北京读研): where the trip starts, when it names
@@ -852,6 +854,10 @@ def _assign_roles(text: str, hits: list[_Hit], directory: StationDirectory) -> N
             continue
         if before.endswith(_RETURN_BEFORE):
             hit.returning = True
+        elif _BACK_BY_BEFORE.search(before) and any(
+            h.role == "origin" and _city(h, directory) == _city(hit, directory) for h in hits[:i]
+        ):
+            hit.returning = True  # 周日晚上回 11点前得到杭州, from 杭州: back home by then
         if before.endswith(_THROUGH_BEFORE):
             hit.through = True
         if before.endswith(_ORIGIN_BEFORE):

@@ -26,8 +26,10 @@ from dataclasses import dataclass
 
 from app.intent.model import END_OF_DAY, TIME_WINDOWS, TimeWindow
 from app.intent.numerals import to_int
+from app.intent.wishes import NOT_IN_THE_NIGHT
 
-_HOUR = r"[0-9一二两三四五六七八九十]{1,3}"
+# 周五6点, 周五六点下班: the weekday's numeral is no part of the hour.
+_HOUR = r"(?<![周期拜])[0-9一二两三四五六七八九十]{1,3}"
 
 
 def clock_unit(minute: str = "half") -> str:
@@ -67,6 +69,7 @@ _EVENING = (
     "当晚",
     "那晚",
     "散场后",
+    "天黑",  # 天黑前要到 六点之前: the evening's six
 )
 _AFTERNOON = ("下午", "午后", "午饭后", "下了课", "下课后", "放学后")
 _MORNING = ("早上", "上午", "一早", "一大早", "明早", "今早", "凌晨", "中午", "早晨", "清早")
@@ -77,11 +80,12 @@ CONTEXT_REACH = 14
 """How far back (characters) a part of the day said earlier still governs a bare hour."""
 
 ARRIVE_CUE = re.compile(
-    r"^\s*(?:前|以前|之前)?\s*(?:最好|一定|务必)?\s*(?:能|可以|就|得|要|必须|需要|须)?"
+    r"^\s*(?:前|以前|之前)?\s*(?:最好|一定|务必)?\s*(?:能|可以|就|得|要|必须|需要|须|才)?"
     r"\s*(?:赶)?(?:到|抵达|arriv)",
     re.IGNORECASE,
 )
-"""What follows a time when it is an arrival deadline ("九点前得到", "之前必须到")."""
+"""What follows a time when it is an arrival deadline ("九点前得到", "之前必须到"; 不要晚上才到
+refuses an arrival)."""
 
 _APPOINTMENT = re.compile(
     r"(?P<period>早上|上午|中午|下午|晚上|今晚|明晚)?(?P<h>"
@@ -191,7 +195,7 @@ _AROUND = re.compile(
     + r"\s*(?:左右|上下|前后)"
 )
 _TWO_HOURS = re.compile(
-    r"(?P<period>早上|上午|中午|下午|晚上)?(?P<pair>一两|两三|三四|四五|五六|六七|七八|八九|九十)点"
+    r"(?P<period>早上|上午|中午|下午|晚上)?(?<![周期拜])(?P<pair>一两|两三|三四|四五|五六|六七|七八|八九|九十)点"
 )
 _NOON_AROUND = re.compile(r"中午(?:左右|前后|上下)")
 # 十点多: some time in that hour.
@@ -222,6 +226,8 @@ _BARE_ARRIVAL = re.compile(
     r"(?:(?:一定|务必|最好)?(?:要|得|必须|需要|须|能|可以)(?:赶)?(?:到|抵达)"
     r"|(?:到|抵达)(?:就行|就好|就可以|即可|也行))"
 )
+_NOT_IN_THE_NIGHT = re.compile(NOT_IN_THE_NIGHT)
+"""别是半夜的车: leave by day (06:00 on); the ride not running into the night is a wish."""
 _NOT_TOO_LATE_THERE = re.compile(r"(?:别|不要|不想|不能)(?:太|那么)晚到")
 _MEALS = (
     (
@@ -481,6 +487,9 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
     for match in _NOT_TOO_EARLY.finditer(text):
         window = TimeWindow(start=dt.time(8, 0), end=END_OF_DAY, label=match.group())
         found.append(Found(match.start(), match.end(), window, "depart_window"))
+    for match in _NOT_IN_THE_NIGHT.finditer(text):
+        window = TimeWindow(start=dt.time(6, 0), end=END_OF_DAY, label=match.group())
+        found.append(Found(match.start(), match.end(), window, "depart_window", weak=True))
     for match in _NOT_TOO_LATE_THERE.finditer(text):
         window = TimeWindow(start=dt.time(0, 0), end=dt.time(22, 0), label=match.group())
         found.append(Found(match.start(), match.end(), window, "arrive_window", weak=True))
@@ -555,11 +564,16 @@ def today_implied(windows: Iterable[TimeWindow], depart: TimeWindow | None = Non
     return any(_HOUR_LABEL.search(window.label) for window in windows)
 
 
+_LOOSE_DAYLIGHT = frozenset({"天黑前", "天黑后", "天亮前", "天亮后"})
+
+
 def narrowed(first: TimeWindow, second: TimeWindow) -> TimeWindow:
     """Two windows said of one ride: their overlap, or the first said when they do not meet,
     unless only the second names an hour: 早上别太早，9点以后 is after nine, the hour said
     outright wins over the loose words before it."""
     start, end = max(first.start, second.start), min(first.end, second.end)
+    if first.label in _LOOSE_DAYLIGHT and _HOUR_LABEL.search(second.label):
+        return second  # 天黑前要到，六点之前: the hour says when dusk is, to the traveller
     if start >= end and _HOUR_LABEL.search(second.label) and not _HOUR_LABEL.search(first.label):
         return second
     if start >= end or (start, end) == (first.start, first.end):
@@ -569,3 +583,40 @@ def narrowed(first: TimeWindow, second: TimeWindow) -> TimeWindow:
 
 def _part(period: str | None) -> str | None:
     return {"今晚": "晚上", "明晚": "晚上"}.get(period or "", period)
+
+
+# 打车去虹桥要四十分钟, 坐地铁到车站得半小时, 到火车站开车一个小时: the way to the station
+# after one is free (六点下班); the train leaves once it is reached.
+_WAY_TAKES = re.compile(
+    r"(?:(?:打车|打的|坐地铁|地铁|开车|骑车|走路|步行|坐公交|公交|坐车)(?:去|到)[^，,。；;！？\s]{0,8}?"
+    r"|(?:去|到)(?:火)?车站[^，,。；;！？\s]{0,4}?)"
+    r"(?:就)?(?:要|得|需要|大概|差不多|至少|起码){1,2}\s*"
+    r"(?:(?P<half>半个?小时|半个钟头?)|(?P<h>[0-9一二两三]|一个|两个)\s*(?:个)?(?P<and_half>半)?"
+    r"(?:小时|钟头)|(?P<m>[0-9]{1,3}|[一二三四五六七八九十]{1,3})\s*分钟?)"
+)
+_FREE_AT = re.compile(r"下班|下课|放学|考完|收工|下工|开完会|散会|忙完|完事|结束")
+
+
+def way_to_station_minutes(text: str, depart: TimeWindow | None) -> int:
+    """The minutes a traveller said it takes to reach the station after the hour they are
+    free (六点下班 打车去虹桥要四十分钟: 40), or 0 when no such way is said, or the departure
+    is no hour one is free at."""
+    if depart is None or _FREE_AT.search(depart.label) is None:
+        return 0
+    for took in _WAY_TAKES.finditer(text):
+        if took.group("half"):
+            return 30
+        if took.group("h"):
+            hours = 1 if took.group("h") == "一个" else 2 if took.group("h") == "两个" else None
+            hours = hours if hours is not None else to_int(took.group("h")) or 0
+            return 60 * hours + (30 if took.group("and_half") else 0)
+        return to_int(took.group("m")) or 0
+    return 0
+
+
+def later_by(window: TimeWindow, minutes: int) -> TimeWindow:
+    """`window` starting `minutes` later (its end kept)."""
+    start = dt.datetime.combine(dt.date.min, window.start) + dt.timedelta(minutes=minutes)
+    if not minutes or start.date() != dt.date.min or start.time() >= window.end:
+        return window
+    return TimeWindow(start=start.time(), end=window.end, label=window.label)

@@ -111,6 +111,10 @@ _RETURN_FOLLOWS = re.compile(
 
 # The verb of a refused ride, with whom it is done for: 别给我整过夜的车, 不用帮我订夜车.
 _RIDE_VERB = r"(?:给我|帮我|替我|给咱们?)?(?:是|要|坐|乘|买|选|整|弄|搞|安排|订|定|排)?"
+NOT_IN_THE_NIGHT = (
+    r"(?:别|不要|不想|不能|不)(?:是|坐|买|选|订)?(?:大)?(?:半夜|深夜|后半夜)"
+    r"(?:的车|的火车|的|发车|出发|走|开)"
+)
 _NO_OVERNIGHT = re.compile(
     # 再/还 may sit between the refusal and its verb: 不想再坐过夜的车了, 不要再坐夜车.
     r"(?:不要|不想|不愿意?|不|别|不用)(?:再|还)?" + _RIDE_VERB + r"(?:那种)?"
@@ -125,6 +129,8 @@ _NO_OVERNIGHT = re.compile(
     r"|(?:当天|当晚)(?:之内)?(?:能|得|要)?到(?:就行|就好)?(?=[，,。；;\s]|$)"
     # 白天走 / 白天出发 says when to leave (`app.intent.times`), not that the ride is over by night.
     r"|白天(?:的)?(?:车|动车|高铁|火车|坐|赶路)|当天到"
+    # 别是半夜的车, 不要深夜的: no ride in the small hours, nor one running into them.
+    r"|" + NOT_IN_THE_NIGHT
 )
 _BERTHS: dict[str, BerthWish] = {"下铺": "lower", "中铺": "middle", "上铺": "upper"}
 _SEAT_POSITIONS: dict[SeatPosition, re.Pattern[str]] = {
