@@ -686,6 +686,16 @@ class PlanningAgent:
                 )
             )
         unusable = [n for n in run.original.required_trains if n not in best.train_numbers]
+        missed = unusable or run.absent_trains
+        if missed and run.intent is not None and "只此车次" in run.intent.preferences:
+            # G394 二等座有木有 木有就算了: that train or none; no other is planned instead.
+            run.summary = texts.NAMED_TRAIN_ONLY.format(
+                day=texts.day_label(run.original.depart_date), trains="、".join(missed)
+            )
+            run.itineraries = []
+            run.relaxed_items = []
+            run.detail = "named train only, none usable"
+            return State.DONE
         if unusable:
             # G7 is on sale but has no seat the traveller can have (一等座 on waitlist only):
             # another train is planned, and that is a relaxation of the named train.

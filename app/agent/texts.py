@@ -61,6 +61,11 @@ NAMED_TRAIN_ROUTE = "{train}全程（共{n}站）：{stops}。"
 NAMED_TRAIN_JOIN = " → "
 NAMED_TRAIN_ASK = "请核对车次号，或告诉我出发地和目的地。"
 NAMED_TRAIN_INVALID = "没有找到车次{train}：这不是有效的车次号，" + NAMED_TRAIN_ASK
+NAMED_TRAIN_ONLY = (
+    "{day}的车次{trains}没有符合您要求的余票（已售完或只能候补）；您说没有就算了，"
+    "就不为您换别的车次了。需要的话可以告诉我换个日期或车次再查。"
+)
+"""The named train has no seat the traveller can have, and they said they want no other."""
 NAMED_TRAIN_UNKNOWN = "没有找到车次{train}（{date}查不到这趟车的停靠站），" + NAMED_TRAIN_ASK
 NAMED_TRAIN_RUN_STARTED = "已按{day}在{station}上车查询，这趟{train}是{start}从{first}始发的。"
 # A name that is several towns' stations, settled by the trains of the trip's other end

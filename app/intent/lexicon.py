@@ -132,6 +132,18 @@ PREFERENCE_PHRASES: dict[str, tuple[str, ...]] = {
         "nonstop",
     ),
     "卧铺": ("卧铺", "sleeper"),
+    # G394 二等座有木有 木有就算了: that train or none, no other planned in its place.
+    "只此车次": (
+        "没有就算了",
+        "木有就算了",
+        "冇就算了",
+        "没票就算了",
+        "没有的话就算了",
+        "没有就不去了",
+        "没票就不去了",
+        "没有就不走了",
+        "没有就拉倒",
+    ),
 }
 
 # Topics outside the service. Each group of words is said once here and read by the sentence

@@ -75,7 +75,8 @@ _SLEEPERS = json.dumps([c.value for c in SLEEPER_SET])  # as the field descripti
 SCOPE_TOPICS: tuple[ScopeTopic, ...] = ("refund", "change", "hotel", "weather", "other")
 REQUIRED_FIELDS: tuple[RequiredField, ...] = ("origin", "destination", "date_start")
 # Canonical preference tags; anything else a model invents is dropped in post-validation.
-PREFERENCE_TAGS: tuple[str, ...] = ("舒适", "便宜", "快", "直达", "卧铺")
+# 只此车次: the named train or none (G394 有木有 木有就算了), never another in its place.
+PREFERENCE_TAGS: tuple[str, ...] = ("舒适", "便宜", "快", "直达", "卧铺", "只此车次")
 
 END_OF_DAY = dt.time(23, 59)
 

@@ -246,6 +246,26 @@ async def test_named_train_absent_from_results_is_rejected_counted_and_replaced(
     assert value == 1
 
 
+@pytest.mark.parametrize("absent", [False, True])
+async def test_the_named_train_or_none_plans_no_other_in_its_place(absent: bool) -> None:
+    # G1 没票就算了: G1 sold out (or not running), G3 has seats; no G3 is planned instead.
+    offers = [offer("G3", BEIJING_SOUTH, HONGQIAO, "10:00", "14:30", day=DEC4)]
+    if not absent:
+        offers.append(
+            offer("G1", BEIJING_SOUTH, HONGQIAO, "09:00", "13:30", day=DEC4, seats=SOLD_OUT)
+        )
+    intent = one_way(train_numbers=["G1"], preferences=["只此车次"])
+    reply = await agent(FakeTickets(offers)).run(AgentInput(today=TODAY, intent=intent))
+    assert reply.itinerary is None
+    assert "G1" in reply.summary and "G3" not in reply.summary
+    assert not reply.relaxed
+    # Without the words, another train is planned and said as given up for.
+    said = await agent(FakeTickets(offers)).run(
+        AgentInput(today=TODAY, intent=one_way(train_numbers=["G1"]))
+    )
+    assert said.itinerary is not None and said.itinerary.train_numbers == ("G3",)
+
+
 async def test_named_train_that_exists_is_the_one_planned() -> None:
     tickets = FakeTickets(
         [

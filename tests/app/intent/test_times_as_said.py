@@ -173,3 +173,10 @@ def test_a_train_kind_not_allowed(text: str, types: list[str], excluded: list[st
 )
 def test_an_hour_typed_in_pinyin(text: str, said: str) -> None:
     assert said in normalise_text(text)
+
+
+def test_the_named_train_or_none() -> None:
+    intent = parse_offline("周六G1 北京南到上海虹桥 一等座有没有 没有就算了", MON, DIRECTORY)
+    assert intent.train_numbers == ["G1"]
+    assert "只此车次" in intent.preferences
+    assert "只此车次" not in parse_offline("周六G1 北京南到上海虹桥", MON, DIRECTORY).preferences
