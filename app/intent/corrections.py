@@ -124,8 +124,17 @@ def _changed_to(text: str) -> str:
     return text
 
 
+# 去桂林…算了桂林去过了，还是去北海吧: a place given up (算了, with its reason), then the one
+# gone to instead.
+_PLACE_GIVEN_UP = re.compile(
+    r"(?:去|到)(?:(?![不没别])[\u4e00-\u9fff]){2,4}?(?:[…\.。，,!！\s]|吧|了)*算了[^，,。！!]{0,12}?"
+    r"[，,。！!\s]*(?:还是|那就|那还是|就|改成?|换成?)\s*(?=去|到)"
+)
+
+
 def self_corrected(text: str) -> str:
     """`text` with each corrected part dropped along with its marker."""
+    text = _PLACE_GIVEN_UP.sub("", text)
     text = _changed_to(_denied_then_meant(text))
     while True:
         for marker in _MARKER.finditer(text):

@@ -727,6 +727,10 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
                 buf.mask(start, end)
         else:
             rides_after = []
+    ends = {name for name in (route.origin, route.destination) if name}
+    if any(stop.city in ends for stop in route.via):
+        # 在义乌做小工…回遵义: where one is is the origin, no stop of the trip.
+        route = dataclasses.replace(route, via=[s for s in route.via if s.city not in ends])
     for start, end in route.spans:
         buf.mask(start, end)
     fields.update(
@@ -1558,6 +1562,12 @@ def _budget(buf: _Text) -> tuple[float | None, float | None]:
 _REFUSED_BEFORE = re.compile(r"不要|不坐|不用|别坐|别买|不买|不想坐")
 
 
+_SLOWER_SAID = re.compile(
+    r"^(?:绕一下|绕一绕|绕点路|绕路|绕远点?|慢点|慢一点|慢些|久一点|多坐会儿?)"
+)
+"""What a slower ride costs, said between a train kind and its permission (慢车绕一下也行)."""
+
+
 def _train_types(lower: str, rest: str) -> list[str]:
     """Wanted train types: negated words are masked in `rest`; the refusals that name the
     wanted types ("不要绿皮": G, D, C) are read from the full text."""
@@ -1571,6 +1581,7 @@ def _train_types(lower: str, rest: str) -> list[str]:
     for phrase, types in lexicon.TRAIN_TYPE_PHRASES:
         if phrase in rest and phrase not in lexicon.ONLY_REFUSED:
             after = rest[rest.find(phrase) + len(phrase) :].lstrip("的车")
+            after = _SLOWER_SAID.sub("", after, count=1)  # 慢车绕一下也行: still a permission
             described = bool(lettered) and lettered <= set(types) and len(types) > 1
             permitted = after.startswith(lexicon.TYPE_PERMITTED_AFTER) and not (
                 # 不要卧铺了，白天的高铁就行: what will do instead of the one refused is wished

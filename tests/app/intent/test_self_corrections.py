@@ -147,3 +147,15 @@ def test_tickets_counted_are_corrected_as_people(directory: StationDirectory) ->
     assert (intent.origin, intent.destination) == ("杭州", "上海")
     assert intent.passengers == 3
     assert intent.date_start == dt.date(2026, 12, 11)
+
+
+@pytest.mark.parametrize(
+    ("text", "corrected"),
+    [
+        ("周日想从杭州去黄山…算了黄山太冷了，还是去厦门吧", "周日想从杭州去厦门吧"),
+        ("明天从上海去苏州，算了人太多，那就去无锡", "明天从上海去无锡"),
+        ("去不了就算了，还是去北京", "去不了就算了，还是去北京"),
+    ],
+)
+def test_a_place_given_up_gives_way_to_the_one_gone_to_instead(text: str, corrected: str) -> None:
+    assert self_corrected(text) == corrected

@@ -180,3 +180,14 @@ def test_the_named_train_or_none() -> None:
     assert intent.train_numbers == ["G1"]
     assert "只此车次" in intent.preferences
     assert "只此车次" not in parse_offline("周六G1 北京南到上海虹桥", MON, DIRECTORY).preferences
+
+
+def test_a_slow_train_permitted_with_its_detour_limits_nothing() -> None:
+    intent = parse_offline("下周二从杭州回贵阳 三百以内 慢车绕一下也行", MON, DIRECTORY)
+    assert intent.train_types == []
+
+
+def test_where_one_works_is_the_origin_not_a_stop() -> None:
+    intent = parse_offline("在杭州做小工 下礼拜二回贵阳", MON, DIRECTORY)
+    assert (intent.origin, intent.destination, intent.via) == ("杭州", "贵阳", [])
+    assert intent.date_start == D(2026, 12, 15)
