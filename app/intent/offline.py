@@ -976,7 +976,11 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         fields["seat_classes"] = alternatives  # 软卧没有就硬卧: either class, not the first only
     else:
         fields["seat_class"] = _seat_class(rest)
-    fields["preferences"] = _preferences(rest)
+    fields["preferences"] = [
+        tag
+        for tag in _preferences(rest)
+        if tag != "只此车次" or fields["train_numbers"]  # 硬卧最好，没有就算了: no train named
+    ]
 
     said_home = fields.get("date_end") is not None  # before a stay derives one
     intent = with_derived_dates(with_end_said(TravelIntent.model_validate(fields), said_home))

@@ -843,6 +843,11 @@ def _said_alone(text: str, hit: _Hit) -> bool:
 def _assign_roles(text: str, hits: list[_Hit], directory: StationDirectory) -> None:
     for i, hit in enumerate(hits):
         before, after = _before(text, hit), _after(text, hit)
+        if i > 0 and _town_of_prefecture_said(hits[i - 1], hit, directory):
+            # 回邵阳隆回 坐到隆回那个站: the town said after its prefecture shares its cue; the
+            # 到 after it starts another phrase, it sets off from nowhere.
+            hit.role = hits[i - 1].role
+            continue
         detached = _detached_cue(text, hit)
         if detached == "回" and after.startswith(_PAIR_AFTER) and i + 1 < len(hits):
             # 周五去周日回 武汉到长沙: 回 ends the day it is said with; A到B is the route.
@@ -876,6 +881,18 @@ def _assign_roles(text: str, hits: list[_Hit], directory: StationDirectory) -> N
             # 上海到乌镇: the place after the cue has no station, the sentence's direction stays;
             # 昆明到河口 too (河口 is 河口北 or 河口南: no name of its own, asked or settled later).
             hit.role = "origin"
+
+
+def _town_of_prefecture_said(prefecture: _Hit, town: _Hit, directory: StationDirectory) -> bool:
+    """True when `town` is said right after `prefecture` (邵阳隆回, 衡阳耒阳), filed under it."""
+    station = directory.by_name(town.name)
+    return (
+        prefecture.end == town.start
+        and prefecture.name in directory.cities()
+        and town.name not in directory.cities()
+        and station is not None
+        and station.city == prefecture.name
+    )
 
 
 _SET_OFF_AFTER = ("出发", "上车", "始发", "动身", "启程")

@@ -12,7 +12,7 @@ from app.intent.dates import extract_dates
 from app.intent.model import TimeWindow
 from app.intent.offline import normalise_text, parse_offline
 from app.intent.times import way_to_station_minutes
-from sources.stations import curated_directory
+from sources.stations import curated_directory, default_directory
 
 D = dt.date
 MON = D(2026, 12, 7)  # a Monday
@@ -191,3 +191,18 @@ def test_where_one_works_is_the_origin_not_a_stop() -> None:
     intent = parse_offline("在义乌做小工 下礼拜二回贵州遵义", MON, DIRECTORY)
     assert (intent.origin, intent.destination, intent.via) == ("义乌", "遵义", [])
     assert intent.date_start == D(2026, 12, 15)
+
+
+@pytest.mark.parametrize(
+    ("text", "destination"),
+    [
+        ("我在东莞上班 下周五回湖南邵阳隆回 坐到隆回那个站", "隆回"),
+        ("我在深圳打工 下周五回衡阳耒阳 到耒阳站就行", "耒阳"),
+    ],
+)
+def test_a_town_after_its_prefecture_named_again_is_the_destination(
+    text: str, destination: str
+) -> None:
+    intent = parse_offline(text, MON, default_directory())  # the towns' own stations
+    assert (intent.destination, intent.via) == (destination, [])
+    assert intent.origin in ("东莞", "深圳")
