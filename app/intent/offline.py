@@ -728,9 +728,11 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         else:
             rides_after = []
     ends = {name for name in (route.origin, route.destination) if name}
-    if any(stop.city in ends for stop in route.via):
-        # 在义乌做小工…回遵义: where one is is the origin, no stop of the trip.
-        route = dataclasses.replace(route, via=[s for s in route.via if s.city not in ends])
+    idle = [s for s in route.via if s.city in ends and s.nights is None and not s.through]
+    if idle:
+        # 在义乌做小工…回遵义: where one is is the origin, no stop of the trip (先在广州玩一天,
+        # a stay there, still is one).
+        route = dataclasses.replace(route, via=[s for s in route.via if s not in idle])
     for start, end in route.spans:
         buf.mask(start, end)
     fields.update(
