@@ -843,11 +843,16 @@ def _said_alone(text: str, hit: _Hit) -> bool:
 def _assign_roles(text: str, hits: list[_Hit], directory: StationDirectory) -> None:
     for i, hit in enumerate(hits):
         before, after = _before(text, hit), _after(text, hit)
-        if i > 0 and _town_of_prefecture_said(hits[i - 1], hit, directory):
-            # 回邵阳隆回 坐到隆回那个站: the town said after its prefecture shares its cue; the
-            # 到 after it starts another phrase, it sets off from nowhere.
-            hit.role = hits[i - 1].role
-            continue
+        told = _prefecture_told(text, hit, directory)
+        if told is not None:
+            # 回湖南邵阳隆回 坐到隆回那个站: the cue said before the province and prefecture
+            # that tell which town is meant is the town's (回), and the 到 after it starts
+            # another phrase: no ride sets off from it.
+            before = told
+            if before.endswith(_RETURN_BEFORE) or before.endswith(_STOP_BEFORE):
+                hit.returning = before.endswith(_RETURN_BEFORE)
+                hit.role = "stop"
+                continue
         detached = _detached_cue(text, hit)
         if detached == "回" and after.startswith(_PAIR_AFTER) and i + 1 < len(hits):
             # 周五去周日回 武汉到长沙: 回 ends the day it is said with; A到B is the route.
@@ -883,16 +888,23 @@ def _assign_roles(text: str, hits: list[_Hit], directory: StationDirectory) -> N
             hit.role = "origin"
 
 
-def _town_of_prefecture_said(prefecture: _Hit, town: _Hit, directory: StationDirectory) -> bool:
-    """True when `town` is said right after `prefecture` (邵阳隆回, 衡阳耒阳), filed under it."""
-    station = directory.by_name(town.name)
-    return (
-        prefecture.end == town.start
-        and prefecture.name in directory.cities()
-        and town.name not in directory.cities()
-        and station is not None
-        and station.city == prefecture.name
-    )
+_PROVINCE = re.compile(
+    r"(?:河北|山西|辽宁|吉林|黑龙江|江苏|浙江|安徽|福建|江西|山东|河南|湖北|湖南|广东|海南|四川"
+    r"|贵州|云南|陕西|甘肃|青海|台湾|内蒙古?|广西|西藏|宁夏|新疆)(?:省|自治区)?$"
+)
+
+
+def _prefecture_told(text: str, hit: _Hit, directory: StationDirectory) -> str | None:
+    """What is said before the province and prefecture right before a town (回湖南邵阳隆回:
+    "回"), when its prefecture is said to tell which town is meant; None otherwise."""
+    station = directory.by_name(hit.name)
+    if station is None or hit.name in directory.cities() or station.city == hit.name:
+        return None
+    lead = text[: hit.start]
+    if not lead.endswith(station.city):
+        return None
+    lead = _PROVINCE.sub("", lead[: -len(station.city)])
+    return lead[-8:].rstrip().lower()
 
 
 _SET_OFF_AFTER = ("出发", "上车", "始发", "动身", "启程")
