@@ -140,7 +140,10 @@ class TripRequest(Frozen):
     """The order of the ride home when said of it (回来那趟晚一点的: the latest)."""
     rank_window: tuple[dt.time, dt.time] | None = None
     """Ranking only, never a filter: departures outside it are ranked down (a relaxed window
-    still prefers the nearest train; the ride home is not a dawn train by default)."""
+    still prefers the nearest train; the ride home is not a dawn train by default). Beside a
+    stated `depart_window` it is the hour that window was said around (10点左右)."""
+    return_rank_window: tuple[dt.time, dt.time] | None = None
+    """The ride home's hour said around (回来也9点左右), beside its `return_window`."""
     budget_strict: bool = True
     """False once the budget is relaxed: still shown and compared, no longer a filter."""
     party: tuple[TicketKind, ...] = ()

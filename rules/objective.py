@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from rules.config import NIGHT_REST_UNTIL, RuleConfig, is_overnight
 from rules.legs import stay_nights
 from rules.model import TripRequest
-from rules.options import Ride, epoch_minutes
+from rules.options import Ride, epoch_minutes, window_gap
 from rules.ranking import Route, new_route
 from sources.models import SHANGHAI
 
@@ -107,7 +107,7 @@ def effective_order(request: TripRequest) -> str | None:
         # A stated window relaxed: the nearest train to it, not the quickest of the day
         # (06:00-09:00 relaxed is 09:30, not a quicker 15:22); the balanced score weighs it.
         # So does an hour said with 左右 (8点左右): the train nearest eight, not the quickest
-        # of the hour either side.
+        # of the hour either side (`apply_near` then ranks by that nearness first).
         return None
     return DEFAULT_ORDER
 
@@ -159,6 +159,25 @@ def apply_order(
     return [
         new_route(r.segment, r.rides, r.cost + ORDER_WEIGHT * (m - base), r.unit_price)
         for r, m in zip(routes, figures, strict=True)
+    ]
+
+
+NEAR_WEIGHT = 100.0
+"""Points per hour a ride leaves outside the hour its window was said around (10点左右): a
+minute is worth more than the fare differences within the window, an hour less than any
+stated order (`ORDER_WEIGHT`)."""
+
+
+def apply_near(routes: Sequence[Route], near: tuple[dt.time, dt.time]) -> list[Route]:
+    """`routes` re-scored by how far their first ride leaves from the hour said around."""
+    return [
+        new_route(
+            r.segment,
+            r.rides,
+            r.cost + NEAR_WEIGHT * window_gap(r.rides[0].offer.depart_at, near) / 60,
+            r.unit_price,
+        )
+        for r in routes
     ]
 
 

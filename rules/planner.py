@@ -33,6 +33,7 @@ from rules.model import (
 )
 from rules.objective import (
     apply_leisure,
+    apply_near,
     apply_night,
     apply_order,
     apply_same_day,
@@ -128,7 +129,7 @@ def plan(
         update={
             "depart_window": request.return_window,
             "arrive_window": request.return_arrive_window,
-            "rank_window": None
+            "rank_window": request.return_rank_window
             if request.return_window
             else (config.return_not_before, dt.time(23, 59)),
             "allow_night": _homeward_night(request),
@@ -207,6 +208,9 @@ def plan(
                 index,
                 aside_weight=config.weights.station_fit if implied else 0.0,
             )
+        if rider.depart_window is not None and rider.rank_window is not None:
+            # 10点左右: of the two hours either side, the train nearest ten.
+            segment.routes = apply_near(segment.routes, rider.rank_window)
         if rider.night_lifted:
             # The night hours nobody chose, allowed for want of any other ride: as few as can be.
             segment.routes = apply_night(segment.routes, config, order_said=said is not None)

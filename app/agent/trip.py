@@ -231,6 +231,9 @@ def trip_request(
         depart_window=_window(intent.depart_window),
         # 8点左右: any train of the hour either side will do, the nearest eight is meant.
         rank_window=intent.depart_window.near() if intent.depart_window else None,
+        return_rank_window=intent.return_window.near()
+        if homeward and intent.return_window
+        else None,
         arrive_window=_window(intent.arrive_window),
         train_types=frozenset(intent.train_types),
         seat_class=intent.seat_class,

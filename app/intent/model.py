@@ -128,8 +128,8 @@ class TimeWindow(Lenient):
 
     def near(self) -> tuple[dt.time, dt.time] | None:
         """The half hour either side of the hour a window was said around (8点左右: the
-        window is an hour either side, the train meant the one nearest eight), None when its
-        edges were said."""
+        window is an hour either side, the train meant the one nearest eight; 中午 alone: the
+        one nearest half past twelve), None when its edges were said."""
         if not _AROUND_SAID.search(self.label):
             return None
         start = dt.datetime.combine(dt.date.min, self.start)
@@ -138,7 +138,8 @@ class TimeWindow(Lenient):
         return ((middle - half).time(), (middle + half).time())
 
 
-_AROUND_SAID = re.compile(r"(?:左右|上下|前后)$")
+# 中午 is a moment of the day more than a span: said alone, the train nearest it is meant.
+_AROUND_SAID = re.compile(r"(?:左右|上下|前后)$|^中午$")
 
 
 TIME_WINDOWS: dict[str, TimeWindow] = {

@@ -231,6 +231,23 @@ def test_a_relaxed_window_takes_the_train_nearest_it_not_the_quickest_of_the_day
     assert _trains(_one_way(), entries)[0] == ("C6257",), "no window said: the quickest"
 
 
+def test_an_hour_said_around_takes_the_train_nearest_it_not_the_quickest_of_its_window():
+    # 北京→上海 八点左右 (07:00-09:00): 07:58 is meant, not 07:05 for being a quarter faster,
+    # nor a cheaper 08:40 half an hour off the hour.
+    entries = book(
+        offer("G1", BEIJING_SOUTH, HONGQIAO, "07:05", "11:20"),
+        offer("G3", BEIJING_SOUTH, HONGQIAO, "07:58", "12:30"),
+        offer("G5", BEIJING_SOUTH, HONGQIAO, "08:40", "13:10", seats=CHEAP),
+    )
+    around = _one_way(
+        depart_window=(dt.time(7, 0), dt.time(9, 0)),
+        rank_window=(dt.time(7, 30), dt.time(8, 30)),
+    )
+    assert _trains(around, entries)[0] == ("G3",)
+    said_order = around.model_copy(update={"order": "fastest"})
+    assert _trains(said_order, entries)[0] == ("G1",), "an order said outright still rules"
+
+
 def test_a_city_proper_train_the_wishes_rule_out_is_no_gap_for_an_outlying_station():
     # 大理→丽江 by D in the morning: K9625 leaves 大理 at 18:28, D8788 leaves 鹤庆 (filed under
     # 大理, 100 km away). The wishes are not traded for a station the traveller never named.

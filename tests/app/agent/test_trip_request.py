@@ -217,3 +217,19 @@ def test_a_departure_said_around_an_hour_ranks_toward_the_half_hour_either_side(
     assert request.rank_window == (dt.time(9, 30), dt.time(10, 30))
     edges = {"start": "09:00", "end": "11:00", "label": "9点到11点"}
     assert request_for(depart_window=edges).rank_window is None, "edges said are the wish"
+
+
+def test_noon_alone_and_a_ride_home_said_around_an_hour_rank_toward_that_hour() -> None:
+    # 中午走: any train from eleven to two, the one meant near half past twelve; 回来也九点
+    # 左右: the ride home ranked toward nine as the ride out is.
+    noon = {"start": "11:00", "end": "14:00", "label": "中午"}
+    assert request_for(depart_window=noon).rank_window == (dt.time(12, 0), dt.time(13, 0))
+    home = {"start": "08:00", "end": "10:00", "label": "9点左右"}
+    request = trip_request(
+        request_intent(date_end=dt.date(2026, 12, 5), return_window=home),
+        curated_directory(),
+        today=TODAY,
+        warnings=[],
+    )
+    assert request.return_window == (dt.time(8, 0), dt.time(10, 0))
+    assert request.return_rank_window == (dt.time(8, 30), dt.time(9, 30))
