@@ -73,6 +73,8 @@ _DAY_OFFSETS = {
     "tmrw": 1,
     "tmw": 1,
     "tmro": 1,
+    "tmrrw": 1,
+    "2moro": 1,
     "day after tomorrow": 2,
 }
 _NUM = r"[0-9一二两三四五六七八九十]{1,3}"
@@ -206,8 +208,8 @@ def _pattern(regex: str) -> Callable[[Handler], Handler]:
 @_pattern(
     r"(?:the\s+)?day after tomorrow|大后天|后天|大后儿个|大后儿|后儿个|后儿|明儿个|明儿|明天"
     r"|明日|明早|明晚|今天|今日|今儿个|今儿|今晚|今早|\btoday\b|\btonight\b|\btomorrow\b"
-    # tmr 早上要由北京去天津: tomorrow as chat types it
-    r"|\b(?:tmrw|tmro|tmr|tmw)\b"
+    # tmr 早上要由北京去天津, 2moro: tomorrow as chat types it
+    r"|\b(?:tmrw|tmrrw|tmro|tmr|tmw|2moro)\b"
 )
 def _relative_day(m: re.Match[str]) -> _Expr:
     key = m.group().lower().removeprefix("the ").strip()

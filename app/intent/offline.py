@@ -525,6 +525,25 @@ def _pinyin_clock(match: re.Match[str]) -> str:
     return hour + "点"
 
 
+# Words only a chat turn typed all in pinyin is read by (gaicheng zhouer ba, huicheng ye ding
+# yixia, 9dian qian zou, 2ren): single syllables a place name typed a syllable at a time may
+# hold (ba zhong, ding xi), so never read inside a sentence with a route.
+_PINYIN_TURN_WORDS = {
+    "gai cheng": "改成",
+    "gai dao": "改到",
+    "huan cheng": "换成",
+    "ye": "也",
+    "ding": "订",
+    "yi xia": "一下",
+    "qian": "前",
+    "hou": "后",
+    "zou": "走",
+    "zuo": "坐",
+    "ren": "人",
+    "yao": "要",
+    "ba": "吧",
+    "de": "的",
+}
 # A place typed a syllable at a time (cong shang hai dao hang zhou) is up to four words.
 _PINYIN_ROUTE = re.compile(
     r"(?<![a-z])cong\s+[a-z]+(?:\s+[a-z]+){0,3}?\s+(?:qu|dao|hui)\s+[a-z]+", re.IGNORECASE
@@ -544,6 +563,19 @@ _PINYIN_WORD = re.compile(
     + r")(?![a-z])",
     re.IGNORECASE,
 )
+_PINYIN_TURN_WORD = re.compile(
+    r"(?<![a-z])(?:"
+    + "|".join(
+        r"\s*".join(word.split())
+        for word in sorted({**_PINYIN_WORDS, **_PINYIN_TURN_WORDS}, key=len, reverse=True)
+    )
+    + r")(?![a-z])",
+    re.IGNORECASE,
+)
+# 2ren, 3 ge ren: a party counted in pinyin, one word.
+_PINYIN_COUNT = re.compile(r"\s*\d{1,2}\s*(?:ge\s*)?ren\s*", re.IGNORECASE)
+# The spaces between pinyin words read as characters (6点 以后): no clause break.
+_SPACE_BETWEEN_WORDS = re.compile(r"(?<=[\u4e00-\u9fff0-9])\s+(?=[\u4e00-\u9fff0-9])")
 
 
 _LODGING_SAVED = re.compile(
@@ -568,6 +600,9 @@ def _spelt(word: str) -> str:
 
 
 _PINYIN_SPELT = {_spelt(word): chinese for word, chinese in _PINYIN_WORDS.items()}
+_PINYIN_TURN_SPELT = {
+    _spelt(word): chinese for word, chinese in {**_PINYIN_WORDS, **_PINYIN_TURN_WORDS}.items()
+}
 
 
 # Arrows typed as emoji or symbols between two places (杭州➡️上海): the route arrow.
@@ -606,10 +641,10 @@ def _pinyin_turn(text: str) -> bool:
     """A turn all in Latin letters is pinyin when two of its words are known, or when its
     words, two or more, are all a known phrase (3ge ren, zaodian de): an English sentence is
     neither, and one word alone may be a name's syllables (houtian)."""
-    if len(_PINYIN_WORD.findall(text)) >= 2:
+    if len(_PINYIN_TURN_WORD.findall(text)) >= 2 or _PINYIN_COUNT.fullmatch(text):
         return True
     several = len(re.findall(r"[a-z0-9]+", text, re.IGNORECASE)) >= 2
-    return several and not re.search(r"[a-z]", _PINYIN_WORD.sub("", text), re.IGNORECASE)
+    return several and not re.search(r"[a-z]", _PINYIN_TURN_WORD.sub("", text), re.IGNORECASE)
 
 
 # A train number said aloud (voice input): G二七六 digit by digit, G两百七十六 as a value.
@@ -673,13 +708,13 @@ def normalise_text(text: str) -> str:
     text = _SPOKEN_TRAIN.sub(_train_said_aloud, text)
     text = _TWO_COUNTS.sub(_first_of_two, text)
     text = _train_words_by_sound(text)
-    if (
-        _PINYIN_ROUTE.search(text)
-        or _PINYIN_CUES.search(text)
-        or (_ALL_LATIN.fullmatch(text) and _pinyin_turn(text))
-    ):
+    if _PINYIN_ROUTE.search(text) or _PINYIN_CUES.search(text):
         text = _PINYIN_WORD.sub(lambda m: _PINYIN_SPELT[_spelt(m.group())], text)
         text = _PINYIN_CLOCK.sub(_pinyin_clock, text)
+    elif _ALL_LATIN.fullmatch(text) and _pinyin_turn(text):
+        text = _PINYIN_CLOCK.sub(_pinyin_clock, text)  # ba dian is 八点 before ba is 吧
+        text = _PINYIN_TURN_WORD.sub(lambda m: _PINYIN_TURN_SPELT[_spelt(m.group())], text)
+        text = _SPACE_BETWEEN_WORDS.sub("", text)
     return party.counts_before_names(text)
 
 

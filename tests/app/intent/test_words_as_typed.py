@@ -83,13 +83,17 @@ def test_a_part_of_the_day_to_leave_with_no_day_is_today(
 @pytest.mark.parametrize(
     ("text", "read"),
     [
-        ("fancheng xingqiliu xiawu", "返程 星期六 下午"),
-        ("hui cheng zhou ri zao shang", "回程 周日 早上"),
+        ("fancheng xingqiliu xiawu", "返程星期六下午"),
+        ("hui cheng zhou ri zao shang", "回程周日早上"),
         ("go to beijing on friday", "go to beijing on 周五"),  # English, no pinyin: its day read
         ("houtian", "houtian"),  # one word alone may be a name's syllables
         ("4ge ren", "4个人"),  # a count alone, said back to a plan
         ("wan dian de", "晚点的"),
-        ("zuizao de ba", "zuizao de ba"),  # words not all known: left as typed
+        ("zuizao nage", "zuizao nage"),  # words not all known: left as typed
+        # A turn's own words (改成, 也订, 6点以后, 2人), read as one clause.
+        ("gaicheng xingqisan ba", "改成星期三吧"),
+        ("fancheng ye ding yixia, xingqiwu xiawu 3dian yihou", "返程也订一下, 星期五下午3点以后"),
+        ("3ren", "3人"),
     ],
 )
 def test_a_turn_typed_in_pinyin_alone_has_its_time_words_read(text: str, read: str) -> None:
