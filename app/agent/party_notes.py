@@ -61,8 +61,12 @@ def wish_words(intent: TravelIntent) -> list[str]:
     words = []  # 不坐夜车 and the stays are read back by `readback.understood` itself
     if intent.berth:
         words.append(texts.BERTH_WISH.format(berth=BERTH_LABELS[intent.berth]))
-    if intent.seat_positions:
-        what = texts.PARTY_JOIN.join(SEAT_POSITION_LABELS[p] for p in intent.seat_positions)
+    positions = list(intent.seat_positions)
+    if "together" in positions and _berths(intent):
+        positions.remove("together")
+        words.append(texts.TOGETHER_BERTH_WISH)
+    if positions:
+        what = texts.PARTY_JOIN.join(SEAT_POSITION_LABELS[p] for p in positions)
         words.append(texts.SEAT_POSITION_WISH.format(what=what))
     if intent.leisure:
         words.append(texts.LEISURE)
@@ -94,9 +98,20 @@ def berth_note(intent: TravelIntent) -> str:
     notes = []
     if intent.berth:
         notes.append(texts.BERTH_NOTE.format(berth=BERTH_LABELS[intent.berth]))
-    if intent.seat_positions:
-        what = texts.PARTY_JOIN.join(SEAT_POSITION_LABELS[p] for p in intent.seat_positions)
+    positions = list(intent.seat_positions)
+    if "together" in positions and _berths(intent):
+        # 挨着的铺 on a sleeper: berths side by side, said as berths.
+        positions.remove("together")
+        notes.append(texts.TOGETHER_BERTH_NOTE)
+    if positions:
+        what = texts.PARTY_JOIN.join(SEAT_POSITION_LABELS[p] for p in positions)
         notes.append(texts.SEAT_POSITION_NOTE.format(what=what))
-    if "together" in intent.seat_positions:
+    if "together" in positions:
         notes.append(texts.TOGETHER_NOTE)
     return "".join(notes)
+
+
+def _berths(intent: TravelIntent) -> bool:
+    """The trip rides in berths: a sleeper class asked for, or 卧铺 wished."""
+    classes = [intent.seat_class, *intent.seat_classes, *intent.return_seat_classes]
+    return "卧铺" in intent.preferences or any(c is not None and c.is_sleeper for c in classes)

@@ -219,6 +219,7 @@ PARTY_CHILD_AGE = "{age}岁儿童"
 PARTY_CHILD_UNKNOWN = "儿童（年龄未说）"
 PARTY_JOIN = "、"
 BERTH_WISH = "想要{berth}（不保证）"
+TOGETHER_BERTH_WISH = "想要挨着的铺位（不保证）"
 SEAT_POSITION_WISH = "想要{what}的座位（不保证）"
 LEISURE = "出游"
 FARE_FREE_CHILD = "{age}岁的孩子未满6周岁，随成人免费乘车、不单独占座（如需座位请买儿童票）"
@@ -235,6 +236,9 @@ FARE_NOTE = "票价说明：{notes}。"
 BERTH_NOTE = "关于{berth}：车票查询无法指定铺位，下单时可选铺位但不保证能买到{berth}。"
 SEAT_POSITION_NOTE = (
     "关于座位（{what}）：车票查询无法指定座位位置，下单时可在选座中选择，但不保证能选到。"
+)
+TOGETHER_BERTH_NOTE = (
+    "关于相邻的铺位：车票查询无法指定铺位，同行的人请一起下单，但不保证能买到挨着的铺。"
 )
 TOGETHER_NOTE = "同行的人请一起下单，并在选座中选相邻的座位（连座），但不保证能坐在一起。"
 SOME_SOURCES_FAILED = "部分数据源本次未能返回结果，方案基于其余数据源的实时余票。"

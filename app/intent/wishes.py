@@ -139,6 +139,8 @@ _SEAT_POSITIONS: dict[SeatPosition, re.Pattern[str]] = {
     "together": re.compile(
         r"坐(?:在)?一(?:起|块儿?)|连座|挨着坐|坐(?:在)?旁边|相邻的?座|座位(?:要)?(?:在)?一起"
         r"|同一排|sit together|seats? together"
+        # 挨着的铺, 铺位挨着, 相邻的铺: berths side by side, as little chosen as seats.
+        r"|(?:挨着|相邻|连着)的?铺|铺位?(?:要)?(?:挨着|相邻|连着|在一起)"
     ),
 }
 _LEISURE = re.compile(

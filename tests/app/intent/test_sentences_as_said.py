@@ -215,6 +215,8 @@ def test_a_long_number_with_a_train_letter_is_named_invalid(directory: StationDi
         ("下周二上海到北京，一等座，要靠过道的", ["aisle"]),
         ("我们仨明天从北京西去郑州，想坐在一块儿", ["together"]),
         ("明天广州到长沙，两个人要连座，最好靠窗", ["window", "together"]),
+        ("周五北京去哈尔滨，硬卧，我们俩的铺位要挨着", ["together"]),
+        ("周五北京去哈尔滨 两张硬卧 要相邻的铺", ["together"]),
     ],
 )
 def test_where_to_sit_is_a_wish(text: str, positions: list[str], directory: StationDirectory):
