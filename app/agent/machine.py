@@ -400,6 +400,8 @@ class PlanningAgent:
             question = _question_for(intent, self.directory)
             if outcome.which_day is not None:
                 question = outcome.which_day  # 改成12月17号周五 (a Thursday): which is meant
+            elif reading.ask_first:
+                question = reading.question  # 回程也订: which day back, before planning
             elif reading.question:
                 run.warn(reading.question)  # said beside the plan of what is known
         open_end = open_name(intent, outcome.which_station, self.directory)

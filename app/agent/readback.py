@@ -135,7 +135,8 @@ def understood(intent: TravelIntent | None, itinerary: Itinerary | None = None) 
         open_day = intent.date_end is None and intent.nights is None and intent.days is None
         parts.append(texts.UNDERSTOOD_RETURN_OPEN if open_day else texts.UNDERSTOOD_RETURN_UNMET)
     elif itinerary is None and asks_return(intent):
-        parts.append(texts.UNDERSTOOD_RETURN)
+        open_day = intent.date_end is None and intent.nights is None and intent.days is None
+        parts.append(texts.UNDERSTOOD_RETURN_OPEN if open_day else texts.UNDERSTOOD_RETURN)
     daytime = _daytime(intent)
     if daytime:
         parts.append(texts.DAYTIME)

@@ -54,11 +54,14 @@ from app.intent.turn_wishes import (
     CHEAPER,
     against_plan_shown,
     budget_asked,
+    complaint_as_reason,
     exclusions_kept,
+    hour_compared,
     hours_near_plan,
     relative_wishes,
     within_window_said,
 )
+from rules.limits import MAX_TRIP_DAYS
 from rules.relax import RELAX_ORDER
 from sources.models import TRAIN_TYPES
 
@@ -102,7 +105,7 @@ _STAY_SHIFT = re.compile(
 )
 _REFUSED_HOURS = re.compile(
     r"太早|太晚|太累|起不来|起得来|谁起|来不及|赶不上|有课|有事|没空|上班|不行|不方便|不要|算了"
-    r"|走不开|走不了|去不了|脱不开身"
+    r"|走不开|走不了|去不了|脱不开身|加班|值班"
     # 上午还想逛逛古城: hours spent there on something else, beside the hours asked for.
     r"|逛|转转|转一转|玩玩|玩一玩|游览|参观"
 )
@@ -113,8 +116,13 @@ _HOURS = re.compile(
 _DAY = re.compile(
     r"[今明后]天|周[一二三四五六日天]|星期|礼拜|\d+号|\d+日|[一二三四五六七八九十]+号"
 )
+# 同样的时间, 一样的点, 也是这个时间: the hours of the ride out said again for the ride home.
+_SAME_HOURS = re.compile(
+    r"(?:同样|一样|相同|同一)(?:的|个)?(?:时间|时段|点|钟点|时候)|(?:也是|还是)(?:这个|那个)(?:时间|点)"
+)
 _DAYS_AFTER_OFFSET = {"明天": 1, "后天": 2, "大后天": 3}
 _BARE_WEEKDAY = re.compile(r"(?<![下这本个])(?:周|星期|礼拜)[一二三四五六日天1-7]")
+_WEEKDAY_SAID = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天1-7]")
 _NEGATED = r"(?:别|不要|不|不是|不去|不在)(?:从|在|去|到)?"
 _NAME_GOES_ON = r"(?![东西南北])"  # 不是西安北 rules out 西安北, not 西安
 # 格尔木不去了, 大理就不去了: the place named, then ruled out.
@@ -204,18 +212,32 @@ class TurnReading:
 
     intent: TravelIntent
     declined: str | None = None
-    question: str | None = None  # said beside the plan ("那回程呢": which day back?)
+    question: str | None = None  # said beside the plan, or asked first (`ask_first`)
+    ask_first: bool = False  # "回程也订" with no day: which day back, before planning again
+
+
+# 别晚上才到: an arrival refused in a part of the day, as the parser reads 不要晚上到.
+_LATE_ARRIVAL_REFUSED = re.compile(
+    r"(?P<no>别|不要|不想|不能)(?P<part>凌晨|半夜|深夜|夜里|晚上|天黑)(?:了)?才(?=到|抵达)"
+)
 
 
 def turn_text(text: str) -> str:
     """A follow-up's text as the parser should read it (scope words it would take for places,
     and the hours a turn turns down beside those it asks for)."""
     text = _OUTBOUND_SCOPE.sub("", normalise_text(text))
+    text = _LATE_ARRIVAL_REFUSED.sub(r"\g<no>\g<part>", text)
     text = _SHIFT.sub("", text)  # 提前一天 is no one-day trip, 往后推 no place
     return _without_hours_refused(_MOVE_TO.sub("改成", text))
 
 
+# 九点前要回到上海直接去上班: a deadline said with what follows the ride, a wish, no refusal.
+_DEADLINE = re.compile(r"(?:前|之前|以前)(?:就|要|得|必须|能|可以)?(?:赶|回)?到")
+
+
 def _refused(clause: str) -> bool:
+    if _DEADLINE.search(clause):
+        return False
     return bool(_REFUSED_HOURS.search(clause) and (_HOURS.search(clause) or _DAY.search(clause)))
 
 
@@ -247,7 +269,7 @@ def _without_hours_refused(text: str) -> str:
     refused = [
         i
         for i, clause in enumerate(clauses)
-        if _REFUSED_HOURS.search(clause) and _HOURS.search(clause)
+        if _REFUSED_HOURS.search(clause) and _HOURS.search(clause) and not _DEADLINE.search(clause)
     ]
     asked = [i for i, clause in enumerate(clauses) if i not in refused and _HOURS.search(clause)]
     if not refused or not asked:
@@ -286,12 +308,34 @@ def read_turn(
         intent = _other_trains(reading.intent, city) if not kept else reading.intent
         reading = replace(reading, intent=intent.model_copy(update={"train_numbers": kept}))
     elif previous.train_numbers and not turn.train_numbers:
+        if _train_outside_hours(previous, reading.intent):
+            # "太早了 有没有9点以后的" after G7331 at 06:15: another train at the hours said,
+            # between the stations said.
+            reading = replace(
+                reading, intent=reading.intent.model_copy(update={"train_numbers": []})
+            )
         dearer_class = turn.seat_class or turn.seat_classes
         if any(cue in words for cue in CHEAPER) and reading.intent.train_numbers:
             if not dearer_class:
                 # "商务座太贵了，换一等座吧" names the class that will do: the train stays.
                 reading = replace(reading, intent=_other_trains(reading.intent, city))
     return replace(reading, intent=_with_stated_order(previous, turn, reading.intent))
+
+
+def _train_outside_hours(previous: TravelIntent, intent: TravelIntent) -> bool:
+    """The trip's named train, as shown, leaves or arrives outside the hours now asked for."""
+    shown = previous.shown
+    if shown is None or not intent.train_numbers:
+        return False
+    return any(
+        window is not None
+        and window != getattr(previous, name)
+        and not window.start <= at <= window.end
+        for name, window, at in (
+            ("depart_window", intent.depart_window, shown.depart_at),
+            ("arrive_window", intent.arrive_window, shown.arrive_at),
+        )
+    )
 
 
 # Each wish the relaxation may give up (`rules.relax`), by the intent fields saying it; the
@@ -405,7 +449,9 @@ def _read(
         if offered is not None and not previous.destination:
             # "对" to "您是指哈尔滨吗？": the place offered, the rest kept.
             turn = turn.model_copy(update={"destination": offered})
-    turn = relative_wishes(turn, words)
+    turn = hour_compared(relative_wishes(turn, words), words)
+    chosen = bool(turn.seat_class or turn.seat_classes) and not _class_permitted(turn, words)
+    turn = complaint_as_reason(turn, words, class_chosen=chosen)
     turn = budget_asked(turn, words)
     turn = exclusions_kept(previous, turn)
     turn = hours_near_plan(previous, turn, words)
@@ -443,48 +489,16 @@ def _read(
     shift = _SHIFT.search(words)
     if shift is not None and previous.date_start is not None:
         return TurnReading(_with_party(_shifted(previous, turn, words, shift), party))
+    if _home_from_elsewhere(previous, turn, words, city):
+        # "回程从丽江回昆明 周四" after 昆明→大理: on from 大理 to 丽江, and home from there.
+        assert previous.destination is not None and turn.origin is not None
+        stop = ViaStop(city=previous.destination, nights=previous.nights)
+        farther = previous.model_copy(
+            update={"via": [*previous.via, stop], "destination": turn.origin, "nights": None}
+        )
+        return _read_return(farther, turn.model_copy(update={"origin": None}), words, today, party)
     if _returning(previous, turn, words, city) or _answers_return_day(previous, turn, words):
-        head, tail = split_at_return(words)
-        homeward_night = turn.no_overnight and night_refused_homeward(head, words)
-        if homeward_night:
-            # "回来下周三，白天的车，不要过夜": the ride home's; the night train out stays.
-            turn = turn.model_copy(update={"no_overnight": None})
-        intent = _homeward_night(_with_return(previous, turn, words, today), homeward_night)
-        open_return = intent.date_end is None and intent.nights is None and intent.days is None
-        wishes = _RIDE_WISHES & set(set_slots(turn))
-        trips = ride_wishes(head) if head else None
-        homeward = ride_wishes(tail)
-        if trips and (wishes or turn.order) and homeward:
-            # "要一等座，回程坐卧铺": what is said before the ride home is named is the trip's,
-            # both rides; what its own clause says is that ride's alone.
-            own = _return_own(
-                turn.model_copy(update={**_EMPTY, "order": None, **homeward.as_slots()})
-            )
-            turn = turn.model_copy(
-                update={
-                    **{k: v for k, v in _EMPTY.items() if not k.startswith("exclude")},
-                    "order": None,
-                    "preferences": [p for p in turn.preferences if p != "卧铺"],
-                    **trips.as_slots(),
-                }
-            )
-            intent = _with_return(previous, turn, words, today).model_copy(update=own)
-            return TurnReading(_with_party(_homeward_night(intent, homeward_night), party))
-        if _RETURN_SCOPE.search(words) and (wishes or turn.order) and not trips:
-            # Wishes said of the ride home alone ("回程换成卧铺", "回来坐高铁", "回来那天要最晚
-            # 的一班") are that ride's own: the outbound keeps its classes, types and order.
-            own = _return_own(turn)
-            kept = [p for p in turn.preferences if p != "卧铺"]
-            turn = turn.model_copy(update={**_EMPTY, "preferences": kept, "order": None})
-            intent = _with_return(previous, turn, words, today).model_copy(update=own)
-            intent = _homeward_night(intent, homeward_night)
-            untold = wishes & {"exclude_seat_classes"}
-            question = texts.RETURN_ONLY_WISH if untold else None
-            return TurnReading(_with_party(intent, party), question=question)
-        # "要一等座。回程周五晚上长沙南回深圳北": wishes said before the ride home is named are
-        # the trip's, both rides.
-        question = texts.ASK_RETURN_DATE if open_return else None
-        return TurnReading(_with_party(intent, party), question=question)
+        return _read_return(previous, turn, words, today, party)
     turn = _places_by_end(previous, turn, words, city)
     turn = _stations_said(turn, words, city)
     turn = _date_in_trip_week(previous, turn, words, today)
@@ -522,6 +536,93 @@ def _read(
         # "那就坐夜车吧"
         merged = merged.model_copy(update={"no_overnight": None, "return_no_overnight": None})
     return TurnReading(merged)
+
+
+def _read_return(
+    previous: TravelIntent, turn: TravelIntent, words: str, today: dt.date, party: Party | None
+) -> TurnReading:
+    """The trip after a turn that adds or changes the ride home; hours said before the ride
+    home is named ("早上9点以后出发 晚上8点前回到广州就行") are the outbound's, and a train
+    named for it ("周五坐Z2回北京西") is ridden home beside the one ridden out."""
+    head, _ = split_at_return(words)
+    outbound = {
+        name: window
+        for name in ("depart_window", "arrive_window")
+        if (window := getattr(turn, name)) is not None and window.label and window.label in head
+    }
+    if outbound:
+        turn = turn.model_copy(update=dict.fromkeys(outbound))
+    reading = _return_read(previous, turn, words, today, party)
+    update: dict[str, Any] = {}
+    if outbound:
+        leaves, arrives = outbound.get("depart_window"), outbound.get("arrive_window")
+        update.update(stale_windows(previous, leaves, arrives, moved=False))
+        update.update(outbound)
+    named = [n for n in turn.train_numbers if n not in reading.intent.train_numbers]
+    if named and reading.intent.date_end is not None:
+        update["train_numbers"] = [*reading.intent.train_numbers, *named]
+    if not update:
+        return reading
+    return replace(reading, intent=reading.intent.model_copy(update=update))
+
+
+def _first_day_too_far(trip: TravelIntent) -> dt.date:
+    """The first day home too late for one trip leaving on `trip`'s day (`MAX_TRIP_DAYS`)."""
+    assert trip.date_start is not None
+    return trip.date_start + dt.timedelta(days=MAX_TRIP_DAYS)
+
+
+def _return_read(
+    previous: TravelIntent, turn: TravelIntent, words: str, today: dt.date, party: Party | None
+) -> TurnReading:
+    far = turn.date_start
+    if far is not None and previous.date_start is not None and far >= _first_day_too_far(previous):
+        # "把开学回北京的也买了 2月24号" of a ride out in December: no trip lasts that long, and
+        # the day is not on sale yet; the ride out stays as it was.
+        too_far = texts.RETURN_TOO_FAR.format(month=far.month, day=far.day)
+        return TurnReading(_with_party(previous, party), question=too_far)
+    head, tail = split_at_return(words)
+    homeward_night = turn.no_overnight and night_refused_homeward(head, words)
+    if homeward_night:
+        # "回来下周三，白天的车，不要过夜": the ride home's; the night train out stays.
+        turn = turn.model_copy(update={"no_overnight": None})
+    intent = _homeward_night(_with_return(previous, turn, words, today), homeward_night)
+    open_return = intent.date_end is None and intent.nights is None and intent.days is None
+    wishes = _RIDE_WISHES & set(set_slots(turn))
+    trips = ride_wishes(head) if head else None
+    homeward = ride_wishes(tail)
+    if trips and (wishes or turn.order) and homeward:
+        # "要一等座，回程坐卧铺": what is said before the ride home is named is the trip's,
+        # both rides; what its own clause says is that ride's alone.
+        own = _return_own(turn.model_copy(update={**_EMPTY, "order": None, **homeward.as_slots()}))
+        turn = turn.model_copy(
+            update={
+                **{k: v for k, v in _EMPTY.items() if not k.startswith("exclude")},
+                "order": None,
+                "preferences": [p for p in turn.preferences if p != "卧铺"],
+                **trips.as_slots(),
+            }
+        )
+        intent = _with_return(previous, turn, words, today).model_copy(update=own)
+        return TurnReading(_with_party(_homeward_night(intent, homeward_night), party))
+    if _RETURN_SCOPE.search(words) and (wishes or turn.order) and not trips:
+        # Wishes said of the ride home alone ("回程换成卧铺", "回来坐高铁", "回来那天要最晚
+        # 的一班") are that ride's own: the outbound keeps its classes, types and order.
+        own = _return_own(turn)
+        kept = [p for p in turn.preferences if p != "卧铺"]
+        turn = turn.model_copy(update={**_EMPTY, "preferences": kept, "order": None})
+        intent = _with_return(previous, turn, words, today).model_copy(update=own)
+        intent = _homeward_night(intent, homeward_night)
+        untold = wishes & {"exclude_seat_classes"}
+        question = texts.RETURN_ONLY_WISH if untold else None
+        return TurnReading(_with_party(intent, party), question=question)
+    # "要一等座。回程周五晚上长沙南回深圳北": wishes said before the ride home is named are
+    # the trip's, both rides.
+    if open_return:
+        return TurnReading(
+            _with_party(intent, party), question=texts.ASK_RETURN_DATE, ask_first=True
+        )
+    return TurnReading(_with_party(intent, party))
 
 
 # -- what the turn is about -------------------------------------------------------------------
@@ -707,6 +808,22 @@ def _returning(previous: TravelIntent, turn: TravelIntent, words: str, city: Cit
     return bool(_RETURN_WORD.search(words) or turn.return_trip)
 
 
+def _home_from_elsewhere(
+    previous: TravelIntent, turn: TravelIntent, words: str, city: CityOf
+) -> bool:
+    """The ride home is said from a place other than the trip's end ("回程从丽江回昆明" after
+    昆明→大理): the trip goes on there first."""
+    if previous.origin is None or previous.destination is None or previous.date_start is None:
+        return False
+    if turn.origin is None or not _same(city, turn.destination, previous.origin):
+        return False
+    if any(_same(city, turn.origin, end) for end in (previous.origin, previous.destination)):
+        return False
+    if any(_same(city, turn.origin, stop.city) for stop in previous.via):
+        return False
+    return bool(_RETURN_SCOPE.search(words)) and not _SOMEONE_ELSE.search(words)
+
+
 def _home_by(previous: TravelIntent, turn: TravelIntent, city: CityOf) -> bool:
     """An hour to be back where a round trip starts (要晚上十点前能到北京南 after 北京南→济南西
     and back): the ride home's deadline, no outbound to the place set off from."""
@@ -790,6 +907,9 @@ def _with_return(
             update.update(stale_windows(previous, turn.depart_window, None, moved=moved))
     elif day is not None and _BARE_WEEKDAY.search(words):
         day = date_from(words, outbound, today) or day
+    if day is not None and day < outbound and _WEEKDAY_SAID.search(words):
+        # "回来是下礼拜一" of a trip out on 下礼拜六: the Monday after it, not the one before.
+        day += dt.timedelta(days=7 * -(-(outbound - day).days // 7))
     after = _DAYS_AFTER.search(words)
     if day is not None and day < outbound and after is not None:
         # "后天回" of a trip leaving after that day: two days after the outbound.
@@ -829,6 +949,9 @@ def _with_return(
         else:
             update.update(date_end=None, days=turn.days, nights=None)
     window = turn.return_window or turn.depart_window
+    if window is None and _SAME_HOURS.search(words):
+        # "回来也同样的时间": the hours the ride out was asked for, as they stand now.
+        window = previous.depart_window
     next_day = _NEXT_DAY_PERIOD.search(words)
     if next_day is not None and day is not None and day > outbound:
         # 演唱会晚上十点才结束，回程第二天上午: the hour it ends is that night's; the ride home
@@ -859,7 +982,13 @@ def _as_day_trip(
     day = _in_trip_week(previous, turn, words, today).date_start or previous.date_start
     update = day_trip(previous, turn, day, words)
     rest = _return_rest(previous, turn)
-    merged = previous.model_copy(update={**rest, **update})
+    # "改去清远了 … 当天来回": the day trip goes where the turn says.
+    places = {
+        name: getattr(turn, name) for name in ("origin", "destination") if getattr(turn, name)
+    }
+    if "destination" in places:
+        places["destination_text"] = None
+    merged = previous.model_copy(update={**rest, **update, **places})
     return merge_intent(merged, TravelIntent(action="update", confidence=turn.confidence))
 
 

@@ -13,6 +13,10 @@ ASK_ORIGIN = "请问您从哪个城市出发？"
 ASK_DESTINATION = "请问您想去哪里？"
 ASK_DATE = "请问您打算哪天出发？"
 ASK_RETURN_DATE = "请问您打算哪天返程？告诉我日期，我把返程加上。"
+RETURN_TOO_FAR = (
+    "返程{month}月{day}日离出发太久，车票还没开售，这次先为您安排去程；"
+    "等开售后再告诉我，帮您订返程。"
+)
 RETURN_ONLY_WISH = "目前不要的席别只能对去程和返程一起排除，只针对返程的这一要求暂未单独安排。"
 
 # Combined questions, keyed by the sorted tuple of missing fields.

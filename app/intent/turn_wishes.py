@@ -52,6 +52,48 @@ def relative_wishes(turn: TravelIntent, words: str) -> TravelIntent:
     return turn.model_copy(update=update) if update else turn
 
 
+# 早一点的 / 晚点的 compares with the plan shown; 最早 / 首班 names the first train of the day.
+_COMPARED = re.compile(r"[早晚](?:一)?[点些]")
+_CLOCK_ORDER_SAID = re.compile(r"最[早晚迟]|首班|头班|末班|第一班|第一趟|头一班|最后一[班趟]")
+
+
+def hour_compared(turn: TravelIntent, words: str) -> TravelIntent:
+    """ "那早一点的呢 8点左右的有没有": a train earlier than the one shown, at the hour said;
+    the comparison names no first train of the day (no order `earliest`), the hour is the wish."""
+    if turn.order not in ("earliest", "latest") or turn.depart_window is None:
+        return turn
+    if not _COMPARED.search(words) or _CLOCK_ORDER_SAID.search(words):
+        return turn
+    return turn.model_copy(update={"order": None})
+
+
+# A complaint (太贵了, 太慢了, 省点钱) said beside a class or a kind of train chosen instead is
+# that choice's reason; an order said outright (最便宜的, 越快越好) is a wish of its own.
+_COMPLAINTS = ("太贵", "贵了", "省点钱", "省钱点", "省点", "便宜点", "便宜一点", "便宜些", "太慢")
+_ORDER_SAID = re.compile(
+    r"最便宜|越便宜越好|最省钱|票价最低|最实惠|最划算|最快|越快越好|用时最短|时间最短|耗时最短"
+)
+
+
+def complaint_as_reason(turn: TravelIntent, words: str, *, class_chosen: bool) -> TravelIntent:
+    """ "算了 太贵了 还是二等座吧", "不要绿皮 太慢了": the class or the kind of train said is
+    the answer to the complaint, no order (the trip keeps the one it had); `class_chosen` is
+    whether the class named is required, not only permitted (硬座也行)."""
+    if turn.order not in ("cheapest", "fastest") or _ORDER_SAID.search(words):
+        return turn
+    if not any(cue in words for cue in _COMPLAINTS):
+        return turn
+    types = turn.train_types or any(t not in _too_dear(words) for t in turn.exclude_train_types)
+    if not (class_chosen or types):
+        return turn
+    return turn.model_copy(update={"order": None})
+
+
+def _too_dear(words: str) -> set[str]:
+    """The train types a turn finds too dear (高铁太贵了): a refusal, not a choice made."""
+    return {t for word, types in _TYPE_TOO_DEAR.items() if word + "太贵" in words for t in types}
+
+
 def against_plan_shown(previous: TravelIntent, turn: TravelIntent, words: str) -> TravelIntent:
     """太早了 / 晚一点 with no time said: leave after the plan shown; 太晚了 / 早一点: before it."""
     shown = previous.shown

@@ -109,15 +109,13 @@ async def test_too_early_replans_after_the_departure_shown() -> None:
     assert later[:10] == "2026-12-05" and later[11:16] > shown[11:16]
 
 
-async def test_asking_for_the_return_without_a_day_keeps_the_outbound_and_asks_the_day() -> None:
+async def test_asking_for_the_return_without_a_day_asks_the_day_and_keeps_the_outbound() -> None:
     async with running_app() as (client, _):
         first, asked, third = await talk(client, "12月5日从北京去上海", "那回程呢", "周日")
-
-    def rides(reply: dict[str, Any]) -> list[tuple[str, str]]:
-        return [(leg["train_number"], leg["depart_at"]) for leg in reply["itinerary"]["legs"]]
-
-    assert rides(asked) == rides(first), "the outbound stays"
-    assert intent_texts.ASK_RETURN_DATE in asked["warnings"]
+    assert asked["itinerary"] is None, "nothing to plan until the day back is said"
+    assert asked["clarify_question"] == intent_texts.ASK_RETURN_DATE
     assert "往返" not in asked["understood"] and "返程日期待定" in asked["understood"]
     assert len(segments(third)) == 2 and "往返" in third["understood"]
+    out = first["itinerary"]["legs"][0]
+    assert segments(third)[0][0]["depart_at"][:10] == out["depart_at"][:10], "the outbound stays"
     assert segments(third)[1][0]["depart_at"].startswith("2026-12-06")
