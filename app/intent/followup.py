@@ -82,6 +82,7 @@ _RETURN_SCOPE = re.compile(
     r"|从[^，,。\s]{1,8}?回[^来去，,。\s]"
 )
 _RETURN_WORD = re.compile(r"回来|回去|返回|回程|返程|回(?!家)")
+_RETURN_NAMED = re.compile(r"回来|回去|返回|回程|返程")
 _SAME_DAY = re.compile(r"当天|当晚|当日|同一天|同一日|同天|看完")
 _SAME_DAY_WORD = re.compile(r"当天|当晚|当日|同一天|同一日|同天")
 _NEXT_DAY = re.compile(r"第二天|次日|隔天")
@@ -619,8 +620,11 @@ def _return_read(
     # "要一等座。回程周五晚上长沙南回深圳北": wishes said before the ride home is named are
     # the trip's, both rides.
     if open_return:
+        # "回程也订": nothing to plan anew until the day is said; "我老乡也跟我一起回, 两个人"
+        # changes the party, the ride home only heard in passing: plan, and ask beside it.
+        asked = party is None and _RETURN_NAMED.search(words) is not None
         return TurnReading(
-            _with_party(intent, party), question=texts.ASK_RETURN_DATE, ask_first=True
+            _with_party(intent, party), question=texts.ASK_RETURN_DATE, ask_first=asked
         )
     return TurnReading(_with_party(intent, party))
 

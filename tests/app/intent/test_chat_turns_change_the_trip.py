@@ -64,6 +64,9 @@ def test_the_ride_home_asked_for_with_no_day_is_asked_about_first(chat):
     reading = chat("周五从北京去天津", "回程也订上")
     assert reading.ask_first and reading.question == texts.ASK_RETURN_DATE
     assert trip(reading).return_trip is True and trip(reading).date_start == FRIDAY
+    joined = chat("周五从广州去长沙，我一个人", "我同学也跟我一起回，两个人")
+    assert not joined.ask_first, "a party said going home together: planned, the day asked beside"
+    assert trip(joined).passengers == 2
 
 
 # -- the hours -----------------------------------------------------------------------------------
