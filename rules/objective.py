@@ -9,6 +9,7 @@
 | `earliest_arrival` (最早到) | the earliest last arrival |
 | none, one way | `fastest` (`DEFAULT_ORDER`; the cheapest trip is among the alternatives) (*) |
 | none, one way, a stated window relaxed | the balanced score: the nearest train to the window |
+| none, an hour said around (10点左右) | nearest that hour first (`apply_near`), then balanced |
 | none, a stay or leisure | the balanced score (`rules.ranking`: ¥100 as an hour, a change 1.5 h) |
 
 (*) An end at a station not named after the city the traveller named (肥东 for 合肥) counts

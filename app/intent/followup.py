@@ -7,7 +7,11 @@ slot merge (`app/intent/merge.py`):
   the return leg and keep the outbound: the turn's date becomes `date_end` (a bare weekday is
   the first one on or after the outbound day), its departure window the return's; hours with
   no day and no stay said before ("晚上回广州") come back the same day. A class said of the
-  ride home alone ("回程换成卧铺") is `return_seat_classes`, the outbound's untouched.
+  ride home alone ("回程换成卧铺") is `return_seat_classes`, the outbound's untouched; hours
+  said before the ride home is named are the outbound's, "同样的时间" the outbound's hours, a
+  train named for it ("周五坐Z2回北京西") is ridden home; a weekday before the ride out is the
+  one after it; a ride home from another place ("回程从丽江回昆明") goes on there first; a day
+  home no trip reaches is said as not on sale; "回程也订" with no day asks it first.
 - **A correction of one end**: a place in the city of the trip's origin is a new boarding
   station ("那还是西安北吧"), one in the destination's city a new arrival; a negated place
   ("别从成都东上车", "不是X") is dropped; a city said as its station ("是西安站", "就到张家界站")
