@@ -625,6 +625,17 @@ _BEFORE_DAY = re.compile(
 )
 
 
+def days_said(text: str, today: dt.date, anchor: dt.date) -> list[tuple[int, int, dt.date]]:
+    """(start, end, day) of each day said in `text`, a bare weekday counted on or after
+    `anchor` (the trip's first day: 周一…周三去无锡 is that week's Wednesday)."""
+    found = []
+    for expr in _expressions(text):
+        day, _ = expr.resolve(anchor, today, True)
+        if day is not None:
+            found.append((expr.start, expr.end, day))
+    return found
+
+
 def flexible_days(text: str) -> bool:
     """True when the traveller says any day will do (哪天都行, 随便哪天, 这几天都行)."""
     return _FLEXIBLE.search(text) is not None
@@ -696,6 +707,30 @@ def _range_end(text: str, exprs: list[_Expr], start: dt.date, today: dt.date) ->
     last, _ = exprs[1].resolve(start, today, True)
     joined = _LINK.match(gap) or _OR.match(gap)
     return last if joined and last is not None and last >= start else None
+
+
+_LISTED_GAP = re.compile(r"^\s*(?:或者|或是|或|还是|、|/|跟|和|,|，)?\s*$")
+
+
+def _days_listed(
+    text: str, exprs: list[_Expr], start: dt.date, today: dt.date
+) -> tuple[dt.date, dt.date] | None:
+    """The first and last of three or more days listed one after another after a vague first
+    expression (下周…周一周二周三: Monday to Wednesday of that week), or None."""
+    if exprs[0].window is None or len(exprs) < 4:
+        return None
+    run = exprs[1:]
+    for i in range(len(run) - 1):
+        if not _LISTED_GAP.match(text[run[i].end : run[i + 1].start]):
+            run = run[: i + 1]
+            break
+    if len(run) < 3:
+        return None
+    first, _ = run[0].resolve(start, today, True)
+    last, _ = run[-1].resolve(start, today, True)
+    if first is None or last is None or not start <= first <= last:
+        return None
+    return first, last
 
 
 # A date said again in other words (初二，就是2月8号; 元旦也就是下周五): the later wording.
@@ -774,6 +809,9 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
             flexible_until, end = last, None
             spans.append((exprs[1].start, exprs[1].end))
             exprs = exprs[:1]
+        elif (listed := _days_listed(text, exprs, start, today)) is not None:
+            # 下周…周一周二周三哪天走都行: the days listed, not the whole week said before.
+            (start, flexible_until), end = listed, None
         elif first.window is not None:
             first_day, flexible_until = first.window(start)
             start, end = max(first_day, today), None

@@ -13,6 +13,7 @@ import datetime as dt
 import re
 import unicodedata
 from collections.abc import Sequence
+from typing import Any
 
 from app.intent import lexicon, party, wishes
 from app.intent.constraints import (
@@ -24,13 +25,14 @@ from app.intent.constraints import (
     without_places,
 )
 from app.intent.corrections import self_corrected
-from app.intent.dates import RETURN_DAY_AFTER, DateFacts, extract_dates
+from app.intent.dates import RETURN_DAY_AFTER, DateFacts, days_said, extract_dates
 from app.intent.model import (
     END_OF_DAY,
     SLEEPER_SET,
     TIME_WINDOWS,
     TimeWindow,
     TravelIntent,
+    ViaStop,
     missing_fields,
     places_named,
     with_derived_dates,
@@ -901,6 +903,7 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         if nights is None:
             nights = each[0]
     fields.update(days=days, nights=nights)
+    fields["via"] = _stop_nights_by_day(buf.original, today, fields, dates.spans)
     back_day = _only_day_is_the_way_home(buf, dates, fields)
     if back_day is not None and (days or nights):
         # 去上海玩三天，周日回来: the day said is the way home's; the trip starts so many days
@@ -1037,6 +1040,33 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     if dates.vague:
         confidence -= 0.1
     return intent.model_copy(update={"missing": missing, "confidence": round(confidence, 2)})
+
+
+def _stop_nights_by_day(
+    text: str, today: dt.date, fields: dict[str, Any], taken: list[tuple[int, int]]
+) -> list[ViaStop]:
+    """The stops with the nights their next ride's day gives them (周一从上海去苏州，周三去
+    无锡: two nights in 苏州), where no stay was said there: a day said between a stop and the
+    next place the trip goes on to, other than the trip's own first and last (`taken`)."""
+    stops: list[ViaStop] = list(fields.get("via") or [])
+    start, end = fields.get("date_start"), fields.get("date_end")
+    if len(stops) != 1 or start is None or stops[0].nights is not None or stops[0].through:
+        return stops
+    stop, destination = stops[0], fields.get("destination")
+    at, onward = text.find(stop.city), text.find(destination) if destination else -1
+    if at < 0 or onward <= at:
+        return stops
+    days = [
+        day
+        for begin, finish, day in days_said(text, today, start)
+        if at < begin < onward and (begin, finish) not in taken
+    ]
+    if len(days) != 1:
+        return stops
+    nights = (days[0] - start).days
+    if nights < 1 or (end is not None and days[0] >= end):
+        return stops
+    return [stop.model_copy(update={"nights": nights})]
 
 
 def _one_city(intent: TravelIntent, directory: StationDirectory) -> bool:

@@ -71,6 +71,12 @@ _HERE_AFTER = re.compile(
 )
 
 
+# 在义乌做小工, 在苏州上班, 儿子在南京上学: where one works or studies is where one is.
+_WORKS_AFTER = re.compile(
+    r"(?:做|打|干)(?:小工|零工|工|活)|打工|上班|工作|上学|读书|念书|读研|读大学|上大学|实习"
+)
+
+
 def _rows(name: str) -> list[dict[str, str]]:
     text = (files("app.intent") / "data" / name).read_text("utf-8")
     return list(csv.DictReader(text.splitlines()))
@@ -1082,7 +1088,9 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
         (
             h
             for h in hits
-            if _before(text, h).endswith(_HERE_BEFORE) or _HERE_AFTER.match(text, h.end)
+            if _before(text, h).endswith(_HERE_BEFORE)
+            or _HERE_AFTER.match(text, h.end)
+            or (_before(text, h).endswith("在") and _WORKS_AFTER.match(text, h.end))
         ),
         None,
     )

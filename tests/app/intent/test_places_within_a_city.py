@@ -79,3 +79,38 @@ def test_home_told_is_no_stop_when_the_ride_is_said_to_end_elsewhere(
 def test_home_alone_is_where_the_ride_goes(official: StationDirectory) -> None:
     intent = parse_offline("周五从长沙回老家邵阳", DAY, official)
     assert intent.destination == "邵阳"
+
+
+@pytest.mark.parametrize(
+    ("text", "stop", "nights"),
+    [
+        ("周一从南京去扬州 周四去镇江 周五回南京", "扬州", 3),
+        ("下周二从杭州出发先去绍兴，周三再去宁波，周五回杭州", "绍兴", 1),
+    ],
+)
+def test_a_stop_stays_until_the_day_said_for_the_next_ride(
+    official: StationDirectory, text: str, stop: str, nights: int
+) -> None:
+    intent = parse_offline(text, DAY, official)
+    assert [(v.city, v.nights) for v in intent.via] == [(stop, nights)]
+
+
+@pytest.mark.parametrize(
+    ("text", "origin"),
+    [("在昆山打工 下周五回安徽阜阳", "昆山"), ("女儿在厦门读书，周六回泉州", "厦门")],
+)
+def test_where_one_works_or_studies_is_where_the_ride_starts(
+    official: StationDirectory, text: str, origin: str
+) -> None:
+    intent = parse_offline(text, DAY, official)
+    assert intent.origin == origin
+    assert intent.via == []
+
+
+def test_the_days_listed_after_a_week_are_the_days_accepted(official: StationDirectory) -> None:
+    intent = parse_offline("下周从北京去太原，周二周三周四哪天走都行，挑便宜的", DAY, official)
+    assert (intent.date_start, intent.flexible_until) == (
+        dt.date(2026, 12, 15),
+        dt.date(2026, 12, 17),
+    )
+    assert intent.days is None
