@@ -481,7 +481,7 @@ def _checks(
                 miss = Miss("return", "no return journey", RETURN_NAMES, "return")
                 checks.append(Check(miss, finder(spec, offers), ("return",)))
             continue
-        ordered = order_miss(spec, journey, offers)
+        ordered = order_miss(spec, journey, _within_budget(expect, spec, back, offers))
         for miss in [*plan_misses(spec, journey), *([ordered] if ordered else [])]:
             checks.append(Check(miss, finder(spec, offers), (spec.role,)))
     party = party_of(expect)
@@ -495,6 +495,23 @@ def _checks(
             )
             checks.append(Check(miss, finder(outbound, out_offers), ("outbound",)))
     return checks + _trip_checks(expect, trip, outbound, back, out_offers, back_offers)
+
+
+def _within_budget(
+    expect: dict[str, Any], spec: JourneySpec, back: JourneySpec | None, offers: list[Offer]
+) -> list[Offer]:
+    """The offers an `order` is compared with: on a one-way trip with a budget said (300以内
+    要最快的), only those whose fare for the whole party keeps within it (the adult fare for
+    everyone, never less than the party pays), so no train over the budget is "better"."""
+    budget = expect.get("budget_total")
+    if budget is None or back is not None:
+        return offers
+    kept = []
+    for offer in offers:
+        fare = spec.lowest_fare(offer)
+        if fare is not None and fare * spec.seats_needed <= float(budget) + 0.01:
+            kept.append(offer)
+    return kept
 
 
 def _trip_checks(

@@ -368,6 +368,23 @@ def test_order_compares_only_trains_meeting_the_other_constraints() -> None:
     assert verdict_of(expect, reply(G1_LEG), [G1, CHEAP]).right
 
 
+def test_an_order_on_a_one_way_trip_with_a_budget_compares_trains_within_it() -> None:
+    # 600以内要最快的: a faster train over the budget is no better choice; one within it is.
+    slow = reply(leg("K1", depart="08:00", arrive="20:00", seat="hard_seat", unit=150.0))
+    dear_fast = offer(
+        "G9", depart="09:00", arrive="12:00", seats=(("second", "available", None, 700.0),)
+    )
+    cheap_fast = offer(
+        "G9", depart="09:00", arrive="12:00", seats=(("second", "available", None, 500.0),)
+    )
+    expect = {"outbound": {"order": "fastest"}, "budget_total": 600, "return": False}
+    k1 = offer(
+        "K1", depart="08:00", arrive="20:00", seats=(("hard_seat", "available", None, 150.0),)
+    )
+    assert verdict_of(expect, slow, [k1, dear_fast]).right
+    assert not verdict_of(expect, slow, [k1, cheap_fast]).right
+
+
 def test_earliest_latest_fastest_and_earliest_arrival() -> None:
     early = offer("G5", depart="06:00", arrive="11:00")
     fast = offer("G9", depart="09:00", arrive="12:00")
