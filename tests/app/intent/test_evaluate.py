@@ -122,10 +122,18 @@ def test_score_counts_only_labelled_fields(directory):
     assert report.field_accuracy == 0.5 and report.exact_rate == 0.0
 
 
-def test_rules_command_prints_the_table_and_returns_zero():
+def test_rules_command_prints_the_table_and_returns_zero(tmp_path):
+    # A few cases of each split: the command's table, not the whole set's figures (those are
+    # `python -m app eval-intent`'s, run in full by the README's evaluation step).
+    lines = (FIXTURES / "eval.jsonl").read_text(encoding="utf-8").splitlines()
+    picked = [line for line in lines if '"split": "dev"' in line][:5]
+    picked += [line for line in lines if '"split": "heldout"' in line][:5]
+    sample = tmp_path / "sample.jsonl"
+    sample.write_text("\n".join(picked) + "\n", encoding="utf-8")
     out = io.StringIO()
     code = evaluate.main(
-        ["--parser", "rules", "--stations", str(FIXTURES / "stations.csv")], out=out
+        ["--parser", "rules", "--stations", str(FIXTURES / "stations.csv"), "--file", str(sample)],
+        out=out,
     )
     text = out.getvalue()
     assert code == 0
