@@ -132,9 +132,31 @@ _PLACE_GIVEN_UP = re.compile(
 )
 
 
+_PART = r"(?:凌晨|早上|上午|中午|下午|傍晚|晚上)"
+# 明天上午走，算了上午有事，下午吧: the part of the day said busy, then the one meant.
+_PART_GIVEN_UP = re.compile(
+    r"[，,。!！\s]+(?:算了|哦不对|不对|啊不对|哦不)?[，,\s]*(?P<old>" + _PART + r")"
+    r"(?:还)?(?:有事|不行|没空|走不了|不方便|来不及|要上班|要开会)[^，,。]{0,4}?[，,\s]*"
+    r"(?:那就|那|就|还是|改成?)?(?P<new>" + _PART + r")(?:吧|的车|的|走)?(?=[，,。!！\s]|$)"
+)
+
+
+def _part_given_up(text: str) -> str:
+    """`text` with a part of the day said busy after it was chosen (上午…算了上午有事，下午吧)
+    put as the one meant where it was first said, the change dropped."""
+    found = _PART_GIVEN_UP.search(text)
+    if found is None or found.group("old") == found.group("new"):
+        return text
+    before, after = text[: found.start()], text[found.end() :]
+    at = before.rfind(found.group("old"))
+    if at < 0:
+        return text
+    return before[:at] + found.group("new") + before[at + len(found.group("old")) :] + after
+
+
 def self_corrected(text: str) -> str:
     """`text` with each corrected part dropped along with its marker."""
-    text = _PLACE_GIVEN_UP.sub("", text)
+    text = _part_given_up(_PLACE_GIVEN_UP.sub("", text))
     text = _changed_to(_denied_then_meant(text))
     while True:
         for marker in _MARKER.finditer(text):

@@ -80,7 +80,15 @@ TRAIN_TYPE_PHRASES: list[tuple[str, tuple[TrainType, ...]]] = [
 ]
 """Phrase → the train types it names (高铁 G; 绿皮 the conventional Z, T and K)."""
 
-CONVENTIONAL_WISH = ("普通火车", "普通列车", "普通的火车", "普通车")
+CONVENTIONAL_WISH = (
+    "普通火车",
+    "普通列车",
+    "普通的火车",
+    "普通车",
+    "普通的车",
+    "普通的卧铺车",
+    "普通卧铺车",
+)
 """Conventional trains wished for as a class of their own: the EMUs (G, D, C) refused, so the
 ordinary trains without a letter count too (坐普通火车 is not only Z, T and K)."""
 

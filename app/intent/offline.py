@@ -760,7 +760,7 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
             train_route = dataclasses.replace(train_route, origin=boarding)
         if train_route.origin and train_route.destination:
             route = train_route
-            for start, end in rides_after:
+            for start, end in _ride_spans_but_its_day(buf.masked, rides_after, today):
                 buf.mask(start, end)
         else:
             rides_after = []
@@ -1040,6 +1040,26 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     if dates.vague:
         confidence -= 0.1
     return intent.model_copy(update={"missing": missing, "confidence": round(confidence, 2)})
+
+
+def _ride_spans_but_its_day(
+    text: str, rides: list[tuple[int, int]], today: dt.date
+) -> list[tuple[int, int]]:
+    """The spans of the rides after the train to mask; when the rest of the text says no day,
+    the day said in a ride is left (赶周三晚上去烟台的船…当天走, 14号下午的飞机从浦东飞东京):
+    the train is taken for it, so that day is the train's."""
+    days = [(begin, end) for begin, end, _ in days_said(text, today, today)]
+    inside = [d for d in days if any(a <= d[0] and d[1] <= b for a, b in rides)]
+    if not inside or len(inside) < len(days):
+        return rides
+    kept: list[tuple[int, int]] = []
+    for start, end in rides:
+        at = start
+        for begin, finish in sorted(d for d in inside if start <= d[0] < end):
+            kept.append((at, begin))
+            at = finish
+        kept.append((at, end))
+    return [(a, b) for a, b in kept if b > a]
 
 
 def _stop_nights_by_day(
@@ -1764,6 +1784,8 @@ _NEXT_STEP = re.compile(r"(?:然后|接着|之后|再|到了)")
 _ASKS = re.compile(r"帮|订|买|查|约|叫|安排|推荐|能不能|能否|可以|可不可以|吗|怎么|多少|几点|哪")
 
 
+# 的飞机从浦东飞东京: a flight to a place no station names is a flight all the same.
+_FLIES_TO = re.compile(r"(?:飞机|航班)[^，,。]{0,12}飞(?:往|去)?[\u4e00-\u9fff]")
 _LANDING = re.compile("|".join((*LANDED_BEFORE, "下飞机", "下了飞机")))
 
 
@@ -1786,7 +1808,7 @@ def _onward_clauses(text: str, directory: StationDirectory) -> list[tuple[int, i
             own = extract_route(part, directory)
             # 然后坐船游长江: a next step of its own, even to no place a station names.
             next_step = at > 0 or _NEXT_STEP.match(part) is not None
-            if own.destination or own.destination_text or next_step:
+            if own.destination or own.destination_text or next_step or _FLIES_TO.search(part):
                 found.append((start + at, start + end))
     return found
 

@@ -105,7 +105,10 @@ _APPOINTMENT = re.compile(
 _HOME_CUE = re.compile(r"回来|回去|回程|返程")
 _APPOINTMENT_PART = re.compile(
     r"(?P<period>早上|上午|中午|下午|晚上)[^，,。\d点去到回走]{0,5}?"
-    r"(?:要开会|开会|有个?会|的会|面试|见客户)(?!完|结束|后|以后|之后)"
+    r"(?:要开会|开会|有个?会|的会|面试|见客户"
+    # 晚上看演唱会, 晚上的婚礼: an evening's event, there before the evening begins.
+    r"|看演唱会|的演唱会|看演出|的演出|看球|的比赛|看比赛|的婚礼|参加婚礼|喝喜酒|吃喜酒)"
+    r"(?!完|结束|后|以后|之后)"
 )
 # When a meeting said by the part of the day only begins: office hours (上午开会 is nine
 # o'clock, not the six o'clock the morning's trains start at).
@@ -114,7 +117,7 @@ _MEETING_BEGINS = {
     "上午": dt.time(9, 0),
     "中午": dt.time(12, 0),
     "下午": dt.time(14, 0),
-    "晚上": dt.time(19, 0),
+    "晚上": dt.time(18, 0),
 }
 # A later part of the day the ride leaves in, said after the meeting (上午开会，下午从北京回).
 _LEAVING_LATER = re.compile(

@@ -1,0 +1,63 @@
+"""A train taken for something else: a flight or a ferry that follows it (its day is the
+train's when no other is said, and a flight to a place no station names is still a flight),
+an evening event (there before the evening begins), a part of the day given up in the same
+breath, and the ordinary trains asked for by their everyday name."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from app.intent.offline import parse_offline
+from sources.stations import StationDirectory, default_directory
+
+THURSDAY = dt.date(2026, 12, 10)
+
+
+@pytest.fixture(scope="module")
+def official() -> StationDirectory:
+    return default_directory()
+
+
+def test_a_flight_abroad_after_the_train_leaves_the_route_and_gives_its_day(
+    official: StationDirectory,
+) -> None:
+    text = "15号上午11点的航班从白云飞曼谷，我在深圳，想坐车去广州南，八点前到"
+    intent = parse_offline(text, THURSDAY, official)
+    assert (intent.origin, intent.destination) == ("深圳", "广州南")
+    assert intent.date_start == dt.date(2026, 12, 15)
+
+
+def test_the_day_of_a_ferry_after_the_train_is_the_trains(official: StationDirectory) -> None:
+    intent = parse_offline("要赶周六早上去大连的船，从长春出发去烟台", THURSDAY, official)
+    assert intent.date_start == dt.date(2026, 12, 12)
+
+
+@pytest.mark.parametrize(
+    "text", ["周日晚上在北京看演唱会，我从天津过去", "周日晚上在南昌参加婚礼，九江出发"]
+)
+def test_an_evening_event_is_reached_before_the_evening(
+    official: StationDirectory, text: str
+) -> None:
+    intent = parse_offline(text, THURSDAY, official)
+    assert intent.arrive_window is not None and intent.arrive_window.span() == "00:00-18:00"
+
+
+@pytest.mark.parametrize(
+    ("text", "leave"),
+    [
+        ("周六上午从无锡去常州，算了上午有事，下午吧", "12:00-18:00"),
+        ("周六早上从无锡去常州，哦不对早上来不及，中午走", "11:00-14:00"),
+    ],
+)
+def test_a_part_of_the_day_given_up_gives_way_to_the_one_meant(
+    official: StationDirectory, text: str, leave: str
+) -> None:
+    window = parse_offline(text, THURSDAY, official).depart_window
+    assert window is not None and window.span() == leave
+
+
+def test_the_ordinary_sleeper_train_is_no_high_speed_one(official: StationDirectory) -> None:
+    intent = parse_offline("周一从郑州去广州，想坐普通的卧铺车", THURSDAY, official)
+    assert set(intent.exclude_train_types) == {"G", "D", "C"}
