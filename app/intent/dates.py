@@ -733,6 +733,11 @@ def _days_listed(
     return first, last
 
 
+_NOT_TRAVELLED = re.compile(r"\s*(?:也|就|都)?(?:不回|不来|不去|不走|没法回|回不了|回不来|不放假)")
+_EVENT_IS = re.compile(
+    r"(?:会|年会|婚礼|喜酒|考试|面试|演出|演唱会|比赛|活动|典礼|聚会|宴席?|手术|复查)(?:是|定在|在)\s*$"
+)
+_LEAVE_EARLIER = re.compile(r"^\s*(?:就|先|提前|早点)?(?:过去|走|出发|动身|去|到)")
 # A date said again in other words (初二，就是2月8号; 元旦也就是下周五): the later wording.
 _RESTATED = re.compile(r"(?:也就是|就是|即|那天是)\s*$")
 _REASON_DAY = re.compile(
@@ -754,6 +759,8 @@ trip's."""
 def extract_dates(text: str, today: dt.date) -> DateFacts:
     """The trip's first and last dates as the text states them, resolved against `today`."""
     exprs = [e for e in _expressions(text) if e.resolve(today, today, False) != (None, None)]
+    # 元旦不回来了…这周六去看她: a holiday said as not travelled on is no day of the trip.
+    exprs = [e for e in exprs if not (e.named and _NOT_TRAVELLED.match(text, e.end))]
     refined = None if flexible_days(text) else _refined(text, exprs, today)
     if refined is not None:
         exprs = [refined[0], *exprs[2:]]
@@ -779,6 +786,13 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
         exprs = exprs[1:]
     elif len(exprs) > 1 and _REASON_DAY.match(text[exprs[0].end : exprs[1].start]):
         # 厂里18号放假，19号我从东莞回怀化: the holiday's first day is why; the 19th is the trip's.
+        exprs = exprs[1:]
+    elif (
+        len(exprs) > 1
+        and _EVENT_IS.search(text[max(0, exprs[0].start - 8) : exprs[0].start])
+        and _LEAVE_EARLIER.match(text[exprs[1].end : exprs[1].end + 12])
+    ):
+        # 年会是19号晚上，我想18号就过去: the event's day is why; the day one sets off is said.
         exprs = exprs[1:]
     flexible = flexible_days(text)
     if (

@@ -693,12 +693,22 @@ def _train_words_by_sound(text: str) -> str:
     return _TRAIN_WORD_SLIPPED.sub(read, text)
 
 
+# 年会是19号晚上: the event's part of the day, not the ride's.
+_EVENT_TIME = re.compile(
+    r"(?:年会|婚礼|喜酒|考试|面试|演出|演唱会|比赛|活动|典礼|聚会)(?:是|定在)[^，,。去到回走从]{0,8}$"
+)
+_THAT_DAY = re.compile(r"(?<=[号日节旦夕])当天")
+
+
 def normalise_text(text: str) -> str:
     """NFKC (full-width digits and letters to ASCII) and trimmed; a route typed in pinyin
     (mingtian cong chengdu qu chongqing) has its route and time words as characters (the
     place names stay pinyin: the station table reads them)."""
     text = as_mandarin(unicodedata.normalize("NFKC", text).strip())
     text = _ARROWS.sub("→", text)
+    # 元旦当天, 25号当天: that day by its name; the 当天 adds nothing (no "same day" as the
+    # trip's first).
+    text = _THAT_DAY.sub("", text)
     text = _SPACED_TRAIN.sub(r"\1\2", text)
     # 坐夜车省一晚住宿: the night saved on a hotel is the night train itself, not a stay and
     # not a hotel question.
@@ -1319,8 +1329,10 @@ def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
             continue  # 明早九点前: the clock said it
         label = periods[match.group().lower()]
         kind = _window_kind(buf, match.end(), match.start())
-        if BUSY_THEN.match(buf.original, match.end()) or meeting_before_leaving(
-            buf.original, match.start(), match.end()
+        if (
+            BUSY_THEN.match(buf.original, match.end())
+            or meeting_before_leaving(buf.original, match.start(), match.end())
+            or _EVENT_TIME.search(buf.original[max(0, match.start() - 12) : match.start()])
         ):
             buf.mask(match.start(), match.end())
             continue

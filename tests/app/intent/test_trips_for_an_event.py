@@ -61,3 +61,21 @@ def test_a_part_of_the_day_given_up_gives_way_to_the_one_meant(
 def test_the_ordinary_sleeper_train_is_no_high_speed_one(official: StationDirectory) -> None:
     intent = parse_offline("周一从郑州去广州，想坐普通的卧铺车", THURSDAY, official)
     assert set(intent.exclude_train_types) == {"G", "D", "C"}
+
+
+def test_a_holiday_said_by_name_with_that_day_is_its_day(official: StationDirectory) -> None:
+    intent = parse_offline(
+        "12月30号从杭州回宁波，元旦当天晚上回杭州", dt.date(2026, 12, 20), official
+    )
+    assert (intent.date_start, intent.date_end) == (dt.date(2026, 12, 30), dt.date(2027, 1, 1))
+
+
+def test_the_day_one_sets_off_wins_over_the_events_day(official: StationDirectory) -> None:
+    intent = parse_offline("婚礼是20号中午，我19号就过去，从南京去合肥", THURSDAY, official)
+    assert intent.date_start == dt.date(2026, 12, 19)
+    assert intent.depart_window is None
+
+
+def test_a_holiday_not_travelled_on_is_no_day_of_the_trip(official: StationDirectory) -> None:
+    text = "儿子元旦不回来了，我们这周日从徐州去看他，他在济南"
+    assert parse_offline(text, THURSDAY, official).date_start == dt.date(2026, 12, 13)
