@@ -876,7 +876,9 @@ def _assign_roles(text: str, hits: list[_Hit], directory: StationDirectory) -> N
             hit.returning = True  # 周日晚上回 11点前得到杭州, from 杭州: back home by then
         if before.endswith(_THROUGH_BEFORE):
             hit.through = True
-        if before.endswith(_ORIGIN_BEFORE):
+        if _flight_leaves_from(text, hit):
+            hit.role = "stop"  # 十点的飞机，从大兴机场走: the airport is where the train goes
+        elif before.endswith(_ORIGIN_BEFORE):
             hit.role = "origin"
         elif before.endswith(LANDED_BEFORE) or after.startswith(_LANDED_AFTER):
             hit.role = "origin"
@@ -911,6 +913,19 @@ def _prefecture_told(text: str, hit: _Hit, directory: StationDirectory) -> str |
         return None
     lead = _PROVINCE.sub("", lead[: -len(station.city)])
     return lead[-8:].rstrip().lower()
+
+
+_FLIGHT_CLAUSE = re.compile(r"(?:飞机|航班)[^，,。；;]{0,3}[，,\s]*(?:是|要)?(?:从|在)$")
+_FLIGHT_OFF = re.compile(r"(?:机场)?(?:走|起飞|飞|出发|登机)")
+
+
+def _flight_leaves_from(text: str, hit: _Hit) -> bool:
+    """True when `hit` is the airport a flight said just before leaves from (十点的飞机，从大兴
+    机场走, 航班在浦东起飞): the train takes the traveller there, it does not start there."""
+    return (
+        _FLIGHT_CLAUSE.search(text[max(0, hit.start - 10) : hit.start]) is not None
+        and _FLIGHT_OFF.match(text, hit.end) is not None
+    )
 
 
 _SET_OFF_AFTER = ("出发", "上车", "始发", "动身", "启程")

@@ -338,6 +338,16 @@ def _clock(period: str | None, hour_text: str, half: str | None) -> dt.time | No
     return dt.time(in_period(period, hour, carried=False), minutes_of(half))
 
 
+FLIGHT_CHECK_IN_MINUTES = 90
+"""How long before a flight the traveller is at the airport (check-in and security)."""
+_FLIGHT_LANDS = re.compile(r"[^，,。]{0,6}?(?:落地|降落|到达|到港|抵达|到(?!机场))")
+
+
+def _shift_minutes(moment: dt.time, minutes: int) -> dt.time:
+    total = max(0, min(23 * 60 + 59, moment.hour * 60 + moment.minute + minutes))
+    return dt.time(total // 60, total % 60)
+
+
 def _shift(moment: dt.time, hours: int) -> dt.time:
     minutes = max(0, min(23 * 60 + 59, moment.hour * 60 + moment.minute + hours * 60))
     return dt.time(minutes // 60, minutes % 60)
@@ -405,6 +415,11 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
     for match in _APPOINTMENT.finditer(text):
         period = match.group("period") or context_period(text, match.start(), arrival=False)
         at = _deadline_hour(text, match, period)
+        if at is not None and match.group().endswith(("的飞机", "的航班")):
+            if _FLIGHT_LANDS.match(text, match.end()):
+                continue  # 八点的航班到广州: a flight that lands, said as context
+            # 十点的飞机: at the airport an hour and a half before it, to check in.
+            at = _shift_minutes(at, -FLIGHT_CHECK_IN_MINUTES)
         if at is not None:
             # As typed: a place said inside it (九点在滨海新区开会) is masked in `text`.
             label = typed[match.start() : match.end()] if len(typed) == len(text) else match.group()

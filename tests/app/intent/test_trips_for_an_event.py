@@ -79,3 +79,18 @@ def test_the_day_one_sets_off_wins_over_the_events_day(official: StationDirector
 def test_a_holiday_not_travelled_on_is_no_day_of_the_trip(official: StationDirectory) -> None:
     text = "儿子元旦不回来了，我们这周日从徐州去看他，他在济南"
     assert parse_offline(text, THURSDAY, official).date_start == dt.date(2026, 12, 13)
+
+
+def test_a_flight_to_catch_sends_the_train_to_its_airport_in_time_to_check_in(
+    official: StationDirectory,
+) -> None:
+    intent = parse_offline(
+        "周六下午两点的航班，从大兴机场走，我在雄安，坐火车过去", THURSDAY, official
+    )
+    assert (intent.origin, intent.destination) == ("雄安", "大兴机场")
+    assert intent.arrive_window is not None and intent.arrive_window.span() == "00:00-12:30"
+
+
+def test_a_flight_that_lands_gives_no_deadline(official: StationDirectory) -> None:
+    intent = parse_offline("周六晚上八点的航班到广州，落地后坐高铁去深圳", THURSDAY, official)
+    assert intent.arrive_window is None
