@@ -470,7 +470,13 @@ def _read(
             # weekday said as the trip's ("另外 教练从成都去贵阳 也是周四") is that day.
             if _SAME_WEEKDAY.search(words):
                 turn = _in_trip_week(previous, turn, words, today)
-            return TurnReading(merge_intent(previous, turn, city=city))
+            else:
+                turn = _weekday_after_trip(previous, turn, words, today)
+            merged = merge_intent(previous, turn, city=city)
+            if not _SOMEONE_ELSE.search(words) and not _PARTY_SAID.search(words):
+                # "另外礼拜一想由桂林去南宁" with the family: the same party, unless said again.
+                merged = _with_party(merged, _party(previous, turn, words) or Party.of(previous))
+            return TurnReading(merged)
     turn = _round_from_last_stop(previous, turn, city)
     as_said = turn
     party = _party(previous, turn, words)
@@ -1364,6 +1370,26 @@ def _date_in_trip_week(
     if turn.origin or turn.destination:
         return turn
     return _in_trip_week(previous, turn, words, today)
+
+
+_PARTY_SAID = re.compile(
+    r"[0-9一二两三四五六七八九十几]+\s*(?:个人|个大人|位|口人|人)|[俩仨]|我自己|就我|独自|自己去|自己走"
+)
+
+
+def _weekday_after_trip(
+    previous: TravelIntent, turn: TravelIntent, words: str, today: dt.date
+) -> TravelIntent:
+    """Another trip's bare weekday that would fall before the trip under discussion is the one
+    after it (下周五的车…另外我礼拜六从芜湖去南京: the Saturday after, not the coming one)."""
+    if turn.date_start is None or previous.date_start is None or turn.date_end is not None:
+        return turn
+    if not _BARE_WEEKDAY.search(words) or turn.date_start >= previous.date_start:
+        return turn
+    day = date_from(words, previous.date_start, today)
+    if day is None or day <= previous.date_start:
+        return turn
+    return turn.model_copy(update={"date_start": day})
 
 
 def _in_trip_week(

@@ -620,3 +620,14 @@ def test_a_budget_per_head_said_after_the_day_home_counts_for_the_whole_party(ch
     intent = trip(chat("周六从天津去北戴河 我们12个人", "周一回天津", "每人来回车票不超过150"))
     assert intent.passengers == 12
     assert intent.budget_per_person == 150 and intent.budget == 1800
+
+
+def test_another_trip_after_the_one_under_discussion_keeps_its_party_and_its_week(chat):
+    # Today is Monday 11-30; the trip is Saturday 12-19. "另外周一…" is the Monday after that
+    # trip (12-21, not the coming one), for the same family (no party said again).
+    intent = trip(
+        chat("下下周六从长沙去桂林，两个大人一个5岁小孩", "另外周一想从桂林去南宁，也帮我看看")
+    )
+    assert (intent.origin, intent.destination) == ("桂林", "南宁")
+    assert intent.date_start == dt.date(2026, 12, 21)
+    assert (intent.passengers, intent.children) == (3, [5])
