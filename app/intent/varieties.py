@@ -16,8 +16,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import cache
+from typing import TYPE_CHECKING
 
-import opencc
+if TYPE_CHECKING:
+    import opencc
 
 # Characters of GB 2312 (simplified writing) that OpenCC's t2s still rewrites: their presence
 # alone says nothing about the script (enumerated from GB 2312 against OpenCC 1.4; 後 is left
@@ -30,7 +32,28 @@ FRAGILE_NAMES = ("乾县", "乾安")
 
 @cache
 def _converter() -> opencc.OpenCC:
+    import opencc  # loaded by the first traditional sentence only
+
     return opencc.OpenCC("t2s")
+
+
+@cache
+def _outside_simplified(char: str) -> bool:
+    """True for a CJK character simplified writing (GB 2312) has no place for (龍, 鐵, 禮)."""
+    try:
+        char.encode("gb2312")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _may_be_traditional(text: str) -> bool:
+    """A cheap look before the converter: a character of the CJK block outside GB 2312, or 後
+    (GB 2312 keeps it, for 皇后/後 in names)."""
+    return any(
+        "\u4e00" <= char <= "\u9fff" and (char == "後" or _outside_simplified(char))
+        for char in text
+    )
 
 
 def _traditional(text: str, converted: str) -> bool:
@@ -41,6 +64,8 @@ def _traditional(text: str, converted: str) -> bool:
 
 def simplified(text: str) -> str:
     """`text` in simplified characters when it is written in traditional ones, else as it is."""
+    if not _may_be_traditional(text):
+        return text
     converted = _converter().convert(text)
     if converted == text or not _traditional(text, converted):
         return text
