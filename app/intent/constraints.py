@@ -304,6 +304,14 @@ def _mask(text: str, start: int, end: int) -> str:
     return text[:start] + MASK * (end - start) + text[end:]
 
 
+def _object_before(lower: str, at: int) -> bool:
+    """True when the clause before `at` names a train type or a seat (高铁太贵了俺不坐)."""
+    clause = re.split(r"[，,。；;！!？?]", lower[:at])[-1]
+    return any(
+        phrase in clause for words in (SEAT_PHRASES, TRAIN_TYPE_PHRASES) for phrase, _ in words
+    )
+
+
 def read_constraints(lower: str) -> Constraints:
     """Exclusions (masked out of `rest`), the sleeper category and the order preference."""
     seats: set[SeatClass] = set()
@@ -313,6 +321,8 @@ def read_constraints(lower: str) -> Constraints:
         negated = _NEGATED.match(lower, cue.end())
         if negated is None:
             continue
+        if lower[cue.end() : cue.end() + 1].isspace() and _object_before(lower, cue.start()):
+            continue  # 高铁太贵了俺不坐 整个绿皮车就中: refused before the pause, wished after
         scope_end = negated.end()
         segment = lower[cue.end() : scope_end]
         found = False

@@ -693,10 +693,13 @@ def _train_words_by_sound(text: str) -> str:
     return _TRAIN_WORD_SLIPPED.sub(read, text)
 
 
+_SLEPT_UNTIL = ("睡到", "睡至", "歇到", "补觉到", "休息到")
+"""回去睡到中午: the part of the day slept until is no time for the ride."""
 # 年会是19号晚上: the event's part of the day, not the ride's.
 _EVENT_TIME = re.compile(
     r"(?:年会|婚礼|喜酒|考试|面试|演出|演唱会|比赛|活动|典礼|聚会)(?:是|定在)[^，,。去到回走从]{0,8}$"
 )
+_HOME_TO_REST = re.compile(r"回(?:去|家)(?=睡|补觉|休息|歇)")
 _THAT_DAY = re.compile(r"(?<=[号日节旦夕])当天")
 
 
@@ -709,6 +712,7 @@ def normalise_text(text: str) -> str:
     # 元旦当天, 25号当天: that day by its name; the 当天 adds nothing (no "same day" as the
     # trip's first).
     text = _THAT_DAY.sub("", text)
+    text = _HOME_TO_REST.sub("先", text)  # 回去睡到中午: rest before the ride, no ride home
     text = _SPACED_TRAIN.sub(r"\1\2", text)
     # 坐夜车省一晚住宿: the night saved on a hotel is the night train itself, not a stay and
     # not a hotel question.
@@ -1333,6 +1337,7 @@ def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
             BUSY_THEN.match(buf.original, match.end())
             or meeting_before_leaving(buf.original, match.start(), match.end())
             or _EVENT_TIME.search(buf.original[max(0, match.start() - 12) : match.start()])
+            or buf.original[max(0, match.start() - 3) : match.start()].endswith(_SLEPT_UNTIL)
         ):
             buf.mask(match.start(), match.end())
             continue

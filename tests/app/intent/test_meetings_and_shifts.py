@@ -82,3 +82,18 @@ def test_laihui_is_a_trip_there_and_back(
     official: StationDirectory, text: str, round_trip: bool | None
 ) -> None:
     assert parse_offline(text, WEDNESDAY, official).return_trip is round_trip
+
+
+def test_a_morning_slept_through_is_no_window_and_no_ride_home(official: StationDirectory) -> None:
+    text = "周五早上七点下夜班 回家睡到中午 下午从长沙去株洲 晚上八点前到就行"
+    intent = parse_offline(text, WEDNESDAY, official)
+    assert span(intent.arrive_window) == "00:00-20:00"
+    assert intent.return_trip is None and intent.date_end is None
+
+
+def test_a_type_refused_before_a_pause_leaves_the_one_wished_after_it(
+    official: StationDirectory,
+) -> None:
+    intent = parse_offline("明天从沈阳去大连 动车太贵了俺不坐 整个绿皮车就中", WEDNESDAY, official)
+    assert intent.exclude_train_types == ["D"]
+    assert set(intent.train_types) == {"Z", "T", "K"}
