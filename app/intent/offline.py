@@ -699,6 +699,12 @@ _SLEPT_UNTIL = ("睡到", "睡至", "歇到", "补觉到", "休息到")
 _EVENT_TIME = re.compile(
     r"(?:年会|婚礼|喜酒|考试|面试|演出|演唱会|比赛|活动|典礼|聚会)(?:是|定在)[^，,。去到回走从]{0,8}$"
 )
+_AIR_TICKET = re.compile(r"飞机票|机票")
+# 别给我推荐火车了, 坐火车太折腾了: the train waved off, no train asked for.
+_TRAIN_WAVED_OFF = re.compile(
+    r"(?:别|不要|不用)(?:给我|帮我)?(?:推荐|安排|查|找|订)?(?:火车|高铁|动车)了?"
+    r"|坐?(?:火车|高铁|动车)太(?:折腾|慢|累|麻烦|远|久)了?"
+)
 _HOME_TO_REST = re.compile(r"回(?:去|家)(?=睡|补觉|休息|歇)")
 _THAT_DAY = re.compile(r"(?<=[号日节旦夕])当天")
 
@@ -1885,6 +1891,9 @@ def _kind(
         elif "other" in found and any(word in ways for word in _OTHER_WAYS):
             weighed = _TRAIN_WEIGHED.sub(lambda m: MASK * len(m.group()), rest)
             weighed = _VEHICLE_SIZE.sub(lambda m: MASK * len(m.group()), weighed)
+            # 机票多少钱: an air ticket is no train ticket asked for.
+            weighed = _AIR_TICKET.sub(lambda m: MASK * len(m.group()), weighed)
+            weighed = _TRAIN_WAVED_OFF.sub(lambda m: MASK * len(m.group()), weighed)
             tickets = any(word in weighed for word in lexicon.TICKET_WORDS)
             keeps = has_place and tickets  # 上海到北京飞机多少钱: another way to travel
         else:

@@ -94,3 +94,18 @@ def test_a_flight_to_catch_sends_the_train_to_its_airport_in_time_to_check_in(
 def test_a_flight_that_lands_gives_no_deadline(official: StationDirectory) -> None:
     intent = parse_offline("周六晚上八点的航班到广州，落地后坐高铁去深圳", THURSDAY, official)
     assert intent.arrive_window is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["高铁太慢了，帮我看看周五广州飞北京的机票多少钱", "别给我推荐动车了，明天上海飞厦门的机票还有吗"],
+)
+def test_an_air_ticket_asked_for_with_the_train_waved_off_is_out_of_scope(
+    official: StationDirectory, text: str
+) -> None:
+    assert parse_offline(text, THURSDAY, official).kind == "out_of_scope"
+
+
+def test_a_flight_waved_off_for_the_train_is_still_a_train(official: StationDirectory) -> None:
+    intent = parse_offline("周五广州到长沙，机票太贵了，买高铁票", THURSDAY, official)
+    assert intent.kind != "out_of_scope"
