@@ -225,9 +225,24 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], 
                 + _WEEKDAYS[m.group("day").lower()]
             ),
         ),
+        # A Chinese place after an English route word (I go 苏洲 from 上海): 去, 从.
+        (
+            r"(?<![A-Za-z])(?:go(?:ing)?|head(?:ing)?|travel(?:l?ing)?)(?:\s+to)?\s+"
+            # go 成都 to 重庆 is a route said whole: its first place is where one starts.
+            r"(?=[\u4e00-\u9fff])(?![\u4e00-\u9fff]+\s*(?:to\b|→|->|到|去))",
+            lambda m: "去",
+        ),
+        (r"(?<![A-Za-z])from\s+(?=[\u4e00-\u9fff])", lambda m: "从"),
+        (r"after lunch", lambda m: "午饭后"),
+        (r"after dinner", lambda m: "晚饭后"),
+        (r"after breakfast", lambda m: "早饭后"),
         (r"one[- ]way", lambda m: "单程"),
         (r"round[- ]trip|return tickets?", lambda m: "往返"),
-        (r"(?:no|not an?|don't want an?|avoid) overnight(?: trains?)?", lambda m: "不要过夜的车"),
+        (
+            r"(?:no|not an?|don't want an?|avoid)\s+(?:overnight|night)(?:\s+trains?)?",
+            lambda m: "不要过夜的车",
+        ),
+        (r"(?<![A-Za-z])(?:during the )?day ?time(?![A-Za-z])", lambda m: "白天"),
         (r"(?:overnight|night) trains?", lambda m: "夜车"),
         (r"tomorrow night", lambda m: "明天晚上"),
         (r"(?<![A-Za-z])night(?![A-Za-z])", lambda m: "晚上"),

@@ -98,7 +98,10 @@ def test_a_flight_that_lands_gives_no_deadline(official: StationDirectory) -> No
 
 @pytest.mark.parametrize(
     "text",
-    ["高铁太慢了，帮我看看周五广州飞北京的机票多少钱", "别给我推荐动车了，明天上海飞厦门的机票还有吗"],
+    [
+        "高铁太慢了，帮我看看周五广州飞北京的机票多少钱",
+        "别给我推荐动车了，明天上海飞厦门的机票还有吗",
+    ],
 )
 def test_an_air_ticket_asked_for_with_the_train_waved_off_is_out_of_scope(
     official: StationDirectory, text: str

@@ -100,7 +100,7 @@ def test_a_cantonese_request_keeps_its_day_party_and_seat(directory: StationDire
 @pytest.mark.parametrize(
     ("typed", "read"),
     [
-        ("from West Kowloon to 深圳北", "from 香港西九龙 to 深圳北"),
+        ("from West Kowloon to 深圳北", "从香港西九龙 to 深圳北"),
         ("back to hk on Sunday", "back to 香港 on 周日"),
         ("Macau 去珠海", "澳门 去珠海"),
         ("TMR 上午", "明天 上午"),
@@ -162,3 +162,17 @@ def test_a_request_in_english_keeps_its_party_hours_and_return(
         )
         assert intent.return_window is not None and intent.return_window.start == dt.time(18)
         assert intent.no_overnight is True
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("I go 无锡 from 南京", "I 去无锡 从南京"),
+        ("heading to 苏州 after lunch", "去苏州 午饭后"),
+        ("no night train, daytime please", "不要过夜的车, 白天 please"),
+    ],
+)
+def test_english_route_words_and_times_around_chinese_places_are_read(
+    typed: str, read: str
+) -> None:
+    assert as_mandarin(typed) == read
