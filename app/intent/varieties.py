@@ -255,6 +255,9 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], 
     )
 )
 _LATIN = re.compile(r"[A-Za-z]")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+# 2ren, 3ge ren: a count typed in pinyin beside Chinese words.
+_PINYIN_COUNT = re.compile(r"(?<![A-Za-z0-9])(?P<n>\d{1,2})\s*(?:ge\s*)?ren(?![A-Za-z])", re.I)
 
 
 def english_as_chinese(text: str) -> str:
@@ -265,6 +268,8 @@ def english_as_chinese(text: str) -> str:
     text = _ENGLISH_WORD.sub(lambda m: _ENGLISH[" ".join(m.group().lower().split())], text)
     for pattern, say in _ENGLISH_PHRASES:
         text = pattern.sub(say, text)
+    if _CJK.search(text):  # a sentence all in pinyin is read as pinyin, its counts with it
+        text = _PINYIN_COUNT.sub(lambda m: m.group("n") + "个人", text)
     return text
 
 

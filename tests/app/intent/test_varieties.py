@@ -176,3 +176,11 @@ def test_english_route_words_and_times_around_chinese_places_are_read(
     typed: str, read: str
 ) -> None:
     assert as_mandarin(typed) == read
+
+
+def test_a_count_typed_in_pinyin_beside_chinese_is_the_party(directory: StationDirectory) -> None:
+    assert parse_offline("后天 广州南到长沙南 3ren 二等座", TODAY, directory).passengers == 3
+
+
+def test_a_sentence_all_in_pinyin_keeps_its_count_for_the_pinyin_reading() -> None:
+    assert as_mandarin("cd dao cq 2ge ren") == "cd dao cq 2ge ren"
