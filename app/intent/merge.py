@@ -62,6 +62,13 @@ def merge_intent(
         # 换成兰州去张掖，还是周日: both ends replaced, the day and party kept; the seats,
         # trains and hours wished for the old ride were that ride's.
         previous = previous.model_copy(update=_OLD_RIDE_WISHES)
+    if "seat_class" in slots and "seat_classes" not in slots and previous.seat_classes:
+        # 卧铺 … then 硬卧就行: the one class named now stands for the category said before.
+        previous = previous.model_copy(update={"seat_classes": []})
+    elif "seat_classes" in slots and "seat_class" not in slots:
+        if previous.seat_class is not None and previous.seat_class in slots["seat_classes"]:
+            # 硬卧 … then 给她也要下铺: the berth's category holds the class already named.
+            del slots["seat_classes"]
     merged = (
         _append(previous, slots, turn)
         if turn.action == "append"

@@ -631,3 +631,11 @@ def test_another_trip_after_the_one_under_discussion_keeps_its_party_and_its_wee
     assert (intent.origin, intent.destination) == ("桂林", "南宁")
     assert intent.date_start == dt.date(2026, 12, 21)
     assert (intent.passengers, intent.children) == (3, [5])
+
+
+def test_a_class_named_after_the_sleeper_category_stands_for_it_and_a_berth_keeps_it(chat):
+    intent = trip(chat("下周二晚上从北京去西安，坐卧铺", "硬卧就行，软卧太贵"))
+    assert intent.seat_class == "hard_sleeper" and intent.seat_classes == []
+    intent = trip(chat("下周二晚上从北京去西安，坐卧铺", "硬卧就行", "我爸也去，给他要下铺"))
+    assert intent.seat_class == "hard_sleeper" and intent.seat_classes == []
+    assert intent.passengers == 2
