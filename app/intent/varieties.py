@@ -236,6 +236,14 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], 
         (r"after lunch", lambda m: "午饭后"),
         (r"after dinner", lambda m: "晚饭后"),
         (r"after breakfast", lambda m: "早饭后"),
+        # not Saturday, Sunday: the day put right (after the weekdays above are read).
+        (
+            r"(?<![A-Za-z])not\s+(?P<old>(?:下|这)?周[一二三四五六日])\s*[,，]?\s*(?:but\s+)?"
+            r"(?P<new>(?:下|这)?周[一二三四五六日])",
+            lambda m: f"不是{m.group('old')}，是{m.group('new')}",
+        ),
+        (r"(?:and\s+)?come\s+back\s+(?:the\s+)?same\s+day", lambda m: "当天回来"),
+        (r"(?<![A-Za-z])same\s+day(?![A-Za-z])", lambda m: "当天"),
         (r"one[- ]way", lambda m: "单程"),
         (r"round[- ]trip|return tickets?", lambda m: "往返"),
         (

@@ -184,3 +184,15 @@ def test_a_count_typed_in_pinyin_beside_chinese_is_the_party(directory: StationD
 
 def test_a_sentence_all_in_pinyin_keeps_its_count_for_the_pinyin_reading() -> None:
     assert as_mandarin("cd dao cq 2ge ren") == "cd dao cq 2ge ren"
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("sorry not Friday, Saturday", "sorry 不是周五，是周六"),
+        ("not next Mon but next Tue", "不是下周一，是下周二"),
+        ("come back same day", "当天回来"),
+    ],
+)
+def test_an_english_correction_and_a_same_day_return_are_read(typed: str, read: str) -> None:
+    assert as_mandarin(typed) == read
