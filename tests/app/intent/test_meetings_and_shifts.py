@@ -97,3 +97,8 @@ def test_a_type_refused_before_a_pause_leaves_the_one_wished_after_it(
     intent = parse_offline("明天从沈阳去大连 动车太贵了俺不坐 整个绿皮车就中", WEDNESDAY, official)
     assert intent.exclude_train_types == ["D"]
     assert set(intent.train_types) == {"Z", "T", "K"}
+
+
+def test_an_early_start_spared_is_not_before_eight(official: StationDirectory) -> None:
+    intent = parse_offline("给我妈买张周六南京去扬州的票，别让她赶早", WEDNESDAY, official)
+    assert span(intent.depart_window) == "08:00-23:59"
