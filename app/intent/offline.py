@@ -705,6 +705,11 @@ _TRAIN_WAVED_OFF = re.compile(
     r"(?:别|不要|不用)(?:给我|帮我)?(?:推荐|安排|查|找|订)?(?:火车|高铁|动车)了?"
     r"|坐?(?:火车|高铁|动车)太(?:折腾|慢|累|麻烦|远|久)了?"
 )
+_BACK_DAY_IS = re.compile(
+    r"(?:回来|回程|返程)(?:的)?(?:那天|那一天|日子|时间|日期)?(?:是|定在|就是)\s*"
+    r"(?P<day>(?:这|下下|下|本)?(?:周|星期|礼拜)[一二三四五六日天]|\d{1,2}月\d{1,2}[号日]?"
+    r"|\d{1,2}[号日]|大后天|后天|明天)"
+)
 _HOME_TO_REST = re.compile(r"回(?:去|家)(?=睡|补觉|休息|歇)")
 _THAT_DAY = re.compile(r"(?<=[号日节旦夕])当天")
 
@@ -719,6 +724,7 @@ def normalise_text(text: str) -> str:
     # trip's first).
     text = _THAT_DAY.sub("", text)
     text = _HOME_TO_REST.sub("先", text)  # 回去睡到中午: rest before the ride, no ride home
+    text = _BACK_DAY_IS.sub(r"\g<day>回来", text)  # 回来那天是周日: 周日回来
     text = _SPACED_TRAIN.sub(r"\1\2", text)
     # 坐夜车省一晚住宿: the night saved on a hotel is the night train itself, not a stay and
     # not a hotel question.
