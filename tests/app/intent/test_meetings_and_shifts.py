@@ -104,7 +104,9 @@ def test_an_early_start_spared_is_not_before_eight(official: StationDirectory) -
     assert span(intent.depart_window) == "08:00-23:59"
 
 
-@pytest.mark.parametrize("text", ["周五从苏州去杭州，回来那天是周日", "周五从苏州去杭州，返程定在周日"])
+@pytest.mark.parametrize(
+    "text", ["周五从苏州去杭州，回来那天是周日", "周五从苏州去杭州，返程定在周日"]
+)
 def test_the_day_home_said_as_such_is_the_return(official: StationDirectory, text: str) -> None:
     intent = parse_offline(text, WEDNESDAY, official)
     assert (intent.date_start, intent.date_end) == (dt.date(2026, 12, 11), dt.date(2026, 12, 13))
