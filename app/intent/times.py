@@ -448,6 +448,9 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
             found.append(Found(hour_at, match.end(), window, "arrive_window", weak=True))
     for match in _AROUND.finditer(text):
         period = match.group("period") or context_period(text, match.start(), arrival=False)
+        # 一点左右走: one to five o'clock with no part of the day said is the afternoon's; no
+        # one asks for a train around one in the night without saying so (凌晨一点左右).
+        period = meeting_part(period, to_int(match.group("h")), text[: match.start()])
         at = _clock(_part(period), match.group("h"), match.group("half"))
         if at is not None:
             window = TimeWindow(start=_shift(at, -1), end=_shift(at, 1), label=match.group())

@@ -110,3 +110,16 @@ def test_an_early_start_spared_is_not_before_eight(official: StationDirectory) -
 def test_the_day_home_said_as_such_is_the_return(official: StationDirectory, text: str) -> None:
     intent = parse_offline(text, WEDNESDAY, official)
     assert (intent.date_start, intent.date_end) == (dt.date(2026, 12, 11), dt.date(2026, 12, 13))
+
+
+@pytest.mark.parametrize(
+    ("text", "leave"),
+    [
+        ("周五北京南到天津，两点左右走的就行", "13:00-15:00"),
+        ("周五北京南到天津，凌晨两点左右走", "01:00-03:00"),
+    ],
+)
+def test_an_hour_around_one_to_five_with_no_part_said_is_the_afternoons(
+    official: StationDirectory, text: str, leave: str
+) -> None:
+    assert span(parse_offline(text, WEDNESDAY, official).depart_window) == leave
