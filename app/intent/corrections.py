@@ -29,7 +29,7 @@ _MARKER = re.compile(
     + r"|(?P<weak>应该是))"
 )
 _ALONE = re.compile(_SEP + r"|$")  # what ends a value said on its own
-_DAY = (
+DAY_SAID = (
     r"(?:(?:这|下下|下|本)?(?:周|星期|礼拜)[一二三四五六七日天末]|大后天|今天|明天|后天"
     r"|今晚|明晚|明早|\d{1,2}月\d{1,2}[号日]?|\d{1,2}[号日])"
 )
@@ -42,7 +42,7 @@ _PLACE = r"[\u4e00-\u9fff]{2,4}"
 # after; what it replaces further back, when said once only): days, counts of people and
 # hours; a place is tried last, and only right before the marker.
 _KINDS: list[tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str] | None]] = [
-    (re.compile(_DAY + r"$"), re.compile(_DAY), re.compile(_DAY)),
+    (re.compile(DAY_SAID + r"$"), re.compile(DAY_SAID), re.compile(DAY_SAID)),
     (re.compile(_COUNT + r"$"), re.compile(_COUNT), re.compile(_COUNT)),
     # 我们五个，哦不，四个人
     (re.compile(r"(?:" + NUMBER + r")(?:个|位)$"), re.compile(_COUNT), None),
@@ -55,7 +55,7 @@ _PLACE_AFTER = re.compile(r"(?P<cue>" + _CUE + r")?" + _PLACE)
 # 不是后天，是大后天 / 不是下周一是这周日 / 不是五个而是四个: a value denied, then the one meant,
 # of one kind. Unlike 是周六不是周五 (left to the other readers), the denial comes first, so
 # what follows it is what is meant.
-_VALUE = "|".join((_DAY, _COUNT, _HOUR))
+_VALUE = "|".join((DAY_SAID, _COUNT, _HOUR))
 _DENIED_THEN_MEANT = re.compile(
     r"(?:^|(?<=[，,。!！\s]))不是(?P<old>"
     + _VALUE

@@ -24,7 +24,7 @@ from app.intent.constraints import (
     without_context,
     without_places,
 )
-from app.intent.corrections import self_corrected
+from app.intent.corrections import DAY_SAID, self_corrected
 from app.intent.dates import RETURN_DAY_AFTER, DateFacts, days_said, extract_dates
 from app.intent.model import (
     END_OF_DAY,
@@ -707,8 +707,7 @@ _TRAIN_WAVED_OFF = re.compile(
 )
 _BACK_DAY_IS = re.compile(
     r"(?:回来|回程|返程)(?:的)?(?:那天|那一天|日子|时间|日期)?(?:是|定在|就是)\s*"
-    r"(?P<day>(?:这|下下|下|本)?(?:周|星期|礼拜)[一二三四五六日天]|\d{1,2}月\d{1,2}[号日]?"
-    r"|\d{1,2}[号日]|大后天|后天|明天)"
+    r"(?P<day>" + DAY_SAID + ")"
 )
 _HOME_TO_REST = re.compile(r"回(?:去|家)(?=睡|补觉|休息|歇)")
 _THAT_DAY = re.compile(r"(?<=[号日节旦夕])当天")

@@ -351,8 +351,7 @@ def _shift_minutes(moment: dt.time, minutes: int) -> dt.time:
 
 
 def _shift(moment: dt.time, hours: int) -> dt.time:
-    minutes = max(0, min(23 * 60 + 59, moment.hour * 60 + moment.minute + hours * 60))
-    return dt.time(minutes // 60, minutes % 60)
+    return _shift_minutes(moment, hours * 60)
 
 
 def _deadline_hour(text: str, match: re.Match[str], period: str | None) -> dt.time | None:

@@ -189,7 +189,7 @@ _WEEK_OF = {"next": "下", "this": "这", "coming": "这"}
 _AMPM = r"(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>a\.?m\.?|p\.?m\.?)(?![A-Za-z])"
 # English phrases of a request, each as a Chinese traveller says it; the rest of the reading
 # (days, seat classes, train kinds, cities in pinyin) understands English already.
-_ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = tuple(
+_ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), say)
     for pattern, say in (
         (r"(?:arrive|arriving|get there|be there)?\s*by\s+" + _AMPM, lambda m: _clock(m) + "前到"),
@@ -204,12 +204,12 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], 
             lambda m: _count(m) + "个人",
         ),
         (_COUNT + r"tickets?(?![A-Za-z])", lambda m: _count(m) + "张票"),
-        (r"student (?:tickets?|fares?|discount)", lambda m: "学生票"),
-        (r"i(?:'m| am) a student", lambda m: "我是学生"),
+        (r"student (?:tickets?|fares?|discount)", "学生票"),
+        (r"i(?:'m| am) a student", "我是学生"),
         (
             r"(?:come |coming |going |and )?(?:back|return(?:ing)?)\s+"
             r"(?:(?:on|in)\s+)?(?:the\s+)?(?:next\s+day|day\s+after)",
-            lambda m: "第二天回来",
+            "第二天回来",
         ),
         (
             r"(?:come |coming |going |and )?(?:back|return(?:ing)?)\s+(?:on\s+)?"
@@ -230,36 +230,36 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], 
             r"(?<![A-Za-z])(?:go(?:ing)?|head(?:ing)?|travel(?:l?ing)?)(?:\s+to)?\s+"
             # go 成都 to 重庆 is a route said whole: its first place is where one starts.
             r"(?=[\u4e00-\u9fff])(?![\u4e00-\u9fff]+\s*(?:to\b|→|->|到|去))",
-            lambda m: "去",
+            "去",
         ),
-        (r"(?<![A-Za-z])from\s+(?=[\u4e00-\u9fff])", lambda m: "从"),
-        (r"after lunch", lambda m: "午饭后"),
-        (r"after dinner", lambda m: "晚饭后"),
-        (r"after breakfast", lambda m: "早饭后"),
+        (r"(?<![A-Za-z])from\s+(?=[\u4e00-\u9fff])", "从"),
+        (r"after lunch", "午饭后"),
+        (r"after dinner", "晚饭后"),
+        (r"after breakfast", "早饭后"),
         # not Saturday, Sunday: the day put right (after the weekdays above are read).
         (
             r"(?<![A-Za-z])not\s+(?P<old>(?:下|这)?周[一二三四五六日])\s*[,，]?\s*(?:but\s+)?"
             r"(?P<new>(?:下|这)?周[一二三四五六日])",
             lambda m: f"不是{m.group('old')}，是{m.group('new')}",
         ),
-        (r"(?:and\s+)?come\s+back\s+(?:the\s+)?same\s+day", lambda m: "当天回来"),
-        (r"(?<![A-Za-z])same\s+day(?![A-Za-z])", lambda m: "当天"),
-        (r"one[- ]way", lambda m: "单程"),
-        (r"round[- ]trip|return tickets?", lambda m: "往返"),
+        (r"(?:and\s+)?come\s+back\s+(?:the\s+)?same\s+day", "当天回来"),
+        (r"(?<![A-Za-z])same\s+day(?![A-Za-z])", "当天"),
+        (r"one[- ]way", "单程"),
+        (r"round[- ]trip|return tickets?", "往返"),
         (
             r"(?:no|not an?|don't want an?|avoid)\s+(?:overnight|night)(?:\s+trains?)?",
-            lambda m: "不要过夜的车",
+            "不要过夜的车",
         ),
-        (r"(?<![A-Za-z])(?:during the )?day ?time(?![A-Za-z])", lambda m: "白天"),
-        (r"(?:overnight|night) trains?", lambda m: "夜车"),
-        (r"tomorrow night", lambda m: "明天晚上"),
-        (r"(?<![A-Za-z])night(?![A-Za-z])", lambda m: "晚上"),
-        (r"lower berth|bottom bunk", lambda m: "下铺"),
-        (r"upper berth|top bunk", lambda m: "上铺"),
-        (r"middle berth", lambda m: "中铺"),
-        (r"window seats?", lambda m: "靠窗"),
-        (r"aisle seats?", lambda m: "靠过道"),
-        (r"bullet train|high[- ]speed train", lambda m: "高铁"),
+        (r"(?<![A-Za-z])(?:during the )?day ?time(?![A-Za-z])", "白天"),
+        (r"(?:overnight|night) trains?", "夜车"),
+        (r"tomorrow night", "明天晚上"),
+        (r"(?<![A-Za-z])night(?![A-Za-z])", "晚上"),
+        (r"lower berth|bottom bunk", "下铺"),
+        (r"upper berth|top bunk", "上铺"),
+        (r"middle berth", "中铺"),
+        (r"window seats?", "靠窗"),
+        (r"aisle seats?", "靠过道"),
+        (r"bullet train|high[- ]speed train", "高铁"),
     )
 )
 _LATIN = re.compile(r"[A-Za-z]")
