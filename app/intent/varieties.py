@@ -77,11 +77,15 @@ def simplified(text: str) -> str:
 
 # Written Cantonese (in simplified characters, after `simplified`) → Mandarin, only the words
 # that carry the request: days and parts of the day, negation and "is there", who, which,
-# money. Each pattern keeps to the Cantonese use (唔 before a word, not the interjection 唔，).
+# money, together, who comes (孙仔, 细路), the cold asked about (冻唔冻). Each pattern keeps to
+# the Cantonese use (唔 before a word, not the interjection 唔，).
 _CANTONESE: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), mandarin)
     for pattern, mandarin in (
         (r"唔该(?:晒)?|唔好意思", ""),
+        (r"冻唔冻", "冷不冷"),
+        (r"使唔使", "用不用"),
+        (r"而家", "现在"),
         (r"唔好(?=[\u4e00-\u9fff0-9])", "不要"),
         (r"有冇", "有没有"),
         (r"冇", "没有"),
@@ -102,6 +106,10 @@ _CANTONESE: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"睇", "看"),
         (r"搵", "找"),
         (r"(?<=[订看买])埋", ""),
+        (r"一齐", "一起"),
+        (r"孙女仔", "孙女"),
+        (r"孙仔", "孙子"),
+        (r"细路(?:仔|女)?", "小孩"),
         (r"屋企人", "家人"),
         (r"屋企", "家"),
         (r"返(?=家)", "回"),
@@ -124,7 +132,7 @@ _CANTONESE_DAYS = {"听日": "明天", "听朝": "明早", "听晚": "明晚", "
 _CANTONESE_DAY = re.compile("|".join(_CANTONESE_DAYS))
 _CANTONESE_CUE = re.compile(
     r"听[日朝晚]|后日|唔|冇|哋|佢|喺|嘅|咗|嗰|啲|边[班个趟日天度]|仲[有要是]|咁|睇|搵|埋|屋企|返"
-    r"|朝早|[上下晏]昼|琴日|寻日|几多|咩|俾|改做|蚊|搭"
+    r"|朝早|[上下晏]昼|琴日|寻日|几多|咩|俾|改做|蚊|搭|一齐|孙仔|孙女仔|细路|而家"
 )
 
 

@@ -66,6 +66,9 @@ def test_every_station_name_the_converter_would_spoil_is_protected() -> None:
         ("返屋企", "回家"),
         ("听日", "明天"),
         ("后日夜晚", "后天晚上"),
+        ("仲有个孙仔一齐去", "还有个孙子一起去"),
+        ("带埋个细路", "带埋个小孩"),
+        ("广州而家冻唔冻", "广州现在冷不冷"),
     ],
 )
 def test_cantonese_words_are_read_as_mandarin(typed: str, read: str) -> None:
