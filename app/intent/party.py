@@ -204,14 +204,18 @@ class PartyReading:
 
 
 # A group counted after its name (带队老师1个 学生5个, 大人两个 小孩一个): the count is put
-# before it, as the party is read (一个老师 五个学生). Not a count of ages (孩子两个，一个8岁).
+# before it, as the party is read (一个老师 五个学生), also when a recount says how it now stands
+# (学生变成38个了). Not a count of ages (孩子两个，一个8岁).
 _NAME_THEN_COUNT = re.compile(
     # 我跟孩子俩 is the speaker and the child, two in all: a companion counted with the speaker.
     r"(?<![个位名俩仨0-9一二两三四五六七八九十和跟与])"
     r"(?P<role>大人|成人|老人|小孩|孩子|儿童|学生|老师)\s*"
+    # A recount says how the group now stands (学生变成38个了, 老师还是4个).
+    r"(?:变成|变为|改成|改为|换成|成了|还是|仍是|只剩|剩下?|就)?\s*"
     r"(?:(?P<n>" + _SMALL + r")\s*(?P<unit>个|位|名)|(?P<pair>俩|仨)(?P<unit2>个|位|名)?)"
     r"(?!多|半|月|小时|钟头|星期|礼拜|晚|天|周|站)人?"  # 孩子三个月: an age in months
     r"(?!\s*(?:" + _SMALL + r")\s*(?:周)?岁)"
+    r"(?:(?<=[个位名])了)?"  # 学生变成38个了: the count as it now stands
 )
 
 

@@ -54,12 +54,12 @@ _NOT_PEOPLE = (
     r"(?:站|天|晚|夜|程|段|趟|班|周|日|城市|个城市|地方|景点|点|回程|返程|去程|行程|回来的)"
 )
 _JOIN = re.compile(
-    r"(?:再加上?|加上|(?<![增参追附添])加(?=[一两二三四五六七八九1-9]?\s*(?:个|位|名)))"
+    r"(?:再加上?|加上|(?<![增参追附添])加了?(?=[一两二三四五六七八九1-9]?\s*(?:个|位|名)))"
     r"(?![一两二三四五六七八九1-9]?\s*(?:个|位|名)?\s*" + _NOT_PEOPLE + r")"
     r"(?P<n>[一两二三四五六七八九1-9])?\s*(?:个|位|名)?"
     r"|多(?:加|来)?(?P<m>[一两二三1-9])(?:个|位)(?!\s*" + _NOT_PEOPLE + r")"
-    r"|也(?:要|想|得|会)?(?:一起)?(?:去|来|走|跟着)|(?:跟|和|陪)(?:我|我们)一起|一起(?:去|走)"
-    r"|陪我|带上|也一起|还有(?:我|她|他|孩子|俺)?的?(?:" + _PEOPLE + r")"
+    r"|也(?:要|想|得|会)?(?:一起)?(?:去|来|走|跟着)|(?:跟|和|陪)(?:我|我们)一起|一起(?:去|走|回)"
+    r"|陪我|带上|也一起|还有(?:我|她|他|孩子|俺)?的?(?:一?个|一位)?(?:" + _PEOPLE + r")"
     # 还有两个带队老师, 还有一个家长: so many more, called by what they do.
     r"|还有(?P<r>[一两二三四五六七八九1-9])\s*(?:个|位|名)\s*(?:带队|领队|随队|随行)?的?"
     r"(?=老师|教师|家长|大人|成人|司机|导游|人(?![吗呢]))"
@@ -74,6 +74,9 @@ _GROUP = r"老乡|同乡|同学|同事|朋友|姐妹|兄弟|哥们|室友|舍友
 _TOTAL = re.compile(
     r"(?:一共|总共|共)?(?P<n>" + NUMBER + r"|俩|仨)\s*(?:个|位)?(?:人|大人)(?![均])"
     r"|(?:一共|总共|共)(?P<all>" + NUMBER + r")\s*(?:个|位)(?!\s*(?:站|天|晚|城市|地方))"
+    # 又加了一个人 现在4个: the party as it now stands.
+    r"|(?:现在|目前|这下)(?:是|有|就)?(?P<now>" + NUMBER + r")\s*(?:个|位)"
+    r"(?!\s*(?:站|天|晚|城市|地方|小时|月|星期|礼拜|点|钟头))"
     r"|(?P<pair>俩人|我们俩|我俩|我们仨)"
     # 我们三个, 咱们四个, 我们老乡三个: the party counted by "we" with no 人 after it.
     r"|(?:我们|咱们|俺们)(?:" + _GROUP + r")?(?:一共|总共|共)?(?P<we>" + NUMBER + r")\s*(?:个|位)"
@@ -173,6 +176,9 @@ def party_after(previous: TravelIntent, turn: TravelIntent, words: str) -> Party
         total = turn.passengers  # 两个大人一个学生: every group counted, not the first alone
         if not turn.children and total == _total(words):
             total = _total(words, kept)  # 三个大人: the grown-ups alone, the children kept
+    recount = _students_recounted(before, turn, words)
+    if recount is not None:
+        return recount.fitted()
     if total is not None or (turn.passengers != 1 and not turn.children):
         return _restated(before, turn, words, total or turn.passengers).fitted()
     some = _SOME_STUDENTS.search(words)
@@ -194,16 +200,29 @@ def _total(words: str, children: int = 0) -> int | None:
     but its `children`, who still come."""
     found = None
     for match in _TOTAL.finditer(words):
-        if words[: match.start()].endswith(("加", "加上", "多")):
+        if words[: match.start()].endswith(("加", "加上", "加了", "多")):
             continue  # 再加两个人: two more, not two in all
         if match.group("pair"):
             found = 3 if "仨" in match.group("pair") else 2
             continue
-        said = match.group("n") or match.group("all") or match.group("we")
+        said = match.group("n") or match.group("all") or match.group("we") or match.group("now")
         count = {"俩": 2, "仨": 3}.get(said) or to_int(said)
         if count and count > 1:
             found = count + (children if match.group().endswith("大人") else 0)
     return found
+
+
+def _students_recounted(before: Party, turn: TravelIntent, words: str) -> Party | None:
+    """The students alone counted again (学生只剩30个了) where grown-ups who are no students
+    go too (their teachers): the new count of students, the others kept."""
+    others = before.passengers - before.students - len(before.children)
+    if not before.students or others <= 0 or turn.children or _total(words) is not None:
+        return None
+    if not turn.students or turn.students != turn.passengers or _STUDENT.search(words):
+        return None  # 我们都是学生 / 学生票: the fare claimed, not a group recounted
+    if party.counted_party(party.counts_before_names(words)) is not None:
+        return None  # the other groups counted too (学生38个，老师4个)
+    return Party(others + turn.students, turn.students, before.children)
 
 
 def _ages(words: str) -> list[int]:

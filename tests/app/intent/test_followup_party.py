@@ -191,3 +191,29 @@ def test_groups_counted_in_a_turn_and_those_paying_full_fare(chat):
 )
 def test_the_party_said_in_a_later_turn_as_travellers_say_it(chat, texts, expected):
     assert party(trip(chat(*texts))) == expected
+
+
+@pytest.mark.parametrize(
+    ("texts", "expected"),
+    [
+        # A group recounted by how it now stands: each group as said again.
+        (
+            ("下周一从合肥去南京研学，20个学生2个老师，学生买学生票", "老师变成3个，学生还是20个"),
+            (23, 3, 20, []),
+        ),
+        # The students alone recounted: their teachers still come.
+        (
+            ("下周一从合肥去南京研学，20个学生2个老师，学生买学生票", "学生只剩18个了"),
+            (20, 2, 18, []),
+        ),
+        # One more, with the count as it now stands: that count, not one on top of it.
+        (("下周日从天津去济南，我们5个人", "又加了个同事，现在是六个"), (6, 6, 0, [])),
+        (("下周日从天津去济南，我们5个人", "加了一位 目前7个"), (7, 7, 0, [])),
+        # The party grown to the count, then all of it on student fares.
+        (("下周日从天津去济南，我们两个人", "又加了一个人 现在3个", "我们都是学生"), (3, 0, 3, [])),
+        # A grandchild joining in Cantonese joins the two grown-ups.
+        (("礼拜日我同老婆由深圳北返汕头", "仲有个孙女仔一齐去 佢七岁"), (3, 2, 0, [7])),
+    ],
+)
+def test_a_recount_or_a_join_said_with_the_new_total_changes_only_the_party(chat, texts, expected):
+    assert party(trip(chat(*texts))) == expected
