@@ -262,10 +262,13 @@ _POST_NEGATION = re.compile(
     r"\s*(?:太贵了?|太贵|太慢了?|太累了?|太挤了?)?\s*(?:我|咱)?"
     r"(?:都|也|就|一律|统统)?\s*(?:不要|不坐|不想坐|不考虑|不行|算了|免了|不用|不乘|别)"
 )
-# A complaint about a type or class, no negation needed: 普速太慢了, 硬座太累 rule it out.
+# A complaint about a type or class, no negation needed: 普速太慢了, 硬座太累, 一等座有点贵
+# rule it out.
 _COMPLAINT = re.compile(
     _WORD + r"(?:的车|的票|的)?(?:(?:和|、|跟|或|或者|以及)" + _WORD + r"(?:的车|的票|的)?)*"
-    r"\s*(?:都|也)?\s*太(?:贵|慢|累|挤|吵|折腾)"
+    # (…for so many: 一等座三个人有点贵, the count masked once read)
+    r"\s*(?:[一两二三四五六七八九十0-9]{1,2}\s*个?人|" + MASK + r"{1,6})?"
+    r"\s*(?:都|也)?\s*(?:太|有点儿?|有些)(?:贵|慢|累|挤|吵|折腾)"
     # …the body's word for it: 硬座腰遭不住, 硬座我可受不了, 无座老人吃不消.
     # (a ride's length between: 硬座坐二十多个钟头腰受不了)
     r"|" + _WORD + r"(?:的车|的票|的)?\s*(?:(?:坐|站)?(?:" + RIDE_LENGTH + r"))?"

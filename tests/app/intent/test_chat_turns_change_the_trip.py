@@ -109,6 +109,12 @@ def test_a_complaint_answered_by_a_class_keeps_the_order_said(chat, turn):
     assert intent.order == "earliest" and intent.seat_class is SeatClass.SECOND
 
 
+@pytest.mark.parametrize("turn", ["商务座两个人有点贵 算了一等座就行", "商务座有些贵，换一等座吧"])
+def test_a_class_found_somewhat_dear_gives_way_to_the_class_said_after(chat, turn):
+    intent = trip(chat("下周三从南京南去北京南 要商务座", "我们两个人", turn))
+    assert intent.seat_class is SeatClass.FIRST and intent.passengers == 2
+
+
 def test_a_complaint_answered_by_a_kind_of_train_keeps_the_order_said(chat):
     intent = trip(chat("周一杭州到上海 最便宜的", "绿皮车不要 太慢了"))
     assert intent.order == "cheapest" and "K" in intent.exclude_train_types
