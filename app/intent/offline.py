@@ -45,6 +45,7 @@ from app.intent.times import (
     BUSY_THEN,
     clock_unit,
     context_period,
+    event_part,
     extra_windows,
     in_period,
     later_by,
@@ -1352,6 +1353,7 @@ def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
         ):
             buf.mask(match.start(), match.end())
             continue
+            or event_part(buf.original, match.start())
         if then and match not in then and kind == "depart_window":
             buf.mask(match.start(), match.end())
             continue

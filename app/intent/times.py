@@ -97,6 +97,8 @@ _APPOINTMENT = re.compile(
     r"(?:在[^，,。、\d]{1,10}?|[^，,。、\d]{0,6}?)"
     r"(?:开始|的会|开会|有个?会|开球|开演|开场|面试|考试|上课|的课|报到|签到|见客户|见面"
     r"|的演唱会|的音乐会|的演出|的比赛|的球赛|的婚礼|的飞机|的航班|的活动|的讲座"
+    # 十点在扬州参加葬礼, 十一点在老家办婚礼: a family's day.
+    r"|参加葬礼|的葬礼|追悼会|参加婚礼|办婚礼"
     # A hospital's appointment: 上午10点的号, 下午两点的门诊, 九点半复查, 十点的专家号.
     r"|的号|的专家号|的门诊|的预约|看病|看医生|就诊|复查|复诊|的检查|做检查|的手术|做手术|体检)"
 )
@@ -107,7 +109,9 @@ _APPOINTMENT_PART = re.compile(
     r"(?P<period>早上|上午|中午|下午|晚上)[^，,。\d点去到回走]{0,5}?"
     r"(?:要开会|开会|有个?会|的会|面试|见客户"
     # 晚上看演唱会, 晚上的婚礼: an evening's event, there before the evening begins.
-    r"|看演唱会|的演唱会|看演出|的演出|看球|的比赛|看比赛|的婚礼|参加婚礼|喝喜酒|吃喜酒)"
+    r"|看演唱会|的演唱会|看演出|的演出|看球|的比赛|看比赛|的婚礼|参加婚礼|喝喜酒|吃喜酒"
+    # 中午在洛阳办婚礼, 上午在殡仪馆参加葬礼, 早上在协和挂了号: a family's day, a doctor's.
+    r"|办婚礼|结婚|办酒|摆酒|的葬礼|参加葬礼|的追悼会|参加追悼会|挂了?号|看病|复查|就诊)"
     r"(?!完|结束|后|以后|之后)"
 )
 # When a meeting said by the part of the day only begins: office hours (上午开会 is nine
@@ -124,6 +128,13 @@ _LEAVING_LATER = re.compile(
     r"(?P<period>早上|上午|中午|下午|晚上)[^，,。\d]{0,3}?(?:从|才走|走|出发|动身|回|坐)"
 )
 _MEETING_AFTER = re.compile(r"[^，,。\d点去到回走]{0,5}?(?:要开会|开会|有个?会|的会|面试|见客户)")
+
+
+def event_part(text: str, start: int) -> bool:
+    """True when the part of the day at `start` is an event's (12号中午在洛阳办婚礼, 上午在合肥
+    面试, 早上在协和挂了号): the business is held then, and the ride is not (当天早上过去 says
+    the ride's part of the day; with none said, the event's hour is the deadline)."""
+    return _APPOINTMENT_PART.match(text, start) is not None
 
 
 def meeting_before_leaving(text: str, start: int, end: int) -> bool:

@@ -112,3 +112,32 @@ def test_an_air_ticket_asked_for_with_the_train_waved_off_is_out_of_scope(
 def test_a_flight_waved_off_for_the_train_is_still_a_train(official: StationDirectory) -> None:
     intent = parse_offline("周五广州到长沙，机票太贵了，买高铁票", THURSDAY, official)
     assert intent.kind != "out_of_scope"
+
+
+@pytest.mark.parametrize(
+    ("text", "leave"),
+    [
+        # The event's part of the day is not the ride's: the ride's is said after it.
+        ("周六上午在苏州办婚礼，十点开始，我从上海当天早上过去", "06:00-09:00"),
+        ("下周一下午在南京面试，两点半开始，我从合肥中午过去", "11:00-14:00"),
+        ("周五上午在绍兴参加葬礼，九点开始，我早上从杭州过去", "06:00-09:00"),
+    ],
+)
+def test_the_part_of_the_day_of_an_event_is_not_the_rides(
+    official: StationDirectory, text: str, leave: str
+) -> None:
+    intent = parse_offline(text, THURSDAY, official)
+    assert intent.depart_window is not None and intent.depart_window.span() == leave
+    assert intent.arrive_window is not None and intent.arrive_window.start == dt.time(0, 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "by"),
+    [
+        ("周日上午九点半在宁波参加葬礼，从杭州去", "09:30"),
+        ("下周六十一点在老家办婚礼，我从成都回重庆", "11:00"),
+    ],
+)
+def test_a_family_days_hour_is_the_deadline(official: StationDirectory, text: str, by: str) -> None:
+    window = parse_offline(text, THURSDAY, official).arrive_window
+    assert window is not None and window.span() == f"00:00-{by}"
