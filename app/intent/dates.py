@@ -608,6 +608,9 @@ _OFFSET_AFTER = re.compile(r"^(?:的)?(?P<dir>前|后)(?P<n>[一两二三四五1
 # 周四见客户，想提前一晚过去: the evening before is the day before, too.
 _OFFSET_LATER = re.compile(
     r"(?P<dir>前)(?P<n>一|1)(?:天|晚)[^，,。]{0,8}?(?:走|出发|过去|过来|去|到)"
+    # 想头一天晚上就到北京住下, 头天下午先过去: 头一天 is the day before said of the ride
+    # itself (头一天逛西湖 is the first day of a stay).
+    r"|头一?(?:天|晚)[□\s]{0,4}(?:晚上|下午|傍晚|夜里)?(?:就|先)?(?:走|出发|过去|过来|赶到|到)"
 )
 _REFUSED_BEFORE = re.compile(r"(?:不想|不要|不用|不打算|不愿意?|别|没必要)(?:提)?$")
 _LEAVES_AFTER = re.compile(r"^[^，,。]{0,8}?(?:出发|动身|过去|过来|走)")
@@ -667,8 +670,8 @@ def _offset(
         at = match.start() if match is not None else at
     if match is None:
         return start, spans
-    days = to_int(match.group("n")) or 1
-    shift = dt.timedelta(days=-days if match.group("dir") == "前" else days)
+    days = to_int(match.group("n") or "一") or 1
+    shift = dt.timedelta(days=days if match.group("dir") == "后" else -days)
     end = at + (match.end() - match.start()) if at == first.end else match.end()
     return start + shift, [*spans, (at if at != first.end else first.end, end)]
 
@@ -850,6 +853,9 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
         leaves = bool(_LEAVES_AFTER.match(after)) or (
             _GOES_BACK_AFTER.match(after) is not None and not _TRAVEL_VERB.search(gap)
         )
+        # 周三早上挂了号…打算周二晚上到北京住一晚: arriving on an earlier day than the one
+        # said first is riding that day (the first is the business's).
+        leaves = leaves or _ARRIVE_AFTER.match(after) is not None
         if (
             not range_or_back
             and leave is not None

@@ -176,6 +176,11 @@ EVENT_HOURS = 2
 _DAY_BEFORE_ALLOWED = re.compile(
     r"(?:提前一天|前一天|头一天|前一晚|头天)(?:晚上|下午|傍晚|夜里)?(?:就)?(?:走|出发|过去|去)"
     r"(?:也行|也可以|也成|也没问题|都行|也ok)"
+    # 当天赶不上就头天晚上过去住一晚: the day before only if the day itself cannot be made,
+    # and the night there with it.
+    r"|(?:赶不上|赶不到|来不及|到不了)(?:的话)?[，,\s]*(?:就|那就|再)?"
+    r"(?:提前一天|前一天|头一天|前一晚|头天)(?:晚上|下午|傍晚|夜里)?(?:就|先)?(?:走|出发|过去|去)"
+    r"(?:住一晚|住一宿|住一夜|住下)?"
 )
 _REFUNDED_TICKET = re.compile(
     r"(?:退|改签|退掉|改掉)(?:了|掉)?[^，,。；;]{0,8}?的(?:火车|高铁|动车)?(?:票|车票)"
@@ -1348,12 +1353,12 @@ def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
         if (
             BUSY_THEN.match(buf.original, match.end())
             or meeting_before_leaving(buf.original, match.start(), match.end())
+            or event_part(buf.original, match.start())
             or _EVENT_TIME.search(buf.original[max(0, match.start() - 12) : match.start()])
             or buf.original[max(0, match.start() - 3) : match.start()].endswith(_SLEPT_UNTIL)
         ):
             buf.mask(match.start(), match.end())
             continue
-            or event_part(buf.original, match.start())
         if then and match not in then and kind == "depart_window":
             buf.mask(match.start(), match.end())
             continue

@@ -132,6 +132,39 @@ def test_the_part_of_the_day_of_an_event_is_not_the_rides(
 
 
 @pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        # 头一天 said of the ride: the day before the business.
+        ("下周三上午十点在上海面试，我从南京过去，打算头一天下午就到", dt.date(2026, 12, 15)),
+        ("周六在厦门参加婚礼，我从福州头天晚上先过去", dt.date(2026, 12, 11)),
+        # A weekday earlier in the week than the business's, said of arriving: that day.
+        ("下周四上午在西安复查，我从郑州走，周三晚上到西安住一晚", dt.date(2026, 12, 16)),
+    ],
+)
+def test_the_day_before_the_business_said_of_the_ride_is_the_rides(
+    official: StationDirectory, text: str, day: dt.date
+) -> None:
+    assert parse_offline(text, THURSDAY, official).date_start == day
+
+
+def test_the_first_day_of_a_stay_is_no_day_before(official: StationDirectory) -> None:
+    text = "周六从上海去杭州玩两天，头一天逛西湖，第二天去灵隐寺"
+    assert parse_offline(text, THURSDAY, official).date_start == dt.date(2026, 12, 12)
+
+
+def test_the_day_before_allowed_if_the_day_cannot_be_made_keeps_the_day(
+    official: StationDirectory,
+) -> None:
+    text = (
+        "下周二上午十点在长沙开会，我从武汉过去，"
+        "当天早上来得及就当天走，来不及就前一天晚上过去住一晚"
+    )
+    intent = parse_offline(text, THURSDAY, official)
+    assert intent.date_start == dt.date(2026, 12, 15)
+    assert intent.nights is None  # the night there goes with the day before
+
+
+@pytest.mark.parametrize(
     ("text", "by"),
     [
         ("周日上午九点半在宁波参加葬礼，从杭州去", "09:30"),
