@@ -144,6 +144,9 @@ class TripRequest(Frozen):
     stated `depart_window` it is the hour that window was said around (10点左右)."""
     return_rank_window: tuple[dt.time, dt.time] | None = None
     """The ride home's hour said around (回来也9点左右), beside its `return_window`."""
+    depart_part_of_day: bool = False
+    """The `depart_window` is a part of the day said (当天早上过去), not an hour (七点以后):
+    loose words that give way before the day said does (`rules.relax`)."""
     budget_strict: bool = True
     """False once the budget is relaxed: still shown and compared, no longer a filter."""
     party: tuple[TicketKind, ...] = ()

@@ -244,6 +244,22 @@ def outlying_keeps_windows(
     return None
 
 
+def leaving_hours_meet_deadline(
+    request: TripRequest, book: Mapping[LegKey, LegOffers], *, now: dt.datetime
+) -> bool:
+    """True when giving up the part of the day said for leaving alone (当天早上过去) plans the
+    trip on its day with its deadline kept (8点前到合肥): the day the traveller fixed stays and
+    the loose words give way (`minimal_relaxation` drops `depart_window` first), rather than
+    the whole ride moving to the day before a train of the day meets the deadline. An hour
+    said for leaving (七点以后的车) is no such loose word: it stays, and the day may move."""
+    if request.depart_window is None or not request.depart_part_of_day:
+        return False
+    if request.arrive_window is None:
+        return False
+    lifted = without(request, ("depart_window",))
+    return bool(plan(lifted, book, now=now, limit=1).itineraries)
+
+
 def kin_meets_window(
     request: TripRequest, book: Mapping[LegKey, LegOffers], *, now: dt.datetime
 ) -> bool:

@@ -61,6 +61,7 @@ from rules.objective import effective_order
 from rules.planner import plan
 from rules.relax import (
     kin_meets_window,
+    leaving_hours_meet_deadline,
     minimal_relaxation,
     outlying_keeps_windows,
     stated,
@@ -633,10 +634,11 @@ def _day_before(c: _Context) -> Relaxation | None:
         and (
             station_meets_window(request, c.book, now=c.now)
             or kin_meets_window(request, c.book, now=c.now)
+            or leaving_hours_meet_deadline(request, c.book, now=c.now)
         )
     ):
-        # 苏州园区 reached too late but 苏州 in time: the station gives way (`relax`), the
-        # day stays.
+        # 苏州园区 reached too late but 苏州 in time, or 早上 said for leaving and a train at
+        # 05:57 there by eight: the station or the hours give way (`relax`), the day stays.
         return None
     overnight = request.model_copy(update={"depart_date": before})
     early = request.model_copy(

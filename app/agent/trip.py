@@ -6,7 +6,13 @@ import datetime as dt
 from collections.abc import Sequence
 
 from app.agent import party_notes, texts
-from app.intent.model import DEFAULT_VIA_NIGHTS, TimeWindow, TravelIntent, end_said
+from app.intent.model import (
+    DEFAULT_VIA_NIGHTS,
+    TIME_WINDOWS,
+    TimeWindow,
+    TravelIntent,
+    end_said,
+)
 from rules import TripRequest, ViaStop
 from rules.config import in_city_proper
 from rules.limits import GROUP_TICKETS, MAX_ORDER, MAX_PARTY, MAX_VIA_STOPS
@@ -235,6 +241,7 @@ def trip_request(
         if homeward and intent.return_window
         else None,
         arrive_window=_window(intent.arrive_window),
+        depart_part_of_day=part_of_day(intent.depart_window),
         train_types=frozenset(intent.train_types),
         seat_class=intent.seat_class,
         max_transfers=0 if "直达" in prefs else 2,
@@ -296,6 +303,11 @@ def _daytime_said(window: TimeWindow) -> bool:
     """A window said with a part of the day (早上九点以前走) chooses no night hours: its
     bound is the day's, and a train at 03:00 is no 早上 one."""
     return any(word in window.label for word in _DAYTIME_WORDS)
+
+
+def part_of_day(window: TimeWindow | None) -> bool:
+    """True when `window` is a part of the day as said (早上, 上午), no hour in it."""
+    return window is not None and TIME_WINDOWS.get(window.label) == window
 
 
 def _window(window: TimeWindow | None) -> tuple[dt.time, dt.time] | None:

@@ -280,3 +280,46 @@ def test_the_relax_stage_keeps_an_hour_said_at_an_outlying_station_of_the_place(
     (kept,) = found.candidates
     assert kept.depart_window == request.depart_window and "南京" in kept.outlying_cities
     assert plan(kept, entries, now=now).itineraries[0].train_numbers == ("G9",)
+
+
+def test_hours_said_for_leaving_give_way_before_the_day_when_a_train_meets_the_deadline() -> None:
+    # 当天早上走, 九点前到: no train leaves in the morning and arrives by nine, but one at
+    # 05:20 does; the day the traveller fixed stays, the morning gives way (`relax`).
+    request, entries = _small_hours_only()
+    morning = request.model_copy(
+        update={
+            "depart_window": (dt.time(6, 0), dt.time(9, 0)),
+            "depart_part_of_day": True,
+            "allow_night": True,
+        }
+    )
+    now = dt.datetime.combine(TODAY, dt.time(9), tzinfo=SHANGHAI)
+    assert not plan(morning, entries, now=now).itineraries
+    found = next_relaxation(
+        original=morning,
+        failures=failed(FILTERED_OUT),
+        tried=["transfer", "hubs", "more_hubs", "night"],
+        today=TODAY,
+        last_sale_day=TODAY + dt.timedelta(days=14),
+        hub_offers={},
+        book=entries,
+        now=now,
+    )
+    assert found is not None and found.stage == "relax"
+    (kept,) = found.candidates
+    assert kept.depart_date == DAY
+    assert relaxed_between(morning, kept) == ["depart_window"]
+    assert plan(kept, entries, now=now).itineraries[0].train_numbers == ("K3",)
+    # An hour said for leaving (六点以后的车) is no loose word: the day before is tried.
+    hour = morning.model_copy(update={"depart_part_of_day": False})
+    moved = next_relaxation(
+        original=hour,
+        failures=failed(FILTERED_OUT),
+        tried=["transfer", "hubs", "more_hubs", "night"],
+        today=TODAY,
+        last_sale_day=TODAY + dt.timedelta(days=14),
+        hub_offers={},
+        book=entries,
+        now=now,
+    )
+    assert moved is not None and moved.stage == "day_before"
