@@ -567,7 +567,10 @@ def _read_return(
     update: dict[str, Any] = {}
     if outbound:
         leaves, arrives = outbound.get("depart_window"), outbound.get("arrive_window")
-        update.update(stale_windows(previous, leaves, arrives, moved=False))
+        # 那周五晚上先过去住一晚，周六…回 after 周六上午十点前到: the ride out's day moved, so
+        # the arrival said for the old day goes (the eve before meets it).
+        moved = reading.intent.date_start != previous.date_start
+        update.update(stale_windows(previous, leaves, arrives, moved=moved))
         update.update(outbound)
     named = [n for n in turn.train_numbers if n not in reading.intent.train_numbers]
     if named and reading.intent.date_end is not None:

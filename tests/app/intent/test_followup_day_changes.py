@@ -160,3 +160,13 @@ def test_a_day_home_named_in_a_later_turn_is_said_and_nights_again_are_not(chat)
     # 还是住两晚吧 after a day home: the nights derive it again.
     nights = trip(chat("周二从武汉去长沙，周五回", "还是住两晚吧"))
     assert end_said(nights) is False
+
+
+def test_the_eve_before_said_with_the_ride_home_drops_the_deadline_of_the_day_after(chat):
+    # The business's hour was Saturday's deadline; arriving Friday evening meets it.
+    intent = trip(
+        chat("周六上午九点在无锡开会，从南京过去", "那就周五晚上先去住一晚，周六开完会回南京")
+    )
+    assert intent.date_start == FRIDAY
+    assert intent.depart_window is not None and intent.depart_window.label == "晚上"
+    assert intent.arrive_window is None

@@ -178,3 +178,9 @@ def test_a_name_inside_a_longer_one_typed_by_sound_is_the_longer_one(
     assert intent.destination == destination
     heard = [t for _, _, t, name in heard_places(text, official) if name == destination]
     assert heard == ([typed] if typed else [])
+
+
+@pytest.mark.parametrize("text", ["周四下午先过去住两晚", "那就前一天到住一宿，第二天办事"])
+def test_a_stay_said_after_the_going_is_no_place(official: StationDirectory, text: str) -> None:
+    intent = parse_offline(text, TODAY, official)
+    assert intent.destination_text is None
