@@ -46,7 +46,7 @@ from typing import Any
 
 from app.intent import lexicon, texts
 from app.intent.constraints import SCOPE_WORDS, without_context
-from app.intent.dates import date_from, extract_dates
+from app.intent.dates import date_from, days_said, extract_dates
 from app.intent.day_changes import day_trip, said_day_trip, stale_windows
 from app.intent.merge import merge_intent, set_slots, starts_over
 from app.intent.model import TIME_WINDOWS, TravelIntent, ViaStop, with_end_said
@@ -1405,7 +1405,10 @@ def _in_trip_week(
     if not _BARE_WEEKDAY.search(words):
         return turn
     monday = previous.date_start - dt.timedelta(days=previous.date_start.weekday())
-    day = date_from(words, monday, today)
+    # 比赛周五一早 所以周四晚上8点前得到: the weekday the turn rides on, not the first said.
+    rides = turn.date_start.weekday()
+    said = [d for _, _, d in days_said(words, today, monday) if d.weekday() == rides]
+    day = said[0] if said else date_from(words, monday, today)
     if day is None or day < today or day == turn.date_start:
         return turn
     update: dict[str, Any] = {"date_start": day}

@@ -170,3 +170,9 @@ def test_the_eve_before_said_with_the_ride_home_drops_the_deadline_of_the_day_af
     assert intent.date_start == FRIDAY
     assert intent.depart_window is not None and intent.depart_window.label == "晚上"
     assert intent.arrive_window is None
+
+
+def test_the_weekday_ridden_on_is_moved_into_the_trips_week_not_the_first_said(chat):
+    # The show is on Saturday; the ride is the Friday before it, in the trip's own week.
+    intent = trip(chat("下周五从成都去重庆看演出", "演出周六上午 所以周五晚上九点前要到"))
+    assert intent.date_start == dt.date(2026, 12, 11)
