@@ -1372,7 +1372,25 @@ def _date_in_trip_week(
     """A bare weekday correcting the date is that day of the trip's own week (改成周日)."""
     if turn.origin or turn.destination:
         return turn
-    return _in_trip_week(previous, turn, words, today)
+    return _next_week_meant(previous, _in_trip_week(previous, turn, words, today), words)
+
+
+# 下周一 set against 这周一 (是下周一 这周一我请假了), or said to correct the day: another week.
+_NEXT_WEEK_SAID = re.compile(r"下(?:个)?(?:周|星期|礼拜)[一二三四五六日天1-7]")
+_THIS_WEEK_SAID = re.compile(r"(?:这|本)(?:个)?(?:周|星期|礼拜)[一二三四五六日天1-7]")
+_DAY_CORRECTED = re.compile(r"不对|说错了|搞错了|记错了|错了")
+
+
+def _next_week_meant(previous: TravelIntent, turn: TravelIntent, words: str) -> TravelIntent:
+    """下周X said to correct a trip already on that very day (on a Sunday 周一 and 下周一 are
+    both tomorrow) is the X a week later: a correction moves the day it corrects."""
+    if turn.date_start is None or turn.date_start != previous.date_start or turn.date_end:
+        return turn
+    if not _NEXT_WEEK_SAID.search(words):
+        return turn
+    if not (_DAY_CORRECTED.search(words) or _THIS_WEEK_SAID.search(words)):
+        return turn
+    return turn.model_copy(update={"date_start": turn.date_start + dt.timedelta(days=7)})
 
 
 _PARTY_SAID = re.compile(
@@ -1395,6 +1413,17 @@ def _weekday_after_trip(
     return turn.model_copy(update={"date_start": day})
 
 
+_SUNDAY_SAID = re.compile(r"(?<![下这本个])(?:周|星期|礼拜)[日天7]")
+
+
+def _sunday_before_meant(trip_day: dt.date, in_week: dt.date, said: dt.date, words: str) -> bool:
+    """A Sunday said against a trip early in its week (下周一的车…改成周日晚上过去) is the one
+    just before it: calendars start the week on either day, so the nearer Sunday is meant."""
+    if not _SUNDAY_SAID.search(words) or in_week.weekday() != 6 or said.weekday() != 6:
+        return False
+    return said < trip_day and (trip_day - said) < (in_week - trip_day)
+
+
 def _in_trip_week(
     previous: TravelIntent, turn: TravelIntent, words: str, today: dt.date
 ) -> TravelIntent:
@@ -1410,6 +1439,8 @@ def _in_trip_week(
     said = [d for _, _, d in days_said(words, today, monday) if d.weekday() == rides]
     day = said[0] if said else date_from(words, monday, today)
     if day is None or day < today or day == turn.date_start:
+        return turn
+    if _sunday_before_meant(previous.date_start, day, turn.date_start, words):
         return turn
     update: dict[str, Any] = {"date_start": day}
     if turn.date_end is not None:

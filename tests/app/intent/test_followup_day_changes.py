@@ -176,3 +176,25 @@ def test_the_weekday_ridden_on_is_moved_into_the_trips_week_not_the_first_said(c
     # The show is on Saturday; the ride is the Friday before it, in the trip's own week.
     intent = trip(chat("下周五从成都去重庆看演出", "演出周六上午 所以周五晚上九点前要到"))
     assert intent.date_start == dt.date(2026, 12, 11)
+
+
+def test_a_sunday_said_against_a_trip_early_in_its_week_is_the_sunday_just_before(chat):
+    # Today Monday 11-30; 下周二 is 12-08. The Sunday meant is 12-06, not 12-13.
+    intent = trip(chat("下周二从南京去合肥", "周二来不及 换到周天下午走"))
+    assert intent.date_start == dt.date(2026, 12, 6)
+    # A trip late in its week keeps that week's Sunday.
+    assert trip(chat("下周五从南京去合肥", "换到礼拜天")).date_start == dt.date(2026, 12, 13)
+
+
+def test_next_week_said_to_correct_a_trip_already_on_that_day_is_a_week_later(directory):
+    from app.intent.followup import read_turn, turn_text
+    from app.intent.offline import parse_offline
+
+    sunday = dt.date(2026, 12, 6)  # 周三 and 下周三 are both 12-09 to some
+    first = parse_offline("下周三从无锡去南京开会", sunday, directory)
+    assert first.date_start == dt.date(2026, 12, 9)
+    said = "搞错了，是下个星期三，这周三开不了"
+    turn = parse_offline(turn_text(said), sunday, directory)
+    intent = read_turn(first, turn, said, today=sunday, city=lambda name: name).intent
+    assert intent.date_start == dt.date(2026, 12, 16)
+    assert (intent.origin, intent.destination) == ("无锡", "南京")
