@@ -46,6 +46,7 @@ from typing import Any
 
 from app.intent import lexicon, texts
 from app.intent.constraints import SCOPE_WORDS, without_context
+from app.intent.corrections import DAY_SAID
 from app.intent.dates import date_from, days_said, extract_dates
 from app.intent.day_changes import day_trip, said_day_trip, stale_windows
 from app.intent.merge import merge_intent, set_slots, starts_over
@@ -84,6 +85,8 @@ _RETURN_SCOPE = re.compile(
     r"回程|返程|回来那天|回来的时候|回去那天|回来(?:那趟|那班|的车|的票|坐|要|买|也|不|别)"
     # 从上海回北京最晚那班: the ride named from the destination home is the turn's one ride.
     r"|从[^，,。\s]{1,8}?回[^来去，,。\s]"
+    # 回郑州那趟要最快的: the ride home named by where it goes.
+    r"|回[^来去，,。\s]{1,6}?的?(?:那趟|那班|那段|那程)"
 )
 _RETURN_WORD = re.compile(r"回来|回去|返回|回程|返程|回(?!家)")
 _RETURN_NAMED = re.compile(r"回来|回去|返回|回程|返程")
@@ -464,6 +467,8 @@ def _read(
     turn = _without_negated(_destination_given_up(previous, turn, words, city), words)
     turn = _end_put_right(previous, turn, words, city)
     turn = _one_place_twice(previous, turn, words, city)
+    turn = _first_leg_named(previous, turn, words, city)
+    turn = _stay_then_home(previous, turn, words, city)
     if turn.origin and turn.destination and _ANOTHER_TRIP.search(words):
         if not _ride_back(previous, turn, words, city) or _SOMEONE_ELSE.search(words):
             # "另外下周三我从广州去南宁": another trip, even from where this one ends; its
@@ -825,6 +830,30 @@ def _returning(previous: TravelIntent, turn: TravelIntent, words: str, city: Cit
     return bool(_RETURN_WORD.search(words) or turn.return_trip)
 
 
+_STAY_AT_END = re.compile(r"(?:待|住|呆|玩)[0-9一两二三四五六七八九十]{1,2}(?:晚|天|夜)")
+
+
+def _stay_then_home(
+    previous: TravelIntent, turn: TravelIntent, words: str, city: CityOf
+) -> TravelIntent:
+    """A stay at the trip's end and the day home (成都待两晚，周日回郑州) reads alone as the
+    whole trip there and back, its day out counted back from the day home; said of a trip
+    already going there, it is the ride home on that day, the ride out as it was."""
+    if turn.origin is None or turn.destination is None or turn.date_end is None:
+        return turn
+    if previous.date_start is None or not _STAY_AT_END.search(words):
+        return turn
+    if _DAY_WORD.search(split_at_return(words)[0]):
+        return turn  # 周五去成都待两晚，周日回: the day out said too
+    if not (
+        _same(city, turn.origin, previous.origin)
+        and _same(city, turn.destination, previous.destination)
+    ):
+        return turn
+    update = {"origin": None, "destination": turn.origin, "date_start": turn.date_end}
+    return turn.model_copy(update={**update, "date_end": None, "nights": None, "days": None})
+
+
 def _home_from_elsewhere(
     previous: TravelIntent, turn: TravelIntent, words: str, city: CityOf
 ) -> bool:
@@ -1116,6 +1145,26 @@ def _places_by_end(
                 other = "destination" if name == "origin" else "origin"
                 return turn.model_copy(update={name: turn.destination, other: None})
     return turn
+
+
+_LEG_WORD = re.compile(r"[那这]一?段|那程|这程")
+_DAY_WORD = re.compile(DAY_SAID)
+
+
+def _first_leg_named(
+    previous: TravelIntent, turn: TravelIntent, words: str, city: CityOf
+) -> TravelIntent:
+    """The trip's first leg named by its ends (郑州到西安那段要上午的, on a trip through 西安):
+    a wish for that leg, whose departure is the trip's, not a new trip between them."""
+    if not previous.via or not turn.origin or not turn.destination:
+        return turn
+    if not _LEG_WORD.search(words) or _DAY_WORD.search(words):
+        return turn
+    if city(turn.origin) != city(previous.origin or "") or city(turn.destination) != city(
+        previous.via[0].city
+    ):
+        return turn
+    return turn.model_copy(update={"origin": None, "destination": None, "date_start": None})
 
 
 def _one_place_twice(

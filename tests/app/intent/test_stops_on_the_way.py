@@ -137,3 +137,21 @@ def test_a_stay_said_after_the_errand_at_a_stop_is_that_stops(
     intent = parse_offline(text, TODAY, official)
     assert intent.via == [via]
     assert intent.destination == destination and intent.nights is None
+
+
+def test_the_first_leg_named_by_its_ends_takes_a_wish_for_the_trip_not_a_new_trip(chat):
+    intent = chat("下周二从武汉出发，先去长沙住一晚，周三去广州", "武汉到长沙这段要下午的").intent
+    assert (intent.origin, intent.destination) == ("武汉", "广州")
+    assert [stop.city for stop in intent.via] == ["长沙"]
+    assert intent.date_start == dt.date(2026, 12, 8)
+    assert intent.depart_window is not None and intent.depart_window.label == "下午"
+
+
+def test_a_stay_at_the_end_and_the_day_home_keep_the_ride_out_through_the_stop(chat):
+    said = ("下周二从武汉出发，先去长沙住一晚，周三去广州", "广州玩三天，周六回武汉")
+    intent = chat(*said).intent
+    assert intent.date_start == dt.date(2026, 12, 8), "the day out stays"
+    assert intent.date_end == dt.date(2026, 12, 12)
+    assert [stop.city for stop in intent.via] == ["长沙"]
+    ordered = chat(*said, "回武汉那班要最便宜的").intent
+    assert ordered.return_order == "cheapest" and ordered.order is None
