@@ -315,6 +315,31 @@ def _object_before(lower: str, at: int) -> bool:
     )
 
 
+def _read_refused(
+    spans: list[re.Match[str]], rest: str, seats: set[SeatClass], types: set[str]
+) -> str:
+    """The seats and train types named in `spans` (said after, or complained of) added to the
+    refused ones; `rest` with the spans masked."""
+    for post in spans:
+        span = post.group()
+        for words, into in ((SEAT_PHRASES, seats), (TRAIN_TYPE_PHRASES, types)):
+            for phrase, values in words:
+                at = span.find(phrase)
+                while at >= 0:
+                    into.update(values)  # type: ignore[arg-type]
+                    span = _mask(span, at, at + len(phrase))
+                    at = span.find(phrase)
+        rest = _mask(rest, post.start(), post.end())
+    return rest
+
+
+def _all_emus_refused(types: set[str], rest: str) -> None:
+    """高铁动车都不坐: every EMU refused, and the intercity train (城际, C) is one too, unless
+    it is named as a wish. A complaint (高铁和动车都太贵了) refuses only the kinds it names."""
+    if {"G", "D"} <= types and not any(p in rest for p, t in TRAIN_TYPE_PHRASES if t == ("C",)):
+        types.add("C")
+
+
 def read_constraints(lower: str) -> Constraints:
     """Exclusions (masked out of `rest`), the sleeper category and the order preference."""
     seats: set[SeatClass] = set()
@@ -341,16 +366,10 @@ def read_constraints(lower: str) -> Constraints:
                     at = segment.find(phrase)
         if found:  # the refusal's verbs too: 别给我安排动车 asks for no plan (安排)
             rest = _mask(rest, cue.start(), scope_end)
-    for post in (*_POST_NEGATION.finditer(rest), *_COMPLAINT.finditer(rest)):
-        span = post.group()
-        for words, into in ((SEAT_PHRASES, seats), (TRAIN_TYPE_PHRASES, types)):
-            for phrase, values in words:
-                at = span.find(phrase)
-                while at >= 0:
-                    into.update(values)  # type: ignore[arg-type]
-                    span = _mask(span, at, at + len(phrase))
-                    at = span.find(phrase)
-        rest = _mask(rest, post.start(), post.end())
+    refusals, complaints = list(_POST_NEGATION.finditer(rest)), list(_COMPLAINT.finditer(rest))
+    rest = _read_refused(refusals, rest, seats, types)
+    _all_emus_refused(types, rest)
+    rest = _read_refused(complaints, rest, seats, types)
     if _SEAT_REQUIRED.search(rest):
         seats.add(SeatClass.NO_SEAT)
     result = Constraints(
