@@ -382,7 +382,9 @@ def _lunar_month_day(m: re.Match[str]) -> _Expr | None:
     # A school year is no day: 上初二, 读初三, 一个初一, 孩子初三了, 初二的学生.
     r"(?<![上读念个])(?<!孩子|儿子|女儿|闺女)"
     r"初(?P<d>[一二三四五六七八九十])"
-    r"(?![中级]|的?学生|年级|班|(?:了|的)?(?:孩子|小孩|娃|儿子|女儿|闺女))"
+    r"(?![中级]|的?学生|年级|班|(?:了|的)?(?:孩子|小孩|娃|儿子|女儿|闺女)"
+    # 初二(3)班, 初三2班, 初一三班: a class of that school year.
+    r"|\s*[(（]?\s*(?:\d{1,2}|[一二三四五六七八九十]{1,2})\s*[)）]?\s*班)"
 )
 def _lunar_new_year_day(m: re.Match[str]) -> _Expr | None:
     """初二 / 正月初三 / 大年初五 / 过完年初六: the Nth day of the lunar year (a stated date)."""

@@ -138,6 +138,9 @@ def test_a_day_said_as_a_limit_with_any_day_leaves_before_it():
         "下周一从长春去沈阳，闺女读初三",
         "下周一从长春去沈阳，孩子初一了",
         "下周一从长春去沈阳，带个初二的学生",
+        # a class of that school year, numbered as schools do
+        "初三(2)班下周一从长春去沈阳春游",
+        "我们初一五班的同学下周一从长春去沈阳",
     ],
 )
 def test_a_school_year_is_no_lunar_day(text: str) -> None:
