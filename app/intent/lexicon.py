@@ -423,6 +423,9 @@ COMPANIONS: list[tuple[str, int]] = [
     ("妹妹", 1),
     ("嫂子", 1),
     ("老公", 1),
+    # Typed in English amid Chinese (我和我wife, 跟husband一起): a spouse all the same.
+    ("wife", 1),
+    ("husband", 1),
     ("妻子", 1),
     ("丈夫", 1),
     ("爱人", 1),

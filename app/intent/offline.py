@@ -97,6 +97,11 @@ _CLOCK_RANGE = re.compile(
     + r"\s*(?:之间|以内)?"
 )
 _NOON_BOUND = re.compile(r"(?:中午|晌午)(?P<rel>以前|之前|前|以后|之后|后)")
+# 九点前的不要, 八点以后的车都不坐: the hours named are the ones refused; the ride is in the rest.
+_CLOCK_REFUSED = re.compile(
+    r"\s*的\s*(?:车|票|车次|班次)?\s*(?:都|也|一律|统统|全)?\s*"
+    r"(?:不要|不坐|不考虑|不行|别要|别买|别订|别给我|pass)"
+)
 _PERIODS: list[tuple[str, str]] = [
     ("一大早", "早上"),
     ("一早", "早上"),
@@ -376,7 +381,11 @@ _NOT_ALONE = re.compile(r"不(?:是|止|只)(?:就)?(?:我|俺)?(?:自己)?一�
 _ME_AND_ONE = re.compile(
     r"(?:我|俺)(?:和|跟|与)[^，,。；;\s和跟与带领陪]{1,4}?俩(?=[，,。；;!！\s]|$|一起|都|去|从|要|想)"
 )
-_PUPILS = re.compile(r"(?:带|领|陪)(?:着|上)?(?P<n>" + NUMBER + r")\s*(?:个|位|名)\s*(?:学生|同学)")
+# 带三个学生, 我带13个销售: the one who leads and the people led, counted apart.
+_PUPILS = re.compile(
+    r"(?:带|领|陪)(?:着|上)?(?P<n>" + NUMBER + r")\s*(?:个|位|名)\s*"
+    r"(?:学生|同学|销售|员工|同事|下属|组员|队员|学员|工人|徒弟)"
+)
 _CHILDREN = re.compile(r"(?P<n>" + NUMBER + r")\s*个\s*(?:孩子|小孩|娃|宝宝|儿童)")
 # A group counted roughly (老乡十几个人, 二十多个工友, 三十来个同学): at least that many, so a
 # group past what one order holds (read as one when it was not a number at all).
@@ -873,9 +882,17 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     way = way_to_station_minutes(text, windows.get("depart_window"))
     if way:
         windows["depart_window"] = later_by(windows["depart_window"], way)
+    landed = windows.get("depart_window")
+    if landed is not None and _LANDING.search(landed.label) and "机场" not in (route.origin or ""):
+        # 八点落浦东机场…坐火车去南通: an airport with no station of its own; the train leaves
+        # from the city's stations, an hour's ride further on.
+        windows["depart_window"] = later_by(landed, AIRPORT_INTO_TOWN_MINUTES)
     dates = extract_dates(buf.masked, today)
     for start, end in dates.spans:
         buf.mask(start, end)
+    if dates.vague and _DAY_UNDECIDED.search(lower):
+        # 下周去南京，具体哪天还没定: the week is known, the day is not; ask, do not pick one.
+        dates = dataclasses.replace(dates, start=None, end=None, flexible_until=None)
     fields.update(
         date_start=dates.start, date_end=dates.end, flexible_until=dates.flexible_until, **windows
     )
@@ -1006,6 +1023,9 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         colloquial = wishes.colloquial_order(rest)
         fields["order"] = colloquial[1] if colloquial else None
     fields["return_order"] = wishes.return_order(rest, ORDER_PHRASES)
+    if fields["order"] and not fields["return_order"] and _order_of_day_home(rest, fields, today):
+        # 周日那趟越晚越好, said of the day home: the ride home's order, not the outbound's.
+        fields.update(return_order=fields["order"], order=None)
     if fields["return_order"] and fields.get("return_trip") is not True and not fields["order"]:
         # 今晚杭州回上海，最晚的车: the ride home is the whole trip, so its order is the ride's.
         fields.update(order=fields["return_order"], return_order=None)
@@ -1236,6 +1256,12 @@ def _reaches_origin(buf: _Text, at: int) -> bool:
     return not (buf.destination and buf.destination.startswith(buf.origin))
 
 
+def _back_to_origin_said(buf: _Text, at: int) -> bool:
+    """True when the ride back to where the trip begins is said before `at` (当天回宁波, from
+    宁波): home is there, so a deadline to be home is that ride's."""
+    return bool(buf.origin) and f"回{buf.origin}" in buf.original[:at]
+
+
 def _window_kind(buf: _Text, end: int, start: int | None = None) -> str:
     after = buf.masked[end : end + 6]
     back = _BACK_AT.match(after)
@@ -1252,6 +1278,8 @@ def _window_kind(buf: _Text, end: int, start: int | None = None) -> str:
             return "return_arrive_window"
         if _reaches_origin(buf, end + cue.end()):
             return "return_arrive_window"
+        if after[cue.end() :].startswith("家") and _back_to_origin_said(buf, start or end):
+            return "return_arrive_window"  # 当天回宁波，晚上八点前要到家 (from 宁波)
         return "arrive_window"
     before = buf.masked[max(0, (start or 0) - 8) : start or 0].rstrip(MASK) if start else ""
     home = _RETURN_AFTER.match(after)
@@ -1313,10 +1341,13 @@ def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
             hour += 12
         bound = dt.time(hour % 24, minutes_of(match.group("half")))
         after = match.group("rel") in ("以后", "之后", "后")
+        refused = _CLOCK_REFUSED.match(buf.masked, match.end())
+        if refused:
+            after = not after
         window = TimeWindow(
             start=bound if after else dt.time(0, 0),
             end=END_OF_DAY if after else bound,
-            label=match.group(),
+            label=match.group() + (refused.group().strip() if refused else ""),
         )
         found.append((match.start(), kind, window))
         buf.mask(match.start(), match.end())
@@ -1386,6 +1417,33 @@ def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
 
 
 _MORNING_SAID = re.compile(r"早|上午|凌晨|中午|天亮|第二天|次日|隔天")
+
+
+AIRPORT_INTO_TOWN_MINUTES = 60
+"""From an airport without a station to a station of its city, on top of leaving the plane."""
+_THAT_DAYS_RIDE = re.compile(r"\s*(?:那趟|那班|的那趟|的那班|那天的车|的车)\s*(?:车)?\s*(?:要|就)?")
+
+
+def _order_of_day_home(rest: str, fields: dict[str, Any], today: dt.date) -> bool:
+    """True when the outbound's order is said right after the day home and its ride (周日那趟
+    越晚越好, with 周日 the day home): that ride's wish, not the outbound's."""
+    start, end = fields.get("date_start"), fields.get("date_end")
+    if start is None or end is None or end == start:
+        return False
+    colloquial = wishes.colloquial_order(rest)
+    for _, said_end, day in days_said(rest, today, start):
+        ride = _THAT_DAYS_RIDE.match(rest, said_end)
+        if day == end and ride and colloquial is not None and colloquial[0] == ride.end():
+            return True
+    return False
+
+
+_DAY_UNDECIDED = re.compile(
+    r"(?:哪天|哪一天|几号|日子|日期|具体时间|时间)[^，,。；;！!？?]{0,6}?"
+    r"(?:没定|没确定|没敲定|未定|不确定|待定|定不下来|说不准|不好说)"
+    r"|(?:没定|不确定|说不准|不知道)(?:是)?(?:哪天|哪一天|几号)"
+)
+"""The day said to be undecided (具体哪天领导还没定, 日子还不确定)."""
 
 
 _SAME_NIGHT = re.compile(r"(?:别|不要|不想|不能|不)(?:太|那么)晚到|当晚到|当天晚上到")

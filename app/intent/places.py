@@ -40,7 +40,10 @@ _STOP_BEFORE = (
     "visit",
 )
 # A place a flight lands at (落地大兴机场, 飞到虹桥机场, 广州落地): the train leaves from there.
-LANDED_BEFORE = ("落地在", "落地", "降落在", "降落", "飞到", "飞抵", "飞机到", "航班到")
+LANDED_BEFORE = (
+    *("落地在", "落地", "降落在", "降落", "飞到", "飞抵", "飞机到", "航班到"),
+    *("飞机落", "航班落"),  # 两点飞机落大兴机场
+)
 _LANDED_AFTER = ("落地", "降落", "下飞机", "下了飞机")
 _ORIGIN_AFTER = ("出发", "上车", "走", "始发", "动身", "发车", "启程", "过去", "坐", "乘")
 _NOT_STOP_BEFORE = ("过去",)  # "坐火车过去 成都出发": 去 ends a verb, not a cue
@@ -322,6 +325,8 @@ def _fuzzy_pinyin_index(index: dict[str, str]) -> dict[str, str]:
 _EVERYDAY_PINYIN = frozenset(
     {"zaoshang", "wanshang", "shangwu", "xiawu", "zhongwu", "mingtian", "jintian", "houtian"}
     | {"dahoutian", "zhoumo", "xiazhou", "bangwan", "lingchen", "xuesheng", "chufa"}
+    # The verbs that lead a going (wo xiang qu guilin: 想去, not 西安 before qu).
+    | {"xiang", "yao", "dasuan", "zhunbei", "xiangyao", "jihua"}
 )
 _SPELT_CUES_BEFORE = (*_ORIGIN_BEFORE, *_STOP_BEFORE, "cong", "qu", "hui")
 _SPELT_CUES_AFTER = (*_PAIR_AFTER, *_ORIGIN_AFTER, "qu ", "chufa", "chu fa")
@@ -524,6 +529,20 @@ _TIME_WORDS = frozenset(
 )
 
 
+_NUMERALS_ONLY = re.compile(r"[〇零一二两三四五六七八九十百]+")
+_COUNTED_AFTER = ("点", "时", "号", "日", "月", "岁", "个", "天", "晚", "人", "张", "分", "刻")
+
+
+def _a_number_said(text: str, start: int, end: int, name: str) -> bool:
+    """True when a station named by numerals alone (五五) is numbers said in the text: a
+    weekday's and an hour (周五五点半), or any count or clock (五五点 is no place)."""
+    if not _NUMERALS_ONLY.fullmatch(name):
+        return False
+    return text[max(0, start - 1) : start] in ("周", "期", "拜") or text.startswith(
+        _COUNTED_AFTER, end
+    )
+
+
 def _rightful_names(text: str, scanner: NameScanner) -> Iterator[tuple[int, int, str]]:
     """The scanner's names, left to right, except that a name which crosses into a name
     starting inside it gives way to that one when it is longer (早上杭州东: 杭州东, not 上杭) or
@@ -535,6 +554,9 @@ def _rightful_names(text: str, scanner: NameScanner) -> Iterator[tuple[int, int,
             i += 1
             continue
         start, end, name = found
+        if _a_number_said(text, start, end, name):
+            i += 1
+            continue
         led = text[max(0, start - 1) : start + 1] in _TIME_WORDS
         for j in range(start + 1, end):
             later = scanner.match_at(text, j)

@@ -278,9 +278,16 @@ _AFTER_SCHOOL_WORDS = re.compile(
 _DONE_AT = re.compile(
     r"(?P<period>早上|上午|中午|下午|晚上)?(?P<h>" + _HOUR + r")\s*" + clock_unit() + r"(?:钟)?"
     r"(?:左右|前后)?(?:我|我们)?(?:的)?(?:飞机|航班)?"
+    # 三点在宝安机场落地: the airport said between the hour and the landing.
+    r"(?:在[^，,。；;\d]{1,8}?(?=落地|降落))?"
     r"(?:才|就)?(?:能)?(?P<done>下班|下课|考完|放学|放假|开完会|散会|结束|完事|忙完|收工|下工"
-    r"|落地|降落|下飞机|出来|出站|出关|下夜班|下了夜班|下大夜|交班)"
+    r"|落地|降落|下飞机|出来|出站|出关|下夜班|下了夜班|下大夜|交班"
+    # 两点飞机落大兴机场: 落 alone, after the plane, before the airport.
+    r"|(?<=飞机|航班)落(?![后下]))"
 )
+_LANDED = ("落地", "降落", "下飞机", "落")
+LANDING_TO_TRAIN_MINUTES = 30
+"""From a flight's landing to a train at the airport: off the plane and to the platform."""
 
 _BUSINESS_DONE = ("开完会", "散会", "结束", "完事", "忙完")
 
@@ -497,8 +504,12 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
         ):
             period = "下午"  # 五点半下班: a day's work ends in the afternoon or evening
         at = _clock(_part(period), match.group("h"), match.group("half"))
+        if at is not None and match.group("done") in _LANDED:
+            at = _shift_minutes(at, LANDING_TO_TRAIN_MINUTES)
         if at is not None:
-            window = TimeWindow(start=at, end=END_OF_DAY, label=match.group())
+            # As typed: the airport said inside it (三点在宝安机场落地) is masked in `text`.
+            label = typed[match.start() : match.end()] if len(typed) == len(text) else match.group()
+            window = TimeWindow(start=at, end=END_OF_DAY, label=label)
             # 五点散会，当天回来: the business over, the ride home said after it leaves then.
             over = match.group("done") in _BUSINESS_DONE
             if over and _RIDE_HOME_SAID.search(typed, match.end()) is not None:

@@ -167,7 +167,14 @@ def colloquial_order(rest: str) -> tuple[int, OrderPreference] | None:
         for match in re.finditer(re.escape(phrase), rest):
             if not said_of_return(rest, match.start(), order) and not _denied(rest, match.start()):
                 found.append((match.start(), order))
+    for match in _SOONER_THERE_THE_BETTER.finditer(rest):
+        if not said_of_return(rest, match.start(), "earliest_arrival"):
+            found.append((match.start(), "earliest_arrival"))
     return min(found, key=lambda pair: pair[0]) if found else None
+
+
+_SOONER_THERE_THE_BETTER = re.compile(r"越早(?:到|抵达|赶到)[^，,。；;！!？?\s]{1,8}?越好")
+"""越早到南通越好: the place said inside 越早到…越好, the soonest arrival there."""
 
 
 def _denied(text: str, at: int) -> bool:

@@ -34,6 +34,9 @@ def official() -> StationDirectory:
         ("我爸妈住桐乡 想去上海玩", "桐乡", "上海"),
         ("chengdu dao chongqing 周六", "成都", "重庆"),
         ("石家庄到北京 明天 九点之前要到北京西", "石家庄", "北京西"),
+        # an airport by its everyday name: its own station, or the city when it has none
+        ("明天在宝安机场下飞机 去东莞", "深圳机场", "东莞"),
+        ("明天从首都机场去天津", "北京", "天津"),
         ("周四深圳北到广州南的商务座，他下午两点在广州有个会", "深圳北", "广州南"),
     ],
 )
@@ -116,6 +119,9 @@ def test_everyday_words_are_never_heard_as_places(official: StationDirectory, te
         ("周日早上海宁去杭州东", "海宁", "杭州东"),
         ("明晚上海到杭州", "上海", "杭州"),  # no name after 上海: 明晚 and 上海
         ("上午上杭州西那趟去衢州", "杭州西", "衢州"),
+        # a weekday run into its hour is no station named by numerals (五五, 九三)
+        ("这周五五点从大连回沈阳", "大连", "沈阳"),
+        ("礼拜五五点下了班 大连到沈阳", "大连", "沈阳"),
     ],
 )
 def test_a_name_is_not_taken_across_a_time_word_into_another_name(
@@ -139,6 +145,9 @@ def test_a_name_is_not_taken_across_a_time_word_into_another_name(
         # An arrow typed as an emoji or a symbol is the route.
         ("周六 南京➡️合肥 两个人", "南京", "合肥"),
         ("明天宁波=>温州", "宁波", "温州"),
+        # the verb before a going is no place spelt loosely (xiang qu: 想去, not 西安)
+        ("wo xiang qu hangzhou, cong nanjing zou, mingtian", "南京", "杭州"),
+        ("wo yao qu wuhan cong changsha chufa", "长沙", "武汉"),
     ],
 )
 def test_a_place_typed_loosely_is_the_place(

@@ -699,3 +699,22 @@ def test_a_bare_hour_after_the_end_of_work_is_the_evenings(directory: StationDir
     intent = parse("周五下了班从苏州回上海，六点下班，六点半以后的车都行", directory)
     assert intent.depart_window is not None
     assert intent.depart_window.start == dt.time(18, 30)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "下周想从上海去成都玩几天，还不知道哪天",
+        "下个星期要从天津去济南开会，日子还没敲定，先帮我看看",
+    ],
+)
+def test_a_week_said_with_its_day_undecided_asks_for_the_day(
+    text: str, directory: StationDirectory
+) -> None:
+    intent = parse(text, directory)
+    assert intent.date_start is None and "date_start" in intent.missing
+
+
+def test_a_day_said_stays_when_only_the_return_is_undecided(directory: StationDirectory) -> None:
+    intent = parse("周五从上海去成都，回来哪天还没定", directory)
+    assert intent.date_start == D(2026, 12, 11)

@@ -206,3 +206,40 @@ def test_a_town_after_its_prefecture_named_again_is_the_destination(
     intent = parse_offline(text, MON, default_directory())  # the towns' own stations
     assert (intent.destination, intent.via) == (destination, [])
     assert intent.origin in ("东莞", "深圳")
+
+
+@pytest.mark.parametrize(
+    ("text", "depart"),
+    [
+        # the hours named are refused: the ride is in the rest of the day
+        ("明天杭州去南京，八点以前的车都不坐", "08:00-23:59"),
+        ("明天杭州去南京，晚上七点后的不要", "00:00-19:00"),
+        ("明天杭州去南京 早上别太早 十点前的一律不考虑", "10:00-23:59"),
+        # and an hour wished for is still the ride's own
+        ("明天杭州去南京，八点以后的车就行", "08:00-23:59"),
+    ],
+)
+def test_hours_refused_leave_the_rest_of_the_day(text: str, depart: str) -> None:
+    assert spans(text)["depart"] == depart
+
+
+@pytest.mark.parametrize(
+    ("text", "depart"),
+    [
+        # off the plane and to the airport's own station first
+        ("明天晚上六点在双流机场落地，想直接坐动车去乐山", "18:30-23:59"),
+        ("明天上午十点飞机落大兴机场 出来坐城际去雄安", "10:30-23:59"),
+        # an airport without a station: into the city's stations, an hour further
+        ("明天中午十二点飞机落首都机场 然后坐高铁去天津", "13:30-23:59"),
+    ],
+)
+def test_a_landing_leaves_time_to_reach_the_train(text: str, depart: str) -> None:
+    window = parse_offline(text, MON, default_directory()).depart_window
+    assert window is not None and window.span() == depart
+
+
+def test_a_deadline_to_be_home_after_the_ride_back_to_the_start_is_the_ride_homes() -> None:
+    found = spans("周六从苏州去无锡，当天回苏州，晚上九点前要到家")
+    assert (found["arrive"], found["return_arrive"]) == (None, "00:00-21:00")
+    one_way = spans("周六从无锡回苏州，晚上九点前要到家")
+    assert (one_way["arrive"], one_way["return_arrive"]) == ("00:00-21:00", None)

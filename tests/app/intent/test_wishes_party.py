@@ -718,3 +718,41 @@ def test_who_travels_as_the_party_says_it(
 ) -> None:
     intent = parse(text, directory)
     assert (intent.passengers, intent.students, intent.children) == (passengers, students, children)
+
+
+@pytest.mark.parametrize(
+    ("text", "passengers"),
+    [
+        # the one who leads and the people led
+        ("下周三我带5名员工从成都去重庆", 6),
+        ("明天带8个同事去苏州 从上海走", 9),
+        # a spouse typed in English amid Chinese
+        ("我跟husband周六从北京去天津", 2),
+    ],
+)
+def test_the_party_led_or_typed_in_english(
+    text: str, passengers: int, directory: StationDirectory
+) -> None:
+    assert parse(text, directory).passengers == passengers
+
+
+def test_a_spouse_in_english_with_children_is_two_grown_ups(directory: StationDirectory) -> None:
+    intent = parse("我和wife带两个kids (4岁和8岁) 周六从北京去天津", directory)
+    assert (intent.passengers, intent.children) == (4, [4, 8])
+
+
+@pytest.mark.parametrize(
+    ("text", "order", "return_order"),
+    [
+        # the place said inside 越早到…越好
+        ("后天从苏州去上海，越早到虹桥越好", "earliest_arrival", None),
+        # an order said of the day home and its ride is the ride home's
+        ("周五从苏州去南京玩，周日回来，周日那班越晚越好", None, "latest"),
+        ("周五从苏州去南京玩，周日回来，周五那趟越早越好", "earliest", None),
+    ],
+)
+def test_orders_said_of_a_place_or_of_the_day_home(
+    text: str, order: str | None, return_order: str | None, directory: StationDirectory
+) -> None:
+    intent = parse(text, directory)
+    assert (intent.order, intent.return_order) == (order, return_order)
