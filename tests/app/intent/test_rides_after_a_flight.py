@@ -1,6 +1,7 @@
 """A train taken after a flight lands: the airport (or the city it lands in) is where the
 train leaves from, the day said of the flight is the day of the ride, and the hour it lands
-is the earliest the train can leave. A flight taken after the train stays a ride told, not
+and the way to the train (half an hour to the airport's station, an hour more to the city's)
+are the earliest the train can leave. A flight taken after the train stays a ride told, not
 asked for."""
 
 from __future__ import annotations
@@ -28,9 +29,15 @@ def official() -> StationDirectory:
             "广州白云",
             "珠海",
             9,
-            dt.time(19),
+            dt.time(20, 30),
         ),
-        ("周四上午十点下飞机，然后从大兴机场坐火车去雄安", "大兴机场", "雄安", 10, dt.time(10)),
+        (
+            "周四上午十点下飞机，然后从大兴机场坐火车去雄安",
+            "大兴机场",
+            "雄安",
+            10,
+            dt.time(10, 30),
+        ),
         ("明天飞到长沙，下午两点能出来，想直接坐高铁去岳阳", "长沙", "岳阳", 8, dt.time(14)),
     ],
 )
