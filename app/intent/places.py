@@ -909,7 +909,7 @@ def _assign_roles(text: str, hits: list[_Hit], directory: StationDirectory) -> N
             hit.role = "origin"
         elif before.endswith(_STOP_BEFORE) and not before.endswith(_NOT_STOP_BEFORE):
             hit.role = "stop"
-        elif after.startswith(_ORIGIN_AFTER):
+        elif after.startswith(_ORIGIN_AFTER) or _BOARDS_A_TRAIN.match(after):
             hit.role = "origin"
         elif after.startswith(_PAIR_AFTER) and (
             i + 1 < len(hits) or _names_free_place(after, hit.role, directory)
@@ -917,6 +917,10 @@ def _assign_roles(text: str, hits: list[_Hit], directory: StationDirectory) -> N
             # 上海到乌镇: the place after the cue has no station, the sentence's direction stays;
             # 昆明到河口 too (河口 is 河口北 or 河口南: no name of its own, asked or settled later).
             hit.role = "origin"
+
+
+_BOARDS_A_TRAIN = re.compile(r"(?:站)?上\s*(?:[GDCZTKgdcztk]\s*\d|□)")
+"""北京南上G7: the train boarded there, the place the ride starts from."""
 
 
 _PROVINCE = re.compile(

@@ -369,3 +369,18 @@ def test_a_prefecture_said_to_tell_which_town_is_no_stop(
 ) -> None:
     route = extract_route(text, official)
     assert (route.origin, route.destination, route.via) == (origin, destination, [])
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        # the train boarded at a station names where the ride starts
+        ("明天去南京 还是虹桥上G7004 二等座", "上海虹桥", "南京"),
+        ("周三去天津 照旧北京南站上C2001", "北京南", "天津"),
+    ],
+)
+def test_the_station_a_train_is_boarded_at_is_the_origin(
+    official: StationDirectory, text: str, origin: str, destination: str
+) -> None:
+    intent = parse_offline(text, dt.date(2026, 12, 7), official)
+    assert (intent.origin, intent.destination) == (origin, destination)
