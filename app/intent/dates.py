@@ -641,6 +641,9 @@ def days_said(text: str, today: dt.date, anchor: dt.date) -> list[tuple[int, int
     return found
 
 
+_EXCEPT_BEFORE = re.compile(r"(?:除了|除开|除去|除)\s*$")
+
+
 def flexible_days(text: str) -> bool:
     """True when the traveller says any day will do (哪天都行, 随便哪天, 这几天都行)."""
     return _FLEXIBLE.search(text) is not None
@@ -800,6 +803,9 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
         # 年会是19号晚上，我想18号就过去: the event's day is why; the day one sets off is said.
         exprs = exprs[1:]
     flexible = flexible_days(text)
+    # 除了周一，下周哪天都行: a day said as the one that will not do is no day of the trip.
+    excepted = [e for e in exprs if flexible and _EXCEPT_BEFORE.search(text, 0, e.start)]
+    exprs = [e for e in exprs if e not in excepted]
     if (
         not flexible
         and len(exprs) > 1
@@ -836,6 +842,10 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
             start, end = max(first_day, today), None
         else:
             flexible_until = (_flexible_range(text, today) or (today, last_sale_day(today)))[1]
+        spans += [(e.start, e.end) for e in excepted]
+        refused = {e.resolve(start, today, True)[0] for e in excepted}
+        while flexible_until is not None and start in refused and start < flexible_until:
+            start += dt.timedelta(days=1)
     elif start is not None and _BEFORE_DAY.match(text[first.end : first.end + 8]):
         # 周六之前到 / 3号前要到: there by that day, so on the road the day before.
         start = max(today, start - dt.timedelta(days=1))

@@ -165,3 +165,16 @@ def test_a_weekday_beside_a_date_it_does_not_fall_on_names_the_nearest_such_day(
     assert weekday_disagreeing("12月24日 星期一", thursday) == dt.date(2026, 12, 21)
     assert weekday_disagreeing("12月24号周四", thursday) is None
     assert weekday_disagreeing("11月24号周五", thursday) is None  # another date
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "until"),
+    [
+        # the day refused is no day of the trip; the week said is the range
+        ("下周除了周一哪天都行，从北京去天津", D(2026, 12, 8), D(2026, 12, 13)),
+        ("除开周一，下周随便哪天，北京去天津", D(2026, 12, 8), D(2026, 12, 13)),
+    ],
+)
+def test_a_day_refused_from_any_day_of_a_week(text, start, until):
+    facts = extract_dates(text, TODAY)
+    assert (facts.start, facts.flexible_until) == (start, until)
