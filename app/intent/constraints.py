@@ -218,7 +218,7 @@ SCOPE_WORDS: dict[ScopeTopic, tuple[str, ...]] = {
 # the topics are read: a flight the train is taken to reach or comes from (赶飞机,
 # 赶下午五点的航班, 下了飞机), a flight or coach refused (不想坐飞机, 飞机就不坐了,
 # 不坐大巴了), lodging already settled (酒店已经订好了, 住的酒店在南京南站附近,
-# 住酒店那边近) or refused (不想住酒店).
+# 住酒店那边近) or refused (不想住酒店), and the toilets as why a seat is wished for.
 _LODGING = "(?:" + "|".join(("酒店", "宾馆", "民宿", "旅馆", *HOSTEL_WORDS)) + ")"
 _CONTEXT = re.compile(
     r"(?<=赶)(?![紧快])[^，,。；;！!？?\s]{0,10}?(?:飞机|航班)"
@@ -232,7 +232,10 @@ _CONTEXT = re.compile(
     # 回桂林北站 离我住的青旅近: where one sleeps is why that station, no room asked for.
     r"|离(?:我|我们|咱们?)?(?:住的|订的|定的)?" + _LODGING + r"(?:比较|很|挺|最|更)?(?:近|不远)"
     # 不想头天晚上过去住酒店, 省得住宾馆: a night in a hotel refused is why the train, no room.
-    r"|(?:不想|不要|不用|不愿意?|不打算|省得|免得|不必)[^，,。；;！!？?\s]{0,8}?住" + _LODGING
+    r"|(?:不想|不要|不用|不愿意?|不打算|省得|免得|不必)[^，,。；;！!？?\s]{0,8}?住"
+    + _LODGING
+    # 靠过道的，方便他上厕所: why a seat is wished for, no question about the toilets.
+    + r"|方便(?:他|她|我|我们|老人|孩子|他们|她们)?(?:去|上)(?:厕所|卫生间|洗手间)"
 )
 
 

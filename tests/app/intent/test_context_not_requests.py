@@ -44,3 +44,18 @@ def test_a_station_chosen_for_the_hostel_near_it_is_the_ride_home(chat) -> None:
     intent = reading.intent
     assert (intent.origin, intent.destination) == ("上海", "杭州")
     assert intent.return_trip is True and intent.nights == 2
+
+
+def test_the_toilets_as_why_an_aisle_seat_is_wished_keep_the_trip(chat) -> None:
+    reading: TurnReading = chat(
+        "周五从天津去北京，给我妈买", "帮她挑个靠过道的位子吧，方便她去洗手间"
+    )
+    assert reading.declined is None
+    assert reading.intent.seat_positions == ["aisle"]
+    assert (reading.intent.origin, reading.intent.destination) == ("天津", "北京")
+
+
+def test_the_toilets_asked_about_alone_are_still_no_train_question(
+    directory: StationDirectory,
+) -> None:
+    assert parse_offline("车上卫生间在几号车厢", TODAY, directory).kind == "out_of_scope"
