@@ -76,7 +76,8 @@ _TOTAL = re.compile(
     r"|(?:一共|总共|共)(?P<all>" + NUMBER + r")\s*(?:个|位)(?!\s*(?:站|天|晚|城市|地方))"
     # 又加了一个人 现在4个: the party as it now stands.
     r"|(?:现在|目前|这下)(?:是|有|就)?(?P<now>" + NUMBER + r")\s*(?:个|位)"
-    r"(?!\s*(?:站|天|晚|城市|地方|小时|月|星期|礼拜|点|钟头))"
+    # 现在三个大人: the grown-ups counted, read below with the children who still come.
+    r"(?!\s*(?:站|天|晚|城市|地方|小时|月|星期|礼拜|点|钟头|大人|成人|人|老人|小孩|孩子|学生|老师))"
     r"|(?P<pair>俩人|我们俩|我俩|我们仨)"
     # 我们三个, 咱们四个, 我们老乡三个: the party counted by "we" with no 人 after it.
     r"|(?:我们|咱们|俺们)(?:" + _GROUP + r")?(?:一共|总共|共)?(?P<we>" + NUMBER + r")\s*(?:个|位)"
