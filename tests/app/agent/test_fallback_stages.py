@@ -67,6 +67,23 @@ def relaxation_after(
     )
 
 
+def relaxation_on_offers(
+    request: TripRequest, entries: dict[LegKey, LegOffers], tried: list[str], now: dt.datetime
+) -> Relaxation | None:
+    """What the agent tries next after everything was filtered out, `tried` stages behind it,
+    with the offers in hand (stages that plan on them: night hours, relaxing, the day before)."""
+    return next_relaxation(
+        original=request,
+        failures=failed(FILTERED_OUT),
+        tried=tried,
+        today=TODAY,
+        last_sale_day=TODAY + dt.timedelta(days=14),
+        hub_offers={},
+        book=entries,
+        now=now,
+    )
+
+
 def stage_after(
     failures: tuple[Failure, ...],
     tried: list[str] | None = None,
@@ -186,16 +203,7 @@ def test_the_night_default_gives_way_before_the_day_or_the_deadline_said() -> No
     now = dt.datetime.combine(TODAY, dt.time(9), tzinfo=SHANGHAI)
     assert not plan(request, entries, now=now).itineraries
     spent = ["transfer", "hubs", "more_hubs"]
-    found = next_relaxation(
-        original=request,
-        failures=failed(FILTERED_OUT),
-        tried=spent,
-        today=TODAY,
-        last_sale_day=TODAY + dt.timedelta(days=14),
-        hub_offers={},
-        book=entries,
-        now=now,
-    )
+    found = relaxation_on_offers(request, entries, spent, now)
     assert found is not None and found.stage == "night" and not found.needs_query
     (lifted,) = found.candidates
     # Nothing the traveller said is given up: the day and the deadline stay.
@@ -266,15 +274,8 @@ def test_the_relax_stage_keeps_an_hour_said_at_an_outlying_station_of_the_place(
         depart_window=(dt.time(19, 0), dt.time(23, 59)),
     )
     now = dt.datetime.combine(TODAY, dt.time(9), tzinfo=SHANGHAI)
-    found = next_relaxation(
-        original=request,
-        failures=failed(FILTERED_OUT),
-        tried=["transfer", "hubs", "more_hubs", "night", "day_before"],
-        today=TODAY,
-        last_sale_day=TODAY + dt.timedelta(days=14),
-        hub_offers={},
-        book=entries,
-        now=now,
+    found = relaxation_on_offers(
+        request, entries, ["transfer", "hubs", "more_hubs", "night", "day_before"], now
     )
     assert found is not None and found.stage == "relax"
     (kept,) = found.candidates
@@ -295,16 +296,7 @@ def test_hours_said_for_leaving_give_way_before_the_day_when_a_train_meets_the_d
     )
     now = dt.datetime.combine(TODAY, dt.time(9), tzinfo=SHANGHAI)
     assert not plan(morning, entries, now=now).itineraries
-    found = next_relaxation(
-        original=morning,
-        failures=failed(FILTERED_OUT),
-        tried=["transfer", "hubs", "more_hubs", "night"],
-        today=TODAY,
-        last_sale_day=TODAY + dt.timedelta(days=14),
-        hub_offers={},
-        book=entries,
-        now=now,
-    )
+    found = relaxation_on_offers(morning, entries, ["transfer", "hubs", "more_hubs", "night"], now)
     assert found is not None and found.stage == "relax"
     (kept,) = found.candidates
     assert kept.depart_date == DAY
@@ -312,14 +304,5 @@ def test_hours_said_for_leaving_give_way_before_the_day_when_a_train_meets_the_d
     assert plan(kept, entries, now=now).itineraries[0].train_numbers == ("K3",)
     # An hour said for leaving (六点以后的车) is no loose word: the day before is tried.
     hour = morning.model_copy(update={"depart_part_of_day": False})
-    moved = next_relaxation(
-        original=hour,
-        failures=failed(FILTERED_OUT),
-        tried=["transfer", "hubs", "more_hubs", "night"],
-        today=TODAY,
-        last_sale_day=TODAY + dt.timedelta(days=14),
-        hub_offers={},
-        book=entries,
-        now=now,
-    )
+    moved = relaxation_on_offers(hour, entries, ["transfer", "hubs", "more_hubs", "night"], now)
     assert moved is not None and moved.stage == "day_before"
