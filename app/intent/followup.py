@@ -1427,7 +1427,7 @@ def _date_in_trip_week(
 # 下周一 set against 这周一 (是下周一 这周一我请假了), or said to correct the day: another week.
 _NEXT_WEEK_SAID = re.compile(r"下(?:个)?(?:周|星期|礼拜)[一二三四五六日天1-7]")
 _THIS_WEEK_SAID = re.compile(r"(?:这|本)(?:个)?(?:周|星期|礼拜)[一二三四五六日天1-7]")
-_DAY_CORRECTED = re.compile(r"不对|说错了|搞错了|记错了|错了")
+_DAY_CORRECTED = re.compile(r"不对|错了")  # 说错了, 搞错了, 记错了 all end in 错了
 
 
 def _next_week_meant(previous: TravelIntent, turn: TravelIntent, words: str) -> TravelIntent:
