@@ -16,6 +16,7 @@ from app.intent.lexicon import (
     HOSTEL_WORDS,
     LOCAL_RIDE_WORDS,
     LODGING_WORDS,
+    MONEY_WORDS,
     SEAT_PHRASES,
     SLEEPER_CATEGORY_PHRASES,
     SLEEPER_CLASS_PHRASES,
@@ -30,7 +31,7 @@ from sources.models import TRAIN_TYPES, SeatClass
 MASK = "□"
 
 RIDE_LENGTH = (
-    r"一宿|一整宿|一晚上?|一夜|一整夜|一整晚|一路|整晚|整夜|通宵|那么久"
+    r"一宿|一整宿|一晚上?|一夜|一整夜|一整晚|一路|整晚|整夜|通宵|那么久|太久|太长时间|很久|长时间"
     r"|[\d一二两三四五六七八九十几]+多?个?多?(?:小时|钟头)"
 )
 """How long a ride lasts, said before the seat it is spent in (坐不了一宿硬座): no stay."""
@@ -173,6 +174,7 @@ SCOPE_WORDS: dict[ScopeTopic, tuple[str, ...]] = {
         "笑话",
         "讲个故事",
         "joke",
+        *MONEY_WORDS,
         "门票",
         # Other ways to travel, and what to see there: not train tickets.
         "大巴票",

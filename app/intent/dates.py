@@ -384,7 +384,10 @@ def _lunar_month_day(m: re.Match[str]) -> _Expr | None:
     r"初(?P<d>[一二三四五六七八九十])"
     r"(?![中级]|的?学生|年级|班|(?:了|的)?(?:孩子|小孩|娃|儿子|女儿|闺女)"
     # 初二(3)班, 初三2班, 初一三班: a class of that school year.
-    r"|\s*[(（]?\s*(?:\d{1,2}|[一二三四五六七八九十]{1,2})\s*[)）]?\s*班)"
+    r"|\s*[(（]?\s*(?:\d{1,2}|[一二三四五六七八九十]{1,2})\s*[)）]?\s*班"
+    # 初三一个班28个学生, 初二两个班: classes of that school year counted.
+    r"|\s*(?:\d{1,2}|[一二两三四五六七八九十]{1,2})\s*个班"
+    r"|(?:的|全体|整个)?(?:师生|老师|同学|学生))"
 )
 def _lunar_new_year_day(m: re.Match[str]) -> _Expr | None:
     """初二 / 正月初三 / 大年初五 / 过完年初六: the Nth day of the lunar year (a stated date)."""
@@ -560,9 +563,9 @@ _TIME_OF_DAY = (
     r"(?:(?:早上|上午|中午|下午|傍晚|晚上|夜里|凌晨)?"
     r"(?:晚点|早点|晚一点|早一点|[0-9一二两三四五六七八九十]{1,3}点半?(?:以后|之后|后|前|之前|左右)?)?)?"
 )
-# 周日就得回来上班, 周日晚上再坐卧铺回来: a must, or the ride's kind, between them too.
+# 周日就得回来上班, 周日晚上再坐卧铺回来, 周一直接回: a must, or the ride's kind, between them too.
 _RETURN_AFTER = re.compile(
-    r"^[\s□]*" + _TIME_OF_DAY + r"(?:再|就|还)?(?:要|得|必须|需要)?(?:赶)?"
+    r"^[\s□]*" + _TIME_OF_DAY + r"(?:再|就|还|直接)?(?:要|得|必须|需要)?(?:赶)?"
     r"(?:(?:坐|乘|搭)[\u4e00-\u9fff]{0,3}?)?(?:回来|回家|回程|返回|返程|回)"
 )
 RETURN_DAY_AFTER = _RETURN_AFTER
@@ -570,7 +573,8 @@ RETURN_DAY_AFTER = _RETURN_AFTER
 # 周三到合肥培训，周四晚上再从合肥回南京: a later day may also name the place (masked) the ride
 # home leaves from; the first day never (31号从上海回商丘 is the ride out, going home).
 _LATER_RETURN_AFTER = re.compile(
-    r"^[\s□]*" + _TIME_OF_DAY + r"(?:再|就|还)?(?:从□+)?(?:再|就|还)?(?:要|得|必须|需要)?(?:赶)?"
+    r"^[\s□]*" + _TIME_OF_DAY + r"(?:再|就|还|直接)?(?:从□+)?(?:再|就|还|直接)?"
+    r"(?:要|得|必须|需要)?(?:赶)?"
     r"(?:(?:坐|乘|搭)[\u4e00-\u9fff]{0,3}?)?(?:回来|回家|回程|返回|返程|回)"
 )
 _ARRIVE_AFTER = re.compile(

@@ -52,6 +52,8 @@ SLEEPER_CLASS_PHRASES = tuple(
 
 TRAIN_TYPE_PHRASES: list[tuple[str, tuple[TrainType, ...]]] = [
     *((f"{t.lower()}字头", (t,)) for t in TRAIN_TYPES),
+    # G开头的, D打头的: the letter a train number starts with, said as such.
+    *((f"{t.lower()}{head}", (t,)) for t in TRAIN_TYPES for head in ("开头", "打头")),
     # Asking whether a place is on the EMU network at all: any EMU will do.
     ("有没有动车", ("G", "D", "C")),
     ("有动车吗", ("G", "D", "C")),
@@ -304,13 +306,15 @@ TRIP_SERVICE_WORDS = (
     "四六级",
     "查分",
 )
+# Money matters beside the railway (铁路股能不能抄底, 中国中车你怎么看): no ticket in them.
+MONEY_WORDS = ("股票", "炒股", "抄底", "股价", "基金", "理财", "stock")
 OUT_OF_SCOPE_TOPICS: dict[str, tuple[str, ...]] = {
     "refund": ("退票", "改签", "退款", "refund"),
     "writing": ("游记", "写一篇", "写篇", "作文", "文案", "写攻略", "write"),
     "weather": WEATHER_WORDS,
     "flight": FLIGHT_WORDS,
     "food": ("餐厅", "美食", "饭店", "好吃", "restaurant"),
-    "other": ("笑话", "讲个故事", "joke"),
+    "other": ("笑话", "讲个故事", "joke", *MONEY_WORDS),
     "hotel": LODGING_WORDS,
 }
 EXCLUSIVE_TOPICS = ("refund", "writing", "weather", "flight", "food", "other")
@@ -445,6 +449,15 @@ COMPANIONS: list[tuple[str, int]] = [
     ("母亲", 1),
     ("父亲", 1),
     ("老妈", 1),
+    # Northern and central words for mum and dad (带俺娘去郑州看病, 俺爹也去).
+    ("俺娘", 1),
+    ("俺爹", 1),
+    ("俺妈", 1),
+    ("俺爸", 1),
+    ("我娘", 1),
+    ("我爹", 1),
+    ("咱妈", 1),
+    ("咱爸", 1),
     ("老爸", 1),
     ("阿妈", 1),  # Cantonese, as 同阿妈: with mum
     ("阿爸", 1),

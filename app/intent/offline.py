@@ -158,7 +158,7 @@ _RETURN_AFTER = re.compile(
     r"(?:(?:坐|买|要)?(?:最后一班|最后一趟|最晚一班|最晚一趟|最晚的一班|最晚的|末班车?|最早一班|最早的)(?:车)?)?"
     # 晚上要回来, 下午就得回去: a must between the part of the day and 回 is still the ride home;
     # 下班后从长沙回武汉: so is the place it leaves from.
-    r"\s*(?:再|就|还)?(?:从" + MASK + r"+)?(?:再|就|还)?(?:要|得|必须|需要|想|能)?(?:赶)?"
+    r"\s*(?:再|就|还|直接)?(?:从" + MASK + r"+)?(?:再|就|还|直接)?(?:要|得|必须|需要|想|能)?(?:赶)?"
     r"(?:回来|回家|回程|返回|返程|回)"
 )
 _LATE_AFTERNOON = re.compile(r"下午(?:晚点|晚一点|晚些)")
@@ -228,16 +228,18 @@ _ROUND_TRIP_SAID = re.compile(
 _EN_NUMBER = r"(?:(?<!\d)\d+|one|two|three|four|five|six|seven|eight|nine|ten|a)"
 _DAYS_NIGHTS = re.compile(
     # 坐两天两夜的车: the ride's length, no stay.
-    r"(?<![坐站熬乘第])(?P<d>" + NUMBER + r")\s*(?:天|日)\s*(?P<n>" + NUMBER + r")\s*(?:晚|夜)"
+    r"(?<![坐站熬乘第])(?P<d>" + NUMBER + r")\s*(?:天|日)\s*(?P<n>" + NUMBER + r")\s*(?:晚|夜|宿)"
     r"(?!的?(?:车|火车|硬座|卧铺))"
 )
 _DAY_TRIP = re.compile(r"(?P<d>" + NUMBER + r")\s*日游")
 # A night spent in a seat (坐不了一夜硬座, 熬一夜, 站一夜) is how long the ride lasts, no stay.
 _SEAT_WORD = "|".join(re.escape(p) for p, _ in lexicon.SEAT_PHRASES if not p.isascii())
 _NIGHTS = re.compile(
-    r"(?<![坐站熬])(?P<n>"
+    # 睡一宿, 睡一晚: the night slept on the train, no stay.
+    r"(?<![坐站熬睡])(?P<n>"
     + NUMBER
-    + r")\s*个?\s*(?:晚|夜)(?!上|里|的?(?:车|火车)|的?(?:坐|站)?(?:"
+    # 住两宿: 宿 counts nights in the north (宿舍, 宿州, 宿迁, 宿松 are no night).
+    + r")\s*个?\s*(?:晚|夜|宿(?![舍州迁松]))(?!上|里|的?(?:车|火车)|的?(?:坐|站)?(?:"
     + _SEAT_WORD
     # 硬座一夜坐不住, 一夜站着: the night is the ride, sat or stood through.
     + r")|(?:都|也|就)?(?:坐|站|熬)(?:不|着|了|下来))"
@@ -519,6 +521,15 @@ _PINYIN_WORDS.update(
         "hai zi": "孩子",
         "lao ren": "老人",
         "dai": "带",
+        # Kin brought along (dai wo ma: 带我妈) and the errand and deadline of the ride
+        # (kan bing, 11dian qian yao dao: 看病, 11点前要到).
+        "wo ma": "我妈",
+        "wo ba": "我爸",
+        "wo ba ma": "我爸妈",
+        "lao po": "老婆",
+        "lao gong": "老公",
+        "kan bing": "看病",
+        "yao dao": "要到",
         # Around an hour, or after or before it (8dian zuoyou, jiu dian yihou).
         "zuo you": "左右",
         "yi hou": "以后",
@@ -529,7 +540,8 @@ _PINYIN_WORDS.update(
 )
 # 8dian, ba dian: an hour typed in pinyin (dian alone may be a syllable of a place).
 _PINYIN_CLOCK = re.compile(
-    r"(?<![a-z])([0-9]{1,2}|(?:shi\s*)?(?:yi|liang|er|san|si|wu|liu|qi|ba|jiu)|shi)\s*dian(?![a-z])",
+    r"(?<![a-z])([0-9]{1,2}|(?:shi\s*)?(?:yi|liang|er|san|si|wu|liu|qi|ba|jiu)|shi)\s*dian"
+    r"(?:\s*(?P<before>qian)(?![a-z]))?(?![a-z])",
     re.IGNORECASE,
 )
 
@@ -539,7 +551,7 @@ def _pinyin_clock(match: re.Match[str]) -> str:
     hour = "".join(
         _PINYIN_COUNTS.get(word, word) for word in re.findall(r"shi|[a-z]+|\d+", "".join(said))
     )
-    return hour + "点"
+    return hour + "点" + ("前" if match.group("before") else "")  # 11dian qian: 11点前
 
 
 # Words only a chat turn typed all in pinyin is read by (gaicheng zhouer ba, huicheng ye ding
@@ -638,6 +650,29 @@ _SPACED_TRAIN = re.compile(
     re.IGNORECASE,
 )
 
+# 明天下五, 下五三点: 下午 typed by sound (xiawu), after a day or before an hour; 下周五 is
+# never shortened so.
+_AFTERNOON_BY_SOUND = re.compile(
+    r"(?:(?<=[今明后]天)|(?<=[周期拜][一二三四五六日天])|(?<=[0-9一二三四五六七八九十][号日]))"
+    r"下五(?![点时号日])"
+    r"|下五(?=\s*(?:[0-9]{1,2}|[一二两三四五六七八九十]{1,2})\s*点)"
+)
+
+# 夜里的车就不坐了: the trains of the night turned down are the night trains.
+_NIGHT_RIDES_REFUSED = re.compile(
+    r"(?:夜里|半夜|深夜)的(?:车|火车)(?=(?:就|可|我|咱)?(?:不要|不坐|算了|免了|坐不了|不考虑))"
+)
+
+# 周三去郑州…周四从郑州去武汉: a trip whose start is unsaid goes on from its first stop; that
+# stop named again as where the next ride leaves is no origin of the trip (home is, when said).
+_ONWARD_FROM_FIRST_STOP = re.compile(
+    r"^(?P<head>[^从由自]*?去(?P<stop>[\u4e00-\u9fff]{2,4})[^从由自]*?[，,。；;\s][^从由自]*?)"
+    r"从(?P=stop)(?=(?:直接|再|就)?(?:去|到|前往|坐|乘))"
+)
+
+# 午前, 午后: the formal written words for before and after noon (拟于午前启程).
+_FORMAL_NOON = re.compile(r"(?<![上中下正晌])午(?=前|后)")
+
 # 往回走, 往回赶, 往回返: heading home, said as a direction.
 _HOMEWARD = re.compile(r"往回(?:走|返|赶|奔|撤)")
 
@@ -721,8 +756,11 @@ _TRAIN_WAVED_OFF = re.compile(
     r"|坐?(?:火车|高铁|动车)太(?:折腾|慢|累|麻烦|远|久)了?"
 )
 _BACK_DAY_IS = re.compile(
-    r"(?:回来|回程|返程)(?:的)?(?:那天|那一天|日子|时间|日期)?(?:是|定在|就是)\s*"
-    r"(?P<day>" + DAY_SAID + ")"
+    r"(?:(?:回来|回程|返程)(?:的)?(?:那天|那一天|日子|时间|日期)?(?:是|定在|就是)"
+    # 回程17号下午, 返程：周日晚上8点以后: the ride home named, then its day and hours.
+    r"|(?:回程|返程)[:：]?)\s*"
+    r"(?P<day>" + DAY_SAID + r")(?P<hours>(?:早上|上午|中午|下午|傍晚|晚上)?"
+    r"(?:[0-9一二两三四五六七八九十]{1,3}点半?(?:以后|之后|后|以前|之前|前|左右)?)?)"
 )
 _HOME_TO_REST = re.compile(r"回(?:去|家)(?=睡|补觉|休息|歇)")
 _THAT_DAY = re.compile(r"(?<=[号日节旦夕])当天")
@@ -738,13 +776,17 @@ def normalise_text(text: str) -> str:
     # trip's first).
     text = _THAT_DAY.sub("", text)
     text = _HOME_TO_REST.sub("先", text)  # 回去睡到中午: rest before the ride, no ride home
-    text = _BACK_DAY_IS.sub(r"\g<day>回来", text)  # 回来那天是周日: 周日回来
+    text = _BACK_DAY_IS.sub(r"\g<day>\g<hours>回来", text)  # 回来那天是周日: 周日回来
     text = _SPACED_TRAIN.sub(r"\1\2", text)
     # 坐夜车省一晚住宿: the night saved on a hotel is the night train itself, not a stay and
     # not a hotel question.
     text = _LODGING_SAVED.sub("坐夜车", text)
     text = self_corrected(text)  # 周五，不对，周六: the day said last
     text = _SHORT_EVENING.sub("晚上", text)
+    text = _AFTERNOON_BY_SOUND.sub("下午", text)
+    text = _FORMAL_NOON.sub("中午", text)
+    text = _NIGHT_RIDES_REFUSED.sub("夜车", text)
+    text = _ONWARD_FROM_FIRST_STOP.sub(r"\g<head>", text)
     text = _HOMEWARD.sub("回来", text)  # 周日往回走: the ride home, not a place 回走
     text = text.replace("明后天", "明天或后天")  # either day
     text = _SPOKEN_TRAIN.sub(_train_said_aloud, text)
@@ -1263,7 +1305,7 @@ def _back_to_origin_said(buf: _Text, at: int) -> bool:
 
 
 def _window_kind(buf: _Text, end: int, start: int | None = None) -> str:
-    after = buf.masked[end : end + 6]
+    after = buf.masked[end : end + 10]
     back = _BACK_AT.match(after)
     if back:
         # 第二天中午前回到上海: back where the trip began by then, the ride home's deadline;
@@ -1761,7 +1803,9 @@ def _train_types(lower: str, rest: str) -> list[str]:
             wanted.update(types)
             rest = rest.replace(phrase, MASK)
     # K字头的慢车: the letter named is the type; the category word after it describes it.
-    lettered = {t for t in TRAIN_TYPES if f"{t.lower()}字头" in rest}
+    lettered = {
+        t for t in TRAIN_TYPES for head in ("字头", "开头", "打头") if f"{t.lower()}{head}" in rest
+    }
     for phrase, types in lexicon.TRAIN_TYPE_PHRASES:
         if phrase in rest and phrase not in lexicon.ONLY_REFUSED:
             after = rest[rest.find(phrase) + len(phrase) :].lstrip("的车")
@@ -1823,7 +1867,8 @@ def _seat_class(rest: str) -> SeatClass | None:
 
 
 # 没直达…的话, 没有直达的话: a direct train said as missing (a condition), not wished for.
-_NO_DIRECT = re.compile(r"(?:没|没有|无)直达")
+# 没直达的话换乘也行: no direct train said as a fact; 有没有直达的 asks for one all the same.
+_NO_DIRECT = re.compile(r"(?<!有)(?:没|没有|无)直达")
 
 
 def _preferences(rest: str) -> list[str]:

@@ -107,7 +107,13 @@ _GRANDPARENTS = re.compile(
     r"(?:爷爷奶奶|奶奶爷爷|姥姥姥爷|姥爷姥姥|外公外婆|外婆外公|公公婆婆|婆婆公公|岳父岳母"
     r"|老丈人丈母娘)(?!家|那)"
 )
-_PARENTS_ALONE = re.compile(r"^(?:我|给我|帮我)?(?:爸妈|父母|爸爸妈妈|二老)(?!.{0,3}(?:和我|跟我))")
+_PARENTS_ALONE = re.compile(
+    r"^(?:我|给我|帮我)?(?:爸妈|父母|爸爸妈妈|二老)(?!.{0,3}(?:和我|跟我))"
+    # Parents seen off or booked for (送我爸妈回哈尔滨, 给我爸妈订票): they ride, the speaker
+    # stays, unless the speaker says riding along (陪我爸妈, 我也去, 一起).
+    r"|^(?!.*(?:陪|一起|一块|我也|俺也|我们|咱们))"
+    r".*(?:送|给|帮|替)(?:我|俺)?的?(?:爸妈|父母|爸爸妈妈|二老)(?!.{0,3}(?:和我|跟我))"
+)
 _ADULTS = re.compile(
     r"(?P<n>" + _SMALL + r"|俩)\s*(?:个)?(?:大人|成人|大(?=\s*(?:" + _SMALL + r"|俩)\s*(?:个)?小))"
 )

@@ -109,6 +109,10 @@ _STUDENT = re.compile(
     r"(?:也|都|全|我|她|他|我们|他们|她们)(?:都|也|全)?是(?:大学生|学生|研究生)"
     r"|学生证|学生票|学生优惠"
 )
+# 一共两个学生 after the student fare was claimed: the students as they now stand.
+_STUDENTS_COUNTED = re.compile(
+    r"(?P<n>" + NUMBER + r"|俩|仨)\s*(?:个|位|名)?(?:大学生|学生|研究生)(?!证|票)"
+)
 _SOME_STUDENTS = re.compile(
     r"(?:其中|有)?(?P<n>[一两二三四五六七八九1-9])\s*(?:个|位)(?:人)?(?:是|有)(?:大学生|学生|研究生|学生证)"
 )
@@ -146,6 +150,14 @@ def students_said(words: str) -> bool | None:
 
 def party_after(previous: TravelIntent, turn: TravelIntent, words: str) -> Party | None:
     """The party after a chat turn, given the party so far (None: the turn says nothing of it)."""
+    after = _party_after(previous, turn, words)
+    recount = _students_recounted_by_count(Party.of(previous), words)
+    if after is None or recount is None or recount <= after.students:
+        return after
+    return Party(after.passengers, recount, after.children).fitted()
+
+
+def _party_after(previous: TravelIntent, turn: TravelIntent, words: str) -> Party | None:
     before = Party.of(previous)
     denied = party.not_students(words)
     if denied and _STUDENT.search(words):
@@ -283,6 +295,14 @@ def _joined(before: Party, turn: TravelIntent, words: str, joining: re.Match[str
         if _ALL.search(words):  # 室友也一起，都是学生: the one already going too
             students = before.passengers + count - len(before.children)
     return Party(before.passengers + count, students, before.children)
+
+
+def _students_recounted_by_count(before: Party, words: str) -> int | None:
+    """我是学生… 同学也一起去，一共两个学生: the fare claimed before, the students counted now."""
+    said = _STUDENTS_COUNTED.search(words) if before.students else None
+    if said is None:
+        return None
+    return {"俩": 2, "仨": 3}.get(said.group("n")) or to_int(said.group("n"))
 
 
 def _named_people(words: str) -> list[str]:

@@ -246,7 +246,8 @@ _INITIALS_MIN = 3
 CITY_ABBREVIATIONS = {
     "bj": "北京", "sh": "上海", "gz": "广州", "sz": "深圳", "tj": "天津", "cq": "重庆",
     "cd": "成都", "hz": "杭州", "nj": "南京", "wh": "武汉", "xa": "西安", "cs": "长沙",
-    "zz": "郑州",
+    "zz": "郑州", "wx": "无锡", "xm": "厦门", "qd": "青岛", "jn": "济南", "hf": "合肥",
+    "km": "昆明", "nn": "南宁", "dl": "大连", "ty": "太原",
 }  # fmt: skip
 _ABBREVIATION_CUES_BEFORE = (
     *(c for c in (*_ORIGIN_BEFORE, *_STOP_BEFORE) if not (c.isascii() and c.isalpha())),
@@ -771,6 +772,28 @@ def heard_places(
     return sorted(found + longer)
 
 
+@cache
+def _landmarks_by_sound() -> dict[tuple[int, str], tuple[str, ...]]:
+    """The landmarks and scenic areas of three characters or more by (length, usual reading)."""
+    index: dict[tuple[int, str], list[str]] = {}
+    for row in _PLACE_ROWS:
+        name = row["name"]
+        if row["kind"] in ("landmark", "sight") and len(name) >= 3 and (said := readings(name)):
+            index.setdefault((len(name), said[0]), []).append(name)
+    return {key: tuple(names) for key, names in index.items()}
+
+
+def landmark_by_sound(word: str) -> str | None:
+    """The landmark `word` is typed by sound for (兵马涌: 兵马俑): it reads exactly as one, of
+    three characters or more, and differs from it in one character only."""
+    said = readings(word)[:1]
+    if not said:
+        return None
+    names = _landmarks_by_sound().get((len(word), said[0]), ())
+    near = [name for name in names if sum(a != b for a, b in zip(name, word, strict=True)) == 1]
+    return near[0] if len(near) == 1 else None
+
+
 def _heard_at(
     text: str, directory: StationDirectory, covered: set[int], i: int, last: int
 ) -> tuple[int, str] | None:
@@ -780,6 +803,9 @@ def _heard_at(
         if end > last or covered & set(range(i, end)):
             continue
         cue_after = text[end:].startswith(_HEARD_AFTER)
+        # 去看兵马涌: a landmark misheard is a sight one goes to see, wherever it stands.
+        if n >= 3 and (landmark := landmark_by_sound(text[i:end])) is not None:
+            return end, PLACE_NAMES[landmark]
         if not (cue_before or cue_after):
             continue
         if text[i] in _NOT_HEARD_START or text[end - 1] in _NOT_HEARD_END:

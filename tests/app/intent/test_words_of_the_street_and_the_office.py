@@ -1,0 +1,170 @@
+"""Words from both ends of the register: 俺娘 and 下五 typed by voice, 午前 written formally,
+a landmark misheard, a train's letter said as how its number starts, a stay counted in 宿,
+the night trains turned down as 夜里的车, parents seen off, and kin brought along in pinyin."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from app.intent.offline import parse_offline
+from sources.models import SeatClass
+from sources.stations import StationDirectory, curated_directory
+
+TODAY = dt.date(2026, 12, 9)  # a Wednesday
+
+
+@pytest.fixture(scope="module")
+def directory() -> StationDirectory:
+    return curated_directory()
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["周五带俺爹从郑州去北京复查", "周五跟我娘从郑州去北京", "周五带咱妈从郑州去北京逛逛"],
+)
+def test_mum_and_dad_in_northern_words_ride_along(text: str, directory) -> None:
+    assert parse_offline(text, TODAY, directory).passengers == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "riders"),
+    [
+        ("周五送二老从北京回济南", 2),
+        ("帮我父母订周五北京到济南的票", 2),
+        ("周五陪我爸妈从北京回济南", 3),
+    ],
+)
+def test_parents_seen_off_ride_without_the_speaker(text: str, riders: int, directory) -> None:
+    intent = parse_offline(text if "北京" in text else "从北京" + text, TODAY, directory)
+    assert intent.passengers == riders
+
+
+def test_kin_and_a_deadline_typed_in_pinyin_are_read(directory) -> None:
+    intent = parse_offline(
+        "houtian dai wo ba cong nanjing qu shanghai kan bing, 9dian qian yao dao", TODAY, directory
+    )
+    assert (intent.origin, intent.destination, intent.passengers) == ("南京", "上海", 2)
+    assert intent.arrive_window is not None and intent.arrive_window.end == dt.time(9, 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("后天下五从南京去上海", dt.time(12, 0), dt.time(18, 0)),
+        ("兹定于后天午前自南京赴上海", None, dt.time(12, 0)),
+        ("后天午后由南京赴上海", dt.time(12, 0), None),
+    ],
+)
+def test_afternoon_by_voice_and_noon_in_formal_writing(text, start, end, directory) -> None:
+    window = parse_offline(text, TODAY, directory).depart_window
+    assert window is not None
+    if start is not None:
+        assert window.start == start
+    if end is not None:
+        assert window.end == end
+
+
+def test_an_hour_after_the_afternoon_by_voice_reads_as_after_the_afternoon(directory) -> None:
+    said = parse_offline("周五下五三点从南京去上海", TODAY, directory)
+    assert said == parse_offline("周五下午三点从南京去上海", TODAY, directory)
+
+
+def test_next_friday_said_in_full_is_no_afternoon(directory) -> None:
+    intent = parse_offline("下周五从南京去上海", TODAY, directory)
+    assert intent.date_start == dt.date(2026, 12, 18) and intent.depart_window is None
+
+
+def test_a_landmark_typed_by_its_sound_is_the_landmark(directory) -> None:
+    intent = parse_offline("周六从北京去看兵马涌", TODAY, directory)
+    assert intent.destination == "西安"
+
+
+@pytest.mark.parametrize(("letter", "types"), [("G", ["G"]), ("D", ["D"]), ("K", ["K"])])
+def test_a_train_letter_said_as_how_the_number_starts(letter, types, directory) -> None:
+    intent = parse_offline(f"明天南京到上海，要{letter}开头的", TODAY, directory)
+    assert intent.train_types == types
+    only = parse_offline(f"明天南京到上海 只坐{letter}打头的", TODAY, directory)
+    assert only.train_types == types
+
+
+def test_a_stay_counted_in_nights_said_as_su(directory) -> None:
+    intent = parse_offline("周五从北京去天津，住一宿就回来", TODAY, directory)
+    assert intent.nights == 1 and intent.return_trip
+
+
+@pytest.mark.parametrize("text", ["周五北京到哈尔滨 卧铺睡一宿就到", "我们宿舍四个人周五去天津"])
+def test_a_night_slept_aboard_and_a_dormitory_are_no_stay(text, directory) -> None:
+    assert parse_offline(text, TODAY, directory).nights is None
+
+
+def test_the_trains_of_the_night_turned_down_is_no_night_ride(directory) -> None:
+    intent = parse_offline("周五从北京去西安，半夜的车就算了", TODAY, directory)
+    assert intent.no_overnight and intent.depart_window is None
+
+
+def test_a_seat_one_cannot_sit_in_for_long_is_refused(directory) -> None:
+    intent = parse_offline("周五从北京去西安，我妈坐不了太长时间硬座", TODAY, directory)
+    assert SeatClass.HARD_SEAT in intent.exclude_seat_classes
+    assert intent.seat_class is not SeatClass.HARD_SEAT
+
+
+@pytest.mark.parametrize(("typed", "city"), [("xm", "厦门"), ("qd", "青岛"), ("km", "昆明")])
+def test_more_big_cities_by_their_initials(typed, city, directory) -> None:
+    intent = parse_offline(f"明天从{typed}去北京", TODAY, directory)
+    assert intent.origin == city
+
+
+def test_a_ride_home_said_direct_from_the_last_stop_is_the_return(directory) -> None:
+    intent = parse_offline(
+        "周五从南京出发，先去镇江住一晚，周六再去苏州，周日晚上从苏州直接回南京", TODAY, directory
+    )
+    assert intent.origin == "南京" and intent.date_end == dt.date(2026, 12, 13)
+    assert intent.return_window is not None and intent.return_window.label == "晚上"
+    assert intent.depart_window is None
+
+
+def test_a_first_stop_named_again_as_where_the_next_ride_leaves_is_no_origin(directory) -> None:
+    intent = parse_offline("周四去济南开会，周五从济南去青岛，周六青岛回天津", TODAY, directory)
+    assert (intent.origin, intent.destination) == ("天津", "青岛")
+    assert [stop.city for stop in intent.via] == ["济南"]
+
+
+@pytest.mark.parametrize("text", ["周五北京去上海，有没有直达的", "周五北京去上海 有直达的吗"])
+def test_asking_for_a_direct_train_wishes_for_one(text: str, directory) -> None:
+    assert "直达" in parse_offline(text, TODAY, directory).preferences
+
+
+def test_no_direct_train_said_as_a_fact_is_no_wish(directory) -> None:
+    intent = parse_offline("周五北京去上海，没直达的话转车也行", TODAY, directory)
+    assert "直达" not in intent.preferences
+
+
+@pytest.mark.parametrize("text", ["基金最近亏麻了怎么办", "高铁概念股还能买吗，抄底不"])
+def test_money_matters_are_out_of_scope(text: str, directory) -> None:
+    intent = parse_offline(text, TODAY, directory)
+    assert intent.kind == "out_of_scope" or "other" in intent.out_of_scope_topics
+
+
+@pytest.mark.parametrize("text", ["初二两个班下周五从长沙去韶山", "初一全体师生下周五从长沙去韶山"])
+def test_school_years_counted_by_class_are_no_lunar_day(text: str, directory) -> None:
+    assert parse_offline(text, TODAY, directory).date_start == dt.date(2026, 12, 18)
+
+
+@pytest.mark.parametrize(
+    ("text", "back", "hours"),
+    [
+        ("周五从合肥去黄山，回程周日下午", dt.date(2026, 12, 13), "下午"),
+        ("12月11号合肥到黄山；返程：12月13号", dt.date(2026, 12, 13), None),
+    ],
+)
+def test_the_ride_home_named_before_its_day(text, back, hours, directory) -> None:
+    intent = parse_offline(text, TODAY, directory)
+    assert intent.date_end == back and intent.return_trip
+    assert (intent.return_window.label if intent.return_window else None) == hours
+
+
+def test_students_recounted_after_the_fare_was_claimed(chat) -> None:
+    intent = chat("周五西安去宝鸡", "我有学生证 买学生票", "室友也跟我去，我们俩学生").intent
+    assert (intent.passengers, intent.students) == (2, 2)
