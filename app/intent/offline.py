@@ -758,7 +758,7 @@ _TRAIN_WAVED_OFF = re.compile(
 _BACK_DAY_IS = re.compile(
     r"(?:(?:回来|回程|返程)(?:的)?(?:那天|那一天|日子|时间|日期)?(?:是|定在|就是)"
     # 回程17号下午, 返程：周日晚上8点以后: the ride home named, then its day and hours.
-    r"|(?:回程|返程)[:：]?)\s*"
+    r"|(?P<cue>回程|返程)[:：]?)\s*"
     r"(?P<day>" + DAY_SAID + r")(?P<hours>(?:早上|上午|中午|下午|傍晚|晚上)?"
     r"(?:[0-9一二两三四五六七八九十]{1,3}点半?(?:以后|之后|后|以前|之前|前|左右)?)?)"
 )
@@ -776,7 +776,10 @@ def normalise_text(text: str) -> str:
     # trip's first).
     text = _THAT_DAY.sub("", text)
     text = _HOME_TO_REST.sub("先", text)  # 回去睡到中午: rest before the ride, no ride home
-    text = _BACK_DAY_IS.sub(r"\g<day>\g<hours>回来", text)  # 回来那天是周日: 周日回来
+    # 回来那天是周日: 周日回来; 回程周四，坐一等座 keeps 回程 for what the clause says of it.
+    text = _BACK_DAY_IS.sub(
+        lambda m: (m.group("cue") or "") + m.group("day") + m.group("hours") + "回来", text
+    )
     text = _SPACED_TRAIN.sub(r"\1\2", text)
     # 坐夜车省一晚住宿: the night saved on a hotel is the night train itself, not a stay and
     # not a hotel question.
@@ -921,9 +924,10 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     if not next_day and _SAME_NIGHT.search(text):
         _deadline_after_leaving(windows, "depart_window", "arrive_window")
         _deadline_after_leaving(windows, "return_window", "return_arrive_window")
-    way = way_to_station_minutes(text, windows.get("depart_window"))
-    if way:
-        windows["depart_window"] = later_by(windows["depart_window"], way)
+    for kind in ("depart_window", "return_window"):
+        way = way_to_station_minutes(text, windows.get(kind))
+        if way:
+            windows[kind] = later_by(windows[kind], way)
     landed = windows.get("depart_window")
     if landed is not None and _LANDING.search(landed.label) and "机场" not in (route.origin or ""):
         # 八点落浦东机场…坐火车去南通: an airport with no station of its own; the train leaves

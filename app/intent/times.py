@@ -639,6 +639,10 @@ _WAY_TAKES = re.compile(
     r"(?:小时|钟头)|(?P<m>[0-9]{1,3}|[一二三四五六七八九十]{1,3})\s*分钟?)"
 )
 _FREE_AT = re.compile(r"下班|下课|放学|考完|收工|下工|开完会|散会|忙完|完事|结束")
+# 七点下班: the hour work ends, not the hour a train can be boarded. With no way to the
+# station said, half an hour to reach it (the window shown says the hour it starts from).
+_OFF_WORK_AT = re.compile(r"点(?:半|[0-9]{1,2}分?)?(?:下班|收工|下工)$")
+OFF_WORK_TO_TRAIN_MINUTES = 30
 
 
 def way_to_station_minutes(text: str, depart: TimeWindow | None) -> int:
@@ -655,7 +659,7 @@ def way_to_station_minutes(text: str, depart: TimeWindow | None) -> int:
             hours = hours if hours is not None else to_int(took.group("h")) or 0
             return 60 * hours + (30 if took.group("and_half") else 0)
         return to_int(took.group("m")) or 0
-    return 0
+    return OFF_WORK_TO_TRAIN_MINUTES if _OFF_WORK_AT.search(depart.label) else 0
 
 
 def later_by(window: TimeWindow, minutes: int) -> TimeWindow:

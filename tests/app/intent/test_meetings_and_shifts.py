@@ -55,7 +55,7 @@ def test_a_day_of_meetings_is_no_window(official: StationDirectory) -> None:
     ("text", "leave"),
     [
         ("周六早上七点半下夜班，下了班从昆山回南通", "07:30-23:59"),
-        ("后天下了夜班从佛山去广州，八点下班", "08:00-23:59"),
+        ("后天下了夜班从佛山去广州，八点下班", "08:30-23:59"),  # half an hour to the train
     ],
 )
 def test_a_night_shift_ends_in_the_morning(
@@ -66,7 +66,7 @@ def test_a_night_shift_ends_in_the_morning(
 
 def test_a_day_shift_still_ends_in_the_evening(official: StationDirectory) -> None:
     intent = parse_offline("周六六点下班，下了班从昆山回南通", WEDNESDAY, official)
-    assert span(intent.depart_window) == "18:00-23:59"
+    assert span(intent.depart_window) == "18:30-23:59"  # half an hour to reach the train
 
 
 @pytest.mark.parametrize(

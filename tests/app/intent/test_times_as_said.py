@@ -36,7 +36,7 @@ def spans(text: str, today: dt.date = MON) -> dict[str, str | None]:
     ("text", "day", "depart"),
     [
         # the weekday's numeral is no part of the hour, in digits or in words
-        ("下周四七点下班 从杭州回上海", D(2026, 12, 17), "19:00-23:59"),
+        ("下周四七点下班 从杭州回上海", D(2026, 12, 17), "19:30-23:59"),  # to the train
         ("周三8点以后从苏州去南京", D(2026, 12, 9), "08:00-23:59"),
         ("星期二九点前从济南去青岛", D(2026, 12, 8), "00:00-09:00"),
     ],

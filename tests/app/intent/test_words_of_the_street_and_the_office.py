@@ -168,3 +168,19 @@ def test_the_ride_home_named_before_its_day(text, back, hours, directory) -> Non
 def test_students_recounted_after_the_fare_was_claimed(chat) -> None:
     intent = chat("周五西安去宝鸡", "我有学生证 买学生票", "室友也跟我去，我们俩学生").intent
     assert (intent.passengers, intent.students) == (2, 2)
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("周五晚上八点下班，下了班从苏州回阜阳", dt.time(20, 30)),
+        ("周五五点半收工，收工了从苏州回阜阳", dt.time(18, 0)),
+        # The way to the station said: that long, not the half hour.
+        ("周五六点下班 坐地铁到车站要一个小时 从苏州回阜阳", dt.time(19, 0)),
+        # A later hour said for the train: that hour.
+        ("周五六点下班，七点以后的车，从苏州回阜阳", dt.time(19, 0)),
+    ],
+)
+def test_the_hour_work_ends_leaves_time_to_reach_the_train(text, start, directory) -> None:
+    window = parse_offline(text, TODAY, directory).depart_window
+    assert window is not None and window.start == start
