@@ -215,6 +215,8 @@ class PartyReading:
 _NAME_THEN_COUNT = re.compile(
     # 我跟孩子俩 is the speaker and the child, two in all: a companion counted with the speaker.
     r"(?<![个位名俩仨0-9一二两三四五六七八九十和跟与])"
+    # 带队老师4个: the teachers who lead, counted after (4个带队老师).
+    r"(?P<lead>(?:带队|领队|随队|随行)的?(?=老师))?"
     r"(?P<role>大人|成人|老人|小孩|孩子|儿童|学生|老师)\s*"
     # A recount says how the group now stands (学生变成38个了, 老师还是4个).
     r"(?:变成|变为|改成|改为|换成|成了|还是|仍是|只剩|剩下?|就)?\s*"
@@ -232,6 +234,7 @@ def counts_before_names(text: str) -> str:
         lambda m: (
             (m.group("n") or m.group("pair"))
             + (m.group("unit") or m.group("unit2") or "")
+            + (m.group("lead") or "")
             + m.group("role")
         ),
         text,

@@ -384,8 +384,10 @@ DUSK = dt.time(17, 30)
 """天黑: dusk in the travel season (December), when 天黑前 is the bound."""
 DAWN = dt.time(7, 0)
 """天亮: daybreak in December."""
+EVENING = dt.time(18, 0)
+"""晚上之前到: the evening's start, when a deadline is said by it."""
 _DAYLIGHT = re.compile(
-    r"(?P<when>天黑|天亮)(?:之|以)?(?P<rel>前|后)\s*(?P<no>别|不要|不想|不能)?\s*"
+    r"(?P<when>天黑|天亮|晚上)(?:之|以)?(?P<rel>前|后)\s*(?P<no>别|不要|不想|不能)?\s*"
     r"(?:要|得|能|必须|就|一定|再)?\s*(?=到(?!不了)|走|出发|动身|发车)"
 )
 
@@ -397,7 +399,7 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
     found: list[Found] = []
     for match in _DAYLIGHT.finditer(text):
         # 天黑之前要到, 天亮以后再走, 天亮前别出发: dusk and dawn as the clock travellers mean.
-        bound = DUSK if match.group("when") == "天黑" else DAWN
+        bound = {"天黑": DUSK, "天亮": DAWN, "晚上": EVENING}[match.group("when")]
         after = match.group("rel") == "后" or bool(match.group("no"))
         label = match.group("when") + match.group("rel")
         window = (
@@ -608,7 +610,7 @@ def today_implied(windows: Iterable[TimeWindow], depart: TimeWindow | None = Non
     return any(_HOUR_LABEL.search(window.label) for window in windows)
 
 
-_LOOSE_DAYLIGHT = frozenset({"天黑前", "天黑后", "天亮前", "天亮后"})
+_LOOSE_DAYLIGHT = frozenset({"天黑前", "天黑后", "天亮前", "天亮后", "晚上前", "晚上后"})
 
 
 def narrowed(first: TimeWindow, second: TimeWindow) -> TimeWindow:

@@ -184,3 +184,13 @@ def test_students_recounted_after_the_fare_was_claimed(chat) -> None:
 def test_the_hour_work_ends_leaves_time_to_reach_the_train(text, start, directory) -> None:
     window = parse_offline(text, TODAY, directory).depart_window
     assert window is not None and window.start == start
+
+
+def test_before_the_evening_is_a_deadline_before_six(directory) -> None:
+    intent = parse_offline("周五从南京去上海，晚上之前要到", TODAY, directory)
+    assert intent.arrive_window is not None and intent.arrive_window.end == dt.time(18, 0)
+
+
+def test_teachers_who_lead_counted_after_their_name_ride_with_the_class(directory) -> None:
+    intent = parse_offline("30个学生 领队老师3个 周五从南京去上海 学生买学生票", TODAY, directory)
+    assert (intent.passengers, intent.students) == (33, 30)
