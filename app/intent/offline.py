@@ -761,7 +761,10 @@ _BACK_DAY_IS = re.compile(
     r"|(?P<cue>回程|返程)[:：]?)\s*"
     r"(?P<day>" + DAY_SAID + r")(?P<hours>(?:早上|上午|中午|下午|傍晚|晚上)?"
     r"(?:[0-9一二两三四五六七八九十]{1,3}点半?(?:以后|之后|后|以前|之前|前|左右)?)?)"
+    # 回程周日中午前到青岛: hours before a deadline stay with it (no 回来 put between).
+    r"(?!\s*(?:之前|以前|前|到|抵达))"
 )
+_COMING_BACK = re.compile(r"回来|回程|返程")
 _HOME_TO_REST = re.compile(r"回(?:去|家)(?=睡|补觉|休息|歇)")
 _THAT_DAY = re.compile(r"(?<=[号日节旦夕])当天")
 
@@ -945,6 +948,15 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     if not no_return and (
         dates.returning or (dates.end is not None and "return_window" in windows)
     ):
+        fields["return_trip"] = True
+    elif (
+        route.return_trip is False
+        and _NO_RETURN.search(lower) is None
+        and dates.returning
+        and _COMING_BACK.search(lower)
+    ):
+        # 下了班就回湛江…周日晚上要回来的: going home is the ride out; 回来 on a later day,
+        # said outright, brings the traveller back.
         fields["return_trip"] = True
     if same_day and dates.start is not None and not no_return:
         fields.update(date_end=dates.start, return_trip=True)

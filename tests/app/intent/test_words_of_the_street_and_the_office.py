@@ -194,3 +194,10 @@ def test_before_the_evening_is_a_deadline_before_six(directory) -> None:
 def test_teachers_who_lead_counted_after_their_name_ride_with_the_class(directory) -> None:
     intent = parse_offline("30个学生 领队老师3个 周五从南京去上海 学生买学生票", TODAY, directory)
     assert (intent.passengers, intent.students) == (33, 30)
+
+
+def test_going_home_then_coming_back_on_a_later_day_is_a_round_trip(directory) -> None:
+    intent = parse_offline("周五下了班就回杭州老家，周日下午再回来", TODAY, directory)
+    assert intent.return_trip and intent.date_end == dt.date(2026, 12, 13)
+    one_way = parse_offline("周五下了班就回杭州老家，不回来了", TODAY, directory)
+    assert one_way.return_trip is False
