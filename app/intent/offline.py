@@ -603,6 +603,9 @@ _PINYIN_TURN_WORD = re.compile(
 )
 # 2ren, 3 ge ren: a party counted in pinyin, one word.
 _PINYIN_COUNT = re.compile(r"\s*\d{1,2}\s*(?:ge\s*)?ren\s*", re.IGNORECASE)
+_PINYIN_DAY_WORD = re.compile(
+    r"(?<![a-z])(?:jin\s*tian|ming\s*tian|hou\s*tian|da\s*hou\s*tian)(?![a-z])", re.IGNORECASE
+)
 # The spaces between pinyin words read as characters (6点 以后): no clause break.
 _SPACE_BETWEEN_WORDS = re.compile(r"(?<=[\u4e00-\u9fff0-9])\s+(?=[\u4e00-\u9fff0-9])")
 
@@ -798,7 +801,12 @@ def normalise_text(text: str) -> str:
     text = _SPOKEN_TRAIN.sub(_train_said_aloud, text)
     text = _TWO_COUNTS.sub(_first_of_two, text)
     text = _train_words_by_sound(text)
-    if _PINYIN_ROUTE.search(text) or _PINYIN_CUES.search(text):
+    if (
+        _PINYIN_ROUTE.search(text)
+        or _PINYIN_CUES.search(text)
+        # g1 mingtian hai you piao ma: a train named, its day typed in pinyin.
+        or (_TRAIN_NUMBER.search(text) and _PINYIN_DAY_WORD.search(text))
+    ):
         text = _PINYIN_WORD.sub(lambda m: _PINYIN_SPELT[_spelt(m.group())], text)
         text = _PINYIN_CLOCK.sub(_pinyin_clock, text)
     elif _ALL_LATIN.fullmatch(text) and _pinyin_turn(text):
@@ -959,7 +967,15 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         # said outright, brings the traveller back.
         fields["return_trip"] = True
     if same_day and dates.start is not None and not no_return:
-        fields.update(date_end=dates.start, return_trip=True)
+        # 周四先去济南住一晚，周五下午在青岛有个会，开完当天晚上就回: that day is the last
+        # one said before it (the meeting's), not the day the trip starts.
+        before = [
+            day
+            for _, _, day in days_said(text[: same_day.start()], today, dates.start)
+            if day >= dates.start
+        ]
+        back = before[-1] if before else dates.start
+        fields.update(date_end=back, return_trip=True)
         event = windows.get("arrive_window")
         if event is not None and "return_window" not in windows and _AFTER_IT.search(lower):
             # 晚上8点的演唱会…看完当晚回: the ride home leaves once it is over.

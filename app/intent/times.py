@@ -622,8 +622,13 @@ def narrowed(first: TimeWindow, second: TimeWindow) -> TimeWindow:
         return second  # 天黑前要到，六点之前: the hour says when dusk is, to the traveller
     if start >= end and _HOUR_LABEL.search(second.label) and not _HOUR_LABEL.search(first.label):
         return second
-    if start >= end or (start, end) == (first.start, first.end):
+    if start >= end:
         return first
+    if (start, end) == (first.start, first.end) and not (
+        _HOUR_LABEL.search(second.label) and not _HOUR_LABEL.search(first.label)
+    ):
+        return first
+    # 晚上…六点下班: the same hours, the hour said kept in the label (what it is said of).
     return TimeWindow(start=start, end=end, label=f"{first.label}{second.label}")
 
 

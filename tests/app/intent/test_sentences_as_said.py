@@ -379,7 +379,7 @@ def test_a_day_of_the_lunar_calendar(text: str, today: dt.date, day: dt.date) ->
     [
         ("15号下午四点考完最后一科，考完就想从武汉回长沙", "16:00"),
         ("下周五下午4点下课 想坐高铁从武汉回长沙", "16:00"),
-        ("30号下班从苏州回六安，六点下班，之后的车", "18:00"),
+        ("30号下班从苏州回六安，六点下班，之后的车", "18:30"),  # half an hour to the train
         ("明天五点半下班 从北京去天津", "18:00"),  # half an hour to reach the train
     ],
 )

@@ -201,3 +201,20 @@ def test_going_home_then_coming_back_on_a_later_day_is_a_round_trip(directory) -
     assert intent.return_trip and intent.date_end == dt.date(2026, 12, 13)
     one_way = parse_offline("周五下了班就回杭州老家，不回来了", TODAY, directory)
     assert one_way.return_trip is False
+
+
+def test_the_evening_then_the_hour_work_ends_leaves_after_it(directory) -> None:
+    window = parse_offline("周五晚上从上海回苏州 六点下班", TODAY, directory).depart_window
+    assert window is not None and window.start == dt.time(18, 30)
+
+
+def test_a_named_train_with_its_day_in_pinyin(directory) -> None:
+    intent = parse_offline("d301 houtian hai you piao ma", TODAY, directory)
+    assert intent.train_numbers == ["D301"] and intent.date_start == dt.date(2026, 12, 11)
+
+
+def test_back_the_same_day_as_the_business_said_after_a_stop(directory) -> None:
+    intent = parse_offline(
+        "周四从北京出发，先去天津住一晚，周五上午在济南开会，开完当天就回北京", TODAY, directory
+    )
+    assert (intent.date_start, intent.date_end) == (dt.date(2026, 12, 10), dt.date(2026, 12, 11))
