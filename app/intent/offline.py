@@ -971,7 +971,7 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         # one said before it (the meeting's), not the day the trip starts.
         before = [
             day
-            for _, _, day in days_said(text[: same_day.start()], today, dates.start)
+            for _, _, day in days_said(text[: same_day.start()], today, today)
             if day >= dates.start
         ]
         back = before[-1] if before else dates.start

@@ -218,3 +218,8 @@ def test_back_the_same_day_as_the_business_said_after_a_stop(directory) -> None:
         "周四从北京出发，先去天津住一晚，周五上午在济南开会，开完当天就回北京", TODAY, directory
     )
     assert (intent.date_start, intent.date_end) == (dt.date(2026, 12, 10), dt.date(2026, 12, 11))
+
+
+def test_a_day_trip_said_of_next_week_comes_back_that_day(directory) -> None:
+    intent = parse_offline("下周五从长沙去韶山，当天来回", TODAY, directory)
+    assert intent.date_start == intent.date_end == dt.date(2026, 12, 18)
