@@ -244,7 +244,10 @@ _BARE_ARRIVAL = re.compile(
 )
 _NOT_IN_THE_NIGHT = re.compile(NOT_IN_THE_NIGHT)
 """别是半夜的车: leave by day (06:00 on); the ride not running into the night is a wish."""
-_NOT_TOO_LATE_THERE = re.compile(r"(?:别|不要|不想|不能)(?:太|那么)晚到")
+# 晚上不想太晚到家: the evening said with it is the same wish, no hour to leave at.
+_NOT_TOO_LATE_THERE = re.compile(r"(?:晚上|夜里)?(?:别|不要|不想|不能)(?:太|那么)晚到(?P<home>家)?")
+# 当天就回来…不想太晚到家: home after a ride back said before it is the ride back's arrival.
+_BACK_SAID_BEFORE = re.compile(r"回来|回程|返程|来回|往返")
 _MEALS = (
     (
         re.compile(
@@ -538,7 +541,9 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
         found.append(Found(match.start(), match.end(), window, "depart_window", weak=True))
     for match in _NOT_TOO_LATE_THERE.finditer(text):
         window = TimeWindow(start=dt.time(0, 0), end=dt.time(22, 0), label=match.group())
-        found.append(Found(match.start(), match.end(), window, "arrive_window", weak=True))
+        back = match.group("home") and _BACK_SAID_BEFORE.search(typed[: match.start()])
+        kind = "return_arrive_window" if back else "arrive_window"
+        found.append(Found(match.start(), match.end(), window, kind, weak=True))
     for words, start, end in _MEALS:
         for match in words.finditer(text):
             window = TimeWindow(start=start, end=end, label=match.group())

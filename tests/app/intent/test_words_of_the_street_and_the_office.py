@@ -223,3 +223,10 @@ def test_back_the_same_day_as_the_business_said_after_a_stop(directory) -> None:
 def test_a_day_trip_said_of_next_week_comes_back_that_day(directory) -> None:
     intent = parse_offline("下周五从长沙去韶山，当天来回", TODAY, directory)
     assert intent.date_start == intent.date_end == dt.date(2026, 12, 18)
+
+
+def test_not_home_too_late_after_a_day_trip_is_the_ride_backs_deadline(directory) -> None:
+    intent = parse_offline("周六从南京去扬州逛逛 当天回来 晚上别太晚到家", TODAY, directory)
+    assert intent.depart_window is None and intent.arrive_window is None
+    assert intent.return_arrive_window is not None
+    assert intent.return_arrive_window.end == dt.time(22, 0)
