@@ -816,6 +816,32 @@ def normalise_text(text: str) -> str:
     return party.counts_before_names(text)
 
 
+# 周五下班后 said on a Friday: the weekday said right before today's work is done is today.
+_WEEKDAY_THEN_WORK_DONE = re.compile(
+    r"(?<![上下这本])(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])\s*(?:晚上)?"
+    r"(?:[0-9一二两三四五六七八九十]{1,2}点半?)?(?:下班|下了班|收工|下工)"
+)
+_WEEKDAY_NUMBER = {**{d: i for i, d in enumerate("一二三四五六")}, "日": 6, "天": 6}
+_WEEKDAY_NUMBER.update({str(i + 1): i for i in range(7)})
+
+
+def _after_todays_work(
+    dates: DateFacts, text: str, today: dt.date, leave: TimeWindow | None
+) -> DateFacts:
+    """A bare weekday read as next week's because it is today's: said with today's work
+    ending (周五下班后 on a Friday), it is today."""
+    said = _WEEKDAY_THEN_WORK_DONE.search(text)
+    if (
+        said is None
+        or leave is None
+        or dates.start != today + dt.timedelta(days=7)
+        or _WEEKDAY_NUMBER[said.group("wd")] != today.weekday()
+    ):
+        return dates
+    end = dates.end - dt.timedelta(days=7) if dates.end is not None else None
+    return dataclasses.replace(dates, start=today, end=end)
+
+
 def refused_trains(text: str) -> list[str]:
     """The train numbers `text` turns down (算了不坐G82了), upper-cased."""
     return [(m.group("before") or m.group("after")).upper() for m in _TRAIN_REFUSED.finditer(text)]
@@ -945,6 +971,7 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         # from the city's stations, an hour's ride further on.
         windows["depart_window"] = later_by(landed, AIRPORT_INTO_TOWN_MINUTES)
     dates = extract_dates(buf.masked, today)
+    dates = _after_todays_work(dates, text, today, windows.get("depart_window"))
     for start, end in dates.spans:
         buf.mask(start, end)
     if dates.vague and _DAY_UNDECIDED.search(lower):

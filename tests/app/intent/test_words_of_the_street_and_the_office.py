@@ -230,3 +230,17 @@ def test_not_home_too_late_after_a_day_trip_is_the_ride_backs_deadline(directory
     assert intent.depart_window is None and intent.arrive_window is None
     assert intent.return_arrive_window is not None
     assert intent.return_arrive_window.end == dt.time(22, 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "day", "back"),
+    [
+        ("周三下班后从南京去上海", dt.date(2026, 12, 9), None),
+        ("周三六点下班从南京去上海，周五回来", dt.date(2026, 12, 9), dt.date(2026, 12, 11)),
+        ("周三从南京去上海", dt.date(2026, 12, 16), None),  # no work said: next week's
+        ("下周三下班后从南京去上海", dt.date(2026, 12, 16), None),
+    ],
+)
+def test_todays_weekday_said_with_todays_work_ending_is_today(text, day, back, directory):
+    intent = parse_offline(text, TODAY, directory)  # TODAY is a Wednesday
+    assert (intent.date_start, intent.date_end) == (day, back)
