@@ -64,6 +64,7 @@ from rules.relax import (
     leaving_hours_meet_deadline,
     minimal_relaxation,
     outlying_keeps_windows,
+    proper_station,
     stated,
     station_meets_window,
     without,
@@ -273,7 +274,10 @@ def _via_hubs(
 
 STAGES_AFTER: dict[str, tuple[str, ...]] = {
     # No train at all, or none that connects: another route first, then other days.
-    NO_OFFERS: ("transfer", "hubs", "more_hubs", "days", "relax", "days_relax"),
+    # A station of a city's outskirts named (昌平 for 北京) with no train there: the city's
+    # stations, said openly, before a change of trains from the outskirts (three days by
+    # 通辽 and 集宁南 from 昌平北 to 上海, where 北京南 has a train every few minutes).
+    NO_OFFERS: ("station", "transfer", "hubs", "more_hubs", "days", "relax", "days_relax"),
     NO_CONNECTION: ("transfer", "hubs", "more_hubs", "night", "days", "relax", "days_relax"),
     # Trains exist but a stated constraint removed them all. A route that honours it beats
     # one that drops it (不坐高铁 北京西→西安北: only the hub search's full legs hold a non-G
@@ -282,6 +286,7 @@ STAGES_AFTER: dict[str, tuple[str, ...]] = {
     # The night default (no seat through the night, no small-hours start) is nobody's word: it
     # gives way ("night") before any stated constraint or the day does.
     FILTERED_OUT: (
+        "station",
         "transfer",
         "hubs",
         "more_hubs",
@@ -559,6 +564,25 @@ def _relax(c: _Context) -> Relaxation | None:
     return Relaxation("relax", tuple(relaxed(r) for r in base), (), needs_query=False)
 
 
+def _station(c: _Context) -> Relaxation | None:
+    """The trip from (or to) the whole city where the station named is one of its outskirts
+    (昌平 of 北京, not 北京西 nor a town keyed as its own) and nothing runs from it as asked:
+    the city's stations, each end given up alone, said openly as the station relaxed."""
+    request = c.original
+    candidates = tuple(
+        without(request, (end,))
+        for end, named in (
+            ("origin", request.origin_station),
+            ("destination", request.destination_station),
+        )
+        if named is not None and not proper_station(request, end)
+    )
+    if not candidates:
+        return None
+    legs = tuple(dict.fromkeys(k for r in candidates for k in required_legs(r)))
+    return Relaxation("station", candidates, legs, needs_query=True)
+
+
 def _night(c: _Context) -> Relaxation | None:
     """The trip as asked with the night default lifted on the failing rides (`night_lifted`),
     when that plans it: a seat at 04:04 or till 23:58 the traveller never refused beats moving
@@ -699,6 +723,7 @@ def _days_relax(c: _Context) -> Relaxation | None:
 
 
 _BUILDERS = {
+    "station": _station,
     "transfer": _transfer,
     "hubs": _hubs,
     "more_hubs": _more_hubs,

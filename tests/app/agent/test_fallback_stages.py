@@ -129,6 +129,7 @@ def test_a_constraint_that_filtered_everything_out_gives_way_only_after_transfer
     typed = ONE_WAY.model_copy(update={"train_types": ("G",)})
     # A route that honours the constraint beats one that drops it; other days come last.
     assert stage_order(failed(FILTERED_OUT)) == (
+        "station",  # only for a station of the outskirts named (none here: skipped)
         "transfer",
         "hubs",
         "more_hubs",
@@ -306,3 +307,18 @@ def test_hours_said_for_leaving_give_way_before_the_day_when_a_train_meets_the_d
     hour = morning.model_copy(update={"depart_part_of_day": False})
     moved = relaxation_on_offers(hour, entries, ["transfer", "hubs", "more_hubs", "night"], now)
     assert moved is not None and moved.stage == "day_before"
+
+
+def test_a_station_of_the_outskirts_with_nothing_as_asked_gives_way_to_its_city_first() -> None:
+    outskirts = ONE_WAY.model_copy(update={"origin_station": "六合"})
+    for code in (NO_OFFERS, FILTERED_OUT):
+        found = relaxation_after(failed(code), request=outskirts)
+        assert found is not None and found.stage == "station" and found.needs_query
+        assert [c.origin_station for c in found.candidates] == [None]
+        assert relaxed_between(outskirts, found.candidates[0]) == ["origin"]
+
+
+def test_a_station_of_the_city_proper_keeps_the_transfer_search_first() -> None:
+    proper = ONE_WAY.model_copy(update={"origin_station": "江宁"})  # within 20 km
+    found = relaxation_after(failed(NO_OFFERS), request=proper)
+    assert found is not None and found.stage == "transfer"
