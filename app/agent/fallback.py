@@ -565,22 +565,18 @@ def _relax(c: _Context) -> Relaxation | None:
 
 
 def _station(c: _Context) -> Relaxation | None:
-    """The trip from (or to) the whole city where the station named is one of its outskirts
-    (昌平 of 北京, not 北京西 nor a town keyed as its own) and nothing runs from it as asked:
-    the city's stations, each end given up alone, said openly as the station relaxed."""
+    """The trip from the whole city where the station the traveller leaves from is one of a
+    big city's outskirts (昌平 of 北京; not 北京西, not 江宁 within 20 km of 南京, not a town
+    keyed as its own) and nothing runs from it as asked: the city's stations, said openly as
+    the origin relaxed. Only the origin of a rail hub's city (`MAJOR_HUBS`): a place gone to
+    is the goal (峨眉山, 五台山, 潢川 are not 乐山, 忻州, 信阳), and a smaller city's outskirts
+    are towns of their own."""
     request = c.original
-    candidates = tuple(
-        without(request, (end,))
-        for end, named in (
-            ("origin", request.origin_station),
-            ("destination", request.destination_station),
-        )
-        if named is not None and not proper_station(request, end)
-    )
-    if not candidates:
+    named = request.origin_station
+    if named is None or request.origin not in MAJOR_HUBS or proper_station(request, "origin"):
         return None
-    legs = tuple(dict.fromkeys(k for r in candidates for k in required_legs(r)))
-    return Relaxation("station", candidates, legs, needs_query=True)
+    candidate = without(request, ("origin",))
+    return Relaxation("station", (candidate,), tuple(required_legs(candidate)), needs_query=True)
 
 
 def _night(c: _Context) -> Relaxation | None:

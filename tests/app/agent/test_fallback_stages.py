@@ -310,7 +310,7 @@ def test_hours_said_for_leaving_give_way_before_the_day_when_a_train_meets_the_d
 
 
 def test_a_station_of_the_outskirts_with_nothing_as_asked_gives_way_to_its_city_first() -> None:
-    outskirts = ONE_WAY.model_copy(update={"origin_station": "六合"})
+    outskirts = ONE_WAY.model_copy(update={"origin_station": "六合"})  # 南京 is a rail hub
     for code in (NO_OFFERS, FILTERED_OUT):
         found = relaxation_after(failed(code), request=outskirts)
         assert found is not None and found.stage == "station" and found.needs_query
@@ -322,3 +322,13 @@ def test_a_station_of_the_city_proper_keeps_the_transfer_search_first() -> None:
     proper = ONE_WAY.model_copy(update={"origin_station": "江宁"})  # within 20 km
     found = relaxation_after(failed(NO_OFFERS), request=proper)
     assert found is not None and found.stage == "transfer"
+
+
+def test_a_station_gone_to_or_of_a_smaller_city_keeps_the_transfer_search_first() -> None:
+    gone_to = ONE_WAY.model_copy(
+        update={"origin": "张家界", "destination": "南京", "destination_station": "六合"}
+    )
+    small = ONE_WAY.model_copy(update={"origin": "乐山", "origin_station": "峨眉山"})
+    for request in (gone_to, small):
+        found = relaxation_after(failed(NO_OFFERS), request=request)
+        assert found is not None and found.stage == "transfer"
