@@ -39,7 +39,7 @@ from app.intent.model import (
     with_end_said,
 )
 from app.intent.numerals import NUMBER, to_int, to_number
-from app.intent.places import LANDED_BEFORE, Route, extract_route
+from app.intent.places import CITY_ABBREVIATIONS, LANDED_BEFORE, Route, extract_route
 from app.intent.times import (
     ARRIVE_CUE,
     BUSY_THEN,
@@ -772,12 +772,21 @@ _HOME_TO_REST = re.compile(r"回(?:去|家)(?=睡|补觉|休息|歇)")
 _THAT_DAY = re.compile(r"(?<=[号日节旦夕])当天")
 
 
+# sh to hz, bj to tj: two cities' initials with the English route word between them.
+_INITIALS_TO = re.compile(
+    r"(?<![A-Za-z])(?P<a>" + "|".join(CITY_ABBREVIATIONS) + r")\s+to\s+"
+    r"(?P<b>" + "|".join(CITY_ABBREVIATIONS) + r")(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+
 def normalise_text(text: str) -> str:
     """NFKC (full-width digits and letters to ASCII) and trimmed; a route typed in pinyin
     (mingtian cong chengdu qu chongqing) has its route and time words as characters (the
     place names stay pinyin: the station table reads them)."""
     text = as_mandarin(unicodedata.normalize("NFKC", text).strip())
     text = _ARROWS.sub("→", text)
+    text = _INITIALS_TO.sub(lambda m: f"{m.group('a')}→{m.group('b')}", text)
     # 元旦当天, 25号当天: that day by its name; the 当天 adds nothing (no "same day" as the
     # trip's first).
     text = _THAT_DAY.sub("", text)

@@ -268,6 +268,29 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
         (r"window seats?", "靠窗"),
         (r"aisle seats?", "靠过道"),
         (r"bullet train|high[- ]speed train", "高铁"),
+        # Children said in English: our 5yo son, my daughter (7), he's 4.
+        (
+            r"(?:(?:our|my|a|his|her|the)\s+)?(?P<age>\d{1,2})\s*[- ]?"
+            r"(?:yo|y/o|y\.o\.|years?[- ]old|yr[- ]old)\s*(?:son|daughter|kid|child|boy|girl)",
+            lambda m: m.group("age") + "岁的孩子",
+        ),
+        (
+            r"(?:(?:our|my)\s+)?(?:son|daughter|kid|child|boy|girl)\s*\(\s*(?P<age>\d{1,2})\s*\)",
+            lambda m: "孩子" + m.group("age") + "岁",
+        ),
+        (
+            r"(?<![A-Za-z])(?:he|she)(?:'s|\s+is)\s+(?P<age>\d{1,2})(?![\d:.])"
+            r"(?:\s*(?:yo|years?\s+old))?",
+            lambda m: (
+                ("他" if m.group().lower().startswith("he") else "她") + m.group("age") + "岁"
+            ),
+        ),
+        (r"(?<![A-Za-z])(?:is|are)\s+coming\s+(?:too|as well|along|with us)", "也去"),
+        (r"(?<![A-Za-z])(?:our|my)\s+son(?![A-Za-z])", "儿子"),
+        (r"(?<![A-Za-z])(?:our|my)\s+daughter(?![A-Za-z])", "女儿"),
+        # me + my wife, me and my husband: the speaker and a companion.
+        (r"(?<![A-Za-z])me\s*(?:\+|and|&)\s*", "我和"),
+        (r"\s*\+\s*(?=我|老婆|老公|儿子|女儿|\d{1,2}岁的孩子|孩子)", "和"),
     )
 )
 _LATIN = re.compile(r"[A-Za-z]")

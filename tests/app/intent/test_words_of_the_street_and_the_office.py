@@ -244,3 +244,35 @@ def test_not_home_too_late_after_a_day_trip_is_the_ride_backs_deadline(directory
 def test_todays_weekday_said_with_todays_work_ending_is_today(text, day, back, directory):
     intent = parse_offline(text, TODAY, directory)  # TODAY is a Wednesday
     assert (intent.date_start, intent.date_end) == (day, back)
+
+
+@pytest.mark.parametrize(
+    ("text", "route"),
+    [("nj to sh tmr", ("南京", "上海")), ("wh to cs this sat, 2nd class", ("武汉", "长沙"))],
+)
+def test_city_initials_with_the_english_route_word_between_them(text, route, directory):
+    intent = parse_offline(text, TODAY, directory)
+    assert (intent.origin, intent.destination) == route
+
+
+@pytest.mark.parametrize(
+    ("text", "riders", "ages"),
+    [
+        ("Nanjing to Shanghai tomorrow, me + my husband + our 8yo daughter", 3, [8]),
+        ("Nanjing to Shanghai tomorrow, me and my son (9)", 2, [9]),
+        ("Nanjing to Shanghai tomorrow, 2 adults", 2, []),
+    ],
+)
+def test_children_said_in_english_are_children(text, riders, ages, directory):
+    intent = parse_offline(text, TODAY, directory)
+    assert intent.passengers == riders and intent.children == ages
+
+
+def test_a_childs_age_said_in_english_is_no_train_number(directory) -> None:
+    intent = parse_offline("Nanjing to Shanghai tomorrow, she's 6", TODAY, directory)
+    assert intent.train_numbers == []
+
+
+def test_first_class_said_as_1st_class(directory) -> None:
+    intent = parse_offline("nj to sh this sat, 1st class pls", TODAY, directory)
+    assert intent.seat_class is SeatClass.FIRST or SeatClass.FIRST in intent.seat_classes
