@@ -309,7 +309,24 @@ TRIP_SERVICE_WORDS = (
     "查分",
 )
 # Money matters beside the railway (铁路股能不能抄底, 中国中车你怎么看): no ticket in them.
-MONEY_WORDS = ("股票", "炒股", "抄底", "股价", "基金", "理财", "stock")
+MONEY_WORDS = (
+    "股票",
+    "炒股",
+    "抄底",
+    "股价",
+    "股市",
+    "收盘",
+    "开盘",
+    "涨停",
+    "跌停",
+    "基金",
+    "理财",
+    "stock",
+    # Papers for a trip abroad (落地签要准备些啥): no ticket in them either.
+    "签证",
+    "落地签",
+    "visa",
+)
 OUT_OF_SCOPE_TOPICS: dict[str, tuple[str, ...]] = {
     "refund": ("退票", "改签", "退款", "refund"),
     "writing": ("游记", "写一篇", "写篇", "作文", "文案", "写攻略", "write"),

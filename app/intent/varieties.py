@@ -268,6 +268,8 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
         (r"window seats?", "靠窗"),
         (r"aisle seats?", "靠过道"),
         (r"bullet train|high[- ]speed train", "高铁"),
+        # the train takes too long: the train waved off, as 火车太慢了 is.
+        (r"(?:the\s+)?trains?\s+(?:takes?|is|are)\s+too\s+(?:long|slow)", "火车太慢了"),
         # Children said in English: our 5yo son, my daughter (7), he's 4.
         (
             r"(?:(?:our|my|a|his|her|the)\s+)?(?P<age>\d{1,2})\s*[- ]?"

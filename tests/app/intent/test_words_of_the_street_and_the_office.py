@@ -276,3 +276,16 @@ def test_a_childs_age_said_in_english_is_no_train_number(directory) -> None:
 def test_first_class_said_as_1st_class(directory) -> None:
     intent = parse_offline("nj to sh this sat, 1st class pls", TODAY, directory)
     assert intent.seat_class is SeatClass.FIRST or SeatClass.FIRST in intent.seat_classes
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "帮我看看今天股市收盘怎么样",
+        "去日本的签证好办吗",
+        "book me a flight to Xiamen, the train is too slow",
+    ],
+)
+def test_share_prices_visas_and_flights_in_english_are_out_of_scope(text, directory) -> None:
+    intent = parse_offline(text, TODAY, directory)
+    assert intent.kind == "out_of_scope" or intent.out_of_scope_topics
