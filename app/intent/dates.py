@@ -30,8 +30,9 @@ from app.intent.holidays import HOLIDAY_DAYS, HOLIDAY_PATTERN, HOLIDAYS, lunar
 from app.intent.numerals import to_int
 from sources.sale_window import last_sale_day
 
-_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
-_WEEKDAYS.update({str(i): i - 1 for i in range(1, 8)})
+WEEKDAY_NUMBERS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+WEEKDAY_NUMBERS.update({str(i): i - 1 for i in range(1, 8)})
+"""A weekday said in Chinese or as a digit (周五, 周5) as `date.weekday()` counts it."""
 _EN_WEEKDAYS = {
     "mon": 0,
     "tue": 1,
@@ -244,7 +245,7 @@ def _weekday(m: re.Match[str]) -> _Expr:
     # the verb.
     if pre and pre.startswith("下") and start > 0 and m.string[start - 1] in _VERB_OWNS_XIA:
         pre, start = (pre[1:] or None), start + 1
-    return _weekday_expr(start, m.end(), _week_shift(pre), _WEEKDAYS[m.group("wd")])
+    return _weekday_expr(start, m.end(), _week_shift(pre), WEEKDAY_NUMBERS[m.group("wd")])
 
 
 @_pattern(
@@ -535,7 +536,9 @@ def _from_now(m: re.Match[str]) -> _Expr | None:
         weeks = unit in ("周", "星期", "礼拜") or unit.startswith("week")
         if weeks and m.group("wd"):
             # 两周后的周一: that weekday of the week two weeks on, not two weeks from today.
-            return _monday(today) + dt.timedelta(weeks=count, days=_WEEKDAYS[m.group("wd")]), None
+            return _monday(today) + dt.timedelta(
+                weeks=count, days=WEEKDAY_NUMBERS[m.group("wd")]
+            ), None
         return today + dt.timedelta(days=count * (7 if weeks else 1)), None
 
     return _Expr(m.start(), m.end(), resolve)
@@ -971,7 +974,7 @@ def weekday_disagreeing(text: str, day: dt.date) -> dt.date | None:
         if int(found.group("d")) != day.day or (month is not None and int(month) != day.month):
             continue
         said = found.group("wd")
-        weekday = int(said) - 1 if said.isdigit() else _WEEKDAYS[said]
+        weekday = int(said) - 1 if said.isdigit() else WEEKDAY_NUMBERS[said]
         if weekday == day.weekday():
             return None
         shift = (weekday - day.weekday()) % 7

@@ -25,7 +25,13 @@ from app.intent.constraints import (
     without_places,
 )
 from app.intent.corrections import DAY_SAID, self_corrected
-from app.intent.dates import RETURN_DAY_AFTER, DateFacts, days_said, extract_dates
+from app.intent.dates import (
+    RETURN_DAY_AFTER,
+    WEEKDAY_NUMBERS,
+    DateFacts,
+    days_said,
+    extract_dates,
+)
 from app.intent.model import (
     END_OF_DAY,
     SLEEPER_SET,
@@ -830,8 +836,6 @@ _WEEKDAY_THEN_WORK_DONE = re.compile(
     r"(?<![上下这本])(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])\s*(?:晚上)?"
     r"(?:[0-9一二两三四五六七八九十]{1,2}点半?)?(?:下班|下了班|收工|下工)"
 )
-_WEEKDAY_NUMBER = {**{d: i for i, d in enumerate("一二三四五六")}, "日": 6, "天": 6}
-_WEEKDAY_NUMBER.update({str(i + 1): i for i in range(7)})
 
 
 def _after_todays_work(
@@ -844,7 +848,7 @@ def _after_todays_work(
         said is None
         or leave is None
         or dates.start != today + dt.timedelta(days=7)
-        or _WEEKDAY_NUMBER[said.group("wd")] != today.weekday()
+        or WEEKDAY_NUMBERS[said.group("wd")] != today.weekday()
     ):
         return dates
     end = dates.end - dt.timedelta(days=7) if dates.end is not None else None

@@ -219,7 +219,7 @@ def _total(words: str, children: int = 0) -> int | None:
             found = 3 if "仨" in match.group("pair") else 2
             continue
         said = match.group("n") or match.group("all") or match.group("we") or match.group("now")
-        count = {"俩": 2, "仨": 3}.get(said) or to_int(said)
+        count = party.count_word(said)
         if count and count > 1:
             found = count + (children if match.group().endswith("大人") else 0)
     return found
@@ -302,7 +302,7 @@ def _students_recounted_by_count(before: Party, words: str) -> int | None:
     said = _STUDENTS_COUNTED.search(words) if before.students else None
     if said is None:
         return None
-    return {"俩": 2, "仨": 3}.get(said.group("n")) or to_int(said.group("n"))
+    return party.count_word(said.group("n"))
 
 
 def _named_people(words: str) -> list[str]:
