@@ -4,6 +4,7 @@
                                                         sources/data/stations.csv
     python -m scripts.build_network [--shared DIR]      sources/data/network.json.gz, STATIONS.md
     python -m scripts.build_city_proper [--shared DIR]  rules/data/city_proper.csv
+    python -m scripts.build_city_geo [--shared DIR]     app/intent/data/city_geo.csv
     python -m scripts.build_readings                    sources/data/readings.json.gz
 
 Their inputs are the reference data beside the checkout (`../shared/data/`, not shipped), or for

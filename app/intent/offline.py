@@ -612,6 +612,7 @@ _PINYIN_COUNT = re.compile(r"\s*\d{1,2}\s*(?:ge\s*)?ren\s*", re.IGNORECASE)
 _PINYIN_DAY_WORD = re.compile(
     r"(?<![a-z])(?:jin\s*tian|ming\s*tian|hou\s*tian|da\s*hou\s*tian)(?![a-z])", re.IGNORECASE
 )
+_PINYIN_PAIR = re.compile(r"(?<![a-z])[a-z]{2,}\s+(?:dao|qu)\s+[a-z]{2,}", re.IGNORECASE)
 # The spaces between pinyin words read as characters (6点 以后): no clause break.
 _SPACE_BETWEEN_WORDS = re.compile(r"(?<=[\u4e00-\u9fff0-9])\s+(?=[\u4e00-\u9fff0-9])")
 
@@ -821,6 +822,8 @@ def normalise_text(text: str) -> str:
         or _PINYIN_CUES.search(text)
         # g1 mingtian hai you piao ma: a train named, its day typed in pinyin.
         or (_TRAIN_NUMBER.search(text) and _PINYIN_DAY_WORD.search(text))
+        # mingtian shanghai dao suzhou 早上7点走: a day and a route in pinyin, words beside them.
+        or (_PINYIN_DAY_WORD.search(text) and _PINYIN_PAIR.search(text))
     ):
         text = _PINYIN_WORD.sub(lambda m: _PINYIN_SPELT[_spelt(m.group())], text)
         text = _PINYIN_CLOCK.sub(_pinyin_clock, text)
@@ -1075,13 +1078,16 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
             date_start=back_day - dt.timedelta(days=length), date_end=back_day, return_trip=True
         )
     leaves = fields["date_start"]
+    home_after = _HOME_AFTER_IT.search(buf.masked)
+    if home_after is not None and _heads_to_destination(buf, home_after.end()):
+        home_after = None  # 看完病从郑州回信阳: going home is the ride out, no ride back
     if (
         leaves is not None
         and fields["date_end"] is None
         and days is None
         and nights is None
         and not no_return
-        and _HOME_AFTER_IT.search(buf.masked)
+        and home_after is not None
     ):
         fields.update(date_end=leaves, return_trip=True)  # back the day of the business
     if (

@@ -39,6 +39,7 @@ from app.intent.places import (
     former_names,
     gateway_for,
     heard_places,
+    namesake_near,
     nearest_stations,
     school_names,
     spelt_namesakes,
@@ -291,8 +292,17 @@ class IntentParser:
             if value is None:
                 continue
             if value in spelt:
-                # taizhou: 台州 in 浙江 or 泰州 in 江苏, both likely; asked, not guessed.
                 word, *alike = spelt[value]
+                other_value = intent.destination if name == "origin" else intent.origin
+                other = None if other_value in spelt else self._city_of(other_value)
+                neighbour = namesake_near(alike, other)
+                if neighbour is not None and other is not None:
+                    # Shanghai to suzhou: 苏州 next door, not 宿州 far off; said so openly.
+                    update[name] = neighbour
+                    far = [city for city in alike if city != neighbour]
+                    warnings.append(texts.spelt_namesake_near(word, neighbour, other, far))
+                    continue
+                # taizhou: 台州 in 浙江 or 泰州 in 江苏, both likely; asked, not guessed.
                 update[name] = None
                 questions.append(texts.spelt_namesakes(word, alike))
                 suggested[name] = alike[0]

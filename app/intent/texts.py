@@ -191,6 +191,18 @@ def spelt_namesakes(word: str, names: Sequence[str]) -> str:
     return SPELT_NAMESAKES.format(word=word, names="、".join(names))
 
 
+SPELT_NAMESAKE_NEAR = (
+    "“{word}”按离{other}近的{chosen}安排（{others}较远；如果您指的是{others}，请告诉我）"
+)
+
+
+def spelt_namesake_near(word: str, chosen: str, other: str, others: Sequence[str]) -> str:
+    """A city typed in pinyin, read as the namesake near the trip's other end (suzhou beside
+    上海: 苏州), the far ones named so the traveller can say otherwise."""
+    far = "、".join(others)
+    return SPELT_NAMESAKE_NEAR.format(word=word, chosen=chosen, other=other, others=far)
+
+
 def which_of(place: str, names: Sequence[str]) -> str:
     """A town named without the direction its stations carry, in several places (河口)."""
     return WHICH_OF.format(place=place, names="、".join(names))

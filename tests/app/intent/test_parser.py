@@ -301,12 +301,29 @@ async def test_a_city_typed_in_pinyin_that_two_cities_spell_is_asked(metrics):
     from sources.stations import default_directory
 
     parser = IntentParser(directory=default_directory(), metrics=metrics, llm=None)
-    outcome = await parser.parse("周四从南京去taizhou见客户", TODAY)
+    # From 上海, 泰州 (170 km) and 台州 (290 km) are both a plausible ride: asked.
+    outcome = await parser.parse("周四从上海去taizhou见客户", TODAY)
     assert outcome.needs_clarification and outcome.intent.destination is None
     assert "台州" in outcome.clarify_question and "泰州" in outcome.clarify_question
     # A provincial capital spelt like a smaller city is the capital (fuzhou: 福州).
     outcome = await parser.parse("周四从上海去fuzhou", TODAY)
     assert outcome.intent.destination == "福州"
+
+
+async def test_a_pinyin_namesake_next_to_the_other_end_is_that_one_said_openly(metrics):
+    from sources.stations import default_directory
+
+    parser = IntentParser(directory=default_directory(), metrics=metrics, llm=None)
+    # 苏州 is 85 km from 上海, 宿州 420: the neighbour is meant, and the far one named.
+    outcome = await parser.parse("from Shanghai to Suzhou tomorrow morning, 2 adults", TODAY)
+    assert not outcome.needs_clarification and outcome.intent.destination == "苏州"
+    assert any("宿州" in warning and "苏州" in warning for warning in outcome.warnings)
+    outcome = await parser.parse("mingtian shanghai dao suzhou 早上7点走", TODAY)
+    assert outcome.intent.destination == "苏州"
+    assert outcome.intent.date_start == TODAY + dt.timedelta(days=1), "mingtian beside words"
+    # From 北京 both are far: asked.
+    outcome = await parser.parse("from Beijing to Suzhou tomorrow", TODAY)
+    assert outcome.needs_clarification and outcome.intent.destination is None
 
 
 async def test_the_nearest_station_asked_for_is_planned_not_asked_back(metrics):
