@@ -253,7 +253,9 @@ def _weekday(m: re.Match[str]) -> _Expr:
 )
 def _en_weekday(m: re.Match[str]) -> _Expr:
     pre = (m.group("pre") or "").lower()
-    shift = {"next": 1, "this": 0}.get(pre)
+    # "this Monday" said on a Saturday is the coming one (English has no past "this" weekday
+    # the way 这周一 has): the nearest ahead, as a bare weekday.
+    shift = {"next": 1}.get(pre)
     return _weekday_expr(m.start(), m.end(), shift, _EN_WEEKDAYS[m.group("wd").lower()[:3]])
 
 
@@ -544,9 +546,15 @@ def _from_now(m: re.Match[str]) -> _Expr | None:
     return _Expr(m.start(), m.end(), resolve)
 
 
+# "on the 18th", "the 3rd": a day of the month in English, as N号.
+@_pattern(r"\b(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?[a-z]{3})")
+def _en_day_of_month(m: re.Match[str]) -> _Expr | None:
+    return _day_of_month(m)
+
+
 @_pattern(
     r"(?P<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?P<d>\d{1,2})"
-    r"(?:st|nd|rd|th)?\b|\b(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?P<mon2>jan|feb|mar|apr|may"
+    r"(?:st|nd|rd|th)?\b|\b(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon2>jan|feb|mar|apr|may"
     r"|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
 )
 def _en_month_day(m: re.Match[str]) -> _Expr:

@@ -47,13 +47,14 @@ from typing import Any
 from app.intent import lexicon, texts
 from app.intent.constraints import SCOPE_WORDS, without_context
 from app.intent.corrections import DAY_SAID
-from app.intent.dates import date_from, days_said, extract_dates
+from app.intent.dates import WEEKDAY_NUMBERS, date_from, days_said, extract_dates
 from app.intent.day_changes import day_trip, said_day_trip, stale_windows
 from app.intent.merge import merge_intent, set_slots, starts_over
 from app.intent.model import TIME_WINDOWS, TravelIntent, ViaStop, with_end_said
 from app.intent.numerals import to_int
 from app.intent.offline import DROPPED_RETURN, normalise_text, refused_trains
-from app.intent.party_change import Party, party_after, students_said
+from app.intent.party import count_word as party_count_word
+from app.intent.party_change import Party, party_after, students_said, total_said
 from app.intent.return_scope import night_refused_homeward, ride_wishes, split_at_return
 from app.intent.turn_wishes import (
     CHEAPER,
@@ -142,8 +143,17 @@ _SHIFT = re.compile(
 _LATER_SHIFT = ("推迟", "延后", "推后", "往后推", "往后挪", "晚")
 _FEWER = re.compile(
     r"少(?P<n>[一两二三1-9])?个人?|(?:我|他|她)不去了"
-    # 有一个不去了, 其中两个人去不了: that many fewer.
-    r"|(?:有|其中)(?P<m>[一两二三1-9])(?:个|位)(?:人|同学|朋友|同事)?(?:不去了|去不了|来不了)"
+    # 有一个不去了, 其中两个人去不了, 有一个厂里不放人 走不了: that many fewer.
+    r"|(?:有|其中)(?P<m>[一两二三1-9])(?:个|位)(?:人|同学|朋友|同事|老乡)?"
+    r"[^，,。？?]{0,8}?(?:不去了|去不了|来不了|走不了|不走了)"
+    # 娃儿不去了, 孩子去不了了: a child of the party stays behind.
+    r"|(?P<child>娃儿?|孩子|小孩|宝宝|儿子|女儿|闺女|小朋友)(?:就|也|还是)?"
+    r"(?:不去了|不去|去不了|不走了|不来了|来不了|留家里|留在家)"
+)
+# 走不了 六个, 就我们两口子: the party as it now stands, said with the one dropping out.
+_LEFT = re.compile(
+    r"(?:剩|还剩|就剩|只剩)?(?:下)?(?P<n>[两二三四五六七八九十1-9]|俩|仨)\s*(?:个|位)(?:人)?(?:了)?"
+    r"\s*[。！!～~]*$"
 )
 _ALONE = re.compile(
     r"(?:就|只有|只)(?:我|她|他)[^，,。\s]{0,3}?(?:一个人|自己|一人|一个(?=$|[，,。！!]))(?!的)"
@@ -486,6 +496,9 @@ def _read(
     as_said = turn
     party = _party(previous, turn, words)
     turn = turn.model_copy(update=_NO_PARTY)  # the party so far changes by `party` alone
+    moved_day = _named_day_moved(previous, words)
+    if moved_day is not None:
+        return TurnReading(_with_party(moved_day, party))
     if _ONE_WAY.search(words) and previous.return_trip is not False:
         # "不回来了": the ride home dropped, the rest of the trip kept.
         one_way = previous.model_copy(
@@ -1281,10 +1294,24 @@ def _party(previous: TravelIntent, turn: TravelIntent, words: str) -> Party | No
         student = students_said(words)  # 就我自己，有学生证
         return Party(1, min(previous.students, 1) if student is None else int(student))
     fewer = _FEWER.search(words)
-    if fewer is not None and turn.passengers == 1:
+    if fewer is not None:
         said = fewer.group("n") or fewer.group("m") or "一"
-        count = max(1, previous.passengers - (to_int(said) or 1))
-        return Party(count, previous.students, tuple(previous.children)).fitted()
+        gone = to_int(said) or 1
+        children = list(previous.children)
+        if fewer.group("child") and children:
+            children.pop()  # the child said to stay behind (which one, if several, unsaid)
+        left = _LEFT.search(words)
+        total = total_said(words)
+        if total is not None:
+            count = total  # 娃儿不去了 就我们两口子: the party as said
+        elif left is not None:
+            count = party_count_word(left.group("n")) or previous.passengers - gone
+        elif turn.passengers == 1 or fewer.group("child"):
+            count = previous.passengers - gone
+        else:
+            return party_after(previous, turn, words)
+        children = children[: max(0, count - 1)]
+        return Party(max(1, count), previous.students, tuple(children)).fitted()
     return party_after(previous, turn, words)
 
 
@@ -1387,6 +1414,68 @@ def _outbound_windows(turn: TravelIntent) -> dict[str, Any]:
     if turn.depart_window is None and turn.arrive_window is None:
         return {}
     return {"depart_window": turn.depart_window, "arrive_window": turn.arrive_window}
+
+
+# 周一改周二了, 礼拜五的换成礼拜六, 18号改19号: a day of the trip named, and the day it moves to.
+_DAY_MOVED = re.compile(
+    r"(?:(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])|(?P<dom>[0-9]{1,2})[号日])"
+    r"(?:的|那天|那趟|的车|的票)?(?:会|的会)?(?:改成?|换成?|改到|挪到|推到|推迟到|提前到|变成)了?"
+    r"(?:(?:周|星期|礼拜)(?P<wd2>[一二三四五六日天1-7])|(?P<dom2>[0-9]{1,2})[号日])"
+)
+
+
+def _named_day_moved(previous: TravelIntent, words: str) -> TravelIntent | None:
+    """The trip with the day named moved to the other day said (周一改周二了 of a trip out on
+    Friday and home on Monday: home on Tuesday), or None when the day named is neither the
+    ride out's nor the ride home's. The other ride keeps its day."""
+    said = _DAY_MOVED.search(words)
+    start, end = previous.date_start, previous.date_end
+    if said is None or start is None:
+        return None
+
+    def names(day: dt.date | None, weekday: str | None, dom: str | None) -> bool:
+        if day is None:
+            return False
+        if weekday is not None:
+            return day.weekday() == WEEKDAY_NUMBERS[weekday]
+        return dom is not None and day.day == int(dom)
+
+    def moved(day: dt.date) -> dt.date:
+        if said.group("wd2") is not None:
+            target = WEEKDAY_NUMBERS[said.group("wd2")]
+            step = (target - day.weekday()) % 7
+            back = step - 7
+            # The nearer of the two (周一改周二: a day later; 周五改周四: a day earlier).
+            return day + dt.timedelta(days=step if step <= -back else back)
+        dom2 = int(said.group("dom2"))
+        for months in (0, 1, -1):
+            year, month = day.year, day.month + months
+            year, month = year + (month - 1) // 12, (month - 1) % 12 + 1
+            try:
+                candidate = dt.date(year, month, dom2)
+            except ValueError:
+                continue
+            if abs((candidate - day).days) <= 15:
+                return candidate
+        return day
+
+    old_wd, old_dom = said.group("wd"), said.group("dom")
+    if end is not None and end != start and names(end, old_wd, old_dom):
+        new_end = moved(end)
+        if new_end < start:
+            return None
+        update: dict[str, Any] = {"date_end": new_end, "days": None, "nights": None}
+        return merge_intent(
+            with_end_said(previous.model_copy(update=update), True),
+            TravelIntent(action="update"),
+        )
+    if names(start, old_wd, old_dom):
+        new_start = moved(start)
+        update = {"date_start": new_start}
+        if end is not None and end < new_start:
+            update["date_end"] = new_start + (end - start)
+        return merge_intent(previous.model_copy(update=update), TravelIntent(action="update"))
+    return None
 
 
 def _shifted(

@@ -64,6 +64,9 @@ _JOIN = re.compile(
     r"|还有(?P<r>[一两二三四五六七八九1-9])\s*(?:个|位|名)\s*(?:带队|领队|随队|随行)?的?"
     r"(?=老师|教师|家长|大人|成人|司机|导游|人(?![吗呢]))"
     r"|(?:也|再)(?:帮.{0,4})?(?:买|订|要)(?P<t>[一两二三四五1-9])张"
+    # 又来俩, 又来了两个: so many more turned up.
+    r"|又(?:来|多)了?(?P<more>[一两二三四五六七八九1-9]|俩|仨)\s*(?:个|位|名)?(?:人|老乡|同事|同学|朋友)?"
+    r"(?!\s*" + _NOT_PEOPLE + r")"
 )
 # Someone the cue is said of: 她也去, 我也去 (not 我们一起去, the party as it is).
 _SOMEONE = re.compile(r"(?:我|她|他|孩子|同学|同事|朋友)(?!们)")
@@ -78,7 +81,9 @@ _TOTAL = re.compile(
     r"|(?:现在|目前|这下)(?:是|有|就)?(?P<now>" + NUMBER + r")\s*(?:个|位)"
     # 现在三个大人: the grown-ups counted, read below with the children who still come.
     r"(?!\s*(?:站|天|晚|城市|地方|小时|月|星期|礼拜|点|钟头|大人|成人|人|老人|小孩|孩子|学生|老师))"
-    r"|(?P<pair>俩人|我们俩|我俩|我们仨)"
+    # 又来俩 七个了: the party as it now stands.
+    r"|(?P<so_far>" + NUMBER + r")\s*(?:个|位)(?:人)?了(?![吗呢吧])"
+    r"|(?P<pair>俩人|我们俩|我俩|我们仨|两口子)"
     # 我们三个, 咱们四个, 我们老乡三个: the party counted by "we" with no 人 after it.
     r"|(?:我们|咱们|俺们)(?:" + _GROUP + r")?(?:一共|总共|共)?(?P<we>" + NUMBER + r")\s*(?:个|位)"
     r"(?!\s*(?:站|天|晚|城市|地方|小时|月|星期|礼拜))"
@@ -207,6 +212,11 @@ def _party_after(previous: TravelIntent, turn: TravelIntent, words: str) -> Part
     return None
 
 
+def total_said(words: str) -> int | None:
+    """The head count a turn says outright (俩人, 两口子, 七个了), if any."""
+    return _total(words)
+
+
 def _total(words: str, children: int = 0) -> int | None:
     """A head count said outright (俩人, 三个人, 一共四位), the last one said; a count of one
     (一个人) is no total: 再加一个人 adds one. Grown-ups counted (三个大人了) are the party
@@ -218,7 +228,13 @@ def _total(words: str, children: int = 0) -> int | None:
         if match.group("pair"):
             found = 3 if "仨" in match.group("pair") else 2
             continue
-        said = match.group("n") or match.group("all") or match.group("we") or match.group("now")
+        said = (
+            match.group("n")
+            or match.group("all")
+            or match.group("we")
+            or match.group("now")
+            or match.group("so_far")
+        )
         count = party.count_word(said)
         if count and count > 1:
             found = count + (children if match.group().endswith("大人") else 0)
@@ -250,7 +266,12 @@ def _ages(words: str) -> list[int]:
 def _nobody_new(joining: re.Match[str], words: str) -> bool:
     """ "我们一起去吧", "大家也去": a cue of going together with nobody named and no count is
     the party going as it is, not one more."""
-    if joining.group().startswith(("再加", "加", "多", "还有")) or joining.groupdict().get("t"):
+    said = joining.groupdict()
+    if (
+        joining.group().startswith(("再加", "加", "多", "还有"))
+        or said.get("t")
+        or said.get("more")
+    ):
         return False
     return not _named_people(words) and not _SOMEONE.search(words) and _total(words) is None
 
@@ -259,6 +280,8 @@ def _joined(before: Party, turn: TravelIntent, words: str, joining: re.Match[str
     """Companions added to those already going; a total said with them is the whole party."""
     said = joining.groupdict()
     count = to_int(said.get("n") or said.get("m") or said.get("t") or said.get("r") or "") or 0
+    if said.get("more"):
+        count = party.count_word(said["more"]) or 1
     if not count and any(word in words for word in _PAIR_WORDS):
         count = 2  # 还有我爸妈
     total = _total(words, len(before.children))
@@ -267,7 +290,7 @@ def _joined(before: Party, turn: TravelIntent, words: str, joining: re.Match[str
     elif total is not None and not count:
         return Party(total, before.students, before.children)  # 我朋友也去，两个人: already two
     named = _named_people(words)
-    counted = any(said.get(key) for key in ("n", "m", "t", "r"))
+    counted = any(said.get(key) for key in ("n", "m", "t", "r", "more"))
     if not counted and len(named) > 1:
         # 还有俺媳妇跟闺女，闺女5岁: each person named, as what they are.
         ages = _ages(words)

@@ -629,6 +629,12 @@ def narrowed(first: TimeWindow, second: TimeWindow) -> TimeWindow:
         return second
     if start >= end:
         return first
+    hour_only_second = _HOUR_LABEL.search(second.label) and not _HOUR_LABEL.search(first.label)
+    if hour_only_second and second.start == dt.time(0, 0) and second.end > first.end:
+        # 下午走…晚上八点前得发车: the hour said outright moves the loose part's far edge.
+        return TimeWindow(start=first.start, end=second.end, label=f"{first.label}{second.label}")
+    if hour_only_second and second.end == END_OF_DAY and dt.time(0, 0) < second.start < first.start:
+        return TimeWindow(start=second.start, end=first.end, label=f"{first.label}{second.label}")
     if (start, end) == (first.start, first.end) and not (
         _HOUR_LABEL.search(second.label) and not _HOUR_LABEL.search(first.label)
     ):

@@ -114,6 +114,8 @@ _CANTONESE: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"屋企", "家"),
         (r"返(?=家)", "回"),
         (r"返嚟", "回来"),
+        # 之后返广州: going back to a place (往返, 返程, 返回 stay Mandarin; 返工 is work).
+        (r"(?<![往重折])返(?![程回工学校嚟乡])(?=[\u4e00-\u9fff])", "回"),
         (r"朝早", "早上"),
         (r"上昼", "上午"),
         (r"下昼", "下午"),
@@ -193,7 +195,9 @@ _WEEKDAYS = {
     "saturday": "六", "sunday": "日", "mon": "一", "tue": "二", "tues": "二", "wed": "三",
     "thu": "四", "thur": "四", "thurs": "四", "fri": "五", "sat": "六", "sun": "日",
 }  # fmt: skip
-_WEEK_OF = {"next": "下", "this": "这", "coming": "这"}
+# "this Monday" said on a Saturday is the coming Monday, not 这周一 (past by then): English
+# "this"/"coming" with a weekday is the nearest one ahead, a bare 周一.
+_WEEK_OF = {"next": "下"}
 _AMPM = r"(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>a\.?m\.?|p\.?m\.?)(?![A-Za-z])"
 # English phrases of a request, each as a Chinese traveller says it; the rest of the reading
 # (days, seat classes, train kinds, cities in pinyin) understands English already.

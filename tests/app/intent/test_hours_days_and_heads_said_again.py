@@ -1,0 +1,92 @@
+"""A part of the day widened by the hour said after it, a ride home after the business that is
+the ride out, English days of the month and "this Monday", a day of the trip moved by naming
+it, people turning up or staying behind in chat, and Cantonese 返 for going back."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from app.intent.offline import parse_offline
+from sources.stations import StationDirectory, curated_directory
+
+MONDAY = dt.date(2026, 12, 14)
+SATURDAY = dt.date(2026, 12, 12)
+
+
+@pytest.fixture(scope="module")
+def directory() -> StationDirectory:
+    return curated_directory()
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        # The hour said outright moves the loose part's far edge.
+        ("周四下午从郑州回信阳，越晚越好 但晚上八点前得发车", dt.time(12, 0), dt.time(20, 0)),
+        ("周四晚上从郑州去信阳，五点以后都行", dt.time(17, 0), dt.time(23, 59)),
+        # Inside the part of the day: narrowed, as before.
+        ("周四上午从郑州去信阳，十点前", dt.time(6, 0), dt.time(10, 0)),
+    ],
+)
+def test_an_hour_said_past_a_part_of_the_day_widens_it(text, start, end, directory) -> None:
+    window = parse_offline(text, MONDAY, directory).depart_window
+    assert window is not None and (window.start, window.end) == (start, end)
+
+
+def test_home_after_the_doctor_from_where_the_doctor_is_is_one_way(directory) -> None:
+    intent = parse_offline("我爸周四看完病从郑州回信阳，下午走", MONDAY, directory)
+    assert (intent.origin, intent.destination) == ("郑州", "信阳")
+    assert not intent.return_trip and intent.date_end is None
+    # Business done at the destination, then home: still back the same day.
+    intent = parse_offline("周四从郑州去信阳，看完病就回来", MONDAY, directory)
+    assert intent.return_trip and intent.date_end == dt.date(2026, 12, 17)
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("Xi'an to Chengdu on the 18th, no overnight trains please", dt.date(2026, 12, 18)),
+        ("Beijing to Shanghai 20th of December", dt.date(2026, 12, 20)),
+        ("Guangzhou to Changsha this Monday", dt.date(2026, 12, 14)),
+        ("Guangzhou to Changsha this Friday", dt.date(2026, 12, 18)),
+    ],
+)
+def test_english_days_of_the_month_and_this_weekday(text, day, directory) -> None:
+    assert parse_offline(text, SATURDAY, directory).date_start == day
+
+
+def test_a_day_of_the_trip_named_and_moved_moves_that_ride_alone(chat) -> None:
+    reading = chat("周五从上海去南京", "周一早上回上海 九点前要到", "周一改周二了 会挪了")
+    intent = reading.intent
+    assert intent.date_end is not None and intent.date_start is not None
+    assert intent.date_end.weekday() == 1 and intent.date_start.weekday() == 4
+    assert intent.return_arrive_window is not None
+    assert intent.return_arrive_window.end == dt.time(9, 0), "the deadline stays with the ride"
+    moved = chat("周五从上海去南京 周日回来", "周五改周六").intent
+    assert moved.date_start is not None and moved.date_start.weekday() == 5
+    assert moved.date_end is not None and moved.date_end.weekday() == 6
+
+
+@pytest.mark.parametrize(
+    ("turns", "passengers", "children"),
+    [
+        (("俺们5个老乡这周六从温州回贵阳", "又来俩 七个了"), 7, []),
+        (("俺们5个老乡这周六从温州回贵阳", "又来俩"), 7, []),
+        (("俺们5个老乡这周六从温州回贵阳", "又来俩 七个了", "有一个厂里不放人 走不了 六个"), 6, []),
+        (("我们四个人 周六从成都到西安", "有两个单位不放人 去不了"), 2, []),
+        (("两个大人一个娃儿 12岁 周六从成都到西安", "算了 娃儿不去了 就我们两口子"), 2, []),
+        (("两个大人一个娃儿 12岁 周六从成都到西安", "孩子不去了"), 2, []),
+    ],
+)
+def test_people_turning_up_or_staying_behind_in_chat(chat, turns, passengers, children) -> None:
+    intent = chat(*turns).intent
+    assert (intent.passengers, intent.children) == (passengers, children)
+
+
+def test_going_back_in_cantonese_is_the_ride_home(chat) -> None:
+    intent = chat("我同老婆礼拜三想由广州去厦门 唔想坐夜车", "喺厦门住三晚 之后返广州").intent
+    assert (intent.origin, intent.destination, intent.return_trip) == ("广州", "厦门", True)
+    assert intent.date_start is not None and intent.date_end is not None
+    assert (intent.date_end - intent.date_start).days == 3
