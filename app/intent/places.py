@@ -403,6 +403,12 @@ def _district_of(city: _Hit, hit: _Hit, directory: StationDirectory) -> bool:
     )
 
 
+# Stations whose names are common nouns (古镇, a town in 中山): after 那个, 一个, 的 they say what
+# a place is (镇远 那个古镇, 去个古镇玩), not where.
+_COMMON_NOUN_STATIONS = frozenset({"古镇"})
+_DESCRIBED = re.compile(r"(?:那个|这个|一个|那种|个|的|是)\s*$")
+
+
 def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
     scanner = _name_scanner(tuple(directory.names()))
     found = [
@@ -421,6 +427,12 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
         for m in re.finditer(re.escape(place), text)
     ]
     hits = [h for h in hits if not any(a <= h.start <= b and h.end > a for a, b in spans)]
+    # 是镇远 那个古镇: a station named by a common noun, said as what the place is, no place.
+    hits = [
+        h
+        for h in hits
+        if not (h.name in _COMMON_NOUN_STATIONS and _DESCRIBED.search(text, 0, h.start))
+    ]
     # 深圳福田: a district said after its city is where in the city, not the station alone
     # (深圳福田站 is the station).
     hits = [
@@ -834,7 +846,9 @@ def landmark_by_sound(word: str) -> str | None:
 def _heard_at(
     text: str, directory: StationDirectory, covered: set[int], i: int, last: int
 ) -> tuple[int, str] | None:
-    cue_before = i > 0 and text[i - 1] in _HEARD_BEFORE
+    # 回安徽付阳老家, 回河南住马店: a province said right before is a cue as well.
+    province_before = _PROVINCE.search(text, max(0, i - 5), i) is not None
+    cue_before = (i > 0 and text[i - 1] in _HEARD_BEFORE) or province_before
     for n in _HEARD_LENGTHS:
         end = i + n
         if end > last or covered & set(range(i, end)):
@@ -845,7 +859,11 @@ def _heard_at(
             return end, PLACE_NAMES[landmark]
         if not (cue_before or cue_after):
             continue
-        if text[i] in _NOT_HEARD_START or text[end - 1] in _NOT_HEARD_END:
+        if text[end - 1] in _NOT_HEARD_END:
+            continue
+        # 回住马店: a name of three led by a cue word's character, where a place must stand.
+        led = n >= 3 and (province_before or (i > 0 and text[i - 1] in _ROUTE_CUES))
+        if text[i] in _NOT_HEARD_START and not led:
             continue
         if _COUNT_WORD.match(text, i):
             continue

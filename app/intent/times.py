@@ -395,6 +395,16 @@ _DAYLIGHT = re.compile(
 )
 
 
+# 她五点多就起来了, 我六点起床: the hour the traveller is up; the train is one boarded after
+# getting ready and reaching the station (`UP_TO_TRAIN_MINUTES`), not one at that hour.
+_UP_AT = re.compile(
+    r"(?P<period>早上|早晨|凌晨|清早)?(?P<h>[0-9]{1,2}|[一二两三四五六七八九十]{1,2})\s*"
+    + clock_unit()
+    + r"(?P<more>多|左右)?(?:钟)?(?:就|都|才|能|会)?(?:起来|起床|醒|起)(?!不)(?:了)?"
+)
+UP_TO_TRAIN_MINUTES = 30
+
+
 def extra_windows(text: str, said: str | None = None) -> list[Found]:
     """The time phrases a bare clock bound does not cover, in text order. `said`: the whole
     text as typed (`text` may have words masked), where a ride home is looked for."""
@@ -425,6 +435,12 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
         if _HOME_SAID_AFTER.search(typed, match.end()):
             home = TimeWindow(start=ends, end=END_OF_DAY, label="结束后")
             found.append(Found(match.start(), match.end(), home, "return_window"))
+    for match in _UP_AT.finditer(text):
+        up = _clock(_part(match.group("period")) or "早上", match.group("h"), match.group("half"))
+        if up is not None and up < dt.time(12, 0):
+            leaves = _shift_minutes(up, UP_TO_TRAIN_MINUTES)
+            window = TimeWindow(start=leaves, end=END_OF_DAY, label=match.group())
+            found.append(Found(match.start(), match.end(), window, "depart_window", weak=True))
     for match in _BUSINESS_OVER_AT.finditer(text):
         period = match.group("period") or context_period(text, match.start(), arrival=False)
         at = _clock(_part(period) or "下午", match.group("h"), match.group("half"))

@@ -8,8 +8,9 @@ import datetime as dt
 
 import pytest
 
+from app.intent.followup import TurnReading, read_turn, turn_text
 from app.intent.offline import parse_offline
-from sources.stations import StationDirectory, curated_directory
+from sources.stations import StationDirectory, curated_directory, default_directory
 
 MONDAY = dt.date(2026, 12, 14)
 SATURDAY = dt.date(2026, 12, 12)
@@ -90,3 +91,36 @@ def test_going_back_in_cantonese_is_the_ride_home(chat) -> None:
     assert (intent.origin, intent.destination, intent.return_trip) == ("广州", "厦门", True)
     assert intent.date_start is not None and intent.date_end is not None
     assert (intent.date_end - intent.date_start).days == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "destination"),
+    [
+        # A province said right before a name typed by its sound is a cue as well.
+        ("明天从苏州回安徽付阳老家 硬座就行", "阜阳"),
+        ("下礼拜二从广州回河南住马店 最便宜的", "驻马店"),
+        ("下礼拜二从广州回住马店", "驻马店"),
+    ],
+)
+def test_a_home_town_typed_by_sound_after_its_province(text, destination) -> None:
+    assert parse_offline(text, MONDAY, default_directory()).destination == destination
+
+
+def test_a_station_named_by_a_common_noun_said_as_what_a_place_is() -> None:
+    full = default_directory()
+    reading = TurnReading(parse_offline("周六从贵阳去凯里", MONDAY, full))
+    said = "不是凯里 是镇远 那个古镇"
+    turn = parse_offline(turn_text(said), MONDAY, full)
+    intent = read_turn(
+        reading.intent, turn, said, today=MONDAY, city=lambda name: full.resolve(name).city
+    ).intent
+    assert (intent.origin, intent.destination, intent.via) == ("贵阳", "镇远", [])
+
+
+def test_the_hour_one_gets_up_is_no_train_hour_but_the_earliest_one(directory) -> None:
+    intent = parse_offline("我妈明天从汨罗去长沙，越早到越好，她五点多就起来了", MONDAY, directory)
+    window = intent.depart_window
+    assert window is not None and (window.start, window.end) == (dt.time(5, 30), dt.time(23, 59))
+    # A train hour said outright wins over the hour of getting up.
+    intent = parse_offline("明天从汨罗去长沙，我六点起床，七点以后的车", MONDAY, directory)
+    assert intent.depart_window is not None and intent.depart_window.start == dt.time(7, 0)
