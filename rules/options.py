@@ -233,11 +233,25 @@ def build_rides(
                 continue
             if depart_window and not_before and offer.depart_at.time() < not_before:
                 continue  # the night of the stay said is spent in a bed, not on this train
+            # 后天早上九点前到，明天几点走都行: a deadline (a window from midnight) on a later
+            # day is met by arriving earlier too, on a ride leaving the day the traveller said.
+            early = (
+                arrive_window
+                and arrive_date is not None
+                and offer.arrive_at.date() < arrive_date
+                and request.arrive_window is not None
+                and request.arrive_window[0] == dt.time(0, 0)
+            )
             if arrive_window and arrive_date and offer.arrive_at.date() != arrive_date:
-                continue
+                if not early:
+                    continue
             if depart_window and window_gap(offer.depart_at, request.depart_window) > slack:
                 continue
-            if arrive_window and window_gap(offer.arrive_at, request.arrive_window) > slack:
+            if (
+                arrive_window
+                and not early
+                and window_gap(offer.arrive_at, request.arrive_window) > slack
+            ):
                 continue
         funnel.eligible += 1
         aside = int(said_city[0] and off_name(offer.origin_station, request.open_cities))

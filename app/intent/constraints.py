@@ -17,6 +17,7 @@ from app.intent.lexicon import (
     LOCAL_RIDE_WORDS,
     LODGING_WORDS,
     MONEY_WORDS,
+    SEAT_PERMITTED_AFTER,
     SEAT_PHRASES,
     SLEEPER_CATEGORY_PHRASES,
     SLEEPER_CLASS_PHRASES,
@@ -265,7 +266,7 @@ _WORD = "(?:" + "|".join(re.escape(w) for w in _ALL_WORDS) + ")"
 _POST_NEGATION = re.compile(
     _WORD + r"(?:的车|的票|的)?(?:\s*(?:和|、|跟|或|或者|以及)?\s*" + _WORD + r"(?:的车|的票|的)?)*"
     r"\s*(?:太贵了?|太贵|太慢了?|太累了?|太挤了?)?\s*(?:我|咱)?"
-    r"(?:都|也|就|一律|统统)?\s*(?:不要|不坐|不想坐|不考虑|不行|算了|免了|不用|不乘|别)"
+    r"(?:都|也|就|一律|统统|更|就更|更加|更是)?\s*(?:不要|不坐|不想坐|不考虑|不行|算了|免了|不用|不乘|别)"
 )
 # A complaint about a type or class, no negation needed: 普速太慢了, 硬座太累, 一等座有点贵
 # rule it out.
@@ -382,9 +383,14 @@ def read_constraints(lower: str) -> Constraints:
         exclude_train_types=[t for t in TRAIN_TYPES if t in types],
         rest=rest,
     )
-    if any(w in rest for w in SLEEPER_CATEGORY_PHRASES) and not any(
-        w in rest for w in SLEEPER_CLASS_PHRASES
-    ):
+    asked = [
+        m
+        for w in SLEEPER_CATEGORY_PHRASES
+        for m in re.finditer(re.escape(w), rest)
+        # 卧铺也行: a sleeper permitted, not asked for (a seat will do as well).
+        if not rest[m.end() :].lstrip("的车票 ").startswith(SEAT_PERMITTED_AFTER)
+    ]
+    if asked and not any(w in rest for w in SLEEPER_CLASS_PHRASES):
         result.seat_classes = list(SLEEPER_SET)
     result.order = _order(rest)
     return result

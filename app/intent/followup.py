@@ -176,7 +176,10 @@ _SAME_WEEKDAY = re.compile(
 _THEN = re.compile(r"然后|接着|再去|再到|再从|再坐|之后去|之后到|之后从|住|待|呆")
 # 那…呢, …怎么样: a ride asked about, not a stop added to the trip shown.
 _ASKS_ABOUT = re.compile(r"^那.*呢|呢[？?]?$|怎么样|如何")
-_VIA_CUE = re.compile(r"中间|中途|途中|路上|路过|经过|途经")
+# 再加一站 (汉中), 顺路去: a stop added to the trip on the way.
+_VIA_CUE = re.compile(
+    r"中间|中途|途中|路上|路过|经过|途经|(?:再|多)?加(?:一|个|一个)站|顺路(?:去|在|停)"
+)
 _STAY_WORD = re.compile(r"住|待|呆")
 _DIRECTION = re.compile(r"[去到往]")
 _NIGHT_ACCEPTED = re.compile(
@@ -512,7 +515,7 @@ def _read(
         return TurnReading(_with_party(_as_day_trip(previous, turn, words, today), party))
     stay = _STAY_SHIFT.search(words)
     if stay is not None and previous.date_start is not None:
-        return TurnReading(_with_party(_stay_shifted(previous, turn, stay), party))
+        return TurnReading(_with_party(_stay_shifted(previous, turn, stay, words), party))
     if _EVE_ARRIVAL.search(words) and previous.date_start is not None:
         return TurnReading(_with_party(_eve_before(previous, turn, words), party))
     shift = _SHIFT.search(words)
@@ -1350,16 +1353,32 @@ def _with_party(intent: TravelIntent, party: Party | None) -> TravelIntent:
 _NO_PARTY: dict[str, Any] = {"passengers": 1, "students": 0, "children": []}
 
 
-def _stay_shifted(previous: TravelIntent, turn: TravelIntent, stay: re.Match[str]) -> TravelIntent:
+def _stay_shifted(
+    previous: TravelIntent, turn: TravelIntent, stay: re.Match[str], words: str
+) -> TravelIntent:
     """多住一晚 / 少待两天: the stay at the destination longer or shorter by that much."""
     assert previous.date_start is not None
+    count = to_int(stay.group("n") or "一") or 1
+    delta = count if stay.group("dir") == "多" else -count
+    named = [i for i, v in enumerate(previous.via) if v.city in words[: stay.start() + 1]]
+    if named and (previous.destination is None or previous.destination not in words):
+        # 汉中多住一晚 of a stop on the way: that stop's nights; the day home moves with them.
+        at = named[-1]
+        stop = previous.via[at]
+        via = list(previous.via)
+        via[at] = stop.model_copy(update={"nights": max(1, (stop.nights or 1) + delta)})
+        moved = (via[at].nights or 1) - (stop.nights or 1)
+        update_via: dict[str, Any] = {"via": via}
+        if previous.date_end is not None:
+            update_via["date_end"] = previous.date_end + dt.timedelta(days=moved)
+        merged = previous.model_copy(update=update_via)
+        return merge_intent(merged, TravelIntent(action="update", confidence=turn.confidence))
     nights = previous.nights
     if nights is None and previous.date_end is not None:
         nights = (previous.date_end - previous.date_start).days - sum(
             v.nights or 0 for v in previous.via
         )
-    count = to_int(stay.group("n") or "一") or 1
-    nights = max(0, (nights or 0) + (count if stay.group("dir") == "多" else -count))
+    nights = max(0, (nights or 0) + delta)
     back = previous.date_start + dt.timedelta(
         days=nights + sum(v.nights or 0 for v in previous.via)
     )

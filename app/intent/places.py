@@ -593,6 +593,19 @@ def _a_number_said(text: str, start: int, end: int, name: str) -> bool:
     )
 
 
+_MEASURE_WORDS = "张位个"
+_COUNT_BEFORE = re.compile(r"[0-9一二两三四五六七八九十俩仨几]$")
+
+
+def _counter_led(text: str, start: int, end: int, scanner: NameScanner) -> bool:
+    """True when a name begins with the measure word of a count said before it and a place
+    starts right after that word (两张兰州到西宁: 兰州, not the station 张兰)."""
+    if text[start] not in _MEASURE_WORDS or not _COUNT_BEFORE.search(text, 0, start):
+        return False
+    later = scanner.match_at(text, start + 1)
+    return later is not None and later[1] >= end
+
+
 def _rightful_names(text: str, scanner: NameScanner) -> Iterator[tuple[int, int, str]]:
     """The scanner's names, left to right, except that a name which crosses into a name
     starting inside it gives way to that one when it is longer (早上杭州东: 杭州东, not 上杭) or
@@ -604,7 +617,7 @@ def _rightful_names(text: str, scanner: NameScanner) -> Iterator[tuple[int, int,
             i += 1
             continue
         start, end, name = found
-        if _a_number_said(text, start, end, name):
+        if _a_number_said(text, start, end, name) or _counter_led(text, start, end, scanner):
             i += 1
             continue
         led = text[max(0, start - 1) : start + 1] in _TIME_WORDS

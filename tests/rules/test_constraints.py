@@ -189,6 +189,20 @@ def test_arrival_day_is_the_outbound_ride_not_a_return():
     assert best_trains(request, mixed_day()) in (("T109",), ("K99",))
 
 
+def test_a_deadline_on_the_next_morning_is_met_by_arriving_the_evening_before_too():
+    # 后天早上九点前到，明天几点走都行: G1 (there at 11:28 the day before) meets the deadline.
+    deadline = one_way(
+        arrive_date=DAY + dt.timedelta(days=1),
+        arrive_window=(dt.time(0, 0), dt.time(9, 0)),
+        allow_night=True,
+        order="earliest",
+    )
+    assert best_trains(deadline, mixed_day()) == ("G1",)
+    # A window the next morning (次日早上到: 06:00-12:00) is no deadline: the night trains.
+    morning = deadline.model_copy(update={"arrive_window": (dt.time(4, 0), dt.time(12, 0))})
+    assert best_trains(morning, mixed_day()) in (("T109",), ("K99",))
+
+
 @pytest.mark.parametrize(
     ("order", "train"),
     [("earliest", "G1"), ("latest", "T109"), ("cheapest", "K99"), ("fastest", "G1")],

@@ -10,6 +10,7 @@ import pytest
 
 from app.intent.followup import TurnReading, read_turn, turn_text
 from app.intent.offline import parse_offline
+from sources.models import SeatClass
 from sources.stations import StationDirectory, curated_directory, default_directory
 
 MONDAY = dt.date(2026, 12, 14)
@@ -124,3 +125,31 @@ def test_the_hour_one_gets_up_is_no_train_hour_but_the_earliest_one(directory) -
     # A train hour said outright wins over the hour of getting up.
     intent = parse_offline("明天从汨罗去长沙，我六点起床，七点以后的车", MONDAY, directory)
     assert intent.depart_window is not None and intent.depart_window.start == dt.time(7, 0)
+
+
+def test_a_stop_added_in_chat_and_its_stay_lengthened(chat) -> None:
+    added = chat("周五西安去成都 便宜点的就行", "再加一站吧 想在汉中待一晚吃面皮").intent
+    assert (added.origin, added.destination) == ("西安", "成都")
+    assert [(stop.city, stop.nights) for stop in added.via] == [("汉中", 1)]
+    longer = chat("周五西安去成都", "再加一站吧 想在汉中待一晚", "汉中多住一晚").intent
+    assert [(stop.city, stop.nights) for stop in longer.via] == [("汉中", 2)]
+    assert not longer.return_trip, "a longer stop on the way is no ride home"
+
+
+def test_tickets_counted_before_a_city_and_a_class_refused_more_strongly() -> None:
+    # 两张兰州: the 张 of the count, not the station 张兰; 无座更不行 refuses it.
+    intent = parse_offline(
+        "给我爷爷奶奶买两张兰州到西宁的票，下礼拜一，他俩不坐硬座，无座更不行",
+        SATURDAY,
+        default_directory(),
+    )
+    assert (intent.origin, intent.destination, intent.passengers) == ("兰州", "西宁", 2)
+    assert set(intent.exclude_seat_classes) == {SeatClass.HARD_SEAT, SeatClass.NO_SEAT}
+    assert intent.seat_class is None
+
+
+def test_a_sleeper_permitted_is_not_required(directory) -> None:
+    permitted = parse_offline("明天从长沙走去广州南，几点走都行 卧铺也行", MONDAY, directory)
+    assert permitted.seat_classes == []
+    asked = parse_offline("明天从长沙去广州 要卧铺", MONDAY, directory)
+    assert asked.seat_classes != []
