@@ -242,7 +242,8 @@ def relaxed_items(
             requested = texts.day_label(original.depart_date)
             offered = texts.day_label(chosen.depart_date)
         elif name == "nights":
-            city = original.destination
+            # 峨眉山 (乐山's station) is where the traveller stays, as they named it.
+            city = original.destination_station or original.destination
             requested = texts.STAY_AT.format(city=city, nights=stay_nights(original))
             offered = texts.STAY_AT.format(city=city, nights=stay_nights(chosen))
         elif name == "depart_window" and original.depart_window:

@@ -1450,10 +1450,11 @@ def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
         kind = _window_kind(buf, match.end(), match.start())
         period = match.group("period")
         if period is None:  # 下班后…六点以后: the part of the day said before the hour
-            arrival = kind == "arrive_window"
+            arrival = kind in ("arrive_window", "return_arrive_window")
             part = context_period(buf.original, match.start(), arrival)
             if arrival:  # 两点前到: the afternoon's two
-                part = meeting_part(part, hour, buf.original[: match.start()])
+                home = kind == "return_arrive_window"
+                part = meeting_part(part, hour, buf.original[: match.start()], home=home)
             if part is None and hour < 12:
                 bare.add(len(found))
             hour = in_period(part, hour, True)

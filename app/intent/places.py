@@ -407,6 +407,9 @@ def _district_of(city: _Hit, hit: _Hit, directory: StationDirectory) -> bool:
 # a place is (镇远 那个古镇, 去个古镇玩), not where.
 _COMMON_NOUN_STATIONS = frozenset({"古镇"})
 _DESCRIBED = re.compile(r"(?:那个|这个|一个|那种|个|的|是)\s*$")
+# Stations named like a vehicle (大巴, in 辽宁): ridden, not gone to (到了再坐大巴).
+_VEHICLE_STATIONS = frozenset({"大巴"})
+_RIDDEN = re.compile(r"(?:坐|搭|乘|转|换|打|包|叫|租|开)(?:个|辆|一辆|趟|一趟)?\s*$")
 
 
 def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
@@ -432,6 +435,7 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
         h
         for h in hits
         if not (h.name in _COMMON_NOUN_STATIONS and _DESCRIBED.search(text, 0, h.start))
+        and not (h.name in _VEHICLE_STATIONS and _RIDDEN.search(text, 0, h.start))
     ]
     # 深圳福田: a district said after its city is where in the city, not the station alone
     # (深圳福田站 is the station).

@@ -345,11 +345,15 @@ def in_period(period: str | None, hour: int, carried: bool) -> int:
 _SMALL_HOURS_SAID = re.compile(r"(?:凌晨|半夜|夜里|早上|上午|清早|一早|早晨|早)\s*$")
 
 
-def meeting_part(period: str | None, hour: int | None, before: str) -> str | None:
+def meeting_part(
+    period: str | None, hour: int | None, before: str, *, home: bool = False
+) -> str | None:
     """The part of the day of an hour to be there by or of an appointment: one to five
     o'clock with no part said (两点前到, 会两点开始) is the afternoon's, as no one is met,
-    nor asked to arrive, in the small hours; 凌晨两点前到 (`before` the hour) stays so."""
-    if period is None and hour is not None and 1 <= hour <= 5:
+    nor asked to arrive, in the small hours; 凌晨两点前到 (`before` the hour) stays so. Home
+    by an hour (`home`: 周日6点前到成都 of the ride back) is the evening's up to seven."""
+    last = 7 if home else 5
+    if period is None and hour is not None and 1 <= hour <= last:
         return period if _SMALL_HOURS_SAID.search(before) else "下午"
     return period
 

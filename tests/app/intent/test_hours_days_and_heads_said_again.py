@@ -153,3 +153,23 @@ def test_a_sleeper_permitted_is_not_required(directory) -> None:
     assert permitted.seat_classes == []
     asked = parse_offline("明天从长沙去广州 要卧铺", MONDAY, directory)
     assert asked.seat_classes != []
+
+
+@pytest.mark.parametrize(
+    ("text", "end"),
+    [
+        # Home by six on the Sunday of a weekend trip is the evening's six.
+        ("周六从成都去乐山 周日回 周日6点前到成都", dt.time(18, 0)),
+        ("周六从成都去乐山 周日回，早上6点前到成都", dt.time(6, 0)),
+    ],
+)
+def test_home_by_a_bare_hour_is_the_evening(text, end) -> None:
+    window = parse_offline(text, dt.date(2026, 12, 11), default_directory()).return_arrive_window
+    assert window is not None and window.end == end
+
+
+def test_a_bus_ridden_after_the_train_is_no_place() -> None:
+    intent = parse_offline(
+        "下周六从哈尔滨去雪乡 火车能到哪 到了再坐大巴", dt.date(2026, 12, 11), default_directory()
+    )
+    assert intent.destination != "大巴"
