@@ -643,6 +643,15 @@ def _day_before(c: _Context) -> Relaxation | None:
     window = request.arrive_window
     if window is None or window[0] != dt.time(0, 0) or request.arrive_date is None:
         return None
+    if (
+        request.depart_window is not None
+        and request.depart_part_of_day
+        and request.arrive_date == request.depart_date
+    ):
+        # 当天早上走，八点前到 with no train there by eight: the part of the day of leaving
+        # was said of that day, so the day stays and the deadline gives way, openly (an hour
+        # said for leaving, 六点以后的车, still moves to the day before).
+        return None
     if not any(f.segment == 0 for f in segment_failures(c.failures)):
         return None
     before = request.depart_date - dt.timedelta(days=1)

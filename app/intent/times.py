@@ -95,7 +95,8 @@ _APPOINTMENT = re.compile(
     + r"钟?"
     # 九点在天津滨海新区开会: the place of the appointment between its hour and the business.
     r"(?:在[^，,。、\d]{1,10}?|[^，,。、\d]{0,6}?)"
-    r"(?:开始|的会|开会|有个?会|开球|开演|开场|面试|考试|上课|的课|报到|签到|见客户|见面"
+    r"(?:开始|的会|开会|有个?会|开球|开演|开场|开考|入场|面试|考试|的考试|上课|的课|报到|签到"
+    r"|见客户|见面"
     r"|的演唱会|的音乐会|的演出|的比赛|的球赛|的婚礼|的飞机|的航班|的活动|的讲座"
     # 十点在扬州参加葬礼, 十一点在老家办婚礼: a family's day.
     r"|参加葬礼|的葬礼|追悼会|参加婚礼|办婚礼"
@@ -188,7 +189,8 @@ _RIDE_HOME_SAID = re.compile(
 )
 # 下午开完就回, 中午办完事回: the part of the day the ride home leaves in.
 _HOME_IN_PART = re.compile(
-    r"(?P<period>早上|上午|中午|下午|傍晚|晚上)(?:会|事)?(?:开|办|忙)完(?:会|事)?(?:了)?(?:就|再)?回"
+    r"(?P<period>早上|上午|中午|下午|傍晚|晚上)(?:会|事|试)?(?:开|办|忙|考)完(?:会|事|试)?(?:了)?"
+    r"(?:就|再)?回"
 )
 # The appointment said first, its hour after (要在西安开会，上午十点; 医院约的下午两点, 约的
 # 明天上午十点, 挂的号是九点半): the hour alone, with no 前/后 of its own.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 
 from app.agent.fallback import Relaxation, next_relaxation, night_lifted, stage_order
 from rules import Failure, LegKey, LegOffers, TripRequest, plan
@@ -307,6 +308,25 @@ def test_hours_said_for_leaving_give_way_before_the_day_when_a_train_meets_the_d
     hour = morning.model_copy(update={"depart_part_of_day": False})
     moved = relaxation_on_offers(hour, entries, ["transfer", "hubs", "more_hubs", "night"], now)
     assert moved is not None and moved.stage == "day_before"
+
+
+def test_the_morning_of_the_day_said_keeps_its_day_when_no_train_meets_the_deadline() -> None:
+    # 当天早上走，九点前到 where the first train arrives at 11:30: the day the traveller fixed
+    # stays and the deadline gives way, openly; the day before would rule out what was said.
+    request, entries = _small_hours_only()
+    late = {
+        key: replace(leg, offers=tuple(o for o in leg.offers if o.train_number == "K5"))
+        for key, leg in entries.items()
+    }
+    morning = request.model_copy(
+        update={"depart_window": (dt.time(6, 0), dt.time(12, 0)), "depart_part_of_day": True}
+    )
+    now = dt.datetime.combine(TODAY, dt.time(9), tzinfo=SHANGHAI)
+    stages = ["transfer", "hubs", "more_hubs", "night"]
+    found = relaxation_on_offers(morning, late, stages, now)
+    assert found is not None and found.stage != "day_before"
+    (kept,) = found.candidates
+    assert kept.depart_date == DAY and "arrive_window" in relaxed_between(morning, kept)
 
 
 def test_a_station_of_the_outskirts_with_nothing_as_asked_gives_way_to_its_city_first() -> None:

@@ -173,3 +173,12 @@ def test_a_bus_ridden_after_the_train_is_no_place() -> None:
         "下周六从哈尔滨去雪乡 火车能到哪 到了再坐大巴", dt.date(2026, 12, 11), default_directory()
     )
     assert intent.destination != "大巴"
+
+
+def test_an_exam_hour_is_a_deadline_and_home_after_the_afternoon_paper() -> None:
+    full, today = default_directory(), dt.date(2026, 12, 17)
+    intent = parse_offline("20号考研 考点在西安 早上8点半开考 我从宝鸡过去", today, full)
+    assert intent.arrive_window is not None and intent.arrive_window.end <= dt.time(8, 30)
+    back = parse_offline("19号从宝鸡去西安 21号下午考完回宝鸡", today, full)
+    assert back.date_end == dt.date(2026, 12, 21) and back.return_window is not None
+    assert back.return_window.start >= dt.time(12, 0)
