@@ -575,8 +575,10 @@ _TIME_OF_DAY = (
     r"(?:晚点|早点|晚一点|早一点|[0-9一二两三四五六七八九十]{1,3}点半?(?:以后|之后|后|前|之前|左右)?)?)?"
 )
 # 周日就得回来上班, 周日晚上再坐卧铺回来, 周一直接回: a must, or the ride's kind, between them too.
+# 21号下午考完回, 周五开完会就回: the business done that day, then home.
+_DONE_THEN = r"(?:(?:会|事|试)?(?:开|办|忙|考|玩|看)完(?:会|事|试|了)?)?"
 _RETURN_AFTER = re.compile(
-    r"^[\s□]*" + _TIME_OF_DAY + r"(?:再|就|还|直接)?(?:要|得|必须|需要)?(?:赶)?"
+    r"^[\s□]*" + _TIME_OF_DAY + _DONE_THEN + r"(?:再|就|还|直接)?(?:要|得|必须|需要)?(?:赶)?"
     r"(?:(?:坐|乘|搭)[\u4e00-\u9fff]{0,3}?)?(?:回来|回家|回程|返回|返程|回)"
 )
 RETURN_DAY_AFTER = _RETURN_AFTER
@@ -584,7 +586,7 @@ RETURN_DAY_AFTER = _RETURN_AFTER
 # 周三到合肥培训，周四晚上再从合肥回南京: a later day may also name the place (masked) the ride
 # home leaves from; the first day never (31号从上海回商丘 is the ride out, going home).
 _LATER_RETURN_AFTER = re.compile(
-    r"^[\s□]*" + _TIME_OF_DAY + r"(?:再|就|还|直接)?(?:从□+)?(?:再|就|还|直接)?"
+    r"^[\s□]*" + _TIME_OF_DAY + _DONE_THEN + r"(?:再|就|还|直接)?(?:从□+)?(?:再|就|还|直接)?"
     r"(?:要|得|必须|需要)?(?:赶)?"
     r"(?:(?:坐|乘|搭)[\u4e00-\u9fff]{0,3}?)?(?:回来|回家|回程|返回|返程|回)"
 )

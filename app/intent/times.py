@@ -457,7 +457,8 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
     for match in _HOME_IN_PART.finditer(text):
         part = TIME_WINDOWS[match.group("period")]
         window = TimeWindow(start=part.start, end=part.end, label=match.group())
-        found.append(Found(match.start(), match.end(), window, "return_window"))
+        # The 回 is left for the day said before it (21号下午考完回: the 21st is the way home's).
+        found.append(Found(match.start(), match.end() - 1, window, "return_window"))
     for match in _APPOINTMENT.finditer(text):
         period = match.group("period") or context_period(text, match.start(), arrival=False)
         at = _deadline_hour(text, match, period)
