@@ -672,6 +672,10 @@ _AFTERNOON_BY_SOUND = re.compile(
 _NIGHT_RIDES_REFUSED = re.compile(
     r"(?:夜里|半夜|深夜)的(?:车|火车)(?=(?:就|可|我|咱)?(?:不要|不坐|算了|免了|坐不了|不考虑))"
 )
+# 别坐夜里的车, 不要坐半夜的火车: the same refusal said before the rides.
+_NIGHT_RIDES_REFUSED_FIRST = re.compile(
+    r"(?:别|不要|不想|不|莫)(?:坐|买|订|给我?(?:订|买|安排))(?:夜里|半夜|深夜)的(?:车|火车)"
+)
 
 # 周三去郑州…周四从郑州去武汉: a trip whose start is unsaid goes on from its first stop; that
 # stop named again as where the next ride leaves is no origin of the trip (home is, when said).
@@ -811,6 +815,7 @@ def normalise_text(text: str) -> str:
     text = _AFTERNOON_BY_SOUND.sub("下午", text)
     text = _FORMAL_NOON.sub("中午", text)
     text = _NIGHT_RIDES_REFUSED.sub("夜车", text)
+    text = _NIGHT_RIDES_REFUSED_FIRST.sub("不坐夜车", text)
     text = _ONWARD_FROM_FIRST_STOP.sub(r"\g<head>", text)
     text = _HOMEWARD.sub("回来", text)  # 周日往回走: the ride home, not a place 回走
     text = text.replace("明后天", "明天或后天")  # either day

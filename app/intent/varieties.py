@@ -318,6 +318,34 @@ def english_as_chinese(text: str) -> str:
     return text
 
 
+# South-western and central Mandarin (四川, 重庆, 湖北, 湖南): 莫坐夜里的车 is 别坐, 莫得高铁
+# 没有高铁, 冇得关系 没有关系. 莫 only before a verb of choosing (莫干山 stays a place).
+_SOUTHWEST: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), mandarin)
+    for pattern, mandarin in (
+        (r"莫得", "没有"),
+        (r"冇得", "没有"),
+        (r"没得(?=事|关系|问题|所谓)", "没"),
+        (r"没得", "没有"),
+        # 七点过后走: after seven.
+        (r"(?<=[点时])过后", "以后"),
+        (r"莫(?=[坐要买订定搞给选整让排开走])", "别"),
+    )
+)
+
+
+_SOUTHWEST_CUE = re.compile(r"莫|冇得|没得|[点时]过后")
+
+
+def southwest_as_mandarin(text: str) -> str:
+    """South-western Mandarin words read as their standard forms (莫坐 → 别坐)."""
+    if not _SOUTHWEST_CUE.search(text):
+        return text
+    for pattern, mandarin in _SOUTHWEST:
+        text = pattern.sub(mandarin, text)
+    return text
+
+
 def as_mandarin(text: str) -> str:
     """`text` in simplified characters and Mandarin words (see the module's docstring)."""
-    return english_as_chinese(cantonese_as_mandarin(simplified(text)))
+    return english_as_chinese(cantonese_as_mandarin(southwest_as_mandarin(simplified(text))))

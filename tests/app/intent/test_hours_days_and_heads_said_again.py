@@ -182,3 +182,24 @@ def test_an_exam_hour_is_a_deadline_and_home_after_the_afternoon_paper() -> None
     back = parse_offline("19号从宝鸡去西安 21号下午考完回宝鸡", today, full)
     assert back.date_end == dt.date(2026, 12, 21) and back.return_window is not None
     assert back.return_window.start >= dt.time(12, 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "checks"),
+    [
+        # 莫坐 is 别坐; the rides of the night refused before they are named.
+        ("下周一麻城到武汉，慢点冇得关系越便宜越好，就是莫坐夜里的车", {"no_overnight": True}),
+        # 莫得高铁也没得事: no high-speed train is fine, no wish for one; 七点过后 is after seven.
+        ("明天从广安去重庆，莫得高铁也没得事，七点过后走", {"train_types": []}),
+    ],
+)
+def test_south_western_words(text, checks) -> None:
+    intent = parse_offline(text, MONDAY, default_directory())
+    for name, value in checks.items():
+        assert getattr(intent, name) == value, name
+    assert intent.depart_window is None or intent.depart_window.start >= dt.time(6, 0)
+
+
+def test_after_seven_said_in_sichuan_words() -> None:
+    intent = parse_offline("明天从广安去重庆，七点过后走", MONDAY, default_directory())
+    assert intent.depart_window is not None and intent.depart_window.start == dt.time(7, 0)
