@@ -684,6 +684,7 @@ _ONWARD_FROM_FIRST_STOP = re.compile(
     r"从(?P=stop)(?=(?:直接|再|就)?(?:去|到|前往|坐|乘))"
 )
 
+_O_CLOCK = re.compile(r"(?<=[0-9一二两三四五六七八九十])\s*点钟(?!头)")
 # 午前, 午后: the formal written words for before and after noon (拟于午前启程).
 _FORMAL_NOON = re.compile(r"(?<![上中下正晌])午(?=前|后)")
 
@@ -816,6 +817,7 @@ def normalise_text(text: str) -> str:
     text = _FORMAL_NOON.sub("中午", text)
     text = _NIGHT_RIDES_REFUSED.sub("夜车", text)
     text = _NIGHT_RIDES_REFUSED_FIRST.sub("不坐夜车", text)
+    text = _O_CLOCK.sub("点", text)  # 八点钟之前: 八点之前
     text = _ONWARD_FROM_FIRST_STOP.sub(r"\g<head>", text)
     text = _HOMEWARD.sub("回来", text)  # 周日往回走: the ride home, not a place 回走
     text = text.replace("明后天", "明天或后天")  # either day
@@ -1534,7 +1536,8 @@ def _time_windows(buf: _Text) -> dict[str, TimeWindow]:
             buf.mask(match.start(), match.end())
     for at in bare:
         _, kind, window = found[at]
-        found[at] = (found[at][0], kind, _in_part_said(window, kind, found))
+        window = _in_part_said(window, kind, found)
+        found[at] = (found[at][0], kind, _small_hour_as_afternoon(window, kind, buf.original))
     windows: dict[str, TimeWindow] = {}
     for _, kind, window in sorted(found, key=lambda f: f[0]):
         # 早上…8点以后: both said of one ride, so the ride meets both (08:00-09:00).
@@ -1592,6 +1595,24 @@ def _deadline_after_leaving(windows: dict[str, TimeWindow], leave: str, reach: s
 
 
 _LATER_PARTS = ("下午", "晚上")
+
+
+_SMALL_HOURS_WORDS = re.compile(r"凌晨|半夜|夜里|深夜|早上|早晨|清早|一早|上午|明早|今早")
+
+
+def _small_hour_as_afternoon(window: TimeWindow, kind: str, text: str) -> TimeWindow:
+    """A bare hour from one to five said for leaving (四点以后的动车, 两点前走) with no part
+    of the day anywhere in the text is the afternoon's: nobody asks for a train after four
+    in the morning without saying 凌晨 or 早上."""
+    if kind not in ("depart_window", "return_window") or _SMALL_HOURS_WORDS.search(text):
+        return window
+    bound = window.start if window.start != dt.time(0, 0) else window.end
+    if not 1 <= bound.hour <= 5 or bound == END_OF_DAY:
+        return window
+    later = dt.time(bound.hour + 12, bound.minute)
+    start = later if window.start == bound else window.start
+    end = later if window.end == bound else window.end
+    return TimeWindow(start=start, end=end, label=window.label)
 
 
 def _in_part_said(

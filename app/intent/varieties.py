@@ -198,12 +198,19 @@ _WEEKDAYS = {
 # "this Monday" said on a Saturday is the coming Monday, not 这周一 (past by then): English
 # "this"/"coming" with a weekday is the nearest one ahead, a bare 周一.
 _WEEK_OF = {"next": "下"}
+_APPOINTMENT_WORD = {"meeting": "开会", "interview": "面试", "appointment": "的号", "exam": "考试"}
 _AMPM = r"(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>a\.?m\.?|p\.?m\.?)(?![A-Za-z])"
 # English phrases of a request, each as a Chinese traveller says it; the rest of the reading
 # (days, seat classes, train kinds, cities in pinyin) understands English already.
 _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), say)
     for pattern, say in (
+        # a meeting in Shenzhen at 10am: the appointment's hour (开会), kept beside its place.
+        (
+            r"\b(?P<what>meeting|interview|appointment|exam)\b(?P<mid>[^.,;!?]{0,40}?)\bat\s+"
+            + _AMPM,
+            lambda m: m.group("mid") + " " + _clock(m) + _APPOINTMENT_WORD[m.group("what").lower()],
+        ),
         (r"(?:arrive|arriving|get there|be there)?\s*by\s+" + _AMPM, lambda m: _clock(m) + "前到"),
         (r"before\s+" + _AMPM, lambda m: _clock(m) + "前"),
         (r"after\s+" + _AMPM, lambda m: _clock(m) + "以后"),

@@ -203,3 +203,34 @@ def test_south_western_words(text, checks) -> None:
 def test_after_seven_said_in_sichuan_words() -> None:
     intent = parse_offline("明天从广安去重庆，七点过后走", MONDAY, default_directory())
     assert intent.depart_window is not None and intent.depart_window.start == dt.time(7, 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "start", "end"),
+    [
+        # A bare hour from one to five for leaving, no part of the day said: the afternoon.
+        ("明天成都去重庆 有没有四点以后的动车", "depart_window", dt.time(16, 0), dt.time(23, 59)),
+        ("明天成都去重庆 两点前走", "depart_window", dt.time(0, 0), dt.time(14, 0)),
+        ("明天成都去重庆 早上5点以后", "depart_window", dt.time(5, 0), dt.time(23, 59)),
+        # 八点钟之前 is 八点之前.
+        (
+            "下礼拜一从株洲去长沙 早上八点钟之前要到长沙",
+            "arrive_window",
+            dt.time(0, 0),
+            dt.time(8, 0),
+        ),
+    ],
+)
+def test_bare_small_hours_and_o_clock(text, kind, start, end) -> None:
+    window = getattr(parse_offline(text, MONDAY, default_directory()), kind)
+    assert window is not None and (window.start, window.end) == (start, end)
+
+
+def test_an_english_meeting_hour_is_a_deadline() -> None:
+    intent = parse_offline(
+        "I have a meeting in Shenzhen at 10am on Dec 16, need to get there from Changsha",
+        MONDAY,
+        default_directory(),
+    )
+    assert (intent.origin, intent.destination) == ("长沙", "深圳")
+    assert intent.arrive_window is not None and intent.arrive_window.end <= dt.time(10, 0)
