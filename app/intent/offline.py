@@ -684,6 +684,11 @@ _ONWARD_FROM_FIRST_STOP = re.compile(
     r"从(?P=stop)(?=(?:直接|再|就)?(?:去|到|前往|坐|乘))"
 )
 
+# K9787…乌鲁木齐上 吐鲁番下: where the named train is boarded and left, said on their own.
+_ON_OFF = re.compile(
+    r"(?<![\u4e00-\u9fff])(?P<a>[\u4e00-\u9fff]{2,6}?)站?上车?[\s，,]+"
+    r"(?P<b>[\u4e00-\u9fff]{2,6}?)站?下车?(?![\u4e00-\u9fff])"
+)
 _O_CLOCK = re.compile(r"(?<=[0-9一二两三四五六七八九十])\s*点钟(?!头)")
 # 午前, 午后: the formal written words for before and after noon (拟于午前启程).
 _FORMAL_NOON = re.compile(r"(?<![上中下正晌])午(?=前|后)")
@@ -818,6 +823,7 @@ def normalise_text(text: str) -> str:
     text = _NIGHT_RIDES_REFUSED.sub("夜车", text)
     text = _NIGHT_RIDES_REFUSED_FIRST.sub("不坐夜车", text)
     text = _O_CLOCK.sub("点", text)  # 八点钟之前: 八点之前
+    text = _ON_OFF.sub(r"从\g<a>上车到\g<b>下车", text)  # 乌鲁木齐上 吐鲁番下
     text = _ONWARD_FROM_FIRST_STOP.sub(r"\g<head>", text)
     text = _HOMEWARD.sub("回来", text)  # 周日往回走: the ride home, not a place 回走
     text = text.replace("明后天", "明天或后天")  # either day

@@ -860,6 +860,18 @@ def landmark_by_sound(word: str) -> str | None:
     return near[0] if len(near) == 1 else None
 
 
+@cache
+def _sole_directional(directory: StationDirectory) -> dict[str, str]:
+    """Towns named without the direction their one station carries (永城: 永城北, 即墨: 即墨北),
+    where no station or city has the bare name and no other direction exists."""
+    names = set(directory.names())
+    found: dict[str, list[str]] = {}
+    for name in names:
+        if len(name) >= 3 and name[-1] in "东西南北":
+            found.setdefault(name[:-1], []).append(name)
+    return {town: only[0] for town, only in found.items() if len(only) == 1 and town not in names}
+
+
 def _heard_at(
     text: str, directory: StationDirectory, covered: set[int], i: int, last: int
 ) -> tuple[int, str] | None:
@@ -871,6 +883,10 @@ def _heard_at(
         if end > last or covered & set(range(i, end)):
             continue
         cue_after = text[end:].startswith(_HEARD_AFTER)
+        # 回永城老家: a town named without its station's direction, where a place must stand.
+        sole = _sole_directional(directory).get(text[i:end])
+        if sole is not None and i > 0 and text[i - 1] in _ROUTE_CUES:
+            return end, sole
         # 去看兵马涌: a landmark misheard is a sight one goes to see, wherever it stands.
         if n >= 3 and (landmark := landmark_by_sound(text[i:end])) is not None:
             return end, PLACE_NAMES[landmark]

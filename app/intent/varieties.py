@@ -262,6 +262,22 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
             lambda m: f"不是{m.group('old')}，是{m.group('new')}",
         ),
         (r"(?:and\s+)?come\s+back\s+(?:the\s+)?same\s+day", "当天回来"),
+        # back to Shanghai same night: home that day.
+        (
+            r"(?:and\s+)?(?:get\s+|come\s+|go\s+)?back\s+to\s+(?P<place>[A-Za-z]+)\s*,?\s+"
+            r"(?:the\s+)?same\s+(?:day|night|evening)",
+            lambda m: "当天回" + m.group("place"),
+        ),
+        (r"(?<![A-Za-z])day[- ]trip(?![A-Za-z])", "一日游 当天往返"),
+        (r"(?:leaving\s+|depart(?:ing)?\s+)?before\s+noon", "中午前出发"),
+        (r"(?:leaving\s+|depart(?:ing)?\s+)?after\s+noon", "中午以后出发"),
+        (r"(?:arrive|arriving|get there|be there)\s+by\s+noon", "中午前到"),
+        # business class for 2 pls: the party counted after what it asks for.
+        (
+            r"(?<![A-Za-z])for\s+(?P<n>[2-9]|two|three|four|five|six)(?!\s*(?:days?|nights?|"
+            r"hours?|hrs?|weeks?|am|pm|[:.]\d|\d|yuan|rmb|kuai))",
+            lambda m: str(_NUMBER_WORDS.get(m.group("n").lower(), m.group("n"))) + "个人",
+        ),
         (r"(?<![A-Za-z])same\s+day(?![A-Za-z])", "当天"),
         (r"one[- ]way", "单程"),
         (r"round[- ]trip|return tickets?", "往返"),
@@ -278,7 +294,8 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
         (r"middle berth", "中铺"),
         (r"window seats?", "靠窗"),
         (r"aisle seats?", "靠过道"),
-        (r"bullet train|high[- ]speed train", "高铁"),
+        # A bullet train in English is any of China's EMUs, G and D alike.
+        (r"bullet trains?|high[- ]speed trains?|high[- ]speed rail", "高铁动车"),
         # the train takes too long: the train waved off, as 火车太慢了 is.
         (r"(?:the\s+)?trains?\s+(?:takes?|is|are)\s+too\s+(?:long|slow)", "火车太慢了"),
         # Children said in English: our 5yo son, my daughter (7), he's 4.

@@ -234,3 +234,28 @@ def test_an_english_meeting_hour_is_a_deadline() -> None:
     )
     assert (intent.origin, intent.destination) == ("长沙", "深圳")
     assert intent.arrive_window is not None and intent.arrive_window.end <= dt.time(10, 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "checks"),
+    [
+        ("k9787明天还有票吗 乌鲁木齐上 吐鲁番下", {"origin": "乌鲁木齐", "destination": "吐鲁番"}),
+        ("下周六从上海回永城", {"destination": "永城北"}),
+        (
+            "Is G1 Beijing South → Shanghai Hongqiao still available? business class for 2 pls",
+            {"passengers": 2},
+        ),
+        (
+            "2 adults from Guangzhou to Guilin on Saturday, cheapest bullet train pls",
+            {"train_types": ["G", "D"]},
+        ),
+        (
+            "day trip Shanghai → Suzhou this Saturday, back to Shanghai same night",
+            {"return_trip": True},
+        ),
+    ],
+)
+def test_boarding_and_alighting_towns_and_english_asks(text, checks) -> None:
+    intent = parse_offline(text, MONDAY, default_directory())
+    for name, value in checks.items():
+        assert getattr(intent, name) == value, name
