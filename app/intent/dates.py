@@ -903,6 +903,18 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
                 return DateFacts(start=start, spans=spans)
             spans.append(home[1])
             return DateFacts(start=start, end=home[0], returning=True, spans=spans)
+        earlier, _ = second.resolve(today, today, False)
+        if (
+            leave is not None
+            and leave > start
+            and not second.bare_weekday
+            and earlier is not None
+            and today <= earlier < start
+            and _LEAVES_AFTER.match(after)
+        ):
+            # 20号…考试 我…19号晚上坐夜车过去: a day of the month before the one said first,
+            # read from today (not the next month's 19th, after the 20th).
+            leave = earlier
         if not range_or_back and leave is not None and today <= leave < start and leaves:
             # 后天九点在上海开会，我明晚从北京过去: the earlier day is the departure, the day
             # said first is the arrival's.

@@ -259,3 +259,12 @@ def test_boarding_and_alighting_towns_and_english_asks(text, checks) -> None:
     intent = parse_offline(text, MONDAY, default_directory())
     for name, value in checks.items():
         assert getattr(intent, name) == value, name
+
+
+def test_the_day_of_the_month_left_on_before_the_exam_day_said_first() -> None:
+    intent = parse_offline(
+        "20号早上8点半在西宁考试 我在格尔木 打算19号晚上坐夜车过去 卧铺 早上8点前到西宁站就行",
+        dt.date(2026, 12, 16),
+        default_directory(),
+    )
+    assert (intent.date_start, intent.arrive_date) == (dt.date(2026, 12, 19), dt.date(2026, 12, 20))
