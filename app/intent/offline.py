@@ -1788,6 +1788,9 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
     if later and _RECOUNTED.search(text[max(0, later[-1].start() - 5) : later[-1].start()]):
         # 两个人，哦我妈也去，那就三个人: the count said again is the party.
         match = later[-1]
+    elif later and match and "还有" in text[match.end() : later[-1].start()]:
+        # 我们仨是学生 还有我哥已经上班了 四个人: the one added, then everyone counted.
+        match = later[-1]
     if match:
         groups = match.groupdict()
         if groups["en"]:
@@ -1854,7 +1857,21 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
         many = party.count_word(match.group("n")) or 1 if match.group("n") else 1
         people, grown_ups = people + many, grown_ups + many
         buf.mask(match.start("who"), match.end("who"))
+    if people == 1 and _ALONG_WITH_THEM.search(text):
+        # 我爸周五挂了号，我陪他从信阳过去: the one named first, and the speaker with them.
+        subject = _KIN_SUBJECT.match(text)
+        if subject is not None:
+            many = dict(lexicon.COMPANIONS).get(subject.group("kin"), 1)
+            people, grown_ups = people + many, grown_ups + many
     return people, grown_ups if people > grown_ups or grown_ups > 1 else None
+
+
+# 我陪他, 我陪着她, 我跟他一起: the speaker riding along with the one named before.
+_ALONG_WITH_THEM = re.compile(r"我(?:陪|带|跟|和)着?(?:他|她|他们|她们|二老|老人家?)")
+_KIN_SUBJECT = re.compile(
+    r"^(?:帮|给|替)?(?:我|俺)?(?:家)?(?P<kin>爸爸|妈妈|老爸|老妈|父亲|母亲|爸妈|父母|爷爷|奶奶|姥姥|姥爷"
+    r"|外公|外婆|老公|老婆|爸|妈)"
+)
 
 
 # 我跟老板一起, 和领导一块去, 陪客户从上海去杭州, 跟我们经理后天去广州: one of work said riding

@@ -626,5 +626,14 @@ def read_party(text: str, passengers: int, *, adults_said: int | None = None) ->
             at = children.index(None)
             children = children[:at] + children[at + 1 :]
             return PartyReading(passengers, 1, children)
+    if adults_said is not None and children and _ELDEST_AT_UNIVERSITY.search(text):
+        # 2个大人+1个5岁的娃 还有老大在读大学要买学生票: the eldest rides too, as a student.
+        return PartyReading(passengers + 1, 1, children)
     students = student_count(text, passengers - len(children))
     return PartyReading(passengers, students, children)
+
+
+_ELDEST_AT_UNIVERSITY = re.compile(
+    r"还有(?:我家|俺家)?(?:老大|老二|大儿子|大女儿|大闺女|哥哥|姐姐)[^，,。]{0,6}?"
+    r"(?:读大学|在读大学|上大学|大学生|研究生|读研|学生票|学生证)"
+)

@@ -268,3 +268,16 @@ def test_the_day_of_the_month_left_on_before_the_exam_day_said_first() -> None:
         default_directory(),
     )
     assert (intent.date_start, intent.arrive_date) == (dt.date(2026, 12, 19), dt.date(2026, 12, 20))
+
+
+@pytest.mark.parametrize(
+    ("text", "passengers", "students", "children"),
+    [
+        ("我爸这周五上午十点在郑大一附院挂了号，我陪他从信阳过去", 2, 0, []),
+        ("我爸周五从信阳去郑州", 1, 0, []),
+        ("2个大人+1个5岁的娃 还有老大在读大学要买学生票，19号从广州回南宁", 4, 1, [5]),
+    ],
+)
+def test_the_speaker_along_and_the_eldest_at_university(text, passengers, students, children):
+    intent = parse_offline(text, MONDAY, default_directory())
+    assert (intent.passengers, intent.students, intent.children) == (passengers, students, children)
