@@ -153,9 +153,19 @@ def students_said(words: str) -> bool | None:
     return True if _STUDENT.search(words) else None
 
 
+_STUDENT_TICKETS = re.compile(r"(?P<n>[两二三四五六2-6]|俩|仨)\s*张\s*学生票")
+
+
 def party_after(previous: TravelIntent, turn: TravelIntent, words: str) -> Party | None:
     """The party after a chat turn, given the party so far (None: the turn says nothing of it)."""
     after = _party_after(previous, turn, words)
+    tickets = _STUDENT_TICKETS.search(words)
+    if tickets is not None:
+        # 我室友也去 他也是学生 两张学生票: that many student tickets, the party at least so big.
+        count = party.count_word(tickets.group("n")) or 1
+        base = after or Party.of(previous)
+        grown = max(base.passengers - len(base.children), count)
+        return Party(grown + len(base.children), count, base.children).fitted()
     recount = _students_recounted_by_count(Party.of(previous), words)
     if after is None or recount is None or recount <= after.students:
         return after

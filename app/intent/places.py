@@ -172,7 +172,9 @@ _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 _QUESTION_WORDS = ("哪", "什么", "那里", "这里", "那边", "外地", "旅游", "玩", "看", "时候", "一下")
 _FREE_PLACE = re.compile(
     # 先过去住一晚: a stay said after the going, no place.
-    r"(?:去|到|往|前往)(?![住待呆歇睡])(?P<place>[\u4e00-\u9fff]{2,5}?)(?=玩|旅游|旅行|看|游|度假|逛|，|。|,|$|的)"
+    # 越早到越好, 到了就行: the going said as a wish, no place.
+    r"(?<!越早)(?<!越快)(?<!尽早)(?<!早点)(?:去|到|往|前往)(?![住待呆歇睡了])(?!越好|就行|就好|站)"
+    r"(?P<place>[\u4e00-\u9fff]{2,5}?)(?=玩|旅游|旅行|看|游|度假|逛|，|。|,|$|的)"
 )
 
 _STAY_TAIL = (

@@ -281,3 +281,10 @@ def test_the_day_of_the_month_left_on_before_the_exam_day_said_first() -> None:
 def test_the_speaker_along_and_the_eldest_at_university(text, passengers, students, children):
     intent = parse_offline(text, MONDAY, default_directory())
     assert (intent.passengers, intent.students, intent.children) == (passengers, students, children)
+
+
+def test_sooner_there_said_alone_in_chat_and_student_tickets_counted(chat) -> None:
+    sooner = chat("明天从北京去天津", "无座也行 越早到越好").intent
+    assert sooner.order == "earliest_arrival" and sooner.destination == "天津"
+    tickets = chat("明天从北京去天津", "我室友也去 他也是学生 两张学生票").intent
+    assert (tickets.passengers, tickets.students) == (2, 2)
