@@ -249,7 +249,21 @@ def turn_text(text: str) -> str:
     text = _OUTBOUND_SCOPE.sub("", normalise_text(text))
     text = _LATE_ARRIVAL_REFUSED.sub(r"\g<no>\g<part>", text)
     text = _SHIFT.sub("", text)  # 提前一天 is no one-day trip, 往后推 no place
+    text = _DONE_THEN_ON.sub(r"在\g<place>\g<stay>\g<night> 然后去\g<next>", text)
+    text = _PLACE_DONE_THEN.sub(r"在\g<place>然后去", text)
     return _without_hours_refused(_MOVE_TO.sub("改成", text))
+
+
+# 兰州完了再去西宁 兰州住一晚: on from the stop when done there, its stay said apart; read as
+# 在兰州住一晚 然后去西宁, as a stop with its nights is said.
+_PLACE_DONE = (
+    r"(?P<place>[\u4e00-\u9fff]{2,4}?)(?:玩|逛|看|待|呆)?完了?(?:以后|之后)?[，,\s]*(?:再|就)?(?:去|到)"
+)
+_DONE_THEN_ON = re.compile(
+    _PLACE_DONE + r"(?P<next>[\u4e00-\u9fff]{2,4}?)[，,\s]+(?P=place)(?P<stay>住|待|呆)"
+    r"(?P<night>[一两二三1-3]\s*(?:晚|夜|天))"
+)
+_PLACE_DONE_THEN = re.compile(_PLACE_DONE)
 
 
 # 九点前要回到上海直接去上班: a deadline said with what follows the ride, a wish, no refusal.
@@ -260,6 +274,9 @@ def _refused(clause: str) -> bool:
     if _DEADLINE.search(clause):
         return False
     return bool(_REFUSED_HOURS.search(clause) and (_HOURS.search(clause) or _DAY.search(clause)))
+
+
+_RIDE_DAY_NAMED = re.compile(r"(?:回来|回去|回程|返程|走|出发|去)(?:的)?那天")
 
 
 def without_reasons(text: str) -> str:
@@ -273,7 +290,10 @@ def without_reasons(text: str) -> str:
     refused = [i for i, clause in enumerate(clauses) if _refused(clause)]
     if not any(_DAY.search(clauses[i]) for i in refused):
         return text
-    if not any(_DAY.search(c) for i, c in enumerate(clauses) if i not in refused):
+    if not any(_DAY.search(c) for i, c in enumerate(clauses) if i not in refused) and not any(
+        _RIDE_DAY_NAMED.search(c) for i, c in enumerate(clauses) if i not in refused
+    ):
+        # (回来那天别太晚…周一还上班: the day of the ride named as such, the busy one is why.)
         return text
     for i in refused:
         parts[2 * i] = ""
@@ -567,6 +587,9 @@ def _read(
     if (merged.no_overnight or merged.return_no_overnight) and _NIGHT_ACCEPTED.search(words):
         # "那就坐夜车吧"
         merged = merged.model_copy(update={"no_overnight": None, "return_no_overnight": None})
+    if merged.via and merged.destination and _same(city, merged.via[-1].city, merged.destination):
+        # 算了西宁不去了 就到兰州 after 兰州 was a stop on the way: the stop is the end now.
+        merged = merged.model_copy(update={"via": merged.via[:-1]})
     return TurnReading(merged)
 
 

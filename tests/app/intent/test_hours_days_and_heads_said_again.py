@@ -288,3 +288,20 @@ def test_sooner_there_said_alone_in_chat_and_student_tickets_counted(chat) -> No
     assert sooner.order == "earliest_arrival" and sooner.destination == "天津"
     tickets = chat("明天从北京去天津", "我室友也去 他也是学生 两张学生票").intent
     assert (tickets.passengers, tickets.students) == (2, 2)
+
+
+def test_on_from_a_stop_when_done_there_and_the_stop_made_the_end(chat) -> None:
+    on = chat("明天西安到兰州 一个人", "兰州完了再去西宁 兰州住一晚").intent
+    assert (on.origin, on.destination) == ("西安", "西宁")
+    assert [(stop.city, stop.nights) for stop in on.via] == [("兰州", 1)]
+    back = chat("明天西安到兰州 一个人", "兰州完了再去西宁 兰州住一晚", "算了西宁不去了 就到兰州")
+    assert (back.intent.origin, back.intent.destination, back.intent.via) == ("西安", "兰州", [])
+
+
+def test_the_busy_day_after_is_why_not_the_day_home(chat) -> None:
+    intent = chat(
+        "这周五从北京去杭州玩，住两晚，周日回北京", "回来那天别太晚 晚上十点前要到北京 周一还上班"
+    ).intent
+    assert intent.date_end is not None and intent.date_end.weekday() == 6
+    assert intent.return_arrive_window is not None
+    assert intent.return_arrive_window.end == dt.time(22, 0)
