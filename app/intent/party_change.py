@@ -103,6 +103,9 @@ _THROUGH_CHILD = re.compile(
     r"(?:奶奶|爷爷|姥姥|姥爷|外婆|外公|爸爸|妈妈|爸|妈|舅舅|舅妈|姑姑|姑父|姨|阿姨|叔叔|婶婶|伯伯|老师)"
 )
 _CHILD_NAMED = re.compile(r"孩子|小孩|娃|宝宝|小朋友|婴儿|儿童")
+_KIDS_COUNTED = re.compile(
+    r"(?P<n>[一两二三四1-4]|俩|仨)\s*(?:个)?(?:孩子|小孩|娃儿?|宝宝|小朋友)"
+)
 _AGE_SAID = re.compile(
     r"(?P<n>\d{1,2}|十[一二三四五六七八九]?|[一二两三四五六七八九]十?[一二三四五六七八九]?)"
     r"\s*(?:周?岁|了(?!吧?[吗呢])|了吧)"
@@ -314,6 +317,16 @@ def _joined(before: Party, turn: TravelIntent, words: str, joining: re.Match[str
             grown, children = grown + len(young), ()
         passengers = before.passengers + grown + len(children)
         return Party(passengers, students, before.children + children)
+    grown_named = [w for w in named if w not in _YOUNG_KIN and w not in party.CHILD_WORDS]
+    if not counted and grown_named and _CHILD_NAMED.search(_THROUGH_CHILD.sub("", words)):
+        # 我老婆跟两个娃一起回 大的8岁小的5岁: the wife and the children, each as what they are.
+        ages = _ages(words)
+        kids_said = _KIDS_COUNTED.search(words)
+        kids = (party.count_word(kids_said.group("n")) or 1) if kids_said else max(len(ages), 1)
+        children = tuple(ages[:kids]) + (None,) * max(0, kids - len(ages))
+        grown = sum(_COUNTS.get(w, 1) for w in grown_named)
+        passengers = before.passengers + grown + len(children)
+        return Party(passengers, before.students, before.children + children)
     count = max(count, 1)
     ages = _ages(words)
     grown_up = _THROUGH_CHILD.search(words) is not None or _NOT_STUDENT.search(words) is not None

@@ -305,3 +305,8 @@ def test_the_busy_day_after_is_why_not_the_day_home(chat) -> None:
     assert intent.date_end is not None and intent.date_end.weekday() == 6
     assert intent.return_arrive_window is not None
     assert intent.return_arrive_window.end == dt.time(22, 0)
+
+
+def test_a_wife_and_two_children_join_each_as_what_they_are(chat) -> None:
+    intent = chat("20号从杭州回重庆 要硬卧", "我老婆跟两个娃一起回 大的8岁小的5岁").intent
+    assert (intent.passengers, intent.children) == (4, [8, 5])
