@@ -55,6 +55,7 @@ from app.intent.numerals import to_int
 from app.intent.offline import DROPPED_RETURN, normalise_text, refused_trains
 from app.intent.party import count_word as party_count_word
 from app.intent.party_change import Party, party_after, students_said, total_said
+from app.intent.places import city_km
 from app.intent.return_scope import night_refused_homeward, ride_wishes, split_at_return
 from app.intent.turn_wishes import (
     CHEAPER,
@@ -176,10 +177,26 @@ _SAME_WEEKDAY = re.compile(
 _THEN = re.compile(r"然后|接着|再去|再到|再从|再坐|之后去|之后到|之后从|住|待|呆")
 # 那…呢, …怎么样: a ride asked about, not a stop added to the trip shown.
 _ASKS_ABOUT = re.compile(r"^那.*呢|呢[？?]?$|怎么样|如何")
-# 再加一站 (汉中), 顺路去: a stop added to the trip on the way.
-_VIA_CUE = re.compile(
-    r"中间|中途|途中|路上|路过|经过|途经|(?:再|多)?加(?:一|个|一个)站|顺路(?:去|在|停)"
-)
+_VIA_CUE = re.compile(r"中间|中途|途中|路上|路过|经过|途经|顺路(?:去|在|停)")
+# 再加一站 汉中: a stop added; on the way when the place lies between the trip's ends (西安→
+# 成都 by 汉中), else the trip goes on to it (北京→南京, 再加一站杭州: 杭州 after 南京).
+_ADD_STOP = re.compile(r"(?:再|多)?加(?:一|个|一个)站")
+ON_THE_WAY_DETOUR = 1.3
+"""How much longer the ride may be through a stop for it to count as on the way."""
+
+
+def _on_the_way(previous: TravelIntent, place: str, city: CityOf) -> bool:
+    ends = [city(previous.origin or "") or previous.origin, city(previous.destination or "")]
+    stop = city(place) or place
+    if ends[0] is None or ends[1] is None:
+        return False
+    direct = city_km(ends[0], ends[1])
+    there, on = city_km(ends[0], stop), city_km(stop, ends[1])
+    if direct is None or there is None or on is None:
+        return False
+    return there + on <= ON_THE_WAY_DETOUR * direct
+
+
 _STAY_WORD = re.compile(r"住|待|呆")
 _DIRECTION = re.compile(r"[去到往]")
 _NIGHT_ACCEPTED = re.compile(
@@ -257,7 +274,8 @@ def turn_text(text: str) -> str:
 # 兰州完了再去西宁 兰州住一晚: on from the stop when done there, its stay said apart; read as
 # 在兰州住一晚 然后去西宁, as a stop with its nights is said.
 _PLACE_DONE = (
-    r"(?P<place>[\u4e00-\u9fff]{2,4}?)(?:玩|逛|看|待|呆)?完了?(?:以后|之后)?[，,\s]*(?:再|就)?(?:去|到)"
+    r"(?P<place>[\u4e00-\u9fff]{2,4}?)(?:玩|逛|看|待|呆)?完了?(?:以后|之后)?[，,\s]*"
+    r"(?:再|就)?(?:去|到)"
 )
 _DONE_THEN_ON = re.compile(
     _PLACE_DONE + r"(?P<next>[\u4e00-\u9fff]{2,4}?)[，,\s]+(?P=place)(?P<stay>住|待|呆)"
@@ -565,6 +583,14 @@ def _read(
             turn = turn.model_copy(update={"date_start": onward})
         return TurnReading(_with_party(_continued(previous, turn, words), party))
     if _VIA_CUE.search(words) and turn.destination and turn.origin is None and previous.destination:
+        return TurnReading(_with_party(_with_stop(previous, turn), party))
+    if (
+        _ADD_STOP.search(words)
+        and turn.destination
+        and turn.origin is None
+        and previous.destination
+        and _on_the_way(previous, turn.destination, city)
+    ):
         return TurnReading(_with_party(_with_stop(previous, turn), party))
     if as_said.action == "create" and starts_over(previous, as_said, city, route):
         return TurnReading(

@@ -310,3 +310,10 @@ def test_the_busy_day_after_is_why_not_the_day_home(chat) -> None:
 def test_a_wife_and_two_children_join_each_as_what_they_are(chat) -> None:
     intent = chat("20号从杭州回重庆 要硬卧", "我老婆跟两个娃一起回 大的8岁小的5岁").intent
     assert (intent.passengers, intent.children) == (4, [8, 5])
+
+
+def test_a_stop_added_goes_between_only_when_it_is_on_the_way(chat) -> None:
+    between = chat("周五西安去成都", "再加一站 汉中").intent
+    assert between.destination == "成都" and [s.city for s in between.via] == ["汉中"]
+    onward = chat("周五北京去南京玩两天", "再加一站杭州").intent
+    assert onward.destination == "杭州" and [s.city for s in onward.via] == ["南京"]
