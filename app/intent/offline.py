@@ -490,6 +490,9 @@ _PINYIN_WORDS.update(
         "hui lai": "回来",
         "hui cheng": "回程",
         "fan cheng": "返程",
+        # zhouwu xiaban hou: after work, as 下班后 is read.
+        "xia ban": "下班",
+        "xia ke": "下课",
         "xue sheng piao": "学生票",
         "xue sheng": "学生",
         **{f"{n} ge ren": f"{cn}个人" for n, cn in (("yi", "一"), ("liang", "两"), ("san", "三"))},

@@ -317,3 +317,9 @@ def test_a_stop_added_goes_between_only_when_it_is_on_the_way(chat) -> None:
     assert between.destination == "成都" and [s.city for s in between.via] == ["汉中"]
     onward = chat("周五北京去南京玩两天", "再加一站杭州").intent
     assert onward.destination == "杭州" and [s.city for s in onward.via] == ["南京"]
+
+
+def test_after_work_typed_in_pinyin_for_the_ride_home(chat) -> None:
+    intent = chat("周一从杭州去南京", "na huicheng ne? zhouwu xiaban hou").intent
+    assert intent.return_trip and intent.date_end is not None and intent.date_end.weekday() == 4
+    assert intent.return_window is not None and intent.return_window.start >= dt.time(17, 0)
