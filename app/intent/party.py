@@ -108,7 +108,9 @@ _GRANDPARENTS = re.compile(
     r"|老丈人丈母娘)(?!家|那)"
 )
 _PARENTS_ALONE = re.compile(
-    r"^(?:我|给我|帮我)?(?:爸妈|父母|爸爸妈妈|二老)(?!.{0,3}(?:和我|跟我))"
+    # (对了, 另外, 还有 lead a new ask in chat: 对了 我爸妈下周三要从梅州来广州.)
+    r"^(?:(?:对了|另外|还有|哦对了?|噢对了?)[，,\s]*)?(?:我|给我|帮我)?(?:爸妈|父母|爸爸妈妈|二老)"
+    r"(?!.{0,3}(?:和我|跟我))"
     # Parents seen off or booked for (送我爸妈回哈尔滨, 给我爸妈订票): they ride, the speaker
     # stays, unless the speaker says riding along (陪我爸妈, 我也去, 一起).
     r"|^(?!.*(?:陪|一起|一块|我也|俺也|我们|咱们))"

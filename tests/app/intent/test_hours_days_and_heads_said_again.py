@@ -323,3 +323,22 @@ def test_after_work_typed_in_pinyin_for_the_ride_home(chat) -> None:
     intent = chat("周一从杭州去南京", "na huicheng ne? zhouwu xiaban hou").intent
     assert intent.return_trip and intent.date_end is not None and intent.date_end.weekday() == 4
     assert intent.return_window is not None and intent.return_window.start >= dt.time(17, 0)
+
+
+def _full_chat(*texts: str) -> TurnReading:
+    full = default_directory()
+    reading = TurnReading(parse_offline(texts[0], MONDAY, full))
+    for said in texts[1:]:
+        turn = parse_offline(turn_text(said), MONDAY, full)
+        reading = read_turn(
+            reading.intent, turn, said, today=MONDAY, city=lambda name: full.resolve(name).city
+        )
+    return reading
+
+
+def test_parents_booked_for_in_a_new_ask_ride_as_two() -> None:
+    intent = _full_chat(
+        "周六带孩子从广州去深圳 两个大人一个小孩 孩子四岁半",
+        "对了 我爸妈下周三要从梅州来广州，帮他们俩看看，要直达的 九点以后走",
+    ).intent
+    assert (intent.origin, intent.destination, intent.passengers) == ("梅州", "广州", 2)
