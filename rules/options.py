@@ -72,6 +72,20 @@ def epoch_minutes(moment: dt.datetime) -> int:
     return int(moment.timestamp()) // 60
 
 
+def arrival_gap(moment: dt.datetime, request: TripRequest) -> int:
+    """Minutes an arrival falls outside the request's arrival window; 0 for an arrival on an
+    earlier day than a deadline's (后天早上九点前到: the evening before meets it)."""
+    window = request.arrive_window
+    if (
+        window is not None
+        and request.arrive_date is not None
+        and window[0] == dt.time(0, 0)
+        and moment.date() < request.arrive_date
+    ):
+        return 0
+    return window_gap(moment, window)
+
+
 def window_gap(moment: dt.datetime, window: tuple[dt.time, dt.time] | None) -> int:
     """Minutes by which the time of day of `moment` falls outside `window` (0 inside)."""
     if window is None:
@@ -247,11 +261,7 @@ def build_rides(
                     continue
             if depart_window and window_gap(offer.depart_at, request.depart_window) > slack:
                 continue
-            if (
-                arrive_window
-                and not early
-                and window_gap(offer.arrive_at, request.arrive_window) > slack
-            ):
+            if arrive_window and arrival_gap(offer.arrive_at, request) > slack:
                 continue
         funnel.eligible += 1
         aside = int(said_city[0] and off_name(offer.origin_station, request.open_cities))

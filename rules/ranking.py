@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from rules.config import RankingWeights
 from rules.model import ScoreBreakdown, TripRequest
-from rules.options import Ride, window_gap
+from rules.options import Ride, arrival_gap, window_gap
 
 Parts = tuple[float, float, float, float, float, float, float]
 """price, travel_time, window_fit, transfers, seat_margin, seat_fallback, station_fit
@@ -88,7 +88,7 @@ def tail_key(ride: Ride, request: TripRequest, w: RankingWeights, epoch: int = 0
     return (
         _ride_base(ride, w)
         + w.travel_time * (ride.arrive - epoch) / 60
-        + w.window_fit * window_gap(ride.offer.arrive_at, request.arrive_window) / 60
+        + w.window_fit * arrival_gap(ride.offer.arrive_at, request) / 60
     )
 
 
@@ -96,7 +96,7 @@ def route_parts(rides: tuple[Ride, ...], request: TripRequest, w: RankingWeights
     """The weighted penalties of one route, component by component."""
     first, last = rides[0], rides[-1]
     window = soft_gap(first, request) + window_gap(first.offer.depart_at, request.depart_window)
-    window += window_gap(last.offer.arrive_at, request.arrive_window)
+    window += arrival_gap(last.offer.arrive_at, request)
     return (
         w.price * sum(r.unit_price for r in rides) / 100,
         w.travel_time * (last.arrive - first.depart) / 60,
