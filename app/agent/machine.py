@@ -668,8 +668,16 @@ class PlanningAgent:
                     constraint="destination",
                     requested=run.instead_of,
                     offered=run.intent.destination or "",
-                    reason=texts.INSTEAD_REASON.format(
-                        asked=run.instead_of, place=run.intent.destination
+                    reason=(
+                        texts.INSTEAD_NEAR_REASON.format(
+                            asked=run.instead_of,
+                            place=run.intent.destination,
+                            near=run.instead_near,
+                        )
+                        if run.instead_near
+                        else texts.INSTEAD_REASON.format(
+                            asked=run.instead_of, place=run.intent.destination
+                        )
                     ),
                 )
             )
@@ -843,6 +851,15 @@ class PlanningAgent:
                 hubs=run.hubs_tried,
                 middles=run.middles_tried,
             )
+            if run.instead_of is not None:
+                # 黄龙九寨 then 松潘 for 九寨沟: both said, the first one asked included.
+                run.summary = (
+                    texts.INSTEAD_ALSO_FAILED.format(
+                        asked=run.instead_of,
+                        place=original.destination_station or original.destination,
+                    )
+                    + run.summary
+                )
             run.detail = "stop"
             return State.DONE
         return self._start(run, relaxation)
@@ -868,6 +885,8 @@ class PlanningAgent:
         except TripProblem:
             return None
         run.instead_of = intent.destination
+        # 土楼: 永定 and 南靖 both near it, neither said by the traveller as "also fine".
+        run.instead_near = intent.destination_text if intent.destination_text else None
         run.intent = moved
         run.request = run.original = request
         run.candidates = [request]

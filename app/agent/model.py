@@ -107,6 +107,7 @@ class Run:
     candidates: list[TripRequest] = field(default_factory=list)
     flexible: bool = False  # the candidates are the days of "哪天都行": the stated order picks
     instead_of: str | None = None  # the destination given up for one said to do instead
+    instead_near: str | None = None  # the place without a station both are near, if that
     first_failures: tuple[Failure, ...] = ()
     trains_checked: bool = False
     named_train_no: str = ""  # the named train's run id, from its stop list (renumbered trains)

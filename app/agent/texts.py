@@ -188,6 +188,8 @@ OVERNIGHT = "次日"
 LATER_DAY = "第{n}日"  # a ride of two nights or more (Z232 吐鲁番北→广州 arrives on day 3)
 TRAIN_ABSENT_REASON = "车次{trains}不在实时查询结果中"
 INSTEAD_REASON = "到{asked}没有符合您要求的车次，您说到{place}也行"
+INSTEAD_NEAR_REASON = "到{asked}没有符合您要求的车次，{place}同样在{near}附近"
+INSTEAD_ALSO_FAILED = "到{asked}没有符合您要求的车次，改查{place}也没有。"
 TRAIN_UNUSABLE_REASON = "车次{trains}已发车或没有符合要求的余票"
 ORDER_LABELS = {
     "earliest": "最早一班",

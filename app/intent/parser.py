@@ -53,7 +53,9 @@ log = logging.getLogger("railtrip.intent")
 # Where a place name sits: 从X / X出发 (origin), 去X / 到X (destination); two to four characters.
 _ORIGIN_SLOT = re.compile(r"从(?P<place>[\u4e00-\u9fff]{2,3}?)(?=出发|到|去|回|往|坐|上车|，|,|$)")
 _DESTINATION_SLOT = re.compile(
-    r"(?:去|到|前往)(?P<place>[\u4e00-\u9fff]{2,3}?)(?=玩|旅游|的|，|,|。|$|出差|看|\s)"
+    # (回到上海喔: a sentence's closing particle is no part of the place.)
+    r"(?:去|到|前往)(?P<place>[\u4e00-\u9fff]{2,3}?)(?:[喔哦啊呀嘛啦咯噢]+)?"
+    r"(?=玩|旅游|的|，|,|。|$|出差|看|\s)"
 )
 
 
@@ -246,7 +248,18 @@ class IntentParser:
                     # 从上海去宏村: 黟县东, nearest first, with 黄山北 named too) or the nearest
                     # asked for (火车到哪个站下离雪乡近): planned at the nearest, said openly;
                     # otherwise, with several and the trip still open, the traveller chooses.
-                    intent = intent.model_copy(update={"destination": stations[0]})
+                    # The other stations near it are the traveller's too: tried as they are
+                    # before any wish gives way (土楼: 永定, then 南靖 in the morning).
+                    others = [s for s in stations[1:] if s not in intent.destination_alternatives]
+                    intent = intent.model_copy(
+                        update={
+                            "destination": stations[0],
+                            "destination_alternatives": [
+                                *intent.destination_alternatives,
+                                *others,
+                            ],
+                        }
+                    )
                     warnings.append(texts.planned_at_nearest(place, stations[0], stations[1:]))
                 else:
                     questions.insert(0, texts.nearest_stations(place, stations))

@@ -174,7 +174,7 @@ _FREE_PLACE = re.compile(
     # 先过去住一晚: a stay said after the going, no place.
     # 越早到越好, 到了就行: the going said as a wish, no place.
     r"(?<!越早)(?<!越快)(?<!尽早)(?<!早点)(?:去|到|往|前往)(?![住待呆歇睡了])(?!越好|就行|就好|站)"
-    r"(?P<place>[\u4e00-\u9fff]{2,5}?)(?=玩|旅游|旅行|看|游|度假|逛|，|。|,|$|的)"
+    r"(?P<place>[\u4e00-\u9fff]{2,5}?)(?:[喔哦啊呀嘛啦咯噢]+)?(?=玩|旅游|旅行|看|游|度假|逛|，|。|,|$|的)"
 )
 
 _STAY_TAIL = (
@@ -408,7 +408,8 @@ def _district_of(city: _Hit, hit: _Hit, directory: StationDirectory) -> bool:
 # Stations whose names are common nouns (古镇, a town in 中山): after 那个, 一个, 的 they say what
 # a place is (镇远 那个古镇, 去个古镇玩), not where.
 _COMMON_NOUN_STATIONS = frozenset({"古镇"})
-_DESCRIBED = re.compile(r"(?:那个|这个|一个|那种|个|的|是)\s*$")
+# (逛古镇, 看古镇: the old town strolled in, at the place named for the trip.)
+_DESCRIBED = re.compile(r"(?:那个|这个|一个|那种|个|的|是|逛|逛逛|游|看看|参观|玩)\s*$")
 # Stations named like a vehicle (大巴, in 辽宁): ridden, not gone to (到了再坐大巴).
 _VEHICLE_STATIONS = frozenset({"大巴"})
 _RIDDEN = re.compile(r"(?:坐|搭|乘|转|换|打|包|叫|租|开)(?:个|辆|一辆|趟|一趟)?\s*$")

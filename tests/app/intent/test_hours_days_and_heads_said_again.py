@@ -342,3 +342,12 @@ def test_parents_booked_for_in_a_new_ask_ride_as_two() -> None:
         "对了 我爸妈下周三要从梅州来广州，帮他们俩看看，要直达的 九点以后走",
     ).intent
     assert (intent.origin, intent.destination, intent.passengers) == ("梅州", "广州", 2)
+
+
+def test_an_old_town_strolled_in_and_a_closing_particle_are_no_places() -> None:
+    intent = parse_offline(
+        "這個週六想從上海去烏鎮逛古鎮，當天來回就好，晚上九點前要回到上海喔",
+        MONDAY,
+        default_directory(),
+    )
+    assert intent.destination != "古镇" and intent.destination_text == "乌镇"
