@@ -7,7 +7,7 @@ sees a plan would learn the parser's blind spots and write around them.
 
     python scripts/travellers_lookup.py stations 平遥 --today 2026-12-09
     python scripts/travellers_lookup.py tickets 太原 平遥 2026-12-12 --today 2026-12-09
-    python scripts/travellers_lookup.py stops G79 2026-12-12 --today 2026-12-09
+    python scripts/travellers_lookup.py stops G79 2026-12-12 --today 2026-12-09 [--from 北京西]
     python scripts/travellers_lookup.py check cases.jsonl [--id CASE]
 
 Ticket answers are kept in a SQLite file beside this script (`.cache/tickets.sqlite`, or
@@ -128,7 +128,14 @@ async def cmd_tickets(args: argparse.Namespace) -> None:
 
 async def cmd_stops(args: argparse.Namespace) -> None:
     async with app_on(args.today, eval_settings()) as client:
-        response = await client.get(f"/v1/trains/{args.train}/stops", params={"date": args.date})
+        params = {"date": args.date}
+        # A number run on several routes (one writer saw another route's stops): the stations
+        # it is ridden between pick the one meant.
+        if args.origin:
+            params["origin"] = args.origin
+        if args.destination:
+            params["destination"] = args.destination
+        response = await client.get(f"/v1/trains/{args.train}/stops", params=params)
         body = response.json()
     if response.status_code != 200:
         print(f"{response.status_code}: {body.get('message')}")
@@ -240,6 +247,8 @@ def main() -> None:
     p.add_argument("train")
     p.add_argument("date")
     p.add_argument("--today", type=day, required=True)
+    p.add_argument("--from", dest="origin", default="")
+    p.add_argument("--to", dest="destination", default="")
     p = sub.add_parser("check")
     p.add_argument("file")
     p.add_argument("--id", default="")
