@@ -72,18 +72,26 @@ def epoch_minutes(moment: dt.datetime) -> int:
     return int(moment.timestamp()) // 60
 
 
+def early_for_deadline(
+    moment: dt.datetime, request: TripRequest, arrive_date: dt.date | None
+) -> bool:
+    """True when `moment` is on an earlier day than a deadline's (an arrival window from
+    midnight on `arrive_date`): 后天早上九点前到 is met the evening before too."""
+    window = request.arrive_window
+    return (
+        window is not None
+        and arrive_date is not None
+        and window[0] == dt.time(0, 0)
+        and moment.date() < arrive_date
+    )
+
+
 def arrival_gap(moment: dt.datetime, request: TripRequest) -> int:
     """Minutes an arrival falls outside the request's arrival window; 0 for an arrival on an
-    earlier day than a deadline's (后天早上九点前到: the evening before meets it)."""
-    window = request.arrive_window
-    if (
-        window is not None
-        and request.arrive_date is not None
-        and window[0] == dt.time(0, 0)
-        and moment.date() < request.arrive_date
-    ):
+    earlier day than a deadline's (`early_for_deadline`)."""
+    if early_for_deadline(moment, request, request.arrive_date):
         return 0
-    return window_gap(moment, window)
+    return window_gap(moment, request.arrive_window)
 
 
 def window_gap(moment: dt.datetime, window: tuple[dt.time, dt.time] | None) -> int:
@@ -247,18 +255,15 @@ def build_rides(
                 continue
             if depart_window and not_before and offer.depart_at.time() < not_before:
                 continue  # the night of the stay said is spent in a bed, not on this train
-            # 后天早上九点前到，明天几点走都行: a deadline (a window from midnight) on a later
-            # day is met by arriving earlier too, on a ride leaving the day the traveller said.
-            early = (
+            # 后天早上九点前到，明天几点走都行: a deadline on a later day is met by arriving
+            # earlier too, on a ride leaving the day the traveller said.
+            if (
                 arrive_window
-                and arrive_date is not None
-                and offer.arrive_at.date() < arrive_date
-                and request.arrive_window is not None
-                and request.arrive_window[0] == dt.time(0, 0)
-            )
-            if arrive_window and arrive_date and offer.arrive_at.date() != arrive_date:
-                if not early:
-                    continue
+                and arrive_date
+                and offer.arrive_at.date() != arrive_date
+                and not early_for_deadline(offer.arrive_at, request, arrive_date)
+            ):
+                continue
             if depart_window and window_gap(offer.depart_at, request.depart_window) > slack:
                 continue
             if arrive_window and arrival_gap(offer.arrive_at, request) > slack:

@@ -13,10 +13,22 @@ inputs, same bytes), and a test checks that what is committed is what the genera
 (tests/scripts/).
 """
 
+import csv
+import json
 from pathlib import Path
+
+from sources.stations import OFFICIAL_CSV
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
 """The reference data the generators read (read-only, beside the checkout)."""
 SOURCES_DATA = REPO / "sources" / "data"
 RULES_DATA = REPO / "rules" / "data"
+
+
+def reference_positions(shared: Path) -> tuple[dict[str, list[float]], list[dict[str, str]]]:
+    """The TrainVis coordinates by station name (`timetable/station-geo.json` under `shared`)
+    and the official station rows (`name`, `city`, …), as the geographic generators read them."""
+    geo = json.loads((shared / "timetable" / "station-geo.json").read_text("utf-8"))
+    rows = list(csv.DictReader(OFFICIAL_CSV.read_text("utf-8").splitlines()))
+    return geo, rows

@@ -17,14 +17,11 @@ same bytes.
 from __future__ import annotations
 
 import argparse
-import csv
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from scripts import REPO, SHARED_DATA
-from sources.stations import OFFICIAL_CSV
+from scripts import REPO, SHARED_DATA, reference_positions
 
 DEFAULT_SHARED = SHARED_DATA
 OUTPUT = REPO / "app" / "intent" / "data" / "city_geo.csv"
@@ -57,8 +54,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED)
     args = parser.parse_args(argv)
-    geo = json.loads((args.shared / "timetable" / "station-geo.json").read_text("utf-8"))
-    rows = list(csv.DictReader(OFFICIAL_CSV.read_text("utf-8").splitlines()))
+    geo, rows = reference_positions(args.shared)
     found = positions(rows, geo)
     OUTPUT.write_text(render(found), encoding="utf-8")
     print(f"{len(found)} cities -> {OUTPUT}", file=sys.stderr)

@@ -18,15 +18,12 @@ Deterministic: same inputs, same bytes.
 from __future__ import annotations
 
 import argparse
-import csv
-import json
-import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from scripts import RULES_DATA, SHARED_DATA
-from sources.stations import OFFICIAL_CSV
+from scripts import RULES_DATA, SHARED_DATA, reference_positions
+from sources.stations.geo import great_circle_km
 
 RADIUS_KM = 20.0
 """武昌 (13 km from 武汉), 汉口 (16), 福田 (6), 泰山 (7), 潮汕 (11) are in; 青铜峡 (25 km from
@@ -35,16 +32,6 @@ RADIUS_KM = 20.0
 DEFAULT_SHARED = SHARED_DATA
 OUTPUT = RULES_DATA / "city_proper.csv"
 COLUMNS = ("name", "city", "km")
-
-
-def great_circle_km(a: Sequence[float], b: Sequence[float]) -> float:
-    """Distance between two (longitude, latitude) points in degrees."""
-    (lon1, lat1), (lon2, lat2) = (map(math.radians, p) for p in (a, b))
-    h = (
-        math.sin((lat2 - lat1) / 2) ** 2
-        + math.cos(lat1) * math.cos(lat2) * math.sin((lon2 - lon1) / 2) ** 2
-    )
-    return 2 * 6371.0 * math.asin(math.sqrt(h))
 
 
 def inside(rows: list[dict[str, str]], geo: dict[str, list[float]]) -> list[tuple[str, str, float]]:
@@ -72,8 +59,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED)
     args = parser.parse_args(argv)
-    geo = json.loads((args.shared / "timetable" / "station-geo.json").read_text("utf-8"))
-    rows = list(csv.DictReader(OFFICIAL_CSV.read_text("utf-8").splitlines()))
+    geo, rows = reference_positions(args.shared)
     found = inside(rows, geo)
     OUTPUT.write_text(render(found), encoding="utf-8")
     print(f"{len(found)} stations within {RADIUS_KM:g} km -> {OUTPUT}", file=sys.stderr)

@@ -886,7 +886,7 @@ class PlanningAgent:
             return None
         run.instead_of = intent.destination
         # 土楼: 永定 and 南靖 both near it, neither said by the traveller as "also fine".
-        run.instead_near = intent.destination_text if intent.destination_text else None
+        run.instead_near = intent.destination_text
         run.intent = moved
         run.request = run.original = request
         run.candidates = [request]

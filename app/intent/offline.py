@@ -1615,9 +1615,19 @@ def _small_hour_as_afternoon(window: TimeWindow, kind: str, text: str) -> TimeWi
     in the morning without saying 凌晨 or 早上."""
     if kind not in ("depart_window", "return_window") or _SMALL_HOURS_WORDS.search(text):
         return window
-    bound = window.start if window.start != dt.time(0, 0) else window.end
+    bound = _bound_of(window)
     if not 1 <= bound.hour <= 5 or bound == END_OF_DAY:
         return window
+    return _in_the_afternoon(window, bound)
+
+
+def _bound_of(window: TimeWindow) -> dt.time:
+    """The hour a one-sided window was said with (两点以后: 02:00, 两点前: 02:00)."""
+    return window.start if window.start != dt.time(0, 0) else window.end
+
+
+def _in_the_afternoon(window: TimeWindow, bound: dt.time) -> TimeWindow:
+    """`window` with its hour `bound` read twelve hours later (两点以后: 14:00 on)."""
     later = dt.time(bound.hour + 12, bound.minute)
     start = later if window.start == bound else window.start
     end = later if window.end == bound else window.end
@@ -1629,7 +1639,7 @@ def _in_part_said(
 ) -> TimeWindow:
     """A bare hour's `window` read in the afternoon or evening said of the same ride further
     off (后天下午…要不要给她买票啊…两点以后的车: 14:00), when only that reading falls in it."""
-    bound = window.start if window.start != dt.time(0, 0) else window.end
+    bound = _bound_of(window)
     if bound.hour >= 12 or bound == END_OF_DAY:
         return window
     for _, other_kind, part in found:
@@ -1637,9 +1647,7 @@ def _in_part_said(
             continue
         later = dt.time(bound.hour + 12, bound.minute)
         if part.start <= later <= part.end and not part.start <= bound <= part.end:
-            start = later if window.start == bound else window.start
-            end = later if window.end == bound else window.end
-            return TimeWindow(start=start, end=end, label=window.label)
+            return _in_the_afternoon(window, bound)
     return window
 
 

@@ -9,7 +9,6 @@ final 回<origin> marks a return trip. Places that are not stations (九寨沟) 
 from __future__ import annotations
 
 import csv
-import math
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from app.intent.model import TravelIntent, ViaStop, missing_fields
 from app.intent.numerals import NUMBER, to_int
 from rules.config import in_city_proper
 from sources.stations import StationDirectory, UnknownStationError
+from sources.stations.geo import great_circle_km
 from sources.stations.matching import fuzzy_sound, readings
 
 _ORIGIN_BEFORE = ("从", "由", "自", "from")
@@ -100,12 +100,7 @@ def city_km(a: str, b: str) -> float | None:
     """Great-circle kilometres between two cities, None when either is not placed."""
     if a not in _CITY_AT or b not in _CITY_AT:
         return None
-    (lon1, lat1), (lon2, lat2) = (map(math.radians, _CITY_AT[c]) for c in (a, b))
-    h = (
-        math.sin((lat2 - lat1) / 2) ** 2
-        + math.cos(lat1) * math.cos(lat2) * math.sin((lon2 - lon1) / 2) ** 2
-    )
-    return 2 * 6371.0 * math.asin(math.sqrt(h))
+    return great_circle_km(_CITY_AT[a], _CITY_AT[b])
 
 
 def namesake_near(alike: Sequence[str], other_end: str | None) -> str | None:

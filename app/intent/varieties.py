@@ -143,7 +143,12 @@ def cantonese_as_mandarin(text: str) -> str:
     if not _CANTONESE_CUE.search(text):
         return text
     text = _CANTONESE_DAY.sub(lambda m: _CANTONESE_DAYS[m.group()], text)
-    for pattern, mandarin in _CANTONESE:
+    return _replaced(text, _CANTONESE)
+
+
+def _replaced(text: str, table: tuple[tuple[re.Pattern[str], str], ...]) -> str:
+    """`text` with each pattern of `table` put as its standard word, in the table's order."""
+    for pattern, mandarin in table:
         text = pattern.sub(mandarin, text)
     return text
 
@@ -363,11 +368,7 @@ _SOUTHWEST_CUE = re.compile(r"莫|冇得|没得|[点时]过后")
 
 def southwest_as_mandarin(text: str) -> str:
     """South-western Mandarin words read as their standard forms (莫坐 → 别坐)."""
-    if not _SOUTHWEST_CUE.search(text):
-        return text
-    for pattern, mandarin in _SOUTHWEST:
-        text = pattern.sub(mandarin, text)
-    return text
+    return _replaced(text, _SOUTHWEST) if _SOUTHWEST_CUE.search(text) else text
 
 
 def as_mandarin(text: str) -> str:

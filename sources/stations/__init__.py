@@ -3,6 +3,7 @@
 directory.py   the index: stations by code, name and city; `resolve` → `Place`; the
                bundled tables (`curated_directory`, `default_directory`)
 matching.py    text matching: input tidying, prefix search, typo suggestions
+geo.py         great-circle distances (the generators' and the parser's city positions)
 parsers.py     readers of `station_name.js` and of the CSV tables railtrip ships
 refresh.py     lists from a file or URL, and 12306's current list cached on disk and
                re-read while running (`StationRefresher`)
