@@ -493,6 +493,8 @@ _PINYIN_WORDS.update(
         # zhouwu xiaban hou: after work, as 下班后 is read.
         "xia ban": "下班",
         "xia ke": "下课",
+        "xia ke hou": "下课后",
+        "xia ban hou": "下班后",
         "xue sheng piao": "学生票",
         "xue sheng": "学生",
         **{f"{n} ge ren": f"{cn}个人" for n, cn in (("yi", "一"), ("liang", "两"), ("san", "三"))},
@@ -545,6 +547,31 @@ _PINYIN_WORDS.update(
         "zhi hou": "之后",
         "yi qian": "以前",
         "zhi qian": "之前",
+        # Days, wishes and companions typed by travellers who write pinyin by habit (ming zao,
+        # zui pianyi, bu yao lvpi che, wo he shiyou 2 ren).
+        "ming zao": "明早",
+        "jin wan": "今晚",
+        "ming wan": "明晚",
+        "yuan dan": "元旦",
+        "kua nian": "跨年",
+        "zui pian yi": "最便宜",
+        "zui kuai": "最快",
+        "lv pi che": "绿皮车",
+        "lv pi": "绿皮",
+        "bu yao": "不要",
+        "bu zuo": "不坐",
+        "zhi zuo": "只坐",
+        "zhi yao": "只要",
+        "wo he": "我和",
+        "tong xue": "同学",
+        "shi you": "室友",
+        "peng you": "朋友",
+        "xue sheng zheng": "学生证",
+        "wo men": "我们",
+        "na tian": "那天",
+        "hou yi tian": "后一天",
+        "qian yi tian": "前一天",
+        "hai you": "还有",
     }
 )
 # 8dian, ba dian: an hour typed in pinyin (dian alone may be a syllable of a place).
@@ -613,9 +640,18 @@ _PINYIN_TURN_WORD = re.compile(
 # 2ren, 3 ge ren: a party counted in pinyin, one word.
 _PINYIN_COUNT = re.compile(r"\s*\d{1,2}\s*(?:ge\s*)?ren\s*", re.IGNORECASE)
 _PINYIN_DAY_WORD = re.compile(
-    r"(?<![a-z])(?:jin\s*tian|ming\s*tian|hou\s*tian|da\s*hou\s*tian)(?![a-z])", re.IGNORECASE
+    r"(?<![a-z])(?:jin\s*tian|ming\s*tian|hou\s*tian|da\s*hou\s*tian|ming\s*zao|jin\s*wan"
+    r"|ming\s*wan|yuan\s*dan|(?:zhe|xia|ben)?\s*(?:zhou|xingqi|libai)\s*(?:yi|er|san|si|wu|liu|ri|mo)"
+    r"|\d{1,2}\s*hao)(?![a-z])",
+    re.IGNORECASE,
 )
-_PINYIN_PAIR = re.compile(r"(?<![a-z])[a-z]{2,}\s+(?:dao|qu)\s+[a-z]{2,}", re.IGNORECASE)
+# wuhan -> nanchang, nanning qu guilin: two pinyin places with a route word or arrow between.
+_PINYIN_PAIR = re.compile(
+    r"(?<![a-z])[a-z]{2,}\s*(?:\s(?:dao|qu)\s|->|→|—>|-)\s*[a-z]{2,}", re.IGNORECASE
+)
+_PINYIN_HEADS = re.compile(r"(?<![a-z0-9])(\d{1,2})\s*ren(?![a-z])", re.IGNORECASE)
+# 23hao: a day of the month typed in pinyin.
+_PINYIN_DAY_OF_MONTH = re.compile(r"(?<![a-z0-9])(\d{1,2})\s*hao(?![a-z])", re.IGNORECASE)
 # The spaces between pinyin words read as characters (6点 以后): no clause break.
 _SPACE_BETWEEN_WORDS = re.compile(r"(?<=[\u4e00-\u9fff0-9])\s+(?=[\u4e00-\u9fff0-9])")
 
@@ -840,7 +876,11 @@ def normalise_text(text: str) -> str:
         or (_TRAIN_NUMBER.search(text) and _PINYIN_DAY_WORD.search(text))
         # mingtian shanghai dao suzhou 早上7点走: a day and a route in pinyin, words beside them.
         or (_PINYIN_DAY_WORD.search(text) and _PINYIN_PAIR.search(text))
+        # nanjing -> hefei, wo men 3 ge tongxue: a pinyin pair and pinyin words beside it.
+        or (_PINYIN_PAIR.search(text) and len(_PINYIN_WORD.findall(text)) >= 2)
     ):
+        text = _PINYIN_DAY_OF_MONTH.sub(r"\1号", text)
+        text = _PINYIN_HEADS.sub(r"\1个人", text)  # 2 ren
         text = _PINYIN_WORD.sub(lambda m: _PINYIN_SPELT[_spelt(m.group())], text)
         text = _PINYIN_CLOCK.sub(_pinyin_clock, text)
     elif _ALL_LATIN.fullmatch(text) and _pinyin_turn(text):
@@ -1737,6 +1777,13 @@ _KIN_LIST = re.compile(
 )
 
 
+_KIN_ALSO = re.compile(
+    r"(?<=[，,。\s])(?:还有|另外还有|加上|外加)(?=(?:我|俺)?(?:家)?的?(?:"
+    + _GROWN_KIN_WORD.pattern
+    + r"))"
+)
+
+
 def _kin_added(original: str, text: str, at: int) -> int:
     """The grown-ups named in the list brought along after a couple (两口子带我妈和儿子,
     我们俩和岳母带闺女): parents and other grown-up kin count one each (爸妈 two); children,
@@ -1773,7 +1820,10 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
         return tens + ((rough.group("more") or rough.group("more2")) != "来"), None
     counted = party.counted_party(text)
     if counted is not None:
-        return counted
+        # 两个大人带一个两岁的小孩，还有奶奶: grown-up kin added after the counted groups.
+        also = _KIN_ALSO.search(text)
+        extra = _kin_added(buf.original, text, also.start()) if also else 0
+        return counted[0] + extra, counted[1] + extra
     named = party.roll_call(text, buf.original)
     if named is not None:  # 爷爷奶奶 爸妈 我和我姐 还有两个娃: six grown-ups, then the children
         return named, named

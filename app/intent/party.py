@@ -524,7 +524,9 @@ _STUDENT_SELF = re.compile(
     r"(?<!不)(?<!不都)(?<!不全)是(?:在校)?(?:的)?(?:大学生|学生|研究生|中学生|高中生)(?!会|家长|时代)"
     r"|(?:^|(?<=[\s，,。；;!！]))(?:大学生|学生)(?=[\s，,。；;!！~]|$)"
     # Said of oneself as a kind of person: 穷学生一枚, 学生党.
-    r"|(?:大学生|学生|研究生)(?:一枚|一个人|党|狗|一个(?=$|[\s，,。!！~]))|穷学生"
+    r"|(?:大学生|学生|研究生)(?:一枚|一个人|党|狗|一个(?=$|[\s，,。!！~]))|穷(?:一个)?学生"
+    # 我和同学 都学生: the party said to be students, 是 left out.
+    r"|(?<=都)(?:大学生|学生|研究生)(?!会|家长|时代)"
     # Some of the party named as students: 四个人其中一个学生, 有两个是大学生.
     # The party counted as students: 我们三个大学生, 两个研究生 (not 带三个学生, a teacher's).
     r"|(?:^|(?<=[我咱俺]们)|(?<=[\s，,。]))(?:"
@@ -544,17 +546,24 @@ def claims_student_fare(text: str) -> bool:
 
 # Grown-ups said to pay the full fare (我买全价的, 我们俩不是, 我不是学生): no student tickets.
 _NOT_STUDENTS = re.compile(
-    r"(?P<who>我们俩|我俩|我们两个|我们仨|我们三个|我)(?:都|也|就|自己)?"
-    r"(?:不是(?:学生)?(?=$|[，,。.!！\s；;])|(?:买|要|用|是|坐)?(?:全价|全票|成人票|普通票))"
+    r"(?P<who>我们俩|我俩|我们两个|我们仨|我们三个|我"
+    # 我买学生票，我爸买普通的: a companion said to pay the full fare.
+    r"|(?:我|俺)?(?:爸|妈|老爸|老妈|爸爸|妈妈|老公|老婆|媳妇|哥|姐|弟|妹|哥哥|姐姐|爷爷|奶奶)"
+    r"|[他她](?!们))(?:都|也|就|自己)?"
+    r"(?:不是(?:学生)?(?=$|[，,。.!！\s；;])"
+    r"|(?:买|要|用|是|坐)?(?:全价|全票|成人票|普通票|普通的|成人的|大人票))"
 )
 
 
 def not_students(text: str) -> int:
-    """How many grown-ups `text` says pay the full fare (我买全价的: one, 我们俩不是: two)."""
+    """How many grown-ups `text` says pay the full fare (我买全价的: one, 我们俩不是: two,
+    我买学生票我爸买普通的: one)."""
     match = _NOT_STUDENTS.search(text)
     if not match:
         return 0
-    return {"我": 1, "我们仨": 3, "我们三个": 3}.get(match.group("who"), 2)
+    return {"我们俩": 2, "我俩": 2, "我们两个": 2, "我们仨": 3, "我们三个": 3}.get(
+        match.group("who"), 1
+    )
 
 
 # One traveller of a party claiming the fare for themself (我和我妈两个人…我有学生证, 我和我女儿…
@@ -600,7 +609,9 @@ def read_party(text: str, passengers: int, *, adults_said: int | None = None) ->
     children = child_ages(text)[: MAX_PARTY - 1]
     stated = adults_stated(text)
     if stated:
-        adults_said = stated
+        # The head count may name more grown-ups than the counted groups (两个大人带一个孩子，
+        # 还有奶奶: three).
+        adults_said = max(stated, adults_said or 0)
     elif not children and passengers == 3 and "一家三口" in text:
         children = (None,)  # 一家三口: two parents and a child, as the phrase is used
     if adults_said is not None:

@@ -110,12 +110,16 @@ _CANTONESE: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"孙女仔", "孙女"),
         (r"孙仔", "孙子"),
         (r"细路(?:仔|女)?", "小孩"),
+        # 两大一细: two grown-ups and a child.
+        (r"(?<=大[一两二三俩1-3])细(?![心节致])", "小"),
         (r"屋企人", "家人"),
         (r"屋企", "家"),
         (r"返(?=家)", "回"),
         (r"返嚟", "回来"),
         # 之后返广州: going back to a place (往返, 返程, 返回 stay Mandarin; 返工 is work).
         (r"(?<![往重折])返(?![程回工学校嚟乡])(?=[\u4e00-\u9fff])", "回"),
+        # 22号返, 礼拜日返: coming back, said last.
+        (r"(?<![往重折])返(?=\s*(?:[，。,.!！?？~]|$))", "回来"),
         (r"朝早", "早上"),
         (r"上昼", "上午"),
         (r"下昼", "下午"),
@@ -134,7 +138,7 @@ _CANTONESE_DAYS = {"听日": "明天", "听朝": "明早", "听晚": "明晚", "
 _CANTONESE_DAY = re.compile("|".join(_CANTONESE_DAYS))
 _CANTONESE_CUE = re.compile(
     r"听[日朝晚]|后日|唔|冇|哋|佢|喺|嘅|咗|嗰|啲|边[班个趟日天度]|仲[有要是]|咁|睇|搵|埋|屋企|返"
-    r"|朝早|[上下晏]昼|琴日|寻日|几多|咩|俾|改做|蚊|搭|一齐|孙仔|孙女仔|细路|而家"
+    r"|朝早|[上下晏]昼|琴日|寻日|几多|咩|俾|改做|蚊|搭|一齐|孙仔|孙女仔|细路|而家|大[一两二三俩1-3]细"
 )
 
 
@@ -219,6 +223,10 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
         (r"(?:arrive|arriving|get there|be there)?\s*by\s+" + _AMPM, lambda m: _clock(m) + "前到"),
         (r"before\s+" + _AMPM, lambda m: _clock(m) + "前"),
         (r"after\s+" + _AMPM, lambda m: _clock(m) + "以后"),
+        (
+            _AMPM + r"\s*(?:or\s+)?(?:later|onwards?|after)(?![A-Za-z])",
+            lambda m: _clock(m) + "以后",
+        ),
         (r"(?:around|about|at around)\s+" + _AMPM, lambda m: _clock(m) + "左右"),
         (_AMPM, _clock),
         (_COUNT + r"adults?(?![A-Za-z])", lambda m: _count(m) + "个大人"),
@@ -237,7 +245,8 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
         ),
         (
             r"(?:come |coming |going |and )?(?:back|return(?:ing)?)\s+(?:on\s+)?"
-            r"(?P<when>(?:the\s+)?(?:next\s+)?[A-Za-z]+day(?:\s+(?:morning|afternoon|evening|night))?)",
+            r"(?P<when>(?:the\s+)?(?:next\s+)?(?:[A-Za-z]+day|(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)"
+            r"(?![A-Za-z]))(?:\s+(?:morning|afternoon|evening|night))?)",
             lambda m: m.group("when") + "回来",
         ),
         (
