@@ -572,6 +572,12 @@ _PINYIN_WORDS.update(
         "hou yi tian": "后一天",
         "qian yi tian": "前一天",
         "hai you": "还有",
+        "qian dao jia": "前到家",
+        "qian dao": "前到",
+        "dao jia": "到家",
+        **{f"zhu {n} wan": f"住{cn}晚" for n, cn in (("yi", "一"), ("liang", "两"), ("san", "三"))},
+        **{f"zhu {d} wan": f"住{d}晚" for d in "1234567"},
+        **{f"wan {d} tian": f"玩{d}天" for d in "1234567"},
     }
 )
 # 8dian, ba dian: an hour typed in pinyin (dian alone may be a syllable of a place).
@@ -836,6 +842,11 @@ _INITIALS_TO = re.compile(
 )
 
 
+_BACK_TO_INITIALS = re.compile(
+    r"回\s*(?P<a>" + "|".join(CITY_ABBREVIATIONS) + r")(?![A-Za-z])", re.IGNORECASE
+)
+
+
 def normalise_text(text: str) -> str:
     """NFKC (full-width digits and letters to ASCII) and trimmed; a route typed in pinyin
     (mingtian cong chengdu qu chongqing) has its route and time words as characters (the
@@ -843,6 +854,8 @@ def normalise_text(text: str) -> str:
     text = as_mandarin(unicodedata.normalize("NFKC", text).strip())
     text = _ARROWS.sub("→", text)
     text = _INITIALS_TO.sub(lambda m: f"{m.group('a')}→{m.group('b')}", text)
+    # Sun back to SH (回SH): home by its initials.
+    text = _BACK_TO_INITIALS.sub(lambda m: "回" + CITY_ABBREVIATIONS[m.group("a").lower()], text)
     # 元旦当天, 25号当天: that day by its name; the 当天 adds nothing (no "same day" as the
     # trip's first).
     text = _THAT_DAY.sub("", text)

@@ -179,7 +179,8 @@ _STAY_TAIL = (
 _STAY = re.compile(r"^[^，。,;；]{0,3}?" + _STAY_TAIL)
 # A stop with another after it: its stay may follow the errand said there (到深圳找我表哥
 # 住两晚 周一再去东莞), all of it before the next place is named.
-_STAY_AFTER_ERRAND = re.compile(r"^[^，。,;；]{0,8}?" + _STAY_TAIL)
+# (先去合肥开会，住一晚，第二天去武汉: the errand, a pause, then the stay.)
+_STAY_AFTER_ERRAND = re.compile(r"^(?:[^，。,;；]{0,8}?[，,]\s*)?[^，。,;；]{0,8}?" + _STAY_TAIL)
 _COMPASS = {"east": "东", "west": "西", "south": "南", "north": "北"}
 
 
@@ -1115,7 +1116,11 @@ def _one_per_city(text: str, stops: list[_Hit], directory: StationDirectory) -> 
         if last is None or stop.returning or _city(last, directory) != _city(stop, directory):
             kept.append(stop)
         elif last.name in directory.cities() and stop.name not in directory.cities():
-            kept[-1] = stop
+            if _stay_after(text, last, stop.start, errand=True)[0] is not None:
+                # 先到乐山住一晚 然后去峨眉山住两晚: a stay in the city, then a town of its own.
+                kept.append(stop)
+            else:
+                kept[-1] = stop
         elif stop.name == last.name:
             continue  # named again, only mentioned: 去西安玩…查下西安天气, 回深圳…十点前到深圳
         elif not _before(text, stop).endswith(_STAY_BEFORE):

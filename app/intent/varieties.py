@@ -221,6 +221,18 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
             lambda m: m.group("mid") + " " + _clock(m) + _APPOINTMENT_WORD[m.group("what").lower()],
         ),
         (r"(?:arrive|arriving|get there|be there)?\s*by\s+" + _AMPM, lambda m: _clock(m) + "前到"),
+        # nothing before 9am: leaving after it, not before.
+        (
+            r"(?:nothing|no\s+trains?|not|none)\s+(?:leaving\s+)?(?:before|earlier\s+than)\s+"
+            + _AMPM,
+            lambda m: _clock(m) + "以后",
+        ),
+        # the old Huizhou villages, Hakka food: a place's name as an adjective, no place to go.
+        (
+            r"(?<![A-Za-z])[A-Z][a-z]+\s+(?=(?:villages?|style|food|cuisine|culture|architecture"
+            r"|opera|noodles|tea|dishes)(?![A-Za-z]))",
+            "",
+        ),
         (r"before\s+" + _AMPM, lambda m: _clock(m) + "前"),
         (r"after\s+" + _AMPM, lambda m: _clock(m) + "以后"),
         (
@@ -282,6 +294,14 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
             r"(?:the\s+)?same\s+(?:day|night|evening)",
             lambda m: "当天回" + m.group("place"),
         ),
+        # back to HK on Sunday: the day home said after the place.
+        (
+            r"(?<![A-Za-z])(?:come\s+|go\s+|get\s+|head(?:ing)?\s+)?back\s+to\s+"
+            r"(?P<place>[^\s,，.]+)\s+on\s+(?P<day>(?:下|这)?周[一二三四五六日])",
+            lambda m: m.group("day") + "回" + m.group("place"),
+        ),
+        # Sun back to SH: the day home, then the place.
+        (r"(?<![A-Za-z])(?:come\s+|go\s+|get\s+|head(?:ing)?\s+)?back\s+to\s+", "回"),
         (r"(?<![A-Za-z])day[- ]trip(?![A-Za-z])", "一日游 当天往返"),
         (r"(?:leaving\s+|depart(?:ing)?\s+)?before\s+noon", "中午前出发"),
         (r"(?:leaving\s+|depart(?:ing)?\s+)?after\s+noon", "中午以后出发"),

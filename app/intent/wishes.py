@@ -149,6 +149,8 @@ _LEISURE = re.compile(
     r"周末.{0,8}(?:去|回)|"
     # A trip counted in days and nights (两天一夜, 三天两晚) is a tour.
     r"[一二两三四五六七八九十0-9]\s*天\s*[一二两三四五六七八九十0-9]\s*(?:夜|晚)"
+    # Said in English: we're on holiday, sightseeing, wanna see the old villages.
+    r"|\b(?:on\s+holiday|on\s+vacation|sightseeing|wann?a\s+see|to\s+see\s+the|hiking|ski(?:ing)?)\b"
 )
 _BUSINESS = re.compile(r"出差|开会|公干|见客户|上班|面试")
 STOP_NIGHTS = re.compile(

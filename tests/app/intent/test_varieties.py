@@ -104,7 +104,8 @@ def test_a_cantonese_request_keeps_its_day_party_and_seat(directory: StationDire
     ("typed", "read"),
     [
         ("from West Kowloon to 深圳北", "从香港西九龙 to 深圳北"),
-        ("back to hk on Sunday", "back to 香港 on 周日"),
+        ("back to hk on Sunday", "周日回香港"),
+        ("Sun back to SH", "周日 回SH"),
         ("Macau 去珠海", "澳门 去珠海"),
         ("TMR 上午", "明天 上午"),
     ],

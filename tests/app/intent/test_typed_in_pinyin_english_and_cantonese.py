@@ -1,0 +1,177 @@
+"""Requests typed the way travellers type on a phone: pinyin days beside an arrow, the day home
+said last in Cantonese or English, parties with a student or a grandmother among them, and a
+trip of two towns of one prefecture with a night in each."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from app.intent.offline import parse_offline
+from sources.stations import StationDirectory, default_directory
+
+WEDNESDAY = dt.date(2026, 12, 9)
+MONDAY = dt.date(2026, 12, 14)
+
+
+@pytest.fixture(scope="module")
+def directory() -> StationDirectory:
+    return default_directory()
+
+
+@pytest.mark.parametrize(
+    ("text", "route", "day"),
+    [
+        # A day in pinyin and two places joined by an arrow: the day is read.
+        ("zhouwu xiawu wuhan -> nanchang, 4 ge xuesheng", ("武汉", "南昌"), dt.date(2026, 12, 11)),
+        ("xia zhou er nanning qu guilin, zui pianyi de", ("南宁", "桂林"), dt.date(2026, 12, 15)),
+        ("ming zao dongguan qu guangzhou", ("东莞", "广州"), dt.date(2026, 12, 10)),
+        ("D633 hankou->yichangdong 23hao hai you ma", ("汉口", "宜昌东"), dt.date(2026, 12, 23)),
+    ],
+)
+def test_a_day_typed_in_pinyin_beside_an_arrow_is_read(
+    directory: StationDirectory, text: str, route: tuple[str, str], day: dt.date
+) -> None:
+    intent = parse_offline(text, WEDNESDAY, directory)
+    assert (intent.origin, intent.destination) == route
+    assert intent.date_start == day
+
+
+def test_pinyin_words_beside_the_route_read_the_party_and_the_wish(
+    directory: StationDirectory,
+) -> None:
+    intent = parse_offline(
+        "tmr xiake hou (4pm later) nanjing -> hefei, wo men 3 ge tongxue, 学生票, cheapest",
+        WEDNESDAY,
+        directory,
+    )
+    assert (intent.passengers, intent.students) == (3, 3)
+    assert intent.depart_window is not None
+    assert intent.depart_window.start == dt.time(16, 0)
+    plain = parse_offline("xia zhou er nanning qu guilin, bu yao lvpi che", WEDNESDAY, directory)
+    assert plain.exclude_train_types, "不要绿皮车 typed in pinyin refuses the slow trains"
+
+
+def test_a_night_typed_in_pinyin_is_a_stay_not_ten_thousand_yuan(
+    directory: StationDirectory,
+) -> None:
+    intent = parse_offline(
+        "Fri after work (7pm后) shanghai -> hangzhou zhu 1 wan, Sat qu huangshan, "
+        "Sun back to SH, 8pm qian dao jia pls",
+        WEDNESDAY,
+        directory,
+    )
+    assert intent.budget is None
+    assert [(stop.city, stop.nights) for stop in intent.via] == [("杭州", 1)]
+    assert (intent.origin, intent.destination) == ("上海", "黄山")
+    assert intent.date_end == dt.date(2026, 12, 13)
+    assert intent.return_arrive_window is not None
+    assert intent.return_arrive_window.end == dt.time(20, 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "back"),
+    [
+        ("下礼拜三由深圳北去长沙南，27號返", dt.date(2026, 12, 27)),
+        ("聽日由深圳去廣州南，禮拜日返", dt.date(2026, 12, 20)),
+        ("周五从北京去上海 back Mon", dt.date(2026, 12, 21)),
+        ("going 长沙 from HK on Fri, back to hk on Sunday", dt.date(2026, 12, 20)),
+    ],
+)
+def test_the_day_home_said_last_is_the_return(
+    directory: StationDirectory, text: str, back: dt.date
+) -> None:
+    intent = parse_offline(text, MONDAY, directory)
+    assert intent.return_trip
+    assert intent.date_end == back
+
+
+@pytest.mark.parametrize(
+    ("text", "passengers", "students", "children"),
+    [
+        ("后天广州南去深圳北 两大一细，细路6岁", 3, 0, [6]),
+        ("下周一从南昌回赣州，穷学生一个，车票一百块以内", 1, 1, []),
+        ("下周一重庆北去恩施，要两张二等座 我和同学 都学生", 2, 2, []),
+        ("下周五哈尔滨回漠河，俩人一起，我买学生票，我爸买普通的", 2, 1, []),
+        ("我们两个大人带一个两岁的小孩，还有奶奶（75岁），周六上午从北京到天津", 4, 0, [2]),
+    ],
+)
+def test_a_party_of_mixed_fares(
+    directory: StationDirectory,
+    text: str,
+    passengers: int,
+    students: int,
+    children: list[int],
+) -> None:
+    intent = parse_offline(text, WEDNESDAY, directory)
+    assert (intent.passengers, intent.students, intent.children) == (
+        passengers,
+        students,
+        children,
+    )
+
+
+def test_a_companion_paying_the_full_fare_leaves_the_student_alone(
+    directory: StationDirectory,
+) -> None:
+    """The control: both said to be students, both ride on student tickets."""
+    text = "下周五哈尔滨回漠河，我和我弟俩人，都是学生，买学生票"
+    intent = parse_offline(text, WEDNESDAY, directory)
+    assert (intent.passengers, intent.students) == (2, 2)
+
+
+@pytest.mark.parametrize(
+    ("text", "via", "end", "nights"),
+    [
+        # 峨眉山 is a town of 乐山's prefecture: a night in the city, then two in the town.
+        (
+            "周六从成都出发 先到乐山看大佛住一晚 然后去峨眉山住两晚爬山 最后回成都",
+            [("乐山", 1)],
+            "峨眉山",
+            2,
+        ),
+        # The stay said after the errand and a pause.
+        (
+            "下周二南京出发先去合肥开会，住一晚，第二天去武汉待两晚，然后回南京",
+            [("合肥", 1)],
+            "武汉",
+            2,
+        ),
+    ],
+)
+def test_a_night_at_each_stop(
+    directory: StationDirectory,
+    text: str,
+    via: list[tuple[str, int]],
+    end: str,
+    nights: int,
+) -> None:
+    intent = parse_offline(text, WEDNESDAY, directory)
+    assert [(stop.city, stop.nights) for stop in intent.via] == via
+    assert intent.destination == end
+    assert intent.nights == nights
+    assert intent.return_trip
+
+
+def test_one_town_said_as_its_city_then_its_station_is_one_stop(
+    directory: StationDirectory,
+) -> None:
+    """The control: no stay between the city and its station, one stop."""
+    intent = parse_offline("周六从成都去乐山 峨眉山站下车", WEDNESDAY, directory)
+    assert intent.via == []
+    assert intent.destination == "峨眉山"
+
+
+def test_english_asides_on_a_holiday_trip(directory: StationDirectory) -> None:
+    intent = parse_offline(
+        "Hangzhou -> Wuyuan this Sat, back Mon, 2 ppl, wanna see the old Huizhou villages. "
+        "nothing before 9am pls we're on holiday haha",
+        WEDNESDAY,
+        directory,
+    )
+    assert (intent.origin, intent.destination, intent.passengers) == ("杭州", "婺源", 2)
+    assert intent.date_end == dt.date(2026, 12, 14)
+    assert intent.depart_window is not None
+    assert intent.depart_window.start == dt.time(9, 0)
+    assert intent.leisure
