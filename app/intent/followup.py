@@ -520,6 +520,13 @@ def _read(
     turn = _one_place_twice(previous, turn, words, city)
     turn = _first_leg_named(previous, turn, words, city)
     turn = _stay_then_home(previous, turn, words, city)
+    # 去的路上想在苏州停一晚 / 算了汉中不住了: a stop on the way added or given up (before
+    # 算了 is read as another trip).
+    changed = _stay_on_the_way(previous, turn, words, city) or _stop_dropped(
+        previous, turn, words, city
+    )
+    if changed is not None:
+        return TurnReading(_with_party(changed, _party(previous, turn, words)))
     if turn.origin and turn.destination and _ANOTHER_TRIP.search(words):
         if not _ride_back(previous, turn, words, city) or _SOMEONE_ELSE.search(words):
             # "另外下周三我从广州去南宁": another trip, even from where this one ends; its
@@ -1327,6 +1334,64 @@ def _continued(previous: TravelIntent, turn: TravelIntent, words: str = "") -> T
         }
     )
     return merge_intent(merged, TravelIntent(action="append", confidence=turn.confidence))
+
+
+# 去的路上想在苏州停一晚, 去的时候想先在鞍山住一宿: a night on the way there.
+_WAY_THERE_STAY = re.compile(
+    r"(?:路上|途中|中途|半路|顺路|去的时候|过去的时候)[^。]{0,14}?(?:住|停|待|呆|歇|过夜)"
+)
+# 汉中不住了, 不在汉中住了, 不停汉中了: the stop on the way given up.
+_STOP_GIVEN_UP = re.compile(
+    r"不(?:住|停|待|呆|去)了|不在(?P<place>\S{2,5}?)(?:住|停|待|呆)了|直接(?:到|去)"
+)
+
+
+def _stay_on_the_way(
+    previous: TravelIntent, turn: TravelIntent, words: str, city: CityOf
+) -> TravelIntent | None:
+    """The trip with a stop on the way there (去的路上想在苏州停一晚，那就周五下班后出发吧): the
+    one place the turn names, neither end of the trip, a night there (or as said); a day or
+    hours said to leave move the ride out, the day home stays."""
+    if not _WAY_THERE_STAY.search(words) or previous.origin is None or not previous.destination:
+        return None
+    named = [p for p in (turn.origin, turn.destination) if p is not None]
+    ends = (previous.origin, previous.destination)
+    if len(named) != 1 or any(_same(city, named[0], end) for end in ends):
+        return None
+    stop = ViaStop(city=named[0], nights=turn.nights if turn.nights is not None else 1)
+    update: dict[str, Any] = {"via": [*previous.via, stop]}
+    if turn.date_start is not None:
+        update["date_start"] = turn.date_start
+        if previous.date_end is not None:
+            update.update(date_end=previous.date_end, days=None, nights=None)
+    if turn.depart_window is not None:
+        update["depart_window"] = turn.depart_window
+    return previous.model_copy(update=update)
+
+
+def _stop_dropped(
+    previous: TravelIntent, turn: TravelIntent, words: str, city: CityOf
+) -> TravelIntent | None:
+    """The trip without a stop on the way the turn gives up (算了汉中不住了 周五晚上直接到成都):
+    the same ends, no night there; a day or hours said move the ride out."""
+    if not previous.via or not _STOP_GIVEN_UP.search(words):
+        return None
+    if turn.destination is not None and not _same(city, turn.destination, previous.destination):
+        return None  # 算了西宁不去了 就到兰州: the stop made the end, read below
+    named = [p for p in (turn.origin, turn.destination) if p is not None]
+    kept = [stop for stop in previous.via if not any(_same(city, stop.city, p) for p in named)]
+    if len(kept) == len(previous.via) or not all(
+        any(_same(city, p, stop.city) for stop in previous.via)
+        or _same(city, p, previous.destination or "")
+        for p in named
+    ):
+        return None
+    update: dict[str, Any] = {"via": kept}
+    if turn.date_start is not None:
+        update["date_start"] = turn.date_start
+    if turn.depart_window is not None:
+        update["depart_window"] = turn.depart_window
+    return previous.model_copy(update=update)
 
 
 def _with_stop(previous: TravelIntent, turn: TravelIntent) -> TravelIntent:

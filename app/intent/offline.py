@@ -847,6 +847,13 @@ _BACK_TO_INITIALS = re.compile(
 )
 
 
+_ONE_TRIP_TO = re.compile(r"(?<=[去到回跑])(?:一趟|一次|一下|趟)(?=[\u4e00-\u9fff]{2})")
+_PARTICLE_AFTER_DAY = re.compile(
+    r"(?<=[周期拜][一二三四五六日天])[啊呀哦喔嘛啦哈](?=\s*[，,。！!？?\s])"
+    r"|(?<=[今明后]天)[啊呀哦喔嘛啦哈](?=\s*[，,。！!？?\s])"
+)
+
+
 def normalise_text(text: str) -> str:
     """NFKC (full-width digits and letters to ASCII) and trimmed; a route typed in pinyin
     (mingtian cong chengdu qu chongqing) has its route and time words as characters (the
@@ -868,6 +875,9 @@ def normalise_text(text: str) -> str:
     # 坐夜车省一晚住宿: the night saved on a hotel is the night train itself, not a stay and
     # not a hotel question.
     text = _LODGING_SAVED.sub("坐夜车", text)
+    # 不是礼拜五啊，是礼拜六: a particle after the day adds nothing to it.
+    text = _PARTICLE_AFTER_DAY.sub("", text)
+    text = _ONE_TRIP_TO.sub("", text)  # 去一趟西安: 去西安
     text = self_corrected(text)  # 周五，不对，周六: the day said last
     text = _SHORT_EVENING.sub("晚上", text)
     text = _AFTERNOON_BY_SOUND.sub("下午", text)

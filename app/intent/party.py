@@ -143,6 +143,8 @@ _SHORT_OF_AGE = re.compile(
 # An age without 岁: 孩子14了, 儿子今年九, 女儿都12了.
 _BARE_AGE = re.compile(
     r"(?:孩子|小孩|儿子|女儿|闺女|娃)(?:今年|已经|都|才)?(?P<n>" + _SMALL + r")(?=了|，|,|。|$)"
+    # 带俺闺女，她12了: the child's age said of her right after she is named.
+    r"|(?<=(?:儿子|女儿|闺女)[，,\s])[他她](?:今年|已经|都|才)?(?P<n2>" + _SMALL + r")(?=了)"
 )
 # 一周岁 is AGE's to read (twice read, 一个一周岁 was two children; 十一周岁 a child of one
 # beside one of eleven).
@@ -356,7 +358,7 @@ def kin_is_child(text: str, phrase: str, end: int) -> bool:
 
 
 def _age(text: str, match: re.Match[str]) -> int | None:
-    age = to_int(match.group("n"))
+    age = to_int(match.group("n") or match.groupdict().get("n2") or "")
     if age is not None and _SHORT_OF_AGE.search(text[max(0, match.start() - 8) : match.start()]):
         age -= 1  # 还差俩月满六岁: five until the birthday
     return age

@@ -914,6 +914,14 @@ def _heard_at(
                 end == len(text) or not _CJK_RUN.match(text[end]) or cue_after or text[end] == "的"
             )
         )
+        # 周六去炉山玩…从南昌出发: gone to (去, 到) and said whole, with a place named elsewhere
+        # in the sentence, the word stands where the route's other end does too.
+        paired = paired or (
+            routed
+            and text[i - 1] in "去到"
+            and bool(covered)
+            and (end == len(text) or not _CJK_RUN.match(text[end]) or text[end] in "玩的")
+        )
         name = directory.heard_as(text[i:end], routed=routed, paired=paired)
         if name is not None:
             return end, name

@@ -89,6 +89,7 @@ _CANTONESE: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"唔好(?=[\u4e00-\u9fff0-9])", "不要"),
         (r"有冇", "有没有"),
         (r"冇", "没有"),
+        (r"唔系", "不是"),
         (r"唔(?=[\u4e00-\u9fff])", "不"),
         (r"我哋", "我们"),
         (r"你哋", "你们"),
@@ -130,6 +131,15 @@ _CANTONESE: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"咩", "什么"),
         (r"俾", "给"),
         (r"改做", "改成"),
+        (r"老豆", "老爸"),
+        (r"(?<![一个])老母(?!鸡)", "老妈"),
+        # 加多个大人: one more.
+        (r"加多(?=[一两二三0-9]?个|位)", "再加"),
+        # 唔系礼拜五，系礼拜六: 系 is 是 (in simplified writing too) before what is said to be.
+        (r"(?:(?<=^)|(?<=[，,\s]))系(?=[礼周星今明听后下这上0-9一二三四五六七八九十早晚朝])", "是"),
+        # 最平嘅, 平啲: the cheapest, cheaper.
+        (r"最平", "最便宜"),
+        (r"平(?=点|嘅|的)", "便宜"),
         (r"(?<=[0-9一二三四五六七八九十百千两])蚊", "元"),
         (r"搭(?=[高动火夜早晚头尾第这那G-Zg-z]|车)", "坐"),
     )
@@ -139,6 +149,7 @@ _CANTONESE_DAY = re.compile("|".join(_CANTONESE_DAYS))
 _CANTONESE_CUE = re.compile(
     r"听[日朝晚]|后日|唔|冇|哋|佢|喺|嘅|咗|嗰|啲|边[班个趟日天度]|仲[有要是]|咁|睇|搵|埋|屋企|返"
     r"|朝早|[上下晏]昼|琴日|寻日|几多|咩|俾|改做|蚊|搭|一齐|孙仔|孙女仔|细路|而家|大[一两二三俩1-3]细"
+    r"|最平|平啲|平嘅|(?:^|[，,\s])系|老豆|老母|加多"
 )
 
 
@@ -247,7 +258,14 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
             _COUNT + r"(?:ppl|people|persons|pax|travell?ers|passengers|of us)(?![A-Za-z])",
             lambda m: _count(m) + "个人",
         ),
-        (_COUNT + r"tickets?(?![A-Za-z])", lambda m: _count(m) + "张票"),
+        (_COUNT + r"(?:tickets?|tix)(?![A-Za-z])", lambda m: _count(m) + "张票"),
+        (r"(?<![A-Za-z0-9])(?P<n>\d{1,2})\s*zhang(?![A-Za-z])", lambda m: m.group("n") + "张票"),
+        # after 10: an hour with no am or pm, read as the clock says it (10点以后).
+        (
+            r"(?<![A-Za-z])after\s+(?P<h>1[0-2]|[1-9])(?![0-9:.]|\s*(?:am|pm|a\.m|p\.m|days?|"
+            r"nights?|hours?|hrs?|mins?|yuan|rmb|kuai|ppl|people))",
+            lambda m: m.group("h") + "点以后",
+        ),
         (r"student (?:tickets?|fares?|discount)", "学生票"),
         (r"i(?:'m| am) a student", "我是学生"),
         (

@@ -175,3 +175,65 @@ def test_english_asides_on_a_holiday_trip(directory: StationDirectory) -> None:
     assert intent.depart_window is not None
     assert intent.depart_window.start == dt.time(9, 0)
     assert intent.leisure
+
+
+@pytest.mark.parametrize(
+    ("text", "route"),
+    [
+        ("周六去一常玩，从武汉出发", ("武汉", "宜昌")),
+        ("周六去杨朔玩 从桂林出发", ("桂林", "阳朔")),
+    ],
+)
+def test_a_place_typed_by_its_sound_with_the_other_end_said_later(
+    directory: StationDirectory, text: str, route: tuple[str, str]
+) -> None:
+    intent = parse_offline(text, WEDNESDAY, directory)
+    assert (intent.origin, intent.destination) == route
+
+
+def test_a_sound_two_stations_share_is_not_taken(directory: StationDirectory) -> None:
+    """庐山 and 鲁山 read alike: neither is guessed (the reply asks)."""
+    intent = parse_offline("周六去炉山玩 从南昌出发", WEDNESDAY, directory)
+    assert intent.destination is None
+
+
+# -- in chat (the `chat` fixture reads on conftest's TODAY, Monday 2026-11-30) ---------------
+
+
+def test_a_night_on_the_way_added_in_chat_moves_the_ride_out_and_keeps_the_day_home(chat):
+    stop = "去的路上想在苏州停一晚逛园林，那就周五下班后出发吧"
+    trip = chat("周六从南京去上海看展，周日回来", stop)
+    intent = trip.intent
+    assert (intent.origin, intent.destination) == ("南京", "上海")
+    assert [(stop.city, stop.nights) for stop in intent.via] == [("苏州", 1)]
+    assert (intent.date_start, intent.date_end) == (dt.date(2026, 12, 4), dt.date(2026, 12, 6))
+    assert intent.depart_window is not None and intent.depart_window.start == dt.time(18, 0)
+
+
+def test_a_stop_given_up_in_chat_keeps_the_trip(chat):
+    trip = chat("周五下班后西安出发去成都耍，路上在汉中住一晚", "算了汉中不住了 周五晚上直接到成都")
+    assert (trip.intent.origin, trip.intent.destination, trip.intent.via) == ("西安", "成都", [])
+    assert trip.intent.date_start == dt.date(2026, 12, 4)
+
+
+def test_cantonese_corrections_in_chat(chat):
+    day = chat("礼拜五晏昼由深圳去潮汕", "唔系礼拜五啊，系礼拜六朝早").intent
+    assert day.date_start == dt.date(2026, 12, 5)
+    more = chat("礼拜六由深圳去潮汕，两大两细，细路一个十岁一个六岁", "我老豆都话要去，加多个大人")
+    assert (more.intent.passengers, more.intent.children) == (5, [10, 6])
+    cheap = chat("礼拜六由广州去韶关", "咁返程呢？礼拜一返广州，最平嘅就得").intent
+    assert cheap.return_order == "cheapest" or cheap.order == "cheapest"
+
+
+def test_a_trip_said_as_one_trip_to_a_city(chat):
+    trip = chat("我们老板下周要去一趟西安", "从郑州走，周三").intent
+    assert (trip.origin, trip.destination) == ("郑州", "西安")
+
+
+def test_english_and_pinyin_counts_in_chat(chat):
+    two = chat("need 2 tix chongqing to guiyang tmr morning", "too early la, after 10 pls").intent
+    assert two.passengers == 2
+    assert two.depart_window is not None and two.depart_window.start == dt.time(10, 0)
+    first = "G1222 mingtian hangzhoudong -> ningbo hai you piao ma"
+    tickets = chat(first, "ok 2 zhang, yideng zuo")
+    assert tickets.intent.passengers == 2
