@@ -296,6 +296,9 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
             "去",
         ),
         (r"(?<![A-Za-z])from\s+(?=[\u4e00-\u9fff])", "从"),
+        # The weather asked in pinyin (tianqi yubao, xia xue ma): what it is, not a place.
+        (r"(?<![A-Za-z])tian\s?qi(?:\s?yu\s?bao)?(?![A-Za-z])", "天气预报"),
+        (r"(?<![A-Za-z])xia\s?xue(?![A-Za-z])", "下雪"),
         (r"after lunch", "午饭后"),
         (r"after dinner", "晚饭后"),
         (r"after breakfast", "早饭后"),

@@ -237,3 +237,14 @@ def test_english_and_pinyin_counts_in_chat(chat):
     first = "G1222 mingtian hangzhoudong -> ningbo hai you piao ma"
     tickets = chat(first, "ok 2 zhang, yideng zuo")
     assert tickets.intent.passengers == 2
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "haerbin zhe zhoumo xia xue ma? how cold, -20?? bang wo cha xia tianqi yubao thx",
+        "到大连以后想租辆车开三天，能帮我订吗",
+    ],
+)
+def test_asks_beside_a_train_trip_are_out_of_scope(directory: StationDirectory, text: str) -> None:
+    assert parse_offline(text, WEDNESDAY, directory).kind == "out_of_scope"
