@@ -267,7 +267,10 @@ def _weekend(m: re.Match[str]) -> _Expr:
     shift = _week_shift(pre) or 0
 
     def resolve(anchor: dt.date, today: dt.date, second: bool):
-        saturday = _monday(today) + dt.timedelta(weeks=shift, days=5)
+        # 去青岛过周末 said on a Sunday: the weekend ahead (this one is all but over), unless
+        # 这周末 says this one.
+        ahead = 1 if pre is None and today.weekday() == 6 and not second else 0
+        saturday = _monday(today) + dt.timedelta(weeks=shift + ahead, days=5)
         return max(saturday, today), saturday + dt.timedelta(days=1)
 
     def days(first: dt.date) -> tuple[dt.date, dt.date]:
@@ -291,7 +294,23 @@ def _bare_week(m: re.Match[str]) -> _Expr:
     )
 
 
-@_pattern(r"(?P<next>明年)?(?P<name>" + HOLIDAY_PATTERN + r")")
+@_pattern(r"(?P<name>" + HOLIDAY_PATTERN + r")节?(?:那个|那|的|这个)?周末")
+def _holiday_weekend(m: re.Match[str]) -> _Expr:
+    """圣诞那个周末: the weekend of the holiday's week (周五下班后走 is that week's Friday)."""
+    make = HOLIDAYS[m.group("name")]
+
+    def resolve(anchor: dt.date, today: dt.date, second: bool):
+        saturday = _monday(_next_yearly(today, make, False)) + dt.timedelta(days=5)
+        return max(saturday, today), saturday + dt.timedelta(days=1)
+
+    def days(first: dt.date) -> tuple[dt.date, dt.date]:
+        return _monday(first) + dt.timedelta(days=4), _monday(first) + dt.timedelta(days=6)
+
+    return _Expr(m.start(), m.end(), resolve, window=days)
+
+
+# (圣诞节, 端午节: the 节 after the name is the holiday's, so what follows reads as said of it.)
+@_pattern(r"(?P<next>明年)?(?P<name>" + HOLIDAY_PATTERN + r")(?:节(?!假|日))?")
 def _holiday(m: re.Match[str]) -> _Expr:
     make, force = HOLIDAYS[m.group("name")], bool(m.group("next"))
     days = HOLIDAY_DAYS.get(m.group("name"), 1)
@@ -547,7 +566,10 @@ def _from_now(m: re.Match[str]) -> _Expr | None:
 
 
 # "on the 18th", "the 3rd": a day of the month in English, as N号.
-@_pattern(r"\b(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?[a-z]{3})")
+@_pattern(
+    r"\b(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)\b"
+    r"(?!\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))"
+)
 def _en_day_of_month(m: re.Match[str]) -> _Expr | None:
     return _day_of_month(m)
 

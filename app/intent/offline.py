@@ -572,6 +572,11 @@ _PINYIN_WORDS.update(
         "hou yi tian": "后一天",
         "qian yi tian": "前一天",
         "hai you": "还有",
+        "zai hui lai": "再回来",
+        "yue pian yi yue hao": "越便宜越好",
+        "yue zao yue hao": "越早越好",
+        "yue kuai yue hao": "越快越好",
+        "xue sheng dang": "学生党",
         "qian dao jia": "前到家",
         "qian dao": "前到",
         "dao jia": "到家",
@@ -847,6 +852,7 @@ _BACK_TO_INITIALS = re.compile(
 )
 
 
+_RIDE_HOME_WORDS = re.compile(r"(?<=[上午后中晚天日])(?:再|就)?坐(?:车|火车)(?=回)")
 _ONE_TRIP_TO = re.compile(r"(?<=[去到回跑])(?:一趟|一次|一下|趟)(?=[\u4e00-\u9fff]{2})")
 _PARTICLE_AFTER_DAY = re.compile(
     r"(?<=[周期拜][一二三四五六日天])[啊呀哦喔嘛啦哈](?=\s*[，,。！!？?\s])"
@@ -878,6 +884,7 @@ def normalise_text(text: str) -> str:
     # 不是礼拜五啊，是礼拜六: a particle after the day adds nothing to it.
     text = _PARTICLE_AFTER_DAY.sub("", text)
     text = _ONE_TRIP_TO.sub("", text)  # 去一趟西安: 去西安
+    text = _RIDE_HOME_WORDS.sub("", text)  # 周日晚上再坐车回昆明: 周日晚上回昆明
     text = self_corrected(text)  # 周五，不对，周六: the day said last
     text = _SHORT_EVENING.sub("晚上", text)
     text = _AFTERNOON_BY_SOUND.sub("下午", text)
@@ -1229,10 +1236,14 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         # 今晚杭州回上海，最晚的车: the ride home is the whole trip, so its order is the ride's.
         fields.update(order=fields["return_order"], return_order=None)
     morning = fields.get("depart_window")
-    if "越早越好" in rest and fields["order"] == "earliest" and morning == TIME_WINDOWS["早上"]:
-        # 一早…越早越好: the earliest ride of the day, its morning only a bound on how late
-        # (明早最早的一趟 keeps the morning: the first train of the morning); 早上走 越早越好 is
-        # still the morning, from five (00:40 is the night before it, to a traveller).
+    if (
+        ("越早越好" in rest or "最早" in rest)
+        and fields["order"] == "earliest"
+        and morning == TIME_WINDOWS["早上"]
+    ):
+        # 一早…越早越好, 明早最早的一班: the earliest ride of the morning, which starts at five
+        # (a 05:38 train is the first of the morning to a traveller; 00:40 is the night
+        # before it), the morning only a bound on how late.
         first = dt.time(0, 0) if _AT_DAWN.search(lower) else _MORNING_FROM
         fields["depart_window"] = TimeWindow(start=first, end=morning.end, label="早上")
     if fields["berth"] and not constraints.seat_classes and _seat_class(rest) is None:

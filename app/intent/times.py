@@ -397,7 +397,7 @@ EVENING = dt.time(18, 0)
 """晚上之前到: the evening's start, when a deadline is said by it."""
 _DAYLIGHT = re.compile(
     r"(?P<when>天黑|天亮|晚上)(?:之|以)?(?P<rel>前|后)\s*(?P<no>别|不要|不想|不能)?\s*"
-    r"(?:要|得|能|必须|就|一定|再)?\s*(?=到(?!不了)|走|出发|动身|发车)"
+    r"(?:(?:要|得|能|必须|就|一定|再)\s*){0,2}(?=到(?!不了)|走|出发|动身|发车)"
 )
 
 

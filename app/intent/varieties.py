@@ -90,6 +90,8 @@ _CANTONESE: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"有冇", "有没有"),
         (r"冇", "没有"),
         (r"唔系", "不是"),
+        (r"唔啱", "不对"),
+        (r"(?:走|去|行)唔甩", "走不了"),
         (r"唔(?=[\u4e00-\u9fff])", "不"),
         (r"我哋", "我们"),
         (r"你哋", "你们"),
@@ -146,10 +148,11 @@ _CANTONESE: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 )
 _CANTONESE_DAYS = {"听日": "明天", "听朝": "明早", "听晚": "明晚", "后日": "后天"}
 _CANTONESE_DAY = re.compile("|".join(_CANTONESE_DAYS))
+_CANTONESE_CUE_EXTRA = r"|唔啱|唔甩"
 _CANTONESE_CUE = re.compile(
     r"听[日朝晚]|后日|唔|冇|哋|佢|喺|嘅|咗|嗰|啲|边[班个趟日天度]|仲[有要是]|咁|睇|搵|埋|屋企|返"
     r"|朝早|[上下晏]昼|琴日|寻日|几多|咩|俾|改做|蚊|搭|一齐|孙仔|孙女仔|细路|而家|大[一两二三俩1-3]细"
-    r"|最平|平啲|平嘅|(?:^|[，,\s])系|老豆|老母|加多"
+    r"|最平|平啲|平嘅|(?:^|[，,\s])系|老豆|老母|加多" + _CANTONESE_CUE_EXTRA
 )
 
 
@@ -177,6 +180,19 @@ _ENGLISH = {
     "hk": "香港",
     "macau": "澳门",
     "macao": "澳门",
+    # English names that are not the pinyin (Harbin is haerbin, Urumqi wulumuqi).
+    "harbin": "哈尔滨",
+    "xi'an": "西安",
+    "urumqi": "乌鲁木齐",
+    "hohhot": "呼和浩特",
+    "kashgar": "喀什",
+    "lhasa": "拉萨",
+    "turpan": "吐鲁番",
+    "golmud": "格尔木",
+    "shangri-la": "香格里拉",
+    "canton": "广州",
+    "peking": "北京",
+    "tsingtao": "青岛",
     "tmr": "明天",
     "tmrw": "明天",
     "tmw": "明天",
@@ -230,6 +246,12 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
             r"\b(?P<what>meeting|interview|appointment|exam)\b(?P<mid>[^.,;!?]{0,40}?)\bat\s+"
             + _AMPM,
             lambda m: m.group("mid") + " " + _clock(m) + _APPOINTMENT_WORD[m.group("what").lower()],
+        ),
+        # I must be in Shanghai before 2pm: there by then.
+        (
+            r"(?:be|get|arrive|arriving)\s+(?:in|at|to)\s+(?P<place>[A-Za-z']+)\s+"
+            r"(?:before|by)\s+" + _AMPM,
+            lambda m: "去" + m.group("place") + " " + _clock(m) + "前到",
         ),
         (r"(?:arrive|arriving|get there|be there)?\s*by\s+" + _AMPM, lambda m: _clock(m) + "前到"),
         # nothing before 9am: leaving after it, not before.
@@ -341,12 +363,12 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
             "不要过夜的车",
         ),
         (r"(?<![A-Za-z])(?:during the )?day ?time(?![A-Za-z])", "白天"),
-        (r"(?:overnight|night) trains?", "夜车"),
+        (r"(?:overnight|night)\s+(?:sleeper\s+)?trains?|overnight\s+sleepers?", "夜车卧铺"),
         (r"tomorrow night", "明天晚上"),
         (r"(?<![A-Za-z])night(?![A-Za-z])", "晚上"),
-        (r"lower berth|bottom bunk", "下铺"),
-        (r"upper berth|top bunk", "上铺"),
-        (r"middle berth", "中铺"),
+        (r"lower (?:berth|bunk)|bottom (?:berth|bunk)", "下铺"),
+        (r"upper (?:berth|bunk)|top (?:berth|bunk)", "上铺"),
+        (r"middle (?:berth|bunk)", "中铺"),
         (r"window seats?", "靠窗"),
         (r"aisle seats?", "靠过道"),
         # A bullet train in English is any of China's EMUs, G and D alike.
@@ -416,6 +438,92 @@ _SOUTHWEST: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 _SOUTHWEST_CUE = re.compile(r"莫|冇得|没得|[点时]过后")
 
 
+# Shanghainese (Wu): 阿拉明朝想到苏州去白相 is 我们明天想到苏州去玩. Read only in a sentence
+# with one of its own words (`_WU_CUE`): 额, 伊 and 眼 are ordinary characters elsewhere.
+_WU: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), mandarin)
+    for pattern, mandarin in (
+        (r"阿拉", "我们"),
+        (r"伊拉", "他们"),
+        (r"侬", "你"),
+        (r"拿伊", "把它"),
+        (r"(?<![一-龥])伊(?=[一-龥])", "他"),
+        (r"勿", "不"),
+        (r"白相", "玩"),
+        (r"辰光", "时候"),
+        (r"早浪向?", "早上"),
+        (r"夜快(?:头)?", "傍晚"),
+        (r"夜里向?", "晚上"),
+        (r"转来", "回来"),
+        (r"上半日|上半天", "上午"),
+        (r"下半日|下半天", "下午"),
+        (r"价钿", "价钱"),
+        (r"(?<=[宜早晚快])一?眼", "点"),
+        (r"明朝", "明天"),
+        (r"今朝", "今天"),
+        (r"后日", "后天"),
+        (r"(?<=[一两二三四五六七1-7])日(?=[，,。\s]|$|来回|往返)", "天"),
+        (r"当日", "当天"),
+        (r"(?<=[一-龥])额", "的"),
+        (r"交关", "很"),
+        (r"哪能", "怎么"),
+    )
+)
+_WU_CUE = re.compile(
+    r"阿拉|侬|伊拉|勿|白相|辰光|早浪|转来|[上下]半日|价钿|明朝|今朝|交关|哪能|拿伊"
+)
+
+# Minnan (闽南, 台语): 我明仔载下晡欲去泉州 is 我明天下午要去泉州, 阮四个 我们四个.
+_MINNAN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), mandarin)
+    for pattern, mandarin in (
+        (r"明仔载|明仔日", "明天"),
+        (r"今仔日", "今天"),
+        (r"下晡", "下午"),
+        (r"暗时|暗暝", "晚上"),
+        (r"上暗(?:的)?(?:彼|那)?(?:班|趟|帮)?", "最晚的那班"),
+        (r"上早(?:的)?(?:彼|那)?(?:班|趟|帮)?", "最早的那班"),
+        (r"越晏越好", "越晚越好"),
+        (r"阮", "我们"),
+        (r"欲", "要"),
+        (r"(?<=回程|返程|回来)免(?:啦|了)?", "不用了"),
+        (r"彼", "那"),
+        (r"囝仔", "小孩"),
+        (r"(?<=[一-龥])否(?=[？?。，,\s]|$)", "吗"),
+        (r"(?<![一-龥])伊(?=[一-龥])", "他"),
+        (r"佮", "和"),
+    )
+)
+_MINNAN_CUE = re.compile(r"明仔|今仔日|下晡|暗时|暗暝|上暗|越晏|阮|欲|免啦|彼|囝仔|佮")
+
+# Northern and north-eastern words for the parts of the day and for "none" (Hunan 冒得 too):
+# 下晌 is the afternoon, 咯个礼拜六 this Saturday, 有冒得 is there any.
+_NORTHERN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), mandarin)
+    for pattern, mandarin in (
+        (r"下晌|后晌|过晌", "下午"),
+        (r"(?<!晌)上晌|头晌|前晌", "上午"),
+        (r"嗯呐", "嗯"),
+        (r"有冒得", "有没有"),
+        (r"冒得", "没有"),
+        (r"咯个", "这个"),
+        (r"走不脱", "走不了"),
+    )
+)
+_NORTHERN_CUE = re.compile(r"下晌|后晌|过晌|上晌|头晌|前晌|嗯呐|冒得|咯个|走不脱")
+
+
+def regional_as_mandarin(text: str) -> str:
+    """Shanghainese, Minnan and northern words read as their standard forms."""
+    if _WU_CUE.search(text):
+        text = _replaced(text, _WU)
+    if _MINNAN_CUE.search(text):
+        text = _replaced(text, _MINNAN)
+    if _NORTHERN_CUE.search(text):
+        text = _replaced(text, _NORTHERN)
+    return text
+
+
 def southwest_as_mandarin(text: str) -> str:
     """South-western Mandarin words read as their standard forms (莫坐 → 别坐)."""
     return _replaced(text, _SOUTHWEST) if _SOUTHWEST_CUE.search(text) else text
@@ -423,4 +531,6 @@ def southwest_as_mandarin(text: str) -> str:
 
 def as_mandarin(text: str) -> str:
     """`text` in simplified characters and Mandarin words (see the module's docstring)."""
-    return english_as_chinese(cantonese_as_mandarin(southwest_as_mandarin(simplified(text))))
+    return english_as_chinese(
+        cantonese_as_mandarin(regional_as_mandarin(southwest_as_mandarin(simplified(text))))
+    )

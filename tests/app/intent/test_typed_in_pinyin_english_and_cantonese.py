@@ -9,6 +9,7 @@ import datetime as dt
 import pytest
 
 from app.intent.offline import parse_offline
+from app.intent.varieties import as_mandarin
 from sources.stations import StationDirectory, default_directory
 
 WEDNESDAY = dt.date(2026, 12, 9)
@@ -248,3 +249,88 @@ def test_english_and_pinyin_counts_in_chat(chat):
 )
 def test_asks_beside_a_train_trip_are_out_of_scope(directory: StationDirectory, text: str) -> None:
     assert parse_offline(text, WEDNESDAY, directory).kind == "out_of_scope"
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        # Shanghainese
+        ("阿拉礼拜天想到苏州去白相一日，当日来回", "我们礼拜天想到苏州去玩一天，当天来回"),
+        ("早浪八点钟以后再走，夜里要转来上海额", "早上八点钟以后再走，晚上要回来上海的"),
+        ("价钿便宜眼额就好", "价钱便宜点的就好"),
+        ("回程勿要", "回程不要"),
+        # Minnan
+        ("我明仔载下晡要从厦门去泉州", "我明天下午要从厦门去泉州"),
+        ("上暗的彼班，越晏越好", "最晚的那班，越晚越好"),
+        ("回程免啦，单程就好", "回程不用了，单程就好"),
+        ("阮四个大人", "我们四个大人"),
+        # Northern and Hunan
+        ("嗯呐，要下晌的", "嗯，要下午的"),
+        ("咯个礼拜六回吉首，有冒得直达的车", "这个礼拜六回吉首，有没有直达的车"),
+        # Cantonese
+        ("啊唔啱，星期五要返工，改做星期六啦", "啊不对，星期五要返工，改成星期六啦"),
+    ],
+)
+def test_regional_words_are_read_as_mandarin(typed: str, read: str) -> None:
+    assert as_mandarin(typed) == read
+
+
+def test_ordinary_mandarin_is_left_alone() -> None:
+    """The controls: 额, 伊 and 眼 are read as Shanghainese only beside its own words."""
+    for text in ("金额太高了", "伊犁到乌鲁木齐", "明天去眼科医院", "便宜眼镜"):
+        assert as_mandarin(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "today", "dates"),
+    [
+        ("圣诞那个周末我们四个从长沙去张家界，周五下班后走，周日回", MONDAY, (25, 27)),
+        ("平安夜从沈阳去哈尔滨看冰雕，圣诞节当天晚上再回沈阳", MONDAY, (24, 25)),
+        # 过周末 said on a Sunday: next weekend.
+        ("两个人去青岛过周末，从济南走", dt.date(2026, 12, 13), (19, 20)),
+    ],
+)
+def test_holidays_and_weekends(
+    directory: StationDirectory, text: str, today: dt.date, dates: tuple[int, int]
+) -> None:
+    intent = parse_offline(text, today, directory)
+    assert intent.date_start == dt.date(2026, 12, dates[0])
+    assert intent.date_end == dt.date(2026, 12, dates[1])
+
+
+def test_english_place_names_and_a_deadline_in_english(directory: StationDirectory) -> None:
+    harbin = parse_offline(
+        "Beijing -> Harbin next Tuesday, I want the overnight sleeper train, "
+        "lower bunk if possible",
+        MONDAY,
+        directory,
+    )
+    assert (harbin.origin, harbin.destination, harbin.berth) == ("北京", "哈尔滨", "lower")
+    meeting = parse_offline(
+        "I must be in Shanghai before 2pm on the 18th for a meeting, leaving from Beijing.",
+        MONDAY,
+        directory,
+    )
+    assert (meeting.origin, meeting.destination) == ("北京", "上海")
+    assert meeting.date_start == dt.date(2026, 12, 18)
+    assert meeting.arrive_window is not None and meeting.arrive_window.end == dt.time(14, 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("我今年68了，一个人从郑州去石家庄，后天走，天黑前一定要到", None, dt.time(17, 30)),
+        ("明早长春去延吉最早的一班 二等座", dt.time(5, 0), None),
+        ("周五晚上从昆明去大理，周日晚上再坐车回昆明", dt.time(18, 0), None),
+    ],
+)
+def test_hours_said_around_the_ride(
+    directory: StationDirectory, text: str, start: dt.time | None, end: dt.time | None
+) -> None:
+    intent = parse_offline(text, MONDAY, directory)
+    if end is not None:
+        assert intent.arrive_window is not None and intent.arrive_window.end == end
+    elif "回" in text:
+        assert intent.return_window is not None and intent.return_window.start == start
+    else:
+        assert intent.depart_window is not None and intent.depart_window.start == start
