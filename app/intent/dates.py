@@ -300,7 +300,10 @@ def _holiday_weekend(m: re.Match[str]) -> _Expr:
     make = HOLIDAYS[m.group("name")]
 
     def resolve(anchor: dt.date, today: dt.date, second: bool):
-        saturday = _monday(_next_yearly(today, make, False)) + dt.timedelta(days=5)
+        day = _next_yearly(today, make, False)
+        if day is None:
+            return None, None
+        saturday = _monday(day) + dt.timedelta(days=5)
         return max(saturday, today), saturday + dt.timedelta(days=1)
 
     def days(first: dt.date) -> tuple[dt.date, dt.date]:
