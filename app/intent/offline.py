@@ -852,6 +852,9 @@ _BACK_TO_INITIALS = re.compile(
 )
 
 
+_TAIWAN = re.compile(r"台湾|台北|高雄|台中|台南|新竹|花莲|台东|嘉义|桃园机场|基隆|屏东")
+# 我们两家人一起去: two families, not a place called 两家.
+_FAMILIES = re.compile(r"(?P<n>[两三四五])家人")
 _RIDE_HOME_WORDS = re.compile(r"(?<=[上午后中晚天日])(?:再|就)?坐(?:车|火车)(?=回)")
 _ONE_TRIP_TO = re.compile(r"(?<=[去到回跑])(?:一趟|一次|一下|趟)(?=[\u4e00-\u9fff]{2})")
 _PARTICLE_AFTER_DAY = re.compile(
@@ -885,6 +888,7 @@ def normalise_text(text: str) -> str:
     text = _PARTICLE_AFTER_DAY.sub("", text)
     text = _ONE_TRIP_TO.sub("", text)  # 去一趟西安: 去西安
     text = _RIDE_HOME_WORDS.sub("", text)  # 周日晚上再坐车回昆明: 周日晚上回昆明
+    text = _FAMILIES.sub(r"\g<n>个家庭", text)
     text = self_corrected(text)  # 周五，不对，周六: the day said last
     text = _SHORT_EVENING.sub("晚上", text)
     text = _AFTERNOON_BY_SOUND.sub("下午", text)
@@ -1295,6 +1299,10 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
             asked = ways[:start] + asked[end:]  # 到了转飞机去三亚: told, not asked for
     topics = scope_topics(asked)
     kind = _kind(asked, intent, topics, rest, one_city=_one_city(intent, directory), ways=ways)
+    if _TAIWAN.search(lower) and (intent.origin is None or intent.destination is None):
+        # 台北到上海有冇火车, 台北到高雄: no train crosses the strait, and Taiwan's railways
+        # sell no ticket here: declined, not asked where from.
+        kind, topics = "out_of_scope", list(dict.fromkeys([*topics, "other"]))
     intent = intent.model_copy(update={"kind": kind, "out_of_scope_topics": topics})
     missing = missing_fields(intent)
     confidence = 0.9 if kind == "out_of_scope" else 0.95 - 0.15 * len(missing)
@@ -1818,6 +1826,11 @@ _KIN_ALSO = re.compile(
 )
 
 
+_KIN_AT_UNIVERSITY = re.compile(
+    r"(?:上|读|念|在读)(?:大学|研究生|研|大[一二三四])的?(?:闺女|女儿|儿子)|大学生(?:闺女|女儿|儿子)"
+)
+
+
 def _kin_added(original: str, text: str, at: int) -> int:
     """The grown-ups named in the list brought along after a couple (两口子带我妈和儿子,
     我们俩和岳母带闺女): parents and other grown-up kin count one each (爸妈 two); children,
@@ -1827,7 +1840,8 @@ def _kin_added(original: str, text: str, at: int) -> int:
     if not listed:
         return 0
     counts = dict(_GROWN_KIN)
-    added = 0
+    # 两口子带上大学的闺女: a son or daughter at university is a grown-up of the party.
+    added = len(_KIN_AT_UNIVERSITY.findall(text, at, listed.end()))
     for match in _GROWN_KIN_WORD.finditer(text, at, listed.end()):
         word = match.group()
         if word in party.YOUNG_KIN_WORDS and party.kin_is_child(original, word, match.end()):

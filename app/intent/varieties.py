@@ -235,6 +235,12 @@ _WEEKDAYS = {
 # "this"/"coming" with a weekday is the nearest one ahead, a bare 周一.
 _WEEK_OF = {"next": "下"}
 _APPOINTMENT_WORD = {"meeting": "开会", "interview": "面试", "appointment": "的号", "exam": "考试"}
+_COMPANION_WORD = {
+    "friend": "朋友", "buddy": "朋友", "mate": "朋友", "girlfriend": "女朋友", "gf": "女朋友",
+    "boyfriend": "男朋友", "bf": "男朋友", "wife": "老婆", "husband": "老公", "mum": "我妈",
+    "mom": "我妈", "mother": "我妈", "dad": "我爸", "father": "我爸", "brother": "我哥",
+    "sister": "我姐", "colleague": "同事", "partner": "伴侣",
+}  # fmt: skip
 _AMPM = r"(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>a\.?m\.?|p\.?m\.?)(?![A-Za-z])"
 # English phrases of a request, each as a Chinese traveller says it; the rest of the reading
 # (days, seat classes, train kinds, cities in pinyin) understands English already.
@@ -397,6 +403,12 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
         (r"(?<![A-Za-z])(?:our|my)\s+daughter(?![A-Za-z])", "女儿"),
         # me + my wife, me and my husband: the speaker and a companion.
         (r"(?<![A-Za-z])me\s*(?:\+|and|&)\s*", "我和"),
+        # me and my friend, with my mum: the companion in Chinese, so the party is counted.
+        (
+            r"(?<![A-Za-z])my\s+(?P<who>friend|buddy|mate|girlfriend|boyfriend|gf|bf|wife"
+            r"|husband|mum|mom|mother|dad|father|brother|sister|colleague|partner)(?![A-Za-z])",
+            lambda m: _COMPANION_WORD[m.group("who").lower()],
+        ),
         (r"\s*\+\s*(?=我|老婆|老公|儿子|女儿|\d{1,2}岁的孩子|孩子)", "和"),
     )
 )
@@ -508,9 +520,15 @@ _NORTHERN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"冒得", "没有"),
         (r"咯个", "这个"),
         (r"走不脱", "走不了"),
+        (r"嘎嘎便宜(?:的|那种|那趟|那个)?", "最便宜的"),
+        # 整个动车就行: get a D train (整 is to get, in the north-east).
+        (r"整(?:个|张|一张|俩|两张)(?=动车|高铁|卧铺|硬卧|软卧|一等座|二等座|下铺|票)", "要个"),
     )
 )
-_NORTHERN_CUE = re.compile(r"下晌|后晌|过晌|上晌|头晌|前晌|嗯呐|冒得|咯个|走不脱")
+_NORTHERN_CUE = re.compile(
+    r"下晌|后晌|过晌|上晌|头晌|前晌|嗯呐|冒得|咯个|走不脱|嘎嘎便宜"
+    r"|整(?:个|张|一张|俩|两张)(?:动车|高铁|卧铺|硬卧|软卧|一等座|二等座|下铺|票)"
+)
 
 
 def regional_as_mandarin(text: str) -> str:

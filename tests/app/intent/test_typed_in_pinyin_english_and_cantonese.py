@@ -334,3 +334,37 @@ def test_hours_said_around_the_ride(
         assert intent.return_window is not None and intent.return_window.start == start
     else:
         assert intent.depart_window is not None and intent.depart_window.start == start
+
+
+@pytest.mark.parametrize(
+    ("text", "passengers", "students"),
+    [
+        ("我们两口子带上大学的闺女（她有学生证）下周五从郑州去西安", 3, 1),
+        ("Hi! me and my friend want go from Beijing to Xi'an tomorrow morning", 2, 0),
+    ],
+)
+def test_a_grown_companion_said_by_who_they_are(
+    directory: StationDirectory, text: str, passengers: int, students: int
+) -> None:
+    intent = parse_offline(text, WEDNESDAY, directory)
+    assert (intent.passengers, intent.students, intent.children) == (passengers, students, [])
+
+
+def test_two_families_are_a_party_not_a_place(directory: StationDirectory) -> None:
+    intent = parse_offline(
+        "我们两家人一起去北京环球影城，4个大人3个小孩，孩子分别5岁、7岁、一岁半，下周六从天津过去",
+        WEDNESDAY,
+        directory,
+    )
+    assert (intent.origin, intent.destination, intent.via) == ("天津", "北京", [])
+    assert intent.passengers == 7
+
+
+def test_a_ride_to_or_from_taiwan_is_declined(directory: StationDirectory) -> None:
+    assert parse_offline("請問台北到上海有冇火車？想坐火車去", WEDNESDAY, directory).kind == (
+        "out_of_scope"
+    )
+    # The control: a traveller from Taiwan riding on the mainland keeps the trip.
+    kept = parse_offline("我从台湾来，明天从厦门去福州", WEDNESDAY, directory)
+    assert kept.kind != "out_of_scope"
+    assert (kept.origin, kept.destination) == ("厦门", "福州")
