@@ -106,7 +106,10 @@ _NEXT_DAY_PERIOD = re.compile(
     r"(?![^，,。；;？?]{0,8}?[前后])"
 )
 _ONE_WAY = re.compile(
-    r"不回来了|不回了|不用回|不要返程|不要回程|回程不用|只要去程|单程就行|买单程|" + DROPPED_RETURN
+    r"不回来了|不回了|不用回|不要返程|不要回程|回程不用|只要去程|单程就行|单程就好"
+    # 回程不要 said alone (回程不要无座 and 返程不要太晚 are wishes for it).
+    r"|(?:回程|返程)不要(?:了|啦)?(?=$|[，,。!！~\s])"
+    r"|买单程|" + DROPPED_RETURN
 )
 _DAYS_LATER = re.compile(r"(?P<n>[一两二三四五六七八九十1-9])天(?:以)?后(?:再)?回")
 _DAYS_AFTER = re.compile(r"大后天|后天|明天")

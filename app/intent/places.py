@@ -1282,6 +1282,16 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
         for hit in hits:
             if _city(hit, directory) != _city(here, directory):
                 hit.returning = False  # 回天津 from where one is: going home, one way
+    elif (
+        origin_hit is None
+        and here is not None
+        and hits == [here]
+        and _GOES_ELSEWHERE.search(text, here.end)
+    ):
+        # "我在长沙 明天想去fz": where one is, and a place gone to that is not read yet (asked
+        # about): the trip starts where one is.
+        origin_hit = here
+        stops = []
     elif origin_hit is None and (boarding := _boarding_after(text, hits, directory)):
         # "后天去广州，长沙南最早的一班": the place said after the destination, with the train
         # it is boarded for, is where the trip starts.
@@ -1412,6 +1422,9 @@ def _round_pair(text: str, hits: list[_Hit], directory: StationDirectory) -> boo
     return bool(
         _ROUND_BEFORE.search(text[: hits[0].start]) or _ROUND_AFTER.match(text[hits[1].end :])
     )
+
+
+_GOES_ELSEWHERE = re.compile(r"(?:想|要|打算|准备)?(?:去|到)\s*[A-Za-z\u4e00-\u9fff]")
 
 
 def _home_from_there(

@@ -210,7 +210,8 @@ def hours_near_plan(previous: TravelIntent, turn: TravelIntent, words: str) -> T
             readings = tuple(t for t in readings if t < other.end) or readings
         if any(cue in words for cue in _LATER):  # 太早了，五点以后 after 10:00 is 17:00
             readings = tuple(t for t in readings if t > at) or readings
-        elif any(cue in words for cue in _EARLIER):
+        elif any(cue in words for cue in (*_EARLIER, "早点", "早走")):
+            # 想早点走，8点以前的 after a 19:02 train: 08:00.
             readings = tuple(t for t in readings if t < at) or readings
         best = min(readings, key=lambda t: abs(_minutes(t) - _minutes(at)))
         if best != bound:

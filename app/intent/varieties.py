@@ -117,6 +117,9 @@ _CANTONESE: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"(?<=大[一两二三俩1-3])细(?![心节致])", "小"),
         (r"屋企人", "家人"),
         (r"屋企", "家"),
+        (r"返工", "上班"),
+        (r"放工", "下班"),
+        (r"返学", "上学"),
         (r"返(?=家)", "回"),
         (r"返嚟", "回来"),
         # 之后返广州: going back to a place (往返, 返程, 返回 stay Mandarin; 返工 is work).
@@ -521,6 +524,8 @@ _NORTHERN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"咯个", "这个"),
         (r"走不脱", "走不了"),
         (r"嘎嘎便宜(?:的|那种|那趟|那个)?", "最便宜的"),
+        # 回来那趟整下午的: the afternoon one wanted (整 is to get, in the north-east).
+        (r"整(?=下午|上午|晚上|早上|中午|傍晚)", "要"),
         # 整个动车就行: get a D train (整 is to get, in the north-east).
         (r"整(?:个|张|一张|俩|两张)(?=动车|高铁|卧铺|硬卧|软卧|一等座|二等座|下铺|票)", "要个"),
     )
@@ -528,6 +533,7 @@ _NORTHERN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 _NORTHERN_CUE = re.compile(
     r"下晌|后晌|过晌|上晌|头晌|前晌|嗯呐|冒得|咯个|走不脱|嘎嘎便宜"
     r"|整(?:个|张|一张|俩|两张)(?:动车|高铁|卧铺|硬卧|软卧|一等座|二等座|下铺|票)"
+    r"|整(?:下午|上午|晚上|早上|中午|傍晚)"
 )
 
 

@@ -268,7 +268,7 @@ def test_asks_beside_a_train_trip_are_out_of_scope(directory: StationDirectory, 
         ("嗯呐，要下晌的", "嗯，要下午的"),
         ("咯个礼拜六回吉首，有冒得直达的车", "这个礼拜六回吉首，有没有直达的车"),
         # Cantonese
-        ("啊唔啱，星期五要返工，改做星期六啦", "啊不对，星期五要返工，改成星期六啦"),
+        ("啊唔啱，星期五要返工，改做星期六啦", "啊不对，星期五要上班，改成星期六啦"),
     ],
 )
 def test_regional_words_are_read_as_mandarin(typed: str, read: str) -> None:
@@ -368,3 +368,25 @@ def test_a_ride_to_or_from_taiwan_is_declined(directory: StationDirectory) -> No
     kept = parse_offline("我从台湾来，明天从厦门去福州", WEDNESDAY, directory)
     assert kept.kind != "out_of_scope"
     assert (kept.origin, kept.destination) == ("厦门", "福州")
+
+
+def test_where_one_is_starts_the_trip_when_the_place_gone_to_is_not_read_yet(chat):
+    trip = chat("我在长沙 明天想去fz", "抚州 江西那个").intent
+    assert (trip.origin, trip.destination) == ("长沙", "抚州")
+
+
+def test_more_said_in_chat(chat):
+    # Cantonese work (返工) is the reason, Saturday the day.
+    saturday = chat("我想星期五由深圳去桂林玩", "啊唔啱，星期五要返工，改做星期六啦").intent
+    assert saturday.date_start == dt.date(2026, 12, 5)
+    # 回程勿要 (Shanghainese), 回程免啦 (Minnan): one way.
+    assert chat("下周一从上海去苏州，周三回来", "回程勿要").intent.return_trip is False
+    assert chat("下周一从福州去厦门，周三回来", "回程免啦，单程就好").intent.return_trip is False
+    # The errand at the hospital is why, not an appointment asked for.
+    errand = chat("我要从郑州去洛阳，星期一", "最好上午10点以前到，我要去医院挂号")
+    assert errand.declined is None
+    assert errand.intent.arrive_window is not None
+    assert errand.intent.arrive_window.end == dt.time(10, 0)
+    # 回来那趟整下午的 (north-eastern 整): the ride home in the afternoon.
+    home = chat("周二长春去吉林，周三回来", "回来那趟整下午的").intent
+    assert home.return_window is not None and home.return_window.start == dt.time(12, 0)
