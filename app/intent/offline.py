@@ -854,6 +854,9 @@ _BACK_TO_INITIALS = re.compile(
 
 _TAIWAN = re.compile(r"台湾|台北|高雄|台中|台南|新竹|花莲|台东|嘉义|桃园机场|基隆|屏东")
 # 我们两家人一起去: two families, not a place called 两家.
+_BOARD_THERE = re.compile(
+    r"(?:去|到)(?P<at>[\u4e00-\u9fff]{2,4}?)(?:再)?(?P<ride>坐车|坐火车|搭车|上车|坐高铁|坐动车)(?:去|到)"
+)
 _FAMILIES = re.compile(r"(?P<n>[两三四五])家人")
 _RIDE_HOME_WORDS = re.compile(r"(?<=[上午后中晚天日])(?:再|就)?坐(?:车|火车)(?=回)")
 _ONE_TRIP_TO = re.compile(r"(?<=[去到回跑])(?:一趟|一次|一下|趟)(?=[\u4e00-\u9fff]{2})")
@@ -889,6 +892,8 @@ def normalise_text(text: str) -> str:
     text = _ONE_TRIP_TO.sub("", text)  # 去一趟西安: 去西安
     text = _RIDE_HOME_WORDS.sub("", text)  # 周日晚上再坐车回昆明: 周日晚上回昆明
     text = _FAMILIES.sub(r"\g<n>个家庭", text)
+    # 过关去珠海坐车去桂林: the place gone to first is where the train is boarded.
+    text = _BOARD_THERE.sub(r"从\g<at>\g<ride>去", text)
     text = self_corrected(text)  # 周五，不对，周六: the day said last
     text = _SHORT_EVENING.sub("晚上", text)
     text = _AFTERNOON_BY_SOUND.sub("下午", text)

@@ -256,7 +256,7 @@ def test_asks_beside_a_train_trip_are_out_of_scope(directory: StationDirectory, 
     [
         # Shanghainese
         ("阿拉礼拜天想到苏州去白相一日，当日来回", "我们礼拜天想到苏州去玩一天，当天来回"),
-        ("早浪八点钟以后再走，夜里要转来上海额", "早上八点钟以后再走，晚上要回来上海的"),
+        ("早浪八点钟以后再走，夜里要转来上海额", "早上八点钟以后再走，晚上要回上海的"),
         ("价钿便宜眼额就好", "价钱便宜点的就好"),
         ("回程勿要", "回程不要"),
         # Minnan
@@ -390,3 +390,29 @@ def test_more_said_in_chat(chat):
     # 回来那趟整下午的 (north-eastern 整): the ride home in the afternoon.
     home = chat("周二长春去吉林，周三回来", "回来那趟整下午的").intent
     assert home.return_window is not None and home.return_window.start == dt.time(12, 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "route"),
+    [
+        ("我喺澳門，諗住過關去珠海坐車去桂林，星期五出發，一個人", ("珠海", "桂林")),
+        ("明天去北京坐高铁去上海", ("北京", "上海")),
+    ],
+)
+def test_the_place_gone_to_first_to_board_there(
+    directory: StationDirectory, text: str, route: tuple[str, str]
+) -> None:
+    intent = parse_offline(text, WEDNESDAY, directory)
+    assert (intent.origin, intent.destination) == route
+
+
+def test_a_shanghainese_day_trip(directory: StationDirectory) -> None:
+    intent = parse_offline(
+        "阿拉礼拜天想从上海到苏州去白相一日，当日来回，早浪八点钟以后再走，夜里要转来上海的",
+        WEDNESDAY,
+        directory,
+    )
+    assert (intent.origin, intent.destination, intent.via) == ("上海", "苏州", [])
+    assert intent.date_start == intent.date_end == dt.date(2026, 12, 13)
+    assert intent.depart_window is not None and intent.depart_window.start == dt.time(8, 0)
+    assert intent.return_window is not None and intent.return_window.start == dt.time(18, 0)
