@@ -510,9 +510,11 @@ def child_ages(text: str) -> tuple[int | None, ...]:
         and not (_KIN_BROUGHT.search(text) and "成年" not in text)
     ):
         return ()  # 和儿子一起: a grown-up son, as far as the text says
-    said = small
+    counted = 0
     for match in _CHILD_COUNT.finditer(text):
-        said += 2 if match.group("pair") else to_int(match.group("n")) or 1
+        counted += 2 if match.group("pair") else to_int(match.group("n")) or 1
+    # 带俩孩子…两大两小: the same children said twice, two of them, not four.
+    said = max(small, counted)
     twins = sum(births)
     if twins and len(ages) == 1:
         ages *= twins  # twins share the one age said of them

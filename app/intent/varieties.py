@@ -327,6 +327,12 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
             "去",
         ),
         (r"(?<![A-Za-z])from\s+(?=[\u4e00-\u9fff])", "从"),
+        # The weather asked in English: how cold is Harbin, do I need a down jacket.
+        (
+            r"(?<![A-Za-z])(?:how\s+(?:cold|hot|warm)\s+is|what(?:'s|\s+is)\s+the\s+weather"
+            r"|weather\s+(?:in|like|forecast)|(?:need|bring)\s+a\s+(?:down\s+)?(?:jacket|coat))",
+            "天气冷不冷",
+        ),
         # The weather asked in pinyin (tianqi yubao, xia xue ma): what it is, not a place.
         (r"(?<![A-Za-z])tian\s?qi(?:\s?yu\s?bao)?(?![A-Za-z])", "天气预报"),
         (r"(?<![A-Za-z])xia\s?xue(?![A-Za-z])", "下雪"),
@@ -391,7 +397,8 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
             lambda m: m.group("age") + "岁的孩子",
         ),
         (
-            r"(?:(?:our|my)\s+)?(?:son|daughter|kid|child|boy|girl)\s*\(\s*(?P<age>\d{1,2})\s*\)",
+            r"(?:(?:our|my)\s+)?(?:son|daughter|kid|child|boy|girl)\s*\(\s*(?P<age>\d{1,2})\s*"
+            r"(?:years?[- ]old|yrs?(?:[- ]old)?|yo|y/o)?\s*\)",
             lambda m: "孩子" + m.group("age") + "岁",
         ),
         (

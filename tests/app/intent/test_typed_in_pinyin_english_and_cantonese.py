@@ -416,3 +416,28 @@ def test_a_shanghainese_day_trip(directory: StationDirectory) -> None:
     assert intent.date_start == intent.date_end == dt.date(2026, 12, 13)
     assert intent.depart_window is not None and intent.depart_window.start == dt.time(8, 0)
     assert intent.return_window is not None and intent.return_window.start == dt.time(18, 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "passengers", "children"),
+    [
+        # The same two children said twice (俩孩子, 两大两小): four travellers, not six.
+        ("这周五下班后接上俩孩子从杭州去南京，两大两小，孩子一个9岁一个12岁", 4, [9, 12]),
+        ("周六带俩孩子从北京去天津玩，两大两小，孩子7岁和10岁", 4, [7, 10]),
+        ("帮忙订下周一成都到重庆的票，老总带一个秘书", 2, []),
+        ("帮老板订明天从昆明去大理，他带夫人和8岁的孩子，一等座", 3, [8]),
+        ("Shanghai to Suzhou tomorrow, 2 adults + my son (5 years old). cheapest", 3, [5]),
+    ],
+)
+def test_parties_said_two_ways_or_through_someone_else(
+    directory: StationDirectory, text: str, passengers: int, children: list[int]
+) -> None:
+    intent = parse_offline(text, WEDNESDAY, directory)
+    assert (intent.passengers, intent.children) == (passengers, children)
+
+
+@pytest.mark.parametrize(
+    "text", ["你能帮我写寒假作业吗😂", "how cold is Harbin next week?? do I need a down jacket lol"]
+)
+def test_more_asks_that_are_no_train_trip(directory: StationDirectory, text: str) -> None:
+    assert parse_offline(text, WEDNESDAY, directory).kind == "out_of_scope"
