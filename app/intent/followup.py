@@ -511,6 +511,7 @@ def _read(
         if offered is not None and not previous.destination:
             # "对" to "您是指哈尔滨吗？": the place offered, the rest kept.
             turn = turn.model_copy(update={"destination": offered})
+    as_typed = turn  # the places as said, before the readings below move them
     turn = hour_compared(relative_wishes(turn, words), words)
     chosen = bool(turn.seat_class or turn.seat_classes) and not _class_permitted(turn, words)
     turn = complaint_as_reason(turn, words, class_chosen=chosen)
@@ -525,8 +526,10 @@ def _read(
     turn = _stay_then_home(previous, turn, words, city)
     # 去的路上想在苏州停一晚 / 算了汉中不住了: a stop on the way added or given up (before
     # 算了 is read as another trip).
-    changed = _stay_on_the_way(previous, turn, words, city) or _stop_dropped(
-        previous, turn, words, city
+    changed = (
+        _stop_nights_changed(previous, as_typed, words, city)
+        or _stay_on_the_way(previous, turn, words, city)
+        or _stop_dropped(previous, turn, words, city)
     )
     if changed is not None:
         return TurnReading(_with_party(changed, _party(previous, turn, words)))
@@ -1370,6 +1373,38 @@ def _stay_on_the_way(
     if turn.depart_window is not None:
         update["depart_window"] = turn.depart_window
     return previous.model_copy(update=update)
+
+
+_MORE_NIGHTS = re.compile(r"多(?:住|待|呆|玩|停)|再(?:多)?(?:住|待|呆)")
+_NIGHTS_SAID = re.compile(r"(?:住|待|呆|停|玩)\s*(?:[一两二三四五1-5])\s*(?:晚|夜|天)")
+
+
+def _stop_nights_changed(
+    previous: TravelIntent, turn: TravelIntent, words: str, city: CityOf
+) -> TravelIntent | None:
+    """The trip with a stop on the way given another stay (在长沙住两晚吧, 苏州改成住两晚), or
+    a stop given up for another with its stay (不在北京住了 改成在石家庄住一晚)."""
+    if not previous.via or turn.nights is None or not _NIGHTS_SAID.search(words):
+        return None
+    if _MORE_NIGHTS.search(words):
+        return None  # 汉中多住一晚: one more, read where the stay is lengthened
+    named = [p for p in (turn.origin, turn.destination) if p is not None]
+    at = [i for i, stop in enumerate(previous.via) if any(_same(city, stop.city, p) for p in named)]
+    fresh = [
+        p
+        for p in named
+        if not any(_same(city, p, stop.city) for stop in previous.via)
+        and not _same(city, p, previous.origin)
+        and not _same(city, p, previous.destination)
+    ]
+    via = list(previous.via)
+    if len(at) == 1 and not fresh:
+        via[at[0]] = via[at[0]].model_copy(update={"nights": turn.nights})
+    elif len(at) == 1 and len(fresh) == 1 and _STOP_GIVEN_UP.search(words):
+        via[at[0]] = ViaStop(city=fresh[0], nights=turn.nights)
+    else:
+        return None
+    return previous.model_copy(update={"via": via})
 
 
 def _stop_dropped(

@@ -1468,12 +1468,20 @@ def _stays_said_again(
 _ON_THE_WAY = re.compile(r"(?:路上|中途|途中|中间|半路|半道|顺路|顺道)[^，。,.；;！!？?]{0,4}$")
 
 
+# 从广州回西安 想在长沙停一晚: a place stopped at (停, 歇) is on the way, wherever it is said.
+_STOPPED_AT = re.compile(r"\s*(?:停|歇)(?:留)?\s*(?:一|两|二|1|2)?\s*(?:晚|夜|天|下)")
+
+
 def _on_the_way_first(
     text: str, stops: list[_Hit], stays: list[tuple[int | None, tuple[int, int] | None]]
 ) -> tuple[list[_Hit], list[tuple[int | None, tuple[int, int] | None]]]:
     """`stops` (and their stays) with those said to be on the way (去哈尔滨，路上在沈阳住一晚;
     中途在南京待一天; 路过济南) put before the destination, wherever they were said."""
-    on_way = [i for i, s in enumerate(stops) if s.through or _ON_THE_WAY.search(_before(text, s))]
+    on_way = [
+        i
+        for i, s in enumerate(stops)
+        if s.through or _ON_THE_WAY.search(_before(text, s)) or _STOPPED_AT.match(text, s.end)
+    ]
     main = [i for i in range(len(stops)) if i not in on_way]
     if not on_way or not main or on_way[-1] < main[-1]:
         return stops, stays

@@ -10,6 +10,7 @@ import pytest
 
 from app.intent.offline import parse_offline
 from app.intent.varieties import as_mandarin
+from sources.models import SeatClass
 from sources.stations import StationDirectory, default_directory
 
 WEDNESDAY = dt.date(2026, 12, 9)
@@ -441,3 +442,34 @@ def test_parties_said_two_ways_or_through_someone_else(
 )
 def test_more_asks_that_are_no_train_trip(directory: StationDirectory, text: str) -> None:
     assert parse_offline(text, WEDNESDAY, directory).kind == "out_of_scope"
+
+
+def test_a_stop_stopped_at_after_the_route_is_on_the_way(directory: StationDirectory) -> None:
+    intent = parse_offline("20号从广州回西安 想在长沙停一晚", WEDNESDAY, directory)
+    assert (intent.origin, intent.destination) == ("广州", "西安")
+    assert [(stop.city, stop.nights) for stop in intent.via] == [("长沙", 1)]
+
+
+def test_shanghainese_heads_and_a_refusal_in_sichuanese(directory: StationDirectory) -> None:
+    two = parse_offline(
+        "阿拉礼拜六从上海去苏州白相，两家头，上半天到就好，夜里厢再转来", WEDNESDAY, directory
+    )
+    assert (two.destination, two.via, two.passengers, two.return_trip) == ("苏州", [], 2, True)
+    refused = parse_offline(
+        "明天下午想从成都切重庆，二等座就要得，莫给我整个一等座哈", WEDNESDAY, directory
+    )
+    assert SeatClass.FIRST in refused.exclude_seat_classes
+    assert refused.seat_class != SeatClass.FIRST
+
+
+def test_a_stop_on_the_way_given_another_stay_or_replaced_in_chat(chat):
+    longer = chat("20号从广州回西安 想在长沙停一晚", "只坐高铁", "在长沙住两晚吧").intent
+    assert [(s.city, s.nights) for s in longer.via] == [("长沙", 2)]
+    assert longer.destination == "西安"
+    first = "下周六从上海出发，先去苏州玩一晚，然后去南京住两晚，再回上海"
+    suzhou = chat(first, "苏州改成住两晚").intent
+    assert [(s.city, s.nights) for s in suzhou.via] == [("苏州", 2)]
+    assert suzhou.destination == "南京"
+    moved = chat("下周一从哈尔滨回太原 中间想在北京住一晚", "不在北京住了 改成在石家庄住一晚")
+    assert [(s.city, s.nights) for s in moved.intent.via] == [("石家庄", 1)]
+    assert (moved.intent.origin, moved.intent.destination) == ("哈尔滨", "太原")
