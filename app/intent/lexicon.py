@@ -290,6 +290,10 @@ TRIP_SERVICE_WORDS = (
     "聊聊",
     "写一首",
     "写作业",
+    # A VAT invoice (专票) asked of a hotel or a service: its 票 is no ticket.
+    "增值税专票",
+    "专票",
+    "普票",
     "寒假作业",
     "暑假作业",
     "写首",

@@ -473,3 +473,15 @@ def test_a_stop_on_the_way_given_another_stay_or_replaced_in_chat(chat):
     moved = chat("下周一从哈尔滨回太原 中间想在北京住一晚", "不在北京住了 改成在石家庄住一晚")
     assert [(s.city, s.nights) for s in moved.intent.via] == [("石家庄", 1)]
     assert (moved.intent.origin, moved.intent.destination) == ("哈尔滨", "太原")
+
+
+def test_a_hotel_with_an_invoice_is_declined_and_a_ticket_with_one_is_kept(
+    directory: StationDirectory,
+) -> None:
+    hotel = parse_offline(
+        "帮我订下周三成都春熙路附近的酒店，两晚，要能开增值税专票的", WEDNESDAY, directory
+    )
+    assert hotel.kind == "out_of_scope"
+    ticket = parse_offline("下周三从北京去成都，车票要能开专票", WEDNESDAY, directory)
+    assert ticket.kind != "out_of_scope"
+    assert (ticket.origin, ticket.destination) == ("北京", "成都")
