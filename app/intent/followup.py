@@ -1347,9 +1347,22 @@ _WAY_THERE_STAY = re.compile(
     r"(?:路上|途中|中途|半路|顺路|去的时候|过去的时候)[^。]{0,14}?(?:住|停|待|呆|歇|过夜)"
 )
 # 汉中不住了, 不在汉中住了, 不停汉中了: the stop on the way given up.
-_STOP_GIVEN_UP = re.compile(
-    r"不(?:住|停|待|呆|去)了|不在(?P<place>\S{2,5}?)(?:住|停|待|呆)了|直接(?:到|去)"
-)
+_STOP_GIVEN_UP = re.compile(r"不(?:住|停|待|呆|去)了|不在\S{2,5}?(?:住|停|待|呆)了|直接(?:到|去)")
+
+
+def _named(turn: TravelIntent) -> list[str]:
+    """The places a turn names, its origin first."""
+    return [p for p in (turn.origin, turn.destination) if p is not None]
+
+
+def _ride_out_said(turn: TravelIntent) -> dict[str, Any]:
+    """The day and hours the turn says the ride out leaves (那就周五下班后出发吧), to update by."""
+    said: dict[str, Any] = {}
+    if turn.date_start is not None:
+        said["date_start"] = turn.date_start
+    if turn.depart_window is not None:
+        said["depart_window"] = turn.depart_window
+    return said
 
 
 def _stay_on_the_way(
@@ -1360,18 +1373,14 @@ def _stay_on_the_way(
     hours said to leave move the ride out, the day home stays."""
     if not _WAY_THERE_STAY.search(words) or previous.origin is None or not previous.destination:
         return None
-    named = [p for p in (turn.origin, turn.destination) if p is not None]
+    named = _named(turn)
     ends = (previous.origin, previous.destination)
     if len(named) != 1 or any(_same(city, named[0], end) for end in ends):
         return None
     stop = ViaStop(city=named[0], nights=turn.nights if turn.nights is not None else 1)
-    update: dict[str, Any] = {"via": [*previous.via, stop]}
-    if turn.date_start is not None:
-        update["date_start"] = turn.date_start
-        if previous.date_end is not None:
-            update.update(date_end=previous.date_end, days=None, nights=None)
-    if turn.depart_window is not None:
-        update["depart_window"] = turn.depart_window
+    update: dict[str, Any] = {"via": [*previous.via, stop], **_ride_out_said(turn)}
+    if turn.date_start is not None and previous.date_end is not None:
+        update.update(date_end=previous.date_end, days=None, nights=None)
     return previous.model_copy(update=update)
 
 
@@ -1388,7 +1397,7 @@ def _stop_nights_changed(
         return None
     if _MORE_NIGHTS.search(words):
         return None  # 汉中多住一晚: one more, read where the stay is lengthened
-    named = [p for p in (turn.origin, turn.destination) if p is not None]
+    named = _named(turn)
     at = [i for i, stop in enumerate(previous.via) if any(_same(city, stop.city, p) for p in named)]
     fresh = [
         p
@@ -1416,20 +1425,15 @@ def _stop_dropped(
         return None
     if turn.destination is not None and not _same(city, turn.destination, previous.destination):
         return None  # 算了西宁不去了 就到兰州: the stop made the end, read below
-    named = [p for p in (turn.origin, turn.destination) if p is not None]
+    named = _named(turn)
     kept = [stop for stop in previous.via if not any(_same(city, stop.city, p) for p in named)]
     if len(kept) == len(previous.via) or not all(
         any(_same(city, p, stop.city) for stop in previous.via)
-        or _same(city, p, previous.destination or "")
+        or _same(city, p, previous.destination)
         for p in named
     ):
         return None
-    update: dict[str, Any] = {"via": kept}
-    if turn.date_start is not None:
-        update["date_start"] = turn.date_start
-    if turn.depart_window is not None:
-        update["depart_window"] = turn.depart_window
-    return previous.model_copy(update=update)
+    return previous.model_copy(update={"via": kept, **_ride_out_said(turn)})
 
 
 def _with_stop(previous: TravelIntent, turn: TravelIntent) -> TravelIntent:

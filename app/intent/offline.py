@@ -63,7 +63,7 @@ from app.intent.times import (
     today_implied,
     way_to_station_minutes,
 )
-from app.intent.varieties import as_mandarin
+from app.intent.varieties import as_mandarin, pinyin_heads
 from rules.limits import MAX_PARTY
 from sources.models import (
     TRAIN_LETTERS,
@@ -660,7 +660,6 @@ _PINYIN_DAY_WORD = re.compile(
 _PINYIN_PAIR = re.compile(
     r"(?<![a-z])[a-z]{2,}\s*(?:\s(?:dao|qu)\s|->|→|—>|-)\s*[a-z]{2,}", re.IGNORECASE
 )
-_PINYIN_HEADS = re.compile(r"(?<![a-z0-9])(\d{1,2})\s*ren(?![a-z])", re.IGNORECASE)
 # 23hao: a day of the month typed in pinyin.
 _PINYIN_DAY_OF_MONTH = re.compile(r"(?<![a-z0-9])(\d{1,2})\s*hao(?![a-z])", re.IGNORECASE)
 # The spaces between pinyin words read as characters (6点 以后): no clause break.
@@ -852,17 +851,17 @@ _BACK_TO_INITIALS = re.compile(
 )
 
 
+# Places of Taiwan, which no train here reaches (台北到上海有冇火车).
 _TAIWAN = re.compile(r"台湾|台北|高雄|台中|台南|新竹|花莲|台东|嘉义|桃园机场|基隆|屏东")
-# 我们两家人一起去: two families, not a place called 两家.
 _BOARD_THERE = re.compile(
     r"(?:去|到)(?P<at>[\u4e00-\u9fff]{2,4}?)(?:再)?(?P<ride>坐车|坐火车|搭车|上车|坐高铁|坐动车)(?:去|到)"
 )
+# 我们两家人一起去: two families, not a place called 两家.
 _FAMILIES = re.compile(r"(?P<n>[两三四五])家人")
 _RIDE_HOME_WORDS = re.compile(r"(?<=[上午后中晚天日])(?:再|就)?坐(?:车|火车)(?=回)")
 _ONE_TRIP_TO = re.compile(r"(?<=[去到回跑])(?:一趟|一次|一下|趟)(?=[\u4e00-\u9fff]{2})")
 _PARTICLE_AFTER_DAY = re.compile(
-    r"(?<=[周期拜][一二三四五六日天])[啊呀哦喔嘛啦哈](?=\s*[，,。！!？?\s])"
-    r"|(?<=[今明后]天)[啊呀哦喔嘛啦哈](?=\s*[，,。！!？?\s])"
+    r"(?:(?<=[周期拜][一二三四五六日天])|(?<=[今明后]天))[啊呀哦喔嘛啦哈](?=\s*[，,。！!？?\s])"
 )
 
 
@@ -919,7 +918,7 @@ def normalise_text(text: str) -> str:
         or (_PINYIN_PAIR.search(text) and len(_PINYIN_WORD.findall(text)) >= 2)
     ):
         text = _PINYIN_DAY_OF_MONTH.sub(r"\1号", text)
-        text = _PINYIN_HEADS.sub(r"\1个人", text)  # 2 ren
+        text = pinyin_heads(text)  # 2 ren
         text = _PINYIN_WORD.sub(lambda m: _PINYIN_SPELT[_spelt(m.group())], text)
         text = _PINYIN_CLOCK.sub(_pinyin_clock, text)
     elif _ALL_LATIN.fullmatch(text) and _pinyin_turn(text):

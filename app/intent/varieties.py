@@ -75,87 +75,91 @@ def simplified(text: str) -> str:
     return re.sub(r"(?<![关联])系(?![统列])", "是", converted) if "係" in text else converted
 
 
+_Table = tuple[tuple[re.Pattern[str], str], ...]
+"""Patterns of one way of speaking with the standard words they are read as, in order."""
+
+
+def _table(*pairs: tuple[str, str]) -> _Table:
+    return tuple((re.compile(pattern), mandarin) for pattern, mandarin in pairs)
+
+
 # Written Cantonese (in simplified characters, after `simplified`) → Mandarin, only the words
 # that carry the request: days and parts of the day, negation and "is there", who, which,
 # money, together, who comes (孙仔, 细路), the cold asked about (冻唔冻). Each pattern keeps to
 # the Cantonese use (唔 before a word, not the interjection 唔，).
-_CANTONESE: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern), mandarin)
-    for pattern, mandarin in (
-        (r"唔该(?:晒)?|唔好意思", ""),
-        (r"冻唔冻", "冷不冷"),
-        (r"使唔使", "用不用"),
-        (r"而家", "现在"),
-        (r"唔好(?=[\u4e00-\u9fff0-9])", "不要"),
-        (r"有冇", "有没有"),
-        (r"冇", "没有"),
-        (r"唔系", "不是"),
-        (r"唔啱", "不对"),
-        (r"(?:走|去|行)唔甩", "走不了"),
-        (r"唔(?=[\u4e00-\u9fff])", "不"),
-        (r"我哋", "我们"),
-        (r"你哋", "你们"),
-        (r"佢哋", "他们"),
-        (r"佢", "他"),
-        (r"喺", "在"),
-        (r"嘅", "的"),
-        (r"咗", "了"),
-        (r"嗰", "那"),
-        (r"(?<=[早晚快平贵])啲", "点"),
-        (r"啲", "些"),
-        (r"边(?=[班个趟日天度])", "哪"),
-        (r"仲(?=[有要是])", "还"),
-        (r"咁", "那"),
-        (r"睇", "看"),
-        (r"搵", "找"),
-        (r"(?<=[订看买])埋", ""),
-        (r"一齐", "一起"),
-        (r"孙女仔", "孙女"),
-        (r"孙仔", "孙子"),
-        (r"细路(?:仔|女)?", "小孩"),
-        # 两大一细: two grown-ups and a child.
-        (r"(?<=大[一两二三俩1-3])细(?![心节致])", "小"),
-        (r"屋企人", "家人"),
-        (r"屋企", "家"),
-        (r"返工", "上班"),
-        (r"放工", "下班"),
-        (r"返学", "上学"),
-        (r"返(?=家)", "回"),
-        (r"返嚟", "回来"),
-        # 之后返广州: going back to a place (往返, 返程, 返回 stay Mandarin; 返工 is work).
-        (r"(?<![往重折])返(?![程回工学校嚟乡])(?=[\u4e00-\u9fff])", "回"),
-        # 22号返, 礼拜日返: coming back, said last.
-        (r"(?<![往重折])返(?=\s*(?:[，。,.!！?？~]|$))", "回来"),
-        (r"朝早", "早上"),
-        (r"上昼", "上午"),
-        (r"下昼", "下午"),
-        (r"晏昼", "中午"),
-        (r"夜晚", "晚上"),
-        (r"琴日|寻日", "昨天"),
-        (r"几多", "多少"),
-        (r"咩", "什么"),
-        (r"俾", "给"),
-        (r"改做", "改成"),
-        (r"老豆", "老爸"),
-        (r"(?<![一个])老母(?!鸡)", "老妈"),
-        # 加多个大人: one more.
-        (r"加多(?=[一两二三0-9]?个|位)", "再加"),
-        # 唔系礼拜五，系礼拜六: 系 is 是 (in simplified writing too) before what is said to be.
-        (r"(?:(?<=^)|(?<=[，,\s]))系(?=[礼周星今明听后下这上0-9一二三四五六七八九十早晚朝])", "是"),
-        # 最平嘅, 平啲: the cheapest, cheaper.
-        (r"最平", "最便宜"),
-        (r"平(?=点|嘅|的)", "便宜"),
-        (r"(?<=[0-9一二三四五六七八九十百千两])蚊", "元"),
-        (r"搭(?=[高动火夜早晚头尾第这那G-Zg-z]|车)", "坐"),
-    )
+_CANTONESE = _table(
+    (r"唔该(?:晒)?|唔好意思", ""),
+    (r"冻唔冻", "冷不冷"),
+    (r"使唔使", "用不用"),
+    (r"而家", "现在"),
+    (r"唔好(?=[\u4e00-\u9fff0-9])", "不要"),
+    (r"有冇", "有没有"),
+    (r"冇", "没有"),
+    (r"唔系", "不是"),
+    (r"唔啱", "不对"),
+    (r"(?:走|去|行)唔甩", "走不了"),
+    (r"唔(?=[\u4e00-\u9fff])", "不"),
+    (r"我哋", "我们"),
+    (r"你哋", "你们"),
+    (r"佢哋", "他们"),
+    (r"佢", "他"),
+    (r"喺", "在"),
+    (r"嘅", "的"),
+    (r"咗", "了"),
+    (r"嗰", "那"),
+    (r"(?<=[早晚快平贵])啲", "点"),
+    (r"啲", "些"),
+    (r"边(?=[班个趟日天度])", "哪"),
+    (r"仲(?=[有要是])", "还"),
+    (r"咁", "那"),
+    (r"睇", "看"),
+    (r"搵", "找"),
+    (r"(?<=[订看买])埋", ""),
+    (r"一齐", "一起"),
+    (r"孙女仔", "孙女"),
+    (r"孙仔", "孙子"),
+    (r"细路(?:仔|女)?", "小孩"),
+    # 两大一细: two grown-ups and a child.
+    (r"(?<=大[一两二三俩1-3])细(?![心节致])", "小"),
+    (r"屋企人", "家人"),
+    (r"屋企", "家"),
+    (r"返工", "上班"),
+    (r"放工", "下班"),
+    (r"返学", "上学"),
+    (r"返(?=家)", "回"),
+    (r"返嚟", "回来"),
+    # 之后返广州: going back to a place (往返, 返程, 返回 stay Mandarin; 返工 is work).
+    (r"(?<![往重折])返(?![程回工学校嚟乡])(?=[\u4e00-\u9fff])", "回"),
+    # 22号返, 礼拜日返: coming back, said last.
+    (r"(?<![往重折])返(?=\s*(?:[，。,.!！?？~]|$))", "回来"),
+    (r"朝早", "早上"),
+    (r"上昼", "上午"),
+    (r"下昼", "下午"),
+    (r"晏昼", "中午"),
+    (r"夜晚", "晚上"),
+    (r"琴日|寻日", "昨天"),
+    (r"几多", "多少"),
+    (r"咩", "什么"),
+    (r"俾", "给"),
+    (r"改做", "改成"),
+    (r"老豆", "老爸"),
+    (r"(?<![一个])老母(?!鸡)", "老妈"),
+    # 加多个大人: one more.
+    (r"加多(?=[一两二三0-9]?个|位)", "再加"),
+    # 唔系礼拜五，系礼拜六: 系 is 是 (in simplified writing too) before what is said to be.
+    (r"(?:(?<=^)|(?<=[，,\s]))系(?=[礼周星今明听后下这上0-9一二三四五六七八九十早晚朝])", "是"),
+    # 最平嘅, 平啲: the cheapest, cheaper.
+    (r"最平", "最便宜"),
+    (r"平(?=点|嘅|的)", "便宜"),
+    (r"(?<=[0-9一二三四五六七八九十百千两])蚊", "元"),
+    (r"搭(?=[高动火夜早晚头尾第这那G-Zg-z]|车)", "坐"),
 )
 _CANTONESE_DAYS = {"听日": "明天", "听朝": "明早", "听晚": "明晚", "后日": "后天"}
 _CANTONESE_DAY = re.compile("|".join(_CANTONESE_DAYS))
-_CANTONESE_CUE_EXTRA = r"|唔啱|唔甩"
 _CANTONESE_CUE = re.compile(
     r"听[日朝晚]|后日|唔|冇|哋|佢|喺|嘅|咗|嗰|啲|边[班个趟日天度]|仲[有要是]|咁|睇|搵|埋|屋企|返"
     r"|朝早|[上下晏]昼|琴日|寻日|几多|咩|俾|改做|蚊|搭|一齐|孙仔|孙女仔|细路|而家|大[一两二三俩1-3]细"
-    r"|最平|平啲|平嘅|(?:^|[，,\s])系|老豆|老母|加多" + _CANTONESE_CUE_EXTRA
+    r"|最平|平啲|平嘅|(?:^|[，,\s])系|老豆|老母|加多|唔啱|唔甩"
 )
 
 
@@ -167,7 +171,7 @@ def cantonese_as_mandarin(text: str) -> str:
     return _replaced(text, _CANTONESE)
 
 
-def _replaced(text: str, table: tuple[tuple[re.Pattern[str], str], ...]) -> str:
+def _replaced(text: str, table: _Table) -> str:
     """`text` with each pattern of `table` put as its standard word, in the table's order."""
     for pattern, mandarin in table:
         text = pattern.sub(mandarin, text)
@@ -244,6 +248,9 @@ _COMPANION_WORD = {
     "mom": "我妈", "mother": "我妈", "dad": "我爸", "father": "我爸", "brother": "我哥",
     "sister": "我姐", "colleague": "同事", "partner": "伴侣",
 }  # fmt: skip
+# (The names joined longest first, so an abbreviation never cuts a full name short.)
+_WEEKDAY_NAMES = "|".join(sorted(_WEEKDAYS, key=len, reverse=True))
+_BACK_TO = r"(?<![A-Za-z])(?:come\s+|go\s+|get\s+|head(?:ing)?\s+)?back\s+to\s+"
 _AMPM = r"(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>a\.?m\.?|p\.?m\.?)(?![A-Za-z])"
 # English phrases of a request, each as a Chinese traveller says it; the rest of the reading
 # (days, seat classes, train kinds, cities in pinyin) understands English already.
@@ -306,12 +313,13 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
         ),
         (
             r"(?:come |coming |going |and )?(?:back|return(?:ing)?)\s+(?:on\s+)?"
-            r"(?P<when>(?:the\s+)?(?:next\s+)?(?:[A-Za-z]+day|(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)"
-            r"(?![A-Za-z]))(?:\s+(?:morning|afternoon|evening|night))?)",
+            r"(?P<when>(?:the\s+)?(?:next\s+)?(?:[A-Za-z]+day|(?:"
+            + _WEEKDAY_NAMES
+            + r")(?![A-Za-z]))(?:\s+(?:morning|afternoon|evening|night))?)",
             lambda m: m.group("when") + "回来",
         ),
         (
-            r"(?<![A-Za-z])(?:(?P<which>next|this|coming)\s+)?(?P<day>" + "|".join(_WEEKDAYS) + r")"
+            r"(?<![A-Za-z])(?:(?P<which>next|this|coming)\s+)?(?P<day>" + _WEEKDAY_NAMES + r")"
             r"(?![A-Za-z])",
             lambda m: (
                 _WEEK_OF.get((m.group("which") or "").lower(), "")
@@ -354,12 +362,11 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
         ),
         # back to HK on Sunday: the day home said after the place.
         (
-            r"(?<![A-Za-z])(?:come\s+|go\s+|get\s+|head(?:ing)?\s+)?back\s+to\s+"
-            r"(?P<place>[^\s,，.]+)\s+on\s+(?P<day>(?:下|这)?周[一二三四五六日])",
+            _BACK_TO + r"(?P<place>[^\s,，.]+)\s+on\s+(?P<day>(?:下|这)?周[一二三四五六日])",
             lambda m: m.group("day") + "回" + m.group("place"),
         ),
         # Sun back to SH: the day home, then the place.
-        (r"(?<![A-Za-z])(?:come\s+|go\s+|get\s+|head(?:ing)?\s+)?back\s+to\s+", "回"),
+        (_BACK_TO, "回"),
         (r"(?<![A-Za-z])day[- ]trip(?![A-Za-z])", "一日游 当天往返"),
         (r"(?:leaving\s+|depart(?:ing)?\s+)?before\s+noon", "中午前出发"),
         (r"(?:leaving\s+|depart(?:ing)?\s+)?after\s+noon", "中午以后出发"),
@@ -437,23 +444,25 @@ def english_as_chinese(text: str) -> str:
     for pattern, say in _ENGLISH_PHRASES:
         text = pattern.sub(say, text)
     if _CJK.search(text):  # a sentence all in pinyin is read as pinyin, its counts with it
-        text = _PINYIN_COUNT.sub(lambda m: m.group("n") + "个人", text)
+        text = pinyin_heads(text)
     return text
+
+
+def pinyin_heads(text: str) -> str:
+    """`text` with a party counted in pinyin (2ren, 3 ge ren) as 2个人."""
+    return _PINYIN_COUNT.sub(lambda m: m.group("n") + "个人", text)
 
 
 # South-western and central Mandarin (四川, 重庆, 湖北, 湖南): 莫坐夜里的车 is 别坐, 莫得高铁
 # 没有高铁, 冇得关系 没有关系. 莫 only before a verb of choosing (莫干山 stays a place).
-_SOUTHWEST: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern), mandarin)
-    for pattern, mandarin in (
-        (r"莫得", "没有"),
-        (r"冇得", "没有"),
-        (r"没得(?=事|关系|问题|所谓)", "没"),
-        (r"没得", "没有"),
-        # 七点过后走: after seven.
-        (r"(?<=[点时])过后", "以后"),
-        (r"莫(?=[坐要买订定搞给选整让排开走])", "别"),
-    )
+_SOUTHWEST = _table(
+    (r"莫得", "没有"),
+    (r"冇得", "没有"),
+    (r"没得(?=事|关系|问题|所谓)", "没"),
+    (r"没得", "没有"),
+    # 七点过后走: after seven.
+    (r"(?<=[点时])过后", "以后"),
+    (r"莫(?=[坐要买订定搞给选整让排开走])", "别"),
 )
 
 
@@ -462,100 +471,88 @@ _SOUTHWEST_CUE = re.compile(r"莫|冇得|没得|[点时]过后")
 
 # Shanghainese (Wu): 阿拉明朝想到苏州去白相 is 我们明天想到苏州去玩. Read only in a sentence
 # with one of its own words (`_WU_CUE`): 额, 伊 and 眼 are ordinary characters elsewhere.
-_WU: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern), mandarin)
-    for pattern, mandarin in (
-        (r"阿拉", "我们"),
-        (r"伊拉", "他们"),
-        (r"侬", "你"),
-        (r"拿伊", "把它"),
-        (r"(?<![一-龥])伊(?=[一-龥])", "他"),
-        (r"勿", "不"),
-        (r"白相", "玩"),
-        (r"辰光", "时候"),
-        (r"早浪向?", "早上"),
-        (r"夜快(?:头)?", "傍晚"),
-        (r"夜里[向厢]?", "晚上"),
-        (r"屋里[向厢]", "家里"),
-        # 两家头, 三家头: two, three of us.
-        (r"(?P<n>[两三四五六])家头", r"\g<n>个人"),
-        (r"转来(?=上海|[一-龥]{2}(?:的|了|，|,|$))", "回"),
-        (r"转来", "回来"),
-        (r"上半日|上半天", "上午"),
-        (r"下半日|下半天", "下午"),
-        (r"价钿", "价钱"),
-        (r"(?<=[宜早晚快])一?眼", "点"),
-        (r"明朝", "明天"),
-        (r"今朝", "今天"),
-        (r"后日", "后天"),
-        (r"(?<=[一两二三四五六七1-7])日(?=[，,。\s]|$|来回|往返)", "天"),
-        (r"当日", "当天"),
-        (r"(?<=[一-龥])额", "的"),
-        (r"交关", "很"),
-        (r"哪能", "怎么"),
-    )
+_WU = _table(
+    (r"阿拉", "我们"),
+    (r"伊拉", "他们"),
+    (r"侬", "你"),
+    (r"拿伊", "把它"),
+    (r"(?<![一-龥])伊(?=[一-龥])", "他"),
+    (r"勿", "不"),
+    (r"白相", "玩"),
+    (r"辰光", "时候"),
+    (r"早浪向?", "早上"),
+    (r"夜快(?:头)?", "傍晚"),
+    (r"夜里[向厢]?", "晚上"),
+    (r"屋里[向厢]", "家里"),
+    # 两家头, 三家头: two, three of us.
+    (r"(?P<n>[两三四五六])家头", r"\g<n>个人"),
+    (r"转来(?=上海|[一-龥]{2}(?:的|了|，|,|$))", "回"),
+    (r"转来", "回来"),
+    (r"上半日|上半天", "上午"),
+    (r"下半日|下半天", "下午"),
+    (r"价钿", "价钱"),
+    (r"(?<=[宜早晚快])一?眼", "点"),
+    (r"明朝", "明天"),
+    (r"今朝", "今天"),
+    (r"后日", "后天"),
+    (r"(?<=[一两二三四五六七1-7])日(?=[，,。\s]|$|来回|往返)", "天"),
+    (r"当日", "当天"),
+    (r"(?<=[一-龥])额", "的"),
+    (r"交关", "很"),
+    (r"哪能", "怎么"),
 )
 _WU_CUE = re.compile(
     r"阿拉|侬|伊拉|勿|白相|辰光|早浪|转来|[上下]半日|价钿|明朝|今朝|交关|哪能|拿伊|家头|里厢"
 )
 
 # Minnan (闽南, 台语): 我明仔载下晡欲去泉州 is 我明天下午要去泉州, 阮四个 我们四个.
-_MINNAN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern), mandarin)
-    for pattern, mandarin in (
-        (r"明仔载|明仔日", "明天"),
-        (r"今仔日", "今天"),
-        (r"下晡", "下午"),
-        (r"暗时|暗暝", "晚上"),
-        (r"上暗(?:的)?(?:彼|那)?(?:班|趟|帮)?", "最晚的那班"),
-        (r"上早(?:的)?(?:彼|那)?(?:班|趟|帮)?", "最早的那班"),
-        (r"越晏越好", "越晚越好"),
-        (r"阮", "我们"),
-        (r"欲", "要"),
-        (r"(?<=回程|返程|回来)免(?:啦|了)?", "不用了"),
-        (r"彼", "那"),
-        (r"囝仔", "小孩"),
-        (r"(?<=[一-龥])否(?=[？?。，,\s]|$)", "吗"),
-        (r"(?<![一-龥])伊(?=[一-龥])", "他"),
-        (r"佮", "和"),
-    )
+_MINNAN = _table(
+    (r"明仔载|明仔日", "明天"),
+    (r"今仔日", "今天"),
+    (r"下晡", "下午"),
+    (r"暗时|暗暝", "晚上"),
+    (r"上暗(?:的)?(?:彼|那)?(?:班|趟|帮)?", "最晚的那班"),
+    (r"上早(?:的)?(?:彼|那)?(?:班|趟|帮)?", "最早的那班"),
+    (r"越晏越好", "越晚越好"),
+    (r"阮", "我们"),
+    (r"欲", "要"),
+    (r"(?<=回程|返程|回来)免(?:啦|了)?", "不用了"),
+    (r"彼", "那"),
+    (r"囝仔", "小孩"),
+    (r"(?<=[一-龥])否(?=[？?。，,\s]|$)", "吗"),
+    (r"(?<![一-龥])伊(?=[一-龥])", "他"),
+    (r"佮", "和"),
 )
 _MINNAN_CUE = re.compile(r"明仔|今仔日|下晡|暗时|暗暝|上暗|越晏|阮|欲|免啦|彼|囝仔|佮")
 
 # Northern and north-eastern words for the parts of the day and for "none" (Hunan 冒得 too):
 # 下晌 is the afternoon, 咯个礼拜六 this Saturday, 有冒得 is there any.
-_NORTHERN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern), mandarin)
-    for pattern, mandarin in (
-        (r"下晌|后晌|过晌", "下午"),
-        (r"(?<!晌)上晌|头晌|前晌", "上午"),
-        (r"嗯呐", "嗯"),
-        (r"有冒得", "有没有"),
-        (r"冒得", "没有"),
-        (r"咯个", "这个"),
-        (r"走不脱", "走不了"),
-        (r"嘎嘎便宜(?:的|那种|那趟|那个)?", "最便宜的"),
-        # 回来那趟整下午的: the afternoon one wanted (整 is to get, in the north-east).
-        (r"整(?=下午|上午|晚上|早上|中午|傍晚)", "要"),
-        # 整个动车就行: get a D train (整 is to get, in the north-east).
-        (r"整(?:个|张|一张|俩|两张)(?=动车|高铁|卧铺|硬卧|软卧|一等座|二等座|下铺|票)", "买个"),
-    )
+_NORTHERN = _table(
+    (r"下晌|后晌|过晌", "下午"),
+    (r"(?<!晌)上晌|头晌|前晌", "上午"),
+    (r"嗯呐", "嗯"),
+    (r"有冒得", "有没有"),
+    (r"冒得", "没有"),
+    (r"咯个", "这个"),
+    (r"走不脱", "走不了"),
+    (r"嘎嘎便宜(?:的|那种|那趟|那个)?", "最便宜的"),
+    # 回来那趟整下午的: the afternoon one wanted (整 is to get, in the north-east).
+    (r"整(?=下午|上午|晚上|早上|中午|傍晚)", "要"),
+    # 整个动车就行: get a D train (整 is to get, in the north-east).
+    (r"整(?:个|张|一张|俩|两张)(?=动车|高铁|卧铺|硬卧|软卧|一等座|二等座|下铺|票)", "买个"),
 )
-_NORTHERN_CUE = re.compile(
-    r"下晌|后晌|过晌|上晌|头晌|前晌|嗯呐|冒得|咯个|走不脱|嘎嘎便宜"
-    r"|整(?:个|张|一张|俩|两张)(?:动车|高铁|卧铺|硬卧|软卧|一等座|二等座|下铺|票)"
-    r"|整(?:下午|上午|晚上|早上|中午|傍晚)"
-)
+# Every word of the table is its own: the cue is the table itself.
+_NORTHERN_CUE = re.compile("|".join(pattern.pattern for pattern, _ in _NORTHERN))
+
+
+_REGIONAL = ((_WU_CUE, _WU), (_MINNAN_CUE, _MINNAN), (_NORTHERN_CUE, _NORTHERN))
 
 
 def regional_as_mandarin(text: str) -> str:
     """Shanghainese, Minnan and northern words read as their standard forms."""
-    if _WU_CUE.search(text):
-        text = _replaced(text, _WU)
-    if _MINNAN_CUE.search(text):
-        text = _replaced(text, _MINNAN)
-    if _NORTHERN_CUE.search(text):
-        text = _replaced(text, _NORTHERN)
+    for cue, table in _REGIONAL:
+        if cue.search(text):
+            text = _replaced(text, table)
     return text
 
 
