@@ -15,7 +15,7 @@ import datetime as dt
 import itertools
 from collections.abc import Callable, Mapping
 
-from rules.config import CITY_PROPER_EXTRA
+from rules.config import CITY_PROPER_EXTRA, STAY_LEAVE_NOT_BEFORE
 from rules.legs import stay_nights
 from rules.model import LegKey, LegOffers, TripRequest
 from rules.planner import plan
@@ -194,9 +194,21 @@ def station_meets_window(
         if station not in names or window not in names or not proper_station(request, station):
             continue
         for candidate in _candidates(request, without(request, (station,))):
-            if plan(candidate, book, now=now, limit=1).itineraries:
+            found = plan(candidate, book, now=now, limit=STATION_ROUTES_SEEN).itineraries
+            if any(_humane_start(request, itinerary.legs[0].depart_at) for itinerary in found):
                 return True
     return False
+
+
+STATION_ROUTES_SEEN = 5
+"""The other station's best plans looked at for one that leaves at a humane hour."""
+
+
+def _humane_start(request: TripRequest, depart_at: dt.datetime) -> bool:
+    """True when leaving at `depart_at` is a start the traveller would take over leaving the
+    day before: not in the small hours (长沙 at 04:15 to reach 武昌 by eight, where 汉口 was
+    named: the evening before to 汉口 is the trip), unless the hours of leaving were said."""
+    return request.depart_window is not None or depart_at.time() >= STAY_LEAVE_NOT_BEFORE
 
 
 WINDOWS = frozenset({"depart_window", "arrive_window", "return_window", "return_arrive_window"})

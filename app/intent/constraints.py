@@ -269,6 +269,8 @@ _POST_NEGATION = re.compile(
     _WORD + r"(?:的车|的票|的)?(?:\s*(?:和|、|跟|或|或者|以及)?\s*" + _WORD + r"(?:的车|的票|的)?)*"
     r"\s*(?:太贵了?|太贵|太慢了?|太累了?|太挤了?)?\s*(?:我|咱)?"
     r"(?:都|也|就|一律|统统|更|就更|更加|更是)?\s*(?:不要|不坐|不想坐|不考虑|不行|算了|免了|不用|不乘|别)"
+    # …not when the refusal has its own object (卧铺 不要上铺: the top berth refused, not 卧铺).
+    r"(?!(?:给|帮|跟|让)?(?:我们|我|老人家|老人|他们|他|她)?(?:[上中下]铺|" + _WORD + r"))"
 )
 # A complaint about a type or class, no negation needed: 普速太慢了, 硬座太累, 一等座有点贵
 # rule it out.

@@ -60,8 +60,15 @@ from sources.models import SEAT_BY_LABEL, SHANGHAI, TRAIN_TYPES, SeatClass, Trai
 
 IntentKind = Literal["plan_trip", "query_tickets", "out_of_scope"]
 OrderPreference = Literal["earliest", "latest", "cheapest", "fastest", "earliest_arrival"]
-BerthWish = Literal["lower", "middle", "upper"]
-BERTH_LABELS: dict[str, str] = {"lower": "下铺", "middle": "中铺", "upper": "上铺"}
+BerthWish = Literal["lower", "middle", "upper", "not_upper", "not_lower"]
+BERTH_LABELS: dict[str, str] = {
+    "lower": "下铺",
+    "middle": "中铺",
+    "upper": "上铺",
+    # 不要上铺: any berth but the top one; 不要下铺: any but the bottom one.
+    "not_upper": "下铺或中铺",
+    "not_lower": "中铺或上铺",
+}
 SeatPosition = Literal["window", "aisle", "together"]
 SEAT_POSITION_LABELS: dict[str, str] = {"window": "靠窗", "aisle": "靠过道", "together": "坐在一起"}
 ScopeTopic = Literal["refund", "change", "hotel", "weather", "other"]
@@ -299,8 +306,9 @@ class TravelIntent(Lenient):
     )
     berth: BerthWish | None = Field(
         default=None,
-        description='a berth wish (下铺 → "lower", 中铺 → "middle", 上铺 → "upper"); the '
-        "ticket query cannot choose a berth, so it is said as not guaranteed",
+        description='a berth wish (下铺 → "lower", 中铺 → "middle", 上铺 → "upper"; one refused: '
+        '不要上铺 → "not_upper", 不要下铺 → "not_lower"); the ticket query cannot choose a berth, '
+        "so it is said as not guaranteed",
     )
     seat_positions: list[SeatPosition] = Field(
         default_factory=list,

@@ -110,7 +110,7 @@ _RETURN_FOLLOWS = re.compile(
 )
 
 # The verb of a refused ride, with whom it is done for: 别给我整过夜的车, 不用帮我订夜车.
-_RIDE_VERB = r"(?:给我|帮我|替我|给咱们?)?(?:是|要|坐|乘|买|选|整|弄|搞|安排|订|定|排)?"
+_RIDE_VERB = r"(?:给我|帮我|替我|跟我|给咱们?)?(?:是|要|坐|乘|买|选|整|弄|搞|安排|订|定|排)?"
 NOT_IN_THE_NIGHT = (
     r"(?:别|不要|不想|不能|不)(?:是|坐|买|选|订)?(?:大)?(?:半夜|深夜|后半夜)"
     r"(?:的车|的火车|的|发车|出发|走|开)"
@@ -236,9 +236,20 @@ def no_overnight(lower: str) -> bool | None:
 
 
 def berth(lower: str) -> BerthWish | None:
-    """The berth wished for, if any (the first named)."""
+    """The berth wished for, if any (the first named); a top or bottom berth refused (不要上铺,
+    老人爬不了上铺, 下铺就算了) wishes for the others."""
+    refused = _BERTH_REFUSED.search(lower)
+    if refused is not None:
+        return "not_upper" if "上" in (refused.group("a") or refused.group("b")) else "not_lower"
     found = [(lower.find(word), wish) for word, wish in _BERTHS.items() if word in lower]
     return min(found)[1] if found else None
+
+
+_BERTH_REFUSED = re.compile(
+    r"(?:不要|不想|不能|不睡|不买|不选|别|莫|甭|爬不了|爬不上|上不了|上不去|睡不了|睡不惯)"
+    r"(?:给我们?|帮我们?|跟我们?|让[^\s，,。；;]{1,3})?(?:买|选|订|安排|睡|整|搞|爬)?(?P<a>[上下]铺)"
+    r"|(?P<b>[上下]铺)(?:的话)?(?:就|可|我|老人)?(?:不要|不行|算了|免了|睡不了|爬不了|爬不上|上不去|别)"
+)
 
 
 def seat_positions(lower: str) -> list[SeatPosition]:

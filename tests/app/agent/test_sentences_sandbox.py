@@ -157,6 +157,18 @@ async def test_a_deadline_no_train_of_the_day_meets_leaves_the_day_before_not_la
     assert [r["constraint"] for r in body["relaxed"]] == ["date_start"]
 
 
+async def test_a_deadline_at_a_named_station_leaves_the_day_before_not_in_the_small_hours() -> None:
+    # Nothing reaches 汉口 by 08:00 on the 5th; 武昌, of the same city, is reached by K965
+    # boarding at midnight. Taking that was a relaxation of the station named and a night on a
+    # bench; the traveller leaves the day before to 汉口, said as the date moved.
+    body = await _plan("12月5号早上八点前要到汉口，从长沙出发")
+    assert body["itinerary"] is not None, body["summary"]
+    legs = body["itinerary"]["legs"]
+    assert legs[0]["depart_at"].startswith("2026-12-04")
+    assert legs[-1]["destination_station"]["name"] == "汉口"
+    assert [r["constraint"] for r in body["relaxed"]] == ["date_start"]
+
+
 async def test_a_nearest_station_with_no_train_gives_way_to_the_next_one_near_it() -> None:
     # 宏村's nearest station (黟县东) sells nothing on the embedded network: the plan had
     # relaxed the destination to 三阳, another town of 黄山's prefecture; now the next station

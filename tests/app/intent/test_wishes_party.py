@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from app.intent.model import SLEEPER_SET, TravelIntent
+from app.intent.model import BERTH_LABELS, SLEEPER_SET, TravelIntent
 from app.intent.offline import parse_offline
 from rules.limits import MAX_PARTY
 from sources.stations import StationDirectory, curated_directory, default_directory
@@ -106,6 +106,8 @@ def test_a_wish_said_of_the_ride_home_is_not_the_outbound_order(
         # Refused as a ride arranged for one: 别给我整, 不用帮我订.
         "下周三从南京去西安 别给我安排夜车",
         "周五广州到桂林，不用帮我订过夜的",
+        # Hunanese 莫跟我搞: don't get me one.
+        "礼拜六我要从长沙回吉首屋里，莫跟我搞过夜的车咯，熬不起",
     ],
 )
 def test_no_night_on_the_train(text: str, directory: StationDirectory) -> None:
@@ -129,6 +131,27 @@ def test_a_berth_wish_with_a_class_keeps_the_class(directory: StationDirectory) 
     assert intent.berth == "lower"
     assert intent.seat_class is not None and intent.seat_class.value == "soft_sleeper"
     assert intent.seat_classes == []
+
+
+@pytest.mark.parametrize(
+    ("text", "wish", "label"),
+    [
+        ("周三去满洲里 从哈尔滨 卧铺 不要上铺", "not_upper", "下铺或中铺"),
+        ("周三哈尔滨去满洲里，老人爬不了上铺", "not_upper", "下铺或中铺"),
+        ("周三哈尔滨去满洲里 硬卧，上铺就算了", "not_upper", "下铺或中铺"),
+        ("周三哈尔滨去满洲里 硬卧 别给我下铺", "not_lower", "中铺或上铺"),
+    ],
+)
+def test_a_berth_refused_wishes_for_the_others_and_keeps_the_sleeper(
+    text: str, wish: str, label: str, directory: StationDirectory
+) -> None:
+    # 卧铺 不要上铺 refuses the top berth, not the sleeper said before it.
+    intent = parse(text, directory)
+    assert intent.berth == wish and BERTH_LABELS[wish] == label
+    assert not intent.exclude_seat_classes
+    assert intent.seat_classes == list(SLEEPER_SET) or (
+        intent.seat_class is not None and intent.seat_class.value == "hard_sleeper"
+    )
 
 
 def test_a_berth_wish_alone_means_some_sleeper(directory: StationDirectory) -> None:
