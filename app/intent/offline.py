@@ -1465,6 +1465,19 @@ def _heads_to_destination(buf: _Text, at: int) -> bool:
     return rest.startswith(buf.destination)
 
 
+def _going_home_is_the_trip(buf: _Text) -> bool:
+    """True when the trip itself goes home (从南京回合肥, or 南京到合肥 with no ride back said
+    anywhere): 回家 after a time of day is that ride, not a second one."""
+    if not buf.destination:
+        return False
+    if f"回{buf.destination}" in buf.original or "回老家" in buf.original:
+        return True
+    return _AWAY_OR_BACK.search(buf.original) is None
+
+
+_AWAY_OR_BACK = re.compile(r"去|来回|往返|回来|回程|返程|返回|再回|回去")
+
+
 _SETS_OFF = re.compile(r"站?(?:出发|走|动身|发车|上车)")
 
 
@@ -1507,6 +1520,8 @@ def _window_kind(buf: _Text, end: int, start: int | None = None) -> str:
     home = _RETURN_AFTER.match(after)
     if home and _heads_to_destination(buf, end + home.end()):
         home = None  # 当天晚上回吉林市，从长春走: going home is the ride out, no ride back
+    if home and home.group().endswith("回家") and _going_home_is_the_trip(buf):
+        home = None  # 周五下了课就回家，从南京回合肥: the way home is the ride out
     if home or (before and _RETURN_BEFORE.search(before)):
         return "return_window"
     said = buf.original[max(0, (start or 0) - 4) : start or 0] if start else ""

@@ -71,7 +71,7 @@ _EVENING = (
     "散场后",
     "天黑",  # 天黑前要到 六点之前: the evening's six
 )
-_AFTERNOON = ("下午", "午后", "午饭后", "下了课", "下课后", "放学后")
+_AFTERNOON = ("下午", "午后", "午饭后", "下了课", "下课后", "放学后", "上完课", "课上完")
 _MORNING = ("早上", "上午", "一早", "一大早", "明早", "今早", "凌晨", "中午", "早晨", "清早")
 _CONTEXT = re.compile("|".join(sorted((*_EVENING, *_AFTERNOON, *_MORNING), key=len, reverse=True)))
 _SENTENCE_END = re.compile(r"[。！？；!?;]")
@@ -210,6 +210,17 @@ _AROUND = re.compile(
     + clock_unit()
     + r"\s*(?:左右|上下|前后)"
 )
+# 下午5点走, 晚上7点从南京出发, 八点的车, 大概5点: an hour said for leaving, or said as rough,
+# is that hour give or take (the train nearest it, as 5点左右); 八点到 stays an arrival's.
+_AT_HOUR = re.compile(
+    r"(?P<rough>大概|大约|差不多|估计|约)?(?P<period>早上|上午|中午|下午|晚上)?(?P<h>"
+    + _HOUR
+    + r")\s*"
+    + clock_unit()
+    + r"(?:钟)?(?![\s\d半分:：]*(?:前|后|以前|以后|之前|之后|左右|上下|前后|到|至|-|~|多))"
+    r"(?P<verb>的(?:车|火车|高铁|动车|班次|那班|那趟)|(?:就|准时|左右)?(?:走|出发|发车|动身|开车)"
+    r"|(?=从))?"
+)
 _TWO_HOURS = re.compile(
     r"(?P<period>早上|上午|中午|下午|晚上)?(?<![周期拜])(?P<pair>一两|两三|三四|四五|五六|六七|七八|八九|九十)点"
 )
@@ -278,6 +289,8 @@ _EVENING_WORDS = re.compile(r"下班(?:后|以后|之后)|下了班|下班(?=就
 # 周五放学后带我弟回老家, 下了课就走: school is out in the afternoon (16:00 on).
 _AFTER_SCHOOL_WORDS = re.compile(
     r"(?:放学|下课)(?:后|以后|之后)|放了学|下了课|(?:放学|下课)(?=就|直接|再|从|走|出发|回|去|坐)"
+    # 周五上完课就走: class over, the afternoon.
+    r"|(?:上完课|课上完)(?:后|以后|之后)?(?=就|直接|再|从|走|出发|回|去|坐|了|，|,|\s)"
 )
 # 下午四点考完, 六点下班, 4点下课: leaving once it is over (the hour is the departure's bound).
 _DONE_AT = re.compile(
@@ -500,6 +513,19 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
         if at is not None:
             window = TimeWindow(start=_shift(at, -1), end=_shift(at, 1), label=match.group())
             found.append(Found(match.start(), match.end(), window))
+    for match in _AT_HOUR.finditer(text):
+        if not (match.group("rough") or match.group("verb") is not None):
+            continue
+        period = match.group("period") or context_period(text, match.start("h"), arrival=False)
+        period = meeting_part(period, to_int(match.group("h")), text[: match.start()])
+        at = _clock(_part(period), match.group("h"), match.group("half"))
+        if at is not None:
+            said_at = match.start("period") if match.group("period") else match.start("h")
+            clock_end = match.start("verb") if match.group("verb") else match.end()
+            label = text[said_at:clock_end] + "左右"
+            window = TimeWindow(start=_shift(at, -1), end=_shift(at, 1), label=label)
+            kind = "depart_window" if match.group("verb") else None
+            found.append(Found(match.start(), match.end(), window, kind))
     for match in _TWO_HOURS.finditer(text):
         period = match.group("period") or context_period(text, match.start(), arrival=False)
         first, second = (to_int(c) for c in match.group("pair"))

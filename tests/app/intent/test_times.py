@@ -119,6 +119,63 @@ def test_time_of_day_words(text: str, depart: str | None, arrive: str | None) ->
 
 
 @pytest.mark.parametrize(
+    ("text", "depart", "label"),
+    [
+        # An hour said for leaving is that hour give or take, the train nearest it ranked first.
+        ("周五下午5点从南京回合肥", "16:00-18:00", "下午5点左右"),
+        ("周五下午5点走，从南京回合肥", "16:00-18:00", "下午5点左右"),
+        ("周五晚上7点从南京出发去合肥", "18:00-20:00", "晚上7点左右"),
+        ("周六早上8点半出发从杭州去上海", "07:30-09:30", "早上8点半左右"),
+        ("买一张明天19:30的车 北京到天津", "18:30-20:30", "19:30左右"),
+        # …said as rough (大概), after class (the afternoon's five).
+        ("周五上完课就走 大概5点 从南京回合肥", "16:00-18:00", None),
+    ],
+)
+def test_an_hour_said_for_leaving_is_that_hour_give_or_take(
+    text: str, depart: str, label: str | None
+) -> None:
+    intent = parse_offline(text, THU, DIRECTORY)
+    assert intent.depart_window is not None and intent.depart_window.span() == depart
+    assert intent.depart_window.near() is not None  # ranked toward the hour said
+    if label is not None:
+        assert intent.depart_window.label == label
+    assert intent.arrive_window is None and intent.return_trip is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # An arrival's hour or a meeting's is no hour of leaving.
+        "明天八点到上海 从南京走",
+        "明天九点开会，从南京去上海",
+    ],
+)
+def test_an_hour_not_said_for_leaving_gives_no_departure_window(text: str) -> None:
+    assert parse_offline(text, THU, DIRECTORY).depart_window is None
+
+
+@pytest.mark.parametrize(
+    ("text", "depart"),
+    [
+        # The way home is the trip: 回家 after the day's end is the ride out, not a second one.
+        ("周五下了课就回家，从南京回合肥", "16:00-23:59"),
+        ("周五下班回家，从南京回合肥", "18:00-23:59"),
+        ("周五下了课就回家 南京到合肥", "16:00-23:59"),
+    ],
+)
+def test_going_home_after_the_day_is_the_ride_out(text: str, depart: str) -> None:
+    intent = parse_offline(text, THU, DIRECTORY)
+    assert intent.return_trip is None and intent.return_window is None
+    assert intent.depart_window is not None and intent.depart_window.span() == depart
+
+
+def test_going_home_after_a_trip_away_is_still_the_ride_back() -> None:
+    intent = parse_offline("周五从合肥去南京开会，下班就回家", THU, DIRECTORY)
+    assert intent.return_trip is True
+    assert intent.return_window is not None and intent.return_window.span() == "18:00-23:59"
+
+
+@pytest.mark.parametrize(
     ("text", "start", "expected"),
     [
         ("下班后…六点以后", 6, "晚上"),
