@@ -36,8 +36,8 @@ DAY_SAID = (
 # 两张票 counts the party as well: 两张…啊不对是三张 is three travellers.
 _COUNT = r"(?:" + NUMBER + r")(?:个人|个|位|人|口人|口|张)"
 _HOUR = r"(?:" + NUMBER + r")点(?:半|\d{1,2}分?)?"
-_CUE = r"(?:从|去|到|回|往|由)"
-_PLACE = r"[\u4e00-\u9fff]{2,4}"
+_CUE = r"(?:从|去|到|回|往|由|在|住)"
+_PLACE = r"(?:[\u4e00-\u9fff]{2,4}|[A-Z][a-z]{2,}(?:'[a-z]+)?)"
 # (what it replaces, at the end of what came before; what says it, at the start of what comes
 # after; what it replaces further back, when said once only): days, counts of people and
 # hours; a place is tried last, and only right before the marker.

@@ -539,6 +539,8 @@ _PINYIN_WORDS.update(
         "wo ba ma": "我爸妈",
         "lao po": "老婆",
         "lao gong": "老公",
+        # laoban is 老伴 or 老板 by its tones: a companion either way (wo he laoban).
+        "lao ban": "老伴",
         "kan bing": "看病",
         "yao dao": "要到",
         # Around an hour, or after or before it (8dian zuoyou, jiu dian yihou).

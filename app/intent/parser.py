@@ -37,6 +37,7 @@ from app.intent.places import (
     NON_STATION_PLACES,
     PLACE_NAMES,
     former_names,
+    free_origin,
     gateway_for,
     heard_places,
     namesake_near,
@@ -220,6 +221,12 @@ class IntentParser:
         )
         missing = missing_fields(intent)
         intent = intent.model_copy(update={"missing": missing})
+        origin_place = free_origin(lower, self._directory)
+        if origin_place is not None and intent.origin is not None:
+            near = nearest_stations(origin_place, self._directory)
+            if near and intent.origin == near[0]:
+                # 从澳门去桂林: set off from the station nearest it, said openly.
+                warnings.append(texts.planned_at_nearest(origin_place, near[0], near[1:]))
         if intent.destination_text and intent.destination is None:
             place = intent.destination_text
             near = [] if place in NON_STATION_PLACES else self._directory.suggest(place, limit=1)

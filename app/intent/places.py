@@ -1308,6 +1308,14 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
     elif origin_hit is None and len(stops) > 1 and stops[-1].returning:
         # "去上海出差，后天回北京": home is where one returns to.
         origin_hit = stops[-1]
+    elif (
+        origin_hit is None
+        and len(stops) == 1
+        and (origin_place := free_origin(text, directory)) is not None
+    ):
+        # "从澳门去桂林": the place without a station is where the trip starts, at the station
+        # nearest it (said by the parser), and the place named after it is gone to.
+        route.origin = nearest_stations(origin_place, directory)[0]
     elif origin_hit is None and len(stops) == 1 and _free_place_before(text, stops[0], directory):
         # "周六去乌镇逛一天，晚上回上海": home is where one returns to from a place without
         # a station, the trip's destination.
@@ -1402,8 +1410,22 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
             route.final_nights = stays[-1][0]
             route.spans += [span for _, span in stays if span is not None]
     else:
-        route.destination_text = _free_place(text, directory)
+        free = _free_place(text, directory)
+        route.destination_text = None if free == free_origin(text, directory) else free
     return route
+
+
+_ORIGIN_CUE = re.compile(r"(?:从|由|自|在|住|住在)$")
+
+
+def free_origin(text: str, directory: StationDirectory) -> str | None:
+    """The place without a station said as where one sets off or lives (从澳门, 我住澳门),
+    when stations near it are known: the trip starts there, not goes there."""
+    for place in sorted(NON_STATION_PLACES, key=len, reverse=True):
+        at = text.find(place)
+        if at > 0 and _ORIGIN_CUE.search(text[max(0, at - 2) : at]):
+            return place if nearest_stations(place, directory) else None
+    return None
 
 
 _ROUND_BEFORE = re.compile(r"(?:往返|来回)(?:于|在)?\s*$")

@@ -304,6 +304,17 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
             r"nights?|hours?|hrs?|mins?|yuan|rmb|kuai|ppl|people))",
             lambda m: m.group("h") + "点以后",
         ),
+        (r"christmas\s+eve", "平安夜"),
+        (r"(?:christmas|xmas)(?:\s+day)?", "圣诞节"),
+        (r"new\s+year'?s?\s+(?:day|eve)?", "元旦"),
+        # I'm in Luoyang, no wait, Zhengzhou: where one is, then put right.
+        (r"(?<![A-Za-z])i(?:'m|\s+am)\s+(?:in|at)\s+", "我在"),
+        (r"(?<![A-Za-z])i\s+live\s+in\s+", "我住在"),
+        (
+            r"\s*[,，]?\s*(?:no\s+wait|wait\s+no|no\s+sorry|sorry\s*,?\s*i\s+mean|i\s+mean"
+            r"|actually\s*,?\s*no|oops)\s*[,，]?\s*(?=[A-Za-z\u4e00-\u9fff])",
+            "，不对，",
+        ),
         (r"student (?:tickets?|fares?|discount)", "学生票"),
         (r"i(?:'m| am) a student", "我是学生"),
         (

@@ -169,6 +169,16 @@ async def test_a_deadline_at_a_named_station_leaves_the_day_before_not_in_the_sm
     assert [r["constraint"] for r in body["relaxed"]] == ["date_start"]
 
 
+async def test_a_place_without_a_station_set_off_from_is_left_from_its_nearest() -> None:
+    # 从乌镇去杭州: from 桐乡, the station nearest 乌镇, said openly; not 杭州 → 桐乡 and back.
+    body = await _plan("12月5号从乌镇去杭州")
+    assert body["itinerary"] is not None, body["summary"]
+    legs = body["itinerary"]["legs"]
+    assert legs[0]["origin_station"]["name"] == "桐乡"
+    assert legs[-1]["destination_station"]["city"] == "杭州"
+    assert any("乌镇没有火车站" in w and "桐乡" in w for w in body["warnings"]), body["warnings"]
+
+
 async def test_a_nearest_station_with_no_train_gives_way_to_the_next_one_near_it() -> None:
     # 宏村's nearest station (黟县东) sells nothing on the embedded network: the plan had
     # relaxed the destination to 三阳, another town of 黄山's prefecture; now the next station

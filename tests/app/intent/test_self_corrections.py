@@ -38,6 +38,11 @@ def test_the_count_said_after_the_marker_is_the_party(directory: StationDirector
     [
         ("周五从杭州，不对，从宁波去上海", "宁波", "上海"),
         ("周五从济南去天津，不是，北京", "济南", "北京"),
+        # Where one is, put right (在, 住): the origin.
+        ("我在洛阳，不对，郑州，周五去天津", "郑州", "天津"),
+        ("我住在洛阳，啊不，郑州，周五去天津", "郑州", "天津"),
+        # …and in English, the places in pinyin.
+        ("I'm in Luoyang, no wait, Zhengzhou, going to Tianjin on Friday", "郑州", "天津"),
     ],
 )
 def test_the_place_said_after_the_marker_is_the_place(

@@ -485,3 +485,39 @@ def test_a_hotel_with_an_invoice_is_declined_and_a_ticket_with_one_is_kept(
     ticket = parse_offline("下周三从北京去成都，车票要能开专票", WEDNESDAY, directory)
     assert ticket.kind != "out_of_scope"
     assert (ticket.origin, ticket.destination) == ("北京", "成都")
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("Christmas Day from Shanghai to Hangzhou", dt.date(2026, 12, 25)),
+        ("Christmas Eve Beijing to Tianjin", dt.date(2026, 12, 24)),
+        ("New Year's Day Beijing to Tianjin", dt.date(2027, 1, 1)),
+    ],
+)
+def test_named_days_said_in_english(directory: StationDirectory, text: str, day: dt.date) -> None:
+    assert parse_offline(text, WEDNESDAY, directory).date_start == day
+
+
+def test_laoban_typed_in_pinyin_is_a_companion(directory: StationDirectory) -> None:
+    # 老伴 or 老板 by its tones: someone travelling along either way.
+    intent = parse_offline("wo he laoban zhou liu cong beijing qu tianjin", WEDNESDAY, directory)
+    assert (intent.origin, intent.destination, intent.passengers) == ("北京", "天津", 2)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "从澳门去桂林，下周六",
+        "我住澳門，下周六想去桂林玩",
+        "I live in Macau, want to go to Guilin next Saturday",
+    ],
+)
+def test_a_place_without_a_station_said_as_the_start_keeps_the_direction(
+    directory: StationDirectory, text: str
+) -> None:
+    # Macau has no railway: the trip leaves from 珠海, by the border, and goes to 桂林; it
+    # was turned around (桂林 → 珠海, with a ride back).
+    intent = parse_offline(text, WEDNESDAY, directory)
+    assert (intent.origin, intent.destination) == ("珠海", "桂林")
+    assert intent.destination_text is None and not intent.return_trip
