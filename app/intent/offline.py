@@ -1265,7 +1265,10 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         and not fields["no_overnight"]
     ):
         fields["seat_classes"] = list(SLEEPER_SET)  # 睡一觉就到: a berth to sleep in
-    fields["train_types"] = _train_types(words, rest)
+    # 动车就行 不用高铁: the kind permitted, less the one refused.
+    fields["train_types"] = [
+        t for t in _train_types(words, rest) if t not in constraints.exclude_train_types
+    ]
     if any(phrase in rest for phrase in lexicon.CONVENTIONAL_WISH):
         refused = {*constraints.exclude_train_types, "G", "D", "C"}
         fields["exclude_train_types"] = [t for t in TRAIN_TYPES if t in refused]
@@ -2074,7 +2077,12 @@ def _train_types(lower: str, rest: str) -> list[str]:
                 after.startswith(lexicon.TYPE_INSTEAD_AFTER)
                 and _REFUSED_BEFORE.search(lower[: lower.find(phrase)])
             )
-            if not permitted and not described:
+            if permitted and set(types) == {"D"}:
+                # 动车就行: the 动车 named is enough, no need of a G; 动车也行: a G or a D. An
+                # EMU either way, never a slow train.
+                enough = after.startswith(lexicon.TYPE_INSTEAD_AFTER)
+                wanted.update(("D",) if enough else ("G", "D"))
+            elif not permitted and not described:
                 wanted.update(types)  # 坐慢车就行: no limit
             rest = rest.replace(phrase, MASK)
     return [t for t in TRAIN_TYPES if t in wanted]

@@ -168,7 +168,11 @@ def test_train_types(parse, text, types):
         ("坐普通列车，不坐高铁", [], ["G", "D", "C"]),
         # A type permitted is no wish for it.
         ("坐慢车就行", [], []),
-        ("动车也行", [], []),
+        # …but a 动车 permitted is an EMU, never a slow train: 也行 a G or a D, 就行 the D
+        # named is enough.
+        ("动车也行", ["G", "D"], []),
+        ("坐动车就行", ["D"], []),
+        ("动车就行 不用高铁", ["D"], ["G"]),
         # What will do instead of a thing refused is wished for.
         ("不要硬座了，动车就行", ["D"], []),
         ("不坐夜车，白天的高铁就可以", ["G"], []),
