@@ -151,7 +151,10 @@ _AROUND_SAID = re.compile(r"(?:左右|上下|前后)$|^中午$")
 
 TIME_WINDOWS: dict[str, TimeWindow] = {
     "凌晨": TimeWindow(start=dt.time(0, 0), end=dt.time(6, 0), label="凌晨"),
-    "早上": TimeWindow(start=dt.time(6, 0), end=dt.time(9, 0), label="早上"),
+    # 早上 runs to ten as travellers say it (a 09:30 train is a morning one); 一早 (一大早,
+    # 清早) is the early morning.
+    "早上": TimeWindow(start=dt.time(6, 0), end=dt.time(10, 0), label="早上"),
+    "一早": TimeWindow(start=dt.time(6, 0), end=dt.time(9, 0), label="一早"),
     "上午": TimeWindow(start=dt.time(6, 0), end=dt.time(12, 0), label="上午"),
     "中午": TimeWindow(start=dt.time(11, 0), end=dt.time(14, 0), label="中午"),
     "下午": TimeWindow(start=dt.time(12, 0), end=dt.time(18, 0), label="下午"),

@@ -109,9 +109,9 @@ _CLOCK_REFUSED = re.compile(
     r"(?:不要|不坐|不考虑|不行|别要|别买|别订|别给我|pass)"
 )
 _PERIODS: list[tuple[str, str]] = [
-    ("一大早", "早上"),
-    ("一早", "早上"),
-    ("清早", "早上"),
+    ("一大早", "一早"),
+    ("一早", "一早"),
+    ("清早", "一早"),
     ("早晨", "早上"),
     ("早上", "早上"),
     ("明早", "早上"),
@@ -1249,7 +1249,7 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     if (
         ("越早越好" in rest or "最早" in rest)
         and fields["order"] == "earliest"
-        and morning == TIME_WINDOWS["早上"]
+        and morning in (TIME_WINDOWS["早上"], TIME_WINDOWS["一早"])
     ):
         # 一早…越早越好, 明早最早的一班: the earliest ride of the morning, which starts at five
         # (a 05:38 train is the first of the morning to a traveller; 00:40 is the night

@@ -7,8 +7,8 @@
 - Arrival deadlines: X点前到 / X点前得到 / 之前必须到 / 前要到 / 中午前到 / 上午能到就行 are
   arrival windows; X点前走/出发 a departure bound. An appointment (上午十点开会, 下午两点的会,
   晚上七点半开始) is an arrival deadline at its hour.
-- 下班后 is the evening (18:00-23:59); 傍晚 17:00-19:30; 一早 the early morning (06:00-09:00,
-  as 早上); 中午左右 11:00-13:00; X点左右 an hour either side; 两三点 14:00-15:30 in an
+- 下班后 is the evening (18:00-23:59); 傍晚 17:00-19:30; 一早 the early morning (06:00-09:00;
+  早上 runs to 10:00); 中午左右 11:00-13:00; X点左右 an hour either side; 两三点 14:00-15:30 in an
   afternoon (the second hour's half); 白天 (白天的车) a daytime ride: leave 06:00-18:00,
   arrive the same day by 23:59; 白天走 (白天出发) says when to leave only.
 - An hour said with no day in a whole trip (下午五点前必须到北京南，从天津出发) is today's; a

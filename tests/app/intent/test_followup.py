@@ -444,7 +444,7 @@ def test_a_day_said_with_hours_turned_down_is_kept(chat):
 def test_both_rides_said_in_one_turn_set_both_days_and_both_windows(chat):
     intent = trip(chat("这周末跟男朋友去苏州玩 上海出发", "周六早上走 周日晚上回"))
     assert (intent.date_start, intent.date_end) == (dt.date(2026, 12, 5), dt.date(2026, 12, 6))
-    assert intent.depart_window is not None and intent.depart_window.span() == "06:00-09:00"
+    assert intent.depart_window is not None and intent.depart_window.span() == "06:00-10:00"
     assert intent.return_window is not None and intent.return_window.span() == "18:00-23:59"
 
 

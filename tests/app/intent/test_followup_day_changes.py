@@ -117,7 +117,7 @@ def test_the_same_day_with_its_part_and_a_must_is_a_day_trip_home_then(directory
     intent = parse_offline("周五一早从苏州去杭州，当天下午就得回苏州", monday, directory)
     assert intent.date_start == FRIDAY and intent.date_end == FRIDAY
     assert intent.return_window is not None and intent.return_window.label == "下午"
-    assert intent.depart_window is not None and intent.depart_window.label == "早上"
+    assert intent.depart_window is not None and intent.depart_window.label == "一早"
 
 
 def test_a_must_or_the_ride_between_the_day_and_home_is_the_day_home(directory):

@@ -207,7 +207,7 @@ def test_bare_sleeper_is_a_preference_not_a_class(parse):
 @pytest.mark.parametrize(
     ("text", "field", "span"),
     [
-        ("明天早上出发", "depart_window", "06:00-09:00"),
+        ("明天早上出发", "depart_window", "06:00-10:00"),
         ("明天上午出发", "depart_window", "06:00-12:00"),
         ("明天下午出发", "depart_window", "12:00-18:00"),
         ("后天晚上到成都", "arrive_window", "18:00-23:59"),

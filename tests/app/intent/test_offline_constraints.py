@@ -181,7 +181,7 @@ def test_same_day_return(parse):
 def test_next_morning_arrival_is_not_a_return(parse):
     intent = parse("今晚从北京出发去上海第二天早上到")
     assert intent.date_start == TODAY and intent.arrive_date == dt.date(2026, 12, 1)
-    assert intent.arrive_window is not None and intent.arrive_window.span() == "06:00-09:00"
+    assert intent.arrive_window is not None and intent.arrive_window.span() == "06:00-10:00"
     assert intent.return_trip is None and intent.date_end is None
 
 

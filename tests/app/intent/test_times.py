@@ -47,7 +47,7 @@ def windows(text: str, today: dt.date = THU) -> dict[str, str | None]:
         # an evening departure does not carry to an arrival hour
         ("今晚从北京出发，7点前到上海", "18:00-23:59", "00:00-07:00"),
         # a morning context changes no hour; a part of the day and a bound narrow each other
-        ("明天早上从上海去杭州，8点以后", "08:00-09:00", None),
+        ("明天早上从上海去杭州，8点以后", "08:00-10:00", None),
         # arrival deadlines versus departure bounds
         ("明早九点前得到杭州 从上海走", None, "00:00-09:00"),
         ("明天石家庄到北京 九点之前要到北京西", None, "00:00-09:00"),
@@ -66,7 +66,7 @@ def windows(text: str, today: dt.date = THU) -> dict[str, str | None]:
         # parts of the day
         ("后天一早从西安北出发去郑州东", "06:00-09:00", None),
         # 周一早上 is Monday morning, not 周 + an early morning (一早)
-        ("周一早上从北京去上海", "06:00-09:00", None),
+        ("周一早上从北京去上海", "06:00-10:00", None),
         ("这周六 上海到杭州 中午左右的车", "11:00-13:00", None),
         ("明天天津到北京 下午两三点的", "14:00-15:30", None),
         ("明天天津到北京 八点左右走", "07:00-09:00", None),
@@ -108,7 +108,7 @@ def windows(text: str, today: dt.date = THU) -> dict[str, str | None]:
         ("明天从无锡去上海 十点到就行", None, "00:00-10:00"),
         ("明天下午从无锡去上海，四点必须赶到", "12:00-18:00", "00:00-16:00"),
         # pinyin with the cues in either order
-        ("xia zhou yi qu suzhou wan cong shanghai zao shang", "06:00-09:00", None),
+        ("xia zhou yi qu suzhou wan cong shanghai zao shang", "06:00-10:00", None),
         # pinyin typed a syllable at a time, places too
         ("zhou yi xia wu cong guang zhou qu shen zhen", "12:00-18:00", None),
     ],

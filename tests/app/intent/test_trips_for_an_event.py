@@ -118,9 +118,9 @@ def test_a_flight_waved_off_for_the_train_is_still_a_train(official: StationDire
     ("text", "leave"),
     [
         # The event's part of the day is not the ride's: the ride's is said after it.
-        ("周六上午在苏州办婚礼，十点开始，我从上海当天早上过去", "06:00-09:00"),
+        ("周六上午在苏州办婚礼，十点开始，我从上海当天早上过去", "06:00-10:00"),
         ("下周一下午在南京面试，两点半开始，我从合肥中午过去", "11:00-14:00"),
-        ("周五上午在绍兴参加葬礼，九点开始，我早上从杭州过去", "06:00-09:00"),
+        ("周五上午在绍兴参加葬礼，九点开始，我早上从杭州过去", "06:00-10:00"),
     ],
 )
 def test_the_part_of_the_day_of_an_event_is_not_the_rides(
