@@ -1514,7 +1514,9 @@ def _window_kind(buf: _Text, end: int, start: int | None = None) -> str:
     if cue:
         # 周日回来，晚上九点前到 / 十点前到家: a deadline said of the ride home; so is one to
         # be back where the trip began (周日晚上回 11点前得到杭州, from 杭州).
-        if _RETURN_CUE.search(buf.original[: start if start is not None else end]):
+        home_cue = _RETURN_CUE.search(buf.original[: start if start is not None else end])
+        if home_cue and not (home_cue.group() == "回家" and _going_home_is_the_trip(buf)):
+            # (考完试19号回家 杭州东到温州南 中午之前到家: the trip goes home; the ride's.)
             return "return_arrive_window"
         if _reaches_origin(buf, end + cue.end()):
             return "return_arrive_window"

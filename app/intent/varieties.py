@@ -392,7 +392,8 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
         (r"one[- ]way", "单程"),
         (r"round[- ]trip|return tickets?", "往返"),
         (
-            r"(?:no|not an?|don't want an?|avoid)\s+(?:overnight|night)(?:\s+trains?)?",
+            r"(?:no|not|don'?t|do\s+not|never|avoid)\s+(?:want|need|take|like)?\s*(?:an?\s+)?"
+            r"(?:overnight|night)(?:\s+(?:sleeper\s+)?trains?)?",
             "不要过夜的车",
         ),
         (r"(?<![A-Za-z])(?:during the )?day ?time(?![A-Za-z])", "白天"),
@@ -474,10 +475,14 @@ _SOUTHWEST = _table(
     # 七点过后走: after seven.
     (r"(?<=[点时])过后", "以后"),
     (r"莫(?=[坐要买订定搞给选整让排开走跟帮])", "别"),
+    # 从成都切峨眉山耍两晚上: 切 is 去 before a place, 耍 is 玩, 两晚上 two nights.
+    (r"(?<=[\u4e00-\u9fff])(?<![一亲迫密关确真急])切(?=[\u4e00-\u9fff]{2})(?!换|记|断|开|掉|片|菜)", "去"),
+    (r"耍", "玩"),
+    (r"(?<=[两三四五六七八九十\d])晚上(?=[，,。!！\s]|$)", "晚"),
 )
 
 
-_SOUTHWEST_CUE = re.compile(r"莫|冇得|没得|[点时]过后")
+_SOUTHWEST_CUE = re.compile(r"莫|冇得|没得|[点时]过后|耍|切")
 
 
 # Shanghainese (Wu): 阿拉明朝想到苏州去白相 is 我们明天想到苏州去玩. Read only in a sentence

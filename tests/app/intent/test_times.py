@@ -169,6 +169,12 @@ def test_going_home_after_the_day_is_the_ride_out(text: str, depart: str) -> Non
     assert intent.depart_window is not None and intent.depart_window.span() == depart
 
 
+def test_a_deadline_to_be_home_is_the_rides_when_the_trip_goes_home() -> None:
+    intent = parse_offline("考完试19号回家 杭州东到温州南 中午之前到家", THU, DIRECTORY)
+    assert intent.return_arrive_window is None and not intent.return_trip
+    assert intent.arrive_window is not None and intent.arrive_window.span() == "00:00-12:00"
+
+
 def test_going_home_after_a_trip_away_is_still_the_ride_back() -> None:
     intent = parse_offline("周五从合肥去南京开会，下班就回家", THU, DIRECTORY)
     assert intent.return_trip is True

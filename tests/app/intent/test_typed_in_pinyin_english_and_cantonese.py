@@ -521,3 +521,22 @@ def test_a_place_without_a_station_said_as_the_start_keeps_the_direction(
     intent = parse_offline(text, WEDNESDAY, directory)
     assert (intent.origin, intent.destination) == ("珠海", "桂林")
     assert intent.destination_text is None and not intent.return_trip
+
+
+@pytest.mark.parametrize(
+    ("text", "fields"),
+    [
+        # A refusal in capitals, its verb between: no night train (it was read as asking one).
+        ("Beijing to Guilin on Tuesday, I do NOT want an overnight train", {"no_overnight": True}),
+        # Sichuanese: 切 is 去 before a place, 耍 is 玩, 两晚上 two nights.
+        ("下礼拜一想从成都切峨眉山耍两晚上", {"destination": "峨眉山", "nights": 2}),
+        # Where one is now, at home (在老家阜阳): the trip starts there.
+        ("我现在在老家阜阳 打算这个月18号回上海", {"origin": "阜阳", "destination": "上海"}),
+    ],
+)
+def test_wishes_and_places_in_everyday_varieties(
+    directory: StationDirectory, text: str, fields: dict[str, object]
+) -> None:
+    intent = parse_offline(text, MONDAY, directory)
+    assert {name: getattr(intent, name) for name in fields} == fields
+    assert intent.depart_window is None and intent.seat_classes == []
