@@ -575,6 +575,8 @@ def not_students(text: str) -> int:
 _ONE_STUDENT = re.compile(
     r"(?<![们])(?:我|他|她|俺|儿子|女儿|闺女)(?:是)?(?:在校)?(?:大学生|研究生|学生)?(?:有|带了?)学生证"
     r"|(?<![们])(?:他|她)(?:是)?(?:在校)?(?:大学生|研究生)"
+    # 我们两个人，另外一个是大学生 / 其中一个是学生: one of those counted.
+    r"|(?:另外|另|其中)一(?:个|位)(?:人)?(?:是|系)?(?:在校)?(?:大学生|研究生|学生)"
     # The one at university (我跟我弟…他还在读大学), or the one the fare is bought for
     # (给他买学生票).
     r"|(?<![们])"
@@ -643,14 +645,34 @@ def read_party(text: str, passengers: int, *, adults_said: int | None = None) ->
             at = children.index(None)
             children = children[:at] + children[at + 1 :]
             return PartyReading(passengers, 1, children)
-    if adults_said is not None and children and _ELDEST_AT_UNIVERSITY.search(text):
-        # 2个大人+1个5岁的娃 还有老大在读大学要买学生票: the eldest rides too, as a student.
-        return PartyReading(passengers + 1, 1, children)
+    grown = _GROWN_CHILDREN_STUDYING.search(text)
+    if grown:
+        # 我和老婆还有两个大学生孩子（都有学生证）: the grown children ride too, as students,
+        # beside the speaker and the spouse said.
+        count = count_word(grown.group("n")) or 1
+        kept = [age for age in children if age is not None]
+        parents = adults_said if adults_said is not None else 1 + bool(_SPOUSE.search(text))
+        return PartyReading(parents + len(kept) + count, count, tuple(kept))
+    if adults_said is not None and (stated or children) and _ELDEST_AT_UNIVERSITY.search(text):
+        # 2个大人+1个5岁的娃 还有老大在读大学要买学生票, 俩大人，大女儿读大学要买学生票: the
+        # eldest rides too, as a student.
+        return PartyReading(max(passengers + 1, family_size(text) or 0), 1, children)
+    family = family_size(text)
+    if family is not None and passengers < family <= MAX_PARTY:
+        # 一家四口…俩大人…小儿子12岁: the family said whole; the one not counted is grown-up.
+        passengers = family
     students = student_count(text, passengers - len(children))
     return PartyReading(passengers, students, children)
 
 
+_SPOUSE = re.compile(r"老婆|老公|爱人|媳妇|太太|丈夫|妻子|老伴")
+_GROWN_CHILDREN_STUDYING = re.compile(
+    r"(?P<n>两|俩|三|仨|2|3)\s*个\s*(?:大学生|研究生|读大学的?|上大学的?)\s*(?:的)?"
+    r"(?:孩子|子女|儿女|仔女|女儿|儿子|闺女)"
+)
+
+
 _ELDEST_AT_UNIVERSITY = re.compile(
-    r"还有(?:我家|俺家)?(?:老大|老二|大儿子|大女儿|大闺女|哥哥|姐姐)[^，,。]{0,6}?"
+    r"(?:还有)?(?:我家|俺家)?(?:老大|老二|大儿子|大女儿|大闺女|哥哥|姐姐|女儿|儿子|闺女)[^，,。]{0,6}?"
     r"(?:读大学|在读大学|上大学|大学生|研究生|读研|学生票|学生证)"
 )

@@ -36,7 +36,7 @@ _YOUNG_KIN = frozenset(
 _NAMED = sorted(
     {phrase for phrase, _ in lexicon.COMPANIONS if phrase != "学生"}  # 也是学生 is no one new
     | _YOUNG_KIN
-    | {"哥哥", "姐姐", "表哥", "表姐", "室友", "舍友", "媳妇", "婆娘", "闺女"}
+    | {"哥哥", "姐姐", "表哥", "表姐", "室友", "舍友", "媳妇", "婆娘", "闺女", "老妹", "老姐"}
     | {"姥姥", "姥爷", "婆婆", "公公", "岳父", "岳母", "舅舅", "姑姑", "阿姨", "叔叔"},
     # Longest first, and a pair (爸妈) before the one it contains (我爸妈 is not 我爸); a short
     # form led by 我 (我弟) after the kin word it overlaps (我弟弟 is one brother).
@@ -59,7 +59,7 @@ _JOIN = re.compile(
     r"(?P<n>[一两二三四五六七八九1-9])?\s*(?:个|位|名)?"
     r"|多(?:加|来)?(?P<m>[一两二三1-9])(?:个|位)(?!\s*" + _NOT_PEOPLE + r")"
     r"|也(?:要|想|得|会)?(?:一起)?(?:去|来|走|跟着)|(?:跟|和|陪)(?:我|我们)一起|一起(?:去|走|回)"
-    r"|陪我|带上|也一起|还有(?:我|她|他|孩子|俺)?的?(?:一?个|一位)?(?:" + _PEOPLE + r")"
+    r"|陪我|带上|也一起|也一块儿?|还有(?:我|她|他|孩子|俺)?的?(?:一?个|一位)?(?:" + _PEOPLE + r")"
     # 还有两个带队老师, 还有一个家长: so many more, called by what they do.
     r"|还有(?P<r>[一两二三四五六七八九1-9])\s*(?:个|位|名)\s*(?:带队|领队|随队|随行)?的?"
     r"(?=老师|教师|家长|大人|成人|司机|导游|人(?![吗呢]))"
@@ -99,7 +99,7 @@ _FIXED_TOTAL = re.compile(
 _BRINGING = re.compile(r"(?P<n>" + NUMBER + r"|俩)\s*(?:个|位)?(?:人|大人)\s*(?:带|领|陪)")
 # A grown-up named through a child (孩子奶奶, 孩子的爷爷): the grandparent, not the child.
 _THROUGH_CHILD = re.compile(
-    r"(?:孩子|小孩|儿子|女儿|闺女|宝宝)(?:的|他|她)?"
+    r"(?:孩子|小孩|儿子|女儿|闺女|宝宝|孙子|孙女|外孙女|外孙)(?:的|他|她)?"
     r"(?:奶奶|爷爷|姥姥|姥爷|外婆|外公|爸爸|妈妈|爸|妈|舅舅|舅妈|姑姑|姑父|姨|阿姨|叔叔|婶婶|伯伯|老师)"
 )
 _CHILD_NAMED = re.compile(r"孩子|小孩|娃|宝宝|小朋友|婴儿|儿童")
@@ -295,6 +295,9 @@ def _joined(before: Party, turn: TravelIntent, words: str, joining: re.Match[str
         count = party.count_word(said["more"]) or 1
     if not count and any(word in words for word in _PAIR_WORDS):
         count = 2  # 还有我爸妈
+    pair = _PAIR_JOINS.match(words, joining.end())
+    if not count and pair is not None:
+        count = party.count_word(pair.group("n")) or 2  # 再加俺俩同学: two more
     total = _total(words, len(before.children))
     if total is not None and total > before.passengers:
         count = total - before.passengers
@@ -339,6 +342,11 @@ def _joined(before: Party, turn: TravelIntent, words: str, joining: re.Match[str
         if _ALL.search(words):  # 室友也一起，都是学生: the one already going too
             students = before.passengers + count - len(before.children)
     return Party(before.passengers + count, students, before.children)
+
+
+_PAIR_JOINS = re.compile(
+    r"\s*(?:我|俺|咱)?(?P<n>俩|仨)(?:个)?(?:同学|同事|朋友|老乡|室友|舍友|人)?"
+)
 
 
 def _students_recounted_by_count(before: Party, words: str) -> int | None:

@@ -257,6 +257,23 @@ _AMPM = r"(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>a\.?m\.?|p\.?m\.?)(?![A-Za-z
 _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), say)
     for pattern, say in (
+        # come back after 7pm: the ride home's hours, before the hour is read.
+        (
+            r"(?<![A-Za-z])(?:and\s+)?(?:come|coming|get|getting|head(?:ing)?|go(?:ing)?)\s+back"
+            r"\s+(?=(?:after|before|by|at|around|about)\s)",
+            "回来 ",
+        ),
+        # we are 2 students: the party and the fare at once.
+        (
+            r"(?<![A-Za-z])we(?:'re|\s+are)\s+(?P<n>[2-9]|two|three|four|five|six)\s+"
+            r"(?:uni\s+|college\s+)?students\b",
+            lambda m: (
+                "我们"
+                + str(_NUMBER_WORDS.get(m.group("n").lower(), m.group("n")))
+                + "个学生 学生票"
+            ),
+        ),
+        (r"(?<![A-Za-z])we\s+(?:both\s+|all\s+)?have\s+student\s+(?:cards|ids?)\b", "有学生证"),
         # a meeting in Shenzhen at 10am: the appointment's hour (开会), kept beside its place.
         (
             r"\b(?P<what>meeting|interview|appointment|exam)\b(?P<mid>[^.,;!?]{0,40}?)\bat\s+"

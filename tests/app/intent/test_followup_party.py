@@ -34,6 +34,19 @@ def party(intent: TravelIntent) -> tuple[int, int, int, list[int | None]]:
         ),
         (("下周六从北京去上海，学生票", "还有我弟弟，他10岁"), (2, 0, 1, [10])),
         (("下周六从北京去上海", "再加一个孩子，7岁"), (2, 1, 0, [7])),
+        # The grandson's mother is one grown-up, said twice (再加一个大人), not the grandson.
+        (
+            ("我和老伴带孙子从南京去上海，孙子5岁，周六去", "孙子他妈也要去，再加一个大人"),
+            (4, 3, 0, [5]),
+        ),
+        # A sister (老妹儿) coming along with her child: a grown-up and a child of eight.
+        (("下周六从武汉去宜昌", "俺家老妹儿也一块儿，她领个孩子，孩子八岁"), (3, 2, 0, [8])),
+        # 再加俺俩同学: two more, students like the one going.
+        (("下周六从武汉去宜昌，我是学生，要学生票", "再加俺俩同学，也都是学生"), (3, 0, 3, [])),
+        # Cantonese: two of us, the other one a university student.
+        (("下周六从广州去长沙", "我哋有两个人，另外一个系大学生，要学生票"), (2, 1, 1, [])),
+        # In English: two students, with their cards.
+        (("下周六从北京去上海", "we are 2 students btw, we have student cards"), (2, 0, 2, [])),
     ],
 )
 def test_who_joins_is_priced_as_what_they_are_called(chat, texts, expected):

@@ -779,3 +779,20 @@ def test_orders_said_of_a_place_or_of_the_day_home(
 ) -> None:
     intent = parse(text, directory)
     assert (intent.order, intent.return_order) == (order, return_order)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The family said whole: the daughter at university is the fourth, on a student fare.
+        ("周六一家四口从南京去北京，俩大人，大女儿读大学要买学生票，小儿子12岁", (4, 1, [12])),
+        ("周六从南京去北京，俩大人，女儿要买学生票", (3, 1, [])),
+        # Grown children at university counted as such: students beside the parents.
+        ("我和老婆还有两个大学生孩子（都有学生证），周六从北京去天津", (4, 2, [])),
+    ],
+)
+def test_grown_children_at_university_ride_beside_their_parents(
+    text: str, expected: tuple[int, int, list[int]], directory: StationDirectory
+) -> None:
+    intent = parse(text, directory)
+    assert (intent.passengers, intent.students, intent.children) == expected
