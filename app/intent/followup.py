@@ -1682,8 +1682,9 @@ def _shifted(
 def _date_in_trip_week(
     previous: TravelIntent, turn: TravelIntent, words: str, today: dt.date
 ) -> TravelIntent:
-    """A bare weekday correcting the date is that day of the trip's own week (改成周日)."""
-    if turn.origin or turn.destination:
+    """A bare weekday correcting the date is that day of the trip's own week (改成周日), also
+    with another destination said (改去西安吧 还是周六走: the trip's Saturday)."""
+    if turn.origin and turn.origin != previous.origin:
         return turn
     return _next_week_meant(previous, _in_trip_week(previous, turn, words, today), words)
 

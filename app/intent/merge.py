@@ -118,7 +118,10 @@ def starts_over(
         # (its first station or any stop after, then a later stop), not another trip.
         # 从北京到上海 is another trip: G79 does not call at 上海.
         return False
-    return before != after
+    if previous.train_numbers:
+        return before != after  # another ride than the named train's: its own trip
+    # One end kept (还是从广州走，改去武汉): a change to this trip, its day and party kept.
+    return before[0] != after[0] and before[1] != after[1]
 
 
 def _rides(route: Sequence[str] | None, ends: tuple[str | None, str | None]) -> bool:

@@ -213,6 +213,11 @@ def hours_near_plan(previous: TravelIntent, turn: TravelIntent, words: str) -> T
         elif any(cue in words for cue in (*_EARLIER, "早点", "早走")):
             # 想早点走，8点以前的 after a 19:02 train: 08:00.
             readings = tuple(t for t in readings if t < at) or readings
+        else:
+            # No complaint said: the bound asks for a change to the plan shown, so not the
+            # reading it already meets (十点以前走的 after a 17:09 train is 10:00, not 22:00).
+            unmet = tuple(t for t in readings if (at < t if after else t < at))
+            readings = unmet or readings
         best = min(readings, key=lambda t: abs(_minutes(t) - _minutes(at)))
         if best != bound:
             label = f"{best:%H:%M}" + ("以后" if after else "以前")

@@ -170,3 +170,32 @@ def test_a_turn_typed_in_pinyin_changes_one_thing(chat):
     home = trip(chat("下周一从深圳去广州", "huicheng ye ding yixia, zhouer wanshang 6dian yihou"))
     assert home.date_end == dt.date(2026, 12, 8)
     assert span(home.return_window) == "18:00-23:59"
+
+
+# -- one end kept, another said --------------------------------------------------------------
+
+
+def test_another_destination_keeps_the_trips_weekday_said_again(chat):
+    # 还是周六走: the trip's own Saturday (12-12), not the nearest one.
+    intent = trip(chat("我们三个人下周六从成都去重庆玩", "算了 改去西安吧 还是周六走"))
+    assert intent.destination == "西安" and intent.date_start == dt.date(2026, 12, 12)
+    assert intent.passengers == 3
+
+
+def test_the_same_origin_said_again_with_another_destination_keeps_the_day(chat):
+    # 还是从广州走: one end kept, so a change of this trip, not another trip with no day.
+    intent = trip(chat("从广州回长沙，下周二，我和老婆带1岁的宝宝", "改去武汉外婆家，还是从广州走"))
+    assert (intent.origin, intent.destination) == ("广州", "武汉")
+    assert intent.date_start == dt.date(2026, 12, 8)
+    assert intent.children == [1]
+
+
+def test_a_bound_said_without_a_complaint_asks_for_a_change_to_the_plan_shown(directory):
+    # 十点以前走的 after a 17:09 train: ten in the morning (22:00 is met already).
+    so_far = parse_offline("周五从温州到义乌", TODAY, directory).model_copy(
+        update={"shown": PlanShown(depart_at=dt.time(17, 9), arrive_at=dt.time(18, 45))}
+    )
+    words = "十点以前走的"
+    turn = parse_offline(turn_text(words), TODAY, directory)
+    intent = trip(read_turn(so_far, turn, words, today=TODAY, city=lambda name: name))
+    assert intent.depart_window is not None and intent.depart_window.span() == "00:00-10:00"

@@ -76,8 +76,16 @@ def test_the_ends_of_a_named_trains_ride_are_no_new_trip():
     cities = {"北京西": "北京", "深圳北": "深圳"}
     route = ["北京", "石家庄", "武汉", "长沙", "广州", "深圳"]  # G79's stops, as cities
     assert not starts_over(train, turn, lambda name: cities.get(name, name), route)
-    assert starts_over(
+    # With no train named, the same origin and another destination is a change of this trip
+    # (还是从广州走，改去武汉): its day and party stay; both ends new is another trip.
+    assert not starts_over(
         train.model_copy(update={"train_numbers": []}), turn, lambda n: cities.get(n, n), route
+    )
+    assert starts_over(
+        train.model_copy(update={"train_numbers": []}),
+        turn.model_copy(update={"origin": "上海"}),
+        lambda n: cities.get(n, n),
+        route,
     )
     elsewhere = turn.model_copy(update={"origin": "上海"})
     assert starts_over(train, elsewhere, lambda name: cities.get(name, name), route)
