@@ -235,6 +235,19 @@ class NameScanner:
                 yield found
                 i = found[1]
 
+    def split_before_next(self, text: str, found: tuple[int, int, str]) -> tuple[int, int, str]:
+        """`found`, or a shorter name at its start when the name right after that shorter one
+        reaches further: 合肥南京 is 合肥 and 南京, not the station 合肥南 and a stray 京."""
+        start, end, _ = found
+        for length in self._lengths.get(text[start], ()):
+            cut = start + length
+            if cut >= end or text[start:cut] not in self._names:
+                continue
+            after = self.match_at(text, cut)
+            if after is not None and after[1] > end:
+                return start, cut, text[start:cut]
+        return found
+
     def match_at(self, text: str, i: int) -> tuple[int, int, str] | None:
         """The longest name starting at `i`, as (start, end, name), or None."""
         for length in self._lengths.get(text[i], ()) if i < len(text) else ():
@@ -631,6 +644,8 @@ def _rightful_names(text: str, scanner: NameScanner) -> Iterator[tuple[int, int,
             if later is not None and later[1] > end and (len(later[2]) > len(name) or led):
                 found = later
                 break
+        else:
+            found = scanner.split_before_next(text, found)
         yield found
         i = found[1]
 
@@ -1221,6 +1236,7 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
     hits = _scan(text, directory)
     route = Route(spans=[(h.start, h.end) for h in hits])
     hits = [h for h in hits if not _been_there(text, h)]
+    hits, each_stays = _restated_each(text, hits, directory)
     alternatives = [h for h in hits if _said_as_alternative(text, h)]
     # Only beside a destination said otherwise: 合肥出发，到南京南或者南京站都行 has no other.
     others = [h for h in hits if h not in alternatives]
@@ -1379,6 +1395,7 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
             # a stay there first).
             stops = stops[1:]
     stops, said_again = _stays_said_again(text, stops, hits, directory)
+    said_again = {**each_stays, **said_again}
     stops = _one_per_city(text, stops, directory)
     # Per-stop stays only when a stop before the last one has its own ("先去西安住两晚").
     stays = [
@@ -1467,6 +1484,23 @@ def _home_from_there(
     return home if any(_city(h, directory) == there for h in earlier) else None
 
 
+def _restated_each(
+    text: str, hits: list[_Hit], directory: StationDirectory
+) -> tuple[list[_Hit], dict[int, tuple[int | None, tuple[int, int] | None]]]:
+    """`hits` without places said again together with a stay at each (合肥南京各住一晚), and
+    that stay, keyed by the place's first mention."""
+    kept: list[_Hit] = []
+    stays: dict[int, tuple[int | None, tuple[int, int] | None]] = {}
+    for hit in hits:
+        earlier = next((k for k in kept if _city(k, directory) == _city(hit, directory)), None)
+        each = _EACH_STAY.match(text, hit.end)
+        if earlier is not None and each is not None:
+            stays[id(earlier)] = (to_int(each.group("n")), None)
+            continue
+        kept.append(hit)
+    return kept, stays
+
+
 def _stays_said_again(
     text: str, stops: list[_Hit], hits: list[_Hit], directory: StationDirectory
 ) -> tuple[list[_Hit], dict[int, tuple[int | None, tuple[int, int] | None]]]:
@@ -1488,6 +1522,12 @@ def _stays_said_again(
         stays[id(earlier)] = _stay_after(text, stop, later[0] if later else len(text))
     return kept, stays
 
+
+# 合肥南京各住一晚, 合肥和南京都住一晚: places said again together, then a stay at each.
+_EACH_STAY = re.compile(
+    r"\s*(?:(?:和|、|跟|与|,|，)?\s*[\u4e00-\u9fff]{2,4}?)?\s*(?:各|都|分别)\s*"
+    r"(?:住|待|呆|玩|停|歇)\s*(?P<n>" + NUMBER + r")\s*(?:个)?(?:晚|夜|天)"
+)
 
 _ON_THE_WAY = re.compile(r"(?:路上|中途|途中|中间|半路|半道|顺路|顺道)[^，。,.；;！!？?]{0,4}$")
 

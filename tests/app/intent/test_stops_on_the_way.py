@@ -155,3 +155,16 @@ def test_a_stay_at_the_end_and_the_day_home_keep_the_ride_out_through_the_stop(c
     assert [stop.city for stop in intent.via] == ["长沙"]
     ordered = chat(*said, "回武汉那班要最便宜的").intent
     assert ordered.return_order == "cheapest" and ordered.order is None
+
+
+def test_two_stops_said_again_with_a_stay_at_each_are_no_new_stops() -> None:
+    # 合肥南京 is 合肥 and 南京 (not the station 合肥南 and a stray 京), said again with a
+    # stay at each: the trip is 上海 → 合肥 → 南京 and home, as said first.
+    intent = parse_offline(
+        "下周三去合肥开会 周四直接去南京见客户 周五晚上回上海 合肥南京各住一晚 都坐高铁二等座",
+        dt.date(2026, 12, 14),
+        default_directory(),
+    )
+    assert (intent.origin, intent.destination) == ("上海", "南京")
+    assert [(stop.city, stop.nights) for stop in intent.via] == [("合肥", 1)]
+    assert intent.return_trip is True and intent.date_end == dt.date(2026, 12, 25)
