@@ -426,6 +426,10 @@ COMPANIONS: list[tuple[str, int]] = [
     ("她妈", 1),
     ("老伴儿", 1),
     ("老伴", 1),
+    # 老头子腰不好, 我搭阿拉老太婆: an elderly spouse.
+    ("老头子", 1),
+    ("老太婆", 1),
+    ("老婆子", 1),
     # A spouse called by age (我和老头子带孙子): one grown-up.
     ("老头子", 1),
     ("老头儿", 1),

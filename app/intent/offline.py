@@ -334,7 +334,8 @@ def _clause_before(text: str, end: int, reach: int = 16) -> str:
 
 
 # 一早 / 一大早 / 大清早: the day's first hours, however early; 早上 alone starts at five.
-_AT_DAWN = re.compile(r"一大?早|大清早|天不亮")
+# Before dawn said outright (天不亮就走): the small hours too; 一早 starts at five.
+_AT_DAWN = re.compile(r"天不亮|摸黑|凌晨")
 _MORNING_FROM = dt.time(5, 0)
 
 _BUDGET_AFTER = ("元", "块", "以内", "以下", "之内", "左右", "预算", "yuan", "rmb", "cny")
@@ -858,6 +859,33 @@ _TAIWAN = re.compile(r"台湾|台北|高雄|台中|台南|新竹|花莲|台东|�
 _BOARD_THERE = re.compile(
     r"(?:去|到)(?P<at>[\u4e00-\u9fff]{2,4}?)(?:再)?(?P<ride>坐车|坐火车|搭车|上车|坐高铁|坐动车)(?:去|到)"
 )
+# 下了班直接去虹桥站坐车回杭州: the station gone to is where the ride home is boarded.
+_BOARD_THERE_HOME = re.compile(
+    r"(?:去|到)(?P<at>[\u4e00-\u9fff]{2,5}?站)(?:再)?(?P<ride>坐车|坐火车|搭车|上车|坐高铁|坐动车)(?=回)"
+)
+# 住两个晚上, 待三个晚上: so many nights.
+_NIGHTS_AS_EVENINGS = re.compile(
+    r"(?<=[一二两三四五六七八九十0-9])\s*个\s*晚上(?![0-9一二三四五六七八九十点])"
+)
+# A seat class or train kind typed in pinyin inside a Chinese sentence (ruanwo下铺).
+_CLASS_IN_PINYIN = {
+    "ruanwo": "软卧",
+    "yingwo": "硬卧",
+    "yingzuo": "硬座",
+    "wuzuo": "无座",
+    "erdengzuo": "二等座",
+    "yidengzuo": "一等座",
+    "shangwuzuo": "商务座",
+    "xiapu": "下铺",
+    "zhongpu": "中铺",
+    "shangpu": "上铺",
+    "gaotie": "高铁",
+    "dongche": "动车",
+}
+_CLASS_IN_PINYIN_RE = re.compile(
+    r"(?<![a-z])(?:" + "|".join(sorted(_CLASS_IN_PINYIN, key=len, reverse=True)) + r")(?![a-z])",
+    re.IGNORECASE,
+)
 # 我们两家人一起去: two families, not a place called 两家.
 _FAMILIES = re.compile(r"(?P<n>[两三四五])家人")
 _RIDE_HOME_WORDS = re.compile(r"(?<=[上午后中晚天日])(?:再|就)?坐(?:车|火车)(?=回)")
@@ -895,6 +923,9 @@ def normalise_text(text: str) -> str:
     text = _FAMILIES.sub(r"\g<n>个家庭", text)
     # 过关去珠海坐车去桂林: the place gone to first is where the train is boarded.
     text = _BOARD_THERE.sub(r"从\g<at>\g<ride>去", text)
+    text = _BOARD_THERE_HOME.sub(r"从\g<at>\g<ride>", text)
+    text = _NIGHTS_AS_EVENINGS.sub("晚", text)
+    text = _CLASS_IN_PINYIN_RE.sub(lambda m: _CLASS_IN_PINYIN[m.group().lower()], text)
     text = self_corrected(text)  # 周五，不对，周六: the day said last
     text = _SHORT_EVENING.sub("晚上", text)
     text = _AFTERNOON_BY_SOUND.sub("下午", text)

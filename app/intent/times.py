@@ -76,7 +76,7 @@ _MORNING = ("早上", "上午", "一早", "一大早", "明早", "今早", "凌�
 _CONTEXT = re.compile("|".join(sorted((*_EVENING, *_AFTERNOON, *_MORNING), key=len, reverse=True)))
 _SENTENCE_END = re.compile(r"[。！？；!?;]")
 _DEPART_VERB = re.compile(r"^[^，,。]{0,3}?(?:走|出发|发车|动身)")
-CONTEXT_REACH = 14
+CONTEXT_REACH = 18
 """How far back (characters) a part of the day said earlier still governs a bare hour."""
 
 ARRIVE_CUE = re.compile(

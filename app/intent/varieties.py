@@ -89,6 +89,9 @@ def _table(*pairs: tuple[str, str]) -> _Table:
 # the Cantonese use (唔 before a word, not the interjection 唔，).
 _CANTONESE = _table(
     (r"唔该(?:晒)?|唔好意思", ""),
+    # 最尾一班, 尾班车: the last train.
+    (r"最尾|尾班", "最晚"),
+    (r"收工(?=之后|之後|以后|后)", "下班"),
     (r"冻唔冻", "冷不冷"),
     (r"使唔使", "用不用"),
     (r"而家", "现在"),
@@ -257,6 +260,14 @@ _AMPM = r"(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>a\.?m\.?|p\.?m\.?)(?![A-Za-z
 _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), say)
     for pattern, say in (
+        # Monday the week after next: 下下周一 (before the weekday alone is read).
+        (
+            r"(?<![A-Za-z])(?:on\s+)?(?P<day>" + _WEEKDAY_NAMES + r")\s+(?:of\s+)?the\s+week"
+            r"\s+after\s+next",
+            lambda m: "下下周" + _WEEKDAYS[m.group("day").lower()],
+        ),
+        # this coming Tuesday: the next Tuesday, whichever week it falls in.
+        (r"(?<![A-Za-z])this\s+coming\s+(?=" + _WEEKDAY_NAMES + r")", ""),
         # come back after 7pm: the ride home's hours, before the hour is read.
         (
             r"(?<![A-Za-z])(?:and\s+)?(?:come|coming|get|getting|head(?:ing)?|go(?:ing)?)\s+back"
@@ -509,6 +520,8 @@ _SOUTHWEST_CUE = re.compile(r"莫|冇得|没得|[点时]过后|耍|切")
 # Shanghainese (Wu): 阿拉明朝想到苏州去白相 is 我们明天想到苏州去玩. Read only in a sentence
 # with one of its own words (`_WU_CUE`): 额, 伊 and 眼 are ordinary characters elsewhere.
 _WU = _table(
+    # 落班以后: after work.
+    (r"落班", "下班"),
     (r"阿拉", "我们"),
     (r"伊拉", "他们"),
     (r"侬", "你"),

@@ -540,3 +540,47 @@ def test_wishes_and_places_in_everyday_varieties(
     intent = parse_offline(text, MONDAY, directory)
     assert {name: getattr(intent, name) for name in fields} == fields
     assert intent.depart_window is None and intent.seat_classes == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fields"),
+    [
+        ("周六陪我妈从上海去杭州，住两个晚上再回来", {"nights": 2, "return_trip": True}),
+        (
+            "周六上午从wuhan去长沙 别给我整一等座商务座 穷",
+            {"exclude_seat_classes": [SeatClass.BUSINESS, SeatClass.FIRST], "seat_class": None},
+        ),
+        # The station gone to is boarded for the ride home.
+        (
+            "今天6点下班，下了班直接去虹桥站坐车回杭州",
+            {"origin": "上海虹桥", "destination": "杭州"},
+        ),
+        ("今晚最尾一班由廣州南返西九龍嘅高鐵", {"order": "latest"}),
+        ("harbin去mohe 这周五晚上走，ruanwo下铺谢谢", {"seat_class": SeatClass.SOFT_SLEEPER}),
+        (
+            "Shanghai to Beijing on Monday the week after next",
+            {"date_start": dt.date(2026, 12, 21)},
+        ),
+        ("Shanghai to Beijing this coming Tuesday", {"date_start": dt.date(2026, 12, 15)}),
+    ],
+)
+def test_more_ways_travellers_type_it(
+    directory: StationDirectory, text: str, fields: dict[str, object]
+) -> None:
+    intent = parse_offline(text, WEDNESDAY, directory)
+    assert {name: getattr(intent, name) for name in fields} == fields
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        # After work said in Wu (落班) or Cantonese (收工): the evening's hours.
+        ("搿个礼拜五我六点钟落班以后从上海到苏州去白相两夜", dt.time(18, 30)),
+        ("下星期三收工之後由深圳返香港西九龍，大概七點後嘅車", dt.time(19, 0)),
+    ],
+)
+def test_the_end_of_work_said_regionally_is_the_evening(
+    directory: StationDirectory, text: str, start: dt.time
+) -> None:
+    window = parse_offline(text, WEDNESDAY, directory).depart_window
+    assert window is not None and window.start == start
