@@ -180,7 +180,10 @@ _KIN_BROUGHT = re.compile(
     r"(?:我们|我家)?的?(?:儿子|女儿|闺女)(?![^，,。]{0,4}(?:工作|上班|大学|媳妇|女婿))"
 )
 _GRANDCHILD_BROUGHT = re.compile(
-    r"(?:带|和|跟|陪|同)(?:着|上)?(?:我|俺)?(?:家)?的?(?:" + "|".join(GRANDCHILD_WORDS) + r")(?!家)"
+    # 送孙女回武汉: the grandchild taken there rides along.
+    r"(?:带|和|跟|陪|同|送)(?:着|上)?(?:我|俺)?(?:家)?的?(?:"
+    + "|".join(GRANDCHILD_WORDS)
+    + r")(?!家)"
 )
 _CHILD_STUDENT = re.compile(r"(?:孩子|儿子|女儿|闺女)[^，,。]{0,4}(?:初中生|高中生|中学生|大学生)")
 # Someone said to be at university (他在北京念大学, 她读大三, 外孙在读研): a grown-up, whoever

@@ -1533,7 +1533,11 @@ _ON_THE_WAY = re.compile(r"(?:路上|中途|途中|中间|半路|半道|顺路|�
 
 
 # 从广州回西安 想在长沙停一晚: a place stopped at (停, 歇) is on the way, wherever it is said.
-_STOPPED_AT = re.compile(r"\s*(?:停|歇)(?:留)?\s*(?:一|两|二|1|2)?\s*(?:晚|夜|天|下)")
+_STOPPED_AT = re.compile(
+    r"\s*(?:停|歇)(?:留)?\s*(?:一|两|二|1|2)?\s*(?:晚|夜|天|下)"
+    # 想在郑州下车住一晚: got off on the way for a night.
+    r"|\s*下车\s*(?:住|待|呆|歇|玩)\s*(?:一|两|二|1|2)\s*(?:晚|夜|天)"
+)
 
 
 def _on_the_way_first(

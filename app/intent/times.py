@@ -277,7 +277,7 @@ _DAYTIME = re.compile(r"白天")
 BUSY_THEN = re.compile(
     r"[^，,。；;!！？?\d点去到回走坐车]{0,10}?"
     r"(?:睡觉|要睡|得睡|休息|转转|转一转|逛逛|逛一逛|逛街|溜达|玩玩"
-    r"|考完|考试|有考试|有课|上课|上完课)"
+    r"|考完|考试|有考试|有课|上课|上完课|兴趣班|补习班|培训班|补课|辅导班)"
 )
 """What follows a part of the day taken by something other than the ride (娃晚上要睡觉,
 白天还想在格尔木转转, 上午考完/上午还有课): it says when the ride is not, and is no window

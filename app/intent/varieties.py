@@ -459,7 +459,13 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
         (r"(?<![A-Za-z])(?:our|my)\s+son(?![A-Za-z])", "儿子"),
         (r"(?<![A-Za-z])(?:our|my)\s+daughter(?![A-Za-z])", "女儿"),
         # me + my wife, me and my husband: the speaker and a companion.
-        (r"(?<![A-Za-z])me\s*(?:\+|and|&)\s*", "我和"),
+        (r"(?<![A-Za-z])me\s*(?:\+|and|&|,)\s*", "我和"),
+        # our toddler, a baby: a small child, its age unsaid.
+        (
+            r"(?:,\s*|\s+)(?:and\s+)?(?:our|my|a|the)\s+(?:toddler|baby|infant|little\s+one)"
+            r"(?![A-Za-z])",
+            "带一个小孩",
+        ),
         # me and my friend, with my mum: the companion in Chinese, so the party is counted.
         (
             r"(?<![A-Za-z])my\s+(?P<who>friend|buddy|mate|girlfriend|boyfriend|gf|bf|wife"

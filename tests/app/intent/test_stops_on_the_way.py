@@ -168,3 +168,13 @@ def test_two_stops_said_again_with_a_stay_at_each_are_no_new_stops() -> None:
     assert (intent.origin, intent.destination) == ("上海", "南京")
     assert [(stop.city, stop.nights) for stop in intent.via] == [("合肥", 1)]
     assert intent.return_trip is True and intent.date_end == dt.date(2026, 12, 25)
+
+
+def test_getting_off_on_the_way_for_a_night_is_a_stop() -> None:
+    intent = parse_offline(
+        "下周三从西安去上海，不着急，想在郑州下车住一晚吃个烩面，第二天再走",
+        dt.date(2026, 12, 9),
+        default_directory(),
+    )
+    assert (intent.origin, intent.destination) == ("西安", "上海")
+    assert [(stop.city, stop.nights) for stop in intent.via] == [("郑州", 1)]

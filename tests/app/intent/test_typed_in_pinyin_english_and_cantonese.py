@@ -584,3 +584,24 @@ def test_the_end_of_work_said_regionally_is_the_evening(
 ) -> None:
     window = parse_offline(text, WEDNESDAY, directory).depart_window
     assert window is not None and window.start == start
+
+
+def test_a_toddler_said_in_english_is_a_child_of_the_party(directory: StationDirectory) -> None:
+    intent = parse_offline(
+        "me, my wife and our toddler want to go Guilin -> Yangshuo tomorrow morning",
+        WEDNESDAY,
+        directory,
+    )
+    assert (intent.passengers, intent.children) == (3, [None])
+
+
+def test_a_grandchild_taken_home_rides_and_her_morning_class_is_no_window(
+    directory: StationDirectory,
+) -> None:
+    intent = parse_offline(
+        "周五我送孙女从长沙回武汉她爸妈那，上午她还有兴趣班，车越晚越好但别半夜到",
+        WEDNESDAY,
+        directory,
+    )
+    assert (intent.passengers, intent.children) == (2, [None])
+    assert intent.depart_window is None and intent.order == "latest"
