@@ -954,6 +954,11 @@ def normalise_text(text: str) -> str:
         text = pinyin_heads(text)  # 2 ren
         text = _PINYIN_WORD.sub(lambda m: _PINYIN_SPELT[_spelt(m.group())], text)
         text = _PINYIN_CLOCK.sub(_pinyin_clock, text)
+    elif _PINYIN_DAY_WORD.search(text) and re.search(r"[从去到回]", text):
+        # xia zhou liu 我和老婆…从hangzhou去huangshan: a day typed in pinyin in a Chinese
+        # sentence (its places are read as pinyin anyway).
+        text = _PINYIN_DAY_OF_MONTH.sub(r"\1号", text)
+        text = _PINYIN_DAY_WORD.sub(lambda m: _PINYIN_SPELT.get(_spelt(m.group()), m.group()), text)
     elif _ALL_LATIN.fullmatch(text) and _pinyin_turn(text):
         text = _PINYIN_CLOCK.sub(_pinyin_clock, text)  # ba dian is 八点 before ba is 吧
         text = _PINYIN_TURN_WORD.sub(lambda m: _PINYIN_TURN_SPELT[_spelt(m.group())], text)

@@ -89,6 +89,10 @@ def _table(*pairs: tuple[str, str]) -> _Table:
 # the Cantonese use (唔 before a word, not the interjection 唔，).
 _CANTONESE = _table(
     (r"唔该(?:晒)?|唔好意思", ""),
+    # 呢两个礼拜边日都得, 最平嗰日: these two weeks any day will do, the cheapest day.
+    (r"呢(?=[两一三几]?个|排|次|趟|班)", "这"),
+    (r"[边邊哪]日都得", "哪天都行"),
+    (r"[嗰𠮶](?=日|班|趟|次)", "那"),
     # 最尾一班, 尾班车: the last train.
     (r"最尾|尾班", "最晚"),
     (r"收工(?=之后|之後|以后|后)", "下班"),

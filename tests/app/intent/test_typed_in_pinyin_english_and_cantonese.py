@@ -605,3 +605,20 @@ def test_a_grandchild_taken_home_rides_and_her_morning_class_is_no_window(
     )
     assert (intent.passengers, intent.children) == (2, [None])
     assert intent.depart_window is None and intent.order == "latest"
+
+
+def test_a_day_typed_in_pinyin_inside_a_chinese_sentence(directory: StationDirectory) -> None:
+    intent = parse_offline(
+        "xia zhou liu 我和老婆带一岁半的宝宝从hangzhou去huangshan看爷爷奶奶", WEDNESDAY, directory
+    )
+    assert (intent.origin, intent.destination) == ("杭州", "黄山")
+    assert intent.date_start == dt.date(2026, 12, 19)
+    assert (intent.passengers, intent.children) == (3, [1])
+
+
+def test_any_day_of_these_two_weeks_said_in_cantonese(directory: StationDirectory) -> None:
+    intent = parse_offline(
+        "我喺香港，想搭高鐵去福州，呢兩個禮拜邊日都得，最平嗰日就得啦", WEDNESDAY, directory
+    )
+    assert intent.flexible_until is not None and intent.order == "cheapest"
+    assert intent.date_start == WEDNESDAY
