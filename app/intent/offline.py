@@ -863,6 +863,10 @@ _BOARD_THERE = re.compile(
 _BOARD_THERE_HOME = re.compile(
     r"(?:去|到)(?P<at>[\u4e00-\u9fff]{2,5}?站)(?:再)?(?P<ride>坐车|坐火车|搭车|上车|坐高铁|坐动车)(?=回)"
 )
+# sailimu hu（赛里木湖）: a name typed in Latin letters, then in characters: the characters.
+_LATIN_THEN_GLOSSED = re.compile(
+    r"(?<![A-Za-z])[A-Za-z][A-Za-z' ]{1,30}?\s*[（(](?P<name>[\u4e00-\u9fff]{2,8})[)）]"
+)
 # 住两个晚上, 待三个晚上: so many nights.
 _NIGHTS_AS_EVENINGS = re.compile(
     r"(?<=[一二两三四五六七八九十0-9])\s*个\s*晚上(?![0-9一二三四五六七八九十点])"
@@ -924,6 +928,7 @@ def normalise_text(text: str) -> str:
     # 过关去珠海坐车去桂林: the place gone to first is where the train is boarded.
     text = _BOARD_THERE.sub(r"从\g<at>\g<ride>去", text)
     text = _BOARD_THERE_HOME.sub(r"从\g<at>\g<ride>", text)
+    text = _LATIN_THEN_GLOSSED.sub(r"\g<name>", text)
     text = _NIGHTS_AS_EVENINGS.sub("晚", text)
     text = _CLASS_IN_PINYIN_RE.sub(lambda m: _CLASS_IN_PINYIN[m.group().lower()], text)
     text = self_corrected(text)  # 周五，不对，周六: the day said last

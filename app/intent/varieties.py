@@ -396,6 +396,7 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
             r"(?P<new>(?:下|这)?周[一二三四五六日])",
             lambda m: f"不是{m.group('old')}，是{m.group('new')}",
         ),
+        (r"(?:and\s+)?come\s+back\s+(?:the\s+)?same\s+(?:evening|night)", "当天晚上回来"),
         (r"(?:and\s+)?come\s+back\s+(?:the\s+)?same\s+day", "当天回来"),
         # back to Shanghai same night: home that day.
         (
@@ -441,6 +442,20 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
         (r"bullet trains?|high[- ]speed trains?|high[- ]speed rail", "高铁动车"),
         # the train takes too long: the train waved off, as 火车太慢了 is.
         (r"(?:the\s+)?trains?\s+(?:takes?|is|are)\s+too\s+(?:long|slow)", "火车太慢了"),
+        # 36h on a train sounds insane: the train waved off, a flight asked for instead.
+        (
+            r"(?:\d+\s*h(?:ours?|rs?)?\s+)?on\s+(?:a|the)\s+train\s+(?:sounds|is|seems|would\s+be)"
+            r"\s+(?:insane|crazy|too\s+long|awful|terrible|like\s+forever)",
+            "坐火车太折腾了",
+        ),
+        # leave as early as possible: the earliest; as late as possible: the latest.
+        (r"(?:leave\s+|leaving\s+|depart\s+)?as\s+early\s+as\s+possible", "越早越好"),
+        (r"(?:leave\s+|leaving\s+|depart\s+)?as\s+late\s+as\s+possible", "越晚越好"),
+        # at least 8 hrs there: hours at the destination.
+        (
+            r"(?:want\s+|need\s+)?at\s+least\s+(?P<n>\d{1,2})\s*(?:hours?|hrs?|h)\s+there",
+            lambda m: "在那边待" + m.group("n") + "个小时",
+        ),
         # Children said in English: our 5yo son, my daughter (7), he's 4.
         (
             r"(?:(?:our|my|a|his|her|the)\s+)?(?P<age>\d{1,2})\s*[- ]?"

@@ -622,3 +622,34 @@ def test_any_day_of_these_two_weeks_said_in_cantonese(directory: StationDirector
     )
     assert intent.flexible_until is not None and intent.order == "cheapest"
     assert intent.date_start == WEDNESDAY
+
+
+def test_a_flight_asked_for_in_english_is_declined(directory: StationDirectory) -> None:
+    text = (
+        "can u just find me a cheap flight chengdu to lhasa on friday? 36h on a train sounds insane"
+    )
+    assert parse_offline(text, WEDNESDAY, directory).kind == "out_of_scope"
+
+
+def test_a_day_trip_in_english_leaves_early_and_comes_back_that_evening(
+    directory: StationDirectory,
+) -> None:
+    intent = parse_offline(
+        "day trip from Guangzhou to Zhuhai this Sunday - leave as early as possible, "
+        "come back same evening",
+        WEDNESDAY,
+        directory,
+    )
+    assert intent.order == "earliest" and intent.depart_window is None
+    assert intent.return_window is not None and intent.return_window.start == dt.time(18, 0)
+    assert intent.date_end == intent.date_start == dt.date(2026, 12, 13)
+
+
+def test_a_name_in_latin_letters_glossed_in_characters_is_the_characters(
+    directory: StationDirectory,
+) -> None:
+    # 赛里木湖 has no station: the parser keeps it for the nearest (博乐), from 乌鲁木齐.
+    intent = parse_offline(
+        "urumqi去sailimu hu（赛里木湖）看冬天的湖，下周一走", WEDNESDAY, directory
+    )
+    assert (intent.origin, intent.destination_text) == ("乌鲁木齐", "赛里木湖")
