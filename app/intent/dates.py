@@ -601,7 +601,7 @@ _TIME_OF_DAY = (
 )
 # 周日就得回来上班, 周日晚上再坐卧铺回来, 周一直接回: a must, or the ride's kind, between them too.
 # 21号下午考完回, 周五开完会就回: the business done that day, then home.
-_DONE_THEN = r"(?:(?:会|事|试)?(?:开|办|忙|考|玩|看)完(?:会|事|试|了)?)?"
+_DONE_THEN = r"(?:(?:会|事|试)?(?:开|办|忙|考|玩|看)完(?:会|事|试|了)?|下了?山(?:就|再)?)?"
 _RETURN_AFTER = re.compile(
     r"^[\s□]*" + _TIME_OF_DAY + _DONE_THEN + r"(?:再|就|还|直接)?(?:要|得|必须|需要)?(?:赶)?"
     r"(?:(?:坐|乘|搭)[\u4e00-\u9fff]{0,3}?)?(?:回来|回家|回程|返回|返程|回)"

@@ -80,6 +80,7 @@ _HERE_AFTER = re.compile(
 # 在义乌做小工, 在苏州上班, 儿子在南京上学: where one works or studies is where one is.
 _WORKS_AFTER = re.compile(
     r"(?:做|打|干)(?:小工|零工|工|活)|打工|上班|工作|上学|读书|念书|读研|读大学|上大学|实习"
+    r"|读大专|读中专|读高中|读博|上大专|上高中"
 )
 
 
@@ -1236,6 +1237,7 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
     hits = _scan(text, directory)
     route = Route(spans=[(h.start, h.end) for h in hits])
     hits = [h for h in hits if not _been_there(text, h)]
+    hits = [h for h in hits if not _someone_else_lives_there(text, h, hits, directory)]
     hits, each_stays = _restated_each(text, hits, directory)
     alternatives = [h for h in hits if _said_as_alternative(text, h)]
     # Only beside a destination said otherwise: 合肥出发，到南京南或者南京站都行 has no other.
@@ -1482,6 +1484,21 @@ def _home_from_there(
     if later != [home] or _city(home, directory) == there:
         return None
     return home if any(_city(h, directory) == there for h in earlier) else None
+
+
+_SOMEONE_ELSE_IN = re.compile(r"(?:他|她|儿子|女儿|闺女|孩子|老婆|老公|爱人)(?:现在|还|一直)?在$")
+
+
+def _someone_else_lives_there(
+    text: str, hit: _Hit, hits: list[_Hit], directory: StationDirectory
+) -> bool:
+    """True when `hit` says where a companion studies or works (他在广州读大专) and the trip
+    names that city otherwise (从广州回周口): context, no stop to go back to."""
+    if not _SOMEONE_ELSE_IN.search(text[max(0, hit.start - 5) : hit.start]):
+        return False
+    if not _WORKS_AFTER.match(text, hit.end):
+        return False
+    return any(k is not hit and _city(k, directory) == _city(hit, directory) for k in hits)
 
 
 def _restated_each(

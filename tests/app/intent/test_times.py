@@ -487,3 +487,14 @@ def test_back_at_the_start_by_a_time_is_the_ride_homes_deadline() -> None:
     home = parse_offline("明天中午前回到合肥 从南京走", THU, DIRECTORY)
     assert home.arrive_window is not None and home.arrive_window.span() == "00:00-12:00"
     assert home.depart_window is None
+
+
+def test_a_dinner_at_an_hour_is_a_deadline() -> None:
+    intent = parse_offline("明天从天津回北京，越晚走越好，但晚上八点的饭局不能迟到", THU, DIRECTORY)
+    assert intent.arrive_window is not None and intent.arrive_window.span() == "00:00-20:00"
+    assert intent.order == "latest"
+
+
+def test_coming_down_the_mountain_then_home_is_the_ride_back() -> None:
+    intent = parse_offline("我们宿舍四个人这周六从西安去爬华山，周日下山回西安", THU, DIRECTORY)
+    assert intent.return_trip is True and intent.date_end == D(2026, 12, 6)

@@ -796,3 +796,13 @@ def test_grown_children_at_university_ride_beside_their_parents(
 ) -> None:
     intent = parse(text, directory)
     assert (intent.passengers, intent.students, intent.children) == expected
+
+
+def test_where_a_companion_studies_is_no_stop() -> None:
+    # 他在广州读大专 says where the son studies: the trip is 广州 → 周口, one way.
+    intent = parse(
+        "下周五我带儿子从广州回周口，他在广州读大专，有学生证，给他买学生票，我买普通的",
+        default_directory(),
+    )
+    assert (intent.origin, intent.destination, intent.via) == ("广州", "周口", [])
+    assert (intent.passengers, intent.students) == (2, 1)
