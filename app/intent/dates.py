@@ -646,7 +646,7 @@ _FLEXIBLE = re.compile(
 _FLEXIBLE_SPANS = (
     (re.compile(r"这两周|两周内|这两个?星期|半个月内|两个礼拜"), 14),
     (re.compile(r"这几天|近几天|最近几天"), 4),
-    (re.compile(r"这周|本周|这个星期|这礼拜"), -1),  # to this week's Sunday
+    (re.compile(r"这周|本周|这个?星期|这个?礼拜"), -1),  # to this week's Sunday
 )
 _OFFSET_AFTER = re.compile(r"^(?:的)?(?P<dir>前|后)(?P<n>[一两二三四五1-5])天")
 # 周四见客户，想提前一晚过去: the evening before is the day before, too.

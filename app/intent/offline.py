@@ -2139,6 +2139,12 @@ _CLASS_OR_CLASS = re.compile(
     r"(?P<a>" + _ONE_CLASS + r")(?:的|票)?\s*"
     r"(?:或者|或是|或|还是|、|/|[，,]?\s*(?:实在|要是|如果|万一)?(?:没有|没票|买不到|不行|抢不到)(?:了)?(?:的话)?[，,]?\s*(?:就|那就)?"
     r"(?:买|要|坐)?)\s*(?P<b>" + _ONE_CLASS + r")"
+    # 硬卧硬座都可以: two run together, then either said.
+    r"|(?P<a2>"
+    + _ONE_CLASS
+    + r")\s*(?P<b2>"
+    + _ONE_CLASS
+    + r")\s*(?:都|也)(?:可以|行|成|中|没问题)"
 )
 
 
@@ -2154,7 +2160,8 @@ def _seat_alternatives(rest: str) -> list[SeatClass]:
     if match is None:
         return []
     by_phrase = {p: c[0] for p, c in lexicon.SEAT_PHRASES if len(c) == 1}
-    first, second = by_phrase[match.group("a")], by_phrase[match.group("b")]
+    a, b = (match.group("a"), match.group("b")) if match.group("a") else match.group("a2", "b2")
+    first, second = by_phrase[a], by_phrase[b]
     return [first, second] if first != second else []
 
 
@@ -2180,9 +2187,14 @@ def _seat_class(rest: str) -> SeatClass | None:
 _NO_DIRECT = re.compile(r"(?<!有)(?:没|没有|无)直达")
 
 
+_NO_HURRY = re.compile(r"(?:不|没|不用|不必)(?:太|那么|怎么)?(?:赶时间|着急|急)")
+
+
 def _preferences(rest: str) -> list[str]:
     # 动卧 and 卧铺 name a seat class, not the bare sleeper preference, when a class is named.
     rest = _NO_DIRECT.sub(lambda m: MASK * len(m.group()), rest)
+    # 不赶时间, 不着急: no hurry, no wish for speed.
+    rest = _NO_HURRY.sub(lambda m: MASK * len(m.group()), rest)
     return [
         tag
         for tag, phrases in lexicon.PREFERENCE_PHRASES.items()

@@ -9,6 +9,7 @@ import pytest
 from app.intent.model import BERTH_LABELS, SLEEPER_SET, TravelIntent
 from app.intent.offline import parse_offline
 from rules.limits import MAX_PARTY
+from sources.models import SeatClass
 from sources.stations import StationDirectory, curated_directory, default_directory
 
 TODAY = dt.date(2026, 12, 10)  # a Thursday
@@ -806,3 +807,13 @@ def test_where_a_companion_studies_is_no_stop() -> None:
     )
     assert (intent.origin, intent.destination, intent.via) == ("广州", "周口", [])
     assert (intent.passengers, intent.students) == (2, 1)
+
+
+def test_any_day_this_week_cheapest_either_class_and_no_hurry() -> None:
+    intent = parse(
+        "这个礼拜哪天走都行，从杭州回贵阳，活干完了不赶时间，就找最便宜的，硬卧硬座都可以",
+        default_directory(),
+    )
+    assert intent.order == "cheapest" and "快" not in intent.preferences
+    assert intent.seat_classes == [SeatClass.HARD_SLEEPER, SeatClass.HARD_SEAT]
+    assert intent.flexible_until == dt.date(2026, 12, 13)  # this week's Sunday
