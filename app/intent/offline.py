@@ -1967,6 +1967,11 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
     elif later and match and "还有" in text[match.end() : later[-1].start()]:
         # 我们仨是学生 还有我哥已经上班了 四个人: the one added, then everyone counted.
         match = later[-1]
+    elif later and match and "和" in text[max(0, match.start() - 4) : match.start()]:
+        # 刘总和两位同事…三个人都要一等座: those named beside others, then everyone counted.
+        whole = max(later, key=lambda m: to_int(m.group("n") or "") or 0)
+        if (to_int(whole.group("n") or "") or 0) > (to_int(match.group("n") or "") or 0):
+            match = whole
     if match:
         groups = match.groupdict()
         if groups["en"]:

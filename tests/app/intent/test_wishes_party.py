@@ -817,3 +817,8 @@ def test_any_day_this_week_cheapest_either_class_and_no_hurry() -> None:
     assert intent.order == "cheapest" and "快" not in intent.preferences
     assert intent.seat_classes == [SeatClass.HARD_SLEEPER, SeatClass.HARD_SEAT]
     assert intent.flexible_until == dt.date(2026, 12, 13)  # this week's Sunday
+
+
+def test_those_named_beside_others_then_everyone_counted(directory: StationDirectory) -> None:
+    intent = parse("帮我们刘总和两位同事订下周二北京到天津的票，三个人都要一等座", directory)
+    assert intent.passengers == 3
