@@ -261,6 +261,9 @@ _WEEKS = re.compile(
     + r")\s+weeks?\b",
     re.IGNORECASE,
 )
+_WEEKS_TO_CHOOSE_FROM = re.compile(
+    r"^这|(?:周|星期|礼拜)(?:之内|以内|内|里)|(?:周|星期|礼拜)[\s，,]*(?:哪天|随便哪天|任何一天)"
+)
 _STAY_BEFORE = re.compile(r"(?:住|待|呆)(?:上|个)?$")
 """A stay verb right before a count of weeks (住一个礼拜, 待上两周): nights slept there."""
 _DAYS = re.compile(
@@ -1823,6 +1826,10 @@ def _duration(buf: _Text) -> tuple[int | None, int | None]:
     if days is None and nights is None:
         week = _WEEKS.search(buf.masked)
         count = to_int(week.group("w") or week.group("en")) if week else None
+        if week and _WEEKS_TO_CHOOSE_FROM.search(
+            buf.original[max(0, week.start() - 1) : week.end() + 4]
+        ):
+            count = None  # 这两周哪天都行, 两周内: the days a day is chosen from, no trip length
         if week and count:
             buf.mask(week.start(), week.end())
             if _STAY_BEFORE.search(buf.original[max(0, week.start() - 3) : week.start()]):

@@ -498,3 +498,17 @@ def test_a_dinner_at_an_hour_is_a_deadline() -> None:
 def test_coming_down_the_mountain_then_home_is_the_ride_back() -> None:
     intent = parse_offline("我们宿舍四个人这周六从西安去爬华山，周日下山回西安", THU, DIRECTORY)
     assert intent.return_trip is True and intent.date_end == D(2026, 12, 6)
+
+
+@pytest.mark.parametrize(
+    "text", ["这两周哪天都行 成都去重庆 找最便宜的", "两周内哪天都行 成都去重庆"]
+)
+def test_the_weeks_a_day_is_chosen_from_are_no_trip_length(text: str) -> None:
+    # 这两周哪天都行 was read as a fortnight's trip with a ride back on its last day.
+    intent = parse_offline(text, THU, DIRECTORY)
+    assert intent.flexible_until is not None
+    assert intent.return_trip is None and intent.days is None and intent.date_end is None
+
+
+def test_a_fortnight_said_as_the_trip_is_still_its_length() -> None:
+    assert parse_offline("下周六去成都玩两周，从重庆走", THU, DIRECTORY).days == 14
