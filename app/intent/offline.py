@@ -859,13 +859,10 @@ _BACK_TO_INITIALS = re.compile(
 
 # Places of Taiwan, which no train here reaches (台北到上海有冇火车).
 _TAIWAN = re.compile(r"台湾|台北|高雄|台中|台南|新竹|花莲|台东|嘉义|桃园机场|基隆|屏东")
-_BOARD_THERE = re.compile(
-    r"(?:去|到)(?P<at>[\u4e00-\u9fff]{2,4}?)(?:再)?(?P<ride>坐车|坐火车|搭车|上车|坐高铁|坐动车)(?:去|到)"
-)
+_BOARDED = r"(?:再)?(?P<ride>坐车|坐火车|搭车|上车|坐高铁|坐动车)"
+_BOARD_THERE = re.compile(r"(?:去|到)(?P<at>[\u4e00-\u9fff]{2,4}?)" + _BOARDED + r"(?:去|到)")
 # 下了班直接去虹桥站坐车回杭州: the station gone to is where the ride home is boarded.
-_BOARD_THERE_HOME = re.compile(
-    r"(?:去|到)(?P<at>[\u4e00-\u9fff]{2,5}?站)(?:再)?(?P<ride>坐车|坐火车|搭车|上车|坐高铁|坐动车)(?=回)"
-)
+_BOARD_THERE_HOME = re.compile(r"(?:去|到)(?P<at>[\u4e00-\u9fff]{2,5}?站)" + _BOARDED + r"(?=回)")
 # sailimu hu（赛里木湖）: a name typed in Latin letters, then in characters: the characters.
 _LATIN_THEN_GLOSSED = re.compile(
     r"(?<![A-Za-z])[A-Za-z][A-Za-z' ]{1,30}?\s*[（(](?P<name>[\u4e00-\u9fff]{2,8})[)）]"

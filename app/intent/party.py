@@ -656,11 +656,11 @@ def read_party(text: str, passengers: int, *, adults_said: int | None = None) ->
         kept = [age for age in children if age is not None]
         parents = adults_said if adults_said is not None else 1 + bool(_SPOUSE.search(text))
         return PartyReading(parents + len(kept) + count, count, tuple(kept))
+    family = family_size(text)
     if adults_said is not None and (stated or children) and _ELDEST_AT_UNIVERSITY.search(text):
         # 2个大人+1个5岁的娃 还有老大在读大学要买学生票, 俩大人，大女儿读大学要买学生票: the
         # eldest rides too, as a student.
-        return PartyReading(max(passengers + 1, family_size(text) or 0), 1, children)
-    family = family_size(text)
+        return PartyReading(max(passengers + 1, family or 0), 1, children)
     if family is not None and passengers < family <= MAX_PARTY:
         # 一家四口…俩大人…小儿子12岁: the family said whole; the one not counted is grown-up.
         passengers = family

@@ -127,6 +127,8 @@ _NEAREST = _rows("nearest_stations.csv")
 NON_STATION_PLACES: dict[str, tuple[str, ...]] = {
     row["place"]: tuple(row["nearest"].split()) for row in _NEAREST if row["kind"] == "no_station"
 }
+_NON_STATION_LONGEST_FIRST = tuple(sorted(NON_STATION_PLACES, key=len, reverse=True))
+"""Those places, the longest name first: a name is not found inside a longer one."""
 # Places with a station that may sell no train at all (香格里拉 on the embedded network): when a
 # day has none, the nearest served stations are offered as for a place without one.
 NO_SERVICE_PLACES: dict[str, tuple[str, ...]] = {
@@ -1442,7 +1444,7 @@ _ORIGIN_CUE = re.compile(r"(?:从|由|自|在|住|住在)$")
 def free_origin(text: str, directory: StationDirectory) -> str | None:
     """The place without a station said as where one sets off or lives (从澳门, 我住澳门),
     when stations near it are known: the trip starts there, not goes there."""
-    for place in sorted(NON_STATION_PLACES, key=len, reverse=True):
+    for place in _NON_STATION_LONGEST_FIRST:
         at = text.find(place)
         if at > 0 and _ORIGIN_CUE.search(text[max(0, at - 2) : at]):
             return place if nearest_stations(place, directory) else None
@@ -1575,7 +1577,7 @@ def _on_the_way_first(
 
 
 def _free_place(text: str, directory: StationDirectory) -> str | None:
-    for place in sorted(NON_STATION_PLACES, key=len, reverse=True):
+    for place in _NON_STATION_LONGEST_FIRST:
         if place in text:
             return place
     for match in _FREE_PLACE.finditer(text):
