@@ -34,6 +34,12 @@ SPLITS = ("dev", "heldout")
 # sleep (and age the cache) between the thousands of queries a run makes.
 GENEROUS = {"rate_per_s": 1000.0, "concurrency": 100}
 PROGRESS_EVERY = 25  # cases between progress lines on stderr (a full run takes minutes)
+# Wall-clock seconds one case may take. Judging an order over a big city's every station on
+# every day of a fortnight asks /v1/tickets for each station pair and day (36 x 19 x 14 for
+# 成都→重庆 "这两周哪天都行"), which took over ten minutes; such a case is reported unjudged
+# (and counted wrong) rather than holding the whole run.
+CASE_LIMIT_S = 300.0
+SLOW_CASE_S = 30.0  # a case slower than this is named on stderr
 
 
 @dataclass(frozen=True)
@@ -184,17 +190,29 @@ async def run_case(case: Case, settings: Settings) -> Result:
 
 
 async def run_all(
-    cases: list[Case], settings: Settings, progress: IO[str] | None = None
+    cases: list[Case],
+    settings: Settings,
+    progress: IO[str] | None = None,
+    case_limit: float = CASE_LIMIT_S,
 ) -> list[Result]:
+    loop = asyncio.get_running_loop()
     results = []
     for number, case in enumerate(cases, 1):
         if progress is not None and number % PROGRESS_EVERY == 0:
             print(f"travellers: case {number}/{len(cases)}", file=progress, flush=True)
+        started = loop.time()
         try:
-            results.append(await run_case(case, settings))
+            async with asyncio.timeout(case_limit):
+                results.append(await run_case(case, settings))
+        except TimeoutError:
+            unjudged = Verdict("error", failures=[f"unjudged: ran past {case_limit:g} s"])
+            results.append(Result(case, [Turn(text, unjudged) for text, _ in case.turns]))
         except Exception as exc:  # one broken case must not hide the others' figures
             crash = Verdict("error", failures=[f"crashed: {type(exc).__name__}: {exc}"])
             results.append(Result(case, [Turn(text, crash) for text, _ in case.turns]))
+        took = loop.time() - started
+        if progress is not None and took > SLOW_CASE_S:
+            print(f"travellers: {case.id} took {took:.0f} s", file=progress, flush=True)
     return results
 
 

@@ -7,6 +7,7 @@ between those stations (names or telecodes) on that date, as the endpoint would.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import io
 import json
@@ -785,3 +786,20 @@ def test_two_real_cases_run_through_the_app_in_process(tmp_path: Path) -> None:
     assert "overall" in out.getvalue()
     written = json.loads(results_path.read_text(encoding="utf-8"))
     assert [r["id"] for r in written] == ["e-1", "e-2"]
+
+
+def test_a_case_past_the_time_limit_is_reported_unjudged_and_counted_wrong() -> None:
+    case = travellers.Case(
+        id="slow-1",
+        today=dt.date(2026, 12, 1),
+        classes=("times",),
+        split="dev",
+        turns=(("12月3日从北京去天津", {"outbound": {"date": "2026-12-03"}}),),
+        dialogue=False,
+    )
+    progress = io.StringIO()
+    settings = travellers.eval_settings()
+    results = asyncio.run(travellers.run_all([case], settings, progress, case_limit=0))
+    (turn,) = results[0].turns
+    assert not results[0].right
+    assert turn.verdict.failures == ["unjudged: ran past 0 s"]
