@@ -2303,8 +2303,8 @@ def _boarding_reached(
     return extract_route(text[start:end], directory).destination
 
 
-# A station said as a place (坐地铁到虹桥火车站) names no ticket.
-_STATION_WORD = re.compile(r"(?:火车|高铁|动车)站")
+# A station said as a place (坐地铁到虹桥火车站, a hotel near the train station) names no ticket.
+_STATION_WORD = re.compile(r"(?:火车|高铁|动车)站|(?:train|railway|rail) station")
 
 
 def _kind(

@@ -187,6 +187,12 @@ _STAY = re.compile(r"^[^，。,;；]{0,3}?" + _STAY_TAIL)
 # (先去合肥开会，住一晚，第二天去武汉: the errand, a pause, then the stay.)
 _STAY_AFTER_ERRAND = re.compile(r"^(?:[^，。,;；]{0,8}?[，,]\s*)?[^，。,;；]{0,8}?" + _STAY_TAIL)
 _COMPASS = {"east": "东", "west": "西", "south": "南", "north": "北"}
+# English words that are no half of a place spelt in two words: "and a" is no 安达 (anda),
+# "to ng" no place. Syllables that are pinyin too (an, me, xi) are left out.
+_ENGLISH_GLUE = frozenset(
+    {"a", "i", "and", "the", "to", "from", "in", "on", "at", "for", "of", "with", "by", "or"}
+    | {"but", "is", "my", "we", "go", "it", "so", "as", "up", "am", "are", "our"}
+)
 
 
 @dataclass
@@ -495,7 +501,8 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
                 continue
             # Two words spelling one place ("cong qing") unless the first is a place itself.
             paired = None
-            if pair and (pair in index or words[i][2] not in index):
+            glue = {words[i][2], words[i + 1][2]} & _ENGLISH_GLUE if pair else ()
+            if pair and not glue and (pair in index or words[i][2] not in index):
                 paired = _spelt_place(index, fuzzy, pair, text, (words[i][0], words[i + 1][1]))
             if paired is not None:
                 hits.append(_Hit(words[i][0], words[i + 1][1], paired))

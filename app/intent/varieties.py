@@ -253,7 +253,7 @@ _COMPANION_WORD = {
     "friend": "朋友", "buddy": "朋友", "mate": "朋友", "girlfriend": "女朋友", "gf": "女朋友",
     "boyfriend": "男朋友", "bf": "男朋友", "wife": "老婆", "husband": "老公", "mum": "我妈",
     "mom": "我妈", "mother": "我妈", "dad": "我爸", "father": "我爸", "brother": "我哥",
-    "sister": "我姐", "colleague": "同事", "partner": "伴侣",
+    "sister": "我姐", "colleague": "同事", "partner": "伴侣", "classmate": "同学",
 }  # fmt: skip
 # (The names joined longest first, so an abbreviation never cuts a full name short.)
 _WEEKDAY_NAMES = "|".join(sorted(_WEEKDAYS, key=len, reverse=True))
@@ -323,6 +323,12 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
         (r"(?:around|about|at around)\s+" + _AMPM, lambda m: _clock(m) + "左右"),
         (_AMPM, _clock),
         (_COUNT + r"adults?(?![A-Za-z])", lambda m: _count(m) + "个大人"),
+        # our two kids (5 and 8), 2 kids aged 5 and 8: the count and each age.
+        (
+            _COUNT + r"(?:kids?|child|children|sons|daughters)\s*(?:\(\s*|,\s*|aged\s+|ages\s+)"
+            r"(?P<a>\d{1,2})\s*(?:and|&|,|/)\s*(?P<b>\d{1,2})\s*(?:years?\s+old|yrs?|yo)?\s*\)?",
+            lambda m: f"{_count(m)}个小孩，一个{m.group('a')}岁一个{m.group('b')}岁，",
+        ),
         (_COUNT + r"(?:kids?|child|children)(?![A-Za-z])", lambda m: _count(m) + "个小孩"),
         (
             _COUNT + r"(?:ppl|people|persons|pax|travell?ers|passengers|of us)(?![A-Za-z])",
@@ -473,6 +479,12 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
             lambda m: (
                 ("他" if m.group().lower().startswith("he") else "她") + m.group("age") + "岁"
             ),
+        ),
+        # and a friend, a colleague is coming too: one more grown-up.
+        (
+            r"(?<![A-Za-z])(?:(?:and|with|plus)\s+)?an?\s+(?P<who>friend|buddy|mate|colleague"
+            r"|classmate|coworker|co-worker)(?![A-Za-z])(?!\s+of\b)",
+            lambda m: "和" + _COMPANION_WORD.get(m.group("who").lower(), "同事"),
         ),
         (r"(?<![A-Za-z])(?:is|are)\s+coming\s+(?:too|as well|along|with us)", "也去"),
         (r"(?<![A-Za-z])(?:our|my)\s+son(?![A-Za-z])", "儿子"),

@@ -653,3 +653,47 @@ def test_a_name_in_latin_letters_glossed_in_characters_is_the_characters(
         "urumqi去sailimu hu（赛里木湖）看冬天的湖，下周一走", WEDNESDAY, directory
     )
     assert (intent.origin, intent.destination_text) == ("乌鲁木齐", "赛里木湖")
+
+
+@pytest.mark.parametrize(
+    ("text", "passengers", "children"),
+    [
+        ("Beijing to Harbin tomorrow, me and a friend", 2, []),
+        ("Beijing to Harbin tomorrow, a friend is coming too", 2, []),
+        ("Beijing to Harbin tomorrow with a colleague, first class", 2, []),
+        ("Me, my wife and 2 kids aged 3 and 10, Beijing to Harbin tomorrow", 4, [3, 10]),
+        ("me + my husband + our two kids (5 and 8), Beijing to Harbin tomorrow", 4, [5, 8]),
+        # "a friend of" tells who one is, not who comes along.
+        ("I'm a friend of the conductor lol, Beijing to Harbin tomorrow", 1, []),
+    ],
+)
+def test_companions_and_childrens_ages_said_in_english(
+    directory: StationDirectory, text: str, passengers: int, children: list[int]
+) -> None:
+    intent = parse_offline(text, WEDNESDAY, directory)
+    assert (intent.origin, intent.destination) == ("北京", "哈尔滨")
+    assert (intent.passengers, intent.children) == (passengers, children)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I want to go from Beijing to Harbin and a friend comes too",
+        "train from Beijing to Harbin and a lower berth if possible",
+    ],
+)
+def test_english_words_are_no_halves_of_a_place_spelt_in_two(
+    directory: StationDirectory, text: str
+) -> None:
+    intent = parse_offline(text, WEDNESDAY, directory)
+    assert (intent.origin, intent.destination, intent.via) == ("北京", "哈尔滨", [])
+
+
+def test_a_hotel_near_the_train_station_asked_in_english_is_declined(
+    directory: StationDirectory,
+) -> None:
+    intent = parse_offline(
+        "Can you book me a hotel in Xi'an near the train station?", WEDNESDAY, directory
+    )
+    assert intent.kind == "out_of_scope"
+    assert "hotel" in intent.out_of_scope_topics
