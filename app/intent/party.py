@@ -80,7 +80,8 @@ _CHILD_COUNT = re.compile(
     + _CHILD
     + r"|(?P<pair>俩|两)\s*(?:娃|孩子|小孩|宝宝|小朋友)"
 )
-_SMALLS = re.compile(r"大\s*(?P<n>" + _SMALL + r"|俩)\s*(?:个)?小(?!时)")  # 两大一小
+# 两大一小; 一老一小, 两老一小: grown-ups (elders) and children counted in one breath.
+_SMALLS = re.compile(r"(?:大|(?<=[一两二三俩1-3])老)\s*(?P<n>" + _SMALL + r"|俩)\s*(?:个)?小(?!时)")
 _STUDENT_COUNT = re.compile(
     r"(?P<n>"
     + NUMBER
@@ -117,7 +118,11 @@ _PARENTS_ALONE = re.compile(
     r".*(?:送|给|帮|替)(?:我|俺)?的?(?:爸妈|父母|爸爸妈妈|二老)(?!.{0,3}(?:和我|跟我))"
 )
 _ADULTS = re.compile(
-    r"(?P<n>" + _SMALL + r"|俩)\s*(?:个)?(?:大人|成人|大(?=\s*(?:" + _SMALL + r"|俩)\s*(?:个)?小))"
+    r"(?P<n>"
+    + _SMALL
+    + r"|俩)\s*(?:个)?(?:大人|成人|[大老](?=\s*(?:"
+    + _SMALL
+    + r"|俩)\s*(?:个)?小))"
 )
 ADULT_ROLES = ("大人", "成人", "成年人")
 """Words that count grown-ups as such: the speaker is among them (两个大人带一个孩子 is three)."""
@@ -181,7 +186,7 @@ _KIN_BROUGHT = re.compile(
 )
 _GRANDCHILD_BROUGHT = re.compile(
     # 送孙女回武汉: the grandchild taken there rides along.
-    r"(?:带|和|跟|陪|同|送)(?:着|上)?(?:我|俺)?(?:家)?的?(?:"
+    r"(?:带|和|跟|陪|同|送)(?:着|上)?(?:我|俺)?(?:家)?的?小?(?:"
     + "|".join(GRANDCHILD_WORDS)
     + r")(?!家)"
 )
@@ -556,8 +561,11 @@ _NOT_STUDENTS = re.compile(
     r"(?P<who>我们俩|我俩|我们两个|我们仨|我们三个|我"
     # 我买学生票，我爸买普通的: a companion said to pay the full fare.
     r"|(?:我|俺)?(?:爸|妈|老爸|老妈|爸爸|妈妈|老公|老婆|媳妇|哥|姐|弟|妹|哥哥|姐姐|爷爷|奶奶)"
+    r"|(?:我|俺)?(?:对象|男朋友|女朋友|男友|女友)"
     r"|[他她](?!们))(?:都|也|就|自己)?"
     r"(?:不是(?:学生)?(?=$|[，,。.!！\s；;])"
+    # 我哥（已经上班了）, 她已经工作了: one who works pays the full fare.
+    r"|[（(]?(?:已经|早就|早|都)(?:参加)?(?:工作|上班)了?"
     r"|(?:买|要|用|是|坐)?(?:全价|全票|成人票|普通票|普通的|成人的|大人票))"
 )
 

@@ -822,3 +822,36 @@ def test_any_day_this_week_cheapest_either_class_and_no_hurry() -> None:
 def test_those_named_beside_others_then_everyone_counted(directory: StationDirectory) -> None:
     intent = parse("帮我们刘总和两位同事订下周二北京到天津的票，三个人都要一等座", directory)
     assert intent.passengers == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "passengers", "children"),
+    [
+        ("一老一小，明天北京到天津", 2, [None]),
+        ("两老一小，明天北京到天津", 3, [None]),
+        ("我们一老两小三个人明天北京到天津", 3, [None, None]),
+        # A grandchild said small (小孙子) beside a named train is a child all the same.
+        ("我带小孙子坐G1明天去上海，一老一小俩人", 2, [None]),
+    ],
+)
+def test_elders_and_children_counted_in_one_breath(
+    directory: StationDirectory, text: str, passengers: int, children: list[None]
+) -> None:
+    intent = parse(text, directory)
+    assert (intent.passengers, intent.children) == (passengers, children)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我哥已经上班了，我还在读书，我们俩明天北京去天津，我要学生票",
+        "我和我姐明天北京去天津，她已经工作了，我是学生",
+        "我是大学生，我对象已经工作了，我们俩明天北京去天津",
+        "我和我哥（已经上班了）明天北京去天津，我有学生证",
+    ],
+)
+def test_a_companion_said_to_work_pays_the_full_fare(
+    directory: StationDirectory, text: str
+) -> None:
+    intent = parse(text, directory)
+    assert (intent.passengers, intent.students) == (2, 1)
