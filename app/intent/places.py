@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
 
+from rapidfuzz.distance import OSA
+
 from app.intent.model import TravelIntent, ViaStop, missing_fields
 from app.intent.numerals import NUMBER, to_int
 from rules.config import in_city_proper
@@ -389,14 +391,20 @@ _EVERYDAY_PINYIN = frozenset(
     | {"xiang", "yao", "dasuan", "zhunbei", "xiangyao", "jihua"}
 )
 _SPELT_CUES_BEFORE = (*_ORIGIN_BEFORE, *_STOP_BEFORE, "cong", "qu", "hui")
-_SPELT_CUES_AFTER = (*_PAIR_AFTER, *_ORIGIN_AFTER, "qu ", "chufa", "chu fa")
+_SPELT_CUES_AFTER = (*_PAIR_AFTER, *_ORIGIN_AFTER, "qu ", "chufa", "chu fa", "from ")
 
 
 def _spelt_place(
-    index: dict[str, str], fuzzy: dict[str, str], word: str, text: str, span: tuple[int, int]
+    index: dict[str, str],
+    fuzzy: dict[str, str],
+    word: str,
+    text: str,
+    span: tuple[int, int],
+    cities: tuple[str, ...] = (),
 ) -> str | None:
-    """The place a romanised word spells: exactly, or with confused sounds folded where a
-    place is expected (after 从/去/cong/qu…, before 到/出发/dao…: zaoshang alone is no 昭山)."""
+    """The place a romanised word spells: exactly, or with confused sounds folded, or a city's
+    name with one slip of the keys (chagnsha, zhangjiajei), where a place is expected (after
+    从/去/cong/qu…, before 到/出发/dao…: zaoshang alone is no 昭山)."""
     if word in index:
         return index[word]
     if len(word) < _FUZZY_PINYIN_MIN or word in _EVERYDAY_PINYIN:
@@ -405,7 +413,30 @@ def _spelt_place(
     after = text[span[1] :].lstrip().lower()
     if not (before.endswith(_SPELT_CUES_BEFORE) or after.startswith(_SPELT_CUES_AFTER)):
         return None
-    return fuzzy.get(fuzzy_sound(word))
+    return fuzzy.get(fuzzy_sound(word)) or _slipped_city(word, cities)
+
+
+# A city's name typed with one slip (two keys swapped, one missed, doubled or struck beside
+# it) is read as that city when it is long enough that a slip is no other word, and when no
+# other city is one slip away (then the traveller is asked, as for any unknown name).
+_SLIP_MIN = 6
+
+
+def _slipped_city(word: str, cities: tuple[str, ...]) -> str | None:
+    if len(word) < _SLIP_MIN:
+        return None
+    near = {
+        name
+        for spelling, name in _city_spellings(cities)
+        if abs(len(spelling) - len(word)) <= 1 and OSA.distance(word, spelling, score_cutoff=1) <= 1
+    }
+    return near.pop() if len(near) == 1 else None
+
+
+@cache
+def _city_spellings(cities: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """(pinyin, city) of each city named in `cities`, as `readings` spells it."""
+    return tuple((spelling, city) for city in cities for spelling in readings(city)[:1] if spelling)
 
 
 _OLD_TOWN = frozenset({"古镇", "古城"})
@@ -485,6 +516,7 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
     if any(c.isascii() and c.isalpha() for c in text):
         index = _pinyin_index(directory)
         fuzzy = _fuzzy_pinyin_index(index)
+        cities = tuple(directory.cities())
         words = [
             (m.start(), m.end(), m.group().lower().replace("'", ""))
             for m in re.finditer(r"[A-Za-z][A-Za-z']*", text)
@@ -503,12 +535,14 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
             paired = None
             glue = {words[i][2], words[i + 1][2]} & _ENGLISH_GLUE if pair else ()
             if pair and not glue and (pair in index or words[i][2] not in index):
-                paired = _spelt_place(index, fuzzy, pair, text, (words[i][0], words[i + 1][1]))
+                paired = _spelt_place(
+                    index, fuzzy, pair, text, (words[i][0], words[i + 1][1]), cities
+                )
             if paired is not None:
                 hits.append(_Hit(words[i][0], words[i + 1][1], paired))
                 i += 2
                 continue
-            single = _spelt_place(index, fuzzy, words[i][2], text, words[i][:2])
+            single = _spelt_place(index, fuzzy, words[i][2], text, words[i][:2], cities)
             if single is None:
                 single = _initials_index(directory).get(words[i][2])
             if single is None:

@@ -697,3 +697,26 @@ def test_a_hotel_near_the_train_station_asked_in_english_is_declined(
     )
     assert intent.kind == "out_of_scope"
     assert "hotel" in intent.out_of_scope_topics
+
+
+@pytest.mark.parametrize(
+    ("text", "route"),
+    [
+        ("chagnsha to wuhan tomorrow", ("长沙", "武汉")),
+        ("zhangjiajei from changsha on saturday", ("长沙", "张家界")),
+        ("from beijign to shanghia tomorrow", ("北京", "上海")),
+        ("to shenzehn tomorrow from guangzhou", ("广州", "深圳")),
+    ],
+)
+def test_a_city_typed_with_one_slip_of_the_keys_is_that_city(
+    directory: StationDirectory, text: str, route: tuple[str, str]
+) -> None:
+    intent = parse_offline(text, WEDNESDAY, directory)
+    assert (intent.origin, intent.destination) == route
+
+
+def test_a_slip_one_key_from_two_cities_names_neither(directory: StationDirectory) -> None:
+    # "fuzhoi" is one slip from fuzhou, which spells two cities (福州, 抚州): asked, not guessed.
+    intent = parse_offline("tomorrow from fuzhoi to xiamen", WEDNESDAY, directory)
+    assert (intent.origin, intent.destination) == (None, "厦门")
+    assert "origin" in intent.missing
