@@ -258,6 +258,14 @@ _BARE_ARRIVAL = re.compile(
     r"|(?:到|抵达)(?:就行|就好|就可以|即可|也行))"
 )
 _NOT_IN_THE_NIGHT = re.compile(NOT_IN_THE_NIGHT)
+# 不要天不亮的车, 天没亮的不要, 凌晨的就算了: no start before dawn (a night train boarded in the
+# evening is not refused by it, so no `no_overnight`).
+_NOT_BEFORE_DAWN = re.compile(
+    r"(?:不要|别|不想|不坐|不用)(?:坐|买|选|订|是)?(?:天不亮|天还没亮|天没亮|摸黑)"
+    r"(?:的车|的火车|的|就?出发|就?走|就?起)"
+    r"|(?:天不亮|天还没亮|天没亮|摸黑|凌晨|半夜)(?:的车|的火车|的|出发的|走的)(?:就|我|可)?"
+    r"(?:不要|不坐|算了|免了|不行|不考虑|坐不了)"
+)
 """别是半夜的车: leave by day (06:00 on); the ride not running into the night is a wish."""
 # 晚上不想太晚到家: the evening said with it is the same wish, no hour to leave at.
 _NOT_TOO_LATE_THERE = re.compile(r"(?:晚上|夜里)?(?:别|不要|不想|不能)(?:太|那么)晚到(?P<home>家)?")
@@ -587,6 +595,9 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
     for match in _NOT_TOO_EARLY.finditer(text):
         window = TimeWindow(start=dt.time(8, 0), end=END_OF_DAY, label=match.group())
         found.append(Found(match.start(), match.end(), window, "depart_window"))
+    for match in _NOT_BEFORE_DAWN.finditer(text):
+        window = TimeWindow(start=dt.time(6, 0), end=END_OF_DAY, label=match.group())
+        found.append(Found(match.start(), match.end(), window, "depart_window", weak=True))
     for match in _NOT_IN_THE_NIGHT.finditer(text):
         window = TimeWindow(start=dt.time(6, 0), end=END_OF_DAY, label=match.group())
         found.append(Found(match.start(), match.end(), window, "depart_window", weak=True))

@@ -31,6 +31,7 @@ _LEAST_BUDGET = 20  # "两个够吗" asks about tickets, not money
 _PART_OF_DAY = re.compile(
     r"凌晨|早上|早晨|清早|一早|上午|中午|下午|傍晚|晚上|夜里|夜间|半夜|深夜|今晚|明早|白天|天黑"
 )
+DAYBREAK = dt.time(6, 0)  # where the morning starts (TIME_WINDOWS' 早上)
 _LATER = ("太早", "晚一点", "晚一些", "再晚点", "再晚些", "晚些")
 _EARLIER = ("太晚", "早一点", "早一些", "再早点", "再早些", "早些")
 CHEAPER = ("太贵", "便宜点", "便宜一点", "便宜些", "再便宜", "省点钱", "省钱点", "便宜的")
@@ -107,7 +108,11 @@ def against_plan_shown(previous: TravelIntent, turn: TravelIntent, words: str) -
         return turn  # 回来别太晚 晚上7点之前能到: the hours said are the wish
     minute = dt.timedelta(minutes=1)
     at = dt.datetime.combine(dt.date.min, shown.depart_at)
-    if any(cue in words for cue in _LATER) and shown.depart_at < dt.time(23, 58):
+    if any(cue in words for cue in _LATER) and shown.depart_at < DAYBREAK:
+        # 太早了 to a train in the small hours (01:39) is no wish for the next one at 01:49:
+        # the day's first hours are what is refused.
+        window = TimeWindow(start=DAYBREAK, end=END_OF_DAY, label=f"{DAYBREAK:%H:%M}以后")
+    elif any(cue in words for cue in _LATER) and shown.depart_at < dt.time(23, 58):
         start = (at + minute).time()
         window = TimeWindow(start=start, end=END_OF_DAY, label=f"{shown.depart_at:%H:%M}以后")
     elif any(cue in words for cue in _EARLIER) and shown.depart_at > dt.time(0, 1):

@@ -115,3 +115,25 @@ def test_a_return_added_with_jia_is_no_one_joining(chat):
     intent = trip(chat("下周五我们三个人从杭州去上海", "再加一个返程 周日下午从上海回杭州"))
     assert intent.passengers == 3
     assert intent.return_trip is True and intent.date_end == dt.date(2026, 12, 13)
+
+
+def test_too_early_to_a_train_in_the_small_hours_refuses_the_night_not_one_minute(chat, directory):
+    at = dt.time(1, 39)
+    shown = PlanShown(depart_at=at, arrive_at=dt.time(6, 52), total_price=80)
+    so_far = parse_offline("明天郑州去武汉，最早的", TODAY, directory)
+    so_far = so_far.model_copy(update={"shown": shown})
+    turn = parse_offline(turn_text("太早了"), TODAY, directory)
+    intent = trip(read_turn(so_far, turn, "太早了", today=TODAY, city=lambda n: n))
+    assert intent.depart_window is not None and intent.depart_window.span() == "06:00-23:59"
+
+
+def test_trains_before_dawn_refused_leave_from_six(directory):
+    for text in (
+        "明天郑州去武汉，不要天不亮的车",
+        "明天郑州去武汉，天没亮的不要",
+        "明天郑州去武汉，凌晨的就算了",
+    ):
+        intent = parse_offline(text, TODAY, directory)
+        assert intent.depart_window is not None, text
+        assert intent.depart_window.span() == "06:00-23:59", text
+        assert not intent.no_overnight, text
