@@ -108,6 +108,19 @@ def _chains(before: Route, after: Route, config: RuleConfig) -> bool:
     return after.depart - before.arrive >= gap
 
 
+def _stays_said(before: Route, after: Route, request: TripRequest, index: int) -> bool:
+    """True unless segment `index` leaves a stop on the way whose nights the traveller said
+    other than as many nights after the ride in arrives (住一晚 after a night train in is the
+    night after it arrives, not the one spent on board)."""
+    if not 1 <= index <= len(request.via):
+        return True
+    stop = request.via[index - 1]
+    if not stop.said or stop.nights < 1:
+        return True
+    arrived = before.rides[-1].offer.arrive_at.date()
+    return (after.rides[0].offer.depart_at.date() - arrived).days == stop.nights
+
+
 def _beam(
     lists: Sequence[Sequence[Route]],
     request: TripRequest,
@@ -151,6 +164,8 @@ def _beam(
             fitting = []
             for route in itertools.islice(routes, start, None):
                 if combo.routes and not _chains(combo.routes[-1], route, config):
+                    continue
+                if combo.routes and not _stays_said(combo.routes[-1], route, request, index):
                     continue
                 total = combo.total + price(route)
                 floor = total + cheapest_rest[index + 1]

@@ -65,6 +65,34 @@ def stay_follow_legs(
     ]
 
 
+def via_follow_legs(
+    request: TripRequest, offers: Mapping[LegKey, Sequence[TrainOffer]]
+) -> list[LegKey]:
+    """The onward rides a night train into a stop on the way calls for: 路上在北京住一晚
+    after 哈尔滨 21:33 → 北京 07:30 is the night after it arrives, so the ride on leaves a
+    day later than the dated one (`rules.budget` pairs each ride in with the ride on its
+    nights after). Only for the last stop of a one-way trip, whose ride on ends the trip:
+    earlier stops would move every later leg too."""
+    if not request.via or stay_nights(request) is not None:
+        return []
+    stop = request.via[-1]
+    if not stop.said or stop.nights < 1:
+        return []
+    keys = required_legs(request)
+    into, onward = keys[-2], keys[-1]
+    lags = {
+        lag
+        for key, found in offers.items()
+        if key.destination == into.destination and key.date >= into.date
+        for offer in found
+        if 0 < (lag := (offer.arrive_at.date() - into.date).days) <= MAX_ARRIVAL_LAG
+    }
+    return [
+        LegKey(onward.origin, onward.destination, onward.date + dt.timedelta(days=lag))
+        for lag in sorted(lags)
+    ]
+
+
 def required_legs(request: TripRequest) -> list[LegKey]:
     """The direct legs of the trip in order: outbound, via chain, then the return if dated."""
     cities = [request.origin, *(stop.city for stop in request.via), request.destination]

@@ -15,7 +15,13 @@ from dataclasses import dataclass, field, replace
 from rules import texts
 from rules.budget import Combo, combine, remaining_per_day, similar
 from rules.config import DEFAULT_RULES, RuleConfig, in_city_proper, is_overnight
-from rules.legs import TWO_CHANGE_DAYS, required_legs, stay_nights, two_change_legs
+from rules.legs import (
+    TWO_CHANGE_DAYS,
+    required_legs,
+    stay_nights,
+    two_change_legs,
+    via_follow_legs,
+)
 from rules.model import (
     FILTERED_OUT,
     NO_CONNECTION,
@@ -217,6 +223,12 @@ def plan(
         return segment
 
     segments = [build(index, key, notes) for index, key in enumerate(keys)]
+    # A night train into the last stop on the way: the ride on the day after each later
+    # arrival joins the ride on's routes (`via_follow_legs`); `rules.budget` pairs each ride
+    # in with the ride on its nights after.
+    for key in via_follow_legs(request, {k: v.offers for k, v in book.items()}):
+        if key in book:
+            segments[-1].routes.extend(build(len(keys) - 1, key, []).routes)
     # A stay counted from arrival: the ride home for each later day a ride there arrives.
     later_homes: dict[int, _Segment] = {}
     if request.stay_from_arrival and return_segment is not None:

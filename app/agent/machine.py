@@ -99,7 +99,7 @@ from rules import (
     validate,
 )
 from rules.hubs import Topology
-from rules.legs import stay_follow_legs
+from rules.legs import stay_follow_legs, via_follow_legs
 from rules.schedule import Schedule
 from rules.validate import OfferIndex
 from sources.base import Clock, shanghai_now
@@ -532,13 +532,14 @@ class PlanningAgent:
 
     async def _stay_follow(self, run: Run) -> list[LegKey]:
         """The rides home a night train out calls for (`stay_follow_legs`: 住三晚 counted
-        from the day it arrives), on sale days only."""
+        from the day it arrives), and the ride on from a stop on the way reached by one
+        (`via_follow_legs`), on sale days only."""
         offers = {k: r.offers for k, r in run.results.items()}
         last = last_sale_day(run.input.sale_today)
         wanted = [
             key
             for candidate in run.candidates
-            for key in stay_follow_legs(candidate, offers)
+            for key in (*stay_follow_legs(candidate, offers), *via_follow_legs(candidate, offers))
             if key.date <= last
         ]
         follow = self.budgeted(run, wanted)
