@@ -512,3 +512,19 @@ def test_the_weeks_a_day_is_chosen_from_are_no_trip_length(text: str) -> None:
 
 def test_a_fortnight_said_as_the_trip_is_still_its_length() -> None:
     assert parse_offline("下周六去成都玩两周，从重庆走", THU, DIRECTORY).days == 14
+
+
+@pytest.mark.parametrize(
+    ("text", "deadline"),
+    [
+        # A must said before the place, and a place longer than a city's name.
+        ("周四早上9点半要在苏州工业园区见客户，从上海过去，越晚出发越好", "00:00-09:30"),
+        ("周五上午10点要在深圳南山签合同，广州出发", "00:00-10:00"),
+        ("下周一下午两点去南京拜访客户，上海出发", "00:00-14:00"),
+    ],
+)
+def test_business_said_at_an_hour_in_a_named_part_of_town_is_a_deadline(
+    text: str, deadline: str
+) -> None:
+    intent = parse_offline(text, THU, DIRECTORY)
+    assert intent.arrive_window is not None and intent.arrive_window.span() == deadline
