@@ -51,6 +51,13 @@ _LANDED_AFTER = ("落地", "降落", "下飞机", "下了飞机")
 _ORIGIN_AFTER = ("出发", "上车", "走", "始发", "动身", "发车", "启程", "过去", "坐", "乘")
 _NOT_STOP_BEFORE = ("过去",)  # "坐火车过去 成都出发": 去 ends a verb, not a cue
 _PAIR_AFTER = ("到", "去", "往", "至", "回", "→", "->", "-", "—", "to", "dao ")
+# A stop of some hours, no night (顺路在廊坊停一下办点事, 在嘉兴下车逛两个小时): passed
+# through on the day, unless a night is said right after.
+_BRIEF_STOP = re.compile(
+    r"^\s*(?:下车)?(?:停一下|停一停|停一会儿?|停几个?小时|停两个?小时|待几个?小时|呆几个?小时"
+    r"|待两个?小时|呆两个?小时|逛两个?小时|逛几个?小时|办点事|办个事|吃个饭|吃顿饭)"
+    r"(?![^，,。；;]{0,6}(?:住|过夜|晚))"
+)
 _RETURN_BEFORE = ("回", "返回", "回到", "back to")
 _BACK_BY_BEFORE = re.compile(r"(?:前|之前|以前)\s*(?:要|得|能|必须|就|须)?(?:赶)?到$")
 """A deadline to reach a place (11点前得到): back at a place already said is the ride home."""
@@ -1079,7 +1086,7 @@ def _assign_roles(text: str, hits: list[_Hit], directory: StationDirectory) -> N
             h.role == "origin" and _city(h, directory) == _city(hit, directory) for h in hits[:i]
         ):
             hit.returning = True  # 周日晚上回 11点前得到杭州, from 杭州: back home by then
-        if before.endswith(_THROUGH_BEFORE):
+        if before.endswith(_THROUGH_BEFORE) or _BRIEF_STOP.match(after):
             hit.through = True
         if _flight_leaves_from(text, hit):
             hit.role = "stop"  # 十点的飞机，从大兴机场走: the airport is where the train goes

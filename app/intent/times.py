@@ -181,7 +181,8 @@ _BUSINESS_OVER_AT = re.compile(
     + r")\s*"
     + clock_unit()
     + r"(?:左右|多)?"
-    r"(?![\s\d半分:：]*(?:前|以前|之前|到|至))"
+    # (开完会下午5点以后回: the bound of the ride home, read as any hour with 以后 is.)
+    r"(?![\s\d半分:：]*(?:前|以前|之前|到|至|以后|之后|后(?!天)))"
 )
 _HOME_SAID_AFTER = re.compile(
     r"会后|开完|结束后|散会|当天|回来|回家|直接回|再回|就回|(?:见|谈|签|面)完(?:客户)?(?:就|再)?回"

@@ -182,3 +182,33 @@ def test_a_school_name_that_is_an_everyday_word_is_a_place_only_after_a_route_cu
     assert (route.origin, route.destination) == ("北京", "西安")
     assert school_names("家里出了重大的事 后天回西安") == []
     assert [(t, c) for t, _, c in school_names("周五去重大看看")] == [("重大", "重庆")]
+
+
+@pytest.mark.parametrize(
+    ("text", "nights"),
+    [
+        ("周五从北京去天津，顺路在廊坊停一下办点事，当天到天津就行", 0),
+        ("周六杭州去上海，在嘉兴下车逛两个小时再走", 0),
+        # A night said right after the pause is a night.
+        ("周五从北京去天津，在廊坊停一下住一晚", 1),
+    ],
+)
+def test_a_stop_of_some_hours_on_the_way_is_no_night(
+    official: StationDirectory, text: str, nights: int
+) -> None:
+    intent = parse_offline(text, dt.date(2026, 12, 9), official)
+    (stop,) = intent.via
+    assert stop.planned_nights == nights
+
+
+def test_the_ride_home_after_a_meeting_at_an_hour_is_that_days_evening(
+    official: StationDirectory,
+) -> None:
+    intent = parse_offline(
+        "后天从上海去杭州开会，开完会下午5点以后回上海，来回都要一等座",
+        dt.date(2026, 12, 9),
+        official,
+    )
+    assert intent.date_end == intent.date_start == dt.date(2026, 12, 11)
+    assert intent.return_window is not None and intent.return_window.span() == "17:00-23:59"
+    assert intent.depart_window is None
