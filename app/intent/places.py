@@ -1197,6 +1197,13 @@ def _one_per_city(text: str, stops: list[_Hit], directory: StationDirectory) -> 
                 kept.append(stop)
             else:
                 kept[-1] = stop
+        elif (
+            last.name not in directory.cities()
+            and stop.name in directory.cities()
+            and _ON_THE_WAY.search(_before(text, stop))
+        ):
+            # 去阳朔，路上先在桂林住一晚: the prefecture's seat, a stop on the way to its town.
+            kept.append(stop)
         elif stop.name == last.name:
             continue  # named again, only mentioned: 去西安玩…查下西安天气, 回深圳…十点前到深圳
         elif not _before(text, stop).endswith(_STAY_BEFORE):

@@ -212,3 +212,11 @@ def test_the_ride_home_after_a_meeting_at_an_hour_is_that_days_evening(
     assert intent.date_end == intent.date_start == dt.date(2026, 12, 11)
     assert intent.return_window is not None and intent.return_window.span() == "17:00-23:59"
     assert intent.depart_window is None
+
+
+def test_a_prefectures_seat_on_the_way_to_its_town_is_a_stop(official: StationDirectory) -> None:
+    text = "下周六从广州去阳朔，路上先在桂林住一晚"
+    intent = parse_offline(text, dt.date(2026, 12, 10), official)
+    assert (intent.origin, intent.destination) == ("广州", "阳朔")
+    assert [(stop.city, stop.nights) for stop in intent.via] == [("桂林", 1)]
+    assert intent.nights is None and intent.date_end is None
