@@ -45,7 +45,13 @@ from app.intent.model import (
     with_end_said,
 )
 from app.intent.numerals import NUMBER, to_int, to_number
-from app.intent.places import CITY_ABBREVIATIONS, LANDED_BEFORE, Route, extract_route
+from app.intent.places import (
+    CITY_ABBREVIATIONS,
+    LANDED_BEFORE,
+    Route,
+    extract_route,
+    names_train_end,
+)
 from app.intent.times import (
     ARRIVE_CUE,
     BUSY_THEN,
@@ -2273,6 +2279,8 @@ def _onward_clauses(text: str, directory: StationDirectory) -> list[tuple[int, i
                 continue
             if _LANDING.search(part):
                 continue  # 飞机落地大兴机场: the flight comes before the train, it is no ride after
+            if names_train_end(part, directory):
+                continue  # 到贵阳就行剩下的坐大巴: the train's end, then the road from it
             own = extract_route(part, directory)
             # 然后坐船游长江: a next step of its own, even to no place a station names.
             next_step = at > 0 or _NEXT_STEP.match(part) is not None

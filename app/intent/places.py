@@ -1315,7 +1315,11 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
             for h in hits
             if h is end
             or (h.start > end.start and h.start >= road_end)  # 坐大巴 is the road, no place
-            or (h.start < end.start and not _before(text, h).endswith(("回", "去", "到")))
+            or (
+                h.start < end.start
+                # (回贵州毕节: the province said between the cue and the place.)
+                and not _PROVINCE.sub("", _before(text, h)).endswith(("回", "去", "到"))
+            )
         ]
         end.returning = False
     _assign_roles(text, hits, directory)
@@ -1677,6 +1681,12 @@ def _said_as_train_end(text: str, hit: _Hit) -> bool:
     """True when `hit` is named as where the train may end, the traveller going on by road."""
     before = text[max(0, hit.start - 3) : hit.start]
     return bool(_TRAIN_END_BEFORE.search(before) and _TRAIN_END_AFTER.match(text[hit.end :]))
+
+
+def names_train_end(text: str, directory: StationDirectory) -> bool:
+    """True when `text` names where the train may end before a ride by road (到贵阳就行
+    剩下的坐大巴): that ride goes on from the train's end, it reaches no place of its own."""
+    return any(_said_as_train_end(text, hit) for hit in _scan(text, directory))
 
 
 def _free_place_before(text: str, hit: _Hit, directory: StationDirectory) -> str | None:

@@ -220,3 +220,9 @@ def test_a_prefectures_seat_on_the_way_to_its_town_is_a_stop(official: StationDi
     assert (intent.origin, intent.destination) == ("广州", "阳朔")
     assert [(stop.city, stop.nights) for stop in intent.via] == [("桂林", 1)]
     assert intent.nights is None and intent.date_end is None
+
+
+def test_the_trains_end_said_before_the_road_rest_of_the_way(official: StationDirectory) -> None:
+    text = "我在义乌，下周三回贵州毕节，到贵阳就行剩下的坐大巴"
+    intent = parse_offline(text, dt.date(2026, 12, 8), official)
+    assert (intent.origin, intent.destination, intent.via) == ("义乌", "贵阳", [])
