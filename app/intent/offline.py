@@ -686,10 +686,19 @@ _NIGHT_TRAIN = re.compile(
     r"(?<![不别没])(?<!不要)(?<!不想)(?<!不坐)(?:坐|乘|搭|买|选|要|订|来|就)?(?:个|趟|一趟)?"
     r"(?:夜车|夜班车|过夜车|过夜的车)(?!也)"
     r"|(?:车上)?睡一(?:晚|觉|夜)(?:就|正好)?到"
+    # 打算在火车上睡一觉, 车上过一夜: the night slept aboard, wished for.
+    r"|(?<![不别没])(?<!不要)(?<!不想)(?<!不愿)(?<!不想在)(?<!不要在)(?<!不愿在)(?<![不别没]在)"
+    r"(?:在)?(?:火车|(?<!火)车)上(?:睡一(?:晚|觉|夜)|过一夜|过个夜)"
+    r"(?![^，,。]{0,3}(?:不|受不了|太累))"
 )
 _NIGHT_ON_BOARD = re.compile(r"(?:晚上|夜里)(?:睡车上|睡在车上|在车上睡)")
 """晚上睡车上: a night spent on board (wanted or refused), not an evening departure."""
-_SLEEP_ON_BOARD = re.compile(r"(?:车上)?睡一(?:晚|觉|夜)(?:就|正好)?到")
+_SLEEP_ON_BOARD = re.compile(
+    r"(?:车上)?睡一(?:晚|觉|夜)(?:就|正好)?到"
+    r"|(?<![不别没])(?<!不要)(?<!不想)(?<!不愿)(?<!不想在)(?<!不要在)(?<!不愿在)(?<![不别没]在)"
+    r"(?:在)?(?:火车|(?<!火)车)上睡一(?:晚|觉|夜)"
+    r"(?![^，,。]{0,3}(?:不|受不了|太累))"
+)
 """睡一觉就到: the night is slept on the train, so in a berth (a sleeper class)."""
 NIGHT_TRAIN_DEPART = TimeWindow(start=dt.time(18, 0), end=END_OF_DAY, label="夜车")
 NIGHT_TRAIN_ARRIVE = TimeWindow(start=dt.time(4, 0), end=dt.time(12, 0), label="夜车次日")

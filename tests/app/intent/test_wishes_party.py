@@ -855,3 +855,13 @@ def test_a_companion_said_to_work_pays_the_full_fare(
 ) -> None:
     intent = parse(text, directory)
     assert (intent.passengers, intent.students) == (2, 1)
+
+
+def test_a_night_slept_aboard_wished_for_or_refused() -> None:
+    directory = default_directory()
+    wished = parse_offline("打算在火车上睡一觉，周五晚上广州去北京", TODAY, directory)
+    assert set(wished.seat_classes) == set(SLEEPER_SET)
+    aboard = parse_offline("周五广州去北京，车上过一夜", TODAY, directory)
+    assert aboard.arrive_window is not None and aboard.arrive_date == dt.date(2026, 12, 12)
+    refused = parse_offline("不想在火车上睡一晚，周五广州去桂林", TODAY, directory)
+    assert refused.seat_classes == [] and refused.arrive_window is None
