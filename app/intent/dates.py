@@ -652,6 +652,8 @@ _OFFSET_AFTER = re.compile(r"^(?:的)?(?P<dir>前|后)(?P<n>[一两二三四五1
 # 周四见客户，想提前一晚过去: the evening before is the day before, too.
 _OFFSET_LATER = re.compile(
     r"(?P<dir>前)(?P<n>一|1)(?:天|晚)[^，,。]{0,8}?(?:走|出发|过去|过来|去|到)"
+    # 帮我订前一天晚上的车: the train of the evening before.
+    r"|(?P<dir2>前)一(?:天|晚)(?:晚上|下午|傍晚|夜里|[□\s]{1,4})?的(?:车|票|火车|高铁|动车|车票)"
     # 想头一天晚上就到北京住下, 头天下午先过去: 头一天 is the day before said of the ride
     # itself (头一天逛西湖 is the first day of a stay).
     r"|头一?(?:天|晚)[□\s]{0,4}(?:晚上|下午|傍晚|夜里)?(?:就|先)?(?:走|出发|过去|过来|赶到|到)"
@@ -717,7 +719,7 @@ def _offset(
         at = match.start() if match is not None else at
     if match is None:
         return start, spans
-    days = to_int(match.group("n") or "一") or 1
+    days = to_int(match.groupdict().get("n") or "一") or 1
     shift = dt.timedelta(days=days if match.group("dir") == "后" else -days)
     end = at + (match.end() - match.start()) if at == first.end else match.end()
     return start + shift, [*spans, (at if at != first.end else first.end, end)]

@@ -248,7 +248,7 @@ _DAY_TRIP = re.compile(r"(?P<d>" + NUMBER + r")\s*日游")
 _SEAT_WORD = "|".join(re.escape(p) for p, _ in lexicon.SEAT_PHRASES if not p.isascii())
 _NIGHTS = re.compile(
     # 睡一宿, 睡一晚: the night slept on the train, no stay.
-    r"(?<![坐站熬睡])(?P<n>"
+    r"(?<![坐站熬睡前头])(?P<n>"  # (前一晚过去, 头一晚: the evening before, no stay)
     + NUMBER
     # 住两宿: 宿 counts nights in the north (宿舍, 宿州, 宿迁, 宿松 are no night).
     + r")\s*个?\s*(?:晚|夜|宿(?![舍州迁松]))(?!上|里|的?(?:车|火车)|的?(?:坐|站)?(?:"
@@ -274,7 +274,8 @@ _STAY_BEFORE = re.compile(r"(?:住|待|呆)(?:上|个)?$")
 """A stay verb right before a count of weeks (住一个礼拜, 待上两周): nights slept there."""
 _DAYS = re.compile(
     # 坐两天硬座扛不住: how long the ride lasts, no stay.
-    r"(?<![坐站熬乘第])(?P<d>"  # 第二天还要上班: which day, no length
+    # (前一天晚上的车, 头一天, 最后一天: which day, no length either.)
+    r"(?<![坐站熬乘第前头后])(?P<d>"  # 第二天还要上班: which day, no length
     + NUMBER
     + r")\s*个?\s*(?:天|日)(?!\s*(?:\d|[一二两三四五六七八九十])?\s*(?:夜|晚)?的?(?:车|火车|"
     + _SEAT_WORD

@@ -528,3 +528,17 @@ def test_business_said_at_an_hour_in_a_named_part_of_town_is_a_deadline(
 ) -> None:
     intent = parse_offline(text, THU, DIRECTORY)
     assert intent.arrive_window is not None and intent.arrive_window.span() == deadline
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "下周一上午十点在合肥开会，从南京出发，前一天晚上的车",
+        "下周一上午十点在合肥开会，从南京出发，需要提前一天过去吗？帮我订前一天晚上的车",
+    ],
+)
+def test_the_train_of_the_evening_before_is_that_day_and_no_trip_length(text: str) -> None:
+    intent = parse_offline(text, dt.date(2026, 12, 14), DIRECTORY)
+    assert intent.date_start == dt.date(2026, 12, 20)
+    assert (intent.days, intent.nights, intent.date_end) == (None, None, None)
+    assert intent.depart_window is not None and intent.depart_window.start == dt.time(18, 0)
