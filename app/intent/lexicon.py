@@ -56,6 +56,8 @@ TRAIN_TYPE_PHRASES: list[tuple[str, tuple[TrainType, ...]]] = [
     *((f"{t.lower()}字头", (t,)) for t in TRAIN_TYPES),
     # G开头的, D打头的: the letter a train number starts with, said as such.
     *((f"{t.lower()}{head}", (t,)) for t in TRAIN_TYPES for head in ("开头", "打头")),
+    # G次, 坐D车: the letter said as the kind of train (G1次 names a train, not the letter).
+    *((f"{t.lower()}{word}", (t,)) for t in ("G", "D", "C") for word in ("次", "车")),
     # Asking whether a place is on the EMU network at all: any EMU will do.
     ("有没有动车", ("G", "D", "C")),
     ("有动车吗", ("G", "D", "C")),

@@ -865,3 +865,20 @@ def test_a_night_slept_aboard_wished_for_or_refused() -> None:
     assert aboard.arrive_window is not None and aboard.arrive_date == dt.date(2026, 12, 12)
     refused = parse_offline("不想在火车上睡一晚，周五广州去桂林", TODAY, directory)
     assert refused.seat_classes == [] and refused.arrive_window is None
+
+
+@pytest.mark.parametrize(
+    ("text", "types", "excluded"),
+    [
+        ("周三北京到上海的G次", ["G"], []),
+        ("周三北京到上海，坐G车", ["G"], []),
+        ("周三北京到上海，只要D车", ["D"], []),
+        ("周三北京到上海，不坐D车", [], ["D"]),
+    ],
+)
+def test_the_letter_said_as_a_kind_of_train(
+    directory: StationDirectory, text: str, types: list[str], excluded: list[str]
+) -> None:
+    intent = parse(text, directory)
+    assert (intent.train_types, intent.exclude_train_types) == (types, excluded)
+    assert intent.train_numbers == []
