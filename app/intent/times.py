@@ -694,7 +694,15 @@ def narrowed(first: TimeWindow, second: TimeWindow) -> TimeWindow:
     if start >= end:
         return first
     hour_only_second = _HOUR_LABEL.search(second.label) and not _HOUR_LABEL.search(first.label)
-    if hour_only_second and second.start == dt.time(0, 0) and second.end > first.end:
+    # 最好上午到，下午两点开会: an appointment's hour is a deadline of its own, not the far edge
+    # of the part of the day said (那 is the overlap, 上午).
+    appointment = _APPOINTMENT.search(second.label) is not None
+    if (
+        hour_only_second
+        and not appointment
+        and second.start == dt.time(0, 0)
+        and second.end > first.end
+    ):
         # 下午走…晚上八点前得发车: the hour said outright moves the loose part's far edge.
         return TimeWindow(start=first.start, end=second.end, label=f"{first.label}{second.label}")
     if hour_only_second and second.end == END_OF_DAY and dt.time(0, 0) < second.start < first.start:

@@ -542,3 +542,13 @@ def test_the_train_of_the_evening_before_is_that_day_and_no_trip_length(text: st
     assert intent.date_start == dt.date(2026, 12, 20)
     assert (intent.days, intent.nights, intent.date_end) == (None, None, None)
     assert intent.depart_window is not None and intent.depart_window.start == dt.time(18, 0)
+
+
+def test_a_part_of_the_day_to_arrive_in_is_not_widened_by_an_appointment_after_it() -> None:
+    for text in (
+        "周三北京到上海，最好上午到，下午两点开会",
+        "周三北京到上海，下午两点开会，最好上午到",
+    ):
+        intent = parse_offline(text, dt.date(2026, 12, 14), DIRECTORY)
+        assert intent.arrive_window is not None, text
+        assert intent.arrive_window.span() == "06:00-12:00", text
