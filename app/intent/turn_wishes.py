@@ -32,8 +32,9 @@ _PART_OF_DAY = re.compile(
     r"凌晨|早上|早晨|清早|一早|上午|中午|下午|傍晚|晚上|夜里|夜间|半夜|深夜|今晚|明早|白天|天黑"
 )
 DAYBREAK = dt.time(6, 0)  # where the morning starts (TIME_WINDOWS' 早上)
-_LATER = ("太早", "晚一点", "晚一些", "再晚点", "再晚些", "晚些")
-_EARLIER = ("太晚", "早一点", "早一些", "再早点", "再早些", "早些")
+_MORNING_LEFT = dt.time(8, 0)  # a train shown this late leaves morning trains before it
+_LATER = ("太早", "晚一点", "晚一些", "再晚点", "再晚些", "晚些", "晚点")
+_EARLIER = ("太晚", "早一点", "早一些", "再早点", "再早些", "早些", "早点")
 CHEAPER = ("太贵", "便宜点", "便宜一点", "便宜些", "再便宜", "省点钱", "省钱点", "便宜的")
 _FASTER = ("太慢", "快点的", "快一点", "快些")
 _TYPE_TOO_DEAR = {"高铁": ("G",), "动车": ("D",), "城际": ("C",)}
@@ -117,10 +118,16 @@ def against_plan_shown(previous: TravelIntent, turn: TravelIntent, words: str) -
         window = TimeWindow(start=start, end=END_OF_DAY, label=f"{shown.depart_at:%H:%M}以后")
     elif any(cue in words for cue in _EARLIER) and shown.depart_at > dt.time(0, 1):
         end = (at - minute).time()
-        window = TimeWindow(start=dt.time(0, 0), end=end, label=f"{shown.depart_at:%H:%M}以前")
+        # 早点的 to an 08:21 train is no wish for the small hours: from daybreak, unless the
+        # train shown leaves so early that only the night is earlier.
+        start = DAYBREAK if shown.depart_at >= _MORNING_LEFT else dt.time(0, 0)
+        window = TimeWindow(start=start, end=end, label=f"{shown.depart_at:%H:%M}以前")
     else:
         return turn
-    return turn.model_copy(update={"depart_window": window})
+    update: dict[str, Any] = {"depart_window": window}
+    if turn.order in ("earliest", "latest") and not _CLOCK_ORDER_SAID.search(words):
+        update["order"] = None  # 早点的: earlier than the train shown, not the day's first
+    return turn.model_copy(update=update)
 
 
 def within_window_said(previous: TravelIntent, turn: TravelIntent) -> TravelIntent:
@@ -135,7 +142,7 @@ def within_window_said(previous: TravelIntent, turn: TravelIntent) -> TravelInte
         if window is None or before is None:
             continue
         after = window.end >= END_OF_DAY and window.start != dt.time(0, 0)
-        until = window.start == dt.time(0, 0) and window.end < END_OF_DAY
+        until = window.start in (dt.time(0, 0), DAYBREAK) and window.end < END_OF_DAY
         inside_after = after and before.start < window.start < before.end < END_OF_DAY
         inside_until = until and dt.time(0, 0) < before.start < window.end < before.end
         if inside_after or inside_until:

@@ -137,3 +137,25 @@ def test_trains_before_dawn_refused_leave_from_six(directory):
         assert intent.depart_window is not None, text
         assert intent.depart_window.span() == "06:00-23:59", text
         assert not intent.no_overnight, text
+
+
+def test_a_bit_earlier_than_a_morning_train_is_not_the_small_hours(chat, directory):
+    shown = PlanShown(depart_at=dt.time(8, 21), arrive_at=dt.time(9, 52), total_price=352)
+    so_far = parse_offline("后天从沈阳去大连，两个人", TODAY, directory)
+    so_far = so_far.model_copy(update={"shown": shown})
+    for text in ("能早点的不", "早一点的有吗"):
+        turn = parse_offline(turn_text(text), TODAY, directory)
+        intent = trip(read_turn(so_far, turn, text, today=TODAY, city=lambda n: n))
+        assert intent.depart_window is not None, text
+        assert intent.depart_window.span() == "06:00-08:20", text
+        assert intent.order is None, text
+
+
+def test_a_bit_earlier_said_in_shanghainese_stays_in_the_afternoon_said(directory):
+    shown = PlanShown(depart_at=dt.time(15, 10), arrive_at=dt.time(15, 33), total_price=80)
+    so_far = parse_offline("下礼拜六阿拉两家头从上海到苏州，下半日", TODAY, directory)
+    so_far = so_far.model_copy(update={"shown": shown})
+    turn = parse_offline(turn_text("早一眼的有伐"), TODAY, directory)
+    intent = trip(read_turn(so_far, turn, "早一眼的有伐", today=TODAY, city=lambda n: n))
+    assert intent.depart_window is not None
+    assert intent.depart_window.span() == "12:00-15:09"
