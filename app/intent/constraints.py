@@ -305,8 +305,9 @@ _NEGATED = re.compile(
     r"(?:安排|乘坐|坐|买|乘|选|订|整|弄|搞|来|熬|站)?(?:个|张|一张|那种|这种)?"
     r"(?:" + RIDE_LENGTH + r")?的?"
     r"(?P<objects>" + _WORD + r"(?:的车|的票|的)?"
-    # …joined, or run together (别给我整一等座商务座), unless the next is permitted.
-    r"(?:\s*(?:和|、|跟|或|或者|以及|与|及|还有)?\s*" + _WORD + r"(?:的车|的票|的)?"
+    # …joined, or run together (别给我整一等座商务座), unless the next is permitted; a space
+    # alone starts another wish (不要绿皮车 二等座: second class wanted).
+    r"(?:(?:\s*(?:和|、|跟|或|或者|以及|与|及|还有)\s*)?" + _WORD + r"(?:的车|的票|的)?"
     r"(?!\s*(?:也行|也可以|就行|就可以|可以|都行)))*)"
 )
 

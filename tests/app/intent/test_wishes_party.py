@@ -882,3 +882,14 @@ def test_the_letter_said_as_a_kind_of_train(
     intent = parse(text, directory)
     assert (intent.train_types, intent.exclude_train_types) == (types, excluded)
     assert intent.train_numbers == []
+
+
+def test_a_refusal_ends_at_a_space_and_the_next_wish_is_a_wish() -> None:
+    intent = parse_offline(
+        "12月18号 合肥去黄山爬山 不要绿皮车 二等座 下午两点前到", TODAY, default_directory()
+    )
+    assert intent.seat_class == SeatClass.SECOND
+    assert SeatClass.SECOND not in intent.exclude_seat_classes
+    assert set(intent.exclude_train_types) == {"K", "T", "Z"}
+    joined = parse_offline("不要无座 和 硬座，明天北京去上海", TODAY, default_directory())
+    assert set(joined.exclude_seat_classes) == {SeatClass.NO_SEAT, SeatClass.HARD_SEAT}
