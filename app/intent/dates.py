@@ -523,7 +523,10 @@ def _month_part(m: re.Match[str]) -> _Expr | None:
     )
 
 
-@_pattern(r"(?<![月0-9一二三四五六七八九十])(?P<d>" + _NUM + r")\s*(?:号|日(?!游))")
+# (元旦前一日, Cantonese for 前一天: the day before, no first of the month.)
+@_pattern(
+    r"(?<![月0-9一二三四五六七八九十])(?P<d>" + _NUM + r")\s*(?:号|(?<!前一)(?<!后一)日(?!游))"
+)
 def _day_of_month(m: re.Match[str]) -> _Expr | None:
     day = to_int(m.group("d"))
     if day is None or not 1 <= day <= 31:
@@ -648,7 +651,7 @@ _FLEXIBLE_SPANS = (
     (re.compile(r"这几天|近几天|最近几天"), 4),
     (re.compile(r"这周|本周|这个?星期|这个?礼拜"), -1),  # to this week's Sunday
 )
-_OFFSET_AFTER = re.compile(r"^(?:的)?(?P<dir>前|后)(?P<n>[一两二三四五1-5])天")
+_OFFSET_AFTER = re.compile(r"^(?:的)?(?P<dir>前|后)(?P<n>[一两二三四五1-5])(?:天|日)")
 # 周四见客户，想提前一晚过去: the evening before is the day before, too.
 _OFFSET_LATER = re.compile(
     r"(?P<dir>前)(?P<n>一|1)(?:天|晚)[^，,。]{0,8}?(?:走|出发|过去|过来|去|到)"

@@ -148,7 +148,8 @@ _PERIOD_RE = re.compile(
     re.IGNORECASE,
 )
 _PERIOD_REFUSED = re.compile(
-    r"(?:不想|不要|不愿意?|不用|不打算|不能|别|不)(?:再|太)?(?:在|是在)?"
+    # (不想坐凌晨的车: the ride's verb between the refusal and the part of the day.)
+    r"(?:不想|不要|不愿意?|不用|不打算|不能|别|不)(?:再|太)?(?:坐|买|订|选|乘|搭|赶)?(?:在|是在)?"
     r"(?:头天|前一天|前一晚|提前一天|当天)?$"
 )
 _PERIOD_UNFIT = re.compile(r"[^，,。；;]{0,3}?(?:不方便|不太方便|不安全|不行)")

@@ -111,7 +111,7 @@ _APPOINTMENT = re.compile(
 _HOME_CUE = re.compile(r"回来|回去|回程|返程")
 _APPOINTMENT_PART = re.compile(
     r"(?P<period>早上|上午|中午|下午|晚上)[^，,。\d点去到回走]{0,5}?"
-    r"(?:要开会|开会|有个?会|的会|面试|见客户"
+    r"(?:要开会|开会|开个会|开一个会|有个?会|的会|面试|见客户"
     # 晚上看演唱会, 晚上的婚礼: an evening's event, there before the evening begins.
     r"|看演唱会|的演唱会|看演出|的演出|看球|的比赛|看比赛|的婚礼|参加婚礼|喝喜酒|吃喜酒"
     # 中午在洛阳办婚礼, 上午在殡仪馆参加葬礼, 早上在协和挂了号: a family's day, a doctor's.
@@ -131,7 +131,9 @@ _MEETING_BEGINS = {
 _LEAVING_LATER = re.compile(
     r"(?P<period>早上|上午|中午|下午|晚上)[^，,。\d]{0,3}?(?:从|才走|走|出发|动身|回|坐)"
 )
-_MEETING_AFTER = re.compile(r"[^，,。\d点去到回走]{0,5}?(?:要开会|开会|有个?会|的会|面试|见客户)")
+_MEETING_AFTER = re.compile(
+    r"[^，,。\d点去到回走]{0,5}?(?:要开会|开会|开个会|开一个会|有个?会|的会|面试|见客户)"
+)
 
 
 def event_part(text: str, start: int) -> bool:

@@ -720,3 +720,42 @@ def test_a_slip_one_key_from_two_cities_names_neither(directory: StationDirector
     intent = parse_offline("tomorrow from fuzhoi to xiamen", WEDNESDAY, directory)
     assert (intent.origin, intent.destination) == (None, "厦门")
     assert "origin" in intent.missing
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "expected"),
+    [
+        # Wu 白相相 is 玩玩 (no 玩相, which spells 万象 in Laos).
+        ("礼拜六想从上海到苏州去白相相，当天去当天回来", "destination", "苏州"),
+        # Cantonese 前一日 is the day before; 放工 is off work.
+        ("元旦前一日放工之後由深圳北去潮汕探阿嫲，要二等座", "date_start", dt.date(2026, 12, 31)),
+    ],
+)
+def test_regional_words_for_play_and_the_day_before(
+    directory: StationDirectory, text: str, field: str, expected: object
+) -> None:
+    intent = parse_offline(text, MONDAY, directory)
+    assert getattr(intent, field) == expected
+
+
+def test_off_work_said_in_cantonese_is_the_evening(directory: StationDirectory) -> None:
+    intent = parse_offline("元旦前一日放工之後由深圳北去潮汕探阿嫲", MONDAY, directory)
+    assert intent.depart_window is not None and intent.depart_window.start == dt.time(18, 0)
+
+
+def test_a_weather_question_and_the_way_home_in_minnan(directory: StationDirectory) -> None:
+    assert parse_offline("福州这几日会足寒袂？", MONDAY, directory).kind == "out_of_scope"
+    home = as_mandarin("转来就礼拜一早起，对福州转来厦门")
+    assert "早上" in home and "从福州回厦门" in home
+
+
+def test_the_small_hours_refused_with_the_rides_verb(directory: StationDirectory) -> None:
+    intent = parse_offline("周六想从乌兰浩特去阿尔山泡温泉看雪，不想坐凌晨的车", MONDAY, directory)
+    assert intent.depart_window is not None and intent.depart_window.span() == "06:00-23:59"
+
+
+def test_a_meeting_in_the_morning_then_leaving_in_the_afternoon(
+    directory: StationDirectory,
+) -> None:
+    intent = parse_offline("下周二重庆去贵阳，上午还要开个会，下午走", MONDAY, directory)
+    assert intent.depart_window is not None and intent.depart_window.span() == "12:00-18:00"
