@@ -540,6 +540,14 @@ COMPANIONS: list[tuple[str, int]] = [
     ("我姐", 1),
     ("我弟", 1),
     ("我妹", 1),
+    # 我跟我老妹两个, 老弟: a younger sibling said the northern and central way.
+    ("老妹", 1),
+    ("老弟", 1),
+    # Older and younger schoolmates (加上俩已经上班的学长).
+    ("学长", 1),
+    ("学姐", 1),
+    ("学弟", 1),
+    ("学妹", 1),
     ("室友", 1),
     ("舍友", 1),
     ("老乡", 1),

@@ -2007,7 +2007,7 @@ def _passengers(buf: _Text) -> tuple[int, int | None]:
             return count, count
         for name in ("family", "family2", "tickets", "times", "kinds", "n", "en", "fam_en"):
             if groups[name]:
-                return to_int(groups[name]) or 1, None
+                return (to_int(groups[name]) or 1) + party.counted_on(text, match.end()), None
     group = party.group_size(text)
     if group is not None:
         # 老两口带外孙: the two are the grown-ups, the grandchild rides beside them.

@@ -89,6 +89,10 @@ _STUDENT_COUNT = re.compile(
     + NUMBER
     + r")\s*张"
     r"|学生票?\s*[x×*]\s*(?P<times>[1-9])(?![0-9])"
+    # 其中三个还在读大学要买学生票: some of the party, counted, then said to study.
+    r"|(?:其中|里面|里头|中间)(?:有)?(?P<among>"
+    + NUMBER
+    + r")\s*(?:个|位)[^，,。；;]{0,6}?(?:读大学|上大学|读书|上学|大学生|学生票|学生证|学生)"
 )
 _FAMILY = re.compile(r"(?:一家|我们|咱们|全家)(?P<n>" + _SMALL + r")口(?!子)")
 _GROUP = re.compile(
@@ -177,6 +181,10 @@ _MONTHS_OLD = re.compile(
     r"|(?<![岁零又])(?P<m>"
     + _MONTHS_N
     + r")\s*个(?:多)?月(?:大)?的(?:宝宝|孩子|小孩|婴儿|娃|儿子|女儿)"
+    # 孩子一个5岁一个才8个月: the children listed one by one, the second in months.
+    r"|(?<=[岁，,、\s])一个(?:才|刚|还不到|不到)?(?P<k>"
+    + _MONTHS_N
+    + r")\s*个(?:多)?月(?!后|以后|之后|前|以前|之前|内)"
 )
 # A son or daughter brought along by the couple (我和老婆带女儿, 我跟老公带着儿子): a child whose
 # age is not said (asked for, or priced as the fare rules price a child of unknown age).
@@ -382,8 +390,27 @@ def group_size(text: str) -> int | None:
         pair = match.group("pair") or match.group("pair2")
         count = count_word(pair) if pair else to_int(match.group("n") or match.group("n2"))
         if count and count > 1:
-            return count
+            return count + counted_on(text, match.end())
     return None
+
+
+def counted_on(text: str, at: int) -> int:
+    """Others counted on right after a head count ending at `at` (我们宿舍四个人加上俩已经上班的
+    学长: two), or 0."""
+    more = _GROUP_PLUS.match(text, at)
+    if more is None:
+        return 0
+    return count_word(more.group("n")) or to_int(more.group("n")) or 0
+
+
+_GROUP_PLUS = re.compile(
+    r"[，,\s]*(?:再)?(?:加上|加|还有|外加|另外还有)\s*(?P<n>俩|仨|" + _SMALL + r")\s*(?:个|位)?"
+    r"[^，,。；;\d]{0,6}?(?:学长|学姐|学弟|学妹|同事|朋友|同学|大人|老人|老师|老乡|工友|人)"
+)
+# 俩已经上班的学长, 两个工作了的: those of the party said to work, counted.
+_WORKING_COUNTED = re.compile(
+    r"(?P<n>俩|仨|" + _SMALL + r")\s*(?:个|位)?(?:已经|早就|都)?(?:参加)?(?:工作|上班)(?:了)?的"
+)
 
 
 # A roll call of the family (爷爷奶奶 爸妈 我和我姐 还有我姐家两个娃): each grown-up named,
@@ -498,7 +525,7 @@ def child_ages(text: str) -> tuple[int | None, ...]:
     ages = []
     months = list(_MONTHS_OLD.finditer(text))
     for match in months:
-        said = match.group("n") or match.group("m")
+        said = match.group("n") or match.group("m") or match.group("k")
         ages.append(0 if said == "半" else (to_int(said) or 0) // 12)
     if _NEWBORN.search(text) and not months:
         ages.append(0)
@@ -565,7 +592,7 @@ _NOT_STUDENTS = re.compile(
     r"|[他她](?!们))(?:都|也|就|自己)?"
     r"(?:不是(?:学生)?(?=$|[，,。.!！\s；;])"
     # 我哥（已经上班了）, 她已经工作了: one who works pays the full fare.
-    r"|[（(]?(?:已经|早就|早|都)(?:参加)?(?:工作|上班)了?"
+    r"|[（(]?(?:(?:已经|早就|早|都)(?:参加)?(?:工作|上班)了?|(?:工作|上班)了)"
     r"|(?:买|要|用|是|坐)?(?:全价|全票|成人票|普通票|普通的|成人的|大人票))"
 )
 
@@ -573,6 +600,9 @@ _NOT_STUDENTS = re.compile(
 def not_students(text: str) -> int:
     """How many grown-ups `text` says pay the full fare (我买全价的: one, 我们俩不是: two,
     我买学生票我爸买普通的: one)."""
+    working = _WORKING_COUNTED.search(text)
+    if working is not None:
+        return count_word(working.group("n")) or to_int(working.group("n")) or 0
     match = _NOT_STUDENTS.search(text)
     if not match:
         return 0
@@ -609,7 +639,9 @@ def student_count(text: str, grown_ups: int) -> int:
         return 0
     match = _STUDENT_COUNT.search(text)
     if match:
-        count = to_int(match.group("n") or match.group("after") or match.group("times"))
+        count = to_int(
+            match.group("n") or match.group("after") or match.group("times") or match.group("among")
+        )
         if count:
             return min(count, max(grown_ups, 1))
     one = _ONE_STUDENT.search(text)

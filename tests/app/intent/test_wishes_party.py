@@ -893,3 +893,36 @@ def test_a_refusal_ends_at_a_space_and_the_next_wish_is_a_wish() -> None:
     assert set(intent.exclude_train_types) == {"K", "T", "Z"}
     joined = parse_offline("不要无座 和 硬座，明天北京去上海", TODAY, default_directory())
     assert set(joined.exclude_seat_classes) == {SeatClass.NO_SEAT, SeatClass.HARD_SEAT}
+
+
+@pytest.mark.parametrize(
+    ("text", "passengers", "students", "children"),
+    [
+        (
+            "我们五个人下周六从成都去重庆耍，其中三个还在读大学要买学生票，另外两个已经上班了",
+            5,
+            3,
+            [],
+        ),
+        (
+            "我跟我对象还有我弟三个人，这周六从福州去泉州，我弟还在上大学买学生票，我俩上班了",
+            3,
+            1,
+            [],
+        ),
+        ("周五下班后带老婆孩子从深圳回潮汕老家，周日回来，孩子一个5岁一个才8个月", 4, 0, [0, 5]),
+        ("下个礼拜三我跟我老妹两个从衡阳切广州，有么子车咯", 2, 0, []),
+        (
+            "我们宿舍四个人加上俩已经上班的学长，下周一从西安去成都，能买学生票的都买学生票",
+            6,
+            4,
+            [],
+        ),
+    ],
+)
+def test_parties_said_in_parts_from_the_h18_round(
+    text: str, passengers: int, students: int, children: list[int]
+) -> None:
+    intent = parse_offline(text, TODAY, default_directory())
+    assert (intent.passengers, intent.students) == (passengers, students)
+    assert sorted(intent.children) == children
