@@ -302,8 +302,10 @@ _NEGATED = re.compile(
     r"\s?(?:(?:给|帮|让|叫)(?:我们|我|老人家|老人|爸妈|孩子|他们|她们|他|她|咱们|咱)?)?"
     # 坐不了一宿硬座, 受不了一路站着, 不想一夜坐硬座: how long, before or after the verb.
     r"(?:" + RIDE_LENGTH + r")?"
-    r"(?:安排|乘坐|坐|买|乘|选|订|整|弄|搞|来|熬|站)?(?:个|张|一张|那种|这种)?"
+    r"(?:安排|乘坐|坐|买|乘|选|订|整|弄|搞|来|熬|站)?(?:个|张|一张|那种|这种|那个|这个|那|这)?"
     r"(?:" + RIDE_LENGTH + r")?的?"
+    # 别整那半夜的绿皮: the hours it runs in, said of what is refused.
+    r"(?:(?:大)?半夜|深夜|夜里|大晚上)?的?"
     r"(?P<objects>" + _WORD + r"(?:的车|的票|的)?"
     # …joined, or run together (别给我整一等座商务座), unless the next is permitted; a space
     # alone starts another wish (不要绿皮车 二等座: second class wanted).

@@ -189,6 +189,10 @@ _HOME_AFTER_IT = re.compile(
     r"[^，,。；;去到]{0,10}?(?<!来)"
     r"(?:回来|回家|返回|回(?![复答应头]))"
 )
+_DAY_OFF_SAID = re.compile(
+    r"(?:这|下|本)?(?:周|星期|礼拜)[一二三四五六日天](?:就|才|也)?"
+    r"(?:放了|放假了?|停工了?|停产了?|关门了?|收工了?|完工了?|考完了?|放寒假了?)"
+)
 EVENT_HOURS = 2
 """How long an event said with its hour lasts, for a ride home after it (看完当晚回)."""
 _DAY_BEFORE_ALLOWED = re.compile(
@@ -1140,6 +1144,11 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         # 八点落浦东机场…坐火车去南通: an airport with no station of its own; the train leaves
         # from the city's stations, an hour's ride further on.
         windows["depart_window"] = later_by(landed, AIRPORT_INTO_TOWN_MINUTES)
+    for off in _DAY_OFF_SAID.finditer(buf.masked):
+        if days_said(buf.masked[off.end() :], today, today):
+            # 厂子这周五就放了，周六想回: the day work stops says why; the day said after it is
+            # the day of the ride.
+            buf.mask(off.start(), off.end())
     dates = extract_dates(buf.masked, today)
     dates = _after_todays_work(dates, text, today, windows.get("depart_window"))
     for start, end in dates.spans:
@@ -1235,6 +1244,20 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
     home_after = _HOME_AFTER_IT.search(buf.masked)
     if home_after is not None and _heads_to_destination(buf, home_after.end()):
         home_after = None  # 看完病从郑州回信阳: going home is the ride out, no ride back
+    if (
+        home_after is not None
+        and "return_window" in windows
+        and _set_off_at(buf.original, windows["return_window"].label)
+        and _the_ride_is_the_way_back(buf, home_after, route)
+    ):
+        # 南宁东到北海的 开完会赶回去 下午3点以后出发: the meeting is where the ride starts; the
+        # ride said is the way back, one way, its hours the ride's own.
+        home_after = None
+        no_return = True
+        fields["return_trip"] = False
+        if "return_window" in windows:
+            fields["depart_window"] = windows.pop("return_window")
+            fields["return_window"] = None
     if (
         leaves is not None
         and fields["date_end"] is None
@@ -1517,6 +1540,26 @@ def _action(lower: str) -> str:
     if any(cue in lower for cue in lexicon.APPEND_CUES):
         return "append"
     return "create"
+
+
+def _set_off_at(text: str, label: str) -> bool:
+    """True when the hours `label` says are followed by setting off (下午3点以后出发)."""
+    at = text.find(label)
+    return (
+        at >= 0
+        and re.match(r"\s*(?:的车)?\s*(?:出发|走|发车|动身)", text[at + len(label) :]) is not None
+    )
+
+
+def _the_ride_is_the_way_back(buf: _Text, home: re.Match[str], route: Route) -> bool:
+    """True when 回去 after the business (开完会赶回去) names no place and the route was said
+    whole with 到 (南宁东到北海): the ride said is that way back, and nothing else in the
+    text goes anywhere (去, 往返, 回来 …)."""
+    said = home.group() + buf.masked[home.end() : home.end() + 1]
+    if not (said.endswith("回去") and route.origin and route.destination):
+        return False
+    rest = buf.original.replace(said, "")
+    return _AWAY_OR_BACK.search(rest) is None
 
 
 def _heads_to_destination(buf: _Text, at: int) -> bool:

@@ -58,6 +58,8 @@ _BRIEF_STOP = re.compile(
     r"|待两个?小时|呆两个?小时|逛两个?小时|逛几个?小时|办点事|办个事|吃个饭|吃顿饭)"
     r"(?![^，,。；;]{0,6}(?:住|过夜|晚))"
 )
+# 回杭州厂里上班, 回学校: back to where one works or studies, a place gone to, not home.
+_BACK_TO_WORK = re.compile(r"(?:的)?(?:厂里|厂子|公司|单位|学校|工地|店里|宿舍)")
 _RETURN_BEFORE = ("回", "返回", "回到", "back to")
 _BACK_BY_BEFORE = re.compile(r"(?:前|之前|以前)\s*(?:要|得|能|必须|就|须)?(?:赶)?到$")
 """A deadline to reach a place (11点前得到): back at a place already said is the ride home."""
@@ -446,6 +448,7 @@ def _city_spellings(cities: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     return tuple((spelling, city) for city in cities for spelling in readings(city)[:1] if spelling)
 
 
+_PART_OF_TOWN_AFTER = re.compile(r"(?:区|新区)?(?:上班|工作|打工|住|这边|那边|那块|做事|干活)")
 _OLD_TOWN = frozenset({"古镇", "古城"})
 """Words after a town's name that say its old town (镇远古镇); 古镇 is also a station."""
 
@@ -504,6 +507,21 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
         h
         for h in hits
         if text.startswith("站", h.end) or not any(_district_of(g, h, directory) for g in hits)
+    ]
+    # 我在深圳龙华上班: a district said after its city, where one works or lives, is in that
+    # city, not the station of that name in another (龙华 is also a station in 衡水).
+    hits = [
+        h
+        for h in hits
+        if not (
+            _PART_OF_TOWN_AFTER.match(text, h.end)
+            and any(
+                g.end == h.start
+                and g.name in directory.cities()
+                and _city(g, directory) != _city(h, directory)
+                for g in hits
+            )
+        )
     ]
     # 上海瑞金医院, 上海华山医院, 广州北京路: a place named right after a city and followed by
     # a landmark's word is that landmark's name in the city, no trip to 瑞金 or 华山.
@@ -1080,7 +1098,7 @@ def _assign_roles(text: str, hits: list[_Hit], directory: StationDirectory) -> N
             # 1月1号去哈尔滨 2号回来 北京: come back to the place said alone, home.
             hit.returning = True
             continue
-        if before.endswith(_RETURN_BEFORE):
+        if before.endswith(_RETURN_BEFORE) and not _BACK_TO_WORK.match(text, hit.end):
             hit.returning = True
         elif _BACK_BY_BEFORE.search(before) and any(
             h.role == "origin" and _city(h, directory) == _city(hit, directory) for h in hits[:i]

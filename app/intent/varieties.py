@@ -642,6 +642,8 @@ _NORTHERN = _table(
     (r"整(?=下午|上午|晚上|早上|中午|傍晚)", "要"),
     # 整个动车就行: get a D train (整 is to get, in the north-east).
     (r"整(?:个|张|一张|俩|两张)(?=动车|高铁|卧铺|硬卧|软卧|一等座|二等座|下铺|票)", "买个"),
+    # 整动车高铁就行: the kind of train to get.
+    (r"(?<![别不])整(?=动车|高铁|卧铺|硬卧|软卧)", "坐"),
 )
 # Every word of the table is its own: the cue is the table itself.
 _NORTHERN_CUE = re.compile("|".join(pattern.pattern for pattern, _ in _NORTHERN))

@@ -226,3 +226,46 @@ def test_the_trains_end_said_before_the_road_rest_of_the_way(official: StationDi
     text = "我在义乌，下周三回贵州毕节，到贵阳就行剩下的坐大巴"
     intent = parse_offline(text, dt.date(2026, 12, 8), official)
     assert (intent.origin, intent.destination, intent.via) == ("义乌", "贵阳", [])
+
+
+@pytest.mark.parametrize(
+    ("text", "today", "expected"),
+    [
+        # The meeting is where the ride starts: the ride said is the way back, one way.
+        (
+            "帮我们经理订后天南宁东到北海的 开完会赶回去 下午3点以后出发 二等座靠窗",
+            dt.date(2026, 12, 12),
+            {"origin": "南宁东", "destination": "北海", "return_trip": False},
+        ),
+        # 回杭州厂里上班: back to work, a place gone to; home (老家) is where one starts.
+        (
+            "老家达州渠县的，下周一要回杭州厂里上班，高铁太贵不坐，要卧铺能躺着",
+            dt.date(2026, 12, 12),
+            {"origin": "渠县", "destination": "杭州"},
+        ),
+        # 深圳龙华 is a district of 深圳 (龙华 is also a station in 衡水).
+        (
+            "我在深圳龙华上班，明天中午下了班回于都老家，要坐高铁动车",
+            dt.date(2026, 12, 12),
+            {"origin": "深圳", "destination": "于都", "via": []},
+        ),
+        # The day work stops is why; the day said after it is the ride's.
+        (
+            "广州这边厂子这周五就放了，周六想回河南周口老家，啥车都行最便宜的就中",
+            dt.date(2026, 12, 9),
+            {"date_start": dt.date(2026, 12, 12)},
+        ),
+    ],
+)
+def test_places_and_days_said_around_work(
+    official: StationDirectory, text: str, today: dt.date, expected: dict[str, object]
+) -> None:
+    intent = parse_offline(text, today, official)
+    assert {key: getattr(intent, key) for key in expected} == expected
+
+
+def test_the_night_green_train_refused_in_the_north_east(official: StationDirectory) -> None:
+    text = "明儿个上午俺得从齐齐哈尔上哈尔滨办点事儿，整动车高铁就行，越早越好哈，别整那半夜的绿皮"
+    intent = parse_offline(text, dt.date(2026, 12, 12), official)
+    assert set(intent.exclude_train_types) == {"K", "T", "Z"}
+    assert not set(intent.train_types) & {"K", "T", "Z"}
