@@ -54,7 +54,7 @@ from app.intent.model import TIME_WINDOWS, TravelIntent, ViaStop, with_end_said
 from app.intent.numerals import to_int
 from app.intent.offline import DROPPED_RETURN, normalise_text, refused_trains
 from app.intent.party import count_word as party_count_word
-from app.intent.party_change import Party, party_after, students_said, total_said
+from app.intent.party_change import REPORTED, Party, party_after, students_said, total_said
 from app.intent.places import city_km
 from app.intent.return_scope import night_refused_homeward, ride_wishes, split_at_return
 from app.intent.turn_wishes import (
@@ -118,6 +118,7 @@ _STAY_SHIFT = re.compile(
 )
 _REFUSED_HOURS = re.compile(
     r"太早|太晚|太累|起不来|起得来|谁起|来不及|赶不上|有课|有事|没空|上班|不行|不方便|不要|算了"
+    r"|太赶|赶不及|太紧|太仓促|太急"
     r"|走不开|走不了|去不了|脱不开身|加班|值班"
     # 上午还想逛逛古城: hours spent there on something else, beside the hours asked for.
     r"|逛|转转|转一转|玩玩|玩一玩|游览|参观"
@@ -269,6 +270,7 @@ def turn_text(text: str) -> str:
     text = _OUTBOUND_SCOPE.sub("", normalise_text(text))
     text = _LATE_ARRIVAL_REFUSED.sub(r"\g<no>\g<part>", text)
     text = _SHIFT.sub("", text)  # 提前一天 is no one-day trip, 往后推 no place
+    text = REPORTED.sub("", text)  # 我妈说还要把小侄子带上: who said it is no one added
     text = _DONE_THEN_ON.sub(r"在\g<place>\g<stay>\g<night> 然后去\g<next>", text)
     text = _PLACE_DONE_THEN.sub(r"在\g<place>然后去", text)
     return _without_hours_refused(_MOVE_TO.sub("改成", text))
@@ -564,6 +566,15 @@ def _read(
     if said_day_trip(previous, words):
         # "算了，不住了，周五当天去当天回": one day, out and home, on the day said.
         return TurnReading(_with_party(_as_day_trip(previous, turn, words, today), party))
+    if _day_trip_moved(previous, turn, words):
+        # "改成后天去 也是当天回": the day trip moved whole, its hours and classes kept.
+        moved = _as_day_trip(previous, turn, words, today)
+        kept = {
+            name: getattr(previous, name)
+            for name in _WINDOWS
+            if getattr(turn, name) is None and getattr(moved, name) is None
+        }
+        return TurnReading(_with_party(moved.model_copy(update=kept), party))
     stay = _STAY_SHIFT.search(words)
     if stay is not None and previous.date_start is not None:
         return TurnReading(_with_party(_stay_shifted(previous, turn, stay, words), party))
@@ -1096,6 +1107,23 @@ def _with_return(
     if "date_end" in update:  # 回程改成周四 is a day home said; 那就住两晚 derives one
         merged = with_end_said(merged, said_home)
     return merge_intent(merged, TravelIntent(action="update", confidence=turn.confidence))
+
+
+_WINDOWS = ("depart_window", "arrive_window", "return_window", "return_arrive_window")
+_MOVED_CUE = re.compile(r"改成|改到|改为|换成|换到|挪到|改(?=[今明后大下这周星礼0-9])")
+
+
+def _day_trip_moved(previous: TravelIntent, turn: TravelIntent, words: str) -> bool:
+    """True when a turn moves a day trip to another day and says it stays one (改成后天去 也是
+    当天回): both rides move, not the ride home alone."""
+    return (
+        turn.date_start is not None
+        and previous.date_start is not None
+        and turn.date_start != previous.date_start
+        and _SAME_DAY_WORD.search(words) is not None
+        and _MOVED_CUE.search(words) is not None
+        and not (turn.origin or turn.destination)
+    )
 
 
 def _as_day_trip(

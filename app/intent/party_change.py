@@ -27,6 +27,12 @@ from app.intent.model import TravelIntent
 from app.intent.numerals import NUMBER, to_int
 from rules.limits import MAX_PARTY
 
+# 我妈说…, 老板说…: whose wish the turn passes on (they are in the trip already, or not at
+# all): no one added by it.
+REPORTED = re.compile(
+    r"(?:^|(?<=[，,。\s]))(?:我妈|我爸|我妈妈|我爸爸|老妈|老爸|我老婆|我老公|老板|领导|经理|他|她"
+    r"|他们|她们)(?:又|还|刚)?(?:说|讲|说了|讲了)(?!好)[，,：:\s]*"
+)
 # Kin who may be children: a child when an age is said for them (还有我弟弟，他10岁).
 _YOUNG_KIN = frozenset(
     {"弟弟", "妹妹", "表弟", "表妹", "堂弟", "堂妹", "侄子", "侄女", "外甥", "外甥女"}
@@ -159,6 +165,7 @@ _STUDENT_TICKETS = re.compile(r"(?P<n>[两二三四五六2-6]|俩|仨)\s*张\s*�
 
 def party_after(previous: TravelIntent, turn: TravelIntent, words: str) -> Party | None:
     """The party after a chat turn, given the party so far (None: the turn says nothing of it)."""
+    words = REPORTED.sub("", words)
     after = _party_after(previous, turn, words)
     tickets = _STUDENT_TICKETS.search(words)
     if tickets is not None:

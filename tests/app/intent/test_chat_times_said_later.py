@@ -159,3 +159,27 @@ def test_a_bit_earlier_said_in_shanghainese_stays_in_the_afternoon_said(director
     intent = trip(read_turn(so_far, turn, "早一眼的有伐", today=TODAY, city=lambda n: n))
     assert intent.depart_window is not None
     assert intent.depart_window.span() == "12:00-15:09"
+
+
+def test_a_day_found_too_rushed_then_moved(chat):
+    intent = trip(chat("我和老伴想明天从济南去青岛，住三晚再回来", "明天太赶了，改后天走吧"))
+    assert intent.date_start == TODAY + dt.timedelta(days=2)
+
+
+def test_a_day_trip_moved_whole_keeps_its_hours(chat):
+    intent = trip(
+        chat(
+            "明天早上去嘉兴出差 虹桥走 9点前到嘉兴南",
+            "晚上回来 6点以后的车",
+            "算了 改成后天去 也是当天回",
+        )
+    )
+    day = TODAY + dt.timedelta(days=2)
+    assert (intent.date_start, intent.date_end) == (day, day)
+    assert intent.arrive_window is not None and intent.arrive_window.end == dt.time(9, 0)
+    assert intent.return_window is not None and intent.return_window.start == dt.time(18, 0)
+
+
+def test_who_passes_a_wish_on_is_no_one_added(chat):
+    intent = trip(chat("帮我爸妈看看从上海回合肥的票，下周三", "我妈说还要把我小侄子带上，他6岁"))
+    assert (intent.passengers, intent.children) == (3, [6])
