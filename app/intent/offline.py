@@ -192,6 +192,9 @@ _HOME_AFTER_IT = re.compile(
 _DAY_OFF_SAID = re.compile(
     r"(?:这|下|本)?(?:周|星期|礼拜)[一二三四五六日天](?:就|才|也)?"
     r"(?:放了|放假了?|停工了?|停产了?|关门了?|收工了?|完工了?|考完了?|放寒假了?)"
+    # 原来订的是周三，现在改到周四: the day booked before, said to be put right.
+    r"|(?:原来|本来|之前|原先)(?:订|买|定|约|预订)?的?(?:票)?(?:是)?(?:这|下|本)?(?:周|星期|礼拜)"
+    r"[一二三四五六日天](?:的)?"
 )
 EVENT_HOURS = 2
 """How long an event said with its hour lasts, for a ride home after it (看完当晚回)."""

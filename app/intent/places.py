@@ -448,6 +448,10 @@ def _city_spellings(cities: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     return tuple((spelling, city) for city in cities for spelling in readings(city)[:1] if spelling)
 
 
+_CALLED_OFF_AFTER = re.compile(
+    r"(?:那边|那儿|这边|那头)?的?(?:事儿?|会|活动|行程|安排|项目)?(?:也)?"
+    r"(?:取消了|取消|不去了|没了|黄了|泡汤了|不用去了)"
+)
 _PART_OF_TOWN_AFTER = re.compile(r"(?:区|新区)?(?:上班|工作|打工|住|这边|那边|那块|做事|干活)")
 _OLD_TOWN = frozenset({"古镇", "古城"})
 """Words after a town's name that say its old town (镇远古镇); 古镇 is also a station."""
@@ -508,6 +512,8 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
         for h in hits
         if text.startswith("站", h.end) or not any(_district_of(g, h, directory) for g in hits)
     ]
+    # 郑州那边的事取消了: a place whose business is off is no place of the trip.
+    hits = [h for h in hits if not _CALLED_OFF_AFTER.match(text, h.end)]
     # 我在深圳龙华上班: a district said after its city, where one works or lives, is in that
     # city, not the station of that name in another (龙华 is also a station in 衡水).
     hits = [

@@ -111,7 +111,8 @@ _APPOINTMENT = re.compile(
 _HOME_CUE = re.compile(r"回来|回去|回程|返程")
 _APPOINTMENT_PART = re.compile(
     r"(?P<period>早上|上午|中午|下午|晚上)[^，,。\d点去到回走]{0,5}?"
-    r"(?:要开会|开会|开个会|开一个会|有个?会|的会|面试|见客户"
+    r"(?:要开会|开会|开个会|开一个会|有个?会|的会|面试|见客户|见甲方|见领导|见投资人|谈业务|谈生意"
+    r"|签合同|签约"
     # 晚上看演唱会, 晚上的婚礼: an evening's event, there before the evening begins.
     r"|看演唱会|的演唱会|看演出|的演出|看球|的比赛|看比赛|的婚礼|参加婚礼|喝喜酒|吃喜酒"
     # 中午在洛阳办婚礼, 上午在殡仪馆参加葬礼, 早上在协和挂了号: a family's day, a doctor's.

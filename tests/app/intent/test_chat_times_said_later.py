@@ -183,3 +183,13 @@ def test_a_day_trip_moved_whole_keeps_its_hours(chat):
 def test_who_passes_a_wish_on_is_no_one_added(chat):
     intent = trip(chat("帮我爸妈看看从上海回合肥的票，下周三", "我妈说还要把我小侄子带上，他6岁"))
     assert (intent.passengers, intent.children) == (3, [6])
+
+
+def test_a_place_whose_business_is_called_off_is_no_stop(chat):
+    intent = trip(
+        chat(
+            "老板周四从郑州去西安，帮我找最快的那趟",
+            "算了郑州那边的事取消了，改成周四从太原去西安，下午两点前到",
+        )
+    )
+    assert (intent.origin, intent.destination, intent.via) == ("太原", "西安", [])

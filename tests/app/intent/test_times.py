@@ -552,3 +552,15 @@ def test_a_part_of_the_day_to_arrive_in_is_not_widened_by_an_appointment_after_i
         intent = parse_offline(text, dt.date(2026, 12, 14), DIRECTORY)
         assert intent.arrive_window is not None, text
         assert intent.arrive_window.span() == "06:00-12:00", text
+
+
+def test_a_day_booked_before_and_a_client_met_in_the_afternoon() -> None:
+    moved = parse_offline(
+        "原来订的是周三，现在会改到周四了，麻烦重新看下周四上午沈阳去大连的一等座",
+        dt.date(2026, 12, 20),
+        DIRECTORY,
+    )
+    assert moved.date_start == dt.date(2026, 12, 24)
+    client = parse_offline("明天兰州到西宁，越早到越好，下午要见甲方", THU, DIRECTORY)
+    assert client.depart_window is None
+    assert client.arrive_window is not None and client.arrive_window.end == dt.time(14, 0)
