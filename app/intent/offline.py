@@ -2368,6 +2368,7 @@ def _boarding_reached(
     return extract_route(text[start:end], directory).destination
 
 
+_RIDE_TO_A_STATION = re.compile(r"(?:坐|搭|乘)(?:火车|高铁|动车)?到[^，,。；;]{0,8}?站(?!着)")
 # A station said as a place (坐地铁到虹桥火车站, a hotel near the train station) names no ticket.
 _STATION_WORD = re.compile(r"(?:火车|高铁|动车)站|(?:train|railway|rail) station")
 
@@ -2394,7 +2395,10 @@ def _kind(
             for word in sorted(words, key=len, reverse=True):
                 rest = rest.replace(word, MASK)
         acquires = any(cue in rest for cue in lexicon.ACQUIRE_CUES)
-        tickets = any(word in rest for word in lexicon.TICKET_WORDS)
+        # (坐到离它近的站 剩下一段坐公交: the train to a station, then a bus, is a ticket asked.)
+        tickets = any(word in rest for word in lexicon.TICKET_WORDS) or bool(
+            _RIDE_TO_A_STATION.search(lower)
+        )
         found = set(topics)
         if found & {"refund", "change"}:
             keeps = has_place and acquires

@@ -92,7 +92,7 @@ _STUDENT_COUNT = re.compile(
     # 其中三个还在读大学要买学生票: some of the party, counted, then said to study.
     r"|(?:其中|里面|里头|中间)(?:有)?(?P<among>"
     + NUMBER
-    + r")\s*(?:个|位)[^，,。；;]{0,6}?(?:读大学|上大学|读书|上学|大学生|学生票|学生证|学生)"
+    + r"|俩|仨)\s*(?:个|位)?[^，,。；;]{0,6}?(?:读大学|上大学|读书|上学|大学生|学生票|学生证|学生)"
 )
 _FAMILY = re.compile(r"(?:一家|我们|咱们|全家)(?P<n>" + _SMALL + r")口(?!子)")
 _GROUP = re.compile(
@@ -410,6 +410,11 @@ _GROUP_PLUS = re.compile(
 # 俩已经上班的学长, 两个工作了的: those of the party said to work, counted.
 _WORKING_COUNTED = re.compile(
     r"(?P<n>俩|仨|" + _SMALL + r")\s*(?:个|位)?(?:已经|早就|都)?(?:参加)?(?:工作|上班)(?:了)?的"
+    # 两个已经上班了, 俩都工作了: so many of the party said to work.
+    r"|(?P<m>俩|仨|" + _SMALL + r")\s*(?:个|位)(?:人)?(?:已经|都|早就)(?:参加)?(?:工作|上班)了"
+    # 我和我对象（都上班了）: the speaker and the one named, both working.
+    r"|(?P<pair>(?:我|俺)(?:和|跟)(?:我|俺)?[\u4e00-\u9fff]{1,3}?)[（(\s]*都(?:已经)?(?:参加)?"
+    r"(?:工作|上班)了"
 )
 
 
@@ -508,6 +513,14 @@ _NAMED_THROUGH_CHILD = re.compile(
 _GIRL_OR_BOY = re.compile(r"(?<![0-9一二两三四五六七八九十个俩])[女男]孩子?")
 
 
+# A child at school said by its class (上幼儿园大班的, 她上初一, 读小学三年级): a child of unknown
+# age (a fare is priced per age, so the age is asked or the child's fare taken).
+SCHOOL_CHILD = (
+    r"(?:在)?(?:上|读)(?:幼儿园|托班|小班|中班|大班|学前班|小学|[一二三四五六]年级|初[一二三]|初中)"
+)
+_SCHOOL_ONE = re.compile(r"(?:一个|另一个|另外一个|小的|大的)" + SCHOOL_CHILD)
+
+
 def child_ages(text: str) -> tuple[int | None, ...]:
     """One entry per child the text speaks of, its age when said (None: not said)."""
     text = _NAMED_THROUGH_CHILD.sub(lambda m: "、" * len(m.group()), text)
@@ -517,6 +530,7 @@ def child_ages(text: str) -> tuple[int | None, ...]:
     births = [3 if m.group("n") == "三" else 2 for m in _MULTIPLE_BIRTH.finditer(text)]
     has_child_word = (
         any(word in text for word in CHILD_WORDS)
+        or bool(_SCHOOL_ONE.search(text))
         or small > 0
         or bool(births)
         or bool(_GRANDCHILD_BROUGHT.search(text))
@@ -549,7 +563,7 @@ def child_ages(text: str) -> tuple[int | None, ...]:
     for match in _CHILD_COUNT.finditer(text):
         counted += 2 if match.group("pair") else to_int(match.group("n")) or 1
     # 带俩孩子…两大两小: the same children said twice, two of them, not four.
-    said = max(small, counted)
+    said = max(small, counted, len(ages) + len(_SCHOOL_ONE.findall(text)))
     twins = sum(births)
     if twins and len(ages) == 1:
         ages *= twins  # twins share the one age said of them
@@ -602,7 +616,10 @@ def not_students(text: str) -> int:
     我买学生票我爸买普通的: one)."""
     working = _WORKING_COUNTED.search(text)
     if working is not None:
-        return count_word(working.group("n")) or to_int(working.group("n")) or 0
+        if working.group("pair"):
+            return 2
+        said = working.group("n") or working.group("m")
+        return count_word(said) or to_int(said) or 0
     match = _NOT_STUDENTS.search(text)
     if not match:
         return 0
@@ -640,7 +657,10 @@ def student_count(text: str, grown_ups: int) -> int:
     match = _STUDENT_COUNT.search(text)
     if match:
         count = to_int(
-            match.group("n") or match.group("after") or match.group("times") or match.group("among")
+            match.group("n")
+            or match.group("after")
+            or match.group("times")
+            or {"俩": "2", "仨": "3"}.get(match.group("among") or "", match.group("among"))
         )
         if count:
             return min(count, max(grown_ups, 1))

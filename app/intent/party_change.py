@@ -36,6 +36,7 @@ REPORTED = re.compile(
 # Kin who may be children: a child when an age is said for them (还有我弟弟，他10岁).
 _YOUNG_KIN = frozenset(
     {"弟弟", "妹妹", "表弟", "表妹", "堂弟", "堂妹", "侄子", "侄女", "外甥", "外甥女"}
+    | {"我弟", "我妹", "小侄子", "小侄女"}
     | {"孙子", "孙女", "外孙", "外孙女", *party.KIN_CHILD_WORDS}
 )
 # People a turn may add by name (还有我弟弟): the parser's companions and the kin of a child.
@@ -108,7 +109,11 @@ _THROUGH_CHILD = re.compile(
     r"(?:孩子|小孩|儿子|女儿|闺女|宝宝|孙子|孙女|外孙女|外孙)(?:的|他|她)?"
     r"(?:奶奶|爷爷|姥姥|姥爷|外婆|外公|爸爸|妈妈|爸|妈|舅舅|舅妈|姑姑|姑父|姨|阿姨|叔叔|婶婶|伯伯|老师)"
 )
-_CHILD_NAMED = re.compile(r"孩子|小孩|娃|宝宝|小朋友|婴儿|儿童")
+_CHILD_NAMED = re.compile(
+    r"孩子|小孩|娃|宝宝|小朋友|婴儿|儿童"
+    # 她上初一, 上幼儿园大班的: a school child, whatever the age.
+    r"|" + party.SCHOOL_CHILD
+)
 _KIDS_COUNTED = re.compile(r"(?P<n>[一两二三四1-4]|俩|仨)\s*(?:个)?(?:孩子|小孩|娃儿?|宝宝|小朋友)")
 _AGE_SAID = re.compile(
     r"(?P<n>\d{1,2}|十[一二三四五六七八九]?|[一二两三四五六七八九]十?[一二三四五六七八九]?)"

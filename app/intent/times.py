@@ -439,11 +439,26 @@ _UP_AT = re.compile(
 UP_TO_TRAIN_MINUTES = 30
 
 
+_EITHER_PART = re.compile(
+    r"(?P<a>早上|上午|中午|下午|晚上)(?:或者?|或是|还是|、|和)(?P<b>早上|上午|中午|下午|晚上)"
+    r"(?=\s*(?:出发|走|的车)?\s*(?:都|也)(?:可以|行|ok|成|没问题))"
+)
+
+
 def extra_windows(text: str, said: str | None = None) -> list[Found]:
     """The time phrases a bare clock bound does not cover, in text order. `said`: the whole
     text as typed (`text` may have words masked), where a ride home is looked for."""
     typed = text if said is None else said
     found: list[Found] = []
+    for match in _EITHER_PART.finditer(text):
+        # 下午或晚上出发都可以: either part of the day, so from the one's start to the other's end.
+        first, second = TIME_WINDOWS[match.group("a")], TIME_WINDOWS[match.group("b")]
+        window = TimeWindow(
+            start=min(first.start, second.start),
+            end=max(first.end, second.end),
+            label=match.group(),
+        )
+        found.append(Found(match.start(), match.end(), window, "depart_window"))
     for match in _DAYLIGHT.finditer(text):
         # 天黑之前要到, 天亮以后再走, 天亮前别出发: dusk and dawn as the clock travellers mean.
         bound = {"天黑": DUSK, "天亮": DAWN, "晚上": EVENING}[match.group("when")]

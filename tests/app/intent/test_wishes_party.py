@@ -926,3 +926,35 @@ def test_parties_said_in_parts_from_the_h18_round(
     intent = parse_offline(text, TODAY, default_directory())
     assert (intent.passengers, intent.students) == (passengers, students)
     assert sorted(intent.children) == children
+
+
+@pytest.mark.parametrize(
+    ("text", "passengers", "students", "children"),
+    [
+        ("我们宿舍四个人下周六从岳阳去长沙玩 其中俩有学生证 能买学生票的就买学生票", 4, 2, []),
+        ("周六我们三个从南京去苏州玩 两个已经上班了 一个还在读研有学生证 只坐G字头", 3, 1, []),
+        (
+            "元旦那天我和我对象（都上班了）带我弟从郑州去北京玩，我弟大二有学生证要买学生票",
+            3,
+            1,
+            [],
+        ),
+        ("我们两个大人 一个上幼儿园大班的 一个刚满周岁 周六杭州去上海", 4, 0, [1, None]),
+    ],
+)
+def test_parties_said_in_parts_from_the_h19_round(
+    text: str, passengers: int, students: int, children: list[int | None]
+) -> None:
+    intent = parse_offline(text, TODAY, default_directory())
+    assert (intent.passengers, intent.students) == (passengers, students)
+    assert intent.children == children
+
+
+def test_either_part_of_the_day_is_both(directory: StationDirectory) -> None:
+    intent = parse("下周一从福州去平潭，下午或晚上出发都可以", directory)
+    assert intent.depart_window is not None and intent.depart_window.span() == "12:00-23:59"
+
+
+def test_a_train_to_the_station_nearest_then_a_bus_is_a_ticket_asked() -> None:
+    text = "周日从杭州去周庄古镇 周庄没火车站吧 那就坐到离它近的站 剩下一段我坐公交"
+    assert parse_offline(text, TODAY, default_directory()).kind != "out_of_scope"
