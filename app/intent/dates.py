@@ -82,6 +82,16 @@ _NUM = r"[0-9一二两三四五六七八九十]{1,3}"
 _WEEK_PREFIX = r"(?P<pre>下下个?|下个?|这个?|本|next|this|coming)?\s*"
 # 查一下周六, 再看下周日, 等下 周五 (wait: Friday): the 下 after these is the verb's, not "next".
 _VERB_OWNS_XIA = "一查看瞅瞧问搜找等"
+
+
+def _verb_owns_xia(text: str, start: int) -> bool:
+    """True when the 下 at `start` is a verb's (查下, 看一下), not the week's: a doubled verb
+    takes no 下 (看看下周四 is 看看 + 下周四)."""
+    if start == 0 or text[start - 1] not in _VERB_OWNS_XIA:
+        return False
+    return not (start >= 2 and text[start - 2] == text[start - 1] and text[start - 1] != "一")
+
+
 _MONTH_PART = r"(?P<part>初|中旬|中|底|末|上旬|下旬)"
 
 
@@ -243,7 +253,7 @@ def _weekday(m: re.Match[str]) -> _Expr:
     pre, start = m.group("pre"), m.start()
     # "查一下周六" / "查下周五" / "再看下周日" are 查(一)下 + the weekday: the 下 belongs to
     # the verb.
-    if pre and pre.startswith("下") and start > 0 and m.string[start - 1] in _VERB_OWNS_XIA:
+    if pre and pre.startswith("下") and _verb_owns_xia(m.string, start):
         pre, start = (pre[1:] or None), start + 1
     return _weekday_expr(start, m.end(), _week_shift(pre), WEEKDAY_NUMBERS[m.group("wd")])
 
@@ -262,7 +272,7 @@ def _en_weekday(m: re.Match[str]) -> _Expr:
 @_pattern(_WEEK_PREFIX + r"(?:周末|weekend\b)")
 def _weekend(m: re.Match[str]) -> _Expr:
     pre, start = m.group("pre"), m.start()
-    if pre and pre.startswith("下") and start > 0 and m.string[start - 1] in _VERB_OWNS_XIA:
+    if pre and pre.startswith("下") and _verb_owns_xia(m.string, start):
         pre, start = (pre[1:] or None), start + 1
     shift = _week_shift(pre) or 0
 

@@ -109,6 +109,9 @@ _THROUGH_CHILD = re.compile(
     r"(?:孩子|小孩|儿子|女儿|闺女|宝宝|孙子|孙女|外孙女|外孙)(?:的|他|她)?"
     r"(?:奶奶|爷爷|姥姥|姥爷|外婆|外公|爸爸|妈妈|爸|妈|舅舅|舅妈|姑姑|姑父|姨|阿姨|叔叔|婶婶|伯伯|老师)"
 )
+_COUPLE_SAID = re.compile(
+    r"两口子|我们俩|我们两个|我俩|咱俩|老两口|我和老公|我和老婆|我跟老公|我跟老婆"
+)
 _CHILD_NAMED = re.compile(
     r"孩子|小孩|娃|宝宝|小朋友|婴儿|儿童"
     # 她上初一, 上幼儿园大班的: a school child, whatever the age.
@@ -311,6 +314,13 @@ def _joined(before: Party, turn: TravelIntent, words: str, joining: re.Match[str
     if not count and pair is not None:
         count = party.count_word(pair.group("n")) or 2  # 再加俺俩同学: two more
     total = _total(words, len(before.children))
+    if total is not None and _COUPLE_SAID.search(words):
+        # 我们两口子加个八岁的娃儿，三个人: the couple (the speaker one of them) and the
+        # children said, the whole party.
+        known = _ages(words) or [a for a in turn.children if a is not None]
+        kids = max(0, total - 2)
+        children = tuple(known[:kids]) + (None,) * max(0, kids - len(known))
+        return Party(total, before.students, children)
     if total is not None and total > before.passengers:
         count = total - before.passengers
     elif total is not None and not count:

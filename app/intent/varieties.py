@@ -124,6 +124,7 @@ _CANTONESE = _table(
     (r"(?<=[订看买])埋", ""),
     (r"一齐", "一起"),
     (r"孙女仔", "孙女"),
+    (r"(?<=我)[個个]仔", "儿子"),  # 我個仔: my son
     (r"孙仔", "孙子"),
     (r"细路(?:仔|女)?", "小孩"),
     # 两大一细: two grown-ups and a child.
@@ -649,7 +650,26 @@ _NORTHERN = _table(
 _NORTHERN_CUE = re.compile("|".join(pattern.pattern for pattern, _ in _NORTHERN))
 
 
-_REGIONAL = ((_WU_CUE, _WU), (_MINNAN_CUE, _MINNAN), (_NORTHERN_CUE, _NORTHERN))
+# Hakka (客家话): 𠊎天光日爱去广州 is 我明天要去广州, 下昼三点前爱到 下午三点前要到.
+_HAKKA = _table(
+    (r"𠊎", "我"),
+    (r"天光日", "明天"),
+    (r"今晡日", "今天"),
+    (r"下昼", "下午"),
+    (r"上昼", "上午"),
+    (r"(?<![可恋])爱(?=[坐去到买订走要回])", "要"),
+    (r"做得无", "可以吗"),
+    (r"佢", "他"),
+    (r"(?<=[我你他])同(?=[我你他])", "和"),
+)
+_HAKKA_CUE = re.compile(r"𠊎|天光日|今晡日|做得无|[上下]昼")
+
+_REGIONAL = (
+    (_WU_CUE, _WU),
+    (_MINNAN_CUE, _MINNAN),
+    (_NORTHERN_CUE, _NORTHERN),
+    (_HAKKA_CUE, _HAKKA),
+)
 
 
 def regional_as_mandarin(text: str) -> str:

@@ -230,3 +230,13 @@ def test_the_party_said_in_a_later_turn_as_travellers_say_it(chat, texts, expect
 )
 def test_a_recount_or_a_join_said_with_the_new_total_changes_only_the_party(chat, texts, expected):
     assert party(trip(chat(*texts))) == expected
+
+
+def test_a_couple_and_their_child_said_whole_in_chat(chat):
+    intent = chat("下个星期三从成都去重庆，越便宜越好", "我们两口子加个八岁的娃儿，三个人").intent
+    assert (intent.passengers, intent.children) == (3, [8])
+
+
+def test_mum_and_my_son_said_in_cantonese_in_chat(chat):
+    intent = chat("星期六由深圳去广州，坐高铁", "仲有我阿媽同我個仔一齊去，佢六歲").intent
+    assert (intent.passengers, intent.children) == (3, [6])

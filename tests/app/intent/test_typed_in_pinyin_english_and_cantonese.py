@@ -759,3 +759,15 @@ def test_a_meeting_in_the_morning_then_leaving_in_the_afternoon(
 ) -> None:
     intent = parse_offline("下周二重庆去贵阳，上午还要开个会，下午走", MONDAY, directory)
     assert intent.depart_window is not None and intent.depart_window.span() == "12:00-18:00"
+
+
+def test_hakka_words_for_tomorrow_the_afternoon_and_a_question(directory: StationDirectory) -> None:
+    said = as_mandarin("𠊎想天光日去广州，下昼三点前爱到，做得无")
+    assert "明天" in said and "下午" in said and "要到" in said and "可以吗" in said
+
+
+def test_a_doubled_verb_takes_no_xia_from_the_week(directory: StationDirectory) -> None:
+    intent = parse_offline("帮我爸妈看看下周四从石家庄去北京的票", dt.date(2026, 12, 8), directory)
+    assert intent.date_start == dt.date(2026, 12, 17)
+    verb = parse_offline("帮我查下周四从石家庄去北京的票", dt.date(2026, 12, 8), directory)
+    assert verb.date_start == dt.date(2026, 12, 10)
