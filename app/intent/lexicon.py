@@ -179,6 +179,12 @@ LODGING_WORDS = (
     "海景房",
     "订个房",
     "订间房",
+    # A room let by the day (日租房, 短租): lodging as much as a hotel.
+    "日租房",
+    "短租房",
+    "短租",
+    "租个房",
+    "租房子",
     *HOSTEL_WORDS,
 )
 WEATHER_WORDS = (

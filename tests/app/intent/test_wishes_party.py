@@ -958,3 +958,10 @@ def test_either_part_of_the_day_is_both(directory: StationDirectory) -> None:
 def test_a_train_to_the_station_nearest_then_a_bus_is_a_ticket_asked() -> None:
     text = "周日从杭州去周庄古镇 周庄没火车站吧 那就坐到离它近的站 剩下一段我坐公交"
     assert parse_offline(text, TODAY, default_directory()).kind != "out_of_scope"
+
+
+def test_a_room_let_by_the_day_is_a_lodging_question() -> None:
+    intent = parse_offline(
+        "老乡 帮我找下东莞长安镇便宜点的日租房呗 一晚上五六十那种", TODAY, default_directory()
+    )
+    assert intent.kind == "out_of_scope" and "hotel" in intent.out_of_scope_topics
