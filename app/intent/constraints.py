@@ -33,6 +33,8 @@ MASK = "□"
 
 RIDE_LENGTH = (
     r"一宿|一整宿|一晚上?|一夜|一整夜|一整晚|一路|整晚|整夜|通宵|那么久|太久|太长时间|很久|长时间"
+    # 不想坐一天硬座了, 坐两天一夜的硬座: days aboard.
+    r"|一整天|[一两二三]天(?:[一两二三]夜)?"
     r"|[\d一二两三四五六七八九十几]+多?个?多?(?:小时|钟头)"
 )
 """How long a ride lasts, said before the seat it is spent in (坐不了一宿硬座): no stay."""

@@ -271,9 +271,17 @@ def turn_text(text: str) -> str:
     text = _LATE_ARRIVAL_REFUSED.sub(r"\g<no>\g<part>", text)
     text = _SHIFT.sub("", text)  # 提前一天 is no one-day trip, 往后推 no place
     text = REPORTED.sub("", text)  # 我妈说还要把小侄子带上: who said it is no one added
+    # 会改到下午两点了: the meeting moved, read as the meeting at its new hour (a deadline).
+    text = _MEETING_MOVED.sub(r"\g<at>开会", text)
     text = _DONE_THEN_ON.sub(r"在\g<place>\g<stay>\g<night> 然后去\g<next>", text)
     text = _PLACE_DONE_THEN.sub(r"在\g<place>然后去", text)
     return _without_hours_refused(_MOVE_TO.sub("改成", text))
+
+
+_MEETING_MOVED = re.compile(
+    r"(?:会|会议|面试|活动)(?:时间)?(?:改|推|挪|延|调)(?:到|成|为|迟到)"
+    r"(?P<at>(?:早上|上午|中午|下午|晚上)?[0-9一二两三四五六七八九十]{1,3}点(?:半)?)(?:了)?"
+)
 
 
 # 兰州完了再去西宁 兰州住一晚: on from the stop when done there, its stay said apart; read as

@@ -193,3 +193,11 @@ def test_a_place_whose_business_is_called_off_is_no_stop(chat):
         )
     )
     assert (intent.origin, intent.destination, intent.via) == ("太原", "西安", [])
+
+
+def test_a_meeting_moved_later_moves_the_deadline(chat):
+    intent = trip(
+        chat("周五去武汉开会 从长沙走 上午十点前得到", "会改到下午两点了 那不用赶早 九点以后再走")
+    )
+    assert intent.arrive_window is not None and intent.arrive_window.end == dt.time(14, 0)
+    assert intent.depart_window is not None and intent.depart_window.start == dt.time(9, 0)

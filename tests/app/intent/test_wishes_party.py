@@ -965,3 +965,11 @@ def test_a_room_let_by_the_day_is_a_lodging_question() -> None:
         "老乡 帮我找下东莞长安镇便宜点的日租房呗 一晚上五六十那种", TODAY, default_directory()
     )
     assert intent.kind == "out_of_scope" and "hotel" in intent.out_of_scope_topics
+
+
+def test_a_day_in_a_hard_seat_refused_beside_a_sleeper_wished() -> None:
+    intent = parse_offline(
+        "周四从乌市回兰州 要卧铺 下铺最好 不想坐一天硬座了", TODAY, default_directory()
+    )
+    assert set(intent.seat_classes) == set(SLEEPER_SET)
+    assert SeatClass.HARD_SEAT in intent.exclude_seat_classes
