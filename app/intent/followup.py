@@ -576,13 +576,13 @@ def _read(
         return TurnReading(_with_party(_as_day_trip(previous, turn, words, today), party))
     if _day_trip_moved(previous, turn, words):
         # "改成后天去 也是当天回": the day trip moved whole, its hours and classes kept.
-        moved = _as_day_trip(previous, turn, words, today)
+        whole = _as_day_trip(previous, turn, words, today)
         kept = {
             name: getattr(previous, name)
             for name in _WINDOWS
-            if getattr(turn, name) is None and getattr(moved, name) is None
+            if getattr(turn, name) is None and getattr(whole, name) is None
         }
-        return TurnReading(_with_party(moved.model_copy(update=kept), party))
+        return TurnReading(_with_party(whole.model_copy(update=kept), party))
     stay = _STAY_SHIFT.search(words)
     if stay is not None and previous.date_start is not None:
         return TurnReading(_with_party(_stay_shifted(previous, turn, stay, words), party))

@@ -452,11 +452,9 @@ def extra_windows(text: str, said: str | None = None) -> list[Found]:
     found: list[Found] = []
     for match in _EITHER_PART.finditer(text):
         # 下午或晚上出发都可以: either part of the day, so from the one's start to the other's end.
-        first, second = TIME_WINDOWS[match.group("a")], TIME_WINDOWS[match.group("b")]
+        one, other = TIME_WINDOWS[match.group("a")], TIME_WINDOWS[match.group("b")]
         window = TimeWindow(
-            start=min(first.start, second.start),
-            end=max(first.end, second.end),
-            label=match.group(),
+            start=min(one.start, other.start), end=max(one.end, other.end), label=match.group()
         )
         found.append(Found(match.start(), match.end(), window, "depart_window"))
     for match in _DAYLIGHT.finditer(text):
