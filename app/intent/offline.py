@@ -765,7 +765,8 @@ _ONWARD_FROM_FIRST_STOP = re.compile(
 
 # K9787…乌鲁木齐上 吐鲁番下: where the named train is boarded and left, said on their own.
 _ON_OFF = re.compile(
-    r"(?<![\u4e00-\u9fff])(?P<a>[\u4e00-\u9fff]{2,6}?)站?上车?[\s，,]+"
+    # (汉口上宜昌东下: run together, as often typed.)
+    r"(?<![\u4e00-\u9fff])(?P<a>[\u4e00-\u9fff]{2,6}?)站?上车?[\s，,]*"
     r"(?P<b>[\u4e00-\u9fff]{2,6}?)站?下车?(?![\u4e00-\u9fff])"
 )
 _O_CLOCK = re.compile(r"(?<=[0-9一二两三四五六七八九十])\s*点钟(?!头)")

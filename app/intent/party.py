@@ -730,7 +730,7 @@ def read_party(text: str, passengers: int, *, adults_said: int | None = None) ->
 
 _SPOUSE = re.compile(r"老婆|老公|爱人|媳妇|太太|丈夫|妻子|老伴")
 _GROWN_CHILDREN_STUDYING = re.compile(
-    r"(?P<n>两|俩|三|仨|2|3)\s*个\s*(?:大学生|研究生|读大学的?|上大学的?)\s*(?:的)?"
+    r"(?P<n>一|两|俩|三|仨|1|2|3)\s*个\s*(?:大学生|研究生|读大学的?|上大学的?)\s*(?:的)?"
     r"(?:孩子|子女|儿女|仔女|女儿|儿子|闺女)"
 )
 

@@ -387,6 +387,11 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
             "去",
         ),
         (r"(?<![A-Za-z])from\s+(?=[\u4e00-\u9fff])", "从"),
+        # leave beijing fri the 18th: where one sets off.
+        (
+            r"(?<![A-Za-z])(?:leave|leaving|depart|departing)\s+(?:from\s+)?(?=[A-Za-z]{3,}\b)",
+            "from ",
+        ),
         # The weather asked in English: how cold is Harbin, do I need a down jacket.
         (
             r"(?<![A-Za-z])(?:how\s+(?:cold|hot|warm)\s+is|what(?:'s|\s+is)\s+the\s+weather"
@@ -492,6 +497,12 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
         (r"(?<![A-Za-z])(?:is|are)\s+coming\s+(?:too|as well|along|with us)", "也去"),
         (r"(?<![A-Za-z])(?:our|my)\s+son(?![A-Za-z])", "儿子"),
         (r"(?<![A-Za-z])(?:our|my)\s+daughter(?![A-Za-z])", "女儿"),
+        # my wife and I: the companion, then the speaker.
+        (
+            r"(?<![A-Za-z])(?:my\s+)?(?P<who>wife|husband|girlfriend|boyfriend|gf|bf|friend|mum|mom"
+            r"|dad|brother|sister|colleague|partner)\s+and\s+i(?![A-Za-z'])",
+            lambda m: "我和" + _COMPANION_WORD[m.group("who").lower()],
+        ),
         # me + my wife, me and my husband: the speaker and a companion.
         (r"(?<![A-Za-z])me\s*(?:\+|and|&|,)\s*", "我和"),
         # our toddler, a baby: a small child, its age unsaid.
@@ -615,6 +626,11 @@ _MINNAN = _table(
     (r"(?<=[一-龥])否(?=[？?。，,\s]|$)", "吗"),
     (r"(?<![一-龥])伊(?=[一-龥])", "他"),
     (r"佮", "和"),
+    # 透早: early in the morning; 八点进前: before eight; 毋是: is not.
+    (r"透早", "一早"),
+    (r"(?<=点)进前", "之前"),
+    (r"毋是", "不是"),
+    (r"毋", "不"),
     # 会足寒袂: will it be cold (a weather question); 礼拜一早起: Monday morning.
     (r"(?:会)?(?:足|真|诚)?寒(?:袂|无|吗)", "冷不冷"),
     (r"早起(?=[，,。\s]|$|的|时)", "早上"),
@@ -624,7 +640,7 @@ _MINNAN = _table(
     (r"转来", "回来"),
 )
 _MINNAN_CUE = re.compile(
-    r"明仔|今仔日|下晡|暗时|暗暝|上暗|越晏|阮|欲|免啦|彼|囝仔|佮|袂|足寒"
+    r"明仔|今仔日|下晡|暗时|暗暝|上暗|越晏|阮|欲|免啦|彼|囝仔|佮|袂|足寒|透早|毋是|歹势"
     r"|(?<![一-龥])对[一-龥]{2,3}(?:转来|回)"
 )
 

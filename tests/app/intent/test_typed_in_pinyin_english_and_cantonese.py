@@ -771,3 +771,38 @@ def test_a_doubled_verb_takes_no_xia_from_the_week(directory: StationDirectory) 
     assert intent.date_start == dt.date(2026, 12, 17)
     verb = parse_offline("帮我查下周四从石家庄去北京的票", dt.date(2026, 12, 8), directory)
     assert verb.date_start == dt.date(2026, 12, 10)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Hunan 坐不得: a hard seat one cannot sit in, beside the sleeper wished.
+        ("周二长沙去张家界，硬座坐不得咯，腰杆子痛，要卧铺", {"seat_class": None}),
+        # Boarding and alighting run together (汉口上宜昌东下).
+        (
+            "D633明天还有票吗 两大一小 孩子7岁 汉口上宜昌东下",
+            {"origin": "汉口", "destination": "宜昌东"},
+        ),
+        # English: my wife and I, leave beijing.
+        (
+            "my wife and I want to see the Harbin ice festival - leave beijing fri the 18th",
+            {"origin": "北京", "destination": "哈尔滨", "passengers": 2},
+        ),
+        # A grown child at university is the student, not a child.
+        (
+            "两个大人加一个上大学的孩子，孩子买学生票，周五长沙去张家界",
+            {"passengers": 3, "students": 1, "children": []},
+        ),
+    ],
+)
+def test_from_the_h20_round(
+    directory: StationDirectory, text: str, expected: dict[str, object]
+) -> None:
+    intent = parse_offline(text, MONDAY, directory)
+    assert {key: getattr(intent, key) for key in expected} == expected
+
+
+def test_minnan_early_before_eight_and_is_not(directory: StationDirectory) -> None:
+    said = as_mandarin("明仔载欲对厦门去福州，欲透早的，八点进前出发")
+    assert "一早" in said and "八点之前" in said
+    assert "不是" in as_mandarin("歹势，毋是明仔载，是后日")
