@@ -50,19 +50,7 @@ def stay_follow_legs(
     later). `offers` are the legs fetched so far, hubs' included."""
     if not request.stay_from_arrival or stay_nights(request) is None:
         return []
-    keys = required_legs(request)
-    into, home = keys[-2], keys[-1]
-    lags = {
-        lag
-        for key, found in offers.items()
-        if key.destination == into.destination and key.date >= into.date
-        for offer in found
-        if 0 < (lag := (offer.arrive_at.date() - into.date).days) <= MAX_ARRIVAL_LAG
-    }
-    return [
-        LegKey(home.origin, home.destination, home.date + dt.timedelta(days=lag))
-        for lag in sorted(lags)
-    ]
+    return _later_by_arrival(required_legs(request), offers)
 
 
 def via_follow_legs(
@@ -78,8 +66,15 @@ def via_follow_legs(
     stop = request.via[-1]
     if not stop.said or stop.nights < 1:
         return []
-    keys = required_legs(request)
-    into, onward = keys[-2], keys[-1]
+    return _later_by_arrival(required_legs(request), offers)
+
+
+def _later_by_arrival(
+    keys: Sequence[LegKey], offers: Mapping[LegKey, Sequence[TrainOffer]]
+) -> list[LegKey]:
+    """The last leg of `keys` again one day later for each day after the leg before it is
+    dated that an offer into its destination (hubs' included) arrives."""
+    into, last = keys[-2], keys[-1]
     lags = {
         lag
         for key, found in offers.items()
@@ -88,7 +83,7 @@ def via_follow_legs(
         if 0 < (lag := (offer.arrive_at.date() - into.date).days) <= MAX_ARRIVAL_LAG
     }
     return [
-        LegKey(onward.origin, onward.destination, onward.date + dt.timedelta(days=lag))
+        LegKey(last.origin, last.destination, last.date + dt.timedelta(days=lag))
         for lag in sorted(lags)
     ]
 

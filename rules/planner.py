@@ -226,7 +226,10 @@ def plan(
     # A night train into the last stop on the way: the ride on the day after each later
     # arrival joins the ride on's routes (`via_follow_legs`); `rules.budget` pairs each ride
     # in with the ride on its nights after.
-    for key in via_follow_legs(request, {k: v.offers for k, v in book.items()}):
+    # (Only a trip with a stop asks: `plan` runs once per relaxation tried, so the other
+    # trips do not copy the book's offers.)
+    follow = via_follow_legs(request, {k: v.offers for k, v in book.items()}) if request.via else []
+    for key in follow:
         if key in book:
             segments[-1].routes.extend(build(len(keys) - 1, key, []).routes)
     # A stay counted from arrival: the ride home for each later day a ride there arrives.

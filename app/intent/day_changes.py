@@ -21,7 +21,7 @@ import datetime as dt
 import re
 from typing import Any
 
-from app.intent.model import TimeWindow, TravelIntent
+from app.intent.model import WINDOW_FIELDS, TimeWindow, TravelIntent
 
 # 不住了 / 不过夜了 after a stay; 当天去当天回 / 当天来回 / 一天往返 at any time.
 _NO_STAY = re.compile(r"(?:不|不用|不在(?:那边?|那里|这边?)?)(?:住|过夜|住宿)了|不住宿|住不了")
@@ -57,10 +57,16 @@ def _stays(intent: TravelIntent) -> bool:
 
 
 def day_trip(
-    previous: TravelIntent, turn: TravelIntent, day: dt.date, words: str
+    previous: TravelIntent,
+    turn: TravelIntent,
+    day: dt.date,
+    words: str,
+    *,
+    moved_whole: bool = False,
 ) -> dict[str, Any]:
     """The trip's fields as a day trip on `day`: out and home that day, no nights; the hours
-    said for a day it no longer travels on go, those the turn says are kept."""
+    said for a day it no longer travels on go, those the turn says are kept. `moved_whole`:
+    the day trip itself moved to `day` (改成后天去 也是当天回), its hours with it."""
     update: dict[str, Any] = {
         "date_start": day,
         "date_end": day,
@@ -70,10 +76,12 @@ def day_trip(
         "flexible_until": None,
     }
     if day != previous.date_start:
-        update.update(depart_window=None, arrive_window=None, arrive_date=None)
-    if day != previous.date_end:
+        update["arrive_date"] = None
+        if not moved_whole:
+            update.update(depart_window=None, arrive_window=None)
+    if day != previous.date_end and not moved_whole:
         update.update(return_window=None, return_arrive_window=None)
-    for name in ("depart_window", "arrive_window", "return_window", "return_arrive_window"):
+    for name in WINDOW_FIELDS:
         if getattr(turn, name) is not None:
             update[name] = getattr(turn, name)
     if _NIGHT_AWAY.search(words) and turn.no_overnight and not previous.no_overnight:

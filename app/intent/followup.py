@@ -576,13 +576,8 @@ def _read(
         return TurnReading(_with_party(_as_day_trip(previous, turn, words, today), party))
     if _day_trip_moved(previous, turn, words):
         # "改成后天去 也是当天回": the day trip moved whole, its hours and classes kept.
-        whole = _as_day_trip(previous, turn, words, today)
-        kept = {
-            name: getattr(previous, name)
-            for name in _WINDOWS
-            if getattr(turn, name) is None and getattr(whole, name) is None
-        }
-        return TurnReading(_with_party(whole.model_copy(update=kept), party))
+        whole = _as_day_trip(previous, turn, words, today, moved_whole=True)
+        return TurnReading(_with_party(whole, party))
     stay = _STAY_SHIFT.search(words)
     if stay is not None and previous.date_start is not None:
         return TurnReading(_with_party(_stay_shifted(previous, turn, stay, words), party))
@@ -1117,8 +1112,8 @@ def _with_return(
     return merge_intent(merged, TravelIntent(action="update", confidence=turn.confidence))
 
 
-_WINDOWS = ("depart_window", "arrive_window", "return_window", "return_arrive_window")
-_MOVED_CUE = re.compile(r"改成|改到|改为|换成|换到|挪到|改(?=[今明后大下这周星礼0-9])")
+# 改后天: a day moved to with the bare verb (改成, 改到 … are `lexicon.UPDATE_CUES`).
+_MOVED_BARE = re.compile(r"改(?=[今明后大下这周星礼0-9])|挪到")
 
 
 def _day_trip_moved(previous: TravelIntent, turn: TravelIntent, words: str) -> bool:
@@ -1129,18 +1124,27 @@ def _day_trip_moved(previous: TravelIntent, turn: TravelIntent, words: str) -> b
         and previous.date_start is not None
         and turn.date_start != previous.date_start
         and _SAME_DAY_WORD.search(words) is not None
-        and _MOVED_CUE.search(words) is not None
+        and (
+            any(cue in words for cue in lexicon.UPDATE_CUES)
+            or _MOVED_BARE.search(words) is not None
+        )
         and not (turn.origin or turn.destination)
     )
 
 
 def _as_day_trip(
-    previous: TravelIntent, turn: TravelIntent, words: str, today: dt.date
+    previous: TravelIntent,
+    turn: TravelIntent,
+    words: str,
+    today: dt.date,
+    *,
+    moved_whole: bool = False,
 ) -> TravelIntent:
-    """The trip as a day trip on the turn's day (a bare weekday: the trip's week) or its own."""
+    """The trip as a day trip on the turn's day (a bare weekday: the trip's week) or its own
+    (`day_trip`'s `moved_whole`: the hours go with the day)."""
     assert previous.date_start is not None
     day = _in_trip_week(previous, turn, words, today).date_start or previous.date_start
-    update = day_trip(previous, turn, day, words)
+    update = day_trip(previous, turn, day, words, moved_whole=moved_whole)
     rest = _return_rest(previous, turn)
     # "改去清远了 … 当天来回": the day trip goes where the turn says.
     places = {

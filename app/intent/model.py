@@ -86,6 +86,8 @@ REQUIRED_FIELDS: tuple[RequiredField, ...] = ("origin", "destination", "date_sta
 PREFERENCE_TAGS: tuple[str, ...] = ("舒适", "便宜", "快", "直达", "卧铺", "只此车次")
 
 END_OF_DAY = dt.time(23, 59)
+WINDOW_FIELDS = ("depart_window", "arrive_window", "return_window", "return_arrive_window")
+"""The intent's time windows, the rides' hours out and home."""
 
 
 class Lenient(BaseModel):
@@ -384,9 +386,7 @@ class TravelIntent(Lenient):
     def _null_list_is_empty(cls, value: object) -> object:
         return [] if value is None else value
 
-    @field_validator(
-        "depart_window", "arrive_window", "return_window", "return_arrive_window", mode="before"
-    )
+    @field_validator(*WINDOW_FIELDS, mode="before")
     @classmethod
     def _window_by_label(cls, value: object) -> object:
         # Models often answer "晚上" instead of the object: accept the documented labels.

@@ -13,7 +13,7 @@ import datetime as dt
 import re
 from typing import Any
 
-from app.intent.model import END_OF_DAY, TimeWindow, TravelIntent
+from app.intent.model import END_OF_DAY, TIME_WINDOWS, TimeWindow, TravelIntent
 from app.intent.numerals import NUMBER, to_number
 from app.intent.times import appointment_said, narrowed
 from sources.models import TRAIN_TYPES, SeatClass
@@ -31,7 +31,7 @@ _LEAST_BUDGET = 20  # "两个够吗" asks about tickets, not money
 _PART_OF_DAY = re.compile(
     r"凌晨|早上|早晨|清早|一早|上午|中午|下午|傍晚|晚上|夜里|夜间|半夜|深夜|今晚|明早|白天|天黑"
 )
-DAYBREAK = dt.time(6, 0)  # where the morning starts (TIME_WINDOWS' 早上)
+DAYBREAK = TIME_WINDOWS["早上"].start  # where the morning starts
 _MORNING_LEFT = dt.time(8, 0)  # a train shown this late leaves morning trains before it
 _LATER = ("太早", "晚一点", "晚一些", "再晚点", "再晚些", "晚些", "晚点")
 _EARLIER = ("太晚", "早一点", "早一些", "再早点", "再早些", "早些", "早点")
@@ -109,11 +109,12 @@ def against_plan_shown(previous: TravelIntent, turn: TravelIntent, words: str) -
         return turn  # 回来别太晚 晚上7点之前能到: the hours said are the wish
     minute = dt.timedelta(minutes=1)
     at = dt.datetime.combine(dt.date.min, shown.depart_at)
-    if any(cue in words for cue in _LATER) and shown.depart_at < DAYBREAK:
+    later = any(cue in words for cue in _LATER)
+    if later and shown.depart_at < DAYBREAK:
         # 太早了 to a train in the small hours (01:39) is no wish for the next one at 01:49:
         # the day's first hours are what is refused.
         window = TimeWindow(start=DAYBREAK, end=END_OF_DAY, label=f"{DAYBREAK:%H:%M}以后")
-    elif any(cue in words for cue in _LATER) and shown.depart_at < dt.time(23, 58):
+    elif later and shown.depart_at < dt.time(23, 58):
         start = (at + minute).time()
         window = TimeWindow(start=start, end=END_OF_DAY, label=f"{shown.depart_at:%H:%M}以后")
     elif any(cue in words for cue in _EARLIER) and shown.depart_at > dt.time(0, 1):
