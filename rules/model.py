@@ -254,6 +254,11 @@ class ScoreBreakdown(Frozen):
     station_fit: float = 0.0
     """Segment ends where the traveller named a city but the plan uses a station not named
     after it (肥东 for 合肥), `RankingWeights.station_fit` each; 0 at the city's own stations."""
+    objective: float = 0.0
+    """What the trip's own aims add to the balanced parts above (`rules.objective`): a stated
+    order (最便宜, 最快), a night of a stay spent on a train, a leisure trip's hours away, the
+    distance from an hour said with 左右, night hours nobody chose. The alternatives are
+    ranked by `total`, this included, so the score shown is the one they were ranked by."""
     total: float = 0.0
 
 

@@ -35,6 +35,7 @@ from rules.model import (
     LegKey,
     LegOffers,
     PlanResult,
+    ScoreBreakdown,
     TripRequest,
 )
 from rules.objective import (
@@ -627,6 +628,16 @@ def _reason(route: Route, bests: tuple[int, float, int], within_budget: bool | N
     return text
 
 
+def _score(combo: Combo, segments: Sequence[_Segment], config: RuleConfig) -> ScoreBreakdown:
+    """The balanced parts of `combo`'s score and what its objective added: `total` is the
+    cost it was ranked by."""
+    parts = breakdown(combo.routes, [s.request for s in segments], config.weights)
+    objective = round(combo.cost - parts.total, 3)
+    if abs(objective) < 1e-3:
+        return parts
+    return parts.model_copy(update={"objective": objective, "total": round(combo.cost, 3)})
+
+
 def _itinerary(
     combo: Combo,
     request: TripRequest,
@@ -684,7 +695,7 @@ def _itinerary(
         remaining_per_day=remaining_per_day(budget, total, len(days), sleepers),
         hotel_nights=hotel_nights(stays),
         sleeper_nights=sleepers,
-        score=breakdown(combo.routes, [s.request for s in segments], config.weights),
+        score=_score(combo, segments, config),
         reasons=tuple(dict.fromkeys(leg.reason for leg in legs)),
     )
 

@@ -435,3 +435,29 @@ def test_ranking_does_not_depend_on_offer_order():
         random.Random(seed).shuffle(shuffled)
         again = plan(round_trip(), book(*shuffled), now=NOW, limit=4)
         assert again.itineraries == expected.itineraries
+
+
+def test_the_score_shown_is_the_one_the_alternatives_were_ranked_by():
+    # One night in 上海: a cheap train arriving at 02:41 spends that night on board, so the
+    # stay's own aim (`rules.objective.apply_same_day`) ranks it last, below a dearer one.
+    # Its balanced parts alone would put it second; `objective` shows what moved it.
+    # (A seat through the night is allowed here, as after 夜里的车也行.)
+    day1 = DAY + dt.timedelta(days=1)
+    entries = book(
+        offer("G3", BEIJING_SOUTH, HONGQIAO, "10:00", "13:00"),
+        offer("G5", BEIJING_SOUTH, HONGQIAO, "12:45", "16:09", seats=high_speed_seats(900)),
+        offer(
+            "K7", BEIJING_SOUTH, HONGQIAO, "14:45", "02:41", seats=[seat(SeatClass.HARD_SEAT, 60)]
+        ),
+        offer("G302", HONGQIAO, BEIJING_SOUTH, "15:00", "17:00", day=day1),
+    )
+    result = plan(round_trip(nights=1, allow_night=True), entries, now=NOW)
+    totals = [it.score.total for it in result.itineraries]
+    assert [it.train_numbers[0] for it in result.itineraries] == ["G3", "G5", "K7"]
+    assert totals == sorted(totals)
+    night = result.itineraries[-1].score
+    assert night.objective > 0
+    parts = (night.price, night.travel_time, night.window_fit, night.transfers)
+    rest = (night.seat_margin, night.seat_fallback, night.station_fit, night.objective)
+    assert night.total == round(sum(parts) + sum(rest), 3)
+    assert result.itineraries[0].score.objective == 0
