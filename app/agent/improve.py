@@ -67,18 +67,25 @@ def next_improvement(
     within it is not chased.
     """
     objective = effective_order(request)
-    if objective is None or schedule is None or request.max_transfers < 1 or budget < 1:
+    if objective is None or schedule is None or budget < 1:
         return None
     if request.required_trains:
         return None  # the plan is about the train the traveller named, not any quicker one
     if not any(leg.segment == 0 for leg in best.legs):
         return None
     pairs = pairs or {}
+    day = request.depart_date
+    direct = _direct_asks(request, best, schedule, now, objective, asked, pairs, seen, budget)
+    if direct:
+        return Relaxation(
+            "improve_legs", (request,), (), needs_query=True, probe=False, asks=tuple(direct)
+        )
+    if request.max_transfers < 1:
+        return None
     found = bound_for(request, schedule, now, objective, asked, pairs, seen or asked)
     index, bound = found.index, found.journey
     if bound is None or settled(best, bound, objective, index, request):
         return None
-    day = request.depart_date
     asks = missing_asks(bound, index, day, asked, pairs)
     if not asks:
         return None  # every leg of the bound was asked: the plan is what they allow
@@ -105,12 +112,47 @@ def next_improvement(
     )
 
 
+EXACT = 1e-6
+"""The direct bound's `settled` margin: any shortfall at all."""
+
+
+def _direct_asks(
+    request: TripRequest,
+    best: Itinerary,
+    schedule: Schedule,
+    now: dt.datetime,
+    objective: str,
+    asked: Mapping[LegKey, LegOffers],
+    pairs: Mapping[LegKey, Collection[tuple[str, str]]],
+    seen: Mapping[LegKey, LegOffers] | None,
+    budget: int,
+) -> list[tuple[LegKey, str, str]]:
+    """The stations to ask the best direct train by, when the plan may not be it.
+
+    A city-wide answer names each train at one station of each city (K178 at 兰州, ¥29.5,
+    though it calls at 兰州西 first for ¥28.5; G8048 at 沈阳 07:09, though it leaves 沈阳北
+    at 06:56): the cheapest or earliest direct train a traveller finds by asking station by
+    station is not in it. The bound with changes may lie elsewhere (an earlier start by a
+    change at 鞍山), so the direct bound is asked first: one query, the train's own stations.
+    """
+    plain = request.model_copy(update={"max_transfers": 0})
+    found = bound_for(plain, schedule, now, objective, asked, pairs, seen or asked)
+    bound = found.journey
+    # Exact: a traveller comparing direct trains sees ¥1 or ten minutes (not so a bound
+    # with changes, an estimate of a journey nobody has priced).
+    if bound is None or settled(best, bound, objective, found.index, request, near=EXACT):
+        return []
+    asks = missing_asks(bound, found.index, request.depart_date, asked, pairs)
+    return asks if len(asks) <= budget else []
+
+
 def settled(
     best: Itinerary,
     bound: Journey,
     objective: str,
     index: ScheduleIndex,
     request: TripRequest,
+    near: float = NEAR,
 ) -> bool:
     """Whether the plan's ride out is as good as the bound allows: within `NEAR` for the
     objective, from and to the city proper where the bound is, and with regular changes
@@ -126,7 +168,7 @@ def settled(
         minutes(legs[-1].arrive_at),
         sum(leg.unit_price for leg in legs),
     )
-    if shortfall(objective, plan, (bound.dep, bound.arr, bound.price)) > NEAR:
+    if shortfall(objective, plan, (bound.dep, bound.arr, bound.price)) > near:
         return False
     if bound.proper:
         ends = index.place(request.origin, request.origin_station, request.open_cities)

@@ -23,7 +23,7 @@ from tests.rules.factory import (
     offer,
     seat,
 )
-from tests.rules.timetables import timetable_of
+from tests.rules.timetables import Run, Timetable, timetable_of
 
 SLOW = offer("D7", BEIJING_SOUTH, HONGQIAO, "08:00", "22:00")
 VIA_NANJING = (
@@ -111,6 +111,58 @@ def test_cheapest_asks_the_legs_of_a_cheaper_journey_the_answers_do_not_show():
     }
     asked = book(*VIA_NANJING, *k_trains)
     assert _next(request, _best(request, *VIA_NANJING, *k_trains), asked=asked) is None
+
+
+def test_the_best_direct_train_is_asked_by_its_own_stations_first_and_held_exactly():
+    # G8 starts at 北京西 06:56 and calls at 北京南 07:09; the city-wide answer names it at
+    # 北京南 (as 12306 names a train at one station of each city), so the earliest train the
+    # answer shows is G10 at 07:00. A change leaving at 06:30 is no 最早那班: the direct
+    # train is asked first, by 北京西, one query.
+    named = offer("G8", BEIJING_SOUTH, HONGQIAO, "07:09", "12:00")
+    g10 = offer("G10", BEIJING_SOUTH, HONGQIAO, "07:00", "12:30")
+    early_change = (
+        offer("G1", BEIJING_SOUTH, NANJING_SOUTH, "06:30", "09:30"),
+        offer("G2", NANJING_SOUTH, HONGQIAO, "10:00", "11:30"),
+    )
+    g8 = Run(
+        codes=("G8",),
+        tier="emu350",
+        seat_classes=(SeatClass.SECOND,),
+        stations=("BXP", "VNP", "AOH"),
+        km=(0, 10, 1300),
+        arrive=(416, 429, 720),
+        depart=(416, 431, 720),
+        fares={SeatClass.SECOND: 553.0},
+    )
+    base = timetable_of(g10, *early_change, extra=(BEIJING_WEST,))
+    timetable = Timetable([*base.runs, g8], base.stations.values())
+    request = _request(order="earliest")
+    best = _best(request, named, g10)
+    assert best.train_numbers == ("G10",)
+    stage = _next(request, best, asked=book(named, g10), timetable=timetable)
+    assert stage is not None and stage.stage == "improve_legs"
+    assert stage.asks == ((LegKey("北京", "上海", DAY), "BXP", "AOH"),)
+    # A direct train only, the same: 直达 does not stop the search for the direct one.
+    direct = _request(order="earliest", max_transfers=0)
+    stage = _next(direct, best, asked=book(named, g10), timetable=timetable)
+    assert stage is not None and stage.asks == ((LegKey("北京", "上海", DAY), "BXP", "AOH"),)
+    # Asked, and G8 sold from 北京西: the plan is the bound, the search ends.
+    from_west = offer("G8", BEIJING_WEST, HONGQIAO, "06:56", "12:00")
+    best = _best(request, named, g10, from_west)
+    assert best.train_numbers == ("G8",)
+    pairs = {LegKey("北京", "上海", DAY): {("BJP", "SHH"), ("BXP", "AOH")}}
+    found = next_improvement(
+        request=direct,
+        best=best,
+        schedule=timetable,
+        tried=["improve_legs"],
+        official_search=False,
+        asked=book(named, g10, from_west),
+        now=NOW,
+        pairs=pairs,
+        budget=5,
+    )
+    assert found is None
 
 
 def test_an_outlying_end_or_a_hub_stop_is_not_settled_where_the_bound_has_neither():
