@@ -672,7 +672,7 @@ _OFFSET_LATER = re.compile(
     r"|头一?(?:天|晚)[□\s]{0,4}(?:晚上|下午|傍晚|夜里)?(?:就|先)?(?:走|出发|过去|过来|赶到|到)"
 )
 _REFUSED_BEFORE = re.compile(r"(?:不想|不要|不用|不打算|不愿意?|别|没必要)(?:提)?$")
-_LEAVES_AFTER = re.compile(r"^[^，,。]{0,8}?(?:出发|动身|过去|过来|走)")
+_LEAVES_AFTER = re.compile(r"^[^，,。]{0,12}?(?:出发|动身|过去|过来|走)")
 _GOES_BACK_AFTER = re.compile(r"^[^，,。]{0,10}?回(?!来)")
 _TRAVEL_VERB = re.compile(r"去|到|回|走|出发|坐|车")
 _NEXT_DAY_BACK = re.compile(
@@ -919,7 +919,8 @@ def extract_dates(text: str, today: dt.date) -> DateFacts:
         range_or_back = bool(_LINK.match(gap) or _LATER_RETURN_AFTER.match(after))
         # 下周一早上八点上班，周日晚上从老家回合肥: the first day is what one goes back for (no
         # ride said of it), so going back (回) on the weekday before is the ride.
-        leaves = bool(_LEAVES_AFTER.match(after)) or (
+        # (周三下了班从上海坐软卧过去: the ride's words may come a dozen characters on.)
+        leaves = bool(_LEAVES_AFTER.match(text[second.end : second.end + 16])) or (
             _GOES_BACK_AFTER.match(after) is not None and not _TRAVEL_VERB.search(gap)
         )
         # 周三早上挂了号…打算周二晚上到北京住一晚: arriving on an earlier day than the one

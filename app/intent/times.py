@@ -94,9 +94,10 @@ _APPOINTMENT = re.compile(
     + clock_unit()
     + r"钟?"
     # 九点在天津滨海新区开会: the place of the appointment between its hour and the business.
-    # (要在苏州工业园区见客户: a must said before the place.)
+    # (要在苏州工业园区见客户: a must said before the place.) 开评审会, 的董事会: meetings by name.
     r"(?:(?:要|得|需要|必须|我)?在[^，,。、\d]{1,10}?|[^，,。、\d]{0,6}?)"
     r"(?:开始|的会|开会|有个?会|开球|开演|开场|开考|入场|面试|考试|的考试|上课|的课|报到|签到"
+    r"|[开的](?:评审|董事|股东|研讨|座谈|发布|交流|招聘|答辩|部门|项目|例|周|月|年|家长|视频|总结|启动)会"
     r"|见客户|见个客户|拜访客户|见面|签合同|签约|谈业务|谈生意"
     r"|的演唱会|的音乐会|的演出|的比赛|的球赛|的婚礼|的飞机|的航班|的活动|的讲座"
     # 晚上八点的饭局不能迟到: a dinner is an appointment too.

@@ -273,6 +273,12 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
             r"\s+after\s+next",
             lambda m: "下下周" + _WEEKDAYS[m.group("day").lower()],
         ),
+        # fri the 18th, Friday 18th: the day of the month said; the weekday only names it.
+        (
+            r"(?<![A-Za-z])(?:on\s+)?(?:" + _WEEKDAY_NAMES + r")\.?\s+(?:the\s+)?"
+            r"(?=\d{1,2}(?:st|nd|rd|th)(?![A-Za-z])(?!\s*class))",
+            "the ",
+        ),
         # this coming Tuesday: the next Tuesday, whichever week it falls in.
         (r"(?<![A-Za-z])this\s+coming\s+(?=" + _WEEKDAY_NAMES + r")", ""),
         # come back after 7pm: the ride home's hours, before the hour is read.

@@ -123,3 +123,30 @@ def test_an_hour_around_one_to_five_with_no_part_said_is_the_afternoons(
     official: StationDirectory, text: str, leave: str
 ) -> None:
     assert span(parse_offline(text, WEDNESDAY, official).depart_window) == leave
+
+
+@pytest.mark.parametrize(
+    ("text", "arrive"),
+    [
+        # A meeting by its name (评审会, 董事会) is an appointment as 开会 is.
+        ("23号下午一点在贵阳开评审会 从昆明当天过去 别太早 八点以后的车", "00:00-13:00"),
+        ("23号下午两点的董事会在上海，杭州过去", "00:00-14:00"),
+        # A train that may be late is no meeting.
+        ("23号三点的火车会晚点吗，杭州到上海", None),
+    ],
+)
+def test_a_meeting_by_its_name_is_an_appointment(
+    official: StationDirectory, text: str, arrive: str | None
+) -> None:
+    today = dt.date(2026, 12, 20)
+    assert span(parse_offline(text, today, official).arrive_window) == arrive
+
+
+def test_the_night_train_said_after_the_meeting_day_leaves_the_day_before(
+    official: StationDirectory,
+) -> None:
+    # 周三下了班…坐软卧过去: the ride's words a dozen characters after its day.
+    text = "周四上午十点在北京开会，想周三下了班从上海坐软卧过去，睡一觉到正好"
+    intent = parse_offline(text, dt.date(2026, 12, 13), official)
+    assert intent.date_start == dt.date(2026, 12, 16)
+    assert span(intent.arrive_window) == "00:00-10:00"

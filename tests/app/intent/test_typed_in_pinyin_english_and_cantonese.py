@@ -806,3 +806,36 @@ def test_minnan_early_before_eight_and_is_not(directory: StationDirectory) -> No
     said = as_mandarin("明仔载欲对厦门去福州，欲透早的，八点进前出发")
     assert "一早" in said and "八点之前" in said
     assert "不是" in as_mandarin("歹势，毋是明仔载，是后日")
+
+
+@pytest.mark.parametrize(
+    ("today", "text", "expected"),
+    [
+        # A weekday named with its day of the month: the date said wins.
+        (WEDNESDAY, "leave beijing fri the 18th to harbin", {"date_start": dt.date(2026, 12, 18)}),
+        (WEDNESDAY, "beijing to harbin on Friday 18th", {"date_start": dt.date(2026, 12, 18)}),
+        (WEDNESDAY, "beijing to harbin sat", {"date_start": dt.date(2026, 12, 12)}),
+        # A day said busy, then the day meant: 明天没空，后天 (聽日唔得閒，後日 in Cantonese).
+        (
+            dt.date(2026, 12, 10),
+            "聽日唔得閒，後日星期六我同老公帶個細路返梅州，由廣州出發",
+            {"date_start": dt.date(2026, 12, 12), "destination": "梅州"},
+        ),
+        (
+            dt.date(2026, 12, 10),
+            "明天没空，周日从广州去梅州",
+            {"date_start": dt.date(2026, 12, 13)},
+        ),
+        # Not a day given up: 明天 is still the day (后天 is the return).
+        (
+            dt.date(2026, 12, 10),
+            "明天从广州去梅州，后天回",
+            {"date_start": dt.date(2026, 12, 11), "date_end": dt.date(2026, 12, 12)},
+        ),
+    ],
+)
+def test_from_the_h20_misses_dates(
+    directory: StationDirectory, today: dt.date, text: str, expected: dict[str, object]
+) -> None:
+    intent = parse_offline(text, today, directory)
+    assert {key: getattr(intent, key) for key in expected} == expected
