@@ -104,9 +104,11 @@ COLLOQUIAL_ORDERS: list[tuple[str, OrderPreference]] = [
 _RETURN_BEFORE = re.compile(
     r"(?:回来|回程|返程|返回|回去|(?:^|(?<=[\s，,。；;]))回(?=坐|要|买|选|就|乘))[^，,。；;]{0,4}$"
 )
-# 最晚一班回北京, 最早的车回来: an order whose train takes the traveller home (not 来回).
+# 最晚一班回北京, 最早的车回来, 最晚那班高铁回来: an order whose train takes the traveller home
+# (not 来回).
 _RETURN_FOLLOWS = re.compile(
-    r"[^，,。；;去到\s]{1,6}?(?:的车|一班|一趟|的那班|的那趟|的)(?:再|就)?(?<!来)(?:回来|回家|返回|回(?![复答应头]))"
+    r"[^，,。；;去到\s]{1,6}?(?:的车|一班|一趟|的那班|的那趟|那班|那趟|的)(?:高铁|动车|火车|车)?"
+    r"(?:再|就)?(?<!来)(?:回来|回家|返回|回(?![复答应头]))"
 )
 
 # The verb of a refused ride, with whom it is done for: 别给我整过夜的车, 不用帮我订夜车.

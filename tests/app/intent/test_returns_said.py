@@ -138,3 +138,12 @@ def test_a_day_then_out_and_back_is_a_day_trip(parse, text, day):
 def test_days_counted_then_out_and_back_are_no_day_trip(parse):
     intent = parse("南京到杭州 三天来回 周五走")
     assert intent.date_end != intent.date_start
+
+
+def test_the_last_train_of_a_kind_home_is_the_ride_homes_order(parse):
+    # 最晚那班高铁回来: the train home, its kind between (the outbound keeps its own order).
+    intent = parse("周三沈阳去大连 要最早那班高铁，周四晚上坐最晚那班高铁回来")
+    assert (intent.order, intent.return_order) == ("earliest", "latest")
+    # The latest train out, home another day: the outbound's.
+    out = parse("坐最晚那班车去上海，周日回来")
+    assert (out.order, out.return_order) == ("latest", None)
