@@ -411,7 +411,7 @@ _ME_AND_ONE = re.compile(
 # 带三个学生, 我带13个销售: the one who leads and the people led, counted apart.
 _PUPILS = re.compile(
     r"(?:带|领|陪)(?:着|上)?(?P<n>" + NUMBER + r")\s*(?:个|位|名)\s*"
-    r"(?:学生|同学|销售|员工|同事|下属|组员|队员|学员|工人|徒弟)"
+    r"(?:学生|同学|销售|员工|同事|下属|组员|队员|学员|工人|徒弟|实习生)"
 )
 _CHILDREN = re.compile(r"(?P<n>" + NUMBER + r")\s*个\s*(?:孩子|小孩|娃|宝宝|儿童)")
 # A group counted roughly (老乡十几个人, 二十多个工友, 三十来个同学): at least that many, so a
@@ -770,6 +770,26 @@ _ON_OFF = re.compile(
     r"(?P<b>[\u4e00-\u9fff]{2,6}?)站?下车?(?![\u4e00-\u9fff])"
 )
 _O_CLOCK = re.compile(r"(?<=[0-9一二两三四五六七八九十])\s*点钟(?!头)")
+# 九点往后走的就中, 七点往后最早的: after that hour (not 往后推, a ride put off).
+_HOUR_ONWARD = re.compile(r"(?<=点|半)(?:往后|朝后|过后)(?![推挪延移拖])")
+# 从天津回北京，9点前到北京南: the station named later is where the ride home ends (not a
+# second trip to it, nor a return from it).
+_HOME_STATION_LATER = re.compile(
+    r"回(?P<city>[\u4e00-\u9fff]{2,3}?)(?P<mid>[，,\s][^。；;]{0,12}?到)(?P=city)"
+    r"(?P<dir>[东南西北])(?![边面部])"
+)
+# 三个娃（14、9、5岁）: ages listed before one 岁, each an age.
+_AGE_LIST = re.compile(r"(?<![0-9])(?P<ages>[0-9]{1,2}(?:\s*[、,，/]\s*[0-9]{1,2})+)\s*(?:周)?岁")
+# 七点以前的我根本赶不上: before the hour refused, so after it.
+_BEFORE_HOUR_REFUSED = re.compile(
+    r"(?<=点|半)(?:以前|之前|前)的?(?:车|票)?(?:我|我们|都|俺)?(?:根本|肯定|实在|真)?"
+    r"(?:赶不上|来不及|起不来|赶不到|不行|不要|不坐)"
+)
+# 孩子晚上闹, 老人夜里睡不好: why a night ride is refused, not the hours of the ride.
+_NIGHT_RESTLESS = re.compile(
+    r"(?<=孩子|娃娃|小孩|宝宝|老人|娃儿|小娃)(?:们)?(?:一到)?(?:晚上|夜里|半夜)"
+    r"(?=[^，,。]{0,3}?(?:闹|哭|睡不好|睡不着|不睡|要睡|得睡|睡觉|熬不住))"
+)
 # 午前, 午后: the formal written words for before and after noon (拟于午前启程).
 _FORMAL_NOON = re.compile(r"(?<![上中下正晌])午(?=前|后)")
 
@@ -963,6 +983,13 @@ def normalise_text(text: str) -> str:
     text = _NIGHT_RIDES_REFUSED.sub("夜车", text)
     text = _NIGHT_RIDES_REFUSED_FIRST.sub("不坐夜车", text)
     text = _O_CLOCK.sub("点", text)  # 八点钟之前: 八点之前
+    text = _HOUR_ONWARD.sub("以后", text)
+    text = _AGE_LIST.sub(
+        lambda m: "、".join(a + "岁" for a in re.split(r"\s*[、,，/]\s*", m.group("ages"))), text
+    )
+    text = _HOME_STATION_LATER.sub(r"回\g<city>\g<dir>\g<mid>", text)
+    text = _BEFORE_HOUR_REFUSED.sub("以后的", text)
+    text = _NIGHT_RESTLESS.sub("", text)
     text = _ON_OFF.sub(r"从\g<a>上车到\g<b>下车", text)  # 乌鲁木齐上 吐鲁番下
     text = _ONWARD_FROM_FIRST_STOP.sub(r"\g<head>", text)
     text = _HOMEWARD.sub("回来", text)  # 周日往回走: the ride home, not a place 回走

@@ -79,6 +79,9 @@ _CHILD_COUNT = re.compile(
     + r"\s*(?:周)?岁的?)?\s*"
     + _CHILD
     + r"|(?P<pair>俩|两)\s*(?:娃|孩子|小孩|宝宝|小朋友)"
+    # 带俩孙子, 带两个外孙: grandchildren brought, counted.
+    r"|(?<=带)(?:着|上)?(?:(?P<gn>" + NUMBER + r")\s*个|(?P<gpair>俩|仨))\s*小?"
+    r"(?:外孙女|外孙|孙女|孙子)"
 )
 # 两大一小; 一老一小, 两老一小: grown-ups (elders) and children counted in one breath.
 _SMALLS = re.compile(r"(?:大|(?<=[一两二三俩1-3])老)\s*(?P<n>" + _SMALL + r"|俩)\s*(?:个)?小(?!时)")
@@ -93,6 +96,9 @@ _STUDENT_COUNT = re.compile(
     r"|(?:其中|里面|里头|中间)(?:有)?(?P<among>"
     + NUMBER
     + r"|俩|仨)\s*(?:个|位)?[^，,。；;]{0,6}?(?:读大学|上大学|读书|上学|大学生|学生票|学生证|学生)"
+    # 俩实习生还是在校大学生: those led, counted, then said to study.
+    r"|(?P<led>" + NUMBER + r"|俩|仨)\s*(?:个|位|名)?\s*(?:实习生|徒弟|学员)[^，,。；;]{0,6}?"
+    r"(?:在校|读大学|上大学|大学生|研究生|学生票|学生证|学生)"
 )
 _FAMILY = re.compile(r"(?:一家|我们|咱们|全家)(?P<n>" + _SMALL + r")口(?!子)")
 _GROUP = re.compile(
@@ -108,7 +114,10 @@ _COUPLE = re.compile(r"老两口|老俩口|老夫妻|老夫老妻")
 # Grandparents opening a clause travel (爷爷奶奶带孙子回老家, 孩子姥姥姥爷带着俩外孙): the two
 # are the grown-ups; the ones visited (去看爷爷奶奶, 到姥姥姥爷家) are not aboard.
 _GRANDPARENTS = re.compile(
-    r"(?:^|(?<=[，,。；;\s]))(?:孩子|娃|我家|我们家|俺家|我|俺)?的?"
+    # (这周六爷爷奶奶带俩孙子: a day said first, or masked once read, still opens the clause.)
+    r"(?:^|(?<=[，,。；;\s□])|(?<=周[一二三四五六日天])|(?<=[期拜][一二三四五六日天])"
+    r"|(?<=[今明后]天)|(?<=[0-9]号))"
+    r"(?:孩子|娃|我家|我们家|俺家|我|俺)?的?"
     r"(?:爷爷奶奶|奶奶爷爷|姥姥姥爷|姥爷姥姥|外公外婆|外婆外公|公公婆婆|婆婆公公|岳父岳母"
     r"|老丈人丈母娘)(?!家|那)"
 )
@@ -194,7 +203,7 @@ _KIN_BROUGHT = re.compile(
 )
 _GRANDCHILD_BROUGHT = re.compile(
     # 送孙女回武汉: the grandchild taken there rides along.
-    r"(?:带|和|跟|陪|同|送)(?:着|上)?(?:我|俺)?(?:家)?的?小?(?:"
+    r"(?:带|和|跟|陪|同|送)(?:着|上)?(?:我|俺)?(?:家)?的?(?:(?:[一两二三四]个|俩|仨)\s*)?小?(?:"
     + "|".join(GRANDCHILD_WORDS)
     + r")(?!家)"
 )
@@ -561,7 +570,12 @@ def child_ages(text: str) -> tuple[int | None, ...]:
         return ()  # 和儿子一起: a grown-up son, as far as the text says
     counted = 0
     for match in _CHILD_COUNT.finditer(text):
-        counted += 2 if match.group("pair") else to_int(match.group("n")) or 1
+        if match.group("gpair"):
+            counted += 3 if match.group("gpair") == "仨" else 2
+        elif match.group("gn"):
+            counted += count_word(match.group("gn")) or to_int(match.group("gn")) or 1
+        else:
+            counted += 2 if match.group("pair") else to_int(match.group("n")) or 1
     # 带俩孩子…两大两小: the same children said twice, two of them, not four.
     said = max(small, counted, len(ages) + len(_SCHOOL_ONE.findall(text)))
     twins = sum(births)
@@ -661,6 +675,7 @@ def student_count(text: str, grown_ups: int) -> int:
             or match.group("after")
             or match.group("times")
             or {"俩": "2", "仨": "3"}.get(match.group("among") or "", match.group("among"))
+            or {"俩": "2", "仨": "3"}.get(match.group("led") or "", match.group("led"))
         )
         if count:
             return min(count, max(grown_ups, 1))

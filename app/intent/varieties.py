@@ -338,6 +338,12 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
             r"(?P<a>\d{1,2})\s*(?:and|&|,|/)\s*(?P<b>\d{1,2})\s*(?:years?\s+old|yrs?|yo)?\s*\)?",
             lambda m: f"{_count(m)}个小孩，一个{m.group('a')}岁一个{m.group('b')}岁，",
         ),
+        # + kids aged 8 and 12: two children, counted by their ages.
+        (
+            r"(?<![A-Za-z0-9])(?:the\s+|our\s+|my\s+)?(?:kids|children)\s+(?:aged\s+|ages\s+)"
+            r"(?P<a>\d{1,2})\s*(?:and|&|,|/)\s*(?P<b>\d{1,2})(?![0-9])\s*(?:years?\s+old|yrs?|yo)?",
+            lambda m: f"两个小孩，一个{m.group('a')}岁一个{m.group('b')}岁，",
+        ),
         (_COUNT + r"(?:kids?|child|children)(?![A-Za-z])", lambda m: _count(m) + "个小孩"),
         (
             _COUNT + r"(?:ppl|people|persons|pax|travell?ers|passengers|of us)(?![A-Za-z])",
