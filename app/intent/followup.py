@@ -154,6 +154,19 @@ _FEWER = re.compile(
     # 娃儿不去了, 孩子去不了了: a child of the party stays behind.
     r"|(?P<child>娃儿?|孩子|小孩|宝宝|儿子|女儿|闺女|小朋友)(?:就|也|还是)?"
     r"(?:不去了|不去|去不了|不走了|不来了|来不了|留家里|留在家)"
+    # 小叔子临时有事不去了, 我老公去不了了: a grown-up of the party stays behind.
+    r"|(?:我|俺)?(?P<kin>"
+    + "|".join(
+        sorted(
+            {p for p, n in lexicon.COMPANIONS if n == 1}
+            - {"孩子", "小孩", "儿子", "女儿", "宝宝", "外孙女", "外孙", "孙女", "孙子"}
+            | {"小叔子", "小姑子", "大伯子", "大姑姐", "妯娌", "连襟", "老丈人", "丈母娘"},
+            key=len,
+            reverse=True,
+        )
+    )
+    + r")(?:临时|突然|那天)?(?:有事|加班|要上班)?(?:了)?[，,\s]?(?:就|也|还是)?"
+    r"(?:不去了|去不了|来不了|不来了|不走了)"
 )
 # 走不了 六个, 就我们两口子: the party as it now stands, said with the one dropping out.
 _LEFT = re.compile(
@@ -560,7 +573,7 @@ def _read(
     as_said = turn
     party = _party(previous, turn, words)
     turn = turn.model_copy(update=_NO_PARTY)  # the party so far changes by `party` alone
-    moved_day = _named_day_moved(previous, words)
+    moved_day = _named_day_moved(previous, words, turn)
     if moved_day is not None:
         return TurnReading(_with_party(moved_day, party))
     if _ONE_WAY.search(words) and previous.return_trip is not False:
@@ -1505,7 +1518,7 @@ def _party(previous: TravelIntent, turn: TravelIntent, words: str) -> Party | No
             count = total  # 娃儿不去了 就我们两口子: the party as said
         elif left is not None:
             count = party_count_word(left.group("n")) or previous.passengers - gone
-        elif turn.passengers == 1 or fewer.group("child"):
+        elif turn.passengers == 1 or fewer.group("child") or fewer.group("kin"):
             count = previous.passengers - gone
         else:
             return party_after(previous, turn, words)
@@ -1639,11 +1652,15 @@ _DAY_MOVED = re.compile(
 )
 
 
-def _named_day_moved(previous: TravelIntent, words: str) -> TravelIntent | None:
+def _named_day_moved(
+    previous: TravelIntent, words: str, turn: TravelIntent | None = None
+) -> TravelIntent | None:
     """The trip with the day named moved to the other day said (周一改周二了 of a trip out on
     Friday and home on Monday: home on Tuesday), or None when the day named is neither the
-    ride out's nor the ride home's. The other ride keeps its day."""
+    ride out's nor the ride home's. The other ride keeps its day; hours said with the new day
+    (周日改成周一上午) are the moved ride's."""
     said = _DAY_MOVED.search(words)
+    hours = _outbound_windows(turn) if turn is not None else {}
     start, end = previous.date_start, previous.date_end
     if said is None or start is None:
         return None
@@ -1680,13 +1697,17 @@ def _named_day_moved(previous: TravelIntent, words: str) -> TravelIntent | None:
         if new_end < start:
             return None
         update: dict[str, Any] = {"date_end": new_end, "days": None, "nights": None}
+        if hours:
+            update.update(
+                return_window=hours["depart_window"], return_arrive_window=hours["arrive_window"]
+            )
         return merge_intent(
             with_end_said(previous.model_copy(update=update), True),
             TravelIntent(action="update"),
         )
     if names(start, old_wd, old_dom):
         new_start = moved(start)
-        update = {"date_start": new_start}
+        update = {"date_start": new_start, **hours}
         if end is not None and end < new_start:
             update["date_end"] = new_start + (end - start)
         return merge_intent(previous.model_copy(update=update), TravelIntent(action="update"))
@@ -1723,8 +1744,9 @@ def _date_in_trip_week(
     previous: TravelIntent, turn: TravelIntent, words: str, today: dt.date
 ) -> TravelIntent:
     """A bare weekday correcting the date is that day of the trip's own week (改成周日), also
-    with another destination said (改去西安吧 还是周六走: the trip's Saturday)."""
-    if turn.origin and turn.origin != previous.origin:
+    with another destination said (改去西安吧 还是周六走: the trip's Saturday), or with the
+    origin the trip lacked (下周末去杭州 … 从上海出发 周六去周日回: that weekend's days)."""
+    if turn.origin and previous.origin is not None and turn.origin != previous.origin:
         return turn
     return _next_week_meant(previous, _in_trip_week(previous, turn, words, today), words)
 

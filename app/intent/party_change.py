@@ -66,6 +66,8 @@ _JOIN = re.compile(
     r"(?P<n>[一两二三四五六七八九1-9])?\s*(?:个|位|名)?"
     r"|多(?:加|来)?(?P<m>[一两二三1-9])(?:个|位)(?!\s*" + _NOT_PEOPLE + r")"
     r"|也(?:要|想|得|会)?(?:一起)?(?:去|来|走|跟着)|(?:跟|和|陪)(?:我|我们)一起|一起(?:去|走|回)"
+    # 还要带我屋里伢子一起: someone brought along.
+    r"|(?<![不没别])带(?:上|着)?[^，,。？?\s]{1,6}?一起(?!吗|吧[？?])"
     r"|陪我|带上|也一起|也一块儿?|还有(?:我|她|他|孩子|俺)?的?(?:一?个|一位)?(?:" + _PEOPLE + r")"
     # 还有两个带队老师, 还有一个家长: so many more, called by what they do.
     r"|还有(?P<r>[一两二三四五六七八九1-9])\s*(?:个|位|名)\s*(?:带队|领队|随队|随行)?的?"
@@ -101,6 +103,11 @@ _FIXED_TOTAL = re.compile(
     + NUMBER
     + r")\s*(?:个|位)"
     r"(?!\s*(?:站|天|晚|城市|地方|小时|月|星期|礼拜|点))"
+)
+# A turn opening with the grown-ups counted, then others joined to them (两个大人加一个学生).
+_GROWN_UPS_FIRST = re.compile(
+    r"\s*(?:我们|咱们|俺们)?(?:一共|总共)?(?:" + NUMBER + r"|俩)\s*(?:个|位)?(?:大人|成人)"
+    r"\s*(?:加上?|和|带|还有|跟)"
 )
 # Grown-ups bringing the children (我和老婆两个人带孩子): the count is theirs alone.
 _BRINGING = re.compile(r"(?P<n>" + NUMBER + r"|俩)\s*(?:个|位)?(?:人|大人)\s*(?:带|领|陪)")
@@ -199,6 +206,10 @@ def _party_after(previous: TravelIntent, turn: TravelIntent, words: str) -> Part
     if fixed is not None and (count := to_int(fixed.group("n"))) and count > 1:
         # 不对，是5个，还有个同事: the count corrected is the party, whoever is named after it.
         return _restated(before, turn, words, count).fitted()
+    if _GROWN_UPS_FIRST.match(words) and party.counted_party(party.counts_before_names(words)):
+        # 两个大人加一个学生: every group counted, the whole party (加 joins the groups said,
+        # it adds nobody to the party known).
+        return _restated(before, turn, words, turn.passengers).fitted()
     joining = _JOIN.search(words)
     if joining is not None and not _nobody_new(joining, words):
         return _joined(before, turn, words, joining).fitted()
@@ -313,6 +324,17 @@ def _joined(before: Party, turn: TravelIntent, words: str, joining: re.Match[str
     pair = _PAIR_JOINS.match(words, joining.end())
     if not count and pair is not None:
         count = party.count_word(pair.group("n")) or 2  # 再加俺俩同学: two more
+    ages = _ages(words)
+    if (
+        before.children
+        and all(a is None for a in before.children)
+        and len(ages) == len(before.children)
+        and _KNOWN_CHILDREN_AGED.search(words)
+    ):
+        # 孩子一个6岁一个10岁，他爸也一起: the ages are the known children's; the one
+        # joining is the grown-up named.
+        grown = max(count, 1)
+        return Party(before.passengers + grown, before.students, tuple(ages))
     total = _total(words, len(before.children))
     if total is not None and _COUPLE_SAID.search(words):
         # 我们两口子加个八岁的娃儿，三个人: the couple (the speaker one of them) and the
@@ -364,6 +386,12 @@ def _joined(before: Party, turn: TravelIntent, words: str, joining: re.Match[str
         if _ALL.search(words):  # 室友也一起，都是学生: the one already going too
             students = before.passengers + count - len(before.children)
     return Party(before.passengers + count, students, before.children)
+
+
+# The children already going, their ages said (孩子一个6岁一个10岁, 俩娃一个5岁一个8岁).
+_KNOWN_CHILDREN_AGED = re.compile(
+    r"(?:孩子|小孩|娃儿?|俩娃|两个娃|俩孩子|两个孩子|宝宝)(?:们)?[，,\s]*(?:一个|大的|老大)"
+)
 
 
 _PAIR_JOINS = re.compile(

@@ -426,9 +426,10 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
         (r"(?:and\s+)?come\s+back\s+(?:the\s+)?same\s+day", "当天回来"),
         # back to Shanghai same night: home that day.
         (
-            r"(?:and\s+)?(?:get\s+|come\s+|go\s+)?back\s+to\s+(?P<place>[A-Za-z]+)\s*,?\s+"
-            r"(?:the\s+)?same\s+(?:day|night|evening)",
-            lambda m: "当天回" + m.group("place"),
+            # (the place may be read already: urumqi is 乌鲁木齐 by now)
+            r"(?:and\s+)?(?:get\s+|come\s+|go\s+)?back\s+to\s+(?P<place>[^\s,，.]+)\s*,?\s+"
+            r"(?:the\s+)?same\s+(?P<when>day|night|evening)",
+            lambda m: ("当天回" if m.group("when") == "day" else "当天晚上回") + m.group("place"),
         ),
         # back to HK on Sunday: the day home said after the place.
         (
@@ -662,6 +663,11 @@ _NORTHERN = _table(
     (r"下晌|后晌|过晌", "下午"),
     (r"(?<!晌)上晌|头晌|前晌", "上午"),
     (r"嗯呐", "嗯"),
+    # 明儿个, 后儿个, 大后儿个, 今儿个: the days by their northern names.
+    (r"大后儿个?", "大后天"),
+    (r"(?<!大)后儿个", "后天"),
+    (r"明儿个", "明天"),
+    (r"今儿个", "今天"),
     (r"有冒得", "有没有"),
     (r"冒得", "没有"),
     (r"咯个", "这个"),

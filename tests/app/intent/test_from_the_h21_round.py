@@ -99,3 +99,20 @@ def test_a_whole_night_in_a_hard_seat_refused_in_cantonese(directory: StationDir
     assert intent.seat_class is not SeatClass.HARD_SEAT
     assert SeatClass.HARD_SEAT in intent.exclude_seat_classes
     assert SeatClass.HARD_SLEEPER in intent.seat_classes
+
+
+def test_a_night_somewhere_then_on_the_next_day_is_a_stop(directory: StationDirectory) -> None:
+    intent = parse_offline(
+        "18号从西安出发去成都，想在汉中住一晚逛逛，第二天再走", THURSDAY, directory
+    )
+    assert (intent.origin, intent.destination) == ("西安", "成都")
+    assert [(stop.city, stop.nights) for stop in intent.via] == [("汉中", 1)]
+
+
+def test_back_the_same_evening_in_english_is_the_ride_homes_hours(
+    directory: StationDirectory,
+) -> None:
+    text = "Urumqi -> Turpan day trip on wednesday, back to urumqi same evening"
+    intent = parse_offline(text, THURSDAY, directory)
+    assert intent.date_start == intent.date_end == dt.date(2026, 12, 16)
+    assert span(intent.return_window) == "18:00-23:59" and intent.depart_window is None

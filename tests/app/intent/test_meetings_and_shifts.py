@@ -150,3 +150,14 @@ def test_the_night_train_said_after_the_meeting_day_leaves_the_day_before(
     intent = parse_offline(text, dt.date(2026, 12, 13), official)
     assert intent.date_start == dt.date(2026, 12, 16)
     assert span(intent.arrive_window) == "00:00-10:00"
+
+
+def test_a_span_with_the_rides_verb_after_a_meeting_is_the_rides(
+    official: StationDirectory,
+) -> None:
+    text = "后天我要从重庆到成都开会，早上八点到九点之间走的车有没得嘛"
+    intent = parse_offline(text, dt.date(2026, 12, 7), official)
+    assert span(intent.depart_window) == "08:00-09:00" and intent.arrive_window is None
+    # The meeting's own span said after it stays the meeting's: there by its start.
+    later = parse_offline("后天去合肥开会，下午三点到五点", dt.date(2026, 12, 7), official)
+    assert span(later.arrive_window) == "00:00-15:00"
