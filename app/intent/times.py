@@ -173,7 +173,8 @@ _APPOINTMENT_RANGE = re.compile(
 # The business said first, its span after: 去合肥开会，下午三点到五点.
 # (开会，早上八点到九点之间走的车: the span is the ride's, said with its verb.)
 _APPOINTMENT_THEN_RANGE = re.compile(
-    r"(?:开会|会议|有个?会|培训|面试|考试|见客户)(?:时间)?[，,\s]*(?:是|在)?\s*" + _SPAN
+    r"(?:开会|会议|有个?会|培训|面试|考试|见客户)(?:时间)?[，,\s]*(?:是|在)?\s*"
+    + _SPAN
     + r"(?![^，,。]{0,3}?(?:走|出发|发车|动身|的车|的票))"
 )
 # 开完会大概下午三点, 会议估计四点结束: when the business is over (the ride home leaves after it).
