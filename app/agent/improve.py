@@ -74,7 +74,6 @@ def next_improvement(
     if not any(leg.segment == 0 for leg in best.legs):
         return None
     pairs = pairs or {}
-    day = request.depart_date
     direct = _direct_asks(request, best, schedule, now, objective, asked, pairs, seen, budget)
     if direct:
         return Relaxation(
@@ -86,6 +85,7 @@ def next_improvement(
     index, bound = found.index, found.journey
     if bound is None or settled(best, bound, objective, index, request):
         return None
+    day = request.depart_date
     asks = missing_asks(bound, index, day, asked, pairs)
     if not asks:
         return None  # every leg of the bound was asked: the plan is what they allow

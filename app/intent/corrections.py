@@ -154,15 +154,11 @@ def _part_given_up(text: str) -> str:
     return before[:at] + found.group("new") + before[at + len(found.group("old")) :] + after
 
 
-_DAY = (
-    r"(?:今天|明天|后天|大后天|今晚|明晚|明早|(?:这|下)?(?:周|星期|礼拜)[一二三四五六日天]"
-    r"|\d{1,2}(?:号|日))"
-)
 # 明天没空，后天去: a day said busy, then the day meant (聽日唔得閒，後日…, as Mandarin).
 _DAY_GIVEN_UP = re.compile(
-    r"(?:^|(?<=[，,。!！\s]))" + _DAY + r"(?:我|都|我都)?(?:还|要)?"
+    r"(?:^|(?<=[，,。!！\s]))" + DAY_SAID + r"(?:我|都|我都)?(?:还|要)?"
     r"(?:有事|没空|没有空|不得空|不得闲|没时间|不行|走不了|不方便)"
-    r"(?:啦|呢|啊|的)?[，,。!！\s]+(?=[^，,。]{0,8}?" + _DAY + r")"
+    r"(?:啦|呢|啊|的)?[，,。!！\s]+(?=[^，,。]{0,8}?" + DAY_SAID + r")"
 )
 
 

@@ -53,6 +53,7 @@ from app.intent.merge import merge_intent, set_slots, starts_over
 from app.intent.model import TIME_WINDOWS, TravelIntent, ViaStop, with_end_said
 from app.intent.numerals import to_int
 from app.intent.offline import DROPPED_RETURN, normalise_text, refused_trains
+from app.intent.party import CHILD_WORDS, GRANDCHILD_WORDS, KIN_CHILD_WORDS
 from app.intent.party import count_word as party_count_word
 from app.intent.party_change import REPORTED, Party, party_after, students_said, total_said
 from app.intent.places import city_km
@@ -159,7 +160,7 @@ _FEWER = re.compile(
     + "|".join(
         sorted(
             {p for p, n in lexicon.COMPANIONS if n == 1}
-            - {"孩子", "小孩", "儿子", "女儿", "宝宝", "外孙女", "外孙", "孙女", "孙子"}
+            - {*CHILD_WORDS, *KIN_CHILD_WORDS, *GRANDCHILD_WORDS}
             | {"小叔子", "小姑子", "大伯子", "大姑姐", "妯娌", "连襟", "老丈人", "丈母娘"},
             key=len,
             reverse=True,
@@ -1652,15 +1653,13 @@ _DAY_MOVED = re.compile(
 )
 
 
-def _named_day_moved(
-    previous: TravelIntent, words: str, turn: TravelIntent | None = None
-) -> TravelIntent | None:
+def _named_day_moved(previous: TravelIntent, words: str, turn: TravelIntent) -> TravelIntent | None:
     """The trip with the day named moved to the other day said (周一改周二了 of a trip out on
     Friday and home on Monday: home on Tuesday), or None when the day named is neither the
     ride out's nor the ride home's. The other ride keeps its day; hours said with the new day
     (周日改成周一上午) are the moved ride's."""
     said = _DAY_MOVED.search(words)
-    hours = _outbound_windows(turn) if turn is not None else {}
+    hours = _outbound_windows(turn)
     start, end = previous.date_start, previous.date_end
     if said is None or start is None:
         return None

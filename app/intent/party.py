@@ -570,10 +570,9 @@ def child_ages(text: str) -> tuple[int | None, ...]:
         return ()  # 和儿子一起: a grown-up son, as far as the text says
     counted = 0
     for match in _CHILD_COUNT.finditer(text):
-        if match.group("gpair"):
-            counted += 3 if match.group("gpair") == "仨" else 2
-        elif match.group("gn"):
-            counted += count_word(match.group("gn")) or to_int(match.group("gn")) or 1
+        grandchildren = match.group("gpair") or match.group("gn")
+        if grandchildren:
+            counted += count_word(grandchildren) or 1
         else:
             counted += 2 if match.group("pair") else to_int(match.group("n")) or 1
     # 带俩孩子…两大两小: the same children said twice, two of them, not four.
@@ -670,12 +669,12 @@ def student_count(text: str, grown_ups: int) -> int:
         return 0
     match = _STUDENT_COUNT.search(text)
     if match:
-        count = to_int(
+        count = count_word(
             match.group("n")
             or match.group("after")
             or match.group("times")
-            or {"俩": "2", "仨": "3"}.get(match.group("among") or "", match.group("among"))
-            or {"俩": "2", "仨": "3"}.get(match.group("led") or "", match.group("led"))
+            or match.group("among")
+            or match.group("led")
         )
         if count:
             return min(count, max(grown_ups, 1))

@@ -351,7 +351,6 @@ def _joined(before: Party, turn: TravelIntent, words: str, joining: re.Match[str
     counted = any(said.get(key) for key in ("n", "m", "t", "r", "more"))
     if not counted and len(named) > 1:
         # 还有俺媳妇跟闺女，闺女5岁: each person named, as what they are.
-        ages = _ages(words)
         young = [w for w in named if w in _YOUNG_KIN or w in party.CHILD_WORDS]
         children = tuple(ages[: len(young)]) + (None,) * max(0, len(young) - len(ages))
         grown = sum(_COUNTS.get(w, 1) for w in named if w not in young)
@@ -365,7 +364,6 @@ def _joined(before: Party, turn: TravelIntent, words: str, joining: re.Match[str
     grown_named = [w for w in named if w not in _YOUNG_KIN and w not in party.CHILD_WORDS]
     if not counted and grown_named and _CHILD_NAMED.search(_THROUGH_CHILD.sub("", words)):
         # 我老婆跟两个娃一起回 大的8岁小的5岁: the wife and the children, each as what they are.
-        ages = _ages(words)
         kids_said = _KIDS_COUNTED.search(words)
         kids = (party.count_word(kids_said.group("n")) or 1) if kids_said else max(len(ages), 1)
         children = tuple(ages[:kids]) + (None,) * max(0, kids - len(ages))
@@ -373,7 +371,6 @@ def _joined(before: Party, turn: TravelIntent, words: str, joining: re.Match[str
         passengers = before.passengers + grown + len(children)
         return Party(passengers, before.students, before.children + children)
     count = max(count, 1)
-    ages = _ages(words)
     grown_up = _THROUGH_CHILD.search(words) is not None or _NOT_STUDENT.search(words) is not None
     named_child = _CHILD_NAMED.search(_THROUGH_CHILD.sub("", words)) is not None
     if not grown_up and (ages or named_child or turn.children):
