@@ -180,6 +180,14 @@ _ALONE = re.compile(
 )
 _YES = re.compile(r"^(?:对|是的|对的|嗯|没错|是|对呀|是啊|对啊|就是)[，,。!！\s]*$")
 _ANOTHER_TRIP = re.compile(r"另外|另一|对了|算了|还有一?个|再帮|也帮|帮.{1,4}也")
+# "ok different trip: Dec 22 urumqi to yining", 换个行程: said to be a trip of its own, it is
+# one, whichever end it shares with this one; nothing of this trip carries over.
+_NEW_TRIP = re.compile(
+    r"\b(?:different|another|new|separate|other)\s+(?:trip|journey|one)\b"
+    r"|(?:换|新|另)(?:一|外一)?个?(?:行程|旅程)|新的(?:行程|旅程)"
+    r"|重新(?:规划|安排|订|计划)(?:一|个)+(?:行程|旅程)",
+    re.IGNORECASE,
+)
 # 我老伴要从上饶回南昌，也帮他看看: someone else's ride, whatever its ends, is no ride home of
 # the trip shown.
 _SOMEONE_ELSE = re.compile(
@@ -557,6 +565,8 @@ def _read(
     )
     if changed is not None:
         return TurnReading(_with_party(changed, _party(previous, turn, words)))
+    if turn.origin and turn.destination and _NEW_TRIP.search(words):
+        return TurnReading(merge_intent(TravelIntent(), turn, city=city))
     if turn.origin and turn.destination and _ANOTHER_TRIP.search(words):
         if not _ride_back(previous, turn, words, city) or _SOMEONE_ELSE.search(words):
             # "另外下周三我从广州去南宁": another trip, even from where this one ends; its
@@ -1811,7 +1821,20 @@ def _in_trip_week(
     monday = previous.date_start - dt.timedelta(days=previous.date_start.weekday())
     # 比赛周五一早 所以周四晚上8点前得到: the weekday the turn rides on, not the first said.
     rides = turn.date_start.weekday()
-    said = [d for _, _, d in days_said(words, today, monday) if d.weekday() == rides]
+    every = [d for _, _, d in days_said(words, today, monday)]
+    said = [d for d in every if d.weekday() == rides]
+    if not said and turn.date_end is not None:
+        home = [d for d in every if d.weekday() == turn.date_end.weekday()]
+        if home:
+            # 在兰州住两晚，礼拜一回来: the day said is the day home, the first such day after
+            # the trip starts; the day out is counted back from it.
+            back = home[0]
+            while back < previous.date_start:
+                back += dt.timedelta(days=7)
+            moved = back - turn.date_end
+            if not moved or turn.date_start + moved < today:
+                return turn
+            return turn.model_copy(update={"date_start": turn.date_start + moved, "date_end": back})
     day = said[0] if said else date_from(words, monday, today)
     if day is None or day < today or day == turn.date_start:
         return turn

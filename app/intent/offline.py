@@ -176,8 +176,10 @@ _RETURN_AFTER = re.compile(
 )
 _LATE_AFTERNOON = re.compile(r"下午(?:晚点|晚一点|晚些)")
 _RETURN_BEFORE = re.compile(
-    r"(?:回来|回程|返程|返回|回去)(?:的车|的票|的那趟|的那班|坐的车)?(?:的|时|的时候|选|要|坐|得|是|最好)?\s*$"
+    r"(?:回来|回程|返程|返回|回去)(?:的车|的票|的?那趟|的?那班|坐的车)?(?:的|时|的时候|选|要|坐|得|是|最好)?\s*$"
 )
+_LOOSE_SAID_BEFORE = re.compile(r"(?P<head>.*?)" + MASK + r"+[咧了啊呀哈嘛吧哦噢]?[，,\s]+$")
+"""A loose wish masked before the clause of an hour (…不要太早咧，): what comes before it."""
 _RETURN_CUE = re.compile(r"回来|回程|返程|返回|回去|回家")
 """A return said earlier in the text: an arrival deadline after it is the ride home's."""
 _ARRIVAL_SAID = re.compile(r"(?<!出发|发车)到[，,\s]*$")
@@ -912,10 +914,13 @@ _BOARD_THERE_HOME = re.compile(r"(?:去|到)(?P<at>[\u4e00-\u9fff]{2,5}?站)" + 
 _LATIN_THEN_GLOSSED = re.compile(
     r"(?<![A-Za-z])[A-Za-z][A-Za-z' ]{1,30}?\s*[（(](?P<name>[\u4e00-\u9fff]{2,8})[)）]"
 )
-# 住两个晚上, 待三个晚上: so many nights.
+# 住两个晚上, 待三个晚上, 住两晚上: so many nights.
 _NIGHTS_AS_EVENINGS = re.compile(
-    r"(?<=[一二两三四五六七八九十0-9])\s*个\s*晚上(?![0-9一二三四五六七八九十点])"
+    r"(?:(?<=[一二两三四五六七八九十0-9])\s*个\s*|(?<=[住待呆][一二两三四五六七八九十0-9]))"
+    r"晚上(?![0-9一二三四五六七八九十点])"
 )
+_COUNTED_ON = re.compile(r"(?<=[人生孩娃])加上(?=[一两二三四五六七八九十俩仨1-9]\s*(?:个|位|名))")
+_IN_THE_PART = re.compile(r"\b(?:in|during) the (?=(?:early )?morning|afternoon|evening)", re.I)
 # A seat class or train kind typed in pinyin inside a Chinese sentence (ruanwo下铺).
 _CLASS_IN_PINYIN = {
     "ruanwo": "软卧",
@@ -974,6 +979,9 @@ def normalise_text(text: str) -> str:
     text = _BOARD_THERE.sub(r"从\g<at>\g<ride>去", text)
     text = _BOARD_THERE_HOME.sub(r"从\g<at>\g<ride>", text)
     text = _LATIN_THEN_GLOSSED.sub(r"\g<name>", text)
+    text = text.replace("直达特快", "直特")  # the Z trains by name (neither 特快 nor 直达)
+    text = _COUNTED_ON.sub("加", text)  # 两个大人加上两个老人: 加 (no stop added)
+    text = _IN_THE_PART.sub("", text)  # back in the evening: back evening (the ride's hours)
     text = _NIGHTS_AS_EVENINGS.sub("晚", text)
     text = _CLASS_IN_PINYIN_RE.sub(lambda m: _CLASS_IN_PINYIN[m.group().lower()], text)
     text = self_corrected(text)  # 周五，不对，周六: the day said last
@@ -1656,6 +1664,12 @@ def _window_kind(buf: _Text, end: int, start: int | None = None) -> str:
             return "return_arrive_window"  # 当天回宁波，晚上八点前要到家 (from 宁波)
         return "arrive_window"
     before = buf.masked[max(0, (start or 0) - 8) : start or 0].rstrip(MASK) if start else ""
+    if start and not _RETURN_BEFORE.search(before):
+        # 回来那趟不要太早咧，十点以后走: the hour said after a loose wish of the ride home,
+        # in the next clause, is that ride's too.
+        loose = _LOOSE_SAID_BEFORE.search(buf.masked[max(0, start - 16) : start])
+        if loose:
+            before = loose.group("head")
     home = _RETURN_AFTER.match(after)
     if home and _heads_to_destination(buf, end + home.end()):
         home = None  # 当天晚上回吉林市，从长春走: going home is the ride out, no ride back
@@ -1935,7 +1949,8 @@ def _only_day_is_the_way_home(
     buf: _Text, dates: DateFacts, fields: dict[str, object]
 ) -> dt.date | None:
     """The day when the one day the text says is the ride home's (周日回, 周日晚上回来), for a
-    whole trip (both ends said) with no day of leaving; None otherwise."""
+    whole trip (both ends said, or the stay's nights where it is: 在兰州住两晚，礼拜一回来)
+    with no day of leaving; None otherwise."""
     if (
         dates.start is None
         or dates.end is not None
@@ -1943,7 +1958,9 @@ def _only_day_is_the_way_home(
         or len(dates.spans) != 1
     ):
         return None
-    if fields.get("origin") is None or fields.get("destination") is None or fields.get("via"):
+    if fields.get("destination") is None or fields.get("via"):
+        return None
+    if fields.get("origin") is None and not fields.get("nights"):
         return None
     _, end = dates.spans[0]
     said = buf.original[end : end + 20]

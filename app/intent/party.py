@@ -595,7 +595,8 @@ _STUDENT_SELF = re.compile(
     r"|(?<=都)(?:大学生|学生|研究生)(?!会|家长|时代)"
     # Some of the party named as students: 四个人其中一个学生, 有两个是大学生.
     # The party counted as students: 我们三个大学生, 两个研究生 (not 带三个学生, a teacher's).
-    r"|(?:^|(?<=[我咱俺]们)|(?<=[\s，,。]))(?:"
+    # 两个大人加一个大学生: a group of the party added with 加.
+    r"|(?:^|(?<=[我咱俺]们)|(?<=[\s，,。加]))(?:"
     + NUMBER
     + r")\s*(?:个|位|名)\s*(?:大学生|研究生|学生)"
     r"(?!会|家长|时代|的)"

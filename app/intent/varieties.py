@@ -290,7 +290,8 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
         # we are 2 students: the party and the fare at once.
         (
             r"(?<![A-Za-z])we(?:'re|\s+are)\s+(?P<n>[2-9]|two|three|four|five|six)\s+"
-            r"(?:uni\s+|college\s+)?students\b",
+            r"(?:(?:uni|college|university|intl|international|exchange|grad|phd|poor|broke)\s+)?"
+            r"students\b",
             lambda m: (
                 "我们"
                 + str(_NUMBER_WORDS.get(m.group("n").lower(), m.group("n")))

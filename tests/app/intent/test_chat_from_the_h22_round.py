@@ -1,0 +1,130 @@
+"""Chat turns the h22 round's travellers wrote where a constraint was relaxed falsely: a stay
+said in 晚上 (住两晚上) with the day home and that ride's hours said after a loose wish, an
+English "back in the evening" of a day trip, and a trip said to be a different one."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from app.intent.followup import TurnReading
+from app.intent.model import TravelIntent
+from app.intent.offline import parse_offline
+from tests.app.intent.conftest import TODAY
+
+# TODAY in these tests is Monday 2026-11-30.
+
+
+@pytest.fixture
+def parse(directory):
+    return lambda text: parse_offline(text, TODAY, directory)
+
+
+def trip(reading: TurnReading) -> TravelIntent:
+    assert reading.declined is None
+    return reading.intent
+
+
+def test_a_stay_said_in_evenings_with_the_day_home_and_its_hours(chat):
+    intent = trip(
+        chat(
+            "额礼拜五想从西安去兰州浪一哈，坐高铁么动车都行",
+            "哎不对，额记岔咧，不是礼拜五，是礼拜六么",
+            "在兰州住两晚上，礼拜一回来，回来那趟不要太早咧，十点以后走",
+        )
+    )
+    # Saturday 12-05, two nights, home on the Monday said; the hours are the ride home's.
+    assert intent.nights == 2
+    assert intent.date_end == dt.date(2026, 12, 7)
+    assert intent.date_start == dt.date(2026, 12, 5)
+    assert intent.depart_window is None
+    assert intent.return_window is not None and intent.return_window.span() == "10:00-23:59"
+
+
+def test_nights_said_as_evenings_after_a_stay_verb(parse):
+    intent = parse("大后天从西安去兰州，在兰州住两晚上，礼拜一回来")
+    assert intent.nights == 2
+    assert intent.depart_window is None
+
+
+def test_one_evening_is_still_a_length_not_nights(parse):
+    # 坐一晚上硬座: the night is the ride; no stay, no evening departure.
+    intent = parse("明天从西安去兰州，坐一晚上硬座也行")
+    assert intent.nights is None
+
+
+def test_an_english_day_trip_home_in_the_evening(chat):
+    intent = trip(
+        chat(
+            "urumqi to lanzhou tomorrow morning pls",
+            "it's a day trip, i come back same day in the evening",
+        )
+    )
+    assert intent.depart_window is not None and intent.depart_window.span() == "06:00-12:00"
+    assert intent.return_window is not None and intent.return_window.span() == "18:00-23:59"
+    assert intent.date_end == intent.date_start == dt.date(2026, 12, 1)
+
+
+def test_a_different_trip_said_starts_afresh_from_the_same_city(chat):
+    intent = trip(
+        chat(
+            "urumqi to lanzhou tomorrow morning pls",
+            "it's a day trip, i come back same day in the evening",
+            "too expensive man, cheapest seats pls",
+            "ok different trip: Dec 8 urumqi to xining, overnight sleeper",
+        )
+    )
+    assert (intent.origin, intent.destination) == ("乌鲁木齐", "西宁")
+    assert intent.date_start == dt.date(2026, 12, 8)
+    assert not intent.return_trip
+    assert intent.return_window is None
+    assert intent.order is None
+    assert intent.seat_classes
+
+
+def test_a_new_trip_in_chinese_from_the_same_city(chat):
+    intent = trip(chat("周五从北京去上海，最便宜的", "换个行程：下周一北京去天津"))
+    assert (intent.origin, intent.destination) == ("北京", "天津")
+    assert intent.order is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A student added to the grown-ups with 加 (in traditional characters too).
+        ("我们兩個大人加一個大學生，下週六從廣州去桂林", (3, 1, [])),
+        # 加上 a group of the party adds heads, not a stop.
+        ("两个大人加上一个学生，下周六从广州去桂林", (3, 1, [])),
+        ("两个大人加上两个老人，下周六从广州去桂林", (4, 0, [])),
+        ("两个大人加上一个孩子，下周六从广州去桂林", (3, 0, [None])),
+        # English students of any kind claim the fare.
+        ("we are 3 intl students, going from beijing to xian this saturday", (3, 3, [])),
+        ("hi, we're two exchange students, shanghai to hangzhou tmr", (2, 2, [])),
+    ],
+)
+def test_parties_said_with_a_group_added(parse, text, expected):
+    intent = parse(text)
+    assert (intent.passengers, intent.students, intent.children) == expected
+    assert intent.action != "append" and not intent.via
+
+
+def test_a_stop_added_with_jiashang_is_still_a_stop(parse):
+    intent = parse("下周六从广州去桂林，再加上一站长沙")
+    assert intent.action == "append"
+
+
+@pytest.mark.parametrize("then", ["第二天再接着走", "第二天继续出发", "第二天就走"])
+def test_a_night_on_the_way_then_on(parse, then):
+    intent = parse(f"后天从上海去成都，在武汉住一晚，{then}")
+    assert intent.destination == "成都"
+    assert [(stop.city, stop.nights) for stop in intent.via] == [("武汉", 1)]
+
+
+@pytest.mark.parametrize(
+    "text", ["周五从北京去西安，只坐Z字头的直达特快", "周五从北京去西安，要直达特快"]
+)
+def test_the_z_trains_by_their_name(parse, text):
+    intent = parse(text)
+    assert intent.train_types == ["Z"]
+    assert "直达" not in intent.preferences
