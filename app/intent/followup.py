@@ -50,7 +50,7 @@ from app.intent.corrections import DAY_SAID
 from app.intent.dates import WEEKDAY_NUMBERS, date_from, days_said, extract_dates
 from app.intent.day_changes import day_trip, said_day_trip, stale_windows
 from app.intent.merge import merge_intent, set_slots, starts_over
-from app.intent.model import TIME_WINDOWS, TravelIntent, ViaStop, with_end_said
+from app.intent.model import SLEEPER_SET, TIME_WINDOWS, TravelIntent, ViaStop, with_end_said
 from app.intent.numerals import to_int
 from app.intent.offline import DROPPED_RETURN, normalise_text, refused_trains
 from app.intent.party import CHILD_WORDS, GRANDCHILD_WORDS, KIN_CHILD_WORDS
@@ -650,6 +650,9 @@ def _read(
     permitted = _class_permitted(turn, words)
     if permitted:
         turn = turn.model_copy(update={"seat_class": None, "seat_classes": []})
+    if _sleepers_given_up(previous, turn):
+        # 不要卧铺啦，改坐高铁: the night train goes, its berths and its hours with it.
+        previous = previous.model_copy(update=_night_ride_dropped(previous))
     moved = turn.date_start is not None and turn.date_start != previous.date_start
     # "还是周四下午走吧" after "周五…上午到": the arrival said for Friday's ride goes.
     stale = stale_windows(previous, turn.depart_window, turn.arrive_window, moved=moved)
@@ -668,6 +671,31 @@ def _read(
         # 算了西宁不去了 就到兰州 after 兰州 was a stop on the way: the stop is the end now.
         merged = merged.model_copy(update={"via": merged.via[:-1]})
     return TurnReading(merged)
+
+
+def _sleepers_given_up(previous: TravelIntent, turn: TravelIntent) -> bool:
+    """True when the turn refuses the berths the trip asked for (要卧铺 … 不要卧铺啦)."""
+    asked = {previous.seat_class, *previous.seat_classes} - {None}
+    return (
+        bool(asked) and asked <= set(SLEEPER_SET) and bool(asked & set(turn.exclude_seat_classes))
+    )
+
+
+def _night_ride_dropped(previous: TravelIntent) -> dict[str, Any]:
+    """The slots of a night ride asked for (夜车, 卧铺, 下铺) cleared."""
+    night = [
+        name
+        for name in ("depart_window", "arrive_window")
+        if (window := getattr(previous, name)) is not None and "夜车" in window.label
+    ]
+    return {
+        "seat_class": None,
+        "seat_classes": [],
+        "berth": None,
+        "preferences": [p for p in previous.preferences if p != "卧铺"],
+        **dict.fromkeys(night),
+        **({"arrive_date": None} if night else {}),
+    }
 
 
 def _read_return(

@@ -194,6 +194,9 @@ WEATHER_WORDS = (
     "多少度",
     "下雨",
     "下雪",
+    # Cantonese and southern speech: 会唔会落雪.
+    "落雨",
+    "落雪",
     "冷吗",
     "冷不冷",
     "热吗",

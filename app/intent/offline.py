@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -48,6 +49,7 @@ from app.intent.numerals import NUMBER, to_int, to_number
 from app.intent.places import (
     CITY_ABBREVIATIONS,
     LANDED_BEFORE,
+    NON_STATION_PLACES,
     Route,
     extract_route,
     names_train_end,
@@ -79,6 +81,7 @@ from sources.models import (
     is_train_number,
 )
 from sources.stations import StationDirectory
+from sources.stations.directory import default_directory
 from sources.stations.matching import readings
 
 MASK = "□"
@@ -784,7 +787,9 @@ _HOME_STATION_LATER = re.compile(
 _AGE_LIST = re.compile(r"(?<![0-9])(?P<ages>[0-9]{1,2}(?:\s*[、,，/]\s*[0-9]{1,2})+)\s*(?:周)?岁")
 # 七点以前的我根本赶不上: before the hour refused, so after it.
 _BEFORE_HOUR_REFUSED = re.compile(
-    r"(?<=点|半)(?:以前|之前|前)的?(?:车|票)?(?:我|我们|都|俺)?(?:根本|肯定|实在|真)?"
+    # 早上八点以前俺可起不来啊: 可 between the one refusing and the refusal.
+    r"(?<=点|半)(?:以前|之前|前)的?(?:车|票)?(?:我|我们|都|俺|俺们)?(?:可|是)?"
+    r"(?:根本|肯定|实在|真)?"
     r"(?:赶不上|来不及|起不来|赶不到|不行|不要|不坐)"
 )
 # 孩子晚上闹, 老人夜里睡不好: why a night ride is refused, not the hours of the ride.
@@ -916,7 +921,7 @@ _LATIN_THEN_GLOSSED = re.compile(
 )
 # 住两个晚上, 待三个晚上, 住两晚上: so many nights.
 _NIGHTS_AS_EVENINGS = re.compile(
-    r"(?:(?<=[一二两三四五六七八九十0-9])\s*个\s*|(?<=[住待呆][一二两三四五六七八九十0-9]))"
+    r"(?:(?<=[一二两三四五六七八九十0-9])\s*个\s*|(?<=[住待呆玩耍][一二两三四五六七八九十0-9]))"
     r"晚上(?![0-9一二三四五六七八九十点])"
 )
 _COUNTED_ON = re.compile(r"(?<=[人生孩娃])加上(?=[一两二三四五六七八九十俩仨1-9]\s*(?:个|位|名))")
@@ -949,6 +954,31 @@ _PARTICLE_AFTER_DAY = re.compile(
 )
 
 
+@functools.cache
+def _sights_by_spelling() -> tuple[re.Pattern[str] | None, dict[str, str]]:
+    """The places with no station of their own (乌镇, 周庄, 九寨沟) by their usual pinyin, five
+    letters or more and spelling no station, and a pattern finding them as words."""
+    stations = {s.pinyin.lower() for s in default_directory() if s.pinyin}
+    spelt: dict[str, str] = {}
+    for place in NON_STATION_PLACES:
+        said = readings(place)[:1]
+        if said and len(said[0]) >= 5 and said[0] not in stations:
+            spelt.setdefault(said[0], place)
+    if not spelt:
+        return None, spelt
+    words = "|".join(sorted(spelt, key=len, reverse=True))
+    return re.compile(r"(?<![A-Za-z])(?:" + words + r")(?![A-Za-z])", re.IGNORECASE), spelt
+
+
+def _spelt_sights(text: str) -> str:
+    if not any(c.isascii() and c.isalpha() for c in text):
+        return text
+    pattern, spelt = _sights_by_spelling()
+    if pattern is None:
+        return text
+    return pattern.sub(lambda m: spelt[m.group().lower()], text)
+
+
 def normalise_text(text: str) -> str:
     """NFKC (full-width digits and letters to ASCII) and trimmed; a route typed in pinyin
     (mingtian cong chengdu qu chongqing) has its route and time words as characters (the
@@ -979,6 +1009,7 @@ def normalise_text(text: str) -> str:
     text = _BOARD_THERE.sub(r"从\g<at>\g<ride>去", text)
     text = _BOARD_THERE_HOME.sub(r"从\g<at>\g<ride>", text)
     text = _LATIN_THEN_GLOSSED.sub(r"\g<name>", text)
+    text = _spelt_sights(text)  # shanghai to wuzhen: 乌镇, a place with no station of its own
     text = text.replace("直达特快", "直特")  # the Z trains by name (neither 特快 nor 直达)
     text = _COUNTED_ON.sub("加", text)  # 两个大人加上两个老人: 加 (no stop added)
     text = _IN_THE_PART.sub("", text)  # back in the evening: back evening (the ride's hours)

@@ -116,6 +116,7 @@ _THROUGH_CHILD = re.compile(
     r"(?:孩子|小孩|儿子|女儿|闺女|宝宝|孙子|孙女|外孙女|外孙)(?:的|他|她)?"
     r"(?:奶奶|爷爷|姥姥|姥爷|外婆|外公|爸爸|妈妈|爸|妈|舅舅|舅妈|姑姑|姑父|姨|阿姨|叔叔|婶婶|伯伯|老师)"
 )
+_PARENT = r"(?:爸爸|妈妈|爸|妈|父亲|母亲)"
 _COUPLE_SAID = re.compile(
     r"两口子|我们俩|我们两个|我俩|咱俩|老两口|我和老公|我和老婆|我跟老公|我跟老婆"
 )
@@ -409,6 +410,8 @@ def _named_people(words: str) -> list[str]:
     child (孩子奶奶) is that grown-up, and 孩子的表弟 is the cousin."""
     text = _THROUGH_CHILD.sub(lambda m: "#" + m.group()[-2:], words)
     text = re.sub(r"(?:孩子|小孩|儿子|女儿|闺女|宝宝)的(?=" + _PEOPLE + r")", "", text)
+    # 同学妈妈也一起, 朋友的爸爸: someone's parent is the parent alone.
+    text = re.sub(r"(?:同学|朋友|室友|舍友|同事|闺蜜)的?(?=" + _PARENT + r")", "", text)
     found: list[str] = []
     for name in _NAMED:
         if name in text:

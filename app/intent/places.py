@@ -281,9 +281,14 @@ def _name_scanner(names: tuple[str, ...]) -> NameScanner:
     return NameScanner(names)
 
 
+# Provinces whose pinyin spells a small station's (新绛, 鹤北): in romanised text the word is
+# the province ("backpacking xinjiang :) urumqi to kashgar"), never a place of the ride.
+_PROVINCES_SPELT_AS_STATIONS = frozenset({"xinjiang", "hebei"})
+
+
 def _pinyin_index(directory: StationDirectory) -> dict[str, str]:
     """Pinyin of every station and city → its name (cities via their namesake station)."""
-    index: dict[str, str] = {}
+    index: dict[str, str] = dict.fromkeys(_PROVINCES_SPELT_AS_STATIONS, "")
     # A city's namesake first: "dali" is the city 大理, not the station 大荔; of two cities
     # spelt alike, the likelier one ("suzhou" is 苏州, not 宿州).
     for station in sorted(
@@ -305,7 +310,7 @@ def _pinyin_index(directory: StationDirectory) -> dict[str, str]:
         if row["kind"] == "short" and not row["name"].endswith("站") and said:
             if directory.by_name(row["means"]) is not None:
                 index.setdefault(said[0], row["means"])
-    return index
+    return {spelling: name for spelling, name in index.items() if name}
 
 
 _VOWELS = frozenset("aeiouv")
@@ -422,6 +427,12 @@ def _spelt_place(
     after = text[span[1] :].lstrip().lower()
     if not (before.endswith(_SPELT_CUES_BEFORE) or after.startswith(_SPELT_CUES_AFTER)):
         return None
+    # Xinning: a key struck twice spells 西宁 (xining) exactly, before any sound folded
+    # (兴宁, xingning, sounds alike once n and ng are folded).
+    doubled = {word[:i] + word[i + 1 :] for i in range(1, len(word)) if word[i] == word[i - 1]}
+    once = [index[spelling] for spelling in sorted(doubled) if spelling in index]
+    if len(once) == 1:
+        return once[0]
     return fuzzy.get(fuzzy_sound(word)) or _slipped_city(word, cities)
 
 
@@ -1397,6 +1408,11 @@ def extract_route(text: str, directory: StationDirectory) -> Route:
         # about): the trip starts where one is.
         origin_hit = here
         stops = []
+    elif origin_hit is None and len(hits) == 1 and _home_then_going(text, hits[0]):
+        # "我是梅州的，后天就去": where one is from, and a going with no place: the trip starts
+        # there (the place gone to was said before, or is asked).
+        origin_hit = hits[0]
+        stops = []
     elif origin_hit is None and (boarding := _boarding_after(text, hits, directory)):
         # "后天去广州，长沙南最早的一班": the place said after the destination, with the train
         # it is boarded for, is where the trip starts.
@@ -1549,6 +1565,20 @@ def _round_pair(text: str, hits: list[_Hit], directory: StationDirectory) -> boo
         return False
     return bool(
         _ROUND_BEFORE.search(text[: hits[0].start]) or _ROUND_AFTER.match(text[hits[1].end :])
+    )
+
+
+_FROM_HOME_BEFORE = ("我是", "俺是", "我们是", "俺们是", "咱是")
+_GOING_AFTER_HOME = re.compile(
+    r"(?:的|人)[，,\s]+[^，,。]{0,6}?(?:去|走|出发|过去|动身)(?:吧|啦|了)?\s*[。！!]?\s*$"
+)
+
+
+def _home_then_going(text: str, hit: _Hit) -> bool:
+    """True for the one place said as where one is from, then a going that names no place
+    (我是梅州的，后天就去)."""
+    return _before(text, hit).endswith(_FROM_HOME_BEFORE) and bool(
+        _GOING_AFTER_HOME.match(text, hit.end)
     )
 
 

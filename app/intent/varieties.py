@@ -281,10 +281,11 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
         ),
         # this coming Tuesday: the next Tuesday, whichever week it falls in.
         (r"(?<![A-Za-z])this\s+coming\s+(?=" + _WEEKDAY_NAMES + r")", ""),
-        # come back after 7pm: the ride home's hours, before the hour is read.
+        # come back after 7pm: the ride home's hours, before the hour is read; coming back on
+        # the 16th: its day.
         (
             r"(?<![A-Za-z])(?:and\s+)?(?:come|coming|get|getting|head(?:ing)?|go(?:ing)?)\s+back"
-            r"\s+(?=(?:after|before|by|at|around|about)\s)",
+            r"\s+(?=(?:after|before|by|at|around|about|on)\s)",
             "回来 ",
         ),
         # we are 2 students: the party and the fare at once.
@@ -448,6 +449,13 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
             r"(?<![A-Za-z])for\s+(?P<n>[2-9]|two|three|four|five|six)(?!\s*(?:days?|nights?|"
             r"hours?|hrs?|weeks?|am|pm|[:.]\d|\d|yuan|rmb|kuai))",
             lambda m: str(_NUMBER_WORDS.get(m.group("n").lower(), m.group("n"))) + "个人",
+        ),
+        # Dali 2 nights -> Lijiang 3 nights: a stay said after the place, as 大理住两晚.
+        (
+            r"(?<=[A-Za-z])\s+(?:for\s+)?"
+            + _COUNT
+            + r"nights?(?=\s*(?:->|→|>|,|，|;|\)|$|then\b))",
+            lambda m: "住" + _count(m) + "晚",
         ),
         (r"(?<![A-Za-z])same\s+day(?![A-Za-z])", "当天"),
         (r"one[- ]way", "单程"),
@@ -686,8 +694,13 @@ _NORTHERN_CUE = re.compile("|".join(pattern.pattern for pattern, _ in _NORTHERN)
 
 
 # Hakka (客家话): 𠊎天光日爱去广州 is 我明天要去广州, 下昼三点前爱到 下午三点前要到.
+_HAKKA_I = r"(?<![天生边无际])[涯偓](?=[系係想要同老屋们爱冇唔去来的在今明后])"
+"""涯 (or 偓) typed for 𠊎, I, before what the speaker does (涯系梅州个; 天涯 is no one)."""
 _HAKKA = _table(
     (r"𠊎", "我"),
+    (_HAKKA_I, "我"),
+    (r"(?<=我)系(?=[\u4e00-\u9fff]{2,4}?个[，,\s。]|[\u4e00-\u9fff]{2,4}?人)", "是"),
+    (r"(?<=[\u4e00-\u9fff])(?<![一二两三四五六七八九十几这那哪每])个(?=[，,。\s]|$)", "的"),
     (r"天光日", "明天"),
     (r"今晡日", "今天"),
     (r"下昼", "下午"),
@@ -697,7 +710,7 @@ _HAKKA = _table(
     (r"佢", "他"),
     (r"(?<=[我你他])同(?=[我你他])", "和"),
 )
-_HAKKA_CUE = re.compile(r"𠊎|天光日|今晡日|做得无|[上下]昼")
+_HAKKA_CUE = re.compile(r"𠊎|天光日|今晡日|做得无|[上下]昼|" + _HAKKA_I)
 
 _REGIONAL = (
     (_WU_CUE, _WU),

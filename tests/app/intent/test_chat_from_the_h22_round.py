@@ -128,3 +128,73 @@ def test_the_z_trains_by_their_name(parse, text):
     intent = parse(text)
     assert intent.train_types == ["Z"]
     assert "直达" not in intent.preferences
+
+
+@pytest.mark.parametrize(
+    ("text", "place"),
+    [
+        ("shanghai to wuzhen this saturday", "乌镇"),
+        ("zhouzhuang古镇 from shanghai tomorrow", "周庄"),
+        ("jiuzhaigou from chengdu next week", "九寨沟"),
+    ],
+)
+def test_places_without_a_station_spelt_in_pinyin(parse, text, place):
+    # Read as the place itself (its nearest stations are offered openly), not dropped.
+    intent = parse(text)
+    assert intent.destination_text == place
+    assert intent.origin in ("上海", "成都")
+
+
+@pytest.mark.parametrize("joins", ["同学妈妈也一起", "朋友的爸爸也去"])
+def test_someones_parent_joining_is_one_more(chat, joins):
+    intent = trip(chat("我们三个同学周六从广州去深圳", joins))
+    assert intent.passengers == 4
+
+
+def test_a_hakka_chat_where_one_is_from_answers_the_origin(chat):
+    intent = trip(
+        chat(
+            "涯想去广州寻涯老弟，冇晓得几时有车",
+            "涯系深圳个，后日就去",
+            "爱坐动车，越便宜越好",
+            "还有啊，系两个人，涯同涯老婆",
+        )
+    )
+    assert (intent.origin, intent.destination) == ("深圳", "广州")
+    assert intent.date_start == dt.date(2026, 12, 2)
+    assert intent.passengers == 2
+    assert intent.order == "cheapest"
+
+
+def test_coming_back_on_a_day_in_english(chat):
+    intent = trip(
+        chat(
+            "Need a train Beijing to Shanghai on Dec 12",
+            "actually make it Sunday the 13th",
+            "and coming back on the 16th in the afternoon",
+        )
+    )
+    assert (intent.date_start, intent.date_end) == (dt.date(2026, 12, 13), dt.date(2026, 12, 16))
+    assert intent.return_window is not None and intent.return_window.span() == "12:00-18:00"
+    assert intent.depart_window is None
+
+
+def test_snow_asked_about_in_cantonese_is_declined_and_the_trip_kept(chat):
+    reading = chat(
+        "我想坐夜车由广州返长沙，後日出发，要卧铺", "今日好冻啊，你话长沙嗰边会唔会落雪㗎？"
+    )
+    assert reading.declined == "weather"
+    assert reading.intent.date_start == dt.date(2026, 12, 2)
+
+
+def test_the_night_train_given_up_for_a_fast_one(chat):
+    intent = trip(
+        chat(
+            "我想坐夜车由广州返长沙，後日出发，要卧铺，最好係下铺啊",
+            "咁都係唔要卧铺啦，改坐高铁算数，最快嗰班",
+        )
+    )
+    assert intent.train_types == ["G"] and intent.order == "fastest"
+    assert intent.seat_classes == [] and intent.seat_class is None and intent.berth is None
+    assert intent.depart_window is None and intent.arrive_window is None
+    assert intent.arrive_date is None
