@@ -67,19 +67,27 @@ def next_improvement(
     within it is not chased.
     """
     objective = effective_order(request)
-    if objective is None or schedule is None or budget < 1:
+    if schedule is None or budget < 1:
         return None
     if request.required_trains:
         return None  # the plan is about the train the traveller named, not any quicker one
     if not any(leg.segment == 0 for leg in best.legs):
         return None
     pairs = pairs or {}
-    direct = _direct_asks(request, best, schedule, now, objective, asked, pairs, seen, budget)
+    direct = (
+        _direct_asks(request, best, schedule, now, objective, asked, pairs, seen, budget)
+        if objective is not None
+        else []
+    )
+    if not direct:
+        # The ride home has an order of its own (回程要最早的) or the trip's: its best
+        # direct train too, once the ride out is settled.
+        direct = _direct_home_asks(request, best, schedule, now, asked, pairs, seen, budget)
     if direct:
         return Relaxation(
             "improve_legs", (request,), (), needs_query=True, probe=False, asks=tuple(direct)
         )
-    if request.max_transfers < 1:
+    if objective is None or request.max_transfers < 1:
         return None
     found = bound_for(request, schedule, now, objective, asked, pairs, seen or asked)
     index, bound = found.index, found.journey
@@ -146,6 +154,81 @@ def _direct_asks(
     return asks if len(asks) <= budget else []
 
 
+def homeward_request(request: TripRequest, day: dt.date) -> TripRequest | None:
+    """The ride home of a round trip as a one-way trip of its own on `day`, with its own
+    hours, classes, train types, stations and order (the trip's order when none was said of
+    it); None when no order ranks it (the balanced score) or there is no ride home."""
+    order = request.return_order or request.order
+    if not request.return_trip or order is None:
+        return None
+    board, alight = request.homeward_stations or (
+        request.destination_station,
+        request.origin_station,
+    )
+    night = (
+        request.allow_night if request.return_allow_night is None else request.return_allow_night
+    )
+    return request.model_copy(
+        update={
+            "origin": request.destination,
+            "destination": request.origin,
+            "depart_date": day,
+            "return_date": None,
+            "nights": None,
+            "return_trip": False,
+            "via": (),
+            "depart_window": request.return_window,
+            "arrive_window": request.return_arrive_window,
+            "rank_window": request.return_rank_window,
+            "arrive_date": None,
+            "train_types": request.return_train_types or request.train_types,
+            "seat_classes": request.return_seat_classes or request.seat_classes,
+            "seat_class": None if request.return_seat_classes else request.seat_class,
+            "origin_station": board,
+            "destination_station": alight,
+            "homeward_stations": None,
+            "allow_night": night,
+            "night_lifted": request.return_night_lifted,
+            "no_overnight": request.no_overnight or request.return_no_overnight,
+            "order": order,
+            "return_order": None,
+            "max_transfers": 0,
+            "budget": None,
+        }
+    )
+
+
+def _direct_home_asks(
+    request: TripRequest,
+    best: Itinerary,
+    schedule: Schedule,
+    now: dt.datetime,
+    asked: Mapping[LegKey, LegOffers],
+    pairs: Mapping[LegKey, Collection[tuple[str, str]]],
+    seen: Mapping[LegKey, LegOffers] | None,
+    budget: int,
+) -> list[tuple[LegKey, str, str]]:
+    """The stations to ask the best direct train home by, when the plan's ride home may not
+    be it: as for the ride out (`_direct_asks`), a city-wide answer names each train at one
+    station of each city (K1583 吐鲁番北 ¥23 beside D2703 吐鲁番北 ¥47 after five)."""
+    home = len(request.via) + 1
+    legs = [leg for leg in best.legs if leg.segment == home]
+    if not legs or request.required_trains:
+        return []
+    day = legs[0].depart_at.astimezone(SHANGHAI).date()
+    ride = homeward_request(request, day)
+    if ride is None or ride.order is None:
+        return []
+    found = bound_for(ride, schedule, now, ride.order, asked, pairs, seen or asked)
+    bound = found.journey
+    if bound is None or settled(
+        best, bound, ride.order, found.index, ride, near=EXACT, segment=home
+    ):
+        return []
+    asks = missing_asks(bound, found.index, day, asked, pairs)
+    return asks if len(asks) <= budget else []
+
+
 def settled(
     best: Itinerary,
     bound: Journey,
@@ -153,11 +236,13 @@ def settled(
     index: ScheduleIndex,
     request: TripRequest,
     near: float = NEAR,
+    segment: int = 0,
 ) -> bool:
-    """Whether the plan's ride out is as good as the bound allows: within `NEAR` for the
-    objective, from and to the city proper where the bound is, and with regular changes
-    where the bound has them (the planner's own rules, kept)."""
-    legs = [leg for leg in best.legs if leg.segment == 0]
+    """Whether the plan's ride out (or the ride of `segment`, `request` being that ride's
+    own) is as good as the bound allows: within `NEAR` for the objective, from and to the
+    city proper where the bound is, and with regular changes where the bound has them (the
+    planner's own rules, kept)."""
+    legs = [leg for leg in best.legs if leg.segment == segment]
     midnight = dt.datetime.combine(request.depart_date, dt.time(0), tzinfo=SHANGHAI)
 
     def minutes(moment: dt.datetime) -> float:

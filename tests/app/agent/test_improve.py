@@ -18,6 +18,7 @@ from tests.rules.factory import (
     HONGQIAO,
     NANJING_SOUTH,
     NOW,
+    SHANGHAI_STATION,
     WUHAN,
     book,
     offer,
@@ -272,3 +273,59 @@ def test_a_repeated_plan_reuses_its_bound_and_a_cached_answer_is_the_same_answer
     # A new answer is a new bound.
     other = book(SLOW, VIA_NANJING[0])
     assert bound_for(request, TIMETABLE, NOW, "fastest", other, {}, other) is not first
+
+
+def test_the_best_direct_train_home_is_asked_by_its_own_stations():
+    # The ride home asked for the earliest (回程要最早的): G21 starts at 上海 08:00 and calls at
+    # 上海虹桥 08:20, where the city-wide answer names it; G22 leaves 上海虹桥 08:10, the
+    # earliest that answer shows. The ride home's best direct train is asked by 上海, one query;
+    # once sold from there, the search ends.
+    home_day = DAY + dt.timedelta(days=1)
+    out = offer("G10", BEIJING_SOUTH, HONGQIAO, "07:00", "12:30")
+    named = offer("G21", HONGQIAO, BEIJING_SOUTH, "08:20", "13:00", day=home_day)
+    g22 = offer("G22", HONGQIAO, BEIJING_SOUTH, "08:10", "13:10", day=home_day)
+    g21 = Run(
+        codes=("G21",),
+        tier="emu350",
+        seat_classes=(SeatClass.SECOND,),
+        stations=("SHH", "AOH", "VNP"),
+        km=(0, 20, 1300),
+        arrive=(480, 498, 780),
+        depart=(480, 500, 780),
+        fares={SeatClass.SECOND: 553.0},
+    )
+    base = timetable_of(out, named, g22, extra=(SHANGHAI_STATION,))
+    timetable = Timetable([*base.runs, g21], base.stations.values())
+    request = TripRequest(
+        origin="北京",
+        destination="上海",
+        depart_date=DAY,
+        return_date=home_day,
+        return_order="earliest",
+    )
+    best = _best(request, out, named, g22)
+    assert best.train_numbers == ("G10", "G22")
+    home = LegKey("上海", "北京", home_day)
+    pairs = {LegKey("北京", "上海", DAY): {("BJP", "SHH")}, home: {("SHH", "BJP")}}
+
+    def improve(best, asked, tried=()):
+        return next_improvement(
+            request=request,
+            best=best,
+            schedule=timetable,
+            tried=list(tried),
+            official_search=False,
+            asked=asked,
+            now=NOW,
+            pairs=pairs,
+            budget=5,
+        )
+
+    stage = improve(best, book(out, named, g22))
+    assert stage is not None and stage.stage == "improve_legs"
+    assert stage.asks == ((home, "SHH", "VNP"),)
+    from_shanghai = offer("G21", SHANGHAI_STATION, BEIJING_SOUTH, "08:00", "13:00", day=home_day)
+    best = _best(request, out, named, g22, from_shanghai)
+    assert best.train_numbers == ("G10", "G21")
+    pairs[home] = {("SHH", "BJP"), ("SHH", "VNP")}
+    assert improve(best, book(out, named, g22, from_shanghai), tried=["improve_legs"]) is None
