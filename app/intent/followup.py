@@ -618,6 +618,10 @@ def _read(
             update={"via": [*previous.via, stop], "destination": turn.origin, "nights": None}
         )
         return _read_return(farther, turn.model_copy(update={"origin": None}), words, today, party)
+    if _route_reversed(previous, turn, words, city):
+        # "不对不对 是成都回重庆" after 重庆→成都: the ride is the other way round, no ride back.
+        update = {"origin": turn.origin, "destination": turn.destination}
+        return TurnReading(_with_party(previous.model_copy(update=update), party))
     if _returning(previous, turn, words, city) or _answers_return_day(previous, turn, words):
         return _read_return(previous, turn, words, today, party)
     turn = _places_by_end(previous, turn, words, city)
@@ -671,6 +675,21 @@ def _read(
         # 算了西宁不去了 就到兰州 after 兰州 was a stop on the way: the stop is the end now.
         merged = merged.model_copy(update={"via": merged.via[:-1]})
     return TurnReading(merged)
+
+
+_PUT_RIGHT = re.compile(r"不对|不是|错了|反了|搞反|说反|弄反|写反")
+
+
+def _route_reversed(previous: TravelIntent, turn: TravelIntent, words: str, city: CityOf) -> bool:
+    """True when a correction names the trip's two ends the other way round (不对 是成都回重庆
+    after 重庆到成都, one way): the ride out reversed, not a ride home added."""
+    if previous.return_trip or previous.via or not _PUT_RIGHT.search(words):
+        return False
+    if not (turn.origin and turn.destination and previous.origin and previous.destination):
+        return False
+    return _same(city, turn.origin, previous.destination) and _same(
+        city, turn.destination, previous.origin
+    )
 
 
 def _sleepers_given_up(previous: TravelIntent, turn: TravelIntent) -> bool:

@@ -363,7 +363,7 @@ def _joined(before: Party, turn: TravelIntent, words: str, joining: re.Match[str
         passengers = before.passengers + grown + len(children)
         return Party(passengers, students, before.children + children)
     grown_named = [w for w in named if w not in _YOUNG_KIN and w not in party.CHILD_WORDS]
-    if not counted and grown_named and _CHILD_NAMED.search(_THROUGH_CHILD.sub("", words)):
+    if not counted and grown_named and _CHILD_NAMED.search(_without_the_childs(words)):
         # 我老婆跟两个娃一起回 大的8岁小的5岁: the wife and the children, each as what they are.
         kids_said = _KIDS_COUNTED.search(words)
         kids = (party.count_word(kids_said.group("n")) or 1) if kids_said else max(len(ages), 1)
@@ -373,7 +373,7 @@ def _joined(before: Party, turn: TravelIntent, words: str, joining: re.Match[str
         return Party(passengers, before.students, before.children + children)
     count = max(count, 1)
     grown_up = _THROUGH_CHILD.search(words) is not None or _NOT_STUDENT.search(words) is not None
-    named_child = _CHILD_NAMED.search(_THROUGH_CHILD.sub("", words)) is not None
+    named_child = _CHILD_NAMED.search(_without_the_childs(words)) is not None
     if not grown_up and (ages or named_child or turn.children):
         known = ages or [a for a in turn.children if a is not None]
         new = tuple(known[:count]) + (None,) * max(0, count - len(known))
@@ -403,6 +403,13 @@ def _students_recounted_by_count(before: Party, words: str) -> int | None:
     if said is None:
         return None
     return party.count_word(said.group("n"))
+
+
+def _without_the_childs(words: str) -> str:
+    """`words` without a child named only as whose someone is (孩子奶奶, 孩子的同学): no child
+    of the party is said there."""
+    text = _THROUGH_CHILD.sub("", words)
+    return re.sub(r"(?:孩子|小孩|儿子|女儿|闺女|宝宝)的(?=" + _PEOPLE + r")", "", text)
 
 
 def _named_people(words: str) -> list[str]:

@@ -54,8 +54,8 @@ _PAIR_AFTER = ("到", "去", "往", "至", "回", "→", "->", "-", "—", "to",
 # A stop of some hours, no night (顺路在廊坊停一下办点事, 在嘉兴下车逛两个小时): passed
 # through on the day, unless a night is said right after.
 _BRIEF_STOP = re.compile(
-    r"^\s*(?:下车)?(?:停一下|停一停|停一会儿?|停几个?小时|停两个?小时|待几个?小时|呆几个?小时"
-    r"|待两个?小时|呆两个?小时|逛两个?小时|逛几个?小时|办点事|办个事|吃个饭|吃顿饭)"
+    r"^\s*(?:下车)?(?:停一下|停一停|停一会儿?|[停待呆逛][几两三一]个?(?:小时|钟头|钟)"
+    r"|办点事|办个事|吃个饭|吃顿饭)"
     r"(?![^，,。；;]{0,6}(?:住|过夜|晚))"
 )
 # 回杭州厂里上班, 回学校: back to where one works or studies, a place gone to, not home.

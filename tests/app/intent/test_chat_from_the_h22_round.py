@@ -198,3 +198,28 @@ def test_the_night_train_given_up_for_a_fast_one(chat):
     assert intent.seat_classes == [] and intent.seat_class is None and intent.berth is None
     assert intent.depart_window is None and intent.arrive_window is None
     assert intent.arrive_date is None
+
+
+def test_the_route_put_right_the_other_way_round(chat):
+    intent = trip(chat("元旦前回家 重庆到成都 31号", "不对不对 是成都回重庆"))
+    assert (intent.origin, intent.destination) == ("成都", "重庆")
+    assert not intent.return_trip
+    # Said without a correction, the same words add the ride home.
+    intent = trip(chat("周五重庆到成都", "周日成都回重庆"))
+    assert (intent.origin, intent.destination) == ("重庆", "成都") and intent.return_trip
+
+
+def test_the_childs_classmate_of_an_age_is_a_child(chat):
+    intent = trip(
+        chat(
+            "下周二两个大人带一个6岁小孩从广州南去深圳",
+            "孩子的同学也跟着去，也是6岁",
+            "同学妈妈也一起",
+        )
+    )
+    assert (intent.passengers, intent.children) == (5, [6, 6])
+
+
+def test_a_stop_of_some_hours_said_in_zhongtou(parse):
+    intent = parse("后天从贵阳去上海，想在长沙下车待几个钟头吃个饭再走，当天能到上海就行")
+    assert [(stop.city, stop.nights, stop.through) for stop in intent.via] == [("长沙", 0, True)]
