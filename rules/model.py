@@ -159,6 +159,9 @@ class TripRequest(Frozen):
     towns: tuple[Town, ...] = ()
     """Ends of the trip keyed by their own name rather than their prefecture's (苏州→昆山):
     each is a place of its own for legs, offers and the timetable (`rules.towns`)."""
+    min_stay: int | None = Field(default=None, ge=0, le=24 * 60)
+    """Minutes at least at the destination between the ride there and a ride home the same
+    day, as the traveller said them (至少待6个小时); None: the rule's own (`MIN_STAY`)."""
     leisure: bool = False
     """A trip for pleasure: time at the destination weighs against price (the ranking's)."""
     stay_from_arrival: bool = False

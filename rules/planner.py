@@ -123,6 +123,9 @@ def plan(
     """Up to `limit` itineraries for `request` built only from `book`, best first."""
     keys = required_legs(request)
     returns_home = stay_nights(request) is not None
+    if request.min_stay is not None and request.min_stay > config.min_stay:
+        # 至少待6个小时: the visit the traveller asked for, not the rule's shortest one.
+        config = replace(config, min_stay=request.min_stay)
     notes: list[str] = []
     if request.return_trip and not returns_home:
         notes.append(texts.NOTE_ONE_WAY)
@@ -259,7 +262,8 @@ def plan(
         # The trip as dated: any trip but a stay counted from arrival, and that one where no
         # ride home pairs with the rides there (the later day not on sale yet).
         combos, failure = combine([s.routes for s in segments], keys, request, config)
-        cut_short = config.short_visit < config.min_stay
+        # (A visit of the hours said is a stated constraint: given up openly, not cut.)
+        cut_short = config.short_visit < config.min_stay and request.min_stay is None
         if failure is not None and failure.code == NO_CONNECTION and cut_short:
             # No trip of the day leaves the hours of a visit there: a shorter one, said.
             short = replace(config, min_stay=config.short_visit)

@@ -63,6 +63,7 @@ RELAX_ORDER: tuple[tuple[str, Callable[[TripRequest], bool], Drop], ...] = (
     ),
     ("arrive_window", lambda r: r.arrive_window is not None, _drop(arrive_window=None)),
     ("arrive_date", lambda r: r.arrive_date is not None, _drop(arrive_date=None)),
+    ("stay", lambda r: r.min_stay is not None, _drop(min_stay=None)),
     ("seat_class", lambda r: r.seat_class is not None, _drop(seat_class=None)),
     ("seat_classes", lambda r: bool(r.seat_classes), _drop(seat_classes=frozenset())),
     (

@@ -173,6 +173,9 @@ def understood(intent: TravelIntent | None, itinerary: Itinerary | None = None) 
         parts.append(texts.NOT_SEATS.format(what=_seats(intent.exclude_seat_classes)))
     if "直达" in intent.preferences:
         parts.append(texts.DIRECT_ONLY)
+    if intent.stay_hours and intent.destination:
+        hours = texts.hours_label(intent.stay_hours)
+        parts.append(texts.STAY_HOURS.format(city=intent.destination, hours=hours))
     if intent.no_overnight:
         parts.append(texts.NO_OVERNIGHT)
     elif intent.return_no_overnight:
@@ -306,6 +309,15 @@ def relaxed_items(
             ) or _types(types)
             if homeward:
                 requested = texts.RETURN_SEATS.format(what=requested)
+        elif name == "stay" and original.min_stay is not None and out and back:
+            there = original.destination
+            requested = texts.STAY_HOURS.format(
+                city=there, hours=texts.hours_label(original.min_stay / 60)
+            )
+            minutes = (back[0].depart_at - out[-1].arrive_at).total_seconds() / 60
+            offered = texts.STAYED_HOURS.format(
+                city=there, hours=texts.hours_label(round(minutes / 60, 1))
+            )
         elif name == "budget" and original.budget is not None:
             requested = texts.HEADER_BUDGET.format(budget=texts.yuan(original.budget))
             offered = texts.TOTAL.format(total=texts.yuan(itinerary.total_price))

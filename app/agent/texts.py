@@ -141,6 +141,11 @@ LLM_STEP_BOUND = "智能助手调用工具次数已达上限，已由系统根�
 LLM_FAILED = "智能助手暂时不可用，已改用规则规划。"
 
 
+def hours_label(hours: float) -> str:
+    """6 → "6", 5.5 → "5.5": hours as said, no trailing zero."""
+    return f"{hours:g}"
+
+
 def date_span(start: dt.date, end: dt.date | None) -> str:
     """`12月4日` or `12月4日–6日` or `12月30日–1月2日`."""
     if end is None or end == start:
@@ -162,6 +167,8 @@ UNDERSTOOD_RETURN = "往返"
 UNDERSTOOD_RETURN_UNMET = "返程未能安排"
 UNDERSTOOD_RETURN_OPEN = "返程日期待定"
 STAY_AT = "{city}住{nights}晚"
+STAY_HOURS = "在{city}至少待{hours}小时"
+STAYED_HOURS = "在{city}待{hours}小时"
 DIRECT_ONLY = "只要直达"
 NO_OVERNIGHT = "不坐夜车"
 STUDENTS = "其中学生{n}人"

@@ -274,6 +274,10 @@ def trip_request(
         | {town.name for town in towns.values()},
         towns=tuple(sorted(set(towns.values()), key=lambda town: town.name)),
         stay_from_arrival=stay_from_arrival,
+        # 至少待6个小时 of a day trip: the hours there between the ride there and home.
+        min_stay=round(intent.stay_hours * 60)
+        if intent.stay_hours and return_date is not None and return_date == start and not via
+        else None,
     )
 
 

@@ -15,7 +15,9 @@ _SEP = r"[，,。!！\s]"
 # 不对 / 哦不对 / 不对不对 / 说错了 …, then a pause or the 是 that introduces what is meant
 # (哦不对是周六, 说错了是四个人); 应该是 alone corrects only a value said on its own
 # (…，应该是周六，上午到): 周五出发，应该是周六到 is two facts, not a correction.
-_NEGATION = r"(?:(?:哦|噢|喔|啊|呃|额)?不对|(?:哦|噢|喔|啊|呃|额)不|不是|说错了|打错了|错了)"
+_NEGATION = (
+    r"(?:(?:哦|噢|喔|啊|呃|额|哎|诶|欸)?不对|(?:哦|噢|喔|啊|呃|额)不|不是|说错了|打错了|错了)"
+)
 _MARKER = re.compile(
     r"[，,。\s]+(?:"
     + _NEGATION
@@ -57,13 +59,13 @@ _PLACE_AFTER = re.compile(r"(?P<cue>" + _CUE + r")?" + _PLACE)
 # what follows it is what is meant.
 _VALUE = "|".join((DAY_SAID, _COUNT, _HOUR))
 _DENIED_THEN_MEANT = re.compile(
-    r"(?:^|(?<=[，,。!！\s]))不是(?P<old>"
+    r"(?:^|(?<=[，,。!！\s]))(?:哦|噢|啊|哎|诶|呃)?不是(?P<old>"
     + _VALUE
     + r")"
     + _SEP
     + r"*(?:(?:我|哦|啊)?(?:说|记|搞|弄|打|写|看)错了"  # 不是这周日，我说错了，是下周日
     + _SEP
-    + r"*)?(?:而是|应该是|是)(?P<new>"
+    + r"*)?(?:而是|应该是|是|改成|改为|改到|换成)(?P<new>"
     + _VALUE
     + r")"
 )
@@ -162,8 +164,17 @@ _DAY_GIVEN_UP = re.compile(
 )
 
 
+# 后天…哎不对，后天我娃要回来，那就大后天走: the reason between the denial and the day meant
+# (那就大后天) adds nothing to the correction; the day said last is the one meant.
+_REASON_THEN_DAY = re.compile(
+    r"(?P<marker>(?:哎|哦|噢|啊|呃)?不对(?:不对)?[，,\s]+)[^，,。！!？?]{1,14}?[，,\s]+"
+    r"(?:那就|那|就|还是|只好|只能)(?=" + DAY_SAID + r")"
+)
+
+
 def self_corrected(text: str) -> str:
     """`text` with each corrected part dropped along with its marker."""
+    text = _REASON_THEN_DAY.sub(r"\g<marker>", text)
     text = _DAY_GIVEN_UP.sub("", text)
     text = _part_given_up(_PLACE_GIVEN_UP.sub("", text))
     text = _changed_to(_denied_then_meant(text))

@@ -455,6 +455,7 @@ _CONSTRAINTS: dict[str, tuple[str, ...]] = {
         )
     },
     "budget": ("budget", "budget_per_person"),
+    "stay": ("stay_hours",),
 }
 
 
@@ -695,9 +696,10 @@ def _route_reversed(previous: TravelIntent, turn: TravelIntent, words: str, city
 def _sleepers_given_up(previous: TravelIntent, turn: TravelIntent) -> bool:
     """True when the turn refuses the berths the trip asked for (要卧铺 … 不要卧铺啦)."""
     asked = {previous.seat_class, *previous.seat_classes} - {None}
-    return (
-        bool(asked) and asked <= set(SLEEPER_SET) and bool(asked & set(turn.exclude_seat_classes))
-    )
+    wanted = {turn.seat_class, *turn.seat_classes} & set(SLEEPER_SET)
+    # (硬卧就行，软卧太贵了: one berth refused, another wished: still a night on a berth.)
+    refused = set(SLEEPER_SET) & set(turn.exclude_seat_classes)
+    return bool(asked) and asked <= refused and not wanted
 
 
 def _night_ride_dropped(previous: TravelIntent) -> dict[str, Any]:

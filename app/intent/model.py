@@ -325,6 +325,13 @@ class TravelIntent(Lenient):
         description="true for a trip for pleasure (玩三天, 周末去玩, 当天来回, 旅游): time at "
         "the destination weighs against price",
     )
+    stay_hours: float | None = Field(
+        default=None,
+        gt=0,
+        le=24,
+        description="on a day trip, the hours the traveller wants at the destination at "
+        "least (在那边至少待6个小时, at least 6 hrs there → 6)",
+    )
     stop_nights: int | None = Field(
         default=None,
         ge=0,
@@ -600,6 +607,7 @@ TRAVEL_SLOTS: tuple[str, ...] = (
     "berth",
     "seat_positions",
     "leisure",
+    "stay_hours",
     "stop_nights",
 )
 """The fields a traveller's words set, in the order the prompt shows them; the bookkeeping

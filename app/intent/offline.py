@@ -1301,7 +1301,7 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         if nights is None:
             nights = each[0]
     fields.update(days=days, nights=nights)
-    fields["via"] = _stop_nights_by_day(buf.original, today, fields, dates.spans)
+    fields["via"] = _each_stop_once(_stop_nights_by_day(buf.original, today, fields, dates.spans))
     back_day = _only_day_is_the_way_home(buf, dates, fields)
     if back_day is not None and (days or nights):
         # 去上海玩三天，周日回来: the day said is the way home's; the trip starts so many days
@@ -1385,6 +1385,8 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         berth=wishes.berth(lower),
         seat_positions=wishes.seat_positions(lower),
         leisure=wishes.leisure(lower),
+        # (待两个小时 at a stop on the way is that stop's: passed through on the day.)
+        stay_hours=None if fields.get("via") else wishes.stay_hours(lower),
     )
     if constraints.order is None:
         colloquial = wishes.colloquial_order(rest)
@@ -1936,6 +1938,24 @@ def _in_part_said(
     return window
 
 
+def _each_stop_once(via: list[ViaStop]) -> list[ViaStop]:
+    """A stop said twice in a row (kunming -> dali -> lijiang … 2 nights in dali) once, where
+    it was first said, with the stay said of it."""
+    kept: list[ViaStop] = []
+    for stop in via:
+        if kept and kept[-1].city == stop.city:
+            said = kept[-1]
+            kept[-1] = said.model_copy(
+                update={
+                    "nights": said.nights if said.nights is not None else stop.nights,
+                    "through": said.through and stop.through,
+                }
+            )
+            continue
+        kept.append(stop)
+    return kept
+
+
 def _first(regex: re.Pattern[str], buf: _Text, *groups: str) -> tuple[int | None, ...] | None:
     match = regex.search(buf.masked)
     if not match:
@@ -1973,6 +1993,10 @@ def _duration(buf: _Text) -> tuple[int | None, int | None]:
         found = _first(_DAYS, buf, "d", "en")
         if found:
             days = found[0] or found[1]
+    if days is not None and nights is not None and days <= nights:
+        # 在洛阳浪两天住两晚上: the nights slept there say when the ride home is; the days
+        # said loosely beside them do not shorten the stay.
+        days = nights + 1
     return days, nights
 
 

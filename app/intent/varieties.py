@@ -450,6 +450,11 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
             r"hours?|hrs?|weeks?|am|pm|[:.]\d|\d|yuan|rmb|kuai))",
             lambda m: str(_NUMBER_WORDS.get(m.group("n").lower(), m.group("n"))) + "个人",
         ),
+        # 2 nights in dali, then on to lijiang: the stay, then the place, as 大理住两晚.
+        (
+            r"(?<![A-Za-z])" + _COUNT + r"nights?\s+(?:in|at)\s+(?P<place>[A-Za-z]+)",
+            lambda m: m.group("place") + "住" + _count(m) + "晚",
+        ),
         # Dali 2 nights -> Lijiang 3 nights: a stay said after the place, as 大理住两晚.
         (
             r"(?<=[A-Za-z])\s+(?:for\s+)?"

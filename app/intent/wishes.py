@@ -265,6 +265,36 @@ def leisure(lower: str) -> bool:
     return bool(_LEISURE.search(lower)) and not _BUSINESS.search(lower)
 
 
+# 在那边至少待6个小时, 能玩五六个钟头, 逛够四个小时; at least 6 hrs there, spend 5 hours in X.
+_STAY_HOURS = re.compile(
+    r"(?:至少|起码|最少|最起码|怎么也得|得)\s*(?:要|得|能)?\s*(?:在[^，,。；;]{0,6}?)?"
+    r"(?:待|呆|玩|逛|停留|留|转)\s*(?:上|够|个)?\s*"
+    r"(?P<n>[0-9]{1,2}|[一两二三四五六七八九十])(?:[一二三四五六七八九]|[-~到至][0-9一二三四五六七八九十]+)?"
+    r"\s*(?:个)?\s*(?:半)?\s*(?:小时|钟头|钟)"
+    r"|(?:待|呆|玩|逛|停留|转)\s*(?:上|够)?\s*(?P<m>[0-9]{1,2}|[两三四五六七八九十])"
+    r"(?:[一二三四五六七八九]|[-~到至][0-9一二三四五六七八九十]+)?\s*个\s*(?:小时|钟头)"
+    r"(?=[^，,。；;]{0,4}(?:以上|左右|就行|就够|再回|再走|回来|回去|$|[，,。；;]))"
+    r"|(?:at\s+least|min(?:imum)?)\s+(?P<e>[0-9]{1,2})\s*(?:hrs?|hours?)"
+    r"|(?:spend|have|need|want)\s+(?:about\s+|around\s+)?(?P<f>[0-9]{1,2})\s*(?:hrs?|hours?)"
+    r"\s+(?:there|in|at)\b",
+    re.IGNORECASE,
+)
+_STAY_HOURS_RIDE = re.compile(r"(?:车程|坐车|坐|路上|开车|火车)[^，,。；;]{0,3}$")
+
+
+def stay_hours(lower: str) -> float | None:
+    """The hours at least the traveller wants at the destination (至少待6个小时: 6), said of
+    the visit, not of a ride (坐两个小时的车) or a wait (等两个小时)."""
+    for match in _STAY_HOURS.finditer(lower):
+        if _STAY_HOURS_RIDE.search(lower[max(0, match.start() - 6) : match.start()]):
+            continue
+        said = next(g for g in (match.group(k) for k in "nmef") if g)
+        hours = to_int(said)
+        if hours is not None and 0 < hours <= 16:
+            return float(hours)
+    return None
+
+
 def stop_nights(masked: str) -> tuple[int, int, int] | None:
     """(nights, start, end) for 每个城市待两天 in `masked`, or None."""
     match = STOP_NIGHTS.search(masked)

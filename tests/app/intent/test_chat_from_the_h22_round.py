@@ -223,3 +223,20 @@ def test_the_childs_classmate_of_an_age_is_a_child(chat):
 def test_a_stop_of_some_hours_said_in_zhongtou(parse):
     intent = parse("后天从贵阳去上海，想在长沙下车待几个钟头吃个饭再走，当天能到上海就行")
     assert [(stop.city, stop.nights, stop.through) for stop in intent.via] == [("长沙", 0, True)]
+
+
+def test_a_day_denied_then_changed_to(chat):
+    # Monday 11-30: 明天 12-01, 后天 12-02.
+    intent = trip(chat("我明天要从长沙回武汉屋里，下午三点钟以后的", "哦不是明天，改成后天星期三"))
+    assert intent.date_start == dt.date(2026, 12, 2)
+
+
+def test_one_berth_refused_for_another_keeps_the_night_ride(chat):
+    intent = trip(
+        chat(
+            "俺寻思礼拜三从沈阳上北京，坐卧铺，晚上走第二天上午到那种，给俺整个下铺嗷",
+            "硬卧就行，软卧那玩意儿太贵了",
+        )
+    )
+    assert intent.seat_class == "hard_sleeper" and intent.berth == "lower"
+    assert intent.depart_window is not None and intent.arrive_date is not None

@@ -61,3 +61,26 @@ def test_stays_said_after_each_place_in_english(parse):
 def test_where_one_is_from_then_going(parse):
     intent = parse("我是梅州的，后天就去")
     assert intent.origin == "梅州" and intent.destination is None
+
+
+def test_a_day_given_up_for_a_reason_then_the_day_meant(parse):
+    # Friday 12-18: 后天 is 12-20, 大后天 12-21; the reason between adds nothing.
+    today = dt.date(2026, 12, 18)
+    intent = parse("后天从西安去洛阳，哎不对，后天要加班，那就大后天走", today)
+    assert intent.date_start == dt.date(2026, 12, 21)
+    intent = parse(
+        "我跟我婆娘两个人，后天从西安去洛阳看龙门石窟，哎不对，后天我娃要回来，那就大后天走，"
+        "在洛阳浪两天住两晚上再坐回来",
+        today,
+    )
+    assert (intent.date_start, intent.date_end) == (dt.date(2026, 12, 21), dt.date(2026, 12, 23))
+    assert intent.nights == 2
+
+
+def test_two_nights_in_a_stop_said_in_english_after_the_route(parse):
+    intent = parse(
+        "kunming -> dali -> lijiang. leave kunming sat morning, 2 nights in dali, then on to "
+        "lijiang. one way only, cheap trains are fine"
+    )
+    assert [(stop.city, stop.nights) for stop in intent.via] == [("大理", 2)]
+    assert intent.destination == "丽江" and intent.return_trip is False
