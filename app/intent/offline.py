@@ -705,7 +705,11 @@ _NIGHT_TRAIN = re.compile(
     r"(?:在)?(?:火车|(?<!火)车)上(?:睡一(?:晚|觉|夜)|过一夜|过个夜)"
     r"(?![^，,。]{0,3}(?:不|受不了|太累))"
 )
-_NIGHT_ON_BOARD = re.compile(r"(?:晚上|夜里)(?:睡车上|睡在车上|在车上睡)")
+_NIGHT_ON_BOARD = re.compile(
+    r"(?:晚上|夜里)(?:睡车上|睡在车上|在车上睡)"
+    # 不要夜里跑的车: the trains running through the night, not the evening's departures.
+    r"|(?:晚上|夜里|夜间|半夜)(?:跑|开|走|行驶)的(?:车|火车|那种)"
+)
 """晚上睡车上: a night spent on board (wanted or refused), not an evening departure."""
 _SLEEP_ON_BOARD = re.compile(
     r"(?:车上)?睡一(?:晚|觉|夜)(?:就|正好)?到"
@@ -893,7 +897,8 @@ _BACK_DAY_IS = re.compile(
 )
 _COMING_BACK = re.compile(r"回来|回程|返程")
 _HOME_TO_REST = re.compile(r"回(?:去|家)(?=睡|补觉|休息|歇)")
-_THAT_DAY = re.compile(r"(?<=[号日节旦夕])当天")
+_BACK_TO_SCHOOL_AFTER = re.compile(r"(?<=[再就])(?:回学校|返校|回宿舍)(?=[，,。\s]|$|[买坐要])")
+_THAT_DAY = re.compile(r"(?<=[号日节旦夕])当天|(?:(?<=元旦)|(?<=除夕)|(?<=春节)|(?<=圣诞))那天")
 
 
 # sh to hz, bj to tj: two cities' initials with the English route word between them.
@@ -988,9 +993,11 @@ def normalise_text(text: str) -> str:
     text = _INITIALS_TO.sub(lambda m: f"{m.group('a')}→{m.group('b')}", text)
     # Sun back to SH (回SH): home by its initials.
     text = _BACK_TO_INITIALS.sub(lambda m: "回" + CITY_ABBREVIATIONS[m.group("a").lower()], text)
-    # 元旦当天, 25号当天: that day by its name; the 当天 adds nothing (no "same day" as the
-    # trip's first).
+    # 元旦当天, 25号当天, 元旦那天: that day by its name; the 当天 adds nothing (no "same day"
+    # as the trip's first).
     text = _THAT_DAY.sub("", text)
+    # 31号从西安回宝鸡 元旦那天再回学校: back to school after the trip home is the ride home.
+    text = _BACK_TO_SCHOOL_AFTER.sub("回来", text)
     text = _HOME_TO_REST.sub("先", text)  # 回去睡到中午: rest before the ride, no ride home
     # 回来那天是周日: 周日回来; 回程周四，坐一等座 keeps 回程 for what the clause says of it.
     text = _BACK_DAY_IS.sub(

@@ -129,6 +129,8 @@ _NO_OVERNIGHT = re.compile(
     r"|(?:受不了|熬不住|熬不了|扛不住|吃不消)(?:再|坐)*(?:过夜|夜车)"
     r"|(?:不要|不想|别|不用|不愿意?)(?:再)?(?:让[^\s，,。；;]{1,4})?(?:晚上|夜里)?(?:睡车上|睡在车上|在车上睡)"
     r"|(?:当天|当晚)(?:之内)?(?:能|得|要)?到(?:就行|就好)?(?=[，,。；;\s]|$)"
+    # 也不要夜里跑的车: the trains running through the night refused.
+    r"|(?:不要|不想|别|不坐|不用)(?:再|还)?(?:坐)?(?:晚上|夜里|夜间|半夜)(?:跑|开|走|行驶)的(?:车|火车|那种)"
     # 白天走 / 白天出发 says when to leave (`app.intent.times`), not that the ride is over by night.
     r"|白天(?:的)?(?:车|动车|高铁|火车|坐|赶路)|当天到"
     # 别是半夜的车, 不要深夜的: no ride in the small hours, nor one running into them.

@@ -240,3 +240,10 @@ def test_one_berth_refused_for_another_keeps_the_night_ride(chat):
     )
     assert intent.seat_class == "hard_sleeper" and intent.berth == "lower"
     assert intent.depart_window is not None and intent.arrive_date is not None
+
+
+@pytest.mark.parametrize("said", ["不要卧铺，也不要夜里跑的车", "不要夜里开的火车"])
+def test_trains_running_through_the_night_refused(parse, said):
+    intent = parse(f"周四从西安去成都，{said}")
+    assert intent.no_overnight is True
+    assert intent.depart_window is None

@@ -84,3 +84,10 @@ def test_two_nights_in_a_stop_said_in_english_after_the_route(parse):
     )
     assert [(stop.city, stop.nights) for stop in intent.via] == [("大理", 2)]
     assert intent.destination == "丽江" and intent.return_trip is False
+
+
+def test_back_to_school_on_a_holiday_after_the_trip_home(parse):
+    intent = parse("跨年回趟家 31号从西安回宝鸡 元旦那天再回学校 买学生票", dt.date(2026, 12, 20))
+    assert (intent.origin, intent.destination) == ("西安", "宝鸡")
+    assert (intent.date_start, intent.date_end) == (dt.date(2026, 12, 31), dt.date(2027, 1, 1))
+    assert intent.return_trip and intent.students == 1
