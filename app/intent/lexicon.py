@@ -569,6 +569,7 @@ COMPANIONS: list[tuple[str, int]] = [
     ("小孩", 1),
     ("儿子", 1),
     ("女儿", 1),
+    ("闺女", 1),
     ("宝宝", 1),
     # A grandchild brought along by grandparents is a child of unknown age (party.CHILD_WORDS).
     ("外孙女", 1),
@@ -578,7 +579,10 @@ COMPANIONS: list[tuple[str, int]] = [
 ]
 # People of the traveller's work, companions only when said riding along (我跟老板一起, 陪客户
 # 去杭州): 和客户开会, 跟老板请假 name the errand (`ERRAND_COMPANION` in the offline parser).
-WORK_COMPANIONS = ("老板", "领导", "经理", "客户", "主管", "总监", "上司", "老总", "导师", "老师")
+WORK_COMPANIONS = (
+    *("老板", "领导", "经理", "客户", "主管", "总监", "上司", "老总", "导师", "老师"),
+    *("实习生", "新同事", "徒弟"),
+)
 
 COMPANION_CUES = ("和", "跟", "带", "与", "陪", "同", "还有", "及", "with", "我、")
 """Words that lead a companion; 我、 is the speaker listed first (我、我妈、我儿子)."""

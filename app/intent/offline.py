@@ -790,6 +790,10 @@ _HOME_STATION_LATER = re.compile(
 # 三个娃（14、9、5岁）: ages listed before one 岁, each an age.
 _AGE_LIST = re.compile(r"(?<![0-9])(?P<ages>[0-9]{1,2}(?:\s*[、,，/]\s*[0-9]{1,2})+)\s*(?:周)?岁")
 # 七点以前的我根本赶不上: before the hour refused, so after it.
+_REFUSED_BEFORE_HOUR = re.compile(
+    r"(?:别|不要|不能|不想)(?:坐|要|买)?(?P<h>(?:[0-9]{1,2}|[一二两三四五六七八九十]{1,3})点半?)"
+    r"(?:之前|以前|前)(?:的)?(?:车|票)?"
+)
 _BEFORE_HOUR_REFUSED = re.compile(
     # 早上八点以前俺可起不来啊: 可 between the one refusing and the refusal.
     r"(?<=点|半)(?:以前|之前|前)的?(?:车|票)?(?:我|我们|都|俺|俺们)?(?:可|是)?"
@@ -1035,6 +1039,7 @@ def normalise_text(text: str) -> str:
     )
     text = _HOME_STATION_LATER.sub(r"回\g<city>\g<dir>\g<mid>", text)
     text = _BEFORE_HOUR_REFUSED.sub("以后的", text)
+    text = _REFUSED_BEFORE_HOUR.sub(r"\g<h>以后", text)  # 但别6点之前: after six
     text = _NIGHT_RESTLESS.sub("", text)
     text = _ON_OFF.sub(r"从\g<a>上车到\g<b>下车", text)  # 乌鲁木齐上 吐鲁番下
     text = _ONWARD_FROM_FIRST_STOP.sub(r"\g<head>", text)
@@ -2233,7 +2238,7 @@ _KIN_SUBJECT = re.compile(
 # along (only masked days, places and hours between); 和客户开会 is the errand, no companion.
 _WORK_COMPANION = re.compile(
     r"(?:" + "|".join(re.escape(c) for c in lexicon.COMPANION_CUES) + r")"
-    r"(?:我们|我|公司)?(?:的)?(?:(?P<n>" + party.SMALL_COUNT + r")\s*(?:个|位|名))?"
+    r"(?:我们|我|公司)?(?:的)?(?:(?P<n>" + party.SMALL_COUNT + r")\s*(?:个|位|名)|个|位|名)?"
     r"(?P<who>" + "|".join(lexicon.WORK_COMPANIONS) + r")们?"
     r"(?=[□\s都也还要会]{0,10}?(?:一起|一块|一道|同行|去|出差|出发|坐|过去|从|到))"
 )

@@ -117,6 +117,10 @@ _THROUGH_CHILD = re.compile(
     r"(?:奶奶|爷爷|姥姥|姥爷|外婆|外公|爸爸|妈妈|爸|妈|舅舅|舅妈|姑姑|姑父|姨|阿姨|叔叔|婶婶|伯伯|老师)"
 )
 _PARENT = r"(?:爸爸|妈妈|爸|妈|父亲|母亲)"
+_COUPLE_AND_CHILD = re.compile(
+    r"(?:我们俩|我俩|咱俩|我们两个|两口子)(?:加上?|和|带着?|跟)(?:一个|个)?"
+    r"(?:娃|孩子|小孩|宝宝|儿子|女儿|闺女)"
+)
 _COUPLE_SAID = re.compile(
     r"两口子|我们俩|我们两个|我俩|咱俩|老两口|我和老公|我和老婆|我跟老公|我跟老婆"
 )
@@ -342,8 +346,16 @@ def _joined(before: Party, turn: TravelIntent, words: str, joining: re.Match[str
         # children said, the whole party.
         known = _ages(words) or [a for a in turn.children if a is not None]
         kids = max(0, total - 2)
+        if total == 2 and _COUPLE_AND_CHILD.search(words):
+            # 孩子他爸也一起 我们俩加娃: the two of us and the child known, not two in all.
+            known = known or [a for a in before.children if a is not None]
+            kids = max(len(before.children), 1)
+            total += kids
         children = tuple(known[:kids]) + (None,) * max(0, kids - len(known))
-        return Party(total, before.students, children)
+        students = before.students
+        if _STUDENT.search(words) and _ALL.search(words) and not _NOT_STUDENT.search(words):
+            students = total - kids  # 再加个同学 我俩都是学生: both of us
+        return Party(total, students, children)
     if total is not None and total > before.passengers:
         count = total - before.passengers
     elif total is not None and not count:

@@ -189,7 +189,8 @@ _FREE_PLACE = re.compile(
 )
 
 _STAY_TAIL = (
-    r"(?:(?:玩|住|待|呆|停留|逛|游|吃)\s*(?P<n>" + NUMBER + r")\s*(?P<unit>天|日|晚|夜)"
+    # (住一宿: 宿 counts nights in the north.)
+    r"(?:(?:玩|住|待|呆|停留|逛|游|吃)\s*(?P<n>" + NUMBER + r")\s*(?P<unit>天|日|晚|夜|宿)"
     r"|\s*(?P<n2>" + NUMBER + r")\s*(?P<unit2>晚|夜)(?!上|里))"
 )
 _STAY = re.compile(r"^[^，。,;；]{0,3}?" + _STAY_TAIL)
@@ -554,6 +555,10 @@ def _scan(text: str, directory: StationDirectory) -> list[_Hit]:
     # the trip.
     hits = [h for h in hits if not any(_town_under(text, h, g, directory) for g in hits)]
     hits = _without_home_told(text, hits)
+    refused = [h for h in hits if _before(text, h).endswith(_REFUSED_BEFORE_PLACE)]
+    if refused and len(refused) < len(hits):
+        # 到长春站 别去长春西: a place named only to be refused is no end of the ride.
+        hits = [h for h in hits if h not in refused]
     hits = _without_sights_elsewhere(text, _either_station(text, hits, directory))
     if any(c.isascii() and c.isalpha() for c in text):
         index = _pinyin_index(directory)
@@ -645,6 +650,9 @@ def _without_home_told(text: str, hits: list[_Hit]) -> list[_Hit]:
     ]
     return [h for h in hits if h not in home] if home and ends else hits
 
+
+_REFUSED_BEFORE_PLACE = ("别去", "别到", "不要去", "不要到", "不去", "别坐到", "不要坐到")
+"""A refusal right before a place (别去长春西): the place is ruled out, not gone to."""
 
 _LANDMARK_AFTER = re.compile(
     r"医院|人民医院|路|大街|大道|广场|公园|大学|学院|中学|小学|酒店|宾馆|饭店|大厦|商场|小区"
@@ -1309,6 +1317,10 @@ def _stay_after(
     group = "n" if match.group("n") else "n2"
     at = hit.end + skip
     count = to_int(match.group(group))
+    nights = _NIGHTS_AFTER_DAYS.match(segment, skip + match.end())
+    if nights is not None and match.group("unit") in ("天", "日"):
+        # 在武汉下车玩一天住一晚: the night said after the day is the stay there.
+        return to_int(nights.group("n")), (at + match.start(group), hit.end + nights.end())
     if (
         count
         and match.group("unit") in ("天", "日")
@@ -1316,6 +1328,9 @@ def _stay_after(
     ):
         count -= 1  # 成都玩一天，晚上再去乐山: the days there end with that evening's ride
     return count, (at + match.start(group), at + match.end())
+
+
+_NIGHTS_AFTER_DAYS = re.compile(r"\s*(?:住|待|呆|睡)\s*(?P<n>" + NUMBER + r")\s*(?:晚|夜|宿)")
 
 
 # After a stay in days, the ride on that evening (，晚上再去乐山 / 傍晚去): no night at the stop.

@@ -288,6 +288,13 @@ _ENGLISH_PHRASES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
             r"\s+(?=(?:after|before|by|at|around|about|on)\s)",
             "回来 ",
         ),
+        # train home has to leave after 6pm: the ride home's hours, as 回来 said before them.
+        (
+            r"(?<![A-Za-z])(?:the\s+)?(?:train|ride|trip|way)\s+(?:home|back)\s+"
+            r"(?:(?:has|have|needs?)\s+to\s+|must\s+|should\s+|to\s+|can\s+)?"
+            r"(?:leave|depart|go)?\s*(?=(?:after|before|at|around|about)\s)",
+            "回来 ",
+        ),
         # we are 2 students: the party and the fare at once.
         (
             r"(?<![A-Za-z])we(?:'re|\s+are)\s+(?P<n>[2-9]|two|three|four|five|six)\s+"

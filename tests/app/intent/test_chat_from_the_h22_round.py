@@ -247,3 +247,19 @@ def test_trains_running_through_the_night_refused(parse, said):
     intent = parse(f"周四从西安去成都，{said}")
     assert intent.no_overnight is True
     assert intent.depart_window is None
+
+
+def test_the_two_of_us_and_the_child_known(chat):
+    intent = trip(chat("下周二我带娃从厦门去福州 娃两岁半", "孩子他爸也一起 我们俩加娃"))
+    assert (intent.passengers, intent.children) == (3, [2])
+
+
+def test_one_more_and_both_of_us_students(chat):
+    intent = trip(chat("后天济南到青岛 早上7点以后 越早越好", "再加个同学 我俩都是学生"))
+    assert (intent.passengers, intent.students) == (2, 2)
+
+
+def test_the_station_meant_and_the_one_refused_in_a_turn(chat):
+    intent = trip(chat("周五早上哈尔滨去长春 十点前到就行", "到长春站 别去长春西"))
+    assert intent.destination == "长春站"
+    assert intent.arrive_window is not None
