@@ -173,8 +173,18 @@ _REASON_THEN_DAY = re.compile(
 )
 
 
+# 住两晚太紧了 改成住三晚: the stay said, found wanting, then the one meant.
+_STAY_CHANGED = re.compile(
+    r"(?:住|待|呆|玩)?(?:" + NUMBER + r")\s*(?:个)?(?:晚上?|夜|天)[^，,。！!]{0,8}?[，,\s]*"
+    r"(?:那就|就|还是)?(?:改成|改为|换成|改)(?=\s*(?:住|待|呆|玩)?\s*(?:"
+    + NUMBER
+    + r")\s*(?:个)?(?:晚|夜|天))"
+)
+
+
 def self_corrected(text: str) -> str:
     """`text` with each corrected part dropped along with its marker."""
+    text = _STAY_CHANGED.sub("", text)
     text = _REASON_THEN_DAY.sub(r"\g<marker>", text)
     text = _DAY_GIVEN_UP.sub("", text)
     text = _part_given_up(_PLACE_GIVEN_UP.sub("", text))

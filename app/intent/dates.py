@@ -612,12 +612,13 @@ _TIME_OF_DAY = (
     r"(?:(?:早上|上午|中午|下午|傍晚|晚上|夜里|凌晨)?"
     r"(?:晚点|早点|晚一点|早一点|[0-9一二两三四五六七八九十]{1,3}点半?(?:以后|之后|后|前|之前|左右)?)?)?"
 )
-# 周日就得回来上班, 周日晚上再坐卧铺回来, 周一直接回: a must, or the ride's kind, between them too.
+# 周日就得回来上班, 周日晚上再坐卧铺回来, 周一直接回: a must, or the ride's kind, between them too
+# (周三开完会坐晚上的车回来).
 # 21号下午考完回, 周五开完会就回: the business done that day, then home.
 _DONE_THEN = r"(?:(?:会|事|试)?(?:开|办|忙|考|玩|看)完(?:会|事|试|了)?|下了?山(?:就|再)?)?"
 _RETURN_AFTER = re.compile(
     r"^[\s□]*" + _TIME_OF_DAY + _DONE_THEN + r"(?:再|就|还|直接)?(?:要|得|必须|需要)?(?:赶)?"
-    r"(?:(?:坐|乘|搭)[\u4e00-\u9fff]{0,3}?)?(?:回来|回家|回程|返回|返程|回)"
+    r"(?:(?:坐|乘|搭)[\u4e00-\u9fff□]{0,5}?)?(?:回来|回家|回程|返回|返程|回)"
 )
 RETURN_DAY_AFTER = _RETURN_AFTER
 """What follows a day said of the ride home (周日回, 周四下午回, 周日就得回来)."""
@@ -626,7 +627,7 @@ RETURN_DAY_AFTER = _RETURN_AFTER
 _LATER_RETURN_AFTER = re.compile(
     r"^[\s□]*" + _TIME_OF_DAY + _DONE_THEN + r"(?:再|就|还|直接)?(?:从□+)?(?:再|就|还|直接)?"
     r"(?:要|得|必须|需要)?(?:赶)?"
-    r"(?:(?:坐|乘|搭)[\u4e00-\u9fff]{0,3}?)?(?:回来|回家|回程|返回|返程|回)"
+    r"(?:(?:坐|乘|搭)[\u4e00-\u9fff□]{0,5}?)?(?:回来|回家|回程|返回|返程|回)"
 )
 _ARRIVE_AFTER = re.compile(
     r"^[\s□]*(?:之前|以前|前)?\s*(?:最好|一定)?(?:能|就|可以|要|得|必须|需要)?\s*(?:赶)?(?:到|抵达)"

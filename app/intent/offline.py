@@ -790,6 +790,10 @@ _HOME_STATION_LATER = re.compile(
 # 三个娃（14、9、5岁）: ages listed before one 岁, each an age.
 _AGE_LIST = re.compile(r"(?<![0-9])(?P<ages>[0-9]{1,2}(?:\s*[、,，/]\s*[0-9]{1,2})+)\s*(?:周)?岁")
 # 七点以前的我根本赶不上: before the hour refused, so after it.
+_AT_STATION_BY = re.compile(
+    r"(?P<h>(?:[0-9]{1,2}|[一二两三四五六七八九十]{1,3})点半?)(?:钟)?(?:才|就|能|可以)?"
+    r"(?:到得了|赶得到|能到|到得了|赶到|到)(?:火车站|车站|高铁站)"
+)
 _REFUSED_BEFORE_HOUR = re.compile(
     r"(?:别|不要|不能|不想)(?:坐|要|买)?(?P<h>(?:[0-9]{1,2}|[一二两三四五六七八九十]{1,3})点半?)"
     r"(?:之前|以前|前)(?:的)?(?:车|票)?"
@@ -901,6 +905,7 @@ _BACK_DAY_IS = re.compile(
 )
 _COMING_BACK = re.compile(r"回来|回程|返程")
 _HOME_TO_REST = re.compile(r"回(?:去|家)(?=睡|补觉|休息|歇)")
+_GOING_HOME_TO_SEE = re.compile(r"(?:回去|回家)(?=看看|看望|探望|陪陪|陪一下|过年|过节|探亲)")
 _BACK_TO_SCHOOL_AFTER = re.compile(r"(?<=[再就])(?:回学校|返校|回宿舍)(?=[，,。\s]|$|[买坐要])")
 _THAT_DAY = re.compile(r"(?<=[号日节旦夕])当天|(?:(?<=元旦)|(?<=除夕)|(?<=春节)|(?<=圣诞))那天")
 
@@ -1002,7 +1007,9 @@ def normalise_text(text: str) -> str:
     text = _THAT_DAY.sub("", text)
     # 31号从西安回宝鸡 元旦那天再回学校: back to school after the trip home is the ride home.
     text = _BACK_TO_SCHOOL_AFTER.sub("回来", text)
-    text = _HOME_TO_REST.sub("先", text)  # 回去睡到中午: rest before the ride, no ride home
+    text = _HOME_TO_REST.sub("先", text)
+    # 回去看看老人: why one goes (home), not a ride back.
+    text = _GOING_HOME_TO_SEE.sub("", text)  # 回去睡到中午: rest before the ride, no ride home
     # 回来那天是周日: 周日回来; 回程周四，坐一等座 keeps 回程 for what the clause says of it.
     text = _BACK_DAY_IS.sub(
         lambda m: (m.group("cue") or "") + m.group("day") + m.group("hours") + "回来", text
@@ -1040,6 +1047,8 @@ def normalise_text(text: str) -> str:
     text = _HOME_STATION_LATER.sub(r"回\g<city>\g<dir>\g<mid>", text)
     text = _BEFORE_HOUR_REFUSED.sub("以后的", text)
     text = _REFUSED_BEFORE_HOUR.sub(r"\g<h>以后", text)  # 但别6点之前: after six
+    # 估计7点才到得了火车站: the train is boarded after the hour the station is reached.
+    text = _AT_STATION_BY.sub(r"\g<h>以后出发", text)
     text = _NIGHT_RESTLESS.sub("", text)
     text = _ON_OFF.sub(r"从\g<a>上车到\g<b>下车", text)  # 乌鲁木齐上 吐鲁番下
     text = _ONWARD_FROM_FIRST_STOP.sub(r"\g<head>", text)
@@ -1312,6 +1321,9 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         ]
         if nights is None:
             nights = each[0]
+    if dates.start is not None and dates.end is not None and days is not None and nights is None:
+        # 开两天，周三开完会…回来: the day home said outright decides the trip's length.
+        days = (dates.end - dates.start).days + 1
     fields.update(days=days, nights=nights)
     fields["via"] = _each_stop_once(_stop_nights_by_day(buf.original, today, fields, dates.spans))
     back_day = _only_day_is_the_way_home(buf, dates, fields)
@@ -1404,6 +1416,9 @@ def parse_offline(text: str, today: dt.date, directory: StationDirectory) -> Tra
         colloquial = wishes.colloquial_order(rest)
         fields["order"] = colloquial[1] if colloquial else None
     fields["return_order"] = wishes.return_order(rest, ORDER_PHRASES)
+    if fields["order"] and not fields["return_order"] and _HOME_TOO_ORDER.search(lower):
+        # 回来订23号的 也要早点的: a turn about the ride home, its order said with 也 after it.
+        fields.update(return_order=fields["order"], order=None)
     if fields["order"] and not fields["return_order"] and _order_of_day_home(rest, fields, today):
         # 周日那趟越晚越好, said of the day home: the ride home's order, not the outbound's.
         fields.update(return_order=fields["order"], order=None)
@@ -1858,6 +1873,9 @@ _MORNING_SAID = re.compile(r"早|上午|凌晨|中午|天亮|第二天|次日|�
 
 AIRPORT_INTO_TOWN_MINUTES = 60
 """From an airport without a station to a station of its city, on top of leaving the plane."""
+_HOME_TOO_ORDER = re.compile(
+    r"^\s*(?:回来|回程|返程|回去)[^。！!？?]*?[，,\s]+也(?:要|想|得|是)?[^，,。]{0,4}?(?:早|晚|便宜|快)"
+)
 _THAT_DAYS_RIDE = re.compile(r"\s*(?:那趟|那班|的那趟|的那班|那天的车|的车)\s*(?:车)?\s*(?:要|就)?")
 
 

@@ -263,3 +263,20 @@ def test_the_station_meant_and_the_one_refused_in_a_turn(chat):
     intent = trip(chat("周五早上哈尔滨去长春 十点前到就行", "到长春站 别去长春西"))
     assert intent.destination == "长春站"
     assert intent.arrive_window is not None
+
+
+def test_a_stay_found_wanting_then_the_one_meant(chat):
+    intent = trip(chat("周二从重庆去成都 住两晚就回来", "住两晚太紧了 改成住三晚"))
+    assert intent.nights == 3
+    assert (intent.date_start, intent.date_end) == (dt.date(2026, 12, 1), dt.date(2026, 12, 4))
+
+
+def test_not_in_time_in_cantonese_moves_the_day(chat):
+    intent = trip(chat("我下礼拜一想从深圳去广州", "哎，礼拜一赶唔切，改礼拜二啦"))
+    assert intent.date_start == dt.date(2026, 12, 8)
+
+
+def test_a_trip_not_yet_on_sale_moved_to_this_saturday_to_see_the_old_folks(chat):
+    intent = trip(chat("周五从郑州到信阳", "那先看看这周六的吧，回去看看老人"))
+    assert intent.date_start == dt.date(2026, 12, 5)
+    assert intent.return_trip is not True

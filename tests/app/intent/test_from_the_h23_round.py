@@ -80,3 +80,28 @@ def test_hours_refused_before_an_hour(parse, text, span):
 def test_a_station_refused_beside_the_one_meant(parse):
     intent = parse("周五从哈尔滨到长春站，别去长春西")
     assert intent.destination == "长春站"
+
+
+def test_the_station_reached_at_an_hour_is_when_the_ride_can_leave(parse):
+    intent = parse("今晚下班从昆明去大理，估计7点才到得了火车站，还有车吗")
+    assert intent.depart_window is not None and intent.depart_window.span() == "19:00-23:59"
+    assert intent.arrive_window is None
+
+
+def test_the_ride_homes_order_said_with_ye(parse):
+    intent = parse("回来订23号的 也要早点的")
+    assert (intent.order, intent.return_order) == (None, "earliest")
+
+
+def test_going_home_to_see_the_old_folks_is_no_ride_back(parse):
+    intent = parse("这周六郑州到信阳，回去看看老人")
+    assert intent.return_trip is not True and intent.date_end is None
+
+
+def test_the_day_home_said_after_the_business_and_the_ride(parse):
+    intent = parse(
+        "下周一从西安北去兰州西开会，开两天，周三开完会坐晚上的车回来，来回都要高铁一等座"
+    )
+    assert (intent.date_start, intent.date_end) == (dt.date(2026, 12, 21), dt.date(2026, 12, 23))
+    assert intent.days == 3
+    assert intent.return_window is not None and intent.return_window.span() == "18:00-23:59"
