@@ -271,8 +271,9 @@ _WORD = "(?:" + "|".join(re.escape(w) for w in _ALL_WORDS) + ")"
 # Negation after its objects: 无座不要, 高铁动车都不坐, 硬座和无座都不要, 绿皮车就算了.
 _POST_NEGATION = re.compile(
     _WORD + r"(?:的车|的票|的)?(?:\s*(?:和|、|跟|或|或者|以及)?\s*" + _WORD + r"(?:的车|的票|的)?)*"
-    r"\s*(?:太贵了?|太贵|太慢了?|太累了?|太挤了?)?\s*(?:我|咱)?"
-    r"(?:都|也|就|一律|统统|更|就更|更加|更是)?\s*(?:不要|不坐|不想坐|不考虑|不行|算了|免了|不用|不乘|别"
+    r"\s*(?:太贵了?|太贵|太慢了?|太累了?|太挤了?)?\s*(?:我|咱|俺)?"
+    # (硬座可别给俺整: 可 stresses the refusal.)
+    r"(?:都|也|就|一律|统统|更|就更|更加|更是|可)?\s*(?:不要|不坐|不想坐|不考虑|不行|算了|免了|不用|不乘|别"
     # 硬座坐不得咯 (Hunan), 硬座坐不了: a seat one cannot sit in.
     r"|坐不得|坐不了|坐不住|坐不惯)"
     # …not when the refusal has its own object (卧铺 不要上铺: the top berth refused, not 卧铺).

@@ -647,6 +647,8 @@ def not_students(text: str) -> int:
 _ONE_STUDENT = re.compile(
     r"(?<![们])(?:我|他|她|俺|儿子|女儿|闺女)(?:是)?(?:在校)?(?:大学生|研究生|学生)?(?:有|带了?)学生证"
     r"|(?<![们])(?:他|她)(?:是)?(?:在校)?(?:大学生|研究生)"
+    # 我妈带我和我弟…我大学生要学生票: the speaker alone at university.
+    r"|(?<![们])(?<![和跟])我(?:是)?(?:在校)?(?:大学生|研究生)(?!们)"
     # 我们两个人，另外一个是大学生 / 其中一个是学生: one of those counted.
     r"|(?:另外|另|其中)一(?:个|位)(?:人)?(?:是|系)?(?:在校)?(?:大学生|研究生|学生)"
     # The one at university (我跟我弟…他还在读大学), or the one the fare is bought for

@@ -105,3 +105,21 @@ def test_the_day_home_said_after_the_business_and_the_ride(parse):
     assert (intent.date_start, intent.date_end) == (dt.date(2026, 12, 21), dt.date(2026, 12, 23))
     assert intent.days == 3
     assert intent.return_window is not None and intent.return_window.span() == "18:00-23:59"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "大后天俺得从哈尔滨整到沈阳去 就俺一人儿 硬座可别给俺整 坐不了那玩意儿",
+        "大后天从哈尔滨到沈阳，硬座可别买",
+    ],
+)
+def test_a_class_refused_with_ke(parse, text):
+    intent = parse(text)
+    assert "hard_seat" in intent.exclude_seat_classes
+    assert intent.seat_class is None
+
+
+def test_the_speaker_alone_at_university(parse):
+    intent = parse("周六我妈带我和我弟从济南去青岛 我大学生要学生票 弟弟10岁")
+    assert (intent.passengers, intent.students, intent.children) == (3, 1, [10])
