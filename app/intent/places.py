@@ -1149,6 +1149,14 @@ def _assign_roles(text: str, hits: list[_Hit], directory: StationDirectory) -> N
             # 上海到乌镇: the place after the cue has no station, the sentence's direction stays;
             # 昆明到河口 too (河口 is 河口北 or 河口南: no name of its own, asked or settled later).
             hit.role = "origin"
+        elif (
+            hit.role is None
+            and i + 1 < len(hits)
+            and text[hit.end : hits[i + 1].start] == "上"
+            and not any(h.role == "origin" for h in hits[:i])
+        ):
+            # 长春上哈尔滨 (the north's 上, to): the place before it is where the ride starts.
+            hit.role = "origin"
 
 
 _BOARDS_A_TRAIN = re.compile(r"(?:站)?上\s*(?:[GDCZTKgdcztk]\s*\d|□)")

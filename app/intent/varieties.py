@@ -712,6 +712,9 @@ _HAKKA_I = r"(?<![天生边无际])[涯偓](?=[系係想要同老屋们爱冇唔
 """涯 (or 偓) typed for 𠊎, I, before what the speaker does (涯系梅州个; 天涯 is no one)."""
 _HAKKA = _table(
     (r"𠊎", "我"),
+    # 兩儕人，𠊎同𠊎阿姆: two people, my mother and I.
+    (r"(?<=[一两二三四五六七八九十俩几])[儕侪]", "个"),
+    (r"阿姆", "妈妈"),
     (_HAKKA_I, "我"),
     (r"(?<=我)系(?=[\u4e00-\u9fff]{2,4}?个[，,\s。]|[\u4e00-\u9fff]{2,4}?人)", "是"),
     (r"(?<=[\u4e00-\u9fff])(?<![一二两三四五六七八九十几这那哪每])个(?=[，,。\s]|$)", "的"),
@@ -724,7 +727,7 @@ _HAKKA = _table(
     (r"佢", "他"),
     (r"(?<=[我你他])同(?=[我你他])", "和"),
 )
-_HAKKA_CUE = re.compile(r"𠊎|天光日|今晡日|做得无|[上下]昼|" + _HAKKA_I)
+_HAKKA_CUE = re.compile(r"𠊎|天光日|今晡日|做得无|[上下]昼|[两二三四][儕侪]|" + _HAKKA_I)
 
 _REGIONAL = (
     (_WU_CUE, _WU),

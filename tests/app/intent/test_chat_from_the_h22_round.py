@@ -280,3 +280,9 @@ def test_a_trip_not_yet_on_sale_moved_to_this_saturday_to_see_the_old_folks(chat
     intent = trip(chat("周五从郑州到信阳", "那先看看这周六的吧，回去看看老人"))
     assert intent.date_start == dt.date(2026, 12, 5)
     assert intent.return_trip is not True
+
+
+def test_a_hakka_party_counted_in_chai(chat):
+    intent = trip(chat("𠊎想去深圳，帮𠊎睇下火車", "從廣州出發，天光日", "兩儕人，𠊎同𠊎阿姆"))
+    assert intent.passengers == 2
+    assert (intent.origin, intent.destination) == ("广州", "深圳")

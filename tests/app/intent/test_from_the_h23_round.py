@@ -123,3 +123,9 @@ def test_a_class_refused_with_ke(parse, text):
 def test_the_speaker_alone_at_university(parse):
     intent = parse("周六我妈带我和我弟从济南去青岛 我大学生要学生票 弟弟10岁")
     assert (intent.passengers, intent.students, intent.children) == (3, 1, [10])
+
+
+def test_the_norths_shang_between_two_places(parse):
+    intent = parse("老铁 大后天长春上哈尔滨 给整个动车呗")
+    assert (intent.origin, intent.destination) == ("长春", "哈尔滨")
+    assert intent.via == []
