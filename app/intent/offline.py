@@ -938,6 +938,7 @@ _NIGHTS_AS_EVENINGS = re.compile(
     r"(?:(?<=[一二两三四五六七八九十0-9])\s*个\s*|(?<=[住待呆玩耍][一二两三四五六七八九十0-9]))"
     r"晚上(?![0-9一二三四五六七八九十点])"
 )
+_COMMUTE_AFTER_PLACE = re.compile(r"(?<=[\u4e00-\u9fff])通勤")
 _COUNTED_ON = re.compile(r"(?<=[人生孩娃])加上(?=[一两二三四五六七八九十俩仨1-9]\s*(?:个|位|名))")
 _IN_THE_PART = re.compile(r"\b(?:in|during) the (?=(?:early )?morning|afternoon|evening)", re.I)
 # A seat class or train kind typed in pinyin inside a Chinese sentence (ruanwo下铺).
@@ -1028,7 +1029,9 @@ def normalise_text(text: str) -> str:
     text = _BOARD_THERE_HOME.sub(r"从\g<at>\g<ride>", text)
     text = _LATIN_THEN_GLOSSED.sub(r"\g<name>", text)
     text = _spelt_sights(text)  # shanghai to wuzhen: 乌镇, a place with no station of its own
-    text = text.replace("直达特快", "直特")  # the Z trains by name (neither 特快 nor 直达)
+    text = text.replace("直达特快", "直特")
+    # 天津到北京南通勤: commuting, said right after a station (no 南通 in it).
+    text = _COMMUTE_AFTER_PLACE.sub(" 通勤", text)  # the Z trains by name (neither 特快 nor 直达)
     text = _COUNTED_ON.sub("加", text)  # 两个大人加上两个老人: 加 (no stop added)
     text = _IN_THE_PART.sub("", text)  # back in the evening: back evening (the ride's hours)
     text = _NIGHTS_AS_EVENINGS.sub("晚", text)

@@ -129,3 +129,10 @@ def test_the_norths_shang_between_two_places(parse):
     intent = parse("老铁 大后天长春上哈尔滨 给整个动车呗")
     assert (intent.origin, intent.destination) == ("长春", "哈尔滨")
     assert intent.via == []
+
+
+def test_commuting_said_right_after_a_station(parse):
+    # 北京南通勤: 北京南, then 通勤 (no stop at 南通).
+    intent = parse("天津到北京南通勤 明天8点前得到北京南 最晚能坐几点那班", dt.date(2026, 12, 7))
+    assert (intent.origin, intent.destination, intent.via) == ("天津", "北京南", [])
+    assert intent.order == "latest"
