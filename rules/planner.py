@@ -58,7 +58,7 @@ ENGINE_MAX_TRANSFERS = 2
 """Transfers the engine can plan per segment: `transfer_legs` fetches one hub at a time."""
 
 
-def _homeward_classes(request: TripRequest) -> dict[str, object]:
+def homeward_classes(request: TripRequest) -> dict[str, object]:
     """The ride home's own classes and train types, when said of it alone (回程换成卧铺,
     回来坐高铁): they replace the trip's for that ride; a berth asked for is the traveller's
     own choice of a night ride."""
@@ -78,13 +78,13 @@ def _homeward_classes(request: TripRequest) -> dict[str, object]:
             seat_class=None,
             seat_classes=request.return_seat_classes,
             strict_seat=True,
-            allow_night=_homeward_night(request)
+            allow_night=homeward_night(request)
             or any(c.is_sleeper for c in request.return_seat_classes),
         )
     return own
 
 
-def _homeward_night(request: TripRequest) -> bool:
+def homeward_night(request: TripRequest) -> bool:
     """Whether the ride home may use the night hours: its own say, else the trip's."""
     if request.return_allow_night is None:
         return request.allow_night
@@ -142,9 +142,9 @@ def plan(
             "rank_window": request.return_rank_window
             if request.return_window
             else (config.return_not_before, dt.time(23, 59)),
-            "allow_night": _homeward_night(request),
+            "allow_night": homeward_night(request),
             "night_lifted": request.return_night_lifted,
-            **_homeward_classes(request),
+            **homeward_classes(request),
         }
     )
     last_onward = len(keys) - 1 - (1 if returns_home else 0)

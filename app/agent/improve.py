@@ -28,6 +28,7 @@ from rules import Itinerary, LegKey, LegOffers, TripRequest
 from rules.config import DEFAULT_RULES
 from rules.journeys import Journey, missing_asks
 from rules.objective import NEAR, effective_order, shortfall
+from rules.planner import homeward_classes, homeward_night
 from rules.schedule import Schedule, ScheduleIndex
 from sources.models import SHANGHAI
 
@@ -165,9 +166,6 @@ def homeward_request(request: TripRequest, day: dt.date) -> TripRequest | None:
         request.destination_station,
         request.origin_station,
     )
-    night = (
-        request.allow_night if request.return_allow_night is None else request.return_allow_night
-    )
     return request.model_copy(
         update={
             "origin": request.destination,
@@ -181,15 +179,14 @@ def homeward_request(request: TripRequest, day: dt.date) -> TripRequest | None:
             "arrive_window": request.return_arrive_window,
             "rank_window": request.return_rank_window,
             "arrive_date": None,
-            "train_types": request.return_train_types or request.train_types,
-            "seat_classes": request.return_seat_classes or request.seat_classes,
-            "seat_class": None if request.return_seat_classes else request.seat_class,
             "origin_station": board,
             "destination_station": alight,
             "homeward_stations": None,
-            "allow_night": night,
+            "allow_night": homeward_night(request),
             "night_lifted": request.return_night_lifted,
-            "no_overnight": request.no_overnight or request.return_no_overnight,
+            # The ride home's own classes, train types and night refusal, as the planner
+            # reads them for that ride.
+            **homeward_classes(request),
             "order": order,
             "return_order": None,
             "max_transfers": 0,

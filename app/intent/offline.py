@@ -789,15 +789,16 @@ _HOME_STATION_LATER = re.compile(
 )
 # 三个娃（14、9、5岁）: ages listed before one 岁, each an age.
 _AGE_LIST = re.compile(r"(?<![0-9])(?P<ages>[0-9]{1,2}(?:\s*[、,，/]\s*[0-9]{1,2})+)\s*(?:周)?岁")
-# 七点以前的我根本赶不上: before the hour refused, so after it.
+# 估计7点才到得了火车站: the hour the station is reached, and 但别6点之前: the hours before
+# one refused (said before the hour).
 _AT_STATION_BY = re.compile(
-    r"(?P<h>(?:[0-9]{1,2}|[一二两三四五六七八九十]{1,3})点半?)(?:钟)?(?:才|就|能|可以)?"
-    r"(?:到得了|赶得到|能到|到得了|赶到|到)(?:火车站|车站|高铁站)"
+    r"(?P<h>" + _HOUR + r"点半?)(?:钟)?(?:才|就|能|可以)?"
+    r"(?:到得了|赶得到|能到|赶到|到)(?:火车站|车站|高铁站)"
 )
 _REFUSED_BEFORE_HOUR = re.compile(
-    r"(?:别|不要|不能|不想)(?:坐|要|买)?(?P<h>(?:[0-9]{1,2}|[一二两三四五六七八九十]{1,3})点半?)"
-    r"(?:之前|以前|前)(?:的)?(?:车|票)?"
+    r"(?:别|不要|不能|不想)(?:坐|要|买)?(?P<h>" + _HOUR + r"点半?)(?:之前|以前|前)(?:的)?(?:车|票)?"
 )
+# 七点以前的我根本赶不上: before the hour refused, so after it.
 _BEFORE_HOUR_REFUSED = re.compile(
     # 早上八点以前俺可起不来啊: 可 between the one refusing and the refusal.
     r"(?<=点|半)(?:以前|之前|前)的?(?:车|票)?(?:我|我们|都|俺|俺们)?(?:可|是)?"
@@ -1008,9 +1009,8 @@ def normalise_text(text: str) -> str:
     text = _THAT_DAY.sub("", text)
     # 31号从西安回宝鸡 元旦那天再回学校: back to school after the trip home is the ride home.
     text = _BACK_TO_SCHOOL_AFTER.sub("回来", text)
-    text = _HOME_TO_REST.sub("先", text)
-    # 回去看看老人: why one goes (home), not a ride back.
-    text = _GOING_HOME_TO_SEE.sub("", text)  # 回去睡到中午: rest before the ride, no ride home
+    text = _HOME_TO_REST.sub("先", text)  # 回去睡到中午: rest before the ride, no ride home
+    text = _GOING_HOME_TO_SEE.sub("", text)  # 回去看看老人: why one goes (home), no ride back
     # 回来那天是周日: 周日回来; 回程周四，坐一等座 keeps 回程 for what the clause says of it.
     text = _BACK_DAY_IS.sub(
         lambda m: (m.group("cue") or "") + m.group("day") + m.group("hours") + "回来", text
@@ -1029,9 +1029,9 @@ def normalise_text(text: str) -> str:
     text = _BOARD_THERE_HOME.sub(r"从\g<at>\g<ride>", text)
     text = _LATIN_THEN_GLOSSED.sub(r"\g<name>", text)
     text = _spelt_sights(text)  # shanghai to wuzhen: 乌镇, a place with no station of its own
-    text = text.replace("直达特快", "直特")
+    text = text.replace("直达特快", "直特")  # the Z trains by name (neither 特快 nor 直达)
     # 天津到北京南通勤: commuting, said right after a station (no 南通 in it).
-    text = _COMMUTE_AFTER_PLACE.sub(" 通勤", text)  # the Z trains by name (neither 特快 nor 直达)
+    text = _COMMUTE_AFTER_PLACE.sub(" 通勤", text)
     text = _COUNTED_ON.sub("加", text)  # 两个大人加上两个老人: 加 (no stop added)
     text = _IN_THE_PART.sub("", text)  # back in the evening: back evening (the ride's hours)
     text = _NIGHTS_AS_EVENINGS.sub("晚", text)
